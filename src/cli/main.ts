@@ -1,0 +1,32 @@
+import { Command, CommanderError } from "commander";
+import { readFileSync } from "node:fs";
+
+function packageVersion(): string {
+  const raw = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
+  const parsed = JSON.parse(raw) as { version: string };
+  return parsed.version;
+}
+
+/** Builds the command tree; each subcommand loads its heavy modules lazily. */
+export function buildProgram(): Command {
+  const program = new Command("cairn")
+    .description("An autonomous coding agent: give it a task in a repository, watch it work.")
+    .version(packageVersion(), "-V, --version")
+    .exitOverride();
+  return program;
+}
+
+/** Runs the CLI and returns the exit status. */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    process.stderr.write(`cairn: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}

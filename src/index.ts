@@ -1,0 +1,1 @@
+export type { Block, TextBlock, ToolUseBlock, ReasoningBlock } from "./parser/types.js";

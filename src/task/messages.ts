@@ -1,0 +1,65 @@
+/**
+ * The message vocabulary shared by every surface (TUI, JSON lines, tests).
+ * It follows Cline's names so users' scripts carry over.
+ */
+export type SayType =
+  | "task"
+  | "text"
+  | "reasoning"
+  | "tool"
+  | "command"
+  | "command_output"
+  | "completion_result"
+  | "error"
+  | "error_retry"
+  | "api_req_started"
+  | "api_req_retried"
+  | "checkpoint_created"
+  | "user_feedback"
+  | "mcp_server_response"
+  | "mcp_notification"
+  | "hook_status"
+  | "empty_assistant_message"
+  | "info"
+  | "warning"
+  | "diff_error";
+
+export type AskType =
+  | "tool"
+  | "command"
+  | "followup"
+  | "completion_result"
+  | "api_req_failed"
+  | "mistake_limit_reached"
+  | "resume_task"
+  | "resume_completed_task"
+  | "plan_mode_respond"
+  | "use_mcp_server"
+  | "empty_response";
+
+interface UiMessageBase {
+  /** Stable id: a partial message and its updates share it. */
+  id: string;
+  ts: number;
+  text: string;
+  partial: boolean;
+  /** Structured detail for the surface (tool name, path, diff, exit code ...). */
+  meta?: Record<string, unknown>;
+}
+
+export interface SayMessage extends UiMessageBase {
+  type: "say";
+  say: SayType;
+}
+
+export interface AskMessage extends UiMessageBase {
+  type: "ask";
+  ask: AskType;
+}
+
+export type UiMessage = SayMessage | AskMessage;
+
+export type AskResponse =
+  | { response: "yes"; text?: string }
+  | { response: "no"; text?: string }
+  | { response: "message"; text: string };

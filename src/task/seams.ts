@@ -1,0 +1,79 @@
+/**
+ * Small seams the Task calls at fixed points (SPEC T5, T15, T16, T18). Each has
+ * a no-op default here; later parts (hooks, MCP hub, checkpoints, store) fill them.
+ */
+import type { Message } from "../llm/types.js";
+import type { UiMessage } from "./messages.js";
+
+export interface TaskHooks {
+  /** SPEC T18: runs before the loop starts. */
+  taskStart(payload: { taskId: string; task: string }): Promise<void>;
+  /** SPEC T5: runs last during an abort, if it was decided it must. */
+  taskCancel(payload: { taskId: string }): Promise<void>;
+  /** Cancels any hook still running. */
+  cancelRunning(): void;
+  /** Whether a TaskCancel hook is configured at all. */
+  hasTaskCancel(): boolean;
+}
+
+export const noHooks: TaskHooks = {
+  taskStart: async () => {},
+  taskCancel: async () => {},
+  cancelRunning: () => {},
+  hasTaskCancel: () => false,
+};
+
+export interface McpStatus {
+  ready: string[];
+  pending: string[];
+}
+
+/** SPEC T15: MCP servers the request waits for (at most `timeoutMs`). */
+export interface McpGate {
+  waitForServers(timeoutMs: number, signal: AbortSignal): Promise<McpStatus>;
+  /** The prompt section listing connected servers (xml protocol shows tools too). */
+  promptSection(protocol: "xml" | "native"): string;
+}
+
+export const noMcp: McpGate = {
+  waitForServers: async () => ({ ready: [], pending: [] }),
+  promptSection: () => "",
+};
+
+/** SPEC T16: checkpoints of the workspace, seen from the Task. */
+export interface CheckpointGate {
+  /** Starts the first checkpoint without waiting for it. */
+  startInitial(): void;
+  /** Resolves when the first checkpoint is done (or failed, or disabled). */
+  waitInitial(): Promise<void>;
+  /** After a turn that may have changed files; returns the new hash if one was made. */
+  commit(reason: "turn" | "completion"): Promise<string | undefined>;
+}
+
+export const noCheckpoints: CheckpointGate = {
+  startInitial: () => {},
+  waitInitial: async () => {},
+  commit: async () => undefined,
+};
+
+/** One entry of a task's append-only log (SPEC P-perf-4). */
+export type TaskLogEntry =
+  | { kind: "ui"; message: UiMessage }
+  | { kind: "api"; message: Message }
+  /** The API history was cut back to `length` messages (rejection, restore). */
+  | { kind: "api_truncate"; length: number }
+  | { kind: "status"; status: TaskStatus; tokensIn: number; tokensOut: number; cost: number };
+
+export type TaskStatus = "running" | "completed" | "failed" | "aborted";
+
+/** Where the Task writes as it goes; the store's writer implements it. */
+export interface TaskLog {
+  append(entry: TaskLogEntry): void;
+  /** Waits until everything appended so far is on disk. */
+  flush(): Promise<void>;
+}
+
+export const noLog: TaskLog = {
+  append: () => {},
+  flush: async () => {},
+};

@@ -1,0 +1,60 @@
+import type { ImageContent, TextContent, ToolSchema } from "../llm/types.js";
+import type { ToolUseBlock } from "../parser/types.js";
+import type { AskResponse, AskType, SayType } from "./messages.js";
+
+export type Mode = "plan" | "act";
+
+/** What the Task lends a tool call: the only way a tool reaches the user. */
+export interface ToolCallContext {
+  /** Shows or updates a message; partial ones are updated in place by `key`. */
+  say(type: SayType, text: string, options?: { partial?: boolean; meta?: Record<string, unknown>; key?: string }): void;
+  /** Asks the user and waits for the answer (in yes-mode the executor should not ask for approvals). */
+  ask(type: AskType, text: string, options?: { partial?: boolean; meta?: Record<string, unknown> }): Promise<AskResponse>;
+  signal: AbortSignal;
+  mode: Mode;
+  /** Waits for the initial checkpoint (SPEC T16); call before any change to the workspace. */
+  beforeMutation(): Promise<void>;
+}
+
+export type ToolOutcomeStatus =
+  /** ran and succeeded */
+  | "success"
+  /** ran and failed, or could not run (counts as a mistake) */
+  | "error"
+  /** a required parameter was missing or invalid (counts as a mistake) */
+  | "mistake"
+  /** the user rejected it (SPEC T14) */
+  | "rejected";
+
+export interface ToolOutcome {
+  status: ToolOutcomeStatus;
+  /** What goes back to the model as the tool's result. */
+  content: string | Array<TextContent | ImageContent>;
+  /** The user accepted `attempt_completion` (or `new_task`): the task ends. */
+  completed?: boolean;
+  /** The user switched mode (e.g. plan -> act) while answering. */
+  switchMode?: Mode;
+}
+
+/**
+ * The seam between the Task and every tool (SPEC T19): the Task hands each
+ * tool block here and never handles a specific tool itself.
+ */
+export interface ToolExecutor {
+  /** Native protocol: the schemas of the tools available in `mode`. */
+  toolSchemas(mode: Mode): ToolSchema[];
+  /** XML protocol: the tool-use section of the system prompt for `mode`. */
+  promptDescriptions(mode: Mode): string;
+  /** Tool names the parser must recognise (built-ins plus registered ones). */
+  toolNames(): string[];
+  /** Parameter names the parser must recognise. */
+  parameterNames(): string[];
+  /** Read-only tools run without waiting for the initial checkpoint (SPEC T16). */
+  isReadOnly(name: string): boolean;
+  /** A partial block: show what the call is going to do, never run it. */
+  presentPartial(block: ToolUseBlock, context: ToolCallContext): void;
+  /** A complete block: approve, run, and report. Never throws for tool failures. */
+  executeTool(block: ToolUseBlock, context: ToolCallContext): Promise<ToolOutcome>;
+  /** Kills running commands etc. when the task aborts (SPEC T5). */
+  abortAll(): Promise<void>;
+}
