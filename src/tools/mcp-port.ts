@@ -1,0 +1,36 @@
+/**
+ * What the tools `use_mcp_tool` and `access_mcp_resource` need from the MCP hub.
+ * The hub (src/mcp/) implements it; tools depend only on this port.
+ */
+import type { ImageContent, TextContent } from "../llm/types.js";
+
+export interface McpToolInfo {
+  server: string;
+  name: string;
+  description: string;
+  /** JSON schema of the arguments, as the server declared it. */
+  inputSchema: Record<string, unknown>;
+  /** Listed in the server's `autoApprove` setting. */
+  autoApprove: boolean;
+}
+
+export interface McpCallResult {
+  content: Array<TextContent | ImageContent>;
+  isError: boolean;
+}
+
+export interface McpPort {
+  /** Connected servers' tools (a server that is down contributes none). */
+  listTools(): McpToolInfo[];
+  getTool(server: string, tool: string): McpToolInfo | undefined;
+  /** Names of configured servers and whether each is connected. */
+  serverStatus(): Array<{ name: string; connected: boolean; error?: string }>;
+  callTool(options: {
+    server: string;
+    tool: string;
+    arguments: Record<string, unknown>;
+    signal: AbortSignal;
+    onProgress?: (message: string) => void;
+  }): Promise<McpCallResult>;
+  readResource(options: { server: string; uri: string; signal: AbortSignal }): Promise<McpCallResult>;
+}
