@@ -1,1 +1,4 @@
 export type { Block, TextBlock, ToolUseBlock, ReasoningBlock } from "./parser/types.js";
+export { AssistantMessageParser, parseAssistantMessage } from "./parser/assistant-message-parser.js";
+export type { ParserOptions } from "./parser/assistant-message-parser.js";
+export { KNOWN_TOOL_NAMES, KNOWN_PARAMETER_NAMES, VERBATIM_PARAMETER_NAMES } from "./parser/names.js";
