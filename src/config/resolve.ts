@@ -1,0 +1,317 @@
+/**
+ * Settings from every place, in order of precedence: flags > environment >
+ * selected profile > project `.cairn/config.json` > user config > defaults.
+ */
+import { stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { readConfigFile, type ConfigFile, type LoadedConfigFile } from "./config-file.js";
+import { isLoopbackUrl, providerKeyVariable } from "./api-key.js";
+import { ConfigError } from "./errors.js";
+import { configFileLayer, createLayer, environmentLayer, flagLayer, profileLayer, type Layer } from "./layers.js";
+import { defaultDataDir, defaultUserConfigDir, projectConfigPath, userConfigPath } from "./paths.js";
+import { SecretValue } from "./secret.js";
+import { isTrusted, trustFolder } from "./trust.js";
+import type {
+  AutoApproveSettings,
+  CliFlags,
+  ModelOverride,
+  OnAskPolicy,
+  ProviderName,
+  ProviderProfile,
+  ResolvedSettings,
+  SettingSource,
+  ToolProtocol,
+} from "./types.js";
+import { autoApproveKeys } from "./types.js";
+
+export interface ResolveSettingsOptions {
+  flags: CliFlags;
+  env: NodeJS.ProcessEnv;
+  /** The folder cairn was started in; `flags.cwd` is resolved against it. */
+  cwd: string;
+  /** Default `$XDG_CONFIG_HOME/cairn` or `~/.config/cairn`. */
+  userConfigDir?: string;
+  /** `--trust`: trust the workspace (remembered) before reading its config. */
+  trust?: boolean;
+}
+
+/** The model used when none is configured; kept in step with the catalogue in src/llm/models.ts. */
+export const defaultModels: Record<ProviderName, string> = {
+  anthropic: "claude-sonnet-4-5",
+  openai: "gpt-5",
+  mock: "mock-model",
+};
+
+export const defaultAutoApprove: AutoApproveSettings = {
+  readInside: true,
+  readOutside: false,
+  editInside: false,
+  editOutside: false,
+  commandsSafe: false,
+  commandsAll: false,
+  mcp: false,
+  webFetch: false,
+};
+
+function defaultsLayer(): Layer {
+  const layer = createLayer("default", "built-in default");
+  const values: Record<string, unknown> = {
+    provider: "anthropic",
+    toolProtocol: "xml",
+    yes: false,
+    json: false,
+    plan: false,
+    parallelTools: false,
+    allowOutsideWrites: false,
+    maxMistakes: 3,
+    dataDir: defaultDataDir(),
+    onAsk: "fail",
+    "timeouts.firstChunkMs": 60_000,
+    "timeouts.betweenChunksMs": 30_000,
+    "retry.delaysMs": [2000, 4000, 8000],
+  };
+  for (const key of autoApproveKeys) values[`autoApprove.${key}`] = defaultAutoApprove[key];
+  for (const [key, value] of Object.entries(values)) layer.values.set(key, value);
+  return layer;
+}
+
+async function workspaceFolder(options: ResolveSettingsOptions): Promise<string> {
+  const folder = resolve(options.cwd, options.flags.cwd ?? ".");
+  const info = await stat(folder).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    throw new ConfigError(`--cwd ${folder}: no such folder. Pass an existing folder to work in.`);
+  }
+  return folder;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined)) !== undefined;
+}
+
+/**
+ * Keys never come from a project (anyone who can commit to the repository could
+ * read them); and until the folder is trusted, nothing that runs programs or
+ * skips the user's approval, nor an address the user's key would be sent to.
+ * Returns what was held back for want of trust.
+ */
+function sanitizeProject(options: { project: LoadedConfigFile; trusted: boolean; userFile: string; warnings: string[] }): string[] {
+  const { project, trusted, warnings } = options;
+  const config: ConfigFile = project.config;
+  const keyPlaces: string[] = [];
+  if (config.apiKey !== undefined) {
+    delete config.apiKey;
+    keyPlaces.push("apiKey");
+  }
+  for (const [name, profile] of Object.entries(config.profiles ?? {})) {
+    if (profile.apiKey === undefined) continue;
+    delete profile.apiKey;
+    keyPlaces.push(`profiles.${name}.apiKey`);
+  }
+  if (keyPlaces.length > 0) {
+    warnings.push(
+      `${project.path}: ${keyPlaces.join(", ")} ignored: API keys belong in the environment or the user config (${options.userFile}), never in a project's files.`,
+    );
+  }
+  if (trusted) return [];
+  const gated: string[] = [];
+  for (const key of autoApproveKeys) {
+    if (config.autoApprove?.[key] === true) {
+      delete config.autoApprove[key];
+      gated.push(`autoApprove.${key}`);
+    }
+  }
+  if (config.hooks !== undefined && Object.keys(config.hooks).length > 0) gated.push("hooks");
+  delete config.hooks;
+  if (config.allowOutsideWrites === true) {
+    delete config.allowOutsideWrites;
+    gated.push("allowOutsideWrites");
+  }
+  if (config.baseUrl !== undefined && !isLoopbackUrl(config.baseUrl)) {
+    delete config.baseUrl;
+    gated.push("baseUrl");
+  }
+  for (const [name, profile] of Object.entries(config.profiles ?? {})) {
+    if (profile.baseUrl !== undefined && !isLoopbackUrl(profile.baseUrl)) {
+      delete profile.baseUrl;
+      gated.push(`profiles.${name}.baseUrl`);
+    }
+  }
+  if (gated.length > 0) {
+    warnings.push(
+      `${project.path}: ${gated.join(", ")} ignored because this folder is not trusted yet. Run once with --trust (or accept the trust question in cairn) to allow them.`,
+    );
+  }
+  return gated;
+}
+
+/** Resolves every setting and records where each one came from. */
+export async function resolveSettings(options: ResolveSettingsOptions): Promise<ResolvedSettings> {
+  const warnings: string[] = [];
+  const { flags, env } = options;
+  const cwd = await workspaceFolder(options);
+  const userConfigDir = options.userConfigDir ?? defaultUserConfigDir(env);
+  const userFile = userConfigPath(userConfigDir);
+  const projectFile = projectConfigPath(cwd);
+
+  if (options.trust === true || flags.trust === true) await trustFolder(cwd, userConfigDir);
+  let trusted = false;
+  try {
+    trusted = await isTrusted(cwd, userConfigDir);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    warnings.push(`${error.message} Treating this folder as not trusted.`);
+  }
+
+  const user = await readConfigFile(userFile);
+  const project = await readConfigFile(projectFile);
+  warnings.push(...(user?.warnings ?? []), ...(project?.warnings ?? []));
+  const gated = project ? sanitizeProject({ project, trusted, userFile, warnings }) : [];
+  if (!trusted && (await exists(join(cwd, ".cairn", "mcp.json")))) gated.push(".cairn/mcp.json");
+
+  const defaults = defaultsLayer();
+  const userLayer = user ? configFileLayer(createLayer("user", userFile), user.config, userFile) : createLayer("user", userFile);
+  const projectLayer = project
+    ? configFileLayer(createLayer("project", projectFile), project.config, projectFile)
+    : createLayer("project", projectFile);
+  const flagsLayer = flagLayer(flags, options.cwd);
+
+  const profile = selectProfile({ layers: [flagsLayer, projectLayer, userLayer], user, project });
+  const profileLayers = profile ? [profileLayer(profile.name, profile.profile, profile.file)] : [];
+
+  const lowerLayers = [...profileLayers, projectLayer, userLayer, defaults];
+  const provisional = environmentLayer({ env, cwd: options.cwd, provider: "mock" });
+  const provider = pick<ProviderName>([flagsLayer, provisional, ...lowerLayers], "provider").value;
+  const environment = environmentLayer({ env, cwd: options.cwd, provider });
+  defaults.values.set("model", defaultModels[provider]);
+  const layers = [flagsLayer, environment, ...lowerLayers];
+
+  const sources: Record<string, SettingSource> = {};
+  const sourceDetails: Record<string, string> = {};
+  const value = <T>(key: string): T => {
+    const found = pick<T>(layers, key);
+    sources[key] = found.layer.source;
+    sourceDetails[key] = found.layer.detail(key);
+    return found.value;
+  };
+  const optional = <T>(key: string): T | undefined => {
+    const found = layers.find((layer) => layer.values.has(key));
+    if (found === undefined) return undefined;
+    return value<T>(key);
+  };
+  const record = <T>(prefix: string): Record<string, T> => {
+    const entries: Record<string, T> = {};
+    const keys = new Set(layers.flatMap((layer) => [...layer.values.keys()].filter((key) => key.startsWith(prefix))));
+    for (const key of keys) entries[key.slice(prefix.length)] = value<T>(key);
+    return entries;
+  };
+
+  const autoApprove = { ...defaultAutoApprove };
+  for (const key of autoApproveKeys) autoApprove[key] = value<boolean>(`autoApprove.${key}`);
+  const profileName = profile?.name;
+  if (profile) {
+    sources["profile"] = profile.selectedBy.source;
+    sourceDetails["profile"] = profile.selectedBy.detail("profile");
+  }
+  value<ProviderName>("provider");
+  const baseUrl = optional<string>("baseUrl");
+  const askTimeoutMs = optional<number>("askTimeoutMs");
+  if (askTimeoutMs === undefined) {
+    sources["askTimeoutMs"] = "default";
+    sourceDetails["askTimeoutMs"] = "built-in default (none while stdin is open)";
+  }
+
+  return {
+    cwd,
+    provider,
+    model: value<string>("model"),
+    baseUrl,
+    apiKey: selectApiKey({ provider, flags, env, layers: [...profileLayers, userLayer], sources, sourceDetails }),
+    profile: profileName,
+    toolProtocol: value<ToolProtocol>("toolProtocol"),
+    yes: value<boolean>("yes"),
+    json: value<boolean>("json"),
+    plan: value<boolean>("plan"),
+    parallelTools: value<boolean>("parallelTools"),
+    allowOutsideWrites: value<boolean>("allowOutsideWrites"),
+    maxMistakes: value<number>("maxMistakes"),
+    dataDir: value<string>("dataDir"),
+    askTimeoutMs,
+    onAsk: value<OnAskPolicy>("onAsk"),
+    autoApprove,
+    models: record<ModelOverride>("models."),
+    hooks: record<string>("hooks."),
+    stallTimeouts: {
+      firstChunkMs: value<number>("timeouts.firstChunkMs"),
+      betweenChunksMs: value<number>("timeouts.betweenChunksMs"),
+    },
+    retry: { delaysMs: value<number[]>("retry.delaysMs") },
+    userConfigDir,
+    userConfigPath: userFile,
+    projectConfigPath: projectFile,
+    trust: { folder: cwd, trusted, gated },
+    sources,
+    sourceDetails,
+    warnings,
+  };
+}
+
+function pick<T>(layers: readonly Layer[], key: string): { value: T; layer: Layer } {
+  for (const layer of layers) {
+    if (layer.values.has(key)) return { value: layer.values.get(key) as T, layer };
+  }
+  throw new Error(`no value for setting "${key}" (missing default)`);
+}
+
+function selectProfile(options: {
+  layers: Layer[];
+  user: LoadedConfigFile | undefined;
+  project: LoadedConfigFile | undefined;
+}): { name: string; profile: ProviderProfile; file: string; selectedBy: Layer } | undefined {
+  const selectedBy = options.layers.find((layer) => layer.values.has("profile"));
+  if (selectedBy === undefined) return undefined;
+  const name = selectedBy.values.get("profile") as string;
+  for (const file of [options.project, options.user]) {
+    const profile = file?.config.profiles?.[name];
+    if (file && profile) {
+      // A project profile of the same name extends the user's (whose key it cannot hold).
+      const userProfile = file === options.project ? options.user?.config.profiles?.[name] : undefined;
+      return { name, profile: { ...userProfile, ...profile }, file: file.path, selectedBy };
+    }
+  }
+  const defined = [options.user, options.project].flatMap((file) => Object.keys(file?.config.profiles ?? {}));
+  throw new ConfigError(
+    `profile "${name}" (from ${selectedBy.detail("profile")}) is not defined. ` +
+      (defined.length > 0 ? `Defined profiles: ${[...new Set(defined)].join(", ")}.` : "No profiles are defined.") +
+      ` Add it under "profiles" in ${options.user?.path ?? "the user config"}.`,
+  );
+}
+
+/** `--api-key`, else `CAIRN_API_KEY`, else the provider's own variable, else the profile's, else the user config's. */
+function selectApiKey(options: {
+  provider: ProviderName;
+  flags: CliFlags;
+  env: NodeJS.ProcessEnv;
+  layers: Layer[];
+  sources: Record<string, SettingSource>;
+  sourceDetails: Record<string, string>;
+}): SecretValue | undefined {
+  const { provider, flags, env, sources, sourceDetails } = options;
+  if (provider === "mock") return undefined;
+  const found = (source: SettingSource, detail: string, key: string | undefined): SecretValue | undefined => {
+    if (key === undefined || key.trim() === "") return undefined;
+    sources["apiKey"] = source;
+    sourceDetails["apiKey"] = detail;
+    return new SecretValue(key.trim());
+  };
+  const variable = providerKeyVariable(provider);
+  const fromFlagOrEnv =
+    found("flag", "--api-key", flags.apiKey) ??
+    found("env", "CAIRN_API_KEY", env["CAIRN_API_KEY"]) ??
+    (variable === undefined ? undefined : found("env", variable, env[variable]));
+  if (fromFlagOrEnv) return fromFlagOrEnv;
+  for (const layer of options.layers) {
+    const key = layer.values.get("apiKey");
+    if (typeof key === "string") return found(layer.source, layer.detail("apiKey"), key);
+  }
+  return undefined;
+}

@@ -1,0 +1,131 @@
+import type { SecretValue } from "./secret.js";
+
+export type ProviderName = "anthropic" | "openai" | "mock";
+export const providerNames: readonly ProviderName[] = ["anthropic", "openai", "mock"];
+
+export type ToolProtocol = "xml" | "native";
+export type OnAskPolicy = "deny" | "fail";
+
+/**
+ * The options of `cairn run` as commander hands them over (values still strings
+ * where the user typed them); `resolveSettings` validates them.
+ */
+export interface CliFlags {
+  cwd?: string | undefined;
+  provider?: string | undefined;
+  baseUrl?: string | undefined;
+  model?: string | undefined;
+  apiKey?: string | undefined;
+  profile?: string | undefined;
+  toolProtocol?: string | undefined;
+  yes?: boolean | undefined;
+  json?: boolean | undefined;
+  maxMistakes?: string | number | undefined;
+  parallelTools?: boolean | undefined;
+  plan?: boolean | undefined;
+  dataDir?: string | undefined;
+  /** Seconds (`30`), or with a unit: `500ms`, `30s`, `2m`. */
+  askTimeout?: string | number | undefined;
+  onAsk?: string | undefined;
+  allowOutsideWrites?: boolean | undefined;
+  trust?: boolean | undefined;
+}
+
+/** `true` means "run without asking". Same fields as the tools' `ApprovalSettings`. */
+export interface AutoApproveSettings {
+  readInside: boolean;
+  readOutside: boolean;
+  editInside: boolean;
+  editOutside: boolean;
+  /** Commands the model marked `requires_approval: false`. */
+  commandsSafe: boolean;
+  /** Every command. */
+  commandsAll: boolean;
+  mcp: boolean;
+  webFetch: boolean;
+}
+
+export const autoApproveKeys = [
+  "readInside",
+  "readOutside",
+  "editInside",
+  "editOutside",
+  "commandsSafe",
+  "commandsAll",
+  "mcp",
+  "webFetch",
+] as const satisfies ReadonlyArray<keyof AutoApproveSettings>;
+
+/** Overrides for one entry of the model catalogue; unset fields keep the catalogue's values. */
+export interface ModelOverride {
+  contextWindow?: number | undefined;
+  maxOutputTokens?: number | undefined;
+  inputPrice?: number | undefined;
+  outputPrice?: number | undefined;
+  cacheReadPrice?: number | undefined;
+  cacheWritePrice?: number | undefined;
+  supportsImages?: boolean | undefined;
+  supportsReasoning?: boolean | undefined;
+}
+
+/** A named bundle of provider settings, selected with `profile` or `--profile`. */
+export interface ProviderProfile {
+  provider?: ProviderName | undefined;
+  baseUrl?: string | undefined;
+  model?: string | undefined;
+  /** Only honoured in the user config; a project config never holds keys. */
+  apiKey?: string | undefined;
+  toolProtocol?: ToolProtocol | undefined;
+}
+
+export type SettingSource = "flag" | "env" | "project" | "user" | "default" | `profile:${string}`;
+
+export interface TrustState {
+  /** The real path of the project folder (cwd). */
+  folder: string;
+  trusted: boolean;
+  /**
+   * What the project asks for that needs trust (e.g. `autoApprove.commandsAll`,
+   * `hooks`, `.cairn/mcp.json`). Non-empty while untrusted means those were dropped;
+   * the TUI asks only when this is non-empty.
+   */
+  gated: string[];
+}
+
+export interface ResolvedSettings {
+  /** Absolute, existing workspace folder. */
+  cwd: string;
+  provider: ProviderName;
+  model: string;
+  baseUrl: string | undefined;
+  /** Masked when printed; `requireApiKey` gives the value. */
+  apiKey: SecretValue | undefined;
+  /** The profile in use, if any. */
+  profile: string | undefined;
+  toolProtocol: ToolProtocol;
+  yes: boolean;
+  json: boolean;
+  plan: boolean;
+  parallelTools: boolean;
+  allowOutsideWrites: boolean;
+  maxMistakes: number;
+  dataDir: string;
+  /** Undefined: wait as long as stdin is open. */
+  askTimeoutMs: number | undefined;
+  onAsk: OnAskPolicy;
+  autoApprove: AutoApproveSettings;
+  models: Record<string, ModelOverride>;
+  /** Hook name (e.g. `TaskStart`) to the shell command it runs. */
+  hooks: Record<string, string>;
+  stallTimeouts: { firstChunkMs: number; betweenChunksMs: number };
+  retry: { delaysMs: number[] };
+  userConfigDir: string;
+  userConfigPath: string;
+  projectConfigPath: string;
+  trust: TrustState;
+  /** Where each value came from, by dotted key (`model`, `autoApprove.editInside`, `models.gpt-x`). */
+  sources: Record<string, SettingSource>;
+  /** The exact flag, variable or file behind each source, by the same keys. */
+  sourceDetails: Record<string, string>;
+  warnings: string[];
+}
