@@ -1,5 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { readFileSync } from "node:fs";
+import { registerConfigCommand } from "./config-command.js";
+import { registerMockLlmCommand } from "./mock-llm-command.js";
 
 function packageVersion(): string {
   const raw = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
@@ -13,6 +15,8 @@ export function buildProgram(): Command {
     .description("An autonomous coding agent: give it a task in a repository, watch it work.")
     .version(packageVersion(), "-V, --version")
     .exitOverride();
+  registerConfigCommand(program);
+  registerMockLlmCommand(program);
   return program;
 }
 

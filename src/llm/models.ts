@@ -1,0 +1,166 @@
+import type { ModelInfo, UsageChunk } from "./types.js";
+
+export type ProviderFamily = "anthropic" | "openai";
+
+type CatalogueEntry = Omit<ModelInfo, "id"> & { family: ProviderFamily };
+
+/**
+ * Current models with their published limits and prices (USD per million tokens), November 2026.
+ * Anthropic cache writes are the 5-minute ephemeral price; OpenAI bills no cache writes.
+ */
+const catalogue: Record<string, CatalogueEntry> = {
+  "claude-opus-4-5": anthropic({ context: 200_000, output: 64_000, input: 5, output$: 25 }),
+  "claude-opus-4-1": anthropic({ context: 200_000, output: 32_000, input: 15, output$: 75 }),
+  "claude-opus-4-0": anthropic({ context: 200_000, output: 32_000, input: 15, output$: 75 }),
+  "claude-sonnet-4-5": anthropic({ context: 200_000, output: 64_000, input: 3, output$: 15 }),
+  "claude-sonnet-4-0": anthropic({ context: 200_000, output: 64_000, input: 3, output$: 15 }),
+  "claude-3-7-sonnet": anthropic({ context: 200_000, output: 64_000, input: 3, output$: 15 }),
+  "claude-haiku-4-5": anthropic({ context: 200_000, output: 64_000, input: 1, output$: 5 }),
+  "claude-3-5-haiku": anthropic({ context: 200_000, output: 8_192, input: 0.8, output$: 4, reasoning: false }),
+  "gpt-5.1": openai({ context: 400_000, output: 128_000, input: 1.25, output$: 10, cached: 0.125, reasoning: true }),
+  "gpt-5": openai({ context: 400_000, output: 128_000, input: 1.25, output$: 10, cached: 0.125, reasoning: true }),
+  "gpt-5-mini": openai({ context: 400_000, output: 128_000, input: 0.25, output$: 2, cached: 0.025, reasoning: true }),
+  "gpt-5-nano": openai({ context: 400_000, output: 128_000, input: 0.05, output$: 0.4, cached: 0.005, reasoning: true }),
+  "gpt-4.1": openai({ context: 1_047_576, output: 32_768, input: 2, output$: 8, cached: 0.5, reasoning: false }),
+  "gpt-4.1-mini": openai({ context: 1_047_576, output: 32_768, input: 0.4, output$: 1.6, cached: 0.1, reasoning: false }),
+  "gpt-4.1-nano": openai({ context: 1_047_576, output: 32_768, input: 0.1, output$: 0.4, cached: 0.025, reasoning: false }),
+  "gpt-4o": openai({ context: 128_000, output: 16_384, input: 2.5, output$: 10, cached: 1.25, reasoning: false }),
+  "gpt-4o-mini": openai({ context: 128_000, output: 16_384, input: 0.15, output$: 0.6, cached: 0.075, reasoning: false }),
+  o3: openai({ context: 200_000, output: 100_000, input: 2, output$: 8, cached: 0.5, reasoning: true }),
+  "o3-mini": openai({ context: 200_000, output: 100_000, input: 1.1, output$: 4.4, cached: 0.55, reasoning: true, images: false }),
+  "o4-mini": openai({ context: 200_000, output: 100_000, input: 1.1, output$: 4.4, cached: 0.275, reasoning: true }),
+};
+
+interface PriceSheet {
+  context: number;
+  output: number;
+  input: number;
+  output$: number;
+  cached?: number;
+  reasoning?: boolean;
+  images?: boolean;
+}
+
+function anthropic(sheet: PriceSheet): CatalogueEntry {
+  // Anthropic prices cache reads at a tenth of input and 5-minute cache writes at 1.25 times input.
+  return {
+    family: "anthropic",
+    contextWindow: sheet.context,
+    maxOutputTokens: sheet.output,
+    inputPrice: sheet.input,
+    outputPrice: sheet.output$,
+    cacheReadPrice: Math.round(sheet.input * 0.1 * 1e6) / 1e6,
+    cacheWritePrice: Math.round(sheet.input * 1.25 * 1e6) / 1e6,
+    supportsImages: sheet.images ?? true,
+    supportsReasoning: sheet.reasoning ?? true,
+  };
+}
+
+function openai(sheet: PriceSheet): CatalogueEntry {
+  return {
+    family: "openai",
+    contextWindow: sheet.context,
+    maxOutputTokens: sheet.output,
+    inputPrice: sheet.input,
+    outputPrice: sheet.output$,
+    cacheReadPrice: sheet.cached ?? sheet.input,
+    supportsImages: sheet.images ?? true,
+    supportsReasoning: sheet.reasoning ?? false,
+  };
+}
+
+export const defaultModels: Record<ProviderFamily | "mock", string> = {
+  anthropic: "claude-sonnet-4-5",
+  openai: "gpt-5",
+  mock: "mock-model",
+};
+
+/** Used for models the catalogue does not know, such as local Ollama or LM Studio models: free, modest limits. */
+export function fallbackModelInfo(id: string): ModelInfo {
+  return {
+    id,
+    contextWindow: 128_000,
+    maxOutputTokens: 8_192,
+    inputPrice: 0,
+    outputPrice: 0,
+    cacheReadPrice: 0,
+    cacheWritePrice: 0,
+    supportsImages: false,
+    supportsReasoning: false,
+  };
+}
+
+/** The catalogue key for `id`: exact, else the longest known id that `id` starts with (dated and suffixed ids). */
+function catalogueKey(id: string): string | undefined {
+  if (id in catalogue) return id;
+  const bare = id.replace(/^(anthropic|openai)\//, "");
+  if (bare in catalogue) return bare;
+  let best: string | undefined;
+  for (const key of Object.keys(catalogue)) {
+    const continues = bare.length === key.length || /[-@:.]/.test(bare.charAt(key.length));
+    if (bare.startsWith(key) && continues && (best === undefined || key.length > best.length)) best = key;
+  }
+  return best;
+}
+
+export interface ModelLookupOptions {
+  /** Values from the user's configuration, applied over the catalogue (or the fallback). */
+  overrides?: Partial<ModelInfo>;
+}
+
+/** Model information for `id`, with the user's overrides applied; unknown ids get `fallbackModelInfo`. */
+export function modelInfo(id: string, options: ModelLookupOptions = {}): ModelInfo {
+  const key = catalogueKey(id);
+  const entry = key === undefined ? undefined : catalogue[key];
+  let base: ModelInfo;
+  if (entry === undefined) {
+    base = fallbackModelInfo(id);
+  } else {
+    const { family: _family, ...info } = entry;
+    base = { id, ...info };
+  }
+  return { ...base, ...options.overrides, id };
+}
+
+/** Whether the catalogue knows `id` (directly or by a dated/suffixed form). */
+export function isKnownModel(id: string): boolean {
+  return catalogueKey(id) !== undefined;
+}
+
+export function knownModelIds(family?: ProviderFamily): string[] {
+  return Object.entries(catalogue)
+    .filter(([, entry]) => family === undefined || entry.family === family)
+    .map(([id]) => id);
+}
+
+export interface TokenCounts {
+  /** Input tokens billed at the full price (not read from or written to the cache). */
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens?: number | undefined;
+  cacheWriteTokens?: number | undefined;
+}
+
+/** Cost in USD; cache prices default to the input price when the model has none. */
+export function costOf(model: ModelInfo, usage: TokenCounts): number {
+  const perToken = (pricePerMillion: number): number => pricePerMillion / 1_000_000;
+  return (
+    usage.inputTokens * perToken(model.inputPrice) +
+    usage.outputTokens * perToken(model.outputPrice) +
+    (usage.cacheReadTokens ?? 0) * perToken(model.cacheReadPrice ?? model.inputPrice) +
+    (usage.cacheWriteTokens ?? 0) * perToken(model.cacheWritePrice ?? model.inputPrice)
+  );
+}
+
+/** A usage chunk with its cost; cache fields appear only when non-zero. */
+export function usageChunk(model: ModelInfo, usage: TokenCounts): UsageChunk {
+  const chunk: UsageChunk = {
+    type: "usage",
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    cost: costOf(model, usage),
+  };
+  if ((usage.cacheReadTokens ?? 0) > 0) chunk.cacheReadTokens = usage.cacheReadTokens ?? 0;
+  if ((usage.cacheWriteTokens ?? 0) > 0) chunk.cacheWriteTokens = usage.cacheWriteTokens ?? 0;
+  return chunk;
+}

@@ -1,0 +1,263 @@
+import { appendFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { randomBytes } from "node:crypto";
+import type { Scenario, ScenarioTurn } from "./scenario.js";
+import { anthropicErrorBody, anthropicFrames, anthropicStreamError } from "./anthropic-stream.js";
+import { openAiErrorBody, openAiFrames, openAiStreamError } from "./openai-stream.js";
+
+type Api = "anthropic" | "openai";
+
+/** What one request received, for the request log and for tests. */
+export interface LoggedRequest {
+  index: number;
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+/** How far the answer to one request has gone. */
+export interface TurnProgress {
+  /** SSE frames written (each `event:`/`data:` block, including pings and `[DONE]`). */
+  chunksSent: number;
+  /** The whole answer was written and the response ended. */
+  completed: boolean;
+  /** The client closed the connection before the answer ended (e.g. it aborted). */
+  closedByClient: boolean;
+}
+
+export interface ScriptedServerOptions {
+  scenario: Scenario;
+  /** 0 or absent: any free port. */
+  port?: number;
+  /** Every request is appended to this file as one JSON line. */
+  logFile?: string;
+}
+
+export interface ScriptedServer {
+  url: string;
+  port: number;
+  /** Every request received, in order. */
+  requests: LoggedRequest[];
+  chunksSent(turnIndex: number): number;
+  progress(turnIndex: number): TurnProgress;
+  /** Resolves once turn `turnIndex` has sent at least `count` frames. */
+  waitForChunks(turnIndex: number, count: number): Promise<void>;
+  /** Resolves once the client has closed the connection of turn `turnIndex` before it ended. */
+  waitForClientClose(turnIndex: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+function apiOf(path: string): Api | undefined {
+  const pathname = path.split("?")[0] ?? "";
+  if (pathname.endsWith("/messages")) return "anthropic";
+  if (pathname.endsWith("/chat/completions")) return "openai";
+  return undefined;
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    request.on("data", (part: Buffer) => parts.push(part));
+    request.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+    request.on("error", reject);
+  });
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    "request-id": `req_${randomBytes(12).toString("hex")}`,
+    ...headers,
+  });
+  response.end(text);
+}
+
+function errorBody(api: Api | undefined, status: number, message: string): unknown {
+  return api === "openai" ? openAiErrorBody(status, message) : anthropicErrorBody(status, message);
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Starts cairn's scripted LLM server on 127.0.0.1; see docs/scripted-llm.md. */
+export async function startScriptedServer(options: ScriptedServerOptions): Promise<ScriptedServer> {
+  const { scenario } = options;
+  const requests: LoggedRequest[] = [];
+  const progressByTurn = new Map<number, TurnProgress>();
+  const waiters = new Set<() => void>();
+  let nextIndex = 0;
+
+  const progressOf = (turnIndex: number): TurnProgress => {
+    let found = progressByTurn.get(turnIndex);
+    if (!found) {
+      found = { chunksSent: 0, completed: false, closedByClient: false };
+      progressByTurn.set(turnIndex, found);
+    }
+    return found;
+  };
+  const notify = (): void => {
+    for (const waiter of [...waiters]) waiter();
+  };
+  const waitUntil = (condition: () => boolean): Promise<void> =>
+    new Promise((resolve) => {
+      if (condition()) {
+        resolve();
+        return;
+      }
+      const waiter = (): void => {
+        if (condition()) {
+          waiters.delete(waiter);
+          resolve();
+        }
+      };
+      waiters.add(waiter);
+    });
+
+  async function stream(api: Api, turn: ScenarioTurn, body: Record<string, unknown>, index: number, response: ServerResponse) {
+    const progress = progressOf(index);
+    const model = typeof body["model"] === "string" ? body["model"] : (scenario.model ?? "scripted-model");
+    const chunkSize = turn.chunkSize ?? scenario.chunkSize ?? 16;
+    const delayMs = turn.delayMs ?? scenario.delayMs ?? 0;
+    const streamOptions = body["stream_options"];
+    const includeUsage =
+      typeof streamOptions === "object" && streamOptions !== null && (streamOptions as Record<string, unknown>)["include_usage"] === true;
+    const frames =
+      api === "anthropic" ? anthropicFrames(turn, { model, chunkSize }) : openAiFrames(turn, { model, chunkSize, includeUsage });
+
+    let droppedByServer = false;
+    response.on("close", () => {
+      if (!response.writableFinished && !droppedByServer) {
+        progress.closedByClient = true;
+        notify();
+      }
+    });
+    if (turn.dropAfterChunks === 0) {
+      droppedByServer = true;
+      response.socket?.destroy();
+      return;
+    }
+    if (turn.stallAfterChunks === 0) return;
+
+    response.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+      "request-id": `req_${randomBytes(12).toString("hex")}`,
+      "x-request-id": `req_${randomBytes(12).toString("hex")}`,
+    });
+    response.flushHeaders();
+    for (const [position, frame] of frames.entries()) {
+      if (position > 0 && delayMs > 0) await pause(delayMs);
+      if (response.destroyed || progress.closedByClient) return;
+      if (turn.streamError?.afterChunks === position) {
+        const { type, message } = turn.streamError;
+        response.end(api === "anthropic" ? anthropicStreamError(type, message) : openAiStreamError(type, message));
+        return;
+      }
+      if (turn.dropAfterChunks === position) {
+        droppedByServer = true;
+        response.socket?.destroy();
+        return;
+      }
+      if (turn.stallAfterChunks === position) return;
+      response.write(frame);
+      progress.chunksSent += 1;
+      notify();
+    }
+    response.end(() => {
+      progress.completed = true;
+      notify();
+    });
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = request.url ?? "/";
+    const api = apiOf(path);
+    const text = await readBody(request);
+    if (request.method !== "POST" || api === undefined) {
+      sendJson(
+        response,
+        404,
+        errorBody(api, 404, `scripted LLM server: no route for ${request.method ?? "?"} ${path}; use POST /v1/messages or POST /v1/chat/completions`),
+      );
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      sendJson(response, 400, errorBody(api, 400, "scripted LLM server: the request body is not valid JSON"));
+      return;
+    }
+    const index = nextIndex;
+    nextIndex += 1;
+    const logged: LoggedRequest = { index, method: request.method, path, body };
+    requests.push(logged);
+    if (options.logFile !== undefined) appendFileSync(options.logFile, `${JSON.stringify(logged)}\n`);
+    progressOf(index);
+
+    const turn = scenario.turns[index];
+    if (turn === undefined) {
+      sendJson(
+        response,
+        400,
+        errorBody(
+          api,
+          400,
+          `scripted LLM server: the scenario has ${scenario.turns.length} turns but this is request ${index + 1}; add a turn for it`,
+        ),
+      );
+      return;
+    }
+    if (turn.error !== undefined) {
+      const { status, headers } = turn.error;
+      const errorResponse = turn.error.body ?? errorBody(api, status, `scripted error ${status}`);
+      sendJson(response, status, errorResponse, headers ?? {});
+      return;
+    }
+    if (typeof body !== "object" || body === null || (body as Record<string, unknown>)["stream"] !== true) {
+      sendJson(response, 400, errorBody(api, 400, "scripted LLM server: only streaming requests (\"stream\": true) are answered"));
+      return;
+    }
+    await stream(api, turn, body as Record<string, unknown>, index, response);
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) {
+        sendJson(response, 500, anthropicErrorBody(500, `scripted LLM server failed: ${String(error)}`));
+      } else {
+        response.destroy();
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    chunksSent: (turnIndex) => progressOf(turnIndex).chunksSent,
+    progress: (turnIndex) => ({ ...progressOf(turnIndex) }),
+    waitForChunks: (turnIndex, count) => waitUntil(() => progressOf(turnIndex).chunksSent >= count),
+    waitForClientClose: (turnIndex) => waitUntil(() => progressOf(turnIndex).closedByClient),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Stalled answers keep their sockets open on purpose; close must not wait for them.
+        server.closeAllConnections();
+      }),
+  };
+}
