@@ -1,7 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { readFileSync } from "node:fs";
 import { registerConfigCommand } from "./config-command.js";
-import { registerConfigCommand } from "./config-command.js";
 import { registerMockLlmCommand } from "./mock-llm-command.js";
 
 function packageVersion(): string {
@@ -16,7 +15,6 @@ export function buildProgram(): Command {
     .description("An autonomous coding agent: give it a task in a repository, watch it work.")
     .version(packageVersion(), "-V, --version")
     .exitOverride();
-  registerConfigCommand(program);
   registerConfigCommand(program);
   registerMockLlmCommand(program);
   return program;
