@@ -1,0 +1,306 @@
+/**
+ * One configured MCP server: connects in the background, keeps its tool and
+ * resource lists fresh, and reconnects with backoff when the server goes away.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import {
+  LoggingMessageNotificationSchema,
+  McpError,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServerConfig } from "./config.js";
+import type { McpHubEvent, ReconnectSettings } from "./events.js";
+import { reconnectDelay } from "./events.js";
+import { createTransport } from "./transports.js";
+
+export interface ServerSession {
+  client: Client;
+  tools: Tool[];
+  resources: Resource[];
+  templates: ResourceTemplate[];
+  instructions: string | undefined;
+}
+
+export type ConnectionState =
+  | { kind: "disabled" }
+  | { kind: "idle" }
+  | { kind: "connecting" }
+  | { kind: "connected"; session: ServerSession }
+  /** The last attempt failed or the server went away; a retry is scheduled. */
+  | { kind: "waiting"; error: string; retryAt: number }
+  | { kind: "closed" };
+
+export interface ConnectionOptions {
+  config: McpServerConfig;
+  clientName: string;
+  clientVersion: string;
+  reconnect: ReconnectSettings;
+  connectTimeoutMs: number;
+  /** Remote servers are pinged this often to notice that they went away; 0 turns it off. */
+  healthCheckIntervalMs: number;
+  emit(event: McpHubEvent): void;
+  /** Called after every state or list change. */
+  changed(): void;
+}
+
+const stderrTailLines = 12;
+const stdioCloseGraceMs = 300;
+
+function describeError(error: unknown): string {
+  if (error instanceof McpError) return error.message;
+  if (error instanceof Error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && /spawn/.test(error.message)) return `the command was not found (${error.message})`;
+    const cause = (error as Error & { cause?: unknown }).cause;
+    if (cause instanceof Error && cause.message !== error.message) return `${error.message}: ${cause.message}`;
+    return error.message;
+  }
+  return String(error);
+}
+
+async function listAll<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string | undefined }>): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  // A misbehaving server could page forever; 50 pages is far beyond real ones.
+  for (let page = 0; page < 50; page++) {
+    const result = await fetchPage(cursor);
+    items.push(...result.items);
+    if (result.nextCursor === undefined || result.nextCursor === "") break;
+    cursor = result.nextCursor;
+  }
+  return items;
+}
+
+export class ServerConnection {
+  state: ConnectionState;
+  /** The first connection attempt has finished (success or failure). */
+  firstAttemptSettled = false;
+  private generation = 0;
+  private failures = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private healthTimer: NodeJS.Timeout | undefined;
+  private healthCheckRunning = false;
+  private readonly stderrTail: string[] = [];
+  private currentPid: (() => number | undefined) | undefined;
+  /** The client of the latest attempt, even while it is still connecting (close() must stop it). */
+  private activeClient: Client | undefined;
+
+  constructor(private readonly options: ConnectionOptions) {
+    this.state = options.config.disabled ? { kind: "disabled" } : { kind: "idle" };
+  }
+
+  get name(): string {
+    return this.options.config.name;
+  }
+
+  get config(): McpServerConfig {
+    return this.options.config;
+  }
+
+  /** The stdio server's process id while it runs (tests kill it to simulate a crash). */
+  get pid(): number | undefined {
+    return this.state.kind === "connected" ? this.currentPid?.() : undefined;
+  }
+
+  start(): void {
+    if (this.state.kind !== "idle") return;
+    void this.attempt();
+  }
+
+  private setState(state: ConnectionState): void {
+    this.state = state;
+    this.options.changed();
+  }
+
+  private async attempt(): Promise<void> {
+    const generation = ++this.generation;
+    this.setState({ kind: "connecting" });
+    const client = new Client({ name: this.options.clientName, version: this.options.clientVersion }, { capabilities: {} });
+    const created = createTransport(this.options.config.transport, (line) => {
+      this.stderrTail.push(line);
+      if (this.stderrTail.length > stderrTailLines) this.stderrTail.shift();
+      this.options.emit({ type: "server_stderr", server: this.name, line });
+    });
+    this.currentPid = () => created.pid();
+    this.activeClient = client;
+    client.onclose = () => this.lost(generation, "the connection closed");
+    client.onerror = (error) => {
+      if (this.isRemote() && generation === this.generation) void this.checkHealth(generation);
+      void error;
+    };
+    this.installNotificationHandlers(client, generation);
+    try {
+      await client.connect(created.transport, { timeout: this.options.connectTimeoutMs });
+      const session = await this.fetchSession(client);
+      if (generation !== this.generation || this.state.kind === "closed") {
+        await client.close().catch(() => {});
+        return;
+      }
+      this.failures = 0;
+      this.setState({ kind: "connected", session });
+      this.options.emit({
+        type: "server_connected",
+        server: this.name,
+        tools: session.tools.length,
+        resources: session.resources.length,
+      });
+      this.startHealthChecks(generation);
+    } catch (error) {
+      if (generation !== this.generation || this.state.kind === "closed") return;
+      this.generation++;
+      await client.close().catch(() => {});
+      if (this.isClosed()) return;
+      const tail = this.stderrTail.length > 0 ? `\nLast output of the server:\n${this.stderrTail.join("\n")}` : "";
+      const message = `cannot connect to MCP server "${this.name}": ${describeError(error)}${tail}`;
+      this.failures++;
+      const retryInMs = this.scheduleRetry();
+      this.setState({ kind: "waiting", error: message, retryAt: Date.now() + retryInMs });
+      this.options.emit({ type: "server_error", server: this.name, message, retryInMs });
+    } finally {
+      if (!this.firstAttemptSettled) {
+        this.firstAttemptSettled = true;
+        this.options.changed();
+      }
+    }
+  }
+
+  private async fetchSession(client: Client): Promise<ServerSession> {
+    const capabilities = client.getServerCapabilities() ?? {};
+    const timeout = this.options.connectTimeoutMs;
+    const tools = capabilities.tools
+      ? await listAll(async (cursor) => {
+          const result = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout });
+          return { items: result.tools, nextCursor: result.nextCursor };
+        })
+      : [];
+    const [resources, templates] = capabilities.resources
+      ? await Promise.all([
+          listAll(async (cursor) => {
+            const result = await client.listResources(cursor === undefined ? {} : { cursor }, { timeout });
+            return { items: result.resources, nextCursor: result.nextCursor };
+          }),
+          listAll(async (cursor) => {
+            const result = await client.listResourceTemplates(cursor === undefined ? {} : { cursor }, { timeout });
+            return { items: result.resourceTemplates, nextCursor: result.nextCursor };
+          }),
+        ])
+      : [[], []];
+    return { client, tools, resources, templates, instructions: client.getInstructions() };
+  }
+
+  private installNotificationHandlers(client: Client, generation: number): void {
+    const refresh = async (what: "tools" | "resources"): Promise<void> => {
+      if (generation !== this.generation || this.state.kind !== "connected") return;
+      try {
+        const fresh = await this.fetchSession(client);
+        if (generation !== this.generation || this.state.kind !== "connected") return;
+        const session = this.state.session;
+        if (what === "tools") session.tools = fresh.tools;
+        else {
+          session.resources = fresh.resources;
+          session.templates = fresh.templates;
+        }
+        this.options.changed();
+        if (what === "tools") this.options.emit({ type: "tools_changed", server: this.name, tools: fresh.tools.length });
+      } catch (error) {
+        this.options.emit({ type: "server_error", server: this.name, message: `cannot refresh ${what}: ${describeError(error)}` });
+      }
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => refresh("tools"));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => refresh("resources"));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      const { level, logger, data } = notification.params;
+      const message = typeof data === "string" ? data : JSON.stringify(data);
+      this.options.emit({ type: "server_log", server: this.name, level, message, ...(logger === undefined ? {} : { logger }) });
+    });
+    client.fallbackNotificationHandler = async (notification) => {
+      this.options.emit({
+        type: "notification",
+        server: this.name,
+        method: notification.method,
+        ...(notification.params === undefined ? {} : { params: notification.params }),
+      });
+    };
+  }
+
+  private isClosed(): boolean {
+    return this.state.kind === "closed";
+  }
+
+  private isRemote(): boolean {
+    return this.options.config.transport.type !== "stdio";
+  }
+
+  /** The server went away after it was connected: drop its tools and retry later. */
+  private lost(generation: number, reason: string): void {
+    if (generation !== this.generation || this.state.kind !== "connected") return;
+    const client = this.state.session.client;
+    this.generation++;
+    this.stopHealthChecks();
+    this.failures = 1;
+    const retryInMs = this.scheduleRetry();
+    this.setState({ kind: "waiting", error: `MCP server "${this.name}" disconnected: ${reason}`, retryAt: Date.now() + retryInMs });
+    this.options.emit({ type: "server_disconnected", server: this.name, reason, retryInMs });
+    void client.close().catch(() => {});
+  }
+
+  private scheduleRetry(): number {
+    const delay = reconnectDelay(this.options.reconnect, this.failures);
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (this.state.kind === "waiting") void this.attempt();
+    }, delay);
+    this.retryTimer.unref();
+    return delay;
+  }
+
+  private startHealthChecks(generation: number): void {
+    if (!this.isRemote() || this.options.healthCheckIntervalMs <= 0) return;
+    this.stopHealthChecks();
+    this.healthTimer = setInterval(() => void this.checkHealth(generation), this.options.healthCheckIntervalMs);
+    this.healthTimer.unref();
+  }
+
+  private stopHealthChecks(): void {
+    clearInterval(this.healthTimer);
+    this.healthTimer = undefined;
+  }
+
+  /** A remote server has no process to watch, so a failed ping is how it is seen to be gone. */
+  async checkHealth(generation: number = this.generation): Promise<void> {
+    if (this.healthCheckRunning || generation !== this.generation || this.state.kind !== "connected") return;
+    this.healthCheckRunning = true;
+    try {
+      await this.state.session.client.ping({ timeout: Math.max(1_000, Math.min(this.options.healthCheckIntervalMs, 10_000)) });
+    } catch (error) {
+      this.lost(generation, `it stopped answering (${describeError(error)})`);
+    } finally {
+      this.healthCheckRunning = false;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.generation++;
+    this.stopHealthChecks();
+    clearTimeout(this.retryTimer);
+    const client = this.activeClient;
+    this.activeClient = undefined;
+    this.setState({ kind: "closed" });
+    if (client === undefined) return;
+    const pid = this.currentPid?.();
+    // The SDK waits 2 s for a server to exit after its input closes; most servers
+    // never do, so a short grace then SIGTERM keeps shutdown quick.
+    const terminate = setTimeout(() => {
+      try {
+        if (pid !== undefined) process.kill(pid, "SIGTERM");
+      } catch {
+        // Already gone.
+      }
+    }, stdioCloseGraceMs);
+    await client.close().catch(() => {});
+    clearTimeout(terminate);
+  }
+}
