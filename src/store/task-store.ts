@@ -1,0 +1,233 @@
+import { openSync, closeSync } from "node:fs";
+import { mkdir, readFile, readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { writeFileAtomic } from "./atomic-file.js";
+import { readHistoryIndex, taskTitle, upsertHistoryRow, writeHistoryIndex } from "./history-index.js";
+import { acquireTaskLock, isLockHeld } from "./lock.js";
+import { readLog } from "./log-reader.js";
+import { TaskLogWriter, type TaskProgress } from "./log-writer.js";
+import { assertValidTaskId, createTaskId } from "./task-id.js";
+import type { ConversationPosition, LoadedTask, TaskMeta, TaskSummary } from "./types.js";
+
+/** Asked for a task id that has no folder (or no readable meta.json). */
+export class TaskNotFoundError extends Error {
+  constructor(taskId: string, dataDir: string) {
+    super(`no task "${taskId}" in ${join(dataDir, "tasks")}; run \`cairn history\` to see task ids`);
+    this.name = "TaskNotFoundError";
+  }
+}
+
+/**
+ * Tasks on disk: `<dataDir>/tasks/<id>/{meta.json, log.jsonl, lock}` and the
+ * listing index `<dataDir>/history.json`.
+ */
+export class TaskStore {
+  readonly dataDir: string;
+
+  constructor(options: { dataDir: string }) {
+    this.dataDir = options.dataDir;
+  }
+
+  get tasksDir(): string {
+    return join(this.dataDir, "tasks");
+  }
+
+  get indexPath(): string {
+    return join(this.dataDir, "history.json");
+  }
+
+  taskDir(taskId: string): string {
+    assertValidTaskId(taskId);
+    return join(this.tasksDir, taskId);
+  }
+
+  /** Starts a new task's folder and log; the returned writer holds the task's lock. */
+  async create(meta: { taskId?: string; task: string; workspace: string; createdAt?: number }): Promise<TaskLogWriter> {
+    const createdAt = meta.createdAt ?? Date.now();
+    const full: TaskMeta = { taskId: meta.taskId ?? createTaskId(createdAt), task: meta.task, workspace: meta.workspace, createdAt };
+    const dir = this.taskDir(full.taskId);
+    await mkdir(dir, { recursive: true });
+    const lock = await acquireTaskLock({ path: join(dir, "lock"), taskId: full.taskId });
+    try {
+      await writeFileAtomic(join(dir, "meta.json"), `${JSON.stringify(full, null, 1)}\n`);
+      const progress: TaskProgress = { status: "running", tokensIn: 0, tokensOut: 0, cost: 0, updatedAt: createdAt };
+      await upsertHistoryRow(this.indexPath, summaryOf(full, progress)).catch(() => {});
+      return this.writerFor({ meta: full, lock, startsMidLine: false, position: { apiHistoryLength: 0, uiMessageIds: [] }, progress });
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+
+  /** Opens an existing task for more entries (resume): takes its lock, then reads it. */
+  async open(taskId: string): Promise<{ writer: TaskLogWriter; loaded: LoadedTask }> {
+    const meta = await this.readMeta(taskId);
+    const lock = await acquireTaskLock({ path: join(this.taskDir(taskId), "lock"), taskId });
+    try {
+      const { loaded, text, uiMessageIds } = await this.read(meta);
+      const writer = this.writerFor({
+        meta,
+        lock,
+        startsMidLine: text.length > 0 && !text.endsWith("\n"),
+        position: { apiHistoryLength: loaded.apiHistory.length, uiMessageIds },
+        progress: { status: loaded.status, tokensIn: loaded.tokensIn, tokensOut: loaded.tokensOut, cost: loaded.cost, updatedAt: loaded.updatedAt },
+      });
+      return { writer, loaded };
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+
+  /** Reads a task without taking its lock (it may be running elsewhere). */
+  async load(taskId: string): Promise<LoadedTask> {
+    return (await this.read(await this.readMeta(taskId))).loaded;
+  }
+
+  /**
+   * Cuts a task's conversation back to `position` by appending truncate entries:
+   * the log stays append-only, and what was cut is still in the file for anyone who
+   * needs to dig it out. Refused (TaskLockedError) while the task runs elsewhere.
+   */
+  async truncateConversation(taskId: string, position: ConversationPosition): Promise<void> {
+    const { writer } = await this.open(taskId);
+    try {
+      writer.appendEntry({ kind: "api_truncate", length: position.apiHistoryLength });
+      writer.appendEntry({ kind: "ui_truncate", count: position.uiMessageCount });
+    } finally {
+      await writer.close();
+    }
+  }
+
+  /**
+   * Every task, oldest first, from the index. Rows missing from it, or older than their
+   * log, are read from the log again; a missing or damaged index is rebuilt.
+   */
+  async list(): Promise<TaskSummary[]> {
+    const indexed = (await readHistoryIndex(this.indexPath)) ?? [];
+    const byId = new Map(indexed.map((row) => [row.taskId, row]));
+    let folders: string[];
+    try {
+      folders = (await readdir(this.tasksDir, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    } catch {
+      folders = [];
+    }
+    const rows: TaskSummary[] = [];
+    let changed = indexed.length !== folders.length;
+    for (const taskId of folders) {
+      const known = byId.get(taskId);
+      const logTime = await stat(join(this.tasksDir, taskId, "log.jsonl")).then((info) => info.mtimeMs, () => 0);
+      if (known !== undefined && logTime <= known.updatedAt + 1) {
+        rows.push(await this.withLiveStatus(known));
+        continue;
+      }
+      try {
+        const loaded = await this.load(taskId);
+        const { status, tokensIn, tokensOut, cost } = loaded;
+        rows.push(await this.withLiveStatus(summaryOf(loaded.meta, { status, tokensIn, tokensOut, cost, updatedAt: loaded.updatedAt })));
+        changed = true;
+      } catch {
+        // A folder that is not a readable task (no meta.json): not listed.
+      }
+    }
+    if (changed) await writeHistoryIndex(this.indexPath, rows).catch(() => {});
+    return rows.sort((left, right) => left.createdAt - right.createdAt || left.taskId.localeCompare(right.taskId));
+  }
+
+  /** Finds a task by its full id, its random tail, or a prefix that only one task has. */
+  async resolveTaskId(input: string): Promise<string> {
+    let folders: string[] = [];
+    try {
+      folders = await readdir(this.tasksDir);
+    } catch {
+      // No tasks yet.
+    }
+    if (folders.includes(input)) return input;
+    const matches = folders.filter((id) => id.startsWith(input) || id.endsWith(`-${input}`));
+    if (matches.length === 1 && matches[0] !== undefined) return matches[0];
+    if (matches.length > 1) {
+      throw new Error(`"${input}" matches ${matches.length} tasks (${matches.slice(0, 3).join(", ")}, ...); give more of the id`);
+    }
+    throw new TaskNotFoundError(input, this.dataDir);
+  }
+
+  /** A task that says "running" but whose process is gone was interrupted: show it as aborted. */
+  private async withLiveStatus(row: TaskSummary): Promise<TaskSummary> {
+    if (row.status !== "running") return row;
+    const held = await isLockHeld(join(this.tasksDir, row.taskId, "lock"));
+    return held ? row : { ...row, status: "aborted" };
+  }
+
+  private async readMeta(taskId: string): Promise<TaskMeta> {
+    const path = join(this.taskDir(taskId), "meta.json");
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch {
+      throw new TaskNotFoundError(taskId, this.dataDir);
+    }
+    try {
+      const meta = JSON.parse(text) as Partial<TaskMeta>;
+      if (typeof meta.task !== "string" || typeof meta.workspace !== "string" || typeof meta.createdAt !== "number") {
+        throw new Error("missing fields");
+      }
+      return { taskId, task: meta.task, workspace: meta.workspace, createdAt: meta.createdAt };
+    } catch {
+      throw new Error(`the task file ${path} is damaged (not the JSON cairn wrote); the task cannot be opened`);
+    }
+  }
+
+  private async read(meta: TaskMeta): Promise<{ loaded: LoadedTask; text: string; uiMessageIds: string[] }> {
+    const logPath = join(this.taskDir(meta.taskId), "log.jsonl");
+    let text = "";
+    let updatedAt = meta.createdAt;
+    try {
+      text = await readFile(logPath, "utf8");
+      updatedAt = Math.max(updatedAt, (await stat(logPath)).mtimeMs);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+    const read = readLog(text);
+    const uiMessageIds = read.uiMessages.map((message) => message.id);
+    return { loaded: { meta, ...read, updatedAt }, text, uiMessageIds };
+  }
+
+  private writerFor(options: {
+    meta: TaskMeta;
+    lock: { release(): Promise<void> };
+    startsMidLine: boolean;
+    position: { apiHistoryLength: number; uiMessageIds: string[] };
+    progress: TaskProgress;
+  }): TaskLogWriter {
+    const logPath = join(this.taskDir(options.meta.taskId), "log.jsonl");
+    const fd = openSync(logPath, "a");
+    try {
+      return new TaskLogWriter({
+        taskId: options.meta.taskId,
+        logPath,
+        fd,
+        startsMidLine: options.startsMidLine,
+        initial: { ...options.position, progress: options.progress },
+        lock: options.lock,
+        onProgress: (progress) => upsertHistoryRow(this.indexPath, summaryOf(options.meta, progress)),
+      });
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+  }
+}
+
+function summaryOf(meta: TaskMeta, progress: TaskProgress): TaskSummary {
+  return {
+    taskId: meta.taskId,
+    title: taskTitle(meta.task),
+    createdAt: meta.createdAt,
+    updatedAt: progress.updatedAt,
+    workspace: meta.workspace,
+    tokensIn: progress.tokensIn,
+    tokensOut: progress.tokensOut,
+    cost: progress.cost,
+    status: progress.status,
+  };
+}

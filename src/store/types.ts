@@ -1,0 +1,55 @@
+import type { Message } from "../llm/types.js";
+import type { TaskLogEntry, TaskStatus } from "../task/seams.js";
+import type { UiMessage } from "../task/messages.js";
+
+/** What a task was started with; written once to `meta.json` when it is created. */
+export interface TaskMeta {
+  taskId: string;
+  task: string;
+  workspace: string;
+  createdAt: number;
+}
+
+/**
+ * Everything the log can hold. `ui_truncate` is the store's own entry (the Task never
+ * writes it): a conversation restore keeps the first `count` UI messages and drops the rest.
+ */
+export type StoreLogEntry = TaskLogEntry | { kind: "ui_truncate"; count: number };
+
+/** A task read back from its log. */
+export interface LoadedTask {
+  meta: TaskMeta;
+  /** The final state of each message id, in the order the ids first appeared. */
+  uiMessages: UiMessage[];
+  /** API messages with every `api_truncate` applied. */
+  apiHistory: Message[];
+  /** From the last status entry; "running" when there is none. */
+  status: TaskStatus;
+  tokensIn: number;
+  tokensOut: number;
+  cost: number;
+  /** Damaged lines that were skipped, said plainly. Never fatal. */
+  warnings: string[];
+  /** Time of the last write to the log (ms), or `createdAt` when it is empty. */
+  updatedAt: number;
+}
+
+/** One row of `cairn history`. */
+export interface TaskSummary {
+  taskId: string;
+  /** The first words of the task. */
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  workspace: string;
+  tokensIn: number;
+  tokensOut: number;
+  cost: number;
+  status: TaskStatus;
+}
+
+/** Where a task's conversation stands, as counted by the writer. */
+export interface ConversationPosition {
+  apiHistoryLength: number;
+  uiMessageCount: number;
+}
