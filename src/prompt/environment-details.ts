@@ -1,0 +1,46 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import ignore from "ignore";
+import { glob } from "tinyglobby";
+import type { Mode } from "../task/tool-executor.js";
+
+const alwaysIgnored = ["**/node_modules/**", "**/.git/**", "**/dist/**", "**/build/**", "**/.venv/**", "**/__pycache__/**", "**/target/**"];
+
+/** A capped, sorted listing of the workspace for the first turn, honouring `.gitignore`. */
+export async function listWorkspace(workspace: string, limit = 200): Promise<{ files: string[]; truncated: boolean }> {
+  const matcher = ignore();
+  for (const name of [".gitignore", ".cairnignore", ".clineignore"]) {
+    try {
+      matcher.add(await readFile(join(workspace, name), "utf8"));
+    } catch {
+      // no such file
+    }
+  }
+  const all = await glob("**/*", { cwd: workspace, ignore: alwaysIgnored, dot: true, onlyFiles: true, followSymbolicLinks: false });
+  const files = all.filter((file) => !matcher.ignores(file)).sort();
+  return { files: files.slice(0, limit), truncated: files.length > limit };
+}
+
+export async function environmentDetails(options: {
+  workspace: string;
+  mode: Mode;
+  includeFileListing: boolean;
+  contextTokens: number;
+  contextWindow: number;
+  now: Date;
+}): Promise<string> {
+  const lines = ["<environment_details>", `# Current time\n${options.now.toISOString()}`];
+  if (options.contextTokens > 0) {
+    const percent = Math.round((options.contextTokens / options.contextWindow) * 100);
+    lines.push(`# Context window usage\n${options.contextTokens.toLocaleString("en-US")} / ${options.contextWindow.toLocaleString("en-US")} tokens used (${percent}%)`);
+  }
+  lines.push(`# Current mode\n${options.mode.toUpperCase()} MODE`);
+  if (options.includeFileListing) {
+    const listing = await listWorkspace(options.workspace);
+    const note = listing.truncated ? "\n(File list truncated. Use list_files on specific folders to explore further.)" : "";
+    const body = listing.files.length > 0 ? listing.files.join("\n") : "(No files found.)";
+    lines.push(`# Current working directory (${options.workspace}) files\n${body}${note}`);
+  }
+  lines.push("</environment_details>");
+  return lines.join("\n\n");
+}

@@ -1,0 +1,158 @@
+import { AssistantMessageParser } from "../parser/assistant-message-parser.js";
+import type { ParserOptions } from "../parser/assistant-message-parser.js";
+import type { Block, ReasoningBlock, TextBlock, ToolUseBlock } from "../parser/types.js";
+import type { Chunk } from "../llm/types.js";
+import type { BlockList } from "./task-state.js";
+
+type ToolCallChunk = Extract<Chunk, { type: "tool_call" }>;
+
+/** A native tool call being assembled from its deltas. */
+export interface NativeToolCallSink {
+  push(chunk: ToolCallChunk): void;
+  finish(): void;
+  /** The raw JSON arguments received for the call with this block id. */
+  rawArguments(blockId: string): string;
+}
+
+type Segment =
+  | { kind: "reasoning"; block: ReasoningBlock }
+  | { kind: "xml-text"; parser: AssistantMessageParser; blocks: Block[]; prefix: string; prefixed: number }
+  | { kind: "plain-text"; block: TextBlock }
+  | { kind: "tool"; index: number; blocks: ToolUseBlock[] };
+
+/**
+ * Cuts one streamed answer into blocks (SPEC T2b, T7): text through the
+ * incremental parser (xml protocol) or as plain text (native protocol),
+ * reasoning as reasoning blocks, native tool calls as tool blocks. Only the last
+ * segment can still change, so earlier ones are frozen into `settled` and
+ * lookups cost O(1) however long the answer grows.
+ */
+export class StreamAssembler implements BlockList {
+  private readonly settled: Block[] = [];
+  private current: Segment | undefined;
+  private segmentCount = 0;
+  private readonly nativeBlocks = new Map<number, ToolUseBlock>();
+
+  constructor(
+    private readonly options: {
+      protocol: "xml" | "native";
+      parser: ParserOptions;
+      /** Builds the native tool-call block for a call index (native protocol). */
+      nativeToolCalls?: NativeToolCallSink & { blockFor(index: number): ToolUseBlock | undefined };
+    },
+  ) {}
+
+  get length(): number {
+    return this.settled.length + this.currentBlocks().length;
+  }
+
+  at(index: number): Block | undefined {
+    if (index < this.settled.length) return this.settled[index];
+    return this.currentBlocks()[index - this.settled.length];
+  }
+
+  /** Every block, copied (for history and tests; not for the hot path). */
+  toArray(): Block[] {
+    return [...this.settled, ...this.currentBlocks()];
+  }
+
+  pushText(text: string): void {
+    if (this.options.protocol === "xml") {
+      if (this.current?.kind !== "xml-text") {
+        this.settle();
+        this.segmentCount += 1;
+        const parser = new AssistantMessageParser(this.options.parser);
+        this.current = { kind: "xml-text", parser, blocks: [], prefix: `s${this.segmentCount}-`, prefixed: 0 };
+      }
+      this.current.blocks = this.current.parser.push(text);
+      this.prefixIds(this.current);
+      return;
+    }
+    if (this.current?.kind !== "plain-text") {
+      this.settle();
+      this.current = { kind: "plain-text", block: { type: "text", content: "", partial: true } };
+    }
+    this.current.block.content += text;
+  }
+
+  pushReasoning(chunk: Extract<Chunk, { type: "reasoning" }>): void {
+    if (this.current?.kind !== "reasoning") {
+      this.settle();
+      this.current = { kind: "reasoning", block: { type: "reasoning", content: "", partial: true } };
+    }
+    this.current.block.content += chunk.text;
+    if (chunk.signature !== undefined) this.current.block.signature = chunk.signature;
+  }
+
+  pushToolCall(chunk: ToolCallChunk): void {
+    const sink = this.options.nativeToolCalls;
+    if (!sink) return;
+    sink.push(chunk);
+    if (this.current?.kind !== "tool" || this.current.index !== chunk.index) {
+      this.settle();
+      this.current = { kind: "tool", index: chunk.index, blocks: [] };
+    }
+    const block = sink.blockFor(chunk.index);
+    if (block) {
+      this.nativeBlocks.set(chunk.index, block);
+      this.current.blocks = [block];
+    }
+  }
+
+  /** SPEC T17: the stream ended; every block still partial is complete. */
+  finish(): void {
+    if (this.current?.kind === "xml-text") {
+      this.current.blocks = this.current.parser.end();
+      this.prefixIds(this.current);
+    }
+    this.options.nativeToolCalls?.finish();
+    this.settle();
+    for (const block of this.settled) block.partial = false;
+  }
+
+  rawToolArguments(blockId: string): string | undefined {
+    return this.options.nativeToolCalls?.rawArguments(blockId);
+  }
+
+  private currentBlocks(): readonly Block[] {
+    const current = this.current;
+    if (!current) return [];
+    switch (current.kind) {
+      case "reasoning":
+        return [current.block];
+      case "plain-text":
+        return current.block.content.length > 0 ? [current.block] : [];
+      case "xml-text":
+      case "tool":
+        return current.blocks;
+    }
+  }
+
+  private settle(): void {
+    const current = this.current;
+    if (!current) return;
+    if (current.kind === "xml-text") {
+      current.blocks = current.parser.end();
+      this.prefixIds(current);
+    }
+    for (const block of this.currentBlocks()) {
+      if (block.type === "text") block.content = block.content.trim();
+      if (block.type === "text" && block.content.length === 0) continue;
+      block.partial = false;
+      this.settled.push(block);
+    }
+    this.current = undefined;
+  }
+
+  /**
+   * Parser ids are unique within one parser; several text segments need a
+   * prefix. Only blocks from the last one seen on are new, so this stays O(1).
+   */
+  private prefixIds(segment: Extract<Segment, { kind: "xml-text" }>): void {
+    for (let index = Math.max(0, segment.prefixed - 1); index < segment.blocks.length; index += 1) {
+      const block = segment.blocks[index];
+      if (block?.type === "tool_use" && !block.id.startsWith(segment.prefix)) block.id = `${segment.prefix}${block.id}`;
+    }
+    segment.prefixed = segment.blocks.length;
+  }
+}
