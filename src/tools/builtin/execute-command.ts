@@ -1,0 +1,124 @@
+/** execute_command: runs a shell command in the workspace, with its output streamed and capped. */
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { runCommand, type CommandResult } from "../command/run-command.js";
+import { ignoredPath, invalidParameter, success, withApprovalFeedback } from "../responses.js";
+import type { ToolDefinition, ToolRuntime } from "../tool-definition.js";
+
+/** Words of a command that could be paths (quotes removed, `--flag=value` split). */
+export function commandWords(command: string): string[] {
+  const words: string[] = [];
+  for (const match of command.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|([^\s"'|;&<>()]+)/g)) {
+    const word = match[1] ?? match[2] ?? match[3] ?? "";
+    if (word === "") continue;
+    words.push(word);
+    const equals = word.indexOf("=");
+    if (equals > 0 && equals < word.length - 1) words.push(word.slice(equals + 1));
+  }
+  return words;
+}
+
+function namedIgnoredFile(runtime: ToolRuntime, command: string): string | undefined {
+  for (const word of commandWords(command)) {
+    if (word.startsWith("-") || /^[a-z]+:\/\//i.test(word)) continue;
+    const resolved = runtime.guard.resolve(word);
+    if (resolved.ignored) return resolved.display;
+  }
+  return undefined;
+}
+
+function describeEnd(result: CommandResult): string {
+  const seconds = (result.durationMs / 1000).toFixed(1);
+  switch (result.end.kind) {
+    case "exited":
+      return result.end.signal !== null
+        ? `The command was killed by signal ${result.end.signal} after ${seconds} s.`
+        : `The command exited with code ${result.end.exitCode ?? "unknown"} after ${seconds} s.`;
+    case "timed_out":
+      return `The command did not finish within ${Math.round(result.end.timeoutMs / 1000)} s and was stopped (with everything it started).`;
+    case "aborted":
+      return `The command was stopped after ${seconds} s because the task was cancelled.`;
+    case "failed_to_start":
+      return `The command could not be started: ${result.end.message}`;
+  }
+}
+
+export function formatCommandResult(command: string, result: CommandResult): string {
+  const parts = [`Command: ${command}`, describeEnd(result)];
+  if (result.totalCharacters === 0) parts.push("It printed no output.");
+  else parts.push(`Output:\n${result.output}`);
+  if (result.savedPath !== undefined) {
+    parts.push(`[The output was ${result.totalCharacters} characters; only its beginning and end are shown. The full output is saved at ${result.savedPath}; search it with a command such as grep or tail instead of printing it again.]`);
+  }
+  return parts.join("\n");
+}
+
+export const executeCommandTool: ToolDefinition = {
+  name: "execute_command",
+  description:
+    "Run a shell command in the workspace folder and get its output, exit code and duration. Commands run " +
+    "non-interactively: avoid commands that wait for input, and prefer flags that disable pagers and prompts. " +
+    "Long outputs are cut to their beginning and end, with the full output saved to a file.",
+  parameters: [
+    { name: "command", required: true, description: "The command line to run.", usage: "Your command here" },
+    {
+      name: "requires_approval",
+      required: true,
+      type: "boolean",
+      description: "true for commands with side effects the user should confirm (installing, deleting, network, deploying); false for safe ones (reading, building, testing).",
+      usage: "true or false",
+    },
+    { name: "timeout", required: false, type: "integer", description: "Seconds to wait before stopping the command (at most the default of 600).", usage: "seconds (optional)" },
+  ],
+  readOnly: false,
+  mutates: true,
+  partialSayType: "command",
+  describePartial(params) {
+    return { text: params["command"] ?? "", meta: { tool: "execute_command", command: params["command"] ?? "" } };
+  },
+  async execute(params, runtime) {
+    const command = params["command"] ?? "";
+    let timeoutMs = runtime.options.commandTimeoutMs;
+    const timeoutText = params["timeout"]?.trim();
+    if (timeoutText !== undefined && timeoutText !== "") {
+      const seconds = Number(timeoutText);
+      if (!Number.isFinite(seconds) || seconds <= 0) {
+        return invalidParameter({ tool: "execute_command", parameter: "timeout", problem: "it must be a positive number of seconds." });
+      }
+      timeoutMs = Math.min(timeoutMs, Math.round(seconds * 1000));
+    }
+    const ignored = namedIgnoredFile(runtime, command);
+    if (ignored !== undefined) return ignoredPath(ignored);
+    const requiresApproval = (params["requires_approval"] ?? "").trim().toLowerCase() !== "false";
+    const decision = await runtime.approvals.approve({
+      request: { kind: "command", requiresApproval },
+      context: runtime.context,
+      presentation: { key: runtime.callId, text: command, meta: { tool: "execute_command", command, requiresApproval, cwd: runtime.guard.root } },
+    });
+    if (!decision.approved) return decision.outcome;
+    await runtime.context.beforeMutation();
+    const outputKey = `${runtime.callId}:output`;
+    const outputFile = join(runtime.options.dataDir, "outputs", `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(3).toString("hex")}.log`);
+    const running = runtime.commands.track(
+      runCommand({
+        command,
+        cwd: runtime.guard.root,
+        shell: runtime.options.shell,
+        timeoutMs,
+        signal: runtime.context.signal,
+        outputFile,
+        onOutput: (preview) => runtime.context.say("command_output", preview, { partial: true, key: outputKey }),
+      }),
+    );
+    const result = await running.done;
+    const meta: Record<string, unknown> = { tool: "execute_command", end: result.end, durationMs: result.durationMs };
+    if (result.savedPath !== undefined) meta["savedPath"] = result.savedPath;
+    if (result.totalCharacters > 0) runtime.context.say("command_output", result.output, { partial: false, key: outputKey, meta });
+    const text = formatCommandResult(command, result);
+    if (result.end.kind === "failed_to_start" || result.end.kind === "timed_out" || result.end.kind === "aborted") {
+      return { status: "error", content: text };
+    }
+    return withApprovalFeedback(success(text), decision.feedback);
+  },
+};
+

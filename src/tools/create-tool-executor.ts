@@ -1,0 +1,147 @@
+/**
+ * The ToolExecutor (SPEC T19): the Task hands every tool block here. It
+ * checks the tool exists and is allowed in the mode, that required
+ * parameters are present, then runs the tool; tool failures come back as
+ * outcomes, never as exceptions.
+ */
+import { join } from "node:path";
+import { homedir } from "node:os";
+import type { ToolUseBlock } from "../parser/types.js";
+import type { Mode, ToolCallContext, ToolExecutor, ToolOutcome } from "../task/tool-executor.js";
+import { ApprovalPolicy, defaultApprovalSettings, type ApprovalSettings } from "./approval.js";
+import { builtinTools } from "./builtin-tools.js";
+import { CommandRegistry } from "./command/command-registry.js";
+import { describeError } from "./file-io.js";
+import { FileTracker } from "./file-tracker.js";
+import type { McpPort } from "./mcp-port.js";
+import { missingParameter, notInMode, toolError, unknownTool } from "./responses.js";
+import type { ToolDefinition, ToolRuntime, ToolRuntimeOptions } from "./tool-definition.js";
+import { availableIn, nativeSchema, promptSection, xmlFormatIntroduction } from "./tool-schema.js";
+import { WorkspaceGuard } from "./workspace-guard.js";
+
+export type { ApprovalSettings } from "./approval.js";
+export { defaultApprovalSettings } from "./approval.js";
+export type { ToolDefinition } from "./tool-definition.js";
+
+export interface ToolExecutorOptions {
+  workspace: string;
+  /** cairn's data folder: full command outputs go under <dataDir>/outputs. */
+  dataDir?: string;
+  approval?: ApprovalSettings;
+  yes: boolean;
+  allowOutsideWrites: boolean;
+  protocol: "xml" | "native";
+  mcp?: McpPort;
+  parallelTools?: boolean;
+  commandTimeoutMs?: number;
+  shell?: string;
+  fetch?: typeof fetch;
+}
+
+export const defaultCommandTimeoutMs = 10 * 60 * 1000;
+
+export type CairnToolExecutor = ToolExecutor & { registerTool(tool: ToolDefinition): void };
+
+export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecutor {
+  const guard = new WorkspaceGuard(options.workspace);
+  const approvals = new ApprovalPolicy({
+    settings: options.approval ?? defaultApprovalSettings,
+    yes: options.yes,
+    allowOutsideWrites: options.allowOutsideWrites,
+  });
+  const files = new FileTracker();
+  const commands = new CommandRegistry();
+  const runtimeOptions: ToolRuntimeOptions = {
+    yes: options.yes,
+    allowOutsideWrites: options.allowOutsideWrites,
+    protocol: options.protocol,
+    dataDir: options.dataDir ?? join(homedir(), ".cairn"),
+    commandTimeoutMs: options.commandTimeoutMs ?? defaultCommandTimeoutMs,
+    shell: options.shell ?? process.env["SHELL"] ?? "/bin/sh",
+    fetch: options.fetch ?? globalThis.fetch,
+    ...(options.mcp !== undefined ? { mcp: options.mcp } : {}),
+  };
+  const tools = new Map<string, ToolDefinition>();
+  for (const tool of builtinTools) tools.set(tool.name, tool);
+
+  const offered = (tool: ToolDefinition): boolean => tool.isAvailable?.(runtimeOptions) ?? true;
+  const inMode = (mode: Mode): ToolDefinition[] =>
+    [...tools.values()].filter((tool) => offered(tool) && availableIn(tool, mode) && !(mode === "plan" && tool.mutates === true));
+
+  const runtimeFor = (block: ToolUseBlock, context: ToolCallContext): ToolRuntime => ({
+    context,
+    callId: block.id,
+    toolName: block.name,
+    guard,
+    approvals,
+    files,
+    commands,
+    options: runtimeOptions,
+  });
+
+  const checkCall = (block: ToolUseBlock, context: ToolCallContext): { tool: ToolDefinition } | { outcome: ToolOutcome } => {
+    const tool = tools.get(block.name);
+    if (tool === undefined || !offered(tool)) {
+      return { outcome: unknownTool(block.name, inMode(context.mode).map((candidate) => candidate.name)) };
+    }
+    if ((context.mode === "plan" && tool.mutates === true) || !availableIn(tool, context.mode)) {
+      return { outcome: notInMode(tool.name, context.mode) };
+    }
+    for (const parameter of tool.parameters) {
+      if (!parameter.required) continue;
+      const value = block.params[parameter.name];
+      if (value === undefined || (value.trim() === "" && parameter.allowEmpty !== true)) {
+        return { outcome: missingParameter({ tool: tool.name, parameter: parameter.name, protocol: options.protocol }) };
+      }
+    }
+    return { tool };
+  };
+
+  return {
+    registerTool(tool) {
+      tools.set(tool.name, tool);
+    },
+    toolSchemas(mode) {
+      return inMode(mode).map((tool) => nativeSchema(tool, mode));
+    },
+    promptDescriptions(mode) {
+      const sections = inMode(mode).map((tool) => promptSection(tool, mode));
+      return [xmlFormatIntroduction(options.parallelTools === true), ...sections].join("\n\n");
+    },
+    toolNames() {
+      return [...tools.values()].filter(offered).map((tool) => tool.name);
+    },
+    parameterNames() {
+      const names = new Set<string>();
+      for (const tool of tools.values()) for (const parameter of tool.parameters) names.add(parameter.name);
+      return [...names];
+    },
+    isReadOnly(name) {
+      return tools.get(name)?.readOnly ?? false;
+    },
+    presentPartial(block, context) {
+      const tool = tools.get(block.name);
+      if (tool?.describePartial === undefined) return;
+      try {
+        const presentation = tool.describePartial(block.params, runtimeFor(block, context));
+        const sayOptions = { partial: true, key: block.id, ...(presentation.meta !== undefined ? { meta: presentation.meta } : {}) };
+        context.say(tool.partialSayType ?? "tool", presentation.text, sayOptions);
+      } catch {
+        // A preview is a courtesy; a half-streamed block may not describe anything yet.
+      }
+    },
+    async executeTool(block, context) {
+      const checked = checkCall(block, context);
+      if ("outcome" in checked) return checked.outcome;
+      if (context.signal.aborted) return toolError("the task was cancelled before this tool ran.");
+      try {
+        return await checked.tool.execute(block.params, runtimeFor(block, context));
+      } catch (error) {
+        return toolError(`${block.name} failed unexpectedly: ${describeError(error)}`);
+      }
+    },
+    async abortAll() {
+      await commands.stopAll();
+    },
+  };
+}

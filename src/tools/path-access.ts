@@ -1,0 +1,37 @@
+/**
+ * The path checks every file tool shares: resolve through the workspace
+ * guard, refuse ignored files, then ask the approval policy.
+ */
+import type { ToolOutcome } from "../task/tool-executor.js";
+import { ignoredPath } from "./responses.js";
+import type { ToolRuntime } from "./tool-definition.js";
+import type { ResolvedPath } from "./workspace-guard.js";
+
+export type PathAccess = { ok: true; path: ResolvedPath; feedback?: string } | { ok: false; outcome: ToolOutcome };
+
+export function checkIgnored(runtime: ToolRuntime, requested: string): PathAccess {
+  const path = runtime.guard.resolve(requested);
+  if (path.ignored) return { ok: false, outcome: ignoredPath(path.display) };
+  return { ok: true, path };
+}
+
+export async function approvePath(options: {
+  runtime: ToolRuntime;
+  path: ResolvedPath;
+  access: "read" | "edit";
+  text: string;
+  meta?: Record<string, unknown>;
+}): Promise<PathAccess> {
+  const { runtime, path, access, text } = options;
+  const decision = await runtime.approvals.approve({
+    request: { kind: access, inside: path.inside, path: path.display },
+    context: runtime.context,
+    presentation: {
+      key: runtime.callId,
+      text,
+      meta: { tool: runtime.toolName, path: path.display, outsideWorkspace: !path.inside, ...options.meta },
+    },
+  });
+  if (!decision.approved) return { ok: false, outcome: decision.outcome };
+  return decision.feedback === undefined ? { ok: true, path } : { ok: true, path, feedback: decision.feedback };
+}

@@ -1,0 +1,78 @@
+/**
+ * The shape every tool shares: one parameter schema (the single source of
+ * the XML prompt text and the native JSON schema), whether it only reads,
+ * and how it runs. Tools reach the user, the workspace and the approval
+ * policy only through the `ToolRuntime` they are handed.
+ */
+import type { SayType } from "../task/messages.js";
+import type { Mode, ToolCallContext, ToolOutcome } from "../task/tool-executor.js";
+import type { McpPort } from "./mcp-port.js";
+import type { ApprovalPolicy } from "./approval.js";
+import type { FileTracker } from "./file-tracker.js";
+import type { WorkspaceGuard } from "./workspace-guard.js";
+import type { CommandRegistry } from "./command/command-registry.js";
+
+export type ParameterType = "string" | "boolean" | "integer" | "array" | "object";
+
+export interface ToolParameter {
+  name: string;
+  required: boolean;
+  description: string;
+  /** Native JSON type; in the XML protocol every value arrives as text. Defaults to "string". */
+  type?: ParameterType;
+  /** Placeholder shown in the XML usage example. */
+  usage?: string;
+  /** Native schema of array items, when `type` is "array". */
+  items?: Record<string, unknown>;
+  /** An empty value is acceptable (absent is still a mistake when required). */
+  allowEmpty?: boolean;
+}
+
+export interface ToolDefinition {
+  name: string;
+  /** What the model reads about the tool (may depend on the mode). */
+  description: string | ((mode: Mode) => string);
+  parameters: ToolParameter[];
+  /** Runs without waiting for the initial checkpoint (SPEC T16). */
+  readOnly: boolean;
+  /** Changes the workspace or runs programs: refused in plan mode. */
+  mutates?: boolean;
+  /** Modes in which the tool is offered (both when absent). */
+  modes?: Mode[];
+  /** The `say` type of the partial presentation (default "tool"). */
+  partialSayType?: SayType;
+  /** Offered only when this holds (e.g. an MCP hub is connected). */
+  isAvailable?(options: ToolRuntimeOptions): boolean;
+  /** What to show while the call still streams; never runs anything. */
+  describePartial?(params: Record<string, string>, runtime: ToolRuntime): PartialPresentation;
+  execute(params: Record<string, string>, runtime: ToolRuntime): Promise<ToolOutcome>;
+}
+
+export interface PartialPresentation {
+  text: string;
+  meta?: Record<string, unknown>;
+}
+
+export interface ToolRuntimeOptions {
+  yes: boolean;
+  allowOutsideWrites: boolean;
+  protocol: "xml" | "native";
+  dataDir: string;
+  commandTimeoutMs: number;
+  shell: string;
+  fetch: typeof fetch;
+  mcp?: McpPort;
+}
+
+/** Everything a tool may use for one call. */
+export interface ToolRuntime {
+  context: ToolCallContext;
+  /** Id of the tool block: keys the UI messages of this call. */
+  callId: string;
+  toolName: string;
+  guard: WorkspaceGuard;
+  approvals: ApprovalPolicy;
+  files: FileTracker;
+  commands: CommandRegistry;
+  options: ToolRuntimeOptions;
+}

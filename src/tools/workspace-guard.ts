@@ -1,0 +1,138 @@
+/**
+ * Decides where a path the model gave really points, whether that is inside
+ * the workspace, and whether the ignore file hides it. Links are followed
+ * (also dangling ones, by reading the link target), so a link inside the
+ * workspace that points out is "outside".
+ */
+import { lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import ignore, { type Ignore } from "ignore";
+
+export interface ResolvedPath {
+  /** What the model wrote. */
+  requested: string;
+  /** Absolute path before links are followed. */
+  absolute: string;
+  /** Absolute path with every link followed (nearest existing parent for new paths). */
+  real: string;
+  inside: boolean;
+  /** Path relative to the workspace (posix separators) when inside, else the real absolute path. */
+  display: string;
+  /** Hidden by .cairnignore / .clineignore. */
+  ignored: boolean;
+}
+
+const ignoreFileNames = [".cairnignore", ".clineignore"];
+const maximumLinkDepth = 40;
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
+}
+
+/** realpath that also resolves dangling links and paths that do not exist yet. */
+export function resolveReal(path: string, depth = 0): string {
+  try {
+    return realpathSync(path);
+  } catch (error) {
+    const code = errorCode(error);
+    if ((code !== "ENOENT" && code !== "ENOTDIR") || depth > maximumLinkDepth) return path;
+  }
+  let isLink: boolean;
+  try {
+    isLink = lstatSync(path).isSymbolicLink();
+  } catch {
+    isLink = false;
+  }
+  if (isLink) {
+    const target = readlinkSync(path);
+    const parent = resolveReal(dirname(path), depth + 1);
+    return resolveReal(resolve(parent, target), depth + 1);
+  }
+  const parent = dirname(path);
+  if (parent === path) return path;
+  return join(resolveReal(parent, depth + 1), basename(path));
+}
+
+export function isWithin(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+function toPosix(path: string): string {
+  return sep === "/" ? path : path.split(sep).join("/");
+}
+
+export class WorkspaceGuard {
+  readonly root: string;
+  private ignoreCache: { key: string; matcher: Ignore | undefined } | undefined;
+
+  constructor(workspace: string) {
+    this.root = resolveReal(resolve(workspace));
+  }
+
+  /** Expands `~`, resolves against the workspace, follows links. */
+  resolve(requested: string): ResolvedPath {
+    const trimmed = requested.trim();
+    let expanded = trimmed;
+    if (trimmed === "~") expanded = homedir();
+    else if (trimmed.startsWith("~/")) expanded = join(homedir(), trimmed.slice(2));
+    const absolute = isAbsolute(expanded) ? resolve(expanded) : resolve(this.root, expanded);
+    const real = resolveReal(absolute);
+    const inside = isWithin(this.root, real);
+    const display = inside ? toPosix(relative(this.root, real)) || "." : real;
+    return { requested, absolute, real, inside, display, ignored: this.isIgnored(absolute, real) };
+  }
+
+  /** Whether a path (given as absolute or lexical, and its real form) is hidden by the ignore file. */
+  isIgnored(absolute: string, real: string = absolute): boolean {
+    const matcher = this.loadIgnore();
+    if (matcher === undefined) return false;
+    for (const candidate of [absolute, real]) {
+      if (!isWithin(this.root, candidate) || candidate === this.root) continue;
+      const relativePath = toPosix(relative(this.root, candidate));
+      if (matcher.ignores(relativePath)) return true;
+      // A folder rule like `secrets/` must also hide the folder itself when named without a slash.
+      if (isDirectory(candidate) && matcher.ignores(`${relativePath}/`)) return true;
+    }
+    return false;
+  }
+
+  /** Relative display path for a file found while walking the workspace. */
+  displayPath(absolute: string): string {
+    return isWithin(this.root, absolute) ? toPosix(relative(this.root, absolute)) || "." : absolute;
+  }
+
+  private loadIgnore(): Ignore | undefined {
+    const stamps = ignoreFileNames.map((name) => {
+      try {
+        const stat = statSync(join(this.root, name));
+        return `${stat.mtimeMs}:${stat.size}`;
+      } catch {
+        return "-";
+      }
+    });
+    const key = stamps.join("|");
+    if (this.ignoreCache?.key === key) return this.ignoreCache.matcher;
+    let matcher: Ignore | undefined;
+    for (const name of ignoreFileNames) {
+      let text: string;
+      try {
+        text = readFileSync(join(this.root, name), "utf8");
+      } catch {
+        continue;
+      }
+      matcher ??= ignore();
+      matcher.add(text);
+    }
+    this.ignoreCache = { key, matcher };
+    return matcher;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
