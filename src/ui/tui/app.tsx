@@ -1,0 +1,88 @@
+import { Box, Static, Text, useStdout } from "ink";
+import { useEffect, useReducer, useRef, useSyncExternalStore } from "react";
+import type { ReactNode } from "react";
+import { AskPrompt } from "./components/ask-prompt.js";
+import { WaitingSpinner } from "./components/activity.js";
+import { InputLine } from "./components/input-line.js";
+import { LiveMessage, PrintedItem } from "./components/message-view.js";
+import type { LiveLimits } from "./components/message-view.js";
+import { StatusLine } from "./components/status-line.js";
+import { useNow } from "./components/use-clock.js";
+import type { TuiController } from "./controller.js";
+import { cleanLine, lastLines } from "./terminal-text.js";
+import type { TuiHost } from "./tui-host.js";
+import { useKeys } from "./use-keys.js";
+
+export interface AppProps {
+  controller: TuiController;
+  host: TuiHost;
+  /** Submitted once when the UI starts (`cairn "task"`). */
+  initialTask?: string;
+}
+
+function ReasoningPanel({ text, width, maxLines }: { text: string; width: number; maxLines: number }): ReactNode {
+  const { lines, hidden } = lastLines(text, maxLines);
+  return (
+    <Box flexDirection="column" width={width} borderStyle="single" borderColor="gray" paddingX={1}>
+      {hidden > 0 ? <Text dimColor>{`… ${hidden} earlier lines`}</Text> : null}
+      {lines.map((line, index) => (
+        <Text key={index} dimColor italic>
+          {cleanLine(line) || " "}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
+function placeholder(busy: boolean, hasHistory: boolean): string {
+  if (busy) return "cairn is working… (Esc to stop)";
+  return hasHistory ? "Give feedback, or type a new task" : "What should cairn do?";
+}
+
+/** The whole terminal UI: printed history, the live tail, the prompt and the status line. */
+export function App({ controller, host, initialTask }: AppProps): ReactNode {
+  const snapshot = useSyncExternalStore(host.subscribe, host.getSnapshot);
+  const { stdout } = useStdout();
+  const width = Math.max(20, stdout.columns > 0 ? stdout.columns : 80);
+  const rows = Math.max(12, stdout.rows > 0 ? stdout.rows : 30);
+  const [, refresh] = useReducer((count: number) => count + 1, 0);
+  // The status (tokens, cost, busy) belongs to the controller: look again every second.
+  useNow(1000);
+  const ask = snapshot.pendingAsk;
+  const keys = useKeys({ controller, host, refresh });
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current || initialTask === undefined || initialTask.trim() === "") return;
+    started.current = true;
+    controller.submit(initialTask.trim());
+  }, [controller, initialTask]);
+
+  const status = controller.status();
+  const limits: LiveLimits = {
+    markdownLines: Math.max(3, rows - 14),
+    diffLines: Math.max(5, rows - 14),
+    outputLines: 8,
+  };
+  const hasHistory = snapshot.staticItems.length > 0 || snapshot.live.length > 0;
+  return (
+    <Box flexDirection="column" width={width}>
+      <Static items={snapshot.staticItems as never[]}>
+        {(item: (typeof snapshot.staticItems)[number]) => <PrintedItem key={item.key} item={item} width={width} />}
+      </Static>
+      {snapshot.live.map((item) => (
+        <LiveMessage key={item.message.id} item={item} width={width} limits={limits} />
+      ))}
+      {keys.showReasoning && snapshot.lastReasoning !== undefined ? (
+        <ReasoningPanel text={snapshot.lastReasoning} width={width} maxLines={Math.max(3, rows - 12)} />
+      ) : null}
+      {snapshot.activity.kind === "waiting" ? <WaitingSpinner since={snapshot.activity.since} /> : null}
+      {ask === undefined ? null : <AskPrompt ask={ask} selected={keys.selected} width={width} />}
+      <InputLine value={keys.value} placeholder={placeholder(status.busy, hasHistory)} width={width} />
+      <StatusLine
+        status={status}
+        width={width}
+        {...(keys.exitArmed ? { notice: "Press Ctrl+C again to quit" } : {})}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,46 @@
+import { Text } from "ink";
+import type { ReactNode } from "react";
+import type { UiMessage } from "../../../task/messages.js";
+import { readRetryMeta } from "../meta.js";
+import { cleanLine } from "../terminal-text.js";
+import { useNow } from "./use-clock.js";
+
+const spinnerFrames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/** Shown from the start of a request until its first token. */
+export function WaitingSpinner({ since }: { since: number }): ReactNode {
+  const now = useNow(100);
+  const elapsed = Math.max(0, Math.floor((now - since) / 1000));
+  const frame = spinnerFrames[Math.floor(now / 100) % spinnerFrames.length]!;
+  return (
+    <Text wrap="truncate-end">
+      <Text color="cyan">{frame}</Text>
+      {` Waiting for the model… ${elapsed}s `}
+      <Text color="gray">(Esc to cancel)</Text>
+    </Text>
+  );
+}
+
+/** A provider error that will be retried: counts down to the retry. */
+export function RetryCountdown({ message }: { message: UiMessage }): ReactNode {
+  const meta = readRetryMeta(message.meta);
+  const now = useNow(250);
+  const reason = cleanLine(message.text.split("\n")[0] ?? "");
+  if (meta === undefined) return <Text color="yellow" wrap="truncate-end">{`⟳ ${reason}`}</Text>;
+  const attempts = meta.maxAttempts === undefined ? `${meta.attempt}` : `${meta.attempt}/${meta.maxAttempts}`;
+  const seconds = Math.ceil((meta.retryAt - now) / 1000);
+  const when = seconds > 0 ? `retrying in ${seconds}s` : "retrying now";
+  return (
+    <Text color="yellow" wrap="truncate-end">
+      {`⟳ ${reason} — ${when} (attempt ${attempts})`}
+    </Text>
+  );
+}
+
+/** The same retry once it is in the past: no ticking. */
+export function RetryNote({ message }: { message: UiMessage }): ReactNode {
+  const meta = readRetryMeta(message.meta);
+  const reason = cleanLine(message.text.split("\n")[0] ?? "");
+  const attempt = meta === undefined ? "" : ` (retry ${meta.attempt})`;
+  return <Text color="yellow" wrap="truncate-end">{`⟳ ${reason}${attempt}`}</Text>;
+}

@@ -1,0 +1,41 @@
+import { Box, Text } from "ink";
+import type { ReactNode } from "react";
+import type { UiMessage } from "../../../task/messages.js";
+import { readCommandOutputMeta } from "../meta.js";
+import { cleanLine, lastLines } from "../terminal-text.js";
+
+/** The last lines of a command's output, with its exit status once it ended. */
+export function CommandOutputView({
+  message,
+  width,
+  maxLines,
+}: {
+  message: UiMessage;
+  width: number;
+  maxLines: number;
+}): ReactNode {
+  const { lines, hidden } = lastLines(message.text, maxLines);
+  const meta = readCommandOutputMeta(message.meta);
+  let ending: ReactNode = null;
+  if (meta.signal !== undefined) {
+    ending = <Text color="red">{`  killed by ${meta.signal}`}</Text>;
+  } else if (meta.exitCode !== undefined) {
+    ending = <Text color={meta.exitCode === 0 ? "green" : "red"}>{`  exit ${meta.exitCode}`}</Text>;
+  } else if (message.partial) {
+    ending = <Text color="gray">{"  running…"}</Text>;
+  }
+  return (
+    <Box flexDirection="column" width={width}>
+      {hidden > 0 ? <Text color="gray">{`  … ${hidden} earlier lines`}</Text> : null}
+      {lines.map((line, index) => (
+        <Box key={index}>
+          <Text color="gray">{"  │ "}</Text>
+          <Box flexShrink={1}>
+            <Text wrap="truncate-end">{cleanLine(line) || " "}</Text>
+          </Box>
+        </Box>
+      ))}
+      {ending}
+    </Box>
+  );
+}

@@ -1,0 +1,180 @@
+import { Box, Text } from "ink";
+import type { ReactNode } from "react";
+import type { AskResponse, UiMessage } from "../../../task/messages.js";
+import { parseMarkdownLines } from "../markdown.js";
+import type { MarkdownLine, MarkdownState } from "../markdown.js";
+import { readCheckpointMeta } from "../meta.js";
+import { cleanLine, countLines, lastLines, tailOfLine } from "../terminal-text.js";
+import type { LiveItem, StaticItem } from "../transcript.js";
+import { RetryCountdown, RetryNote } from "./activity.js";
+import { CommandOutputView } from "./command-output-view.js";
+import { MarkdownView } from "./markdown-view.js";
+import { ToolCard } from "./tool-card.js";
+
+/** Limits for the re-rendered (live) area, which must stay shorter than the screen. */
+export interface LiveLimits {
+  markdownLines: number;
+  diffLines: number;
+  outputLines: number;
+}
+
+const printedLimits: LiveLimits = { markdownLines: Number.POSITIVE_INFINITY, diffLines: 200, outputLines: 20 };
+
+function CompletionHeader(): ReactNode {
+  return <Text color="green" bold>{"✔ Task completed"}</Text>;
+}
+
+function Reasoning({ message, width }: { message: UiMessage; width: number }): ReactNode {
+  const text = message.text.replace(/^\s+/, "");
+  const newline = text.indexOf("\n");
+  const first = cleanLine(newline === -1 ? text : text.slice(0, newline));
+  const lines = countLines(text);
+  const size = lines > 1 ? ` (${lines} lines)` : "";
+  return (
+    <Box width={width}>
+      <Text dimColor italic wrap="truncate-end">
+        {`✻ ${message.partial ? "Thinking… " : ""}${first}${size}`}
+      </Text>
+    </Box>
+  );
+}
+
+function AnswerLine({ answer }: { answer: AskResponse | undefined }): ReactNode {
+  if (answer === undefined) return null;
+  const text = answer.text !== undefined && answer.text !== "" ? `: ${cleanLine(answer.text)}` : "";
+  if (answer.response === "yes") return <Text color="green">{`  ✓ approved${text}`}</Text>;
+  if (answer.response === "no") return <Text color="red">{`  ✗ rejected${text}`}</Text>;
+  return <Text color="cyan">{`  ↳ ${cleanLine(answer.text)}`}</Text>;
+}
+
+function firstLines(text: string, count: number): string {
+  const lines = text.split("\n", count + 1);
+  const shown = lines.slice(0, count).map(cleanLine).join("\n");
+  return lines.length > count ? `${shown}\n…` : shown;
+}
+
+function Plain({ text, colour, prefix }: { text: string; colour?: string; prefix: string }): ReactNode {
+  return <Text {...(colour === undefined ? {} : { color: colour })}>{`${prefix}${firstLines(text, 12)}`}</Text>;
+}
+
+/** Markdown for a whole message (asks with a question or plan), cut to its last lines. */
+function MarkdownText({ text, width, maxLines }: { text: string; width: number; maxLines: number }): ReactNode {
+  const lines = Number.isFinite(maxLines) ? lastLines(text, maxLines).lines : text.split("\n");
+  const parsed = parseMarkdownLines(lines, { fence: undefined });
+  return <MarkdownView lines={parsed.lines} width={width} />;
+}
+
+interface BodyProps {
+  message: UiMessage;
+  width: number;
+  limits: LiveLimits;
+  live: boolean;
+  answer: AskResponse | undefined;
+}
+
+/** Every message kind except streamed answers (those are printed line by line). */
+function MessageBody({ message, width, limits, live, answer }: BodyProps): ReactNode {
+  if (message.type === "ask") {
+    switch (message.ask) {
+      case "tool":
+      case "command":
+      case "use_mcp_server":
+        return (
+          <Box flexDirection="column">
+            <ToolCard message={message} width={width} maxDiffLines={limits.diffLines} />
+            <AnswerLine answer={answer} />
+          </Box>
+        );
+      case "completion_result":
+        return <AnswerLine answer={answer} />;
+      default:
+        return (
+          <Box flexDirection="column">
+            {message.text.trim() === "" ? null : (
+              <MarkdownText text={message.text} width={width} maxLines={limits.markdownLines} />
+            )}
+            <AnswerLine answer={answer} />
+          </Box>
+        );
+    }
+  }
+  switch (message.say) {
+    case "text":
+    case "completion_result":
+      return null;
+    case "reasoning":
+      return <Reasoning message={message} width={width} />;
+    case "tool":
+    case "command":
+      return <ToolCard message={message} width={width} maxDiffLines={limits.diffLines} />;
+    case "command_output":
+      return <CommandOutputView message={message} width={width} maxLines={limits.outputLines} />;
+    case "task":
+      return <Plain text={message.text} prefix="› " colour="whiteBright" />;
+    case "user_feedback":
+      return <Plain text={message.text} prefix="› " colour="cyan" />;
+    case "error":
+    case "diff_error":
+      return <Plain text={message.text} prefix="✗ " colour="red" />;
+    case "error_retry":
+      return live ? <RetryCountdown message={message} /> : <RetryNote message={message} />;
+    case "warning":
+      return <Plain text={message.text} prefix="⚠ " colour="yellow" />;
+    case "checkpoint_created": {
+      const hash = readCheckpointMeta(message.meta)?.hash ?? message.text;
+      return <Text color="gray">{`◇ Checkpoint ${hash.slice(0, 12)}`}</Text>;
+    }
+    case "api_req_retried":
+      return <Text color="gray">{"↻ Retrying the request"}</Text>;
+    case "empty_assistant_message":
+      return <Text color="gray">{"(the model sent an empty response)"}</Text>;
+    case "mcp_server_response":
+      return <Plain text={lastLines(message.text, limits.outputLines).lines.join("\n")} prefix="  " colour="gray" />;
+    case "hook_status":
+      return <Plain text={message.text} prefix="hook: " colour="gray" />;
+    default:
+      return <Plain text={message.text} prefix="" colour="gray" />;
+  }
+}
+
+function Markdown({ lines, width, say, first }: { lines: MarkdownLine[]; width: number; say: string; first: boolean }): ReactNode {
+  return (
+    <Box flexDirection="column" width={width} marginTop={first ? 1 : 0}>
+      {first && say === "completion_result" ? <CompletionHeader /> : null}
+      <MarkdownView lines={lines} width={width} />
+    </Box>
+  );
+}
+
+/** One item of the printed history (rendered once). */
+export function PrintedItem({ item, width }: { item: StaticItem; width: number }): ReactNode {
+  if (item.kind === "markdown") return <Markdown lines={item.lines} width={width} say={item.say} first={item.first} />;
+  return (
+    <Box width={width} flexDirection="column" marginTop={1}>
+      <MessageBody message={item.message} width={width} limits={printedLimits} live={false} answer={item.answer} />
+    </Box>
+  );
+}
+
+function liveMarkdown(text: string, state: MarkdownState, width: number, maxLines: number): MarkdownLine[] {
+  const { lines } = lastLines(text, maxLines);
+  // A partial last line can be a whole answer without newlines: keep its end.
+  const shown = lines.map((line) => tailOfLine(line, width * 4));
+  return parseMarkdownLines(shown, state).lines;
+}
+
+/** One message that may still change (re-rendered with every frame). */
+export function LiveMessage({ item, width, limits }: { item: LiveItem; width: number; limits: LiveLimits }): ReactNode {
+  const message = item.message;
+  if (message.type === "say" && (message.say === "text" || message.say === "completion_result")) {
+    const rest = message.text.slice(item.printedLength);
+    if (rest === "") return null;
+    const lines = liveMarkdown(rest, item.markdownState, width, limits.markdownLines);
+    return <Markdown lines={lines} width={width} say={message.say} first={item.printedLength === 0} />;
+  }
+  return (
+    <Box width={width} flexDirection="column" marginTop={1}>
+      <MessageBody message={message} width={width} limits={limits} live answer={undefined} />
+    </Box>
+  );
+}

@@ -1,0 +1,30 @@
+/**
+ * What the terminal UI asks of the rest of cairn when the user presses a key.
+ * The CLI implements it around the Task; the UI never reaches the Task directly.
+ */
+export type TuiMode = "plan" | "act";
+
+export interface TuiStatus {
+  model: string;
+  mode: TuiMode;
+  /** Tokens in the current context (last request's input plus output). */
+  tokensUsed: number;
+  contextWindow: number;
+  /** Cost of the task so far in US dollars. */
+  cost: number;
+  /** A task step is running (Esc and Ctrl+C then abort it). */
+  busy: boolean;
+}
+
+export interface TuiController {
+  /** Enter with no ask open: a new task, or feedback after completion. */
+  submit(text: string): void;
+  /** Esc or the first Ctrl+C: aborts the current step; the task stays resumable. */
+  abort(): void;
+  /** The second Ctrl+C in a row. The UI unmounts itself after calling it. */
+  exit(): void;
+  /** Tab or Ctrl+T: switches plan/act and returns the new mode. */
+  toggleMode(): TuiMode;
+  /** Read on every render and once a second. Must be cheap. */
+  status(): TuiStatus;
+}

@@ -1,0 +1,151 @@
+/**
+ * The `meta` fields of UI messages that the terminal UI reads. The Task and the
+ * tools fill them; every field is optional on the wire, so each reader checks
+ * types and returns `undefined` for anything it cannot use (the UI then falls
+ * back to the message text). Keep this file in step with docs/tui.md.
+ */
+
+/**
+ * `say` or `ask` of kind `tool` (and the `command` ask of `execute_command`).
+ * Stream a tool call as partial messages sharing one id; the complete ask (or,
+ * when auto-approved, the complete say) reuses that id, so the card fills in
+ * and then becomes the approval prompt.
+ */
+export interface ToolMeta {
+  /** The tool's name, e.g. `replace_in_file`. */
+  tool: string;
+  /** Workspace-relative path the call touches. */
+  path?: string;
+  /** The shell command (`execute_command`). */
+  command?: string;
+  /** Unified diff of the change an edit would make (shown coloured before approval). */
+  diff?: string;
+  /** One-line human summary from the tool's `describe(params)`; shown when there is no path or command. */
+  description?: string;
+}
+
+/** `say` of kind `api_req_started`: partial while the request runs, final with usage. */
+export interface ApiRequestMeta {
+  tokensIn: number;
+  tokensOut: number;
+  cacheReads: number;
+  cacheWrites: number;
+  /** Cost of this request in US dollars. */
+  cost: number;
+  /** Set when the request ended early, e.g. "user_cancelled" or "streaming_failed". */
+  cancelReason?: string;
+}
+
+/** `say` of kind `error_retry`: shown as a countdown until `retryAt`. */
+export interface RetryMeta {
+  /** 1 for the first retry. */
+  attempt: number;
+  /** The delay chosen for this retry. */
+  delayMs: number;
+  /** When the retry starts, as epoch milliseconds (`Date.now()` clock). */
+  retryAt: number;
+  /** How many attempts will be made in total, if known. */
+  maxAttempts?: number;
+}
+
+/** `ask` of kind `followup`: options the user can pick (the message text is the question). */
+export interface FollowupMeta {
+  options: string[];
+}
+
+/**
+ * `say` of kind `command_output`: the message text is the whole output so far
+ * (updated in place while partial); exit code and signal arrive with the final update.
+ */
+export interface CommandOutputMeta {
+  exitCode?: number;
+  signal?: string;
+}
+
+/** `ask` of kind `use_mcp_server`. */
+export interface McpMeta {
+  server: string;
+  tool?: string;
+  resource?: string;
+  /** Arguments as JSON text. */
+  arguments?: string;
+}
+
+/** `say` of kind `checkpoint_created`. */
+export interface CheckpointMeta {
+  hash: string;
+}
+
+type Meta = Record<string, unknown> | undefined;
+
+function stringField(meta: Meta, name: string): string | undefined {
+  const value = meta?.[name];
+  return typeof value === "string" ? value : undefined;
+}
+
+function numberField(meta: Meta, name: string): number | undefined {
+  const value = meta?.[name];
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+/** Copies only the optional string fields that are present (exactOptionalPropertyTypes). */
+function withStrings<T extends object>(target: T, meta: Meta, names: readonly (keyof T & string)[]): T {
+  for (const name of names) {
+    const value = stringField(meta, name);
+    if (value !== undefined) Object.assign(target, { [name]: value });
+  }
+  return target;
+}
+
+export function readToolMeta(meta: Meta): ToolMeta | undefined {
+  const tool = stringField(meta, "tool");
+  if (tool === undefined) return undefined;
+  return withStrings<ToolMeta>({ tool }, meta, ["path", "command", "diff", "description"]);
+}
+
+export function readApiRequestMeta(meta: Meta): ApiRequestMeta | undefined {
+  const tokensIn = numberField(meta, "tokensIn");
+  const tokensOut = numberField(meta, "tokensOut");
+  if (tokensIn === undefined || tokensOut === undefined) return undefined;
+  const result: ApiRequestMeta = {
+    tokensIn,
+    tokensOut,
+    cacheReads: numberField(meta, "cacheReads") ?? 0,
+    cacheWrites: numberField(meta, "cacheWrites") ?? 0,
+    cost: numberField(meta, "cost") ?? 0,
+  };
+  return withStrings(result, meta, ["cancelReason"]);
+}
+
+export function readRetryMeta(meta: Meta): RetryMeta | undefined {
+  const attempt = numberField(meta, "attempt");
+  const delayMs = numberField(meta, "delayMs");
+  const retryAt = numberField(meta, "retryAt");
+  if (attempt === undefined || delayMs === undefined || retryAt === undefined) return undefined;
+  const maxAttempts = numberField(meta, "maxAttempts");
+  return maxAttempts === undefined ? { attempt, delayMs, retryAt } : { attempt, delayMs, retryAt, maxAttempts };
+}
+
+export function readFollowupMeta(meta: Meta): FollowupMeta {
+  const options = meta?.["options"];
+  if (!Array.isArray(options)) return { options: [] };
+  return { options: options.filter((option): option is string => typeof option === "string") };
+}
+
+export function readCommandOutputMeta(meta: Meta): CommandOutputMeta {
+  const result: CommandOutputMeta = {};
+  const exitCode = numberField(meta, "exitCode");
+  if (exitCode !== undefined) result.exitCode = exitCode;
+  return withStrings(result, meta, ["signal"]);
+}
+
+export function readMcpMeta(meta: Meta): McpMeta | undefined {
+  const server = stringField(meta, "server");
+  if (server === undefined) return undefined;
+  return withStrings<McpMeta>({ server }, meta, ["tool", "resource", "arguments"]);
+}
+
+export function readCheckpointMeta(meta: Meta): CheckpointMeta | undefined {
+  const hash = stringField(meta, "hash");
+  return hash === undefined ? undefined : { hash };
+}

@@ -1,0 +1,61 @@
+import { render } from "ink";
+import { App } from "./app.js";
+import { ClockContext } from "./components/use-clock.js";
+import type { TuiController } from "./controller.js";
+import type { TuiHost } from "./tui-host.js";
+
+export interface RenderTuiOptions {
+  controller: TuiController;
+  host: TuiHost;
+  /** Submitted once at start (`cairn "task"`). */
+  initialTask?: string;
+  stdin?: NodeJS.ReadStream;
+  stdout?: NodeJS.WriteStream;
+  stderr?: NodeJS.WriteStream;
+  /**
+   * Write every frame in full instead of updating the screen in place. Tests use
+   * it (it works under CI=true, where Ink otherwise draws nothing interactive).
+   */
+  debug?: boolean;
+}
+
+export interface TuiInstance {
+  /** Resolves when the UI has gone (second Ctrl+C or `unmount`). */
+  waitUntilExit(): Promise<void>;
+  unmount(): void;
+}
+
+/** Starts the terminal UI. The caller owns the Task; keys reach it through `controller`. */
+export function renderTui(options: RenderTuiOptions): TuiInstance {
+  const instance = render(
+    <ClockContext.Provider value={options.host.clock}>
+      <App
+        controller={options.controller}
+        host={options.host}
+        {...(options.initialTask === undefined ? {} : { initialTask: options.initialTask })}
+      />
+    </ClockContext.Provider>,
+    {
+      ...(options.stdin === undefined ? {} : { stdin: options.stdin }),
+      ...(options.stdout === undefined ? {} : { stdout: options.stdout }),
+      ...(options.stderr === undefined ? {} : { stderr: options.stderr }),
+      debug: options.debug ?? false,
+      // Ctrl+C aborts the step first; only the second one exits (see use-keys.ts).
+      exitOnCtrlC: false,
+      patchConsole: false,
+    },
+  );
+  const exited = instance.waitUntilExit().then(
+    () => options.host.dispose(),
+    (error: unknown) => {
+      options.host.dispose();
+      throw error;
+    },
+  );
+  return {
+    waitUntilExit: async () => {
+      await exited;
+    },
+    unmount: () => instance.unmount(),
+  };
+}

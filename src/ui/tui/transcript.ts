@@ -1,0 +1,199 @@
+/**
+ * The UI's copy of the task's messages, and the rule that decides what is
+ * final. Final messages are printed once into Ink's <Static> (never rendered
+ * again); only the open tail is re-rendered. A streaming answer is printed line
+ * by line as its lines complete, so a 1 MB answer never re-renders as a whole.
+ */
+import type { AskMessage, AskResponse, SayType, UiMessage } from "../../task/messages.js";
+import { initialMarkdownState, parseMarkdownLines } from "./markdown.js";
+import type { MarkdownLine, MarkdownState } from "./markdown.js";
+
+export type StaticItem =
+  | { key: string; kind: "message"; message: UiMessage; answer: AskResponse | undefined }
+  /** Complete lines of a streamed answer; `first` marks the message's first lines. */
+  | { key: string; kind: "markdown"; say: SayType; lines: MarkdownLine[]; first: boolean };
+
+export interface LiveItem {
+  message: UiMessage;
+  /** Markdown messages: how much of the text is already printed above. */
+  printedLength: number;
+  markdownState: MarkdownState;
+  /** The UI is waiting for the user to answer this ask. */
+  awaitingAnswer: boolean;
+}
+
+export type Activity = { kind: "idle" } | { kind: "waiting"; since: number };
+
+export interface TranscriptSnapshot {
+  staticItems: readonly StaticItem[];
+  live: readonly LiveItem[];
+  /** The oldest ask waiting for the user; keys go to it. */
+  pendingAsk: AskMessage | undefined;
+  activity: Activity;
+  lastReasoning: string | undefined;
+}
+
+export const emptySnapshot: TranscriptSnapshot = {
+  staticItems: [],
+  live: [],
+  pendingAsk: undefined,
+  activity: { kind: "idle" },
+  lastReasoning: undefined,
+};
+
+interface Entry {
+  message: UiMessage;
+  printedLength: number;
+  markdownState: MarkdownState;
+}
+
+/** Says that are streamed line by line into the printed history. */
+const markdownSays: ReadonlySet<SayType> = new Set(["text", "completion_result"]);
+/** Says that do not end the wait for the model's first token. */
+const quietSays: ReadonlySet<SayType> = new Set([
+  "api_req_started",
+  "api_req_retried",
+  "checkpoint_created",
+  "info",
+  "hook_status",
+  "mcp_notification",
+  "task",
+  "user_feedback",
+]);
+
+export function isMarkdownMessage(message: UiMessage): boolean {
+  return message.type === "say" && markdownSays.has(message.say);
+}
+
+export class Transcript {
+  private readonly entries = new Map<string, Entry>();
+  private readonly order: string[] = [];
+  private readonly answers = new Map<string, AskResponse>();
+  private staticItems: StaticItem[] = [];
+  private cursor = 0;
+  private sequence = 0;
+  private request: { id: string; partial: boolean; sequence: number; since: number } | undefined;
+  private lastContentSequence = 0;
+  private lastReasoningId: string | undefined;
+
+  upsert(message: UiMessage, now: number): void {
+    this.sequence += 1;
+    if (message.type === "say" && message.say === "api_req_started") {
+      // Usage and cost of a request reach the status line through the controller; the
+      // request itself only drives the "waiting for the model" spinner.
+      if (this.request?.id === message.id) {
+        this.request.partial = message.partial;
+      } else {
+        this.request = { id: message.id, partial: message.partial, sequence: this.sequence, since: now };
+      }
+      return;
+    }
+    if (message.type === "say" && message.say === "api_req_retried" && this.request !== undefined) {
+      this.request.sequence = this.sequence;
+      this.request.since = now;
+    }
+    if (message.type === "ask" || !quietSays.has(message.say)) this.lastContentSequence = this.sequence;
+    if (message.type === "say" && message.say === "reasoning") this.lastReasoningId = message.id;
+    const entry = this.entries.get(message.id);
+    if (entry === undefined) {
+      this.entries.set(message.id, { message, printedLength: 0, markdownState: initialMarkdownState });
+      this.order.push(message.id);
+    } else {
+      // An update of a message already printed cannot be shown again; the map keeps it current.
+      entry.message = message;
+    }
+  }
+
+  recordAnswer(id: string, response: AskResponse): void {
+    this.answers.set(id, response);
+  }
+
+  /** Moves everything that became final into the printed history and describes the rest. */
+  snapshot(pending: ReadonlyMap<string, AskMessage>): TranscriptSnapshot {
+    const added = this.settle(pending);
+    if (added.length > 0) this.staticItems = [...this.staticItems, ...added];
+    const live: LiveItem[] = [];
+    for (let index = this.cursor; index < this.order.length; index += 1) {
+      const entry = this.entries.get(this.order[index]!)!;
+      live.push({
+        message: entry.message,
+        printedLength: entry.printedLength,
+        markdownState: entry.markdownState,
+        awaitingAnswer: pending.has(entry.message.id),
+      });
+    }
+    const waiting =
+      this.request !== undefined && this.request.partial && this.lastContentSequence < this.request.sequence;
+    const firstPending = pending.values().next();
+    return {
+      staticItems: this.staticItems,
+      live,
+      pendingAsk: firstPending.done === true ? undefined : firstPending.value,
+      activity: waiting ? { kind: "waiting", since: this.request!.since } : { kind: "idle" },
+      lastReasoning:
+        this.lastReasoningId === undefined ? undefined : this.entries.get(this.lastReasoningId)?.message.text,
+    };
+  }
+
+  private settle(pending: ReadonlyMap<string, AskMessage>): StaticItem[] {
+    const added: StaticItem[] = [];
+    while (this.cursor < this.order.length) {
+      const id = this.order[this.cursor]!;
+      const entry = this.entries.get(id)!;
+      const message = entry.message;
+      if (pending.has(id)) break;
+      // The Task only updates its newest message (as Cline does), so anything
+      // followed by a newer message is final, except asks the user still owes.
+      const isLast = this.cursor === this.order.length - 1;
+      const open =
+        isLast &&
+        (message.partial ||
+          (message.type === "ask" && !this.answers.has(id)) ||
+          (message.type === "say" && message.say === "error_retry"));
+      if (open) {
+        if (message.partial && isMarkdownMessage(message)) added.push(...this.printCompleteLines(entry));
+        break;
+      }
+      if (isMarkdownMessage(message)) {
+        added.push(...this.printRest(entry));
+      } else {
+        added.push({ key: id, kind: "message", message, answer: this.answers.get(id) });
+      }
+      this.cursor += 1;
+    }
+    return added;
+  }
+
+  private printCompleteLines(entry: Entry): StaticItem[] {
+    const text = entry.message.text;
+    // P12 may trim a partial tag at the end; never print past what the text now holds.
+    if (text.length < entry.printedLength) entry.printedLength = text.length;
+    const end = text.lastIndexOf("\n");
+    if (end < entry.printedLength) return [];
+    return [this.printSlice(entry, text.slice(entry.printedLength, end), end + 1)];
+  }
+
+  private printRest(entry: Entry): StaticItem[] {
+    const text = entry.message.text;
+    if (text.length < entry.printedLength) entry.printedLength = text.length;
+    let rest = text.slice(entry.printedLength);
+    if (rest.endsWith("\n")) rest = rest.slice(0, -1);
+    if (rest === "" && (entry.printedLength > 0 || text.trim() === "")) return [];
+    return [this.printSlice(entry, rest, text.length)];
+  }
+
+  private printSlice(entry: Entry, slice: string, newPrintedLength: number): StaticItem {
+    const parsed = parseMarkdownLines(slice.split("\n"), entry.markdownState);
+    const message = entry.message as Extract<UiMessage, { type: "say" }>;
+    const item: StaticItem = {
+      key: `${message.id}:${entry.printedLength}`,
+      kind: "markdown",
+      say: message.say,
+      lines: parsed.lines,
+      first: entry.printedLength === 0,
+    };
+    entry.printedLength = newPrintedLength;
+    entry.markdownState = parsed.state;
+    return item;
+  }
+}

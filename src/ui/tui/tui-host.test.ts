@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import type { AskMessage, SayType, UiMessage } from "../../task/messages.js";
+import { ManualClock } from "./test-support/fake-terminal.js";
+import { TuiHost } from "./tui-host.js";
+
+function say(id: string, say: SayType, text: string, partial = false): UiMessage {
+  return { id, ts: 0, type: "say", say, text, partial };
+}
+
+function ask(id: string, kind: AskMessage["ask"], text = "", meta?: Record<string, unknown>): AskMessage {
+  return { id, ts: 0, type: "ask", ask: kind, text, partial: false, ...(meta === undefined ? {} : { meta }) };
+}
+
+function setup(): { clock: ManualClock; host: TuiHost } {
+  const clock = new ManualClock();
+  return { clock, host: new TuiHost({ clock }) };
+}
+
+describe("TuiHost", () => {
+  it("T4: updates a partial message in place by its id", () => {
+    const { clock, host } = setup();
+    host.onMessage(say("tool-1", "tool", "reading", true));
+    host.onMessage(say("tool-1", "tool", "reading src/a.ts", true));
+    clock.advance(100);
+    const live = host.getSnapshot().live;
+    expect(live).toHaveLength(1);
+    expect(live[0]!.message.text).toBe("reading src/a.ts");
+  });
+
+  it("coalesces a burst of messages into one render and keeps at most 25 renders a second", () => {
+    const { clock, host } = setup();
+    for (let index = 0; index < 500; index += 1) host.onMessage(say("a", "text", "x".repeat(index), true));
+    clock.advance(0);
+    expect(host.publishCount).toBe(1);
+    for (let index = 0; index < 1000; index += 1) {
+      host.onMessage(say("a", "text", "y".repeat(index), true));
+      clock.advance(1);
+    }
+    // one second of updates every millisecond
+    expect(host.publishCount).toBeLessThanOrEqual(1 + 26);
+    expect(host.publishCount).toBeGreaterThanOrEqual(20);
+  });
+
+  it("prints final messages once and keeps only the open tail live", () => {
+    const { clock, host } = setup();
+    host.onMessage(say("task", "task", "Fix it"));
+    host.onMessage(say("r", "reasoning", "thinking", false));
+    host.onMessage(say("t", "text", "line one\nline two\npart", true));
+    clock.advance(50);
+    const snapshot = host.getSnapshot();
+    expect(snapshot.staticItems.map((item) => item.key)).toEqual(["task", "r", "t:0"]);
+    const printed = snapshot.staticItems[2]!;
+    expect(printed.kind === "markdown" && printed.lines.length).toBe(2);
+    expect(snapshot.live).toHaveLength(1);
+    expect(snapshot.live[0]!.printedLength).toBe("line one\nline two\n".length);
+    host.onMessage(say("t", "text", "line one\nline two\npart three", false));
+    clock.advance(50);
+    expect(host.getSnapshot().staticItems.map((item) => item.key)).toEqual(["task", "r", "t:0", "t:18"]);
+    expect(host.getSnapshot().live).toHaveLength(0);
+  });
+
+  it("keeps an ask live until the user answers it, even when other messages follow", async () => {
+    const { clock, host } = setup();
+    const message = ask("q", "tool", "", { tool: "write_to_file", path: "a.txt" });
+    const answer = host.answerAsk(message, new AbortController().signal);
+    host.onMessage(say("note", "info", "checkpoint saved"));
+    clock.advance(50);
+    expect(host.getSnapshot().pendingAsk?.id).toBe("q");
+    expect(host.getSnapshot().live.map((item) => item.message.id)).toEqual(["q", "note"]);
+    host.answer("q", { response: "no", text: "wrong file" });
+    await expect(answer).resolves.toEqual({ response: "no", text: "wrong file" });
+    const snapshot = host.getSnapshot();
+    expect(snapshot.pendingAsk).toBeUndefined();
+    expect(snapshot.staticItems.map((item) => item.key)).toEqual(["q", "note"]);
+    expect(snapshot.staticItems[0]).toMatchObject({ answer: { response: "no", text: "wrong file" } });
+  });
+
+  it("T5: stops waiting for an answer when the task aborts", async () => {
+    const { clock, host } = setup();
+    const controller = new AbortController();
+    const answer = host.answerAsk(ask("q", "followup", "Which?", { options: ["a"] }), controller.signal);
+    clock.advance(50);
+    expect(host.getSnapshot().pendingAsk?.id).toBe("q");
+    controller.abort(new Error("task aborted"));
+    await expect(answer).rejects.toThrow("task aborted");
+    clock.advance(50);
+    expect(host.getSnapshot().pendingAsk).toBeUndefined();
+    const already = new AbortController();
+    already.abort();
+    await expect(host.answerAsk(ask("late", "tool"), already.signal)).rejects.toThrow();
+  });
+
+  it("shows the waiting spinner from request start until the first token", () => {
+    const { clock, host } = setup();
+    host.onMessage(say("task", "task", "Fix it"));
+    host.onMessage(say("req", "api_req_started", "", true));
+    clock.advance(50);
+    expect(host.getSnapshot().activity).toEqual({ kind: "waiting", since: clock.now() - 50 });
+    host.onMessage(say("t", "text", "H", true));
+    clock.advance(50);
+    expect(host.getSnapshot().activity).toEqual({ kind: "idle" });
+    // the request itself is not part of the transcript
+    expect(host.getSnapshot().live.map((item) => item.message.id)).toEqual(["t"]);
+  });
+});

@@ -1,0 +1,120 @@
+import type { Host } from "../../task/host.js";
+import type { AskMessage, AskResponse, UiMessage } from "../../task/messages.js";
+import { systemClock } from "./clock.js";
+import type { TuiClock } from "./clock.js";
+import { Transcript, emptySnapshot } from "./transcript.js";
+import type { TranscriptSnapshot } from "./transcript.js";
+
+export interface TuiHostOptions {
+  /** Defaults to the system clock; tests pass a manual one. */
+  clock?: TuiClock;
+  /** Upper bound on how often the UI renders for new messages. Default 25. */
+  rendersPerSecond?: number;
+}
+
+interface PendingAsk {
+  message: AskMessage;
+  resolve: (response: AskResponse) => void;
+  stopListening: () => void;
+}
+
+/**
+ * The terminal UI's side of the Host seam. Messages land in a transcript at
+ * any rate; the UI is told at most `rendersPerSecond` times a second, so a
+ * model streaming at full speed costs a bounded number of renders.
+ */
+export class TuiHost implements Host {
+  readonly clock: TuiClock;
+  /** How many snapshots were published (each is one render of the UI). */
+  publishCount = 0;
+  private readonly transcript = new Transcript();
+  private readonly pending = new Map<string, PendingAsk>();
+  private readonly pendingMessages = new Map<string, AskMessage>();
+  private readonly listeners = new Set<() => void>();
+  private readonly intervalMs: number;
+  private snapshot: TranscriptSnapshot = emptySnapshot;
+  private lastPublish = Number.NEGATIVE_INFINITY;
+  private cancelTimer: (() => void) | undefined;
+
+  constructor(options: TuiHostOptions = {}) {
+    this.clock = options.clock ?? systemClock;
+    this.intervalMs = 1000 / (options.rendersPerSecond ?? 25);
+  }
+
+  onMessage(message: UiMessage): void {
+    this.transcript.upsert(message, this.clock.now());
+    this.schedulePublish();
+  }
+
+  answerAsk(message: AskMessage, signal: AbortSignal): Promise<AskResponse> {
+    if (signal.aborted) return Promise.reject(abortError(signal));
+    this.transcript.upsert({ ...message, partial: false }, this.clock.now());
+    return new Promise<AskResponse>((resolve, reject) => {
+      const onAbort = (): void => {
+        this.removePending(message.id);
+        this.schedulePublish();
+        reject(abortError(signal));
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.pending.set(message.id, {
+        message,
+        resolve,
+        stopListening: () => signal.removeEventListener("abort", onAbort),
+      });
+      this.pendingMessages.set(message.id, message);
+      this.schedulePublish();
+    });
+  }
+
+  /** The user answered an ask (called by the UI). Unknown or settled ids are ignored. */
+  answer(id: string, response: AskResponse): void {
+    const pending = this.pending.get(id);
+    if (pending === undefined) return;
+    this.removePending(id);
+    this.transcript.recordAnswer(id, response);
+    pending.resolve(response);
+    // The user pressed a key: show the result at once rather than at the next frame.
+    this.publish();
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): TranscriptSnapshot => this.snapshot;
+
+  /** Stops the pending frame timer (the UI is going away). */
+  dispose(): void {
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+  }
+
+  private removePending(id: string): void {
+    this.pending.get(id)?.stopListening();
+    this.pending.delete(id);
+    this.pendingMessages.delete(id);
+  }
+
+  private schedulePublish(): void {
+    if (this.cancelTimer !== undefined) return;
+    const wait = Math.max(0, this.lastPublish + this.intervalMs - this.clock.now());
+    this.cancelTimer = this.clock.setTimer(() => {
+      this.cancelTimer = undefined;
+      this.publish();
+    }, wait);
+  }
+
+  private publish(): void {
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+    this.lastPublish = this.clock.now();
+    this.publishCount += 1;
+    this.snapshot = this.transcript.snapshot(this.pendingMessages);
+    for (const listener of this.listeners) listener();
+  }
+}
+
+function abortError(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error("The ask was cancelled: the task was aborted.");
+}
