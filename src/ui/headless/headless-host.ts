@@ -1,0 +1,213 @@
+/**
+ * The Host of `cairn run`: prints the task (JSON lines or text) and answers
+ * asks from standard input. It never hangs: with stdin closed, or silent past
+ * `askTimeoutMs`, the `--on-ask` policy answers instead.
+ */
+import type { Readable, Writable } from "node:stream";
+import type { Host } from "../../task/host.js";
+import type { AskMessage, AskResponse, UiMessage } from "../../task/messages.js";
+import { parseAnswerLine, plainAnswer } from "./answer-line.js";
+import { HeadlessAskError, formatDuration, type UnansweredReason } from "./errors.js";
+import { LineReader } from "./line-reader.js";
+import { automaticAnswer } from "./policy.js";
+import { TextPrinter, followupOptions } from "./text-printer.js";
+
+export interface HeadlessHostOptions {
+  json: boolean;
+  stdout: Writable;
+  stderr: Writable;
+  /** Undefined when there is no input at all (treated as closed). */
+  stdin: Readable | undefined;
+  taskId: string;
+  /** Longest wait for an answer; undefined waits as long as stdin is open. */
+  askTimeoutMs?: number | undefined;
+  onAsk: "deny" | "fail";
+  /** `--yes`: every ask is answered at once, approving what can be approved. */
+  yes: boolean;
+  /** Colours in text mode; default: when stdout is a terminal and NO_COLOR is unset. */
+  color?: boolean | undefined;
+}
+
+interface PendingAsk {
+  message: AskMessage;
+  resolve: (answer: AskResponse) => void;
+  reject: (error: unknown) => void;
+  cleanup: () => void;
+}
+
+function defaultColor(stdout: Writable): boolean {
+  const noColor = process.env["NO_COLOR"];
+  return (stdout as Writable & { isTTY?: boolean }).isTTY === true && (noColor === undefined || noColor === "");
+}
+
+export class HeadlessHost implements Host {
+  readonly #options: HeadlessHostOptions;
+  readonly #text: TextPrinter | undefined;
+  readonly #reader: LineReader;
+  /** Messages whose final state was printed: printed once, later updates dropped. */
+  readonly #finished = new Set<string>();
+  /** Oldest first: plain answers go to the oldest open ask. */
+  readonly #pending = new Map<string, PendingAsk>();
+  readonly #answered = new Set<string>();
+
+  constructor(options: HeadlessHostOptions) {
+    this.#options = options;
+    this.#text = options.json
+      ? undefined
+      : new TextPrinter({ stdout: options.stdout, stderr: options.stderr, color: options.color ?? defaultColor(options.stdout) });
+    this.#reader = new LineReader(options.stdin, () => this.#drain());
+  }
+
+  onMessage(message: UiMessage): void {
+    if (this.#finished.has(message.id)) return;
+    if (!message.partial) this.#finished.add(message.id);
+    if (this.#text) {
+      this.#text.print(message);
+      return;
+    }
+    this.#options.stdout.write(`${this.#jsonLine(message)}\n`);
+  }
+
+  answerAsk(message: AskMessage, signal: AbortSignal): Promise<AskResponse> {
+    // The Task shows the ask through onMessage first; a caller that did not still gets it printed.
+    this.onMessage(message.partial ? { ...message, partial: false } : message);
+    if (signal.aborted) return Promise.reject(abortReason(signal));
+    const options = this.#options;
+    if (options.yes) return Promise.resolve(this.#automatic(message, "yes", undefined));
+    if (this.#reader.exhausted) return this.#unanswered(message, "stdin_closed");
+
+    return new Promise<AskResponse>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const onAbort = (): void => {
+        this.#settle(message.id);
+        reject(abortReason(signal));
+      };
+      const cleanup = (): void => {
+        if (timer !== undefined) clearTimeout(timer);
+        signal.removeEventListener("abort", onAbort);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      if (options.askTimeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          this.#settle(message.id);
+          this.#unanswered(message, "timeout").then(resolve, reject);
+        }, options.askTimeoutMs);
+      }
+      this.#pending.set(message.id, { message, resolve, reject, cleanup });
+      this.#text?.askHint(message);
+      this.#drain();
+    });
+  }
+
+  /** Stops reading stdin; call when the task is over so the process can exit. */
+  close(): void {
+    this.#reader.dispose();
+    this.#text?.finish();
+  }
+
+  #jsonLine(message: UiMessage): string {
+    const kind = message.type === "say" ? { say: message.say } : { ask: message.ask };
+    return JSON.stringify({
+      type: message.type,
+      ...kind,
+      text: message.text,
+      partial: message.partial,
+      ts: message.ts,
+      id: message.id,
+      taskId: this.#options.taskId,
+      ...(message.meta === undefined ? {} : { meta: message.meta }),
+    });
+  }
+
+  /** Hands waiting lines to open asks; with stdin over, the policy answers what is left. */
+  #drain(): void {
+    while (this.#pending.size > 0) {
+      const line = this.#reader.next();
+      if (line === undefined) break;
+      this.#handleLine(line);
+    }
+    if (this.#pending.size > 0 && this.#reader.exhausted) {
+      for (const pending of [...this.#pending.values()]) {
+        this.#settle(pending.message.id);
+        this.#unanswered(pending.message, "stdin_closed").then(pending.resolve, pending.reject);
+      }
+    }
+    this.#reader.want(this.#pending.size > 0);
+  }
+
+  #handleLine(line: string): void {
+    const parsed = parseAnswerLine(line);
+    if (parsed.kind === "invalid") {
+      this.#problem(`ignored an answer line: ${parsed.problem}`);
+      return;
+    }
+    if (parsed.kind === "json") {
+      const pending = this.#pending.get(parsed.id);
+      if (pending === undefined) {
+        const waiting = [...this.#pending.keys()].join(", ");
+        const known = this.#answered.has(parsed.id) ? "was already answered" : "is not an open ask";
+        this.#problem(`ignored an answer for ask id ${parsed.id}: it ${known} (waiting for ${waiting})`);
+        return;
+      }
+      this.#answer(pending, parsed.answer);
+      return;
+    }
+    const oldest = this.#pending.values().next().value;
+    if (oldest === undefined) return;
+    if (this.#options.json) {
+      this.#problem(`ignored a line that is not a JSON answer; send {"id": "${oldest.message.id}", "response": "yes" | "no" | "message", "text": "..."}`);
+      return;
+    }
+    const answer = plainAnswer(parsed.text, followupOptions(oldest.message));
+    if (answer === undefined) {
+      this.#text?.askHint(oldest.message);
+      return;
+    }
+    this.#answer(oldest, answer);
+  }
+
+  #answer(pending: PendingAsk, answer: AskResponse): void {
+    this.#settle(pending.message.id);
+    pending.resolve(answer);
+  }
+
+  #settle(id: string): void {
+    const pending = this.#pending.get(id);
+    if (pending === undefined) return;
+    pending.cleanup();
+    this.#pending.delete(id);
+    this.#answered.add(id);
+    this.#reader.want(this.#pending.size > 0);
+  }
+
+  #unanswered(message: AskMessage, reason: UnansweredReason): Promise<AskResponse> {
+    this.#answered.add(message.id);
+    const { onAsk, askTimeoutMs } = this.#options;
+    if (onAsk === "fail") {
+      return Promise.reject(new HeadlessAskError({ askKind: message.ask, askId: message.id, reason, timeoutMs: askTimeoutMs }));
+    }
+    const why = reason === "timeout" ? `no answer within ${formatDuration(askTimeoutMs ?? 0)}` : "standard input is closed";
+    return Promise.resolve(this.#automatic(message, "deny", `${why}; --on-ask deny`));
+  }
+
+  #automatic(message: AskMessage, mode: "deny" | "yes", why: string | undefined): AskResponse {
+    const answer = automaticAnswer(message.ask, mode);
+    if (why !== undefined) {
+      const shown = answer.response === "message" ? `message "${answer.text}"` : answer.response;
+      const note = `answered ${shown} to the "${message.ask}" ask (${message.id}) automatically: ${why}`;
+      if (this.#text) this.#text.note(note);
+      else this.#options.stderr.write(`cairn: ${note}\n`);
+    }
+    return answer;
+  }
+
+  #problem(text: string): void {
+    if (this.#text) this.#text.problem(text);
+    else this.#options.stderr.write(`cairn: ${text}\n`);
+  }
+}
+
+function abortReason(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new Error("The task was aborted.", { cause: reason });
+}

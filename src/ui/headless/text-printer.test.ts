@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { HeadlessHost } from "./index.js";
+import { createStreams, say } from "./test-support/streams.js";
+
+function createTextHost(color?: boolean) {
+  const streams = createStreams();
+  const host = new HeadlessHost({
+    json: false,
+    stdout: streams.stdout,
+    stderr: streams.stderr,
+    stdin: undefined,
+    taskId: "t",
+    onAsk: "deny",
+    yes: false,
+    ...(color === undefined ? {} : { color }),
+  });
+  return { host, ...streams };
+}
+
+describe("HeadlessHost text mode", () => {
+  it("streams the answer by writing only what is new", () => {
+    const { host, stdout } = createTextHost();
+    const text = say("text", "Hel", { partial: true });
+    host.onMessage(text);
+    host.onMessage({ ...text, text: "Hello wor" });
+    host.onMessage({ ...text, text: "Hello world", partial: false });
+    expect(stdout.text).toBe("Hello world\n");
+  });
+
+  it("prints a readable log of a task: tools, commands, output, errors, the result", () => {
+    const { host, stdout, stderr } = createTextHost();
+    host.onMessage(say("task", "fix the failing test"));
+    const thinking = say("text", "Let me look.", { partial: true });
+    host.onMessage(thinking);
+    // A tool line interrupts a text still streaming: it starts on its own line.
+    host.onMessage(say("tool", "Read src/x.ts", { meta: { tool: "read_file", path: "src/x.ts" } }));
+    host.onMessage({ ...thinking, partial: false });
+    host.onMessage(say("tool", "", { partial: true, meta: { tool: "write_to_file", path: "src/y.ts" } }));
+    host.onMessage(say("tool", "Edit", { meta: { tool: "replace_in_file", path: "src/y.ts", diff: "@@ -1 +1 @@\n-a\n+b\n" } }));
+    host.onMessage(say("command", "npm test"));
+    const output = say("command_output", "1 passing", { partial: true });
+    host.onMessage(output);
+    host.onMessage({ ...output, text: "1 passing\n0 failing\n", partial: false });
+    host.onMessage(say("error", "The model returned an empty answer."));
+    host.onMessage(say("api_req_started", "", { meta: { tokensIn: 10 } }));
+    host.onMessage(say("completion_result", "Fixed the off-by-one in src/y.ts."));
+    expect(stdout.text).toBe(
+      [
+        "Task: fix the failing test",
+        "Let me look.",
+        "▸ read_file src/x.ts",
+        "▸ replace_in_file src/y.ts",
+        "  @@ -1 +1 @@",
+        "  -a",
+        "  +b",
+        "$ npm test",
+        "1 passing",
+        "0 failing",
+        "",
+        "✓ Task completed",
+        "Fixed the off-by-one in src/y.ts.",
+        "",
+      ].join("\n"),
+    );
+    expect(stderr.text).toBe("error: The model returned an empty answer.\n");
+  });
+
+  it("uses no ANSI colours unless asked to (stdout here is not a terminal)", () => {
+    const plain = createTextHost();
+    plain.host.onMessage(say("completion_result", "done"));
+    plain.host.onMessage(say("error", "oops"));
+    expect(plain.stdout.text + plain.stderr.text).not.toContain("\u001b[");
+    const coloured = createTextHost(true);
+    coloured.host.onMessage(say("completion_result", "done"));
+    expect(coloured.stdout.text).toContain("\u001b[");
+  });
+});

@@ -1,0 +1,221 @@
+/**
+ * The task as readable text for a person watching a terminal or reading a CI
+ * log: the answer as it streams, one line per tool, command output, errors on
+ * stderr, the result clearly marked. Colours only on a terminal.
+ */
+import type { Writable } from "node:stream";
+import picocolors from "picocolors";
+import type { AskMessage, SayMessage, UiMessage } from "../../task/messages.js";
+
+type Colors = ReturnType<typeof picocolors.createColors>;
+type Style = (text: string) => string;
+
+const maxDiffLines = 200;
+
+/** The options of a follow-up question, when the tool gave any. */
+export function followupOptions(message: UiMessage): string[] {
+  const options = message.meta?.["options"];
+  return Array.isArray(options) ? options.filter((option): option is string => typeof option === "string") : [];
+}
+
+function metaString(message: UiMessage, key: string): string | undefined {
+  const value = message.meta?.[key];
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n", 1)[0] ?? "";
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
+
+export class TextPrinter {
+  readonly #stdout: Writable;
+  readonly #stderr: Writable;
+  readonly #colors: Colors;
+  /** What has been written so far of each message that streams. */
+  readonly #streams = new Map<string, string>();
+  /** The stream whose text ends stdout right now. */
+  #current: string | undefined;
+  #lineOpen = false;
+
+  constructor(options: { stdout: Writable; stderr: Writable; color: boolean }) {
+    this.#stdout = options.stdout;
+    this.#stderr = options.stderr;
+    this.#colors = picocolors.createColors(options.color);
+  }
+
+  print(message: UiMessage): void {
+    if (message.type === "ask") {
+      if (!message.partial) this.#printAsk(message);
+      return;
+    }
+    this.#printSay(message);
+  }
+
+  /** How to answer, shown only when cairn really waits for a line. */
+  askHint(message: AskMessage): void {
+    const options = followupOptions(message).length > 0 ? "an option number, " : "";
+    this.#line(this.#colors.dim(`  answer: y, n, ${options}or type a message (ask ${message.id})`));
+  }
+
+  /** A line about what cairn decided by itself (an automatic answer). */
+  note(text: string): void {
+    this.#line(this.#colors.dim(`  ${text}`));
+  }
+
+  /** Warnings about the input, never mixed into the answer. */
+  problem(text: string): void {
+    this.#line(`cairn: ${text}`, this.#stderr);
+  }
+
+  /** Ends an open line so the shell prompt starts on its own. */
+  finish(): void {
+    this.#endLine();
+  }
+
+  #printSay(message: SayMessage): void {
+    const colors = this.#colors;
+    switch (message.say) {
+      case "text":
+        this.#stream(message, (text) => text);
+        return;
+      case "reasoning":
+        this.#stream(message, colors.dim, colors.dim("thinking:"));
+        return;
+      case "command_output":
+        this.#stream(message, (text) => text);
+        return;
+      default:
+        break;
+    }
+    if (message.partial) return;
+    switch (message.say) {
+      case "task":
+        this.#line(`${colors.bold("Task:")} ${message.text}`);
+        return;
+      case "tool":
+        this.#line(colors.cyan(`▸ ${this.#describeTool(message)}`));
+        this.#printDiff(message);
+        return;
+      case "command":
+        this.#line(colors.cyan(`$ ${message.text}`));
+        return;
+      case "completion_result":
+        this.#endLine();
+        this.#write("\n");
+        this.#line(colors.green(colors.bold("✓ Task completed")));
+        if (message.text !== "") this.#line(message.text);
+        return;
+      case "error":
+        this.#line(colors.red(`error: ${message.text}`), this.#stderr);
+        return;
+      case "error_retry":
+      case "api_req_retried":
+        if (message.text !== "") this.#line(colors.yellow(`retry: ${message.text}`), this.#stderr);
+        return;
+      case "warning":
+      case "diff_error":
+      case "empty_assistant_message":
+        this.#line(colors.yellow(`warning: ${message.text}`), this.#stderr);
+        return;
+      case "user_feedback":
+        this.#line(`> ${message.text}`);
+        return;
+      case "api_req_started":
+        return;
+      default:
+        if (message.text !== "") this.#line(colors.dim(`· ${message.text}`));
+    }
+  }
+
+  #printAsk(message: AskMessage): void {
+    const colors = this.#colors;
+    const question = colors.bold(colors.yellow("?"));
+    switch (message.ask) {
+      case "tool":
+        this.#line(`${question} Approve ${colors.cyan(`▸ ${this.#describeTool(message)}`)}`);
+        this.#printDiff(message);
+        return;
+      case "command":
+        this.#line(`${question} Run ${colors.cyan(`$ ${message.text}`)}`);
+        return;
+      case "followup":
+      case "plan_mode_respond":
+        this.#line(`${question} ${message.text}`);
+        followupOptions(message).forEach((option, index) => this.#line(`  ${index + 1}. ${option}`));
+        return;
+      case "completion_result":
+        this.#line(`${question} Accept the result? (y ends the task; a message asks for more)`);
+        return;
+      case "api_req_failed":
+        this.#line(`${question} The request failed: ${message.text} Retry? (y/n)`);
+        return;
+      case "mistake_limit_reached":
+        this.#line(`${question} ${message.text} Type guidance to continue, or n to stop.`);
+        return;
+      default:
+        this.#line(`${question} ${message.ask}: ${message.text}`);
+    }
+  }
+
+  #describeTool(message: UiMessage): string {
+    const tool = metaString(message, "tool");
+    if (tool === undefined) return firstLine(message.text);
+    const target = metaString(message, "path") ?? metaString(message, "command") ?? metaString(message, "server") ?? "";
+    return target === "" ? tool : `${tool} ${target}`;
+  }
+
+  #printDiff(message: UiMessage): void {
+    const diff = metaString(message, "diff");
+    if (diff === undefined) return;
+    const lines = diff.replace(/\n$/, "").split("\n");
+    for (const line of lines.slice(0, maxDiffLines)) {
+      const style: Style = line.startsWith("+") ? this.#colors.green : line.startsWith("-") ? this.#colors.red : (text) => text;
+      this.#line(`  ${style(line)}`);
+    }
+    if (lines.length > maxDiffLines) this.#line(this.#colors.dim(`  … ${lines.length - maxDiffLines} more lines`));
+  }
+
+  /** Writes only what is new in a growing message, so streaming text reads as one piece. */
+  #stream(message: SayMessage, style: Style, header?: string): void {
+    const printed = this.#streams.get(message.id);
+    let addition: string;
+    if (printed === undefined) {
+      this.#endLine();
+      if (header !== undefined) this.#line(header);
+      addition = message.text;
+    } else if (message.text.startsWith(printed)) {
+      if (this.#current !== message.id) this.#endLine();
+      addition = message.text.slice(printed.length);
+    } else {
+      // The text changed rather than grew (rare): show it again whole.
+      this.#endLine();
+      addition = message.text;
+    }
+    if (addition !== "") this.#write(style(addition));
+    this.#current = message.id;
+    if (message.partial) {
+      this.#streams.set(message.id, message.text);
+      return;
+    }
+    this.#streams.delete(message.id);
+    this.#endLine();
+  }
+
+  #line(text: string, target: Writable = this.#stdout): void {
+    this.#endLine();
+    if (target === this.#stdout) this.#write(`${text}\n`);
+    else target.write(`${text}\n`);
+  }
+
+  #write(text: string): void {
+    this.#stdout.write(text);
+    this.#lineOpen = !text.endsWith("\n");
+    this.#current = undefined;
+  }
+
+  #endLine(): void {
+    if (this.#lineOpen) this.#write("\n");
+    this.#current = undefined;
+  }
+}
