@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { readFileSync } from "node:fs";
 import { registerConfigCommand } from "./config-command.js";
+import { defaultMcpCommandContext, registerMcpCommands } from "./mcp-commands.js";
 import { registerMockLlmCommand } from "./mock-llm-command.js";
 
 function packageVersion(): string {
@@ -17,6 +18,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerConfigCommand(program);
   registerMockLlmCommand(program);
+  registerMcpCommands(program, defaultMcpCommandContext());
   return program;
 }
 
