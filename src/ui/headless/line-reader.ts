@@ -5,6 +5,20 @@
 import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 
+interface Referable {
+  ref(): void;
+  unref(): void;
+}
+
+/**
+ * Pausing alone keeps a pipe's handle alive, and the process would wait for the
+ * other side to close it; unref lets the process end while nobody is asked.
+ */
+function release(input: Readable): void {
+  input.pause();
+  (input as Partial<Referable>).unref?.();
+}
+
 export class LineReader {
   readonly #input: Readable | undefined;
   readonly #onChange: () => void;
@@ -39,7 +53,7 @@ export class LineReader {
     const input = this.#input;
     if (input === undefined || this.#ended) return;
     if (!reading) {
-      if (this.#listening) input.pause();
+      if (this.#listening) release(input);
       return;
     }
     if (!this.#listening) {
@@ -49,6 +63,7 @@ export class LineReader {
       input.once("close", this.#onEnd);
       input.once("error", this.#onEnd);
     }
+    (input as Partial<Referable>).ref?.();
     input.resume();
   }
 
@@ -60,7 +75,7 @@ export class LineReader {
     input.off("end", this.#onEnd);
     input.off("close", this.#onEnd);
     input.off("error", this.#onEnd);
-    input.pause();
+    release(input);
     this.#listening = false;
   }
 
