@@ -1,0 +1,25 @@
+/** new_task: offers to start a fresh task carrying the given context; accepting ends this one. */
+import { denied, success } from "../responses.js";
+import type { ToolDefinition } from "../tool-definition.js";
+
+export const newTaskTool: ToolDefinition = {
+  name: "new_task",
+  description:
+    "Offer the user to continue in a new task with a fresh context, carrying over a summary. Use it when the " +
+    "conversation has grown long. The context must hold everything the new task needs: the goal, what is done, " +
+    "what remains, and the relevant files and decisions.",
+  parameters: [{ name: "context", required: true, description: "The summary that starts the new task.", usage: "context to preload new task with" }],
+  readOnly: true,
+  describePartial(params) {
+    return { text: params["context"] ?? "", meta: { tool: "new_task" } };
+  },
+  async execute(params, runtime) {
+    const context = params["context"] ?? "";
+    const meta = { tool: "new_task", context };
+    if (!runtime.options.yes) {
+      const answer = await runtime.context.ask("tool", `Start a new task with this context?\n${context}`, { meta });
+      if (answer.response !== "yes") return denied(answer.text);
+    }
+    return { ...success(context), completed: true };
+  },
+};

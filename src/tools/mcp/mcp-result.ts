@@ -1,0 +1,15 @@
+/** Shared handling of an MCP call's result for the two MCP tools. */
+import type { ToolOutcome } from "../../task/tool-executor.js";
+import type { McpCallResult } from "../mcp-port.js";
+import type { ToolRuntime } from "../tool-definition.js";
+
+export function mcpOutcome(runtime: ToolRuntime, result: McpCallResult): ToolOutcome {
+  const text = result.content.map((part) => (part.type === "text" ? part.text : `[image ${part.mediaType}]`)).join("\n");
+  runtime.context.say("mcp_server_response", text, { meta: { tool: runtime.toolName, isError: result.isError } });
+  const content = result.content.length === 0 ? "(the server returned no content)" : result.content;
+  if (result.isError) {
+    const parts = typeof content === "string" ? [{ type: "text" as const, text: content }] : content;
+    return { status: "error", content: [{ type: "text", text: "The MCP server reported an error:" }, ...parts] };
+  }
+  return { status: "success", content };
+}
