@@ -5,10 +5,21 @@ export type ProviderFamily = "anthropic" | "openai";
 type CatalogueEntry = Omit<ModelInfo, "id"> & { family: ProviderFamily };
 
 /**
- * Current models with their published limits and prices (USD per million tokens), November 2026.
- * Anthropic cache writes are the 5-minute ephemeral price; OpenAI bills no cache writes.
+ * Models with their published limits and prices (USD per million tokens), as listed on the
+ * providers' pricing pages in November 2026. Anthropic cache writes are the 5-minute price;
+ * OpenAI bills no cache writes. Older models stay so existing configurations keep their prices.
  */
 const catalogue: Record<string, CatalogueEntry> = {
+  "claude-fable-5-1": anthropic({ context: 1_000_000, output: 128_000, input: 10, output$: 50, cacheRead: 0.25 }),
+  "claude-opus-5-5": anthropic({ context: 1_000_000, output: 128_000, input: 4, output$: 20 }),
+  "claude-sonnet-5-5": anthropic({ context: 1_000_000, output: 128_000, input: 2, output$: 10, cacheRead: 0.1 }),
+  "claude-haiku-5-5": anthropic({ context: 1_000_000, output: 128_000, input: 0.1, output$: 0.5 }),
+  "claude-opus-5": anthropic({ context: 1_000_000, output: 128_000, input: 5, output$: 25 }),
+  "claude-sonnet-5": anthropic({ context: 1_000_000, output: 128_000, input: 2, output$: 10 }),
+  "claude-opus-4-8": anthropic({ context: 1_000_000, output: 128_000, input: 5, output$: 25 }),
+  "claude-opus-4-7": anthropic({ context: 1_000_000, output: 128_000, input: 5, output$: 25 }),
+  "claude-opus-4-6": anthropic({ context: 1_000_000, output: 128_000, input: 5, output$: 25 }),
+  "claude-sonnet-4-6": anthropic({ context: 1_000_000, output: 128_000, input: 3, output$: 15 }),
   "claude-opus-4-5": anthropic({ context: 200_000, output: 64_000, input: 5, output$: 25 }),
   "claude-opus-4-1": anthropic({ context: 200_000, output: 32_000, input: 15, output$: 75 }),
   "claude-opus-4-0": anthropic({ context: 200_000, output: 32_000, input: 15, output$: 75 }),
@@ -17,6 +28,8 @@ const catalogue: Record<string, CatalogueEntry> = {
   "claude-3-7-sonnet": anthropic({ context: 200_000, output: 64_000, input: 3, output$: 15 }),
   "claude-haiku-4-5": anthropic({ context: 200_000, output: 64_000, input: 1, output$: 5 }),
   "claude-3-5-haiku": anthropic({ context: 200_000, output: 8_192, input: 0.8, output$: 4, reasoning: false }),
+  "gpt-5.4": openai({ context: 400_000, output: 128_000, input: 2.5, output$: 15, cached: 0.25, reasoning: true }),
+  "gpt-5.4-mini": openai({ context: 400_000, output: 128_000, input: 0.75, output$: 4.5, cached: 0.075, reasoning: true }),
   "gpt-5.1": openai({ context: 400_000, output: 128_000, input: 1.25, output$: 10, cached: 0.125, reasoning: true }),
   "gpt-5": openai({ context: 400_000, output: 128_000, input: 1.25, output$: 10, cached: 0.125, reasoning: true }),
   "gpt-5-mini": openai({ context: 400_000, output: 128_000, input: 0.25, output$: 2, cached: 0.025, reasoning: true }),
@@ -37,6 +50,8 @@ interface PriceSheet {
   input: number;
   output$: number;
   cached?: number;
+  /** Anthropic: when it is not the usual tenth of the input price. */
+  cacheRead?: number;
   reasoning?: boolean;
   images?: boolean;
 }
@@ -49,7 +64,7 @@ function anthropic(sheet: PriceSheet): CatalogueEntry {
     maxOutputTokens: sheet.output,
     inputPrice: sheet.input,
     outputPrice: sheet.output$,
-    cacheReadPrice: Math.round(sheet.input * 0.1 * 1e6) / 1e6,
+    cacheReadPrice: sheet.cacheRead ?? Math.round(sheet.input * 0.1 * 1e6) / 1e6,
     cacheWritePrice: Math.round(sheet.input * 1.25 * 1e6) / 1e6,
     supportsImages: sheet.images ?? true,
     supportsReasoning: sheet.reasoning ?? true,
@@ -70,8 +85,8 @@ function openai(sheet: PriceSheet): CatalogueEntry {
 }
 
 export const defaultModels: Record<ProviderFamily | "mock", string> = {
-  anthropic: "claude-sonnet-4-5",
-  openai: "gpt-5",
+  anthropic: "claude-sonnet-5-5",
+  openai: "gpt-5.4",
   mock: "mock-model",
 };
 
@@ -101,6 +116,14 @@ function catalogueKey(id: string): string | undefined {
     if (bare.startsWith(key) && continues && (best === undefined || key.length > best.length)) best = key;
   }
   return best;
+}
+
+/**
+ * How an Anthropic model takes a thinking request: models from Opus 4.6 and Sonnet 4.6 on decide
+ * their own thinking ("adaptive"; the 5.x models refuse a manual budget), older ones take a token budget.
+ */
+export function anthropicThinkingMode(id: string): "adaptive" | "budget" {
+  return /claude-(\w+)-(5|4-[6-9])/.test(id) ? "adaptive" : "budget";
 }
 
 export interface ModelLookupOptions {

@@ -165,7 +165,8 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
         return;
       }
       if (turn.stallAfterChunks === position) return;
-      response.write(frame);
+      // Wait until the frame is handed to the kernel, so a drop right after it still delivers it.
+      await new Promise<void>((resolve) => response.write(frame, () => resolve()));
       progress.chunksSent += 1;
       notify();
     }

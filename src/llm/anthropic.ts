@@ -1,0 +1,133 @@
+import Anthropic from "@anthropic-ai/sdk";
+import { anthropicSystem, toAnthropicMessages, toAnthropicTools } from "./anthropic-messages.js";
+import type { ErrorContext } from "./errors.js";
+import { endedEarly, guardedStream } from "./guarded-stream.js";
+import { anthropicThinkingMode, usageChunk } from "./models.js";
+import type { StallTimeouts } from "./stall.js";
+import type { Chunk, ModelInfo, Provider, ProviderRequest } from "./types.js";
+
+export interface AnthropicProviderOptions {
+  apiKey: string;
+  model: ModelInfo;
+  baseUrl?: string;
+  stall?: Partial<StallTimeouts>;
+  /** Asks for thinking: this budget on older models, adaptive thinking on newer ones (see anthropicThinkingMode). */
+  thinkingBudgetTokens?: number;
+  /** Default: the model's maximum output. */
+  maxTokens?: number;
+  /** Named in auth errors. Default ANTHROPIC_API_KEY. */
+  apiKeyEnv?: string;
+}
+
+/** Streams Anthropic Messages answers through the official SDK (which does no retries of its own: the Task does). */
+export class AnthropicProvider implements Provider {
+  readonly name = "anthropic";
+  readonly model: ModelInfo;
+  private readonly client: Anthropic;
+  private readonly options: AnthropicProviderOptions;
+  private readonly context: ErrorContext;
+
+  constructor(options: AnthropicProviderOptions) {
+    this.options = options;
+    this.model = options.model;
+    this.context = { providerName: "anthropic", apiKeyEnv: options.apiKeyEnv ?? "ANTHROPIC_API_KEY" };
+    this.client = new Anthropic({
+      apiKey: options.apiKey,
+      maxRetries: 0,
+      ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
+    });
+  }
+
+  private thinking(budget: number): Anthropic.ThinkingConfigParam {
+    return anthropicThinkingMode(this.model.id) === "adaptive" ? { type: "adaptive" } : { type: "enabled", budget_tokens: budget };
+  }
+
+  createMessage(request: ProviderRequest): AsyncIterable<Chunk> {
+    const budget = this.model.supportsReasoning ? this.options.thinkingBudgetTokens : undefined;
+    const maxTokens = Math.max(this.options.maxTokens ?? this.model.maxOutputTokens, (budget ?? 0) + 1024);
+    const body: Anthropic.MessageCreateParamsStreaming = {
+      model: this.model.id,
+      max_tokens: maxTokens,
+      system: anthropicSystem(request.systemPrompt),
+      messages: toAnthropicMessages(request.messages),
+      stream: true,
+      ...(request.tools === undefined || request.tools.length === 0 ? {} : { tools: toAnthropicTools(request.tools) }),
+      ...(budget === undefined ? {} : { thinking: this.thinking(budget) }),
+    };
+    return guardedStream<Anthropic.RawMessageStreamEvent>({
+      signal: request.signal,
+      ...(this.options.stall === undefined ? {} : { stall: this.options.stall }),
+      context: this.context,
+      open: (signal) => this.client.messages.create(body, { signal }),
+      translate: (events) => translateAnthropicEvents(events, this.model, this.context),
+    });
+  }
+}
+
+/** Anthropic stream events to chunks; tool calls are numbered in order of appearance. */
+export async function* translateAnthropicEvents(
+  events: AsyncIterable<Anthropic.RawMessageStreamEvent>,
+  model: ModelInfo,
+  context: ErrorContext,
+): AsyncGenerator<Chunk> {
+  const toolIndexByBlock = new Map<number, number>();
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let cacheReadTokens = 0;
+  let cacheWriteTokens = 0;
+  let stopReason = "end_turn";
+  for await (const event of events) {
+    switch (event.type) {
+      case "message_start": {
+        const usage = event.message.usage;
+        inputTokens = usage.input_tokens;
+        outputTokens = usage.output_tokens;
+        cacheReadTokens = usage.cache_read_input_tokens ?? 0;
+        cacheWriteTokens = usage.cache_creation_input_tokens ?? 0;
+        break;
+      }
+      case "content_block_start": {
+        const block = event.content_block;
+        if (block.type === "text" && block.text !== "") yield { type: "text", text: block.text };
+        else if (block.type === "thinking" && block.thinking !== "") yield { type: "reasoning", text: block.thinking };
+        else if (block.type === "redacted_thinking") yield { type: "reasoning", text: "", redactedData: block.data };
+        else if (block.type === "tool_use") {
+          const index = toolIndexByBlock.size;
+          toolIndexByBlock.set(event.index, index);
+          yield { type: "tool_call", index, id: block.id, name: block.name, argumentsDelta: "" };
+        }
+        break;
+      }
+      case "content_block_delta": {
+        const delta = event.delta;
+        if (delta.type === "text_delta") yield { type: "text", text: delta.text };
+        else if (delta.type === "thinking_delta") yield { type: "reasoning", text: delta.thinking };
+        else if (delta.type === "signature_delta") yield { type: "reasoning", text: "", signature: delta.signature };
+        else if (delta.type === "input_json_delta") {
+          const index = toolIndexByBlock.get(event.index);
+          if (index !== undefined && delta.partial_json !== "") {
+            yield { type: "tool_call", index, argumentsDelta: delta.partial_json };
+          }
+        }
+        break;
+      }
+      case "message_delta": {
+        // message_delta usage is cumulative; newer API versions repeat the input counts here too.
+        const usage = event.usage;
+        outputTokens = usage.output_tokens;
+        if (typeof usage.input_tokens === "number") inputTokens = usage.input_tokens;
+        if (typeof usage.cache_read_input_tokens === "number") cacheReadTokens = usage.cache_read_input_tokens;
+        if (typeof usage.cache_creation_input_tokens === "number") cacheWriteTokens = usage.cache_creation_input_tokens;
+        if (event.delta.stop_reason !== null) stopReason = event.delta.stop_reason;
+        break;
+      }
+      case "message_stop":
+        yield usageChunk(model, { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens });
+        yield { type: "stop", reason: stopReason };
+        return;
+      default:
+        break;
+    }
+  }
+  throw endedEarly(context, "message_stop");
+}
