@@ -18,7 +18,7 @@ function runAskOnce(args: string[], feed: ((stdin: NodeJS.WritableStream) => voi
     });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
       stdout += String(chunk);
       // Answer once the ask is on screen, as a person or a script would.
       if (feed !== null && child.stdin !== null && stdout.includes('"ask":"tool"')) {
@@ -26,7 +26,7 @@ function runAskOnce(args: string[], feed: ((stdin: NodeJS.WritableStream) => voi
         feed = null;
       }
     });
-    child.stderr.on("data", (chunk: Buffer) => (stderr += String(chunk)));
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += String(chunk)));
     child.on("error", reject);
     child.on("close", (status) => resolve({ status, stdout, stderr }));
   });
