@@ -1,0 +1,92 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createCheckpointGate } from "./gate.js";
+import { CheckpointTracker } from "./tracker.js";
+import { temporaryFolder, writeFiles } from "./test-support/workspace.js";
+
+let workspace: { path: string; remove(): Promise<void> };
+let data: { path: string; remove(): Promise<void> };
+
+beforeEach(async () => {
+  workspace = await temporaryFolder("cairn-ws-");
+  data = await temporaryFolder("cairn-data-");
+  await writeFiles(workspace.path, { "a.txt": "1" });
+});
+afterEach(async () => {
+  await workspace.remove();
+  await data.remove();
+});
+
+function recordingGate(tracker: CheckpointTracker | undefined, extra: { firstTimeoutMs?: number } = {}) {
+  const created: Array<[string, string]> = [];
+  const warnings: string[] = [];
+  let position = { apiHistoryLength: 0, uiMessageCount: 1 };
+  const gate = createCheckpointGate({
+    tracker,
+    taskId: "task-1",
+    ...extra,
+    position: () => position,
+    onCreated: (hash, reason) => created.push([hash, reason]),
+    onWarning: (text) => warnings.push(text),
+  });
+  return { gate, created, warnings, setPosition: (next: typeof position) => (position = next) };
+}
+
+describe("createCheckpointGate", () => {
+  it("T16: starts the first checkpoint without blocking, then checkpoints turns that changed files and every completion", async () => {
+    const tracker = new CheckpointTracker({ workspace: workspace.path, dataDir: data.path });
+    const { gate, created, warnings, setPosition } = recordingGate(tracker);
+    gate.startInitial();
+    // startInitial returned before the snapshot was made.
+    expect(created).toEqual([]);
+    await gate.waitInitial();
+    expect(created.map(([, reason]) => reason)).toEqual(["initial"]);
+
+    expect(await gate.commit("turn")).toBeUndefined();
+    await writeFiles(workspace.path, { "a.txt": "2" });
+    setPosition({ apiHistoryLength: 4, uiMessageCount: 9 });
+    const turn = await gate.commit("turn");
+    expect(turn).toMatch(/^[0-9a-f]{40}$/);
+    const completion = await gate.commit("completion");
+    expect(completion).toMatch(/^[0-9a-f]{40}$/);
+    expect(created.map(([hash, reason]) => [hash, reason])).toEqual([
+      [created[0]![0], "initial"],
+      [turn, "turn"],
+      [completion, "completion"],
+    ]);
+    expect(warnings).toEqual([]);
+    const listed = await tracker.list({ taskId: "task-1" });
+    expect(listed.find((checkpoint) => checkpoint.hash === turn)).toMatchObject({ apiHistoryLength: 4, uiMessageCount: 9 });
+  });
+
+  it("T16: turns checkpoints off with a warning instead of stalling when the first snapshot is too slow", async () => {
+    const tracker = new CheckpointTracker({ workspace: workspace.path, dataDir: data.path });
+    const { gate, created, warnings } = recordingGate(tracker, { firstTimeoutMs: 0 });
+    gate.startInitial();
+    await gate.waitInitial();
+    expect(created).toEqual([]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/checkpoints are off for this task: snapshotting the workspace took longer than 0 ms/);
+    await writeFiles(workspace.path, { "a.txt": "changed" });
+    expect(await gate.commit("turn")).toBeUndefined();
+    expect(await gate.commit("completion")).toBeUndefined();
+    expect(warnings).toHaveLength(1);
+  });
+
+  it("runs without checkpoints, with the reason as a warning, in the home folder", async () => {
+    const tracker = new CheckpointTracker({ workspace: workspace.path, dataDir: data.path, homeFolder: workspace.path });
+    const { gate, created, warnings } = recordingGate(tracker);
+    gate.startInitial();
+    await gate.waitInitial();
+    expect(await gate.commit("completion")).toBeUndefined();
+    expect(created).toEqual([]);
+    expect(warnings).toEqual([expect.stringMatching(/checkpoints are off in your home folder itself/)]);
+  });
+
+  it("does nothing and says nothing when checkpoints are off", async () => {
+    const { gate, created, warnings } = recordingGate(undefined);
+    gate.startInitial();
+    await gate.waitInitial();
+    expect(await gate.commit("completion")).toBeUndefined();
+    expect([created, warnings]).toEqual([[], []]);
+  });
+});

@@ -1,0 +1,133 @@
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { TaskStore } from "../store/task-store.js";
+import type { TaskLogWriter } from "../store/log-writer.js";
+import type { UiMessage } from "../task/messages.js";
+import { conversationCutFor } from "./conversation-cut.js";
+import { createCheckpointGate } from "./gate.js";
+import { restoreCheckpoint } from "./restore.js";
+import { CheckpointTracker } from "./tracker.js";
+import { readText, temporaryFolder, writeFiles } from "./test-support/workspace.js";
+
+let workspace: { path: string; remove(): Promise<void> };
+let data: { path: string; remove(): Promise<void> };
+
+beforeEach(async () => {
+  workspace = await temporaryFolder("cairn-ws-");
+  data = await temporaryFolder("cairn-data-");
+});
+afterEach(async () => {
+  await workspace.remove();
+  await data.remove();
+});
+
+const say = (id: string, text: string, meta?: Record<string, unknown>): UiMessage => ({
+  id, ts: 1, type: "say", say: meta === undefined ? "text" : "checkpoint_created", text, partial: false, ...(meta === undefined ? {} : { meta }),
+});
+
+/** A two-turn task the way the Task would log it, with a checkpoint after each turn. */
+async function scriptedTask(): Promise<{ taskId: string; hashes: string[] }> {
+  const store = new TaskStore({ dataDir: data.path });
+  const writer: TaskLogWriter = await store.create({ task: "edit a.txt", workspace: workspace.path });
+  const tracker = new CheckpointTracker({ workspace: workspace.path, dataDir: data.path });
+  const hashes: string[] = [];
+  const gate = createCheckpointGate({
+    tracker,
+    taskId: writer.taskId,
+    position: () => writer.position(),
+    onCreated: (hash) => {
+      hashes.push(hash);
+      writer.append({ kind: "ui", message: say(`checkpoint-${hash}`, "checkpoint", { hash }) });
+    },
+    onWarning: (text) => {
+      throw new Error(text);
+    },
+  });
+  await writeFiles(workspace.path, { "a.txt": "start" });
+  writer.append({ kind: "ui", message: say("task", "edit a.txt") });
+  gate.startInitial();
+  await gate.waitInitial();
+  writer.append({ kind: "api", message: { role: "user", content: [{ type: "text", text: "edit a.txt" }] } });
+  for (const turn of ["one", "two"]) {
+    writer.append({ kind: "api", message: { role: "assistant", content: [{ type: "text", text: `writing ${turn}` }] } });
+    writer.append({ kind: "ui", message: say(`say-${turn}`, `writing ${turn}`) });
+    await writeFiles(workspace.path, { "a.txt": turn, [`${turn}.txt`]: turn });
+    writer.append({ kind: "api", message: { role: "user", content: [{ type: "text", text: `result ${turn}` }] } });
+    await gate.commit("turn");
+  }
+  await writer.close();
+  return { taskId: writer.taskId, hashes };
+}
+
+describe("restoreCheckpoint", () => {
+  it("--files puts the workspace back and leaves the conversation alone", async () => {
+    const { taskId, hashes } = await scriptedTask();
+    const outcome = await restoreCheckpoint({ dataDir: data.path, taskId, checkpoint: hashes[1]!.slice(0, 8), mode: "files" });
+    expect(outcome.files?.restored).toEqual(["a.txt"]);
+    expect(outcome.files?.removed).toEqual(["two.txt"]);
+    expect(await readText(join(workspace.path, "a.txt"))).toBe("one");
+    expect(await readText(join(workspace.path, "one.txt"))).toBe("one");
+    const loaded = await new TaskStore({ dataDir: data.path }).load(taskId);
+    expect(loaded.apiHistory).toHaveLength(5);
+    expect(loaded.uiMessages).toHaveLength(6);
+  });
+
+  it("--task cuts the conversation back to the checkpoint and leaves the files alone", async () => {
+    const { taskId, hashes } = await scriptedTask();
+    const outcome = await restoreCheckpoint({ dataDir: data.path, taskId, checkpoint: hashes[1]!, mode: "task" });
+    expect(outcome.files).toBeUndefined();
+    const loaded = await new TaskStore({ dataDir: data.path }).load(taskId);
+    expect(loaded.uiMessages.map((message) => message.id)).toEqual([
+      "task",
+      `checkpoint-${hashes[0]}`,
+      "say-one",
+      `checkpoint-${hashes[1]}`,
+    ]);
+    expect(loaded.apiHistory.map((message) => (message.content[0] as { text: string }).text)).toEqual([
+      "edit a.txt",
+      "writing one",
+      "result one",
+    ]);
+    expect(await readText(join(workspace.path, "a.txt"))).toBe("two");
+  });
+
+  it("--both restores files and conversation to the initial checkpoint", async () => {
+    const { taskId, hashes } = await scriptedTask();
+    await restoreCheckpoint({ dataDir: data.path, taskId, checkpoint: hashes[0]!, mode: "both" });
+    const loaded = await new TaskStore({ dataDir: data.path }).load(taskId);
+    expect(loaded.uiMessages.map((message) => message.id)).toEqual(["task", `checkpoint-${hashes[0]}`]);
+    expect(loaded.apiHistory).toEqual([]);
+    expect(await readText(join(workspace.path, "a.txt"))).toBe("start");
+    expect(await readText(join(workspace.path, "one.txt"))).toBeUndefined();
+  });
+
+  it("refuses a restore while the task is open in a writer, and names unknown checkpoints", async () => {
+    const { taskId } = await scriptedTask();
+    const store = new TaskStore({ dataDir: data.path });
+    const { writer } = await store.open(taskId);
+    await expect(restoreCheckpoint({ dataDir: data.path, taskId, checkpoint: "abcd", mode: "both" })).rejects.toThrow(
+      /is open in another cairn process/,
+    );
+    await writer.close();
+    await expect(restoreCheckpoint({ dataDir: data.path, taskId, checkpoint: "abcd", mode: "both" })).rejects.toThrow(
+      `task ${taskId} has no checkpoint "abcd"`,
+    );
+  });
+});
+
+describe("conversationCutFor", () => {
+  it("falls back to the recorded UI count when the checkpoint message is not in the log, and clamps", () => {
+    const loaded = {
+      meta: { taskId: "t", task: "x", workspace: "/w", createdAt: 0 },
+      uiMessages: [say("a", "a"), say("b", "b")],
+      apiHistory: [{ role: "user" as const, content: [] }],
+      status: "running" as const, tokensIn: 0, tokensOut: 0, cost: 0, warnings: [], updatedAt: 0,
+    };
+    const checkpoint = { hash: "f".repeat(40), createdAt: 0, taskId: "t", reason: "turn" as const };
+    expect(conversationCutFor(loaded, { ...checkpoint, apiHistoryLength: 5, uiMessageCount: 1 })).toEqual({
+      apiHistoryLength: 1,
+      uiMessageCount: 1,
+    });
+    expect(() => conversationCutFor(loaded, checkpoint)).toThrow(/restore the files only \(--files\)/);
+  });
+});

@@ -1,0 +1,179 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CheckpointUnavailableError } from "./git.js";
+import { CheckpointTracker } from "./tracker.js";
+import { fingerprint, initUserRepository, readText, temporaryFolder, writeFiles } from "./test-support/workspace.js";
+
+let workspace: { path: string; remove(): Promise<void> };
+let data: { path: string; remove(): Promise<void> };
+
+beforeEach(async () => {
+  workspace = await temporaryFolder("cairn-ws-");
+  data = await temporaryFolder("cairn-data-");
+});
+afterEach(async () => {
+  await workspace.remove();
+  await data.remove();
+});
+
+const limit = 2_000;
+const big = "B".repeat(limit + 1);
+
+async function tracker(): Promise<CheckpointTracker> {
+  const created = new CheckpointTracker({ workspace: workspace.path, dataDir: data.path, maxFileBytes: limit });
+  await created.init();
+  return created;
+}
+
+/** Changes every kind of file after a checkpoint, restores, and checks what came back and what was left alone. */
+async function editRestoreAndCheck(subject: CheckpointTracker): Promise<void> {
+  await writeFiles(workspace.path, {
+    "src/app.ts": "original",
+    "src/gone.ts": "will be deleted",
+    ".gitignore": "secret.env\n",
+    "secret.env": "TOKEN=1",
+    "node_modules/lib/index.js": "module",
+    "huge.bin": big,
+  });
+  const first = (await subject.commit({ taskId: "t", reason: "initial" }))!;
+  const { rm } = await import("node:fs/promises");
+  await writeFiles(workspace.path, {
+    "src/app.ts": "edited by the agent",
+    "src/new/created.ts": "created later",
+    "secret.env": "TOKEN=2",
+    "node_modules/lib/index.js": "module v2",
+    "huge.bin": `${big}more`,
+    "huge-new.bin": big,
+  });
+  await rm(join(workspace.path, "src/gone.ts"));
+
+  const result = await subject.restoreFiles(first, { taskId: "t" });
+  expect(result.restored.sort()).toEqual(["src/app.ts", "src/gone.ts"]);
+  expect(result.removed).toEqual(["src/new/created.ts"]);
+  expect(await readText(join(workspace.path, "src/app.ts"))).toBe("original");
+  expect(await readText(join(workspace.path, "src/gone.ts"))).toBe("will be deleted");
+  expect(await readText(join(workspace.path, "src/new/created.ts"))).toBeUndefined();
+  // Ignored, excluded-by-default and large files are left exactly as they are now.
+  expect(await readText(join(workspace.path, "secret.env"))).toBe("TOKEN=2");
+  expect(await readText(join(workspace.path, "node_modules/lib/index.js"))).toBe("module v2");
+  expect(await readText(join(workspace.path, "huge.bin"))).toBe(`${big}more`);
+  expect(await readText(join(workspace.path, "huge-new.bin"))).toBe(big);
+
+  // The restore can be undone: the state just before it was checkpointed.
+  const undo = await subject.restoreFiles(result.undoHash, { taskId: "t" });
+  expect(undo.restored.sort()).toEqual(["src/app.ts", "src/new/created.ts"]);
+  expect(await readText(join(workspace.path, "src/app.ts"))).toBe("edited by the agent");
+  expect(await readText(join(workspace.path, "src/gone.ts"))).toBeUndefined();
+}
+
+describe("CheckpointTracker", () => {
+  it("restores files in a workspace that is not a git repository", async () => {
+    await editRestoreAndCheck(await tracker());
+  });
+
+  it("restores files in a git repository without touching the user's .git", async () => {
+    await writeFiles(workspace.path, { "README.md": "readme", "src/app.ts": "original" });
+    initUserRepository(workspace.path);
+    const before = await fingerprint(join(workspace.path, ".git"));
+    await editRestoreAndCheck(await tracker());
+    expect(await fingerprint(join(workspace.path, ".git"))).toEqual(before);
+  });
+
+  it("checkpoints files inside nested repositories without touching their .git folders", async () => {
+    await writeFiles(workspace.path, { "top.txt": "top", "libs/inner/lib.txt": "v1\n", "libs/inner/.gitignore": "local.txt\n" });
+    initUserRepository(join(workspace.path, "libs/inner"));
+    const nestedBefore = await fingerprint(join(workspace.path, "libs/inner/.git"));
+    const subject = await tracker();
+    const first = (await subject.commit({ taskId: "t", reason: "initial" }))!;
+    await writeFiles(workspace.path, { "libs/inner/lib.txt": "v2\n", "libs/inner/added.txt": "new", "libs/inner/local.txt": "ignored" });
+
+    const diff = await subject.diff(first);
+    expect(diff.files).toEqual([
+      { path: "libs/inner/added.txt", status: "added" },
+      { path: "libs/inner/lib.txt", status: "modified" },
+    ]);
+    expect(diff.patch).toContain("-v1\n+v2");
+
+    const result = await subject.restoreFiles(first, { taskId: "t" });
+    expect(result.restored).toEqual(["libs/inner/lib.txt"]);
+    expect(await readText(join(workspace.path, "libs/inner/lib.txt"))).toBe("v1\n");
+    expect(await readText(join(workspace.path, "libs/inner/added.txt"))).toBeUndefined();
+    expect(await readText(join(workspace.path, "libs/inner/local.txt"))).toBe("ignored");
+    expect(await fingerprint(join(workspace.path, "libs/inner/.git"))).toEqual(nestedBefore);
+  });
+
+  it("makes a turn checkpoint only when files changed, and lists a task's checkpoints newest first", async () => {
+    await writeFiles(workspace.path, { "a.txt": "1" });
+    const subject = await tracker();
+    const initial = await subject.commit({ taskId: "t1", reason: "initial", apiHistoryLength: 0, uiMessageCount: 2 });
+    expect(await subject.commit({ taskId: "t1", reason: "turn" }, { onlyIfChanged: true })).toBeUndefined();
+    await writeFiles(workspace.path, { "a.txt": "2" });
+    const turn = await subject.commit({ taskId: "t1", reason: "turn", apiHistoryLength: 3, uiMessageCount: 7 }, { onlyIfChanged: true });
+    expect(turn).toMatch(/^[0-9a-f]{40}$/);
+    const completion = await subject.commit({ taskId: "t1", reason: "completion" });
+    expect(completion).not.toBe(turn);
+    await subject.commit({ taskId: "other", reason: "initial" });
+
+    const listed = await subject.list({ taskId: "t1" });
+    expect(listed.map((checkpoint) => [checkpoint.hash, checkpoint.reason])).toEqual([
+      [completion, "completion"],
+      [turn, "turn"],
+      [initial, "initial"],
+    ]);
+    expect(listed[1]).toMatchObject({ apiHistoryLength: 3, uiMessageCount: 7 });
+    expect((await subject.list()).length).toBe(4);
+  });
+
+  it("diffs two checkpoints and names a hash that does not exist", async () => {
+    await writeFiles(workspace.path, { "a.txt": "one\n" });
+    const subject = await tracker();
+    const first = (await subject.commit({ taskId: "t", reason: "initial" }))!;
+    await writeFiles(workspace.path, { "a.txt": "two\n", "b.txt": "b\n" });
+    const second = (await subject.commit({ taskId: "t", reason: "turn" }))!;
+    const diff = await subject.diff(first, second);
+    expect(diff.files).toEqual([
+      { path: "a.txt", status: "modified" },
+      { path: "b.txt", status: "added" },
+    ]);
+    expect(diff.patch).toContain("+two");
+    await expect(subject.diff("deadbeef")).rejects.toThrow(/there is no checkpoint deadbeef/);
+    await expect(subject.diff("HEAD~1; rm -rf")).rejects.toThrow(/not a checkpoint hash/);
+  });
+
+  it("works with no git identity and ignores GIT_DIR pointing elsewhere", async () => {
+    await writeFiles(workspace.path, { "a.txt": "1" });
+    const decoy = join(data.path, "decoy");
+    await mkdir(decoy);
+    const saved = { ...process.env };
+    process.env["GIT_DIR"] = decoy;
+    process.env["GIT_WORK_TREE"] = decoy;
+    process.env["GIT_AUTHOR_NAME"] = "";
+    try {
+      const subject = await tracker();
+      expect(await subject.commit({ taskId: "t", reason: "initial" })).toMatch(/^[0-9a-f]{40}$/);
+    } finally {
+      process.env = saved;
+    }
+    expect(await fingerprint(decoy)).toEqual({});
+  });
+
+  it("refuses the home folder itself with a clear message", async () => {
+    const subject = new CheckpointTracker({ workspace: workspace.path, dataDir: data.path, homeFolder: workspace.path });
+    await expect(subject.init()).rejects.toThrow(CheckpointUnavailableError);
+    await expect(subject.init()).rejects.toThrow(/checkpoints are off in your home folder itself/);
+    const rootTracker = new CheckpointTracker({ workspace: "/", dataDir: data.path });
+    await expect(rootTracker.init()).rejects.toThrow(/root of the file system/);
+  });
+
+  it("says git is missing when it cannot be found", async () => {
+    const saved = process.env["PATH"];
+    process.env["PATH"] = data.path;
+    try {
+      const subject = new CheckpointTracker({ workspace: workspace.path, dataDir: data.path });
+      await expect(subject.init()).rejects.toThrow(/git is not installed/);
+    } finally {
+      process.env["PATH"] = saved;
+    }
+  });
+});

@@ -1,0 +1,336 @@
+import { createHash } from "node:crypto";
+import { mkdir, realpath, rm, rmdir, unlink, writeFile, lstat } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, join, parse, relative, sep } from "node:path";
+import { defaultExcludePatterns } from "./default-excludes.js";
+import { CheckpointUnavailableError, runGit, type GitResult } from "./git.js";
+import { stageWorkspace, type ShadowRepository } from "./staging.js";
+
+export type CheckpointReason = "initial" | "turn" | "completion" | "before-restore";
+
+/** What a checkpoint records besides the files: who made it and where the conversation stood. */
+export interface CheckpointNote {
+  taskId: string;
+  reason: CheckpointReason;
+  apiHistoryLength?: number;
+  uiMessageCount?: number;
+}
+
+export interface Checkpoint extends CheckpointNote {
+  hash: string;
+  /** ms since the epoch */
+  createdAt: number;
+}
+
+export interface ChangedFile {
+  path: string;
+  status: "added" | "modified" | "deleted";
+}
+
+export interface CheckpointDiff {
+  files: ChangedFile[];
+  /** A unified patch (`git diff` format). */
+  patch: string;
+}
+
+export interface RestoreResult {
+  /** A checkpoint of the workspace as it was just before the restore: restoring it undoes the restore. */
+  undoHash: string;
+  /** Files written back (they were changed or deleted since the checkpoint). */
+  restored: string[];
+  /** Files created after the checkpoint, now removed. */
+  removed: string[];
+  /** Files left alone because they are now larger than the size limit. */
+  skippedLarge: string[];
+}
+
+export interface CheckpointTrackerOptions {
+  workspace: string;
+  dataDir: string;
+  /** Files larger than this are left out (default 10 MB). */
+  maxFileBytes?: number;
+  /** The user's home folder, where checkpoints are refused (default `os.homedir()`). */
+  homeFolder?: string;
+}
+
+const subjectPrefix = "cairn checkpoint";
+
+/**
+ * Checkpoints of a workspace in a shadow git repository under the data folder
+ * (`<dataDir>/checkpoints/<hash of the workspace path>/.git`). Git is always run with
+ * an explicit git dir and work tree, so the user's own repository is never used.
+ */
+export class CheckpointTracker {
+  readonly workspace: string;
+  readonly dataDir: string;
+  readonly maxFileBytes: number;
+  private readonly homeFolder: string;
+  private resolvedWorkspace: string | undefined;
+  private shadowDir: string | undefined;
+  /** One git operation at a time from this process: they share the shadow index. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: CheckpointTrackerOptions) {
+    this.workspace = options.workspace;
+    this.dataDir = options.dataDir;
+    this.maxFileBytes = options.maxFileBytes ?? 10 * 1024 * 1024;
+    this.homeFolder = options.homeFolder ?? homedir();
+  }
+
+  get gitDir(): string {
+    if (this.shadowDir === undefined) throw new Error("CheckpointTracker.init() must be called first");
+    return join(this.shadowDir, ".git");
+  }
+
+  /** Creates (or reopens) the shadow repository. Throws CheckpointUnavailableError where checkpoints cannot work. */
+  async init(options: { signal?: AbortSignal } = {}): Promise<void> {
+    let workspace: string;
+    try {
+      workspace = await realpath(this.workspace);
+    } catch {
+      throw new CheckpointUnavailableError(`the workspace ${this.workspace} does not exist, so there is nothing to checkpoint`);
+    }
+    const home = await realpath(this.homeFolder).catch(() => this.homeFolder);
+    if (workspace === home) {
+      throw new CheckpointUnavailableError(
+        `checkpoints are off in your home folder itself (${workspace}): snapshotting all of it would be slow and huge; run cairn in a project folder to have them`,
+      );
+    }
+    if (workspace === parse(workspace).root) {
+      throw new CheckpointUnavailableError(`checkpoints are off at the root of the file system (${workspace}); run cairn in a project folder`);
+    }
+    const key = createHash("sha256").update(workspace).digest("hex").slice(0, 16);
+    this.resolvedWorkspace = workspace;
+    this.shadowDir = join(this.dataDir, "checkpoints", key);
+    await this.serial(async () => {
+      const gitDir = this.gitDir;
+      const signal = options.signal === undefined ? {} : { signal: options.signal };
+      const configured = join(gitDir, "cairn-configured");
+      if (await lstat(configured).then(() => true, () => false)) {
+        await writeFile(this.defaultExcludesFile, `${defaultExcludePatterns.join("\n")}\n`);
+        return;
+      }
+      const exists = await lstat(join(gitDir, "HEAD")).then(() => true, () => false);
+      if (!exists) {
+        await mkdir(gitDir, { recursive: true });
+        await this.git(["init", "--quiet", "--template="], signal);
+      }
+      await mkdir(join(gitDir, "info"), { recursive: true });
+      await mkdir(join(gitDir, "cairn-hooks"), { recursive: true });
+      await writeFile(this.defaultExcludesFile, `${defaultExcludePatterns.join("\n")}\n`);
+      await writeFile(join(this.shadowDir!, "workspace"), `${workspace}\n`);
+      const settings: Array<[string, string]> = [
+        ["core.bare", "false"],
+        ["core.excludesFile", this.defaultExcludesFile],
+        // An empty hooks folder: hooks from templates or the user's setup never run here.
+        ["core.hooksPath", join(gitDir, "cairn-hooks")],
+        ["core.autocrlf", "false"],
+        ["core.quotePath", "false"],
+        ["commit.gpgSign", "false"],
+        ["gc.autoDetach", "false"],
+        ["user.name", "cairn"],
+        ["user.email", "cairn@localhost"],
+      ];
+      for (const [key, value] of settings) await this.git(["config", key, value], signal);
+      await writeFile(configured, "1\n");
+    });
+  }
+
+  /**
+   * Snapshots the workspace. With `onlyIfChanged`, returns undefined when nothing
+   * changed since the last checkpoint; otherwise always makes one (an empty one if need be).
+   */
+  async commit(note: CheckpointNote, options: { onlyIfChanged?: boolean; signal?: AbortSignal } = {}): Promise<string | undefined> {
+    return this.serial(async () => {
+      await stageWorkspace(this.repository(options.signal));
+      return this.commitStaged(note, options);
+    });
+  }
+
+  /** Checkpoints, newest first; only `taskId`'s when given. */
+  async list(options: { taskId?: string } = {}): Promise<Checkpoint[]> {
+    return this.serial(async () => {
+      if (!(await this.hasHead())) return [];
+      const result = await this.git(["log", "--format=%H%x1f%ct%x1f%B%x1e", "HEAD"]);
+      const checkpoints: Checkpoint[] = [];
+      for (const record of result.stdout.split("\x1e")) {
+        const [hash, seconds, body] = record.trim().split("\x1f");
+        if (hash === undefined || seconds === undefined || body === undefined) continue;
+        const note = parseNote(body);
+        if (note === undefined) continue;
+        if (options.taskId !== undefined && note.taskId !== options.taskId) continue;
+        checkpoints.push({ hash, createdAt: Number(seconds) * 1000, ...note });
+      }
+      return checkpoints;
+    });
+  }
+
+  /** Changes from `from` to `to`, or to the workspace as it is now when `to` is omitted. */
+  async diff(from: string, to?: string): Promise<CheckpointDiff> {
+    return this.serial(async () => {
+      const fromHash = await this.resolveCommit(from);
+      let range: string[];
+      if (to === undefined) {
+        await stageWorkspace(this.repository());
+        range = ["--cached", fromHash];
+      } else {
+        range = [fromHash, await this.resolveCommit(to)];
+      }
+      const names = await this.git(["diff", "--no-renames", "--name-status", "-z", ...range]);
+      const patch = await this.git(["diff", "--no-renames", "--no-color", "--no-ext-diff", ...range]);
+      return { files: parseNameStatus(names.stdout), patch: patch.stdout };
+    });
+  }
+
+  /**
+   * Puts the workspace files back as they were at `hash`: changed and deleted files are
+   * written back, files created since are removed. Ignored files, large files and
+   * everything under `.git` are left alone. The state just before is checkpointed first.
+   */
+  async restoreFiles(hash: string, options: { taskId: string }): Promise<RestoreResult> {
+    return this.serial(async () => {
+      const target = await this.resolveCommit(hash);
+      await stageWorkspace(this.repository());
+      const undoHash = (await this.commitStaged({ taskId: options.taskId, reason: "before-restore" }, {}))!;
+      const names = await this.git(["diff", "--cached", "--no-renames", "--name-status", "-z", target]);
+      const restored: string[] = [];
+      const removed: string[] = [];
+      const skippedLarge: string[] = [];
+      for (const change of parseNameStatus(names.stdout)) {
+        const absolute = join(this.workTree, change.path);
+        const size = await lstat(absolute).then((info) => (info.isFile() ? info.size : 0), () => 0);
+        if (size > this.maxFileBytes) {
+          skippedLarge.push(change.path);
+          continue;
+        }
+        // The diff runs from the checkpoint to now: "added" means created since the checkpoint.
+        if (change.status === "added") removed.push(change.path);
+        else restored.push(change.path);
+      }
+      if (restored.length > 0) {
+        await this.git(["checkout", target, "--pathspec-from-file=-", "--pathspec-file-nul"], {
+          input: `${restored.join("\0")}\0`,
+        });
+      }
+      for (const path of removed) {
+        await unlink(join(this.workTree, path)).catch(() => {});
+        await this.removeEmptyParents(path);
+      }
+      await stageWorkspace(this.repository());
+      return { undoHash, restored, removed, skippedLarge };
+    });
+  }
+
+  private get workTree(): string {
+    if (this.resolvedWorkspace === undefined) throw new Error("CheckpointTracker.init() must be called first");
+    return this.resolvedWorkspace;
+  }
+
+  private get defaultExcludesFile(): string {
+    return join(this.gitDir, "cairn-default-excludes");
+  }
+
+  private repository(signal?: AbortSignal): ShadowRepository {
+    return {
+      gitDir: this.gitDir,
+      workTree: this.workTree,
+      maxFileBytes: this.maxFileBytes,
+      defaultExcludesFile: this.defaultExcludesFile,
+      ...(signal === undefined ? {} : { signal }),
+    };
+  }
+
+  private async commitStaged(note: CheckpointNote, options: { onlyIfChanged?: boolean; signal?: AbortSignal }): Promise<string | undefined> {
+    const signal = options.signal === undefined ? {} : { signal: options.signal };
+    const hasHead = await this.hasHead();
+    if (options.onlyIfChanged === true && hasHead) {
+      const changed = await this.git(["diff", "--cached", "--quiet", "HEAD"], { ...signal, allowExitCodes: [1] });
+      if (changed.exitCode === 0) return undefined;
+    }
+    const message = `${subjectPrefix}: ${note.reason} (task ${note.taskId})\n\n${JSON.stringify(note)}\n`;
+    await this.git(["commit", "--quiet", "--allow-empty", "--no-verify", "--file=-"], { ...signal, input: message });
+    return (await this.git(["rev-parse", "HEAD"], signal)).stdout.trim();
+  }
+
+  private async hasHead(): Promise<boolean> {
+    const result = await this.git(["rev-parse", "--verify", "--quiet", "HEAD"], { allowExitCodes: [1, 128] });
+    return result.exitCode === 0;
+  }
+
+  private async resolveCommit(reference: string): Promise<string> {
+    if (!/^[0-9a-f]{4,40}$/i.test(reference) && reference !== "HEAD") {
+      throw new Error(`"${reference}" is not a checkpoint hash; see \`cairn checkpoints <task>\` for them`);
+    }
+    const result = await this.git(["rev-parse", "--verify", "--quiet", `${reference}^{commit}`], { allowExitCodes: [1, 128] });
+    if (result.exitCode !== 0) {
+      throw new Error(`there is no checkpoint ${reference} for ${this.workspace}; see \`cairn checkpoints <task>\` for them`);
+    }
+    return result.stdout.trim();
+  }
+
+  /** Removes folders that a removed file leaves empty, up to (not including) the workspace. */
+  private async removeEmptyParents(path: string): Promise<void> {
+    let folder = dirname(join(this.workTree, path));
+    while (folder !== this.workTree && relative(this.workTree, folder).split(sep)[0] !== "..") {
+      try {
+        await rmdir(folder);
+      } catch {
+        return; // not empty (or already gone)
+      }
+      folder = dirname(folder);
+    }
+  }
+
+  private async git(
+    args: string[],
+    options: { input?: string; signal?: AbortSignal; allowExitCodes?: number[] } = {},
+  ): Promise<GitResult> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await runGit({ gitDir: this.gitDir, workTree: this.workTree, args, ...options });
+      } catch (error) {
+        // Another cairn process in the same workspace holds the shadow index for a moment.
+        const busy = error instanceof Error && error.message.includes("index.lock");
+        if (!busy || attempt >= 20) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+    }
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(work, work);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** After an aborted git run (a snapshot that took too long), its index lock may be left behind. */
+  async clearAbortedLock(): Promise<void> {
+    await this.queue;
+    await rm(join(this.gitDir, "index.lock"), { force: true });
+  }
+}
+
+function parseNote(body: string): CheckpointNote | undefined {
+  if (!body.startsWith(subjectPrefix)) return undefined;
+  const json = body.slice(body.indexOf("\n\n") + 2).trim();
+  try {
+    const note = JSON.parse(json) as Partial<CheckpointNote>;
+    if (typeof note.taskId !== "string" || typeof note.reason !== "string") return undefined;
+    return note as CheckpointNote;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseNameStatus(output: string): ChangedFile[] {
+  const parts = output.split("\0");
+  const files: ChangedFile[] = [];
+  for (let index = 0; index + 1 < parts.length; index += 2) {
+    const code = parts[index]!;
+    const path = parts[index + 1]!;
+    const status = code.startsWith("A") ? "added" : code.startsWith("D") ? "deleted" : "modified";
+    files.push({ path, status });
+  }
+  return files;
+}
+
