@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { McpCallError, McpHub } from "./hub.js";
 import type { McpHubOptions } from "./hub.js";
 import {
@@ -41,11 +41,24 @@ function isAlive(pid: number): boolean {
 }
 
 describe("McpHub with server-everything over stdio", () => {
-  it("T15: connects in the background, lists tools and resources, calls a tool, reads a resource", async () => {
-    const hub = hubWith({ servers: [serverConfig("everything", everythingStdio(), { autoApprove: ["echo"] })] });
+  // One hub for the tests that do not disturb its servers: starting a server takes seconds here.
+  let hub: McpHub;
+  const events = new EventLog();
+  beforeAll(async () => {
+    hub = new McpHub({
+      servers: [
+        serverConfig("everything", everythingStdio(), { autoApprove: ["echo"] }),
+        serverConfig("strict", everythingStdio(), { timeoutMs: 300 }),
+      ],
+      onEvent: events.listener,
+    });
     hub.start();
+  });
+  afterAll(() => hub.close());
+
+  it("T15: connects in the background, lists tools and resources, calls a tool, reads a resource", async () => {
     const status = await hub.waitForServers(60_000, never);
-    expect(status).toEqual({ ready: ["everything"], pending: [] });
+    expect(status).toEqual({ ready: ["everything", "strict"], pending: [] });
 
     const echo = hub.getTool("everything", "echo");
     expect(echo).toMatchObject({ server: "everything", name: "echo", autoApprove: true });
@@ -73,14 +86,15 @@ describe("McpHub with server-everything over stdio", () => {
     const schemas = hub.nativeToolSchemas();
     const nativeEcho = schemas.find((schema) => schema.name === "mcp__everything__echo");
     expect(nativeEcho?.inputSchema).toMatchObject({ type: "object" });
-    for (const schema of schemas) expect(hub.resolveNativeToolName(schema.name)?.server).toBe("everything");
+    for (const schema of schemas) {
+      const reference = hub.resolveNativeToolName(schema.name);
+      expect(hub.getTool(reference!.server, reference!.tool)).toBeDefined();
+    }
   });
 
   it("forwards progress notifications while a long call runs", async () => {
-    const events = new EventLog();
-    const hub = hubWith({ servers: [serverConfig("everything", everythingStdio())], onEvent: events.listener });
-    hub.start();
     await hub.waitForServers(60_000, never);
+    const seenBefore = events.events.length;
     const messages: string[] = [];
     const result = await hub.callTool({
       server: "everything",
@@ -93,31 +107,28 @@ describe("McpHub with server-everything over stdio", () => {
     // The SDK drops the progress handler when the answer arrives, so the last step
     // (sent just before the answer) may or may not be seen.
     expect(messages.slice(0, 2)).toEqual(["progress 1/3", "progress 2/3"]);
-    expect(events.of("progress").slice(0, 2).map((event) => [event.tool, event.progress, event.total])).toEqual([
+    const progressEvents = events.events.slice(seenBefore).filter((event) => event.type === "progress");
+    expect(progressEvents.slice(0, 2).map((event) => [event.tool, event.progress, event.total])).toEqual([
       ["trigger-long-running-operation", 1, 3],
       ["trigger-long-running-operation", 2, 3],
     ]);
   });
 
   it("cancels a call that exceeds the server's timeout, and the server keeps working", async () => {
-    const hub = hubWith({ servers: [serverConfig("everything", everythingStdio(), { timeoutMs: 300 })] });
-    hub.start();
     await hub.waitForServers(60_000, never);
     const call = hub.callTool({
-      server: "everything",
+      server: "strict",
       tool: "trigger-long-running-operation",
       arguments: { duration: 60, steps: 1 },
       signal: never,
     });
     await expect(call).rejects.toThrow(McpCallError);
     await expect(call).rejects.toThrow(/took longer than 0\.3 s and was cancelled.*"timeout"/);
-    const after = await hub.callTool({ server: "everything", tool: "echo", arguments: { message: "still here" }, signal: never });
+    const after = await hub.callTool({ server: "strict", tool: "echo", arguments: { message: "still here" }, signal: never });
     expect(textOf(after)).toBe("Echo: still here");
   });
 
   it("does not leave listeners on the task's signal after calls", async () => {
-    const hub = hubWith({ servers: [serverConfig("everything", everythingStdio())] });
-    hub.start();
     await hub.waitForServers(60_000, never);
     const controller = new AbortController();
     const added = vi.spyOn(controller.signal, "addEventListener");
@@ -130,8 +141,6 @@ describe("McpHub with server-everything over stdio", () => {
   });
 
   it("cancels a call when the task aborts", async () => {
-    const hub = hubWith({ servers: [serverConfig("everything", everythingStdio())] });
-    hub.start();
     await hub.waitForServers(60_000, never);
     const controller = new AbortController();
     const call = hub.callTool({
@@ -145,11 +154,9 @@ describe("McpHub with server-everything over stdio", () => {
   });
 
   it("explains calls that cannot be made", async () => {
-    const hub = hubWith({ servers: [serverConfig("everything", everythingStdio())] });
-    hub.start();
     await hub.waitForServers(60_000, never);
     await expect(hub.callTool({ server: "nope", tool: "echo", arguments: {}, signal: never })).rejects.toThrow(
-      'There is no MCP server named "nope". Configured servers: everything.',
+      'There is no MCP server named "nope". Configured servers: everything, strict.',
     );
     await expect(hub.callTool({ server: "everything", tool: "nope", arguments: {}, signal: never })).rejects.toThrow(
       /has no tool "nope". Its tools: .*echo/,
@@ -159,6 +166,9 @@ describe("McpHub with server-everything over stdio", () => {
     );
   });
 
+});
+
+describe("McpHub lifecycle", () => {
   it("stops the server processes on close", async () => {
     const hub = hubWith({ servers: [serverConfig("everything", everythingStdio())] });
     hub.start();
@@ -193,6 +203,11 @@ describe("McpHub when servers misbehave", () => {
     await writeFile(gate, "");
     expect(await hub.waitForServers(60_000, never)).toEqual({ ready: ["fast", "slow"], pending: [] });
     expect(hub.getTool("slow", "echo")).toBeDefined();
+  });
+
+  it("waiting for servers starts the hub if nobody did", async () => {
+    const hub = hubWith({ servers: [serverConfig("everything", everythingStdio())] });
+    expect(await hub.waitForServers(600_000, never)).toEqual({ ready: ["everything"], pending: [] });
   });
 
   it("waiting for servers ends when the task aborts", async () => {
@@ -301,6 +316,15 @@ describe("McpHub with remote and other servers", () => {
     expect(textOf(result)).toBe("Echo: over http");
     const resource = await hub.readResource({ server: "remote", uri: "demo://resource/dynamic/text/2", signal: never });
     expect(textOf(resource)).toContain("Resource 2:");
+  });
+
+  it("talks to server-everything over the older SSE transport", async () => {
+    http = await startHttpEverything(undefined, "sse");
+    const hub = hubWith({ servers: [serverConfig("legacy", { type: "sse", url: http.url, headers: {} })] });
+    hub.start();
+    expect(await hub.waitForServers(60_000, never)).toEqual({ ready: ["legacy"], pending: [] });
+    const result = await hub.callTool({ server: "legacy", tool: "echo", arguments: { message: "over sse" }, signal: never });
+    expect(textOf(result)).toBe("Echo: over sse");
   });
 
   it("notices a remote server that went away and reconnects when it is back", async () => {

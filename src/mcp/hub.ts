@@ -150,9 +150,10 @@ export class McpHub implements McpPort, McpGate {
   /**
    * SPEC T15: resolves when every enabled server is connected or has failed its first
    * attempt (no use waiting for a command that does not exist), or after `timeoutMs`.
-   * `pending` lists the servers that are not ready.
+   * `pending` lists the servers that are not ready. Starts the hub if `start()` was not called.
    */
   async waitForServers(timeoutMs: number, signal: AbortSignal): Promise<McpStatus> {
+    this.start();
     const settled = (): boolean =>
       this.enabled().every((connection) => connection.state.kind === "connected" || connection.firstAttemptSettled);
     if (settled() || signal.aborted) return this.status();

@@ -77,10 +77,10 @@ export interface HttpEverything {
   stop(): Promise<void>;
 }
 
-/** server-everything serving streamable HTTP on loopback; resolves once it listens. */
-export async function startHttpEverything(port?: number): Promise<HttpEverything> {
+/** server-everything serving streamable HTTP (or the older SSE transport) on loopback; resolves once it listens. */
+export async function startHttpEverything(port?: number, kind: "streamableHttp" | "sse" = "streamableHttp"): Promise<HttpEverything> {
   const chosen = port ?? (await freePort());
-  const child = spawn(process.execPath, [everythingEntry, "streamableHttp"], {
+  const child = spawn(process.execPath, [everythingEntry, kind], {
     env: { ...process.env, PORT: String(chosen) },
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -88,7 +88,7 @@ export async function startHttpEverything(port?: number): Promise<HttpEverything
     let output = "";
     child.stderr.on("data", (chunk: Buffer) => {
       output += chunk.toString("utf8");
-      if (output.includes("listening on port")) resolve();
+      if (/listening on port|running on port/.test(output)) resolve();
     });
     child.once("exit", (code) => reject(new Error(`server-everything (HTTP) exited with ${code}: ${output}`)));
   });
@@ -98,7 +98,8 @@ export async function startHttpEverything(port?: number): Promise<HttpEverything
     child.kill("SIGKILL");
     await exited;
   };
-  return { url: `http://127.0.0.1:${chosen}/mcp`, port: chosen, process: child, stop };
+  const path = kind === "sse" ? "/sse" : "/mcp";
+  return { url: `http://127.0.0.1:${chosen}${path}`, port: chosen, process: child, stop };
 }
 
 /** Collects hub events and lets a test wait for one, without timing. */
