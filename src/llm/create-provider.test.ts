@@ -1,0 +1,47 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createProvider } from "./create-provider.js";
+import { startScriptedServer } from "./scripted/server.js";
+import type { ScriptedServer } from "./scripted/server.js";
+import { collectFrom, textOf } from "./test-support/chunks.js";
+
+let server: ScriptedServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("createProvider", () => {
+  it("names the variable to set when an API key is missing", () => {
+    expect(() => createProvider({ provider: "anthropic", environment: {} })).toThrow(/set ANTHROPIC_API_KEY/);
+    expect(() => createProvider({ provider: "openai", environment: {} })).toThrow(/set OPENAI_API_KEY/);
+  });
+
+  it("needs no key for a local OpenAI-compatible server, and prices unknown local models at zero", async () => {
+    server = await startScriptedServer({ scenario: { turns: [{ text: "local", usage: { inputTokens: 100, outputTokens: 5 } }] } });
+    const provider = createProvider({ provider: "openai", model: "qwen3-coder:30b", baseUrl: `${server.url}/v1`, environment: {} });
+    expect(provider.model).toMatchObject({ id: "qwen3-coder:30b", inputPrice: 0, outputPrice: 0 });
+    const { chunks } = await collectFrom(provider);
+    expect(textOf(chunks)).toBe("local");
+    expect(chunks.find((chunk) => chunk.type === "usage")).toMatchObject({ cost: 0 });
+  });
+
+  it("applies model overrides and the default model", async () => {
+    server = await startScriptedServer({ scenario: { turns: [{ text: "hi" }] } });
+    const provider = createProvider({
+      provider: "anthropic",
+      apiKey: "k",
+      baseUrl: server.url,
+      modelOverrides: { contextWindow: 50_000 },
+    });
+    expect(provider.model).toMatchObject({ id: "claude-sonnet-5-5", contextWindow: 50_000, inputPrice: 2 });
+    await collectFrom(provider);
+    expect(server.requests[0]!.body).toMatchObject({ model: "claude-sonnet-5-5" });
+  });
+
+  it("plays a scenario in process with the mock provider", async () => {
+    const provider = createProvider({ provider: "mock", scenario: { turns: [{ text: "scripted" }] } });
+    expect(provider.name).toBe("mock");
+    expect(textOf((await collectFrom(provider)).chunks)).toBe("scripted");
+    expect(() => createProvider({ provider: "mock" })).toThrow(/needs a scenario/);
+  });
+});

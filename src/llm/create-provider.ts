@@ -1,0 +1,84 @@
+import { AnthropicProvider } from "./anthropic.js";
+import { ProviderError } from "./errors.js";
+import { defaultModels, modelInfo } from "./models.js";
+import { OpenAiProvider } from "./openai.js";
+import type { OpenAiCompatibility } from "./openai.js";
+import { MockProvider } from "./scripted/mock-provider.js";
+import type { Scenario } from "./scripted/scenario.js";
+import type { StallTimeouts } from "./stall.js";
+import type { ModelInfo, Provider } from "./types.js";
+
+export type ProviderName = "anthropic" | "openai" | "mock";
+
+export interface CreateProviderOptions {
+  provider: ProviderName;
+  /** Default: the provider's default model (see `defaultModels`). */
+  model?: string;
+  /** Default: ANTHROPIC_API_KEY or OPENAI_API_KEY from `environment`. */
+  apiKey?: string;
+  baseUrl?: string;
+  /** Required for "mock". */
+  scenario?: Scenario;
+  stall?: StallTimeouts;
+  /** The user's configuration over the catalogue (context window, prices ...). */
+  modelOverrides?: Partial<ModelInfo>;
+  /** Anthropic: thinking budget (adaptive thinking on models that decide their own). */
+  thinkingBudgetTokens?: number;
+  /** OpenAI-compatible servers: flags over the defaults for the base URL. */
+  compatibility?: Partial<OpenAiCompatibility>;
+  /** Where API keys are looked up; default `process.env`. */
+  environment?: Record<string, string | undefined>;
+}
+
+export const apiKeyVariables = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY" } as const;
+
+function missingKey(provider: "anthropic" | "openai"): ProviderError {
+  const variable = apiKeyVariables[provider];
+  return new ProviderError({
+    kind: "auth",
+    message: `no API key for ${provider}: set ${variable} (or pass --api-key); for a local OpenAI-compatible server pass --base-url instead`,
+  });
+}
+
+/**
+ * The provider for a run. Throws an `auth` ProviderError at once when a key is needed and missing:
+ * the user learns which variable to set before any request is made.
+ */
+export function createProvider(options: CreateProviderOptions): Provider {
+  const environment = options.environment ?? process.env;
+  const modelId = options.model ?? defaultModels[options.provider];
+  const model = modelInfo(modelId, options.modelOverrides === undefined ? {} : { overrides: options.modelOverrides });
+  const stall = options.stall === undefined ? {} : { stall: options.stall };
+  const baseUrl = options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl };
+  switch (options.provider) {
+    case "mock": {
+      if (options.scenario === undefined) {
+        throw new Error("the mock provider needs a scenario (see docs/scripted-llm.md)");
+      }
+      return new MockProvider({ scenario: options.scenario, model, ...stall });
+    }
+    case "anthropic": {
+      const apiKey = options.apiKey ?? environment[apiKeyVariables.anthropic];
+      if (apiKey === undefined || apiKey === "") throw missingKey("anthropic");
+      return new AnthropicProvider({
+        apiKey,
+        model,
+        ...baseUrl,
+        ...stall,
+        ...(options.thinkingBudgetTokens === undefined ? {} : { thinkingBudgetTokens: options.thinkingBudgetTokens }),
+      });
+    }
+    case "openai": {
+      const apiKey = options.apiKey ?? environment[apiKeyVariables.openai];
+      // Local servers (Ollama, LM Studio, llama.cpp) need no key; OpenAI itself does.
+      if ((apiKey === undefined || apiKey === "") && options.baseUrl === undefined) throw missingKey("openai");
+      return new OpenAiProvider({
+        ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }),
+        model,
+        ...baseUrl,
+        ...stall,
+        ...(options.compatibility === undefined ? {} : { compatibility: options.compatibility }),
+      });
+    }
+  }
+}
