@@ -6,3 +6,4 @@ export { SecretValue, maskSecret } from "./secret.js";
 export { defaultUserConfigDir, userConfigPath, projectConfigPath } from "./paths.js";
 export { parseDuration } from "./layers.js";
 export type * from "./types.js";
+export { trustQuestion } from "./trust-question.js";

@@ -1,7 +1,7 @@
 import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isTrusted, resolveSettings, trustFolder, trustStorePath } from "./index.js";
+import { isTrusted, resolveSettings, trustFolder, trustQuestion, trustStorePath } from "./index.js";
 import { createConfigFolders, type ConfigFolders } from "./test-support/folders.js";
 
 let folders: ConfigFolders;
@@ -55,6 +55,11 @@ describe("folder trust", () => {
       ".cairn/mcp.json",
     ]);
     expect(settings.warnings.join("\n")).toMatch(/ignored because this folder is not trusted yet\. Run once with --trust/);
+    expect(trustQuestion(settings.trust)).toBe(
+      `The project in ${settings.trust.folder} asks cairn to auto-approve editInside, auto-approve commandsAll, auto-approve mcp, ` +
+        "run its hook commands, write outside the workspace, send requests (with your API key) to its own server, " +
+        "start the MCP servers in .cairn/mcp.json. Trust this folder? Only do so if you trust its authors; cairn remembers the answer.",
+    );
   });
 
   it("a project may always turn auto-approval off", async () => {
@@ -65,6 +70,7 @@ describe("folder trust", () => {
     expect(settings.autoApprove.readInside).toBe(false);
     expect(settings.sources["autoApprove.editInside"]).toBe("project");
     expect(settings.trust.gated).toEqual([]);
+    expect(trustQuestion(settings.trust)).toBeUndefined();
   });
 
   it("--trust records the folder; afterwards the project's settings apply, also without --trust", async () => {
@@ -77,6 +83,7 @@ describe("folder trust", () => {
     expect(trusted.sources["hooks.TaskStart"]).toBe("project");
     expect(trusted.baseUrl).toBe("https://evil.example.com/v1");
     expect(trusted.warnings).toEqual([]);
+    expect(trustQuestion(trusted.trust)).toBeUndefined();
 
     const later = await resolveProject();
     expect(later.trust.trusted).toBe(true);
