@@ -1,0 +1,91 @@
+import { Command } from "commander";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { TaskStore } from "../store/task-store.js";
+import { registerHistoryCommands } from "./history-commands.js";
+
+let dataDir: string;
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "cairn-history-cli-"));
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function cairn(...args: string[]): Promise<{ stdout: string; stderr: string }> {
+  const program = new Command("cairn").exitOverride();
+  registerHistoryCommands(program, { dataDir: () => dataDir });
+  let stdout = "";
+  let stderr = "";
+  vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  });
+  vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    await program.parseAsync(args, { from: "user" });
+  } finally {
+    vi.restoreAllMocks();
+  }
+  return { stdout, stderr };
+}
+
+async function makeTask(): Promise<string> {
+  const writer = await new TaskStore({ dataDir }).create({ task: "Rename the config loader", workspace: "/work/project" });
+  writer.append({ kind: "ui", message: { id: "1", ts: Date.now(), type: "say", say: "task", text: "Rename the config loader", partial: false } });
+  writer.append({ kind: "ui", message: { id: "2", ts: Date.now(), type: "say", say: "text", text: "First line\nsecond line", partial: false } });
+  writer.append({ kind: "ui", message: { id: "3", ts: Date.now(), type: "ask", ask: "completion_result", text: "Done.", partial: false } });
+  writer.append({ kind: "status", status: "completed", tokensIn: 1200, tokensOut: 300, cost: 0.0123 });
+  await writer.close();
+  return writer.taskId;
+}
+
+describe("cairn history", () => {
+  it("says there are no tasks yet", async () => {
+    expect((await cairn("history")).stdout).toContain("No tasks yet");
+  });
+
+  it("lists tasks with id, status, tokens, cost and the task's first words", async () => {
+    const taskId = await makeTask();
+    const { stdout } = await cairn("history");
+    expect(stdout).toContain("STATUS");
+    expect(stdout).toMatch(new RegExp(`${taskId}\\s+completed\\s+\\S+ \\S+\\s+1200/300\\s+\\$0\\.0123\\s+Rename the config loader`));
+  });
+
+  it("--json prints the rows", async () => {
+    const taskId = await makeTask();
+    const rows = JSON.parse((await cairn("history", "--json")).stdout) as Array<Record<string, unknown>>;
+    expect(rows).toEqual([expect.objectContaining({ taskId, status: "completed", tokensIn: 1200, cost: 0.0123, workspace: "/work/project" })]);
+  });
+});
+
+describe("cairn show", () => {
+  it("prints a task's messages readably, found by the id's last part", async () => {
+    const taskId = await makeTask();
+    const { stdout } = await cairn("show", taskId.slice(-6));
+    expect(stdout).toContain(`Task ${taskId}`);
+    expect(stdout).toContain("Workspace: /work/project");
+    expect(stdout).toMatch(/task\s+Rename the config loader/);
+    expect(stdout).toMatch(/text\s+First line\n\s+second line/);
+    expect(stdout).toMatch(/ask:completion_result\s+Done\./);
+  });
+
+  it("reports a damaged log line on stderr and still shows the rest", async () => {
+    const taskId = await makeTask();
+    await writeFile(join(dataDir, "tasks", taskId, "log.jsonl"), '{"kind":"ui","message":{"id":"9","ts":0,"type":"say","say":"text","text":"kept","partial":false}}\n{"kind":"ui","mes');
+    const { stdout, stderr } = await cairn("show", taskId);
+    expect(stdout).toContain("kept");
+    expect(stderr).toContain("cut off mid-write");
+  });
+
+  it("names an unknown task clearly", async () => {
+    await expect(cairn("show", "nope")).rejects.toThrow(/no task "nope".*cairn history/);
+  });
+});

@@ -1,0 +1,98 @@
+import type { Command } from "commander";
+import pc from "picocolors";
+import type { UiMessage } from "../task/messages.js";
+import type { TaskSummary } from "../store/types.js";
+
+export interface HistoryCommandContext {
+  /** The data folder (`--data-dir`, `CAIRN_HOME` or ~/.cairn), resolved by the caller. */
+  dataDir(): string;
+}
+
+function write(text: string): void {
+  process.stdout.write(text);
+}
+
+export function formatTime(ms: number): string {
+  const date = new Date(ms);
+  const pad = (value: number) => String(value).padStart(2, "0");
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+function formatCost(cost: number): string {
+  return `$${cost.toFixed(cost < 1 ? 4 : 2)}`;
+}
+
+function formatTokens(count: number): string {
+  return count >= 10_000 ? `${Math.round(count / 1000)}k` : String(count);
+}
+
+function historyTable(rows: TaskSummary[]): string {
+  if (rows.length === 0) return "No tasks yet. Start one with `cairn run \"<task>\"`.\n";
+  const lines = rows.map((row) => [
+    row.taskId,
+    row.status,
+    formatTime(row.updatedAt),
+    `${formatTokens(row.tokensIn)}/${formatTokens(row.tokensOut)}`,
+    formatCost(row.cost),
+    row.title,
+  ]);
+  const header = ["ID", "STATUS", "UPDATED", "TOKENS IN/OUT", "COST", "TASK"];
+  const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
+  const render = (cells: string[]) =>
+    cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  ");
+  return `${pc.bold(render(header))}\n${lines.map(render).join("\n")}\n`;
+}
+
+function messageLabel(message: UiMessage): string {
+  return message.type === "say" ? message.say : `ask:${message.ask}`;
+}
+
+/** One task's messages, the way a person reads a transcript. */
+export function formatTranscript(messages: UiMessage[]): string {
+  const width = Math.max(4, ...messages.map((message) => messageLabel(message).length));
+  return messages
+    .map((message) => {
+      const time = new Date(message.ts).toTimeString().slice(0, 8);
+      const [first = "", ...rest] = message.text.split("\n");
+      const indent = " ".repeat(8 + 2 + width + 2);
+      const body = [first, ...rest.map((line) => `${indent}${line}`)].join("\n");
+      return `${pc.dim(time)}  ${pc.bold(messageLabel(message).padEnd(width))}  ${body}`;
+    })
+    .join("\n");
+}
+
+/** `cairn history [--json]` and `cairn show <id> [--json]`. */
+export function registerHistoryCommands(program: Command, context: HistoryCommandContext): void {
+  program
+    .command("history")
+    .description("list past tasks (newest last)")
+    .option("--json", "print the list as JSON")
+    .action(async (flags: { json?: boolean }) => {
+      const { TaskStore } = await import("../store/task-store.js");
+      const rows = await new TaskStore({ dataDir: context.dataDir() }).list();
+      write(flags.json === true ? `${JSON.stringify(rows, null, 2)}\n` : historyTable(rows));
+    });
+
+  program
+    .command("show")
+    .description("print a task's messages")
+    .argument("<id>", "task id (or its last part, or a prefix only it has)")
+    .option("--json", "print the task as JSON (meta, messages, status)")
+    .action(async (input: string, flags: { json?: boolean }) => {
+      const { TaskStore } = await import("../store/task-store.js");
+      const store = new TaskStore({ dataDir: context.dataDir() });
+      const loaded = await store.load(await store.resolveTaskId(input));
+      for (const warning of loaded.warnings) process.stderr.write(`cairn: warning: ${warning}\n`);
+      if (flags.json === true) {
+        const { meta, uiMessages, status, tokensIn, tokensOut, cost } = loaded;
+        write(`${JSON.stringify({ ...meta, status, tokensIn, tokensOut, cost, messages: uiMessages }, null, 2)}\n`);
+        return;
+      }
+      const { meta } = loaded;
+      write(
+        `${pc.bold(`Task ${meta.taskId}`)} (${loaded.status}; ${loaded.tokensIn} tokens in, ${loaded.tokensOut} out; ${formatCost(loaded.cost)})\n` +
+          `Workspace: ${meta.workspace}\nStarted:   ${formatTime(meta.createdAt)}\n\n` +
+          (loaded.uiMessages.length === 0 ? "(no messages)\n" : `${formatTranscript(loaded.uiMessages)}\n`),
+      );
+    });
+}
