@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs";
 import { registerConfigCommand } from "./config-command.js";
 import { defaultMcpCommandContext, registerMcpCommands } from "./mcp-commands.js";
 import { registerMockLlmCommand } from "./mock-llm-command.js";
+import { registerHistoryCommands } from "./history-commands.js";
+import { registerCheckpointCommands } from "./checkpoint-commands.js";
 
 function packageVersion(): string {
   const raw = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
@@ -19,6 +21,8 @@ export function buildProgram(): Command {
   registerConfigCommand(program);
   registerMockLlmCommand(program);
   registerMcpCommands(program, defaultMcpCommandContext());
+  registerHistoryCommands(program, defaultMcpCommandContext());
+  registerCheckpointCommands(program, defaultMcpCommandContext());
   return program;
 }
 
