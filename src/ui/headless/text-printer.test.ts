@@ -65,6 +65,18 @@ describe("HeadlessHost text mode", () => {
     expect(stderr.text).toBe("error: The model returned an empty answer.\n");
   });
 
+  it("shows a tool waiting for approval once, as the ask; a refused one is marked", () => {
+    const { host, stdout } = createTextHost();
+    const meta = { tool: "write_to_file", path: "a.ts", diff: "-a\n+b\n", approval: "ask" };
+    host.onMessage(say("tool", "Edit a.ts", { meta }));
+    host.onMessage({ type: "ask", ask: "tool", id: "q1", ts: 1, text: "Edit a.ts", partial: false, meta });
+    host.onMessage(say("tool", "Edit /etc/x", { meta: { tool: "write_to_file", path: "/etc/x", approval: "refuse" } }));
+    host.onMessage(say("checkpoint_created", "d53cf75aee045871fb7e05840db44892befbbdc1"));
+    expect(stdout.text).toBe(
+      ["? Approve ▸ write_to_file a.ts", "  -a", "  +b", "▸ write_to_file /etc/x (refused)", "· checkpoint d53cf75a", ""].join("\n"),
+    );
+  });
+
   it("uses no ANSI colours unless asked to (stdout here is not a terminal)", () => {
     const plain = createTextHost();
     plain.host.onMessage(say("completion_result", "done"));

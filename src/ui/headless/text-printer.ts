@@ -89,16 +89,23 @@ export class TextPrinter {
         break;
     }
     if (message.partial) return;
+    const approval = message.meta?.["approval"];
+    // The ask that follows shows the same tool or command; printing both would repeat the diff.
+    if ((message.say === "tool" || message.say === "command") && approval === "ask") return;
+    const refused = approval === "refuse" ? colors.red(" (refused)") : "";
     switch (message.say) {
       case "task":
         this.#line(`${colors.bold("Task:")} ${message.text}`);
         return;
       case "tool":
-        this.#line(colors.cyan(`▸ ${this.#describeTool(message)}`));
+        this.#line(colors.cyan(`▸ ${this.#describeTool(message)}`) + refused);
         this.#printDiff(message);
         return;
       case "command":
-        this.#line(colors.cyan(`$ ${message.text}`));
+        this.#line(colors.cyan(`$ ${message.text}`) + refused);
+        return;
+      case "checkpoint_created":
+        this.#line(colors.dim(`· checkpoint ${message.text.slice(0, 8)}`));
         return;
       case "completion_result":
         this.#endLine();
