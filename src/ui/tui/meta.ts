@@ -22,6 +22,23 @@ export interface ToolMeta {
   diff?: string;
   /** One-line human summary from the tool's `describe(params)`; shown when there is no path or command. */
   description?: string;
+  /** `search_files`: the pattern searched for. */
+  regex?: string;
+  /** `web_fetch`: the address. */
+  url?: string;
+  /** MCP tools and resources: the server, the tool's `name` and the resource `uri`. */
+  server?: string;
+  name?: string;
+  uri?: string;
+  /** `write_to_file` while streaming: the end of the content so far. */
+  content?: string;
+  /**
+   * What the approval policy decided when the call became final. A `say` with
+   * `"ask"` is followed by an `ask` that repeats it, so only the ask is shown.
+   */
+  approval?: "auto" | "ask" | "refuse";
+  /** The path is outside the workspace (shown as a warning). */
+  outsideWorkspace?: boolean;
 }
 
 /** `say` of kind `api_req_started`: partial while the request runs, final with usage. */
@@ -54,22 +71,19 @@ export interface FollowupMeta {
 }
 
 /**
- * `say` of kind `command_output`: the message text is the whole output so far
- * (updated in place while partial); exit code and signal arrive with the final update.
+ * `say` of kind `command_output`: the message text is the output so far
+ * (updated in place while partial). The final update says how the command
+ * ended, either as `exitCode`/`signal` or as the tools' `end` object:
+ * `{ kind: "exited", exitCode, signal } | { kind: "timed_out", timeoutMs }
+ * | { kind: "aborted" } | { kind: "failed_to_start", message }`.
  */
 export interface CommandOutputMeta {
   exitCode?: number;
   signal?: string;
+  /** How it ended when it did not exit by itself: "timed out after 600 s", "aborted", ... */
+  stopped?: string;
 }
 
-/** `ask` of kind `use_mcp_server`. */
-export interface McpMeta {
-  server: string;
-  tool?: string;
-  resource?: string;
-  /** Arguments as JSON text. */
-  arguments?: string;
-}
 
 /** `say` of kind `checkpoint_created`. */
 export interface CheckpointMeta {
@@ -100,7 +114,22 @@ function withStrings<T extends object>(target: T, meta: Meta, names: readonly (k
 export function readToolMeta(meta: Meta): ToolMeta | undefined {
   const tool = stringField(meta, "tool");
   if (tool === undefined) return undefined;
-  return withStrings<ToolMeta>({ tool }, meta, ["path", "command", "diff", "description"]);
+  const result = withStrings<ToolMeta>({ tool }, meta, [
+    "path",
+    "command",
+    "diff",
+    "description",
+    "regex",
+    "url",
+    "server",
+    "name",
+    "uri",
+    "content",
+  ]);
+  const approval = stringField(meta, "approval");
+  if (approval === "auto" || approval === "ask" || approval === "refuse") result.approval = approval;
+  if (meta?.["outsideWorkspace"] === true) result.outsideWorkspace = true;
+  return result;
 }
 
 export function readApiRequestMeta(meta: Meta): ApiRequestMeta | undefined {
@@ -133,16 +162,35 @@ export function readFollowupMeta(meta: Meta): FollowupMeta {
 }
 
 export function readCommandOutputMeta(meta: Meta): CommandOutputMeta {
+  const end = meta?.["end"];
+  if (typeof end === "object" && end !== null && "kind" in end) {
+    return readCommandEnd(end);
+  }
   const result: CommandOutputMeta = {};
   const exitCode = numberField(meta, "exitCode");
   if (exitCode !== undefined) result.exitCode = exitCode;
   return withStrings(result, meta, ["signal"]);
 }
 
-export function readMcpMeta(meta: Meta): McpMeta | undefined {
-  const server = stringField(meta, "server");
-  if (server === undefined) return undefined;
-  return withStrings<McpMeta>({ server }, meta, ["tool", "resource", "arguments"]);
+function readCommandEnd(end: Record<string, unknown>): CommandOutputMeta {
+  switch (end["kind"]) {
+    case "exited": {
+      const result: CommandOutputMeta = {};
+      const exitCode = numberField(end, "exitCode");
+      if (exitCode !== undefined) result.exitCode = exitCode;
+      return withStrings(result, end, ["signal"]);
+    }
+    case "timed_out": {
+      const timeoutMs = numberField(end, "timeoutMs");
+      return { stopped: timeoutMs === undefined ? "timed out" : `timed out after ${Math.round(timeoutMs / 1000)} s` };
+    }
+    case "aborted":
+      return { stopped: "aborted" };
+    case "failed_to_start":
+      return { stopped: `failed to start: ${stringField(end, "message") ?? "unknown error"}` };
+    default:
+      return {};
+  }
 }
 
 export function readCheckpointMeta(meta: Meta): CheckpointMeta | undefined {

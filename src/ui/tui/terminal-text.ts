@@ -75,3 +75,10 @@ export function formatTokens(count: number): string {
 export function formatCost(dollars: number): string {
   return `$${dollars < 1 ? dollars.toFixed(4) : dollars.toFixed(2)}`;
 }
+
+/** Cuts a line to `width` columns with an ellipsis (code points; wide characters are rare in code). */
+export function truncateEnd(line: string, width: number): string {
+  const characters = Array.from(line);
+  if (characters.length <= width) return line;
+  return `${characters.slice(0, Math.max(0, width - 1)).join("")}…`;
+}

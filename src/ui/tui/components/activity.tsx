@@ -21,11 +21,17 @@ export function WaitingSpinner({ since }: { since: number }): ReactNode {
   );
 }
 
+/** The error without the Task's own "Retrying in N s" tail: the countdown says it. */
+function retryReason(text: string): string {
+  const first = cleanLine(text.split("\n")[0] ?? "");
+  return first.replace(/\s*Retrying in \d+ ?s( \(attempt \d+\))?\.?\s*$/, "");
+}
+
 /** A provider error that will be retried: counts down to the retry. */
 export function RetryCountdown({ message }: { message: UiMessage }): ReactNode {
   const meta = readRetryMeta(message.meta);
   const now = useNow(250);
-  const reason = cleanLine(message.text.split("\n")[0] ?? "");
+  const reason = retryReason(message.text);
   if (meta === undefined) return <Text color="yellow" wrap="truncate-end">{`⟳ ${reason}`}</Text>;
   const attempts = meta.maxAttempts === undefined ? `${meta.attempt}` : `${meta.attempt}/${meta.maxAttempts}`;
   const seconds = Math.ceil((meta.retryAt - now) / 1000);
@@ -40,7 +46,7 @@ export function RetryCountdown({ message }: { message: UiMessage }): ReactNode {
 /** The same retry once it is in the past: no ticking. */
 export function RetryNote({ message }: { message: UiMessage }): ReactNode {
   const meta = readRetryMeta(message.meta);
-  const reason = cleanLine(message.text.split("\n")[0] ?? "");
+  const reason = retryReason(message.text);
   const attempt = meta === undefined ? "" : ` (retry ${meta.attempt})`;
   return <Text color="yellow" wrap="truncate-end">{`⟳ ${reason}${attempt}`}</Text>;
 }

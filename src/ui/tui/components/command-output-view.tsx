@@ -2,7 +2,7 @@ import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import type { UiMessage } from "../../../task/messages.js";
 import { readCommandOutputMeta } from "../meta.js";
-import { cleanLine, lastLines } from "../terminal-text.js";
+import { cleanLine, lastLines, truncateEnd } from "../terminal-text.js";
 
 /** The last lines of a command's output, with its exit status once it ended. */
 export function CommandOutputView({
@@ -17,7 +17,9 @@ export function CommandOutputView({
   const { lines, hidden } = lastLines(message.text, maxLines);
   const meta = readCommandOutputMeta(message.meta);
   let ending: ReactNode = null;
-  if (meta.signal !== undefined) {
+  if (meta.stopped !== undefined) {
+    ending = <Text color="red">{`  ${meta.stopped}`}</Text>;
+  } else if (meta.signal !== undefined) {
     ending = <Text color="red">{`  killed by ${meta.signal}`}</Text>;
   } else if (meta.exitCode !== undefined) {
     ending = <Text color={meta.exitCode === 0 ? "green" : "red"}>{`  exit ${meta.exitCode}`}</Text>;
@@ -28,12 +30,10 @@ export function CommandOutputView({
     <Box flexDirection="column" width={width}>
       {hidden > 0 ? <Text color="gray">{`  … ${hidden} earlier lines`}</Text> : null}
       {lines.map((line, index) => (
-        <Box key={index}>
+        <Text key={index}>
           <Text color="gray">{"  │ "}</Text>
-          <Box flexShrink={1}>
-            <Text wrap="truncate-end">{cleanLine(line) || " "}</Text>
-          </Box>
-        </Box>
+          {truncateEnd(cleanLine(line), width - 4) || " "}
+        </Text>
       ))}
       {ending}
     </Box>

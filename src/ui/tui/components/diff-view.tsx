@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import { cleanLine } from "../terminal-text.js";
+import { cleanLine, truncateEnd } from "../terminal-text.js";
 
 function lineColour(line: string): "green" | "red" | "cyan" | "gray" | undefined {
   if (line.startsWith("+++") || line.startsWith("---") || line.startsWith("diff ") || line.startsWith("index ")) {
@@ -22,8 +22,8 @@ export function DiffView({ diff, width, maxLines }: { diff: string; width: numbe
       {shown.map((line, index) => {
         const colour = lineColour(line);
         return (
-          <Text key={index} wrap="truncate-end" {...(colour === undefined ? {} : { color: colour })}>
-            {cleanLine(line) || " "}
+          <Text key={index} {...(colour === undefined ? {} : { color: colour })}>
+            {truncateEnd(cleanLine(line), width) || " "}
           </Text>
         );
       })}

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import type { AskResponse, UiMessage } from "../../../task/messages.js";
 import { parseMarkdownLines } from "../markdown.js";
 import type { MarkdownLine, MarkdownState } from "../markdown.js";
-import { readCheckpointMeta } from "../meta.js";
+import { readCheckpointMeta, readToolMeta } from "../meta.js";
 import { cleanLine, countLines, lastLines, tailOfLine } from "../terminal-text.js";
 import type { LiveItem, StaticItem } from "../transcript.js";
 import { RetryCountdown, RetryNote } from "./activity.js";
@@ -64,6 +64,19 @@ function MarkdownText({ text, width, maxLines }: { text: string; width: number; 
   return <MarkdownView lines={parsed.lines} width={width} />;
 }
 
+/** Tools whose own ask (question, plan, completion) shows the same text again. */
+const shownByTheirAsk: ReadonlySet<string> = new Set(["ask_followup_question", "plan_mode_respond", "attempt_completion"]);
+
+/**
+ * A final tool `say` that an ask repeats (approval "ask"), or the preview of a
+ * question that its followup ask shows: printed once, by the ask.
+ */
+function hiddenWhenPrinted(message: UiMessage): boolean {
+  const meta = readToolMeta(message.meta);
+  if (meta === undefined) return false;
+  return meta.approval === "ask" || shownByTheirAsk.has(meta.tool);
+}
+
 interface BodyProps {
   message: UiMessage;
   width: number;
@@ -106,7 +119,9 @@ function MessageBody({ message, width, limits, live, answer }: BodyProps): React
       return <Reasoning message={message} width={width} />;
     case "tool":
     case "command":
-      return <ToolCard message={message} width={width} maxDiffLines={limits.diffLines} />;
+      return hiddenWhenPrinted(message) && !live ? null : (
+        <ToolCard message={message} width={width} maxDiffLines={limits.diffLines} />
+      );
     case "command_output":
       return <CommandOutputView message={message} width={width} maxLines={limits.outputLines} />;
     case "task":
@@ -149,6 +164,11 @@ function Markdown({ lines, width, say, first }: { lines: MarkdownLine[]; width: 
 /** One item of the printed history (rendered once). */
 export function PrintedItem({ item, width }: { item: StaticItem; width: number }): ReactNode {
   if (item.kind === "markdown") return <Markdown lines={item.lines} width={width} say={item.say} first={item.first} />;
+  const message = item.message;
+  if (message.type === "say" && (message.say === "tool" || message.say === "command") && hiddenWhenPrinted(message)) {
+    return null;
+  }
+  if (message.type === "ask" && message.ask === "completion_result" && item.answer?.text === undefined) return null;
   return (
     <Box width={width} flexDirection="column" marginTop={1}>
       <MessageBody message={item.message} width={width} limits={printedLimits} live={false} answer={item.answer} />

@@ -1,8 +1,9 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import type { UiMessage } from "../../../task/messages.js";
-import { readMcpMeta, readToolMeta } from "../meta.js";
-import { cleanLine } from "../terminal-text.js";
+import { readToolMeta } from "../meta.js";
+import type { ToolMeta } from "../meta.js";
+import { cleanLine, lastLines } from "../terminal-text.js";
 import { DiffView } from "./diff-view.js";
 
 const verbs: Record<string, string> = {
@@ -14,31 +15,43 @@ const verbs: Record<string, string> = {
   list_code_definition_names: "Outline",
   execute_command: "Run",
   browser_action: "Browse",
-  use_mcp_tool: "MCP tool",
+  use_mcp_tool: "MCP",
   access_mcp_resource: "MCP resource",
   new_task: "New task",
   web_fetch: "Fetch",
+  ask_followup_question: "Question",
+  plan_mode_respond: "Plan",
+  attempt_completion: "Complete",
 };
-
-/** What a tool call does, in a few words: the verb and the path or command. */
-export function describeTool(message: UiMessage): { verb: string; target: string } {
-  const meta = readToolMeta(message.meta);
-  if (message.type === "ask" && message.ask === "use_mcp_server") {
-    const mcp = readMcpMeta(message.meta);
-    if (mcp !== undefined) return { verb: "MCP", target: `${mcp.server} ${mcp.tool ?? mcp.resource ?? ""}`.trim() };
-  }
-  if (meta === undefined) {
-    const isCommand = message.type === "ask" ? message.ask === "command" : message.say === "command";
-    return { verb: isCommand ? "Run" : "Tool", target: firstLine(message.text) };
-  }
-  const verb = verbs[meta.tool] ?? meta.tool;
-  const target = meta.command ?? meta.path ?? meta.description ?? firstLine(message.text);
-  return { verb, target };
-}
 
 function firstLine(text: string): string {
   const newline = text.indexOf("\n");
   return cleanLine(newline === -1 ? text : text.slice(0, newline));
+}
+
+function targetOf(meta: ToolMeta, text: string): string | undefined {
+  switch (meta.tool) {
+    case "search_files":
+      return meta.regex === undefined ? meta.path : `${meta.regex}  in ${meta.path ?? "."}`;
+    case "use_mcp_tool":
+      return meta.server === undefined ? undefined : `${meta.server} / ${meta.name ?? ""}`;
+    case "access_mcp_resource":
+      return meta.server === undefined ? undefined : `${meta.server} ${meta.uri ?? ""}`;
+    default:
+      return meta.command ?? meta.path ?? meta.url ?? meta.description ?? (text === "" ? undefined : firstLine(text));
+  }
+}
+
+/** What a tool call does, in a few words: the verb and the path or command. */
+export function describeTool(message: UiMessage): { verb: string; target: string; isCommand: boolean } {
+  const meta = readToolMeta(message.meta);
+  const commandKind = message.type === "ask" ? message.ask === "command" : message.say === "command";
+  if (meta === undefined) return { verb: commandKind ? "Run" : "Tool", target: firstLine(message.text), isCommand: commandKind };
+  return {
+    verb: verbs[meta.tool] ?? meta.tool,
+    target: targetOf(meta, message.text) ?? "",
+    isCommand: commandKind || meta.tool === "execute_command",
+  };
 }
 
 /** A tool call as a compact card that fills in while the call streams. */
@@ -51,9 +64,13 @@ export function ToolCard({
   width: number;
   maxDiffLines: number;
 }): ReactNode {
-  const { verb, target } = describeTool(message);
+  const { verb, target, isCommand } = describeTool(message);
   const meta = readToolMeta(message.meta);
-  const isCommand = meta?.command !== undefined || verb === "Run";
+  // While a new file streams there is no diff yet: show the end of what is written so far.
+  const preview =
+    message.partial && meta?.diff === undefined && meta?.content !== undefined && meta.content !== ""
+      ? lastLines(meta.content, 4).lines
+      : [];
   return (
     <Box flexDirection="column" width={width}>
       <Box>
@@ -67,6 +84,11 @@ export function ToolCard({
         </Box>
         {message.partial ? <Text color="gray">{" …"}</Text> : null}
       </Box>
+      {meta?.outsideWorkspace === true ? <Text color="red">{"  ⚠ outside the workspace"}</Text> : null}
+      {meta?.approval === "refuse" ? <Text color="red">{"  ✗ refused by the approval policy"}</Text> : null}
+      {preview.map((line, index) => (
+        <Text key={index} color="gray" wrap="truncate-end">{`  ${cleanLine(line) || " "}`}</Text>
+      ))}
       {meta?.diff !== undefined && meta.diff !== "" ? (
         <Box paddingLeft={2}>
           <DiffView diff={meta.diff} width={width - 2} maxLines={maxDiffLines} />

@@ -17,10 +17,13 @@ export class FakeStdout extends EventEmitter {
   private last = "";
   /** Widest line seen in any frame, in columns (ANSI removed). */
   widestLine = 0;
+  widestText = "";
 
   constructor(
     readonly columns: number,
     readonly rows: number,
+    /** Measuring every line of every frame is slow for megabytes of output. */
+    private readonly measure = true,
   ) {
     super();
   }
@@ -28,9 +31,13 @@ export class FakeStdout extends EventEmitter {
   write = (frame: string): boolean => {
     this.frameCount += 1;
     this.last = frame;
+    if (!this.measure) return true;
     for (const line of stripVTControlCharacters(frame).split("\n")) {
       const width = [...line].length;
-      if (width > this.widestLine) this.widestLine = width;
+      if (width > this.widestLine) {
+        this.widestLine = width;
+        this.widestText = line;
+      }
     }
     return true;
   };
@@ -156,8 +163,9 @@ export function startFakeTerminal(options: {
   columns?: number;
   rows?: number;
   initialTask?: string;
+  measureWidth?: boolean;
 }): FakeTerminal {
-  const stdout = new FakeStdout(options.columns ?? 80, options.rows ?? 30);
+  const stdout = new FakeStdout(options.columns ?? 80, options.rows ?? 30, options.measureWidth ?? true);
   const stdin = new FakeStdin();
   const instance = renderTui({
     controller: options.controller,
