@@ -34,6 +34,17 @@ type State =
 
 const VERBATIM = new Set(VERBATIM_PARAMETER_NAMES);
 
+/** `</name>`, built once per name rather than once per parameter. */
+const closingTags = new Map<string, string>();
+function closingTagOf(name: string): string {
+  let tag = closingTags.get(name);
+  if (tag === undefined) {
+    tag = `</${name}>`;
+    closingTags.set(name, tag);
+  }
+  return tag;
+}
+
 export class AssistantMessageParser {
   private readonly tools: TagNames;
   private readonly parameters: TagNames;
@@ -42,7 +53,7 @@ export class AssistantMessageParser {
   /** Blocks before the open text block (if any); the text block is added only when non-empty. */
   private settledCount = 0;
   private openText: TextBlock = { type: "text", content: "", partial: true };
-  private state: State = { kind: "text", text: new TrimmedValue() };
+  private state: State;
   private pending = "";
   private toolCount = 0;
 
@@ -50,6 +61,7 @@ export class AssistantMessageParser {
     this.tools = new TagNames([KNOWN_TOOL_NAMES, options.toolNames]);
     this.parameters = new TagNames([KNOWN_PARAMETER_NAMES, options.parameterNames]);
     this.maxNameLength = Math.max(this.tools.maxLength, this.parameters.maxLength);
+    this.state = this.startText();
   }
 
   /**
@@ -58,7 +70,7 @@ export class AssistantMessageParser {
    */
   push(chunk: string): Block[] {
     if (this.state.kind === "ended" || typeof chunk !== "string" || chunk.length === 0) return this.blocks;
-    const input = this.pending + chunk;
+    const input = this.pending.length === 0 ? chunk : this.pending + chunk;
     this.pending = "";
     let at = 0;
     while (at < input.length) at = this.step(input, at);
@@ -159,7 +171,12 @@ export class AssistantMessageParser {
   }
 
   private stepValue(state: Extract<State, { kind: "value" }>, input: string, at: number): number {
-    const close = input.indexOf(state.closeTag, at);
+    const lessThan = input.indexOf("<", at);
+    if (lessThan === -1) {
+      state.value.append(at === 0 ? input : input.slice(at));
+      return input.length;
+    }
+    const close = input.indexOf(state.closeTag, lessThan);
     if (close === -1) {
       const held = unfinishedTagLength(input, at, state.closeTag);
       state.value.append(input.slice(at, input.length - held));
@@ -217,15 +234,14 @@ export class AssistantMessageParser {
   }
 
   private holdBack(input: string, from: number): number {
-    this.pending = input.slice(from);
+    this.pending = from === input.length ? "" : input.slice(from);
     return input.length;
   }
 
   private closeText(text: TrimmedValue): void {
-    const content = text.value;
     this.blocks.length = this.settledCount;
-    if (content.length > 0) {
-      this.openText.content = content;
+    if (!text.isEmpty) {
+      this.openText.content = text.value;
       this.openText.partial = false;
       this.blocks.push(this.openText);
       this.openText = { type: "text", content: "", partial: true };
@@ -244,7 +260,11 @@ export class AssistantMessageParser {
 
   private closeTool(block: ToolUseBlock): void {
     block.partial = false;
-    this.state = { kind: "text", text: new TrimmedValue() };
+    this.state = this.startText();
+  }
+
+  private startText(): State {
+    return { kind: "text", text: new TrimmedValue() };
   }
 
   private openParameter(block: ToolUseBlock, name: string): void {
@@ -254,25 +274,27 @@ export class AssistantMessageParser {
       block,
       name,
       value: VERBATIM.has(name) ? new VerbatimValue() : new TrimmedValue(),
-      closeTag: `</${name}>`,
+      closeTag: closingTagOf(name),
     };
   }
 
   /** Brings the last block up to date with the input so far. */
   private showOpenBlock(): void {
     const state = this.state;
-    if (state.kind === "text") {
-      const content = state.text.value;
+    if (state.kind === "value") {
+      state.block.params[state.name] = state.value.value;
+    } else if (state.kind === "text") {
+      // The open text block is listed only when it has something to show (rule 2).
       this.blocks.length = this.settledCount;
-      if (content.length > 0) {
-        this.openText.content = content;
+      if (!state.text.isEmpty) {
+        this.openText.content = state.text.value;
         this.blocks.push(this.openText);
       }
-    } else if (state.kind === "value") {
-      state.block.params[state.name] = state.value.value;
     }
   }
 }
+
+
 
 /**
  * Parses `text` as an answer that may still be streaming: rule 6 applies at

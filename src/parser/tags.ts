@@ -45,9 +45,15 @@ export function scanTag(text: string, at: number, maxNameLength: number): TagSca
  * of `tag`: those characters are held back because they may still become it.
  */
 export function unfinishedTagLength(text: string, from: number, tag: string): number {
-  const available = text.length - from;
-  for (let length = Math.min(tag.length - 1, available); length > 0; length -= 1) {
-    if (text.startsWith(tag.slice(0, length), text.length - length)) return length;
+  const longest = Math.min(tag.length - 1, text.length - from);
+  // Tags have one '<', their first character, so only the suffix from the last '<' in reach can match.
+  // This runs on every push: compare in place without allocating.
+  let start = text.length - 1;
+  while (start >= text.length - longest && text.charCodeAt(start) !== 60) start -= 1;
+  if (start < text.length - longest) return 0;
+  const length = text.length - start;
+  for (let index = 1; index < length; index += 1) {
+    if (text.charCodeAt(start + index) !== tag.charCodeAt(index)) return 0;
   }
-  return 0;
+  return length;
 }

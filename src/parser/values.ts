@@ -1,8 +1,8 @@
 /**
- * Values that grow by appending. Long values are built with string
- * concatenation only (V8 keeps them as ropes), and the already-built part is
- * never read again, so a value fed in many small pieces costs time linear in
- * its length (SPEC P-perf-1).
+ * Values that grow by appending. A value fed in many small pieces costs time
+ * linear in its length (SPEC P-perf-1): pieces are joined with `+`, which V8
+ * does without copying (a rope), and the part built so far is never read
+ * again here, so it is never copied here either.
  */
 
 /** The characters String.prototype.trim removes (all in the BMP). */
@@ -55,6 +55,10 @@ export class TrimmedValue implements GrowingValue {
   get value(): string {
     return this.body;
   }
+
+  get isEmpty(): boolean {
+    return this.body.length === 0;
+  }
 }
 
 type Leading =
@@ -64,13 +68,17 @@ type Leading =
 /**
  * A `content` or `diff` value: exactly one leading and one trailing newline
  * (`\n` or `\r\n`) are removed and every other character is kept (rule 4).
+ * The newest piece is kept whole in `last` (pieces are usually the caller's
+ * chunks, so nothing is copied); only its end can hold the trailing newline.
  */
 export class VerbatimValue implements GrowingValue {
   private leading: Leading = { kind: "undecided", seen: "" };
-  /** Raw characters known to be inside the value. */
+  /** Raw characters before `last`. */
   private body = "";
-  /** The last (at most two) raw characters, which may be the trailing newline. */
-  private tail = "";
+  /** The newest raw characters; at least two of them unless `body` is empty. */
+  private last = "";
+  /** `body + last` once built for showing, reused as the next body so each push builds one string. */
+  private whole: string | undefined;
 
   append(piece: string): void {
     if (piece.length === 0) return;
@@ -83,20 +91,28 @@ export class VerbatimValue implements GrowingValue {
       }
       this.leading = { kind: "decided" };
       const skip = raw.startsWith("\r\n") ? 2 : raw.startsWith("\n") ? 1 : 0;
-      piece = raw.slice(skip);
+      piece = skip === 0 ? raw : raw.slice(skip);
       if (piece.length === 0) return;
     }
-    const combined = this.tail + piece;
-    const cut = Math.max(0, combined.length - 2);
-    this.body += combined.slice(0, cut);
-    this.tail = combined.slice(cut);
+    if (piece.length >= 2) {
+      this.body = this.whole ?? this.body + this.last;
+      this.last = piece;
+    } else {
+      this.last += piece;
+    }
+    this.whole = undefined;
   }
 
   get value(): string {
     if (this.leading.kind === "undecided") return this.leading.seen;
-    const tail = this.tail;
-    if (tail.endsWith("\r\n")) return this.body;
-    if (tail.endsWith("\n")) return this.body + tail.slice(0, -1);
-    return this.body + tail;
+    const last = this.last;
+    const end = last.length;
+    // Newline code units: 10 is "\n", 13 is "\r".
+    if (end >= 1 && last.charCodeAt(end - 1) === 10) {
+      const cut = end >= 2 && last.charCodeAt(end - 2) === 13 ? 2 : 1;
+      return this.body + last.slice(0, end - cut);
+    }
+    this.whole ??= this.body + last;
+    return this.whole;
   }
 }
