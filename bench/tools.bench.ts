@@ -27,7 +27,7 @@ function median(values: number[]): number {
 }
 
 /** Interleaved runs after one warm-up each, so load bursts hit all alike. Returns median ms per run. */
-async function timeEach(runs: Array<() => Promise<unknown> | unknown>): Promise<number[]> {
+async function timeEach(runs: Array<() => unknown>): Promise<number[]> {
   for (const run of runs) await run();
   const samples = runs.map((): number[] => []);
   for (let repetition = 0; repetition < REPETITIONS; repetition++) {
