@@ -28,10 +28,10 @@ function randomSequence(seed: number): () => number {
 }
 
 describe("crash safety", () => {
-  it("survives kill -9 at 24 random points: every acknowledged entry loads, at most the torn last line is lost", async () => {
+  it("survives kill -9 at 20 random points: every acknowledged entry loads, at most the torn last line is lost", async () => {
     const random = randomSequence(20261130);
     const acked = new Set<number>();
-    for (let round = 0; round < 24; round += 1) {
+    for (let round = 0; round < 20; round += 1) {
       const running = startAppendChild({ dataDir: folder.path, taskId: "crash", mode: "append" });
       const start = Number((await running.waitForLine(/^start /)).slice(6));
       // Let it acknowledge a random number of entries, then kill it wherever it is.
@@ -53,7 +53,7 @@ describe("crash safety", () => {
       expect(tornReports.length).toBeLessThanOrEqual(1);
       expect(loaded.warnings.length).toBeLessThanOrEqual(round + 1);
     }
-    expect(acked.size).toBeGreaterThan(24);
+    expect(acked.size).toBeGreaterThan(20);
   }, 600_000);
 });
 
@@ -84,6 +84,16 @@ describe("task lock", () => {
     await holder.kill();
     const { writer } = await store.open("orphan");
     await writer.close();
+  });
+
+  it("respects a lock from another host and says how to clear it", async () => {
+    const first = await store.create({ taskId: "remote", task: "t", workspace: "/w" });
+    await first.close();
+    const lockPath = join(folder.path, "tasks", "remote", "lock");
+    await writeFile(lockPath, JSON.stringify({ pid: 4242, startTime: "1", host: "another-machine" }));
+    await expect(store.open("remote")).rejects.toThrow(
+      `task remote is open in another cairn process (pid 4242 on host another-machine); finish or stop it there first; if it is no longer running, delete ${lockPath} and try again`,
+    );
   });
 
   it("takes over a lock whose pid now belongs to a different process (pid reuse)", async () => {

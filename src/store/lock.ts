@@ -8,10 +8,13 @@ export class TaskLockedError extends Error {
   constructor(
     readonly taskId: string,
     readonly pid: number,
+    options: { otherHost?: string; lockPath?: string } = {},
   ) {
     super(
-      `task ${taskId} is open in another cairn process (pid ${pid}); ` +
-        `finish or stop that process first (or wait for it to end), then try again`,
+      options.otherHost === undefined
+        ? `task ${taskId} is open in another cairn process (pid ${pid}); finish or stop that process first (or wait for it to end), then try again`
+        : `task ${taskId} is open in another cairn process (pid ${pid} on host ${options.otherHost}); ` +
+            `finish or stop it there first; if it is no longer running, delete ${options.lockPath ?? "the task's lock file"} and try again`,
     );
     this.name = "TaskLockedError";
   }
@@ -47,7 +50,8 @@ function isAlive(pid: number): boolean {
 
 /** Whether the process that wrote `record` is still the one running under its pid. */
 function holderIsRunning(record: LockRecord): boolean {
-  if (record.host !== hostname()) return true; // another machine: we cannot tell, so respect it
+  // Another machine (a shared data folder): we cannot tell, so respect it; the error says how to clear it.
+  if (record.host !== hostname()) return true;
   if (!isAlive(record.pid)) return false;
   if (record.startTime === undefined) return true;
   const current = processStartTime(record.pid);
@@ -97,7 +101,11 @@ export async function acquireTaskLock(options: { path: string; taskId: string })
       }
       const existing = parseRecord(existingText);
       if (existing !== undefined && holderIsRunning(existing)) {
-        throw new TaskLockedError(options.taskId, existing.pid);
+        throw new TaskLockedError(
+          options.taskId,
+          existing.pid,
+          existing.host === hostname() ? {} : { otherHost: existing.host, lockPath: options.path },
+        );
       }
       // A stale or unreadable lock: the holder is gone. Remove it and race for it again.
       await unlink(options.path).catch(() => {});

@@ -105,6 +105,13 @@ describe("TaskStore log", () => {
     expect(loaded.apiHistory).toHaveLength(2);
   });
 
+  it("refuses to create a task whose id already exists", async () => {
+    const writer = await store.create({ taskId: "dup", task: "first", workspace: "/w" });
+    await writer.close();
+    await expect(store.create({ taskId: "dup", task: "second", workspace: "/w" })).rejects.toThrow(/task dup already exists/);
+    expect((await store.load("dup")).meta.task).toBe("first");
+  });
+
   it("refuses unknown and unsafe task ids with a message naming what to do", async () => {
     await expect(store.load("nope")).rejects.toThrow(TaskNotFoundError);
     await expect(store.load("nope")).rejects.toThrow(/cairn history/);

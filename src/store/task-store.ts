@@ -49,6 +49,9 @@ export class TaskStore {
     await mkdir(dir, { recursive: true });
     const lock = await acquireTaskLock({ path: join(dir, "lock"), taskId: full.taskId });
     try {
+      if (await stat(join(dir, "meta.json")).then(() => true, () => false)) {
+        throw new Error(`task ${full.taskId} already exists; resume it (cairn resume ${full.taskId}) or start a new task`);
+      }
       await writeFileAtomic(join(dir, "meta.json"), `${JSON.stringify(full, null, 1)}\n`);
       const progress: TaskProgress = { status: "running", tokensIn: 0, tokensOut: 0, cost: 0, updatedAt: createdAt };
       await upsertHistoryRow(this.indexPath, summaryOf(full, progress)).catch(() => {});
