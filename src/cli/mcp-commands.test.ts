@@ -90,6 +90,13 @@ describe("cairn mcp add / remove", () => {
     expect((await readConfig()).mcpServers["files"]).toEqual({ command: "other" });
   });
 
+  it("explains how to pass a command whose arguments start with -", async () => {
+    const outcome = await cairnMcp("add", "files", "npx", "-y", "server");
+    expect(outcome.status).not.toBe(0);
+    expect(outcome.stderr).toContain("unknown option '-y'");
+    expect(outcome.stderr).toContain("put -- before its command: cairn mcp add files -- npx -y some-server");
+  });
+
   it("removes a server and keeps the rest of the file", async () => {
     await mkdir(userConfigDir, { recursive: true });
     await writeFile(configFile(), JSON.stringify({ note: "mine", mcpServers: { a: { command: "a" }, b: { command: "b" } } }));

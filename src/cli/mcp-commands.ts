@@ -236,6 +236,7 @@ export function registerMcpCommands(program: Command, context: McpCommandContext
     .option("--cwd <folder>", "working folder of the program")
     .option("--auto-approve <tools...>", "tools that run without asking")
     .option("-f, --force", "replace a server of the same name")
+    .showHelpAfterError("(when the server's own arguments start with -, put -- before its command: cairn mcp add files -- npx -y some-server)")
     .action(async (name: string, target: string, args: string[], options: AddOptions) => {
       const file = userMcpConfigPath(context.userConfigDir());
       const entry = entryFor(target, args, options);

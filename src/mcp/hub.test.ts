@@ -92,6 +92,27 @@ describe("McpHub with server-everything over stdio", () => {
     }
   });
 
+  it("follows tools/list_changed: tools the server adds after connecting appear", async () => {
+    await hub.waitForServers(60_000, never);
+    // server-everything registers more tools once initialized and announces them.
+    while (hub.getTool("everything", "simulate-research-query") === undefined) {
+      await events.next("tools_changed", "everything");
+    }
+    expect(events.of("tools_changed").some((event) => event.server === "everything")).toBe(true);
+    expect(hub.promptSection("xml")).toContain("- simulate-research-query: ");
+  });
+
+  it("passes the server's log messages on as events", async () => {
+    await hub.waitForServers(60_000, never);
+    const logged = events.next("server_log", "everything");
+    const toggled = await hub.callTool({ server: "everything", tool: "toggle-simulated-logging", arguments: {}, signal: never });
+    expect(textOf(toggled)).toMatch(/started/i);
+    const log = await logged;
+    expect(log.level).toMatch(/^(debug|info|notice|warning|error|critical|alert|emergency)$/);
+    expect(log.message).toMatch(/-level message|level-message/);
+    await hub.callTool({ server: "everything", tool: "toggle-simulated-logging", arguments: {}, signal: never });
+  });
+
   it("forwards progress notifications while a long call runs", async () => {
     await hub.waitForServers(60_000, never);
     const seenBefore = events.events.length;

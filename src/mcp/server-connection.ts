@@ -86,6 +86,9 @@ export class ServerConnection {
   private currentPid: (() => number | undefined) | undefined;
   /** The client of the latest attempt, even while it is still connecting (close() must stop it). */
   private activeClient: Client | undefined;
+  /** List changes announced while the connection was still being set up. */
+  private readonly staleWhileConnecting = new Set<"tools" | "resources">();
+  private refreshLists: ((what: "tools" | "resources") => Promise<void>) | undefined;
 
   constructor(private readonly options: ConnectionOptions) {
     this.state = options.config.disabled ? { kind: "disabled" } : { kind: "idle" };
@@ -130,7 +133,8 @@ export class ServerConnection {
       if (this.isRemote() && generation === this.generation) void this.checkHealth(generation);
       void error;
     };
-    this.installNotificationHandlers(client, generation);
+    this.staleWhileConnecting.clear();
+    this.refreshLists = this.installNotificationHandlers(client, generation);
     try {
       await client.connect(created.transport, { timeout: this.options.connectTimeoutMs });
       const session = await this.fetchSession(client);
@@ -147,6 +151,8 @@ export class ServerConnection {
         resources: session.resources.length,
       });
       this.startHealthChecks(generation);
+      for (const what of this.staleWhileConnecting) void this.refreshLists?.(what);
+      this.staleWhileConnecting.clear();
     } catch (error) {
       if (generation !== this.generation || this.state.kind === "closed") return;
       this.generation++;
@@ -190,9 +196,15 @@ export class ServerConnection {
     return { client, tools, resources, templates, instructions: client.getInstructions() };
   }
 
-  private installNotificationHandlers(client: Client, generation: number): void {
+  private installNotificationHandlers(client: Client, generation: number): (what: "tools" | "resources") => Promise<void> {
     const refresh = async (what: "tools" | "resources"): Promise<void> => {
-      if (generation !== this.generation || this.state.kind !== "connected") return;
+      if (generation !== this.generation) return;
+      if (this.state.kind === "connecting") {
+        // The lists being fetched for the connection may predate this change.
+        this.staleWhileConnecting.add(what);
+        return;
+      }
+      if (this.state.kind !== "connected") return;
       try {
         const fresh = await this.fetchSession(client);
         if (generation !== this.generation || this.state.kind !== "connected") return;
@@ -223,6 +235,7 @@ export class ServerConnection {
         ...(notification.params === undefined ? {} : { params: notification.params }),
       });
     };
+    return refresh;
   }
 
   private isClosed(): boolean {
