@@ -5,7 +5,7 @@ import type { TaskLogWriter } from "../store/log-writer.js";
 import type { UiMessage } from "../task/messages.js";
 import { conversationCutFor } from "./conversation-cut.js";
 import { createCheckpointGate } from "./gate.js";
-import { restoreCheckpoint } from "./restore.js";
+import { restoreCheckpoint, restoreOpenTask } from "./restore.js";
 import { CheckpointTracker } from "./tracker.js";
 import { readText, temporaryFolder, writeFiles } from "./test-support/workspace.js";
 
@@ -112,6 +112,22 @@ describe("restoreCheckpoint", () => {
     await expect(restoreCheckpoint({ dataDir: data.path, taskId, checkpoint: "abcd", mode: "both" })).rejects.toThrow(
       `task ${taskId} has no checkpoint "abcd"`,
     );
+  });
+});
+
+describe("restoreOpenTask", () => {
+  it("restores a task this process holds open, and the writer goes on from the cut", async () => {
+    const { taskId, hashes } = await scriptedTask();
+    const store = new TaskStore({ dataDir: data.path });
+    const { writer, loaded } = await store.open(taskId);
+    const outcome = await restoreOpenTask({ writer, loaded, dataDir: data.path, checkpoint: hashes[1]!, mode: "both" });
+    expect(outcome.conversation).toEqual({ apiHistoryLength: 3, uiMessageCount: 4 });
+    expect(writer.position()).toEqual({ apiHistoryLength: 3, uiMessageCount: 4 });
+    writer.append({ kind: "ui", message: say("after", "after the restore") });
+    await writer.close();
+    const reloaded = await store.load(taskId);
+    expect(reloaded.uiMessages.map((message) => message.id).slice(-2)).toEqual([`checkpoint-${hashes[1]}`, "after"]);
+    expect(await readText(join(workspace.path, "a.txt"))).toBe("one");
   });
 });
 

@@ -1,5 +1,6 @@
 import { TaskStore } from "../store/task-store.js";
-import type { ConversationPosition } from "../store/types.js";
+import type { TaskLogWriter } from "../store/log-writer.js";
+import type { ConversationPosition, LoadedTask } from "../store/types.js";
 import { conversationCutFor } from "./conversation-cut.js";
 import { CheckpointTracker, type Checkpoint, type RestoreResult } from "./tracker.js";
 
@@ -38,20 +39,37 @@ export async function restoreCheckpoint(options: {
   const store = new TaskStore({ dataDir: options.dataDir });
   const { writer, loaded } = await store.open(options.taskId);
   try {
-    const tracker = new CheckpointTracker({ workspace: loaded.meta.workspace, dataDir: options.dataDir });
-    await tracker.init();
-    const checkpoint = await findTaskCheckpoint(tracker, options.taskId, options.checkpoint);
-    // Work out the cut first: if it cannot be done, nothing is touched.
-    const cut = options.mode === "files" ? undefined : conversationCutFor(loaded, checkpoint);
-    const outcome: RestoreOutcome = { checkpoint };
-    if (options.mode !== "task") outcome.files = await tracker.restoreFiles(checkpoint.hash, { taskId: options.taskId });
-    if (cut !== undefined) {
-      writer.appendEntry({ kind: "api_truncate", length: cut.apiHistoryLength });
-      writer.appendEntry({ kind: "ui_truncate", count: cut.uiMessageCount });
-      outcome.conversation = cut;
-    }
-    return outcome;
+    return await restoreOpenTask({ writer, loaded, dataDir: options.dataDir, checkpoint: options.checkpoint, mode: options.mode });
   } finally {
     await writer.close();
   }
+}
+
+/**
+ * The same for a task this process already holds open (the terminal UI between turns):
+ * `writer` and `loaded` are the task's writer and its state as loaded now. The caller
+ * rebuilds its conversation from the outcome (or reloads the task).
+ */
+export async function restoreOpenTask(options: {
+  writer: TaskLogWriter;
+  loaded: LoadedTask;
+  dataDir: string;
+  checkpoint: string;
+  mode: RestoreMode;
+}): Promise<RestoreOutcome> {
+  const { writer, loaded } = options;
+  const tracker = new CheckpointTracker({ workspace: loaded.meta.workspace, dataDir: options.dataDir });
+  await tracker.init();
+  const checkpoint = await findTaskCheckpoint(tracker, loaded.meta.taskId, options.checkpoint);
+  // Work out the cut first: if it cannot be done, nothing is touched.
+  const cut = options.mode === "files" ? undefined : conversationCutFor(loaded, checkpoint);
+  const outcome: RestoreOutcome = { checkpoint };
+  if (options.mode !== "task") outcome.files = await tracker.restoreFiles(checkpoint.hash, { taskId: loaded.meta.taskId });
+  if (cut !== undefined) {
+    writer.appendEntry({ kind: "api_truncate", length: cut.apiHistoryLength });
+    writer.appendEntry({ kind: "ui_truncate", count: cut.uiMessageCount });
+    await writer.flush();
+    outcome.conversation = cut;
+  }
+  return outcome;
 }

@@ -127,7 +127,6 @@ export class CheckpointTracker {
         ["core.autocrlf", "false"],
         ["core.quotePath", "false"],
         ["commit.gpgSign", "false"],
-        ["gc.autoDetach", "false"],
         ["user.name", "cairn"],
         ["user.email", "cairn@localhost"],
       ];
