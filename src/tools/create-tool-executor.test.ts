@@ -19,7 +19,8 @@ describe("createToolExecutor", () => {
   it("T19: knows every built-in tool and its parameters", () => {
     const executor = createTestExecutor(workspace);
     expect(executor.toolNames().sort()).toEqual([...everyTool].sort());
-    const withMcp = createTestExecutor(workspace, { mcp: createRecordingMcpPort({ tools: [], servers: [] }) });
+    expect(createTestExecutor(workspace, { mcp: createRecordingMcpPort({ tools: [], servers: [] }) }).toolNames()).not.toContain("use_mcp_tool");
+    const withMcp = createTestExecutor(workspace, { mcp: createRecordingMcpPort({ tools: [], servers: [{ name: "s", connected: false }] }) });
     expect(withMcp.toolNames()).toEqual(expect.arrayContaining(["use_mcp_tool", "access_mcp_resource"]));
     expect(withMcp.parameterNames()).toEqual(expect.arrayContaining(["path", "content", "diff", "command", "requires_approval", "timeout", "regex", "file_pattern", "recursive", "question", "options", "result", "response", "context", "url", "server_name", "tool_name", "arguments", "uri", "start_line", "end_line"]));
   });
@@ -129,5 +130,13 @@ describe("createToolExecutor", () => {
     const outcome = await createTestExecutor(workspace, { yes: true }).executeTool(toolCall("write_to_file", { path: "x.txt", content: "x" }), context);
     expect(outcome.status).toBe("error");
     expect(existsSync(workspace.path("x.txt"))).toBe(false);
+  });
+});
+
+describe("native arguments that are not JSON", () => {
+  it("are a mistake that shows what was sent", async () => {
+    const outcome = await createTestExecutor(workspace, { protocol: "native" }).executeTool(toolCall("read_file", { __invalid_arguments: '{"path": "a.txt"' }), createRecordingContext());
+    expect(outcome.status).toBe("mistake");
+    expect(textOf(outcome.content)).toContain('were not a valid JSON object, so it did not run. You sent:\n{"path": "a.txt"');
   });
 });

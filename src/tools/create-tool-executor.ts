@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import { homedir } from "node:os";
+import { invalidArgumentsParam } from "../llm/native-tool-calls.js";
 import type { ToolUseBlock } from "../parser/types.js";
 import type { Mode, ToolCallContext, ToolExecutor, ToolOutcome } from "../task/tool-executor.js";
 import { ApprovalPolicy, defaultApprovalSettings, type ApprovalSettings } from "./approval.js";
@@ -14,7 +15,7 @@ import { CommandRegistry } from "./command/command-registry.js";
 import { describeError } from "./file-io.js";
 import { FileTracker } from "./file-tracker.js";
 import type { McpPort } from "./mcp-port.js";
-import { missingParameter, notInMode, toolError, unknownTool } from "./responses.js";
+import { invalidArgumentsJson, missingParameter, notInMode, toolError, unknownTool } from "./responses.js";
 import type { ToolDefinition, ToolRuntime, ToolRuntimeOptions } from "./tool-definition.js";
 import { availableIn, nativeSchema, promptSection, xmlFormatIntroduction } from "./tool-schema.js";
 import { WorkspaceGuard } from "./workspace-guard.js";
@@ -86,6 +87,10 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     }
     if ((context.mode === "plan" && tool.mutates === true) || !availableIn(tool, context.mode)) {
       return { outcome: notInMode(tool.name, context.mode) };
+    }
+    const invalidArguments = block.params[invalidArgumentsParam];
+    if (invalidArguments !== undefined) {
+      return { outcome: invalidArgumentsJson(tool.name, invalidArguments) };
     }
     for (const parameter of tool.parameters) {
       if (!parameter.required) continue;

@@ -28,6 +28,11 @@ export function missingParameter(options: { tool: string; parameter: string; pro
   );
 }
 
+export function invalidArgumentsJson(tool: string, raw: string): ToolOutcome {
+  const shown = raw.length > 300 ? `${raw.slice(0, 300)}…` : raw;
+  return mistake(`The arguments of ${tool} were not a valid JSON object, so it did not run. You sent:\n${shown}\nSend the call again with its arguments as one JSON object.`);
+}
+
 export function invalidParameter(options: { tool: string; parameter: string; problem: string }): ToolOutcome {
   return mistake(`invalid value for parameter '${options.parameter}' of ${options.tool}: ${options.problem}`);
 }

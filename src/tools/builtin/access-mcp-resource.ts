@@ -12,7 +12,8 @@ export const accessMcpResourceTool: ToolDefinition = {
     { name: "uri", required: true, description: "The URI of the resource.", usage: "resource URI here" },
   ],
   readOnly: true,
-  isAvailable: (options) => options.mcp !== undefined,
+  // Offered only when at least one MCP server is configured.
+  isAvailable: (options) => options.mcp !== undefined && options.mcp.serverStatus().length > 0,
   describePartial(params) {
     return { text: `${params["server_name"] ?? ""} ${params["uri"] ?? ""}`, meta: { tool: "access_mcp_resource", server: params["server_name"] ?? "", uri: params["uri"] ?? "" } };
   },

@@ -14,7 +14,8 @@ export const useMcpToolTool: ToolDefinition = {
     { name: "arguments", required: false, type: "object", description: "The tool's arguments as a JSON object.", usage: '{\n  "param1": "value1"\n}' },
   ],
   readOnly: false,
-  isAvailable: (options) => options.mcp !== undefined,
+  // Offered only when at least one MCP server is configured.
+  isAvailable: (options) => options.mcp !== undefined && options.mcp.serverStatus().length > 0,
   describePartial(params) {
     return { text: `${params["server_name"] ?? ""} / ${params["tool_name"] ?? ""}`, meta: { tool: "use_mcp_tool", server: params["server_name"] ?? "", name: params["tool_name"] ?? "" } };
   },
