@@ -87,6 +87,20 @@ export class TaskLogWriter implements TaskLog {
     }
   }
 
+  /**
+   * Cuts the conversation back to `position` (appending truncate entries, only if it is
+   * longer): after a resume drops the leftovers of an interruption, the log must drop
+   * them too, or the next load would bring them back.
+   */
+  cutTo(position: ConversationPosition): void {
+    if (position.apiHistoryLength < this.apiHistoryLength) {
+      this.appendEntry({ kind: "api_truncate", length: position.apiHistoryLength });
+    }
+    if (position.uiMessageCount < this.uiMessageIds.length) {
+      this.appendEntry({ kind: "ui_truncate", count: position.uiMessageCount });
+    }
+  }
+
   /** Where the conversation stands now (for checkpoints). */
   position(): ConversationPosition {
     return { apiHistoryLength: this.apiHistoryLength, uiMessageCount: this.uiMessageIds.length };
