@@ -107,8 +107,10 @@ describe("execute_command", () => {
 
   it("abortAll stops running commands", async () => {
     const executor = createTestExecutor(workspace, { yes: true });
-    const pending = executor.executeTool(run("sleep 1000"), createRecordingContext());
-    await delay(100);
+    const context = createRecordingContext();
+    const pending = executor.executeTool(run("echo started; sleep 1000"), context);
+    // Output streaming means the command is running (and tracked).
+    await waitFor(() => context.says.some((say) => say.type === "command_output"));
     await executor.abortAll();
     const outcome = await pending;
     expect(outcome.status).toBe("error");

@@ -79,6 +79,15 @@ describe("read_file", () => {
     expect(textOf(third.content)).toBe("changed");
   });
 
+  it("sends the file again after cairn itself edited it", async () => {
+    const executor = createTestExecutor(workspace, { yes: true });
+    const context = createRecordingContext();
+    await executor.executeTool(toolCall("read_file", { path: "a.txt" }), context);
+    await executor.executeTool(toolCall("write_to_file", { path: "a.txt", content: "one\ntwo\nthree\n" }), context);
+    const again = await executor.executeTool(toolCall("read_file", { path: "a.txt" }), context);
+    expect(textOf(again.content)).toBe("one\ntwo\nthree");
+  });
+
   it("refuses files hidden by .cairnignore, also through a link", async () => {
     const { outcome, text } = await read({ path: "secret.env" });
     expect(outcome.status).toBe("error");

@@ -14,7 +14,7 @@ const maximumPreviewBytes = 8 * 1024 * 1024;
 const maximumDiffInResult = 20_000;
 
 /** While a diff streams, the file is read once per call and the preview recomputed only when a block completes. */
-const previews = new Map<string, { content: string | undefined; blocks: number; diff: string }>();
+const previews = new Map<string, { content: string | undefined; blocks: number; diff: string; scanned: number }>();
 
 function previewFor(callId: string, path: string, diff: string): { blocks: number; diff: string } {
   let entry = previews.get(callId);
@@ -25,10 +25,14 @@ function previewFor(callId: string, path: string, diff: string): { blocks: numbe
     } catch {
       content = undefined;
     }
-    entry = { content, blocks: 0, diff: "" };
+    entry = { content, blocks: 0, diff: "", scanned: 0 };
     previews.set(callId, entry);
     if (previews.size > 16) previews.delete(previews.keys().next().value ?? callId);
   }
+  // Parsing the whole diff on every streamed chunk would cost quadratic time: only a new REPLACE marker can complete a block.
+  const markerSeen = diff.indexOf("REPLACE", Math.max(0, entry.scanned - "REPLACE".length)) >= 0;
+  entry.scanned = diff.length;
+  if (!markerSeen) return { blocks: entry.blocks, diff: entry.diff };
   const parsed = parseSearchReplace(diff);
   if (parsed.blocks.length !== entry.blocks && entry.content !== undefined) {
     entry.blocks = parsed.blocks.length;
