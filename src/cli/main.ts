@@ -1,6 +1,9 @@
 import { Command, CommanderError } from "commander";
 import { readFileSync } from "node:fs";
 import { registerConfigCommand } from "./config-command.js";
+import { registerDemoCommand } from "./demo-command.js";
+import { addTaskOptions, registerRunCommand, runDefault } from "./run-command.js";
+import type { TaskCommandOptions } from "./run-command.js";
 import { defaultMcpCommandContext, registerMcpCommands } from "./mcp-commands.js";
 import { registerMockLlmCommand } from "./mock-llm-command.js";
 import { registerHistoryCommands } from "./history-commands.js";
@@ -17,7 +20,13 @@ export function buildProgram(): Command {
   const program = new Command("cairn")
     .description("An autonomous coding agent: give it a task in a repository, watch it work.")
     .version(packageVersion(), "-V, --version")
-    .exitOverride();
+    .exitOverride()
+    .enablePositionalOptions();
+  addTaskOptions(program.argument("[task...]", "a task to start in the terminal UI")).action(async (words: string[], flags: TaskCommandOptions) => {
+    process.exitCode = await runDefault(words, flags);
+  });
+  registerRunCommand(program);
+  registerDemoCommand(program);
   registerConfigCommand(program);
   registerMockLlmCommand(program);
   registerMcpCommands(program, defaultMcpCommandContext());
@@ -31,7 +40,7 @@ export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
     await program.parseAsync(argv, { from: "user" });
-    return 0;
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? 0 : 2;

@@ -2,7 +2,7 @@ import { inspect } from "node:util";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError, requireApiKey, resolveSettings } from "./index.js";
+import { ConfigError, defaultModels, requireApiKey, resolveSettings } from "./index.js";
 import type { CliFlags } from "./index.js";
 import { createConfigFolders, type ConfigFolders } from "./test-support/folders.js";
 
@@ -30,7 +30,7 @@ describe("resolveSettings precedence", () => {
   it("uses defaults when nothing is configured, and names them as defaults", async () => {
     const settings = await resolveWith();
     expect(settings.provider).toBe("anthropic");
-    expect(settings.model).toBe("claude-sonnet-4-5");
+    expect(settings.model).toBe(defaultModels.anthropic);
     expect(settings.toolProtocol).toBe("xml");
     expect(settings.maxMistakes).toBe(3);
     expect(settings.onAsk).toBe("fail");
@@ -112,7 +112,7 @@ describe("resolveSettings precedence", () => {
     const openai = await resolveWith({ flags: { provider: "openai" }, env });
     expect(openai.baseUrl).toBe("http://127.0.0.1:9999/v1");
     expect(openai.sourceDetails["baseUrl"]).toBe("OPENAI_BASE_URL");
-    expect(openai.model).toBe("gpt-5");
+    expect(openai.model).toBe(defaultModels.openai);
     const both = await resolveWith({ flags: { provider: "openai" }, env: { ...env, CAIRN_BASE_URL: "http://localhost:1/v1" } });
     expect(both.baseUrl).toBe("http://localhost:1/v1");
   });

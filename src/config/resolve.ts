@@ -23,6 +23,7 @@ import type {
   ToolProtocol,
 } from "./types.js";
 import { autoApproveKeys } from "./types.js";
+import { defaultModels as catalogueDefaultModels } from "../llm/models.js";
 
 export interface ResolveSettingsOptions {
   flags: CliFlags;
@@ -35,12 +36,8 @@ export interface ResolveSettingsOptions {
   trust?: boolean;
 }
 
-/** The model used when none is configured; kept in step with the catalogue in src/llm/models.ts. */
-export const defaultModels: Record<ProviderName, string> = {
-  anthropic: "claude-sonnet-4-5",
-  openai: "gpt-5",
-  mock: "mock-model",
-};
+/** The model used when none is configured: the catalogue's choice. */
+export const defaultModels: Record<ProviderName, string> = catalogueDefaultModels;
 
 export const defaultAutoApprove: AutoApproveSettings = {
   readInside: true,

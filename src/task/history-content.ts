@@ -25,17 +25,6 @@ export function toolResultContent(options: {
   return [header, ...content];
 }
 
-function parseArguments(raw: string | undefined, block: ToolUseBlock): Record<string, unknown> {
-  if (raw !== undefined && raw.trim().length > 0) {
-    try {
-      const parsed: unknown = JSON.parse(raw);
-      if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-    } catch {
-      // fall through: the params we parsed leniently are the best record of the call
-    }
-  }
-  return { ...block.params };
-}
 
 /**
  * The assistant message kept in the history for one round. xml: the raw text as
@@ -47,7 +36,8 @@ export function assistantHistoryContent(options: {
   blocks: Block[];
   rawText: string;
   answeredToolIds: ReadonlySet<string>;
-  rawArguments: (blockId: string) => string | undefined;
+  /** A native call's parsed arguments; the string params stand in when there are none. */
+  toolInput: (blockId: string) => Record<string, unknown> | undefined;
   note?: string;
   /** SPEC T14: the answer is kept only up to the end of this tool call. */
   cutAfterToolId?: string;
@@ -69,7 +59,7 @@ export function assistantHistoryContent(options: {
   for (const block of blocks) {
     if (block.type === "text" && block.content.trim().length > 0) content.push({ type: "text", text: block.content });
     if (block.type === "tool_use" && options.answeredToolIds.has(block.id)) {
-      content.push({ type: "tool_use", id: block.id, name: block.name, input: parseArguments(options.rawArguments(block.id), block) });
+      content.push({ type: "tool_use", id: block.id, name: block.name, input: options.toolInput(block.id) ?? { ...block.params } });
     }
   }
   if (options.note) content.push({ type: "text", text: options.note });

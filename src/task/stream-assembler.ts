@@ -2,23 +2,19 @@ import { AssistantMessageParser } from "../parser/assistant-message-parser.js";
 import type { ParserOptions } from "../parser/assistant-message-parser.js";
 import type { Block, ReasoningBlock, TextBlock, ToolUseBlock } from "../parser/types.js";
 import type { Chunk } from "../llm/types.js";
+import type { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import type { BlockList } from "./task-state.js";
 
 type ToolCallChunk = Extract<Chunk, { type: "tool_call" }>;
 
-/** A native tool call being assembled from its deltas. */
-export interface NativeToolCallSink {
-  push(chunk: ToolCallChunk): void;
-  finish(): void;
-  /** The raw JSON arguments received for the call with this block id. */
-  rawArguments(blockId: string): string;
-}
+/** Native tool calls assembled from their deltas (src/llm/native-tool-calls.ts). */
+export type NativeToolCallSink = Pick<NativeToolCallAssembler, "push" | "blocks" | "finish" | "toolUses">;
 
 type Segment =
   | { kind: "reasoning"; block: ReasoningBlock }
   | { kind: "xml-text"; parser: AssistantMessageParser; blocks: Block[]; prefix: string; prefixed: number }
   | { kind: "plain-text"; block: TextBlock }
-  | { kind: "tool"; index: number; blocks: ToolUseBlock[] };
+  | { kind: "tool"; index: number; block: ToolUseBlock };
 
 /**
  * Cuts one streamed answer into blocks (SPEC T2b, T7): text through the
@@ -31,14 +27,13 @@ export class StreamAssembler implements BlockList {
   private readonly settled: Block[] = [];
   private current: Segment | undefined;
   private segmentCount = 0;
-  private readonly nativeBlocks = new Map<number, ToolUseBlock>();
 
   constructor(
     private readonly options: {
       protocol: "xml" | "native";
       parser: ParserOptions;
-      /** Builds the native tool-call block for a call index (native protocol). */
-      nativeToolCalls?: NativeToolCallSink & { blockFor(index: number): ToolUseBlock | undefined };
+      /** Assembles native tool calls (native protocol). */
+      nativeToolCalls?: NativeToolCallSink;
     },
   ) {}
 
@@ -87,16 +82,13 @@ export class StreamAssembler implements BlockList {
   pushToolCall(chunk: ToolCallChunk): void {
     const sink = this.options.nativeToolCalls;
     if (!sink) return;
-    sink.push(chunk);
-    if (this.current?.kind !== "tool" || this.current.index !== chunk.index) {
-      this.settle();
-      this.current = { kind: "tool", index: chunk.index, blocks: [] };
+    const block = sink.push(chunk);
+    if (this.current?.kind === "tool" && this.current.index === chunk.index) {
+      this.current.block = block;
+      return;
     }
-    const block = sink.blockFor(chunk.index);
-    if (block) {
-      this.nativeBlocks.set(chunk.index, block);
-      this.current.blocks = [block];
-    }
+    this.settle();
+    this.current = { kind: "tool", index: chunk.index, block };
   }
 
   /** SPEC T17: the stream ended; every block still partial is complete. */
@@ -105,13 +97,20 @@ export class StreamAssembler implements BlockList {
       this.current.blocks = this.current.parser.end();
       this.prefixIds(this.current);
     }
-    this.options.nativeToolCalls?.finish();
     this.settle();
+    const native = this.options.nativeToolCalls;
+    if (native) {
+      const final = new Map(native.finish().map((block) => [block.id, block]));
+      this.settled.forEach((block, index) => {
+        if (block.type === "tool_use") this.settled[index] = final.get(block.id) ?? block;
+      });
+    }
     for (const block of this.settled) block.partial = false;
   }
 
-  rawToolArguments(blockId: string): string | undefined {
-    return this.options.nativeToolCalls?.rawArguments(blockId);
+  /** A native call's arguments as parsed JSON (for the history). */
+  toolInput(blockId: string): Record<string, unknown> | undefined {
+    return this.options.nativeToolCalls?.toolUses().find((use) => use.id === blockId)?.input;
   }
 
   private currentBlocks(): readonly Block[] {
@@ -123,8 +122,9 @@ export class StreamAssembler implements BlockList {
       case "plain-text":
         return current.block.content.length > 0 ? [current.block] : [];
       case "xml-text":
-      case "tool":
         return current.blocks;
+      case "tool":
+        return [current.block];
     }
   }
 
@@ -134,6 +134,11 @@ export class StreamAssembler implements BlockList {
     if (current.kind === "xml-text") {
       current.blocks = current.parser.end();
       this.prefixIds(current);
+    }
+    if (current.kind === "tool") {
+      // A call is completed (its arguments parsed in full) when the next one starts.
+      const id = current.block.id;
+      current.block = this.options.nativeToolCalls?.blocks().find((block) => block.id === id) ?? current.block;
     }
     for (const block of this.currentBlocks()) {
       if (block.type === "text") block.content = block.content.trim();

@@ -408,3 +408,34 @@ describe("Task seams", () => {
     expect(log.entries.filter((entry) => entry.kind === "api")).toHaveLength(2);
   });
 });
+
+describe("Task and hosts that cannot answer", () => {
+  it("an ask the host cannot answer fails the task, even inside a tool", async () => {
+    const { task, provider } = makeTask([textChunks(`<write_to_file>\n<path>x</path>\n<content>1</content>\n</write_to_file>`, 6), textChunks(complete(), 4)], {
+      answer: () => Promise.reject(new Error("no answer to ask tool: standard input is closed")),
+    });
+    const result = await task.startTask("t");
+    expect(result).toEqual({ status: "failed", error: "no answer to ask tool: standard input is closed" });
+    expect(provider.requests).toHaveLength(1);
+  });
+});
+
+describe("Task log failures", () => {
+  it("a log that cannot be written is reported once and the task goes on", async () => {
+    const { task, host } = makeTask([textChunks(`Hello.\n${complete()}`, 5)], {
+      yes: true,
+      extra: {
+        log: {
+          append: () => {
+            throw new Error("ENOSPC: no space left on device");
+          },
+          flush: async () => {},
+        },
+      },
+    });
+    expect((await task.startTask("t")).status).toBe("completed");
+    const warnings = host.says("warning");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.text).toContain("ENOSPC");
+  });
+});

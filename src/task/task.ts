@@ -21,6 +21,7 @@ import * as responses from "./responses.js";
 import { noCheckpoints, noHooks, noLog, noMcp } from "./seams.js";
 import type { CheckpointGate, McpGate, TaskHooks, TaskLog, TaskStatus } from "./seams.js";
 import { StateLock } from "./state-lock.js";
+import { GuardedLog } from "./guarded-log.js";
 import { StreamAssembler } from "./stream-assembler.js";
 import type { NativeToolCallSink } from "./stream-assembler.js";
 import { TaskState } from "./task-state.js";
@@ -47,7 +48,7 @@ export interface TaskOptions {
   mcp?: McpGate;
   checkpoints?: CheckpointGate;
   /** Native protocol: assembles tool-call deltas into blocks. */
-  createNativeToolCalls?: () => NativeToolCallSink & { blockFor(index: number): ToolUseBlock | undefined };
+  createNativeToolCalls?: () => NativeToolCallSink;
   /** A resumed task's state. */
   history?: { apiHistory: Message[]; uiMessages: UiMessage[] };
   now?: () => number;
@@ -88,6 +89,8 @@ export class Task {
   private includeFileDetails = true;
   private streamFailures = 0;
   private abortDone: Promise<void> | undefined;
+  /** An error that ends the task as failed, whatever path notices it first. */
+  private fatalError: Error | undefined;
   private readonly presenterContext: PresenterContext;
   private requestCounter = 0;
   private currentRequestKey: string | undefined;
@@ -98,7 +101,7 @@ export class Task {
     this.options = options;
     this.taskId = options.taskId;
     this.mode = options.mode ?? "act";
-    this.log = options.log ?? noLog;
+    this.log = new GuardedLog(options.log ?? noLog, (message) => this.say("warning", message));
     this.hooks = options.hooks ?? noHooks;
     this.mcp = options.mcp ?? noMcp;
     this.checkpoints = options.checkpoints ?? noCheckpoints;
@@ -145,8 +148,12 @@ export class Task {
     try {
       answer = await this.options.host.answerAsk(message, this.signal);
     } catch (error) {
-      if (this.taskState.abort) throw new TaskAbortedError();
-      throw error;
+      if (this.taskState.abort && this.fatalError === undefined) throw new TaskAbortedError();
+      // Nobody can answer (e.g. headless with `--on-ask fail`): the task stops here,
+      // even if a tool would otherwise turn the error into a result and go on.
+      this.fatalError ??= error instanceof Error ? error : new Error(String(error));
+      void this.abortTask();
+      throw this.fatalError;
     }
     if (this.taskState.abort) throw new TaskAbortedError();
     if (answer.text !== undefined && answer.text.trim().length > 0) {
@@ -171,6 +178,8 @@ export class Task {
   /** Continues a resumed task with prepared user content (store/resume). */
   async resumeTask(userContent: ContentBlock[]): Promise<TaskResult> {
     return this.runToEnd(async () => {
+      // The log may hold an interrupted request the resume dropped: cut it there too.
+      this.log.append({ kind: "api_truncate", length: this.apiConversationHistory.length });
       this.checkpoints.startInitial();
       await this.initiateTaskLoop(userContent);
     });
@@ -182,7 +191,11 @@ export class Task {
       await body();
       result = this.taskState.completed ? { status: "completed" } : { status: "failed", error: "the task ended without completion" };
     } catch (error) {
-      if (error instanceof TaskAbortedError || this.taskState.abort) {
+      if (this.fatalError) {
+        await this.abortTask();
+        this.say("error", this.fatalError.message);
+        result = { status: "failed", error: this.fatalError.message };
+      } else if (error instanceof TaskAbortedError || this.taskState.abort) {
         await this.abortTask();
         result = { status: "aborted" };
       } else {
@@ -387,7 +400,7 @@ export class Task {
       blocks,
       rawText: round.rawText,
       answeredToolIds: this.answeredToolIds,
-      rawArguments: (id) => assembler.rawToolArguments(id),
+      toolInput: (id) => assembler.toolInput(id),
       ...(note ? { note } : {}),
       ...(this.stoppingToolId ? { cutAfterToolId: this.stoppingToolId } : {}),
     });
@@ -457,7 +470,7 @@ export class Task {
       blocks: assembler.toArray(),
       rawText,
       answeredToolIds: this.answeredToolIds,
-      rawArguments: (id) => assembler.rawToolArguments(id),
+      toolInput: (id) => assembler.toolInput(id),
       note: responses.interruptedByUser,
     });
     await this.addToHistory({ role: "assistant", content: assistantContent });

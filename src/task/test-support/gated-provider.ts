@@ -12,7 +12,7 @@ export type Step = Chunk | { type: "gate"; wait: () => Promise<void> } | { type:
  */
 export class GatedProvider implements Provider {
   readonly name = "gated";
-  readonly model: ModelInfo = modelInfo("claude-sonnet-4-5");
+  readonly model: ModelInfo = modelInfo("claude-sonnet-5-5");
   readonly requests: ProviderRequest[] = [];
   /** Chunks sent so far, over all requests. */
   sent = 0;

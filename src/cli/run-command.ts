@@ -1,0 +1,192 @@
+import type { Command } from "commander";
+import type { CliFlags, ResolvedSettings } from "../config/index.js";
+import type { TaskResult } from "../task/task.js";
+import type { Scenario } from "../llm/scripted/scenario.js";
+
+/** The options shared by `cairn run` and `cairn resume`. */
+export function addTaskOptions(command: Command): Command {
+  return command
+    .option("--cwd <dir>", "workspace folder (default: the current folder)")
+    .option("--provider <name>", "anthropic | openai | mock")
+    .option("--base-url <url>", "API base URL (any OpenAI-compatible server with --provider openai)")
+    .option("--model <id>", "model id")
+    .option("--api-key <key>", "API key (default from ANTHROPIC_API_KEY, OPENAI_API_KEY or CAIRN_API_KEY)")
+    .option("--profile <name>", "a named provider profile from the config")
+    .option("--tool-protocol <protocol>", "xml | native")
+    .option("--scenario <file>", "scenario file for --provider mock (the scripted model)")
+    .option("-y, --yes", "approve every tool; never ask")
+    .option("--json", "print one JSON message per line")
+    .option("--max-mistakes <n>", "consecutive mistakes before stopping or asking (default 3)")
+    .option("--parallel-tools", "run every tool of an answer, not only the first")
+    .option("--plan", "start in plan mode")
+    .option("--data-dir <dir>", "where tasks and checkpoints are kept (default $CAIRN_HOME or ~/.cairn)")
+    .option("--ask-timeout <duration>", "longest wait for an answer on stdin (e.g. 30s)")
+    .option("--on-ask <policy>", "deny | fail: what happens to an ask nobody answers (default fail)")
+    .option("--allow-outside-writes", "with --yes, allow writing outside the workspace")
+    .option("--trust", "trust this folder's .cairn config (auto-approval, hooks, MCP servers)");
+}
+
+export type TaskCommandOptions = CliFlags & { scenario?: string };
+
+export function exitStatusFor(result: TaskResult): number {
+  switch (result.status) {
+    case "completed":
+      return 0;
+    case "aborted":
+      return 130;
+    default:
+      return 1;
+  }
+}
+
+/**
+ * Runs one task headless to its end: resolves settings, builds the session,
+ * prints messages, and maps the outcome to an exit status (0 completed,
+ * 1 failed, 2 usage or configuration error, 130 interrupted).
+ */
+export async function runHeadless(options: {
+  flags: TaskCommandOptions;
+  start: { kind: "new"; task: string } | { kind: "resume"; taskId: string; message?: string };
+}): Promise<number> {
+  const { resolveSettings, ConfigError } = await import("../config/index.js");
+  const { HeadlessHost } = await import("../ui/headless/index.js");
+  const { createSession } = await import("./session.js");
+  const { loadScenario, ScenarioError } = await import("../llm/scripted/scenario.js");
+
+  let settings: ResolvedSettings;
+  try {
+    settings = await resolveSettings({ flags: options.flags, env: process.env, cwd: process.cwd(), trust: options.flags.trust === true });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`cairn: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  for (const warning of settings.warnings) process.stderr.write(`cairn: warning: ${warning}\n`);
+
+  let scenario: Scenario | undefined;
+  if (settings.provider === "mock") {
+    if (!options.flags.scenario) {
+      process.stderr.write("cairn: --provider mock needs --scenario FILE (a scripted model; see docs/scripted-llm.md)\n");
+      return 2;
+    }
+    try {
+      scenario = await loadScenario(options.flags.scenario);
+    } catch (error) {
+      if (error instanceof ScenarioError) {
+        process.stderr.write(`cairn: ${error.message}\n`);
+        return 2;
+      }
+      throw error;
+    }
+  }
+
+  const pendingHost: { current?: InstanceType<typeof HeadlessHost> } = {};
+  let session;
+  try {
+    session = await createSession({
+      settings,
+      ...(scenario ? { scenario } : {}),
+      start: options.start,
+      onNotice: (text) => process.stderr.write(`cairn: ${text}\n`),
+      host: {
+        onMessage: (message) => pendingHost.current?.onMessage(message),
+        answerAsk: (message, signal) => {
+          if (!pendingHost.current) throw new Error("no host");
+          return pendingHost.current.answerAsk(message, signal);
+        },
+      },
+    });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`cairn: ${error.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`cairn: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  const host = new HeadlessHost({
+    json: settings.json,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    taskId: session.taskId,
+    askTimeoutMs: settings.askTimeoutMs,
+    onAsk: settings.onAsk,
+    yes: settings.yes,
+  });
+  pendingHost.current = host;
+  if (!settings.json) process.stdout.write(`${options.start.kind === "new" ? "task" : "resuming task"} ${session.taskId}\n`);
+
+  let interrupted = false;
+  const onSignal = (): void => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    void session.task.abortTask();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    const result = await session.run();
+    if (result.status === "failed" && result.error) process.stderr.write(`cairn: task failed: ${result.error}\n`);
+    if (result.status === "aborted") process.stderr.write(`cairn: task interrupted; resume it with: cairn resume ${session.taskId}\n`);
+    return exitStatusFor(result);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    host.close();
+    await session.close();
+  }
+}
+
+/** `cairn [task]`: the terminal UI on a terminal, otherwise the same as `cairn run`. */
+export async function runDefault(words: string[], flags: TaskCommandOptions): Promise<number> {
+  const task = words.join(" ").trim();
+  const interactive = process.stdout.isTTY === true && process.stdin.isTTY === true && flags.json !== true;
+  if (!interactive) {
+    if (task.length === 0) {
+      process.stderr.write("cairn: no task given. Usage: cairn run [options] <task...> (or run cairn in a terminal)\n");
+      return 2;
+    }
+    return runHeadless({ flags, start: { kind: "new", task } });
+  }
+  const { resolveSettings, ConfigError } = await import("../config/index.js");
+  const { loadScenario } = await import("../llm/scripted/scenario.js");
+  const { runInteractive } = await import("./interactive.js");
+  const resolve = (trust: boolean): Promise<ResolvedSettings> => resolveSettings({ flags, env: process.env, cwd: process.cwd(), trust });
+  try {
+    const settings = await resolve(flags.trust === true);
+    const scenario = settings.provider === "mock" && flags.scenario ? await loadScenario(flags.scenario) : undefined;
+    return await runInteractive({
+      settings,
+      ...(task ? { initialTask: task } : {}),
+      ...(scenario ? { scenario } : {}),
+      reresolve: () => resolve(false),
+    });
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`cairn: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+export function registerRunCommand(program: Command): void {
+  addTaskOptions(program.command("run").description("run one task headless to its end").argument("<task...>", "what to do")).action(
+    async (words: string[], flags: TaskCommandOptions) => {
+      process.exitCode = await runHeadless({ flags, start: { kind: "new", task: words.join(" ") } });
+    },
+  );
+  addTaskOptions(
+    program
+      .command("resume")
+      .description("continue an interrupted or completed task")
+      .argument("<taskId>", "the task to resume (see cairn history)")
+      .argument("[message...]", "a message for the model"),
+  ).action(async (taskId: string, words: string[], flags: TaskCommandOptions) => {
+    const message = words.join(" ").trim();
+    process.exitCode = await runHeadless({ flags, start: { kind: "resume", taskId, ...(message ? { message } : {}) } });
+  });
+}

@@ -1,0 +1,192 @@
+import { join } from "node:path";
+import type { ResolvedSettings } from "../config/index.js";
+import { requireApiKey } from "../config/index.js";
+import { createProvider } from "../llm/create-provider.js";
+import type { Scenario } from "../llm/scripted/scenario.js";
+import type { Provider } from "../llm/types.js";
+import { McpHub } from "../mcp/hub.js";
+import { loadMcpConfig } from "../mcp/config.js";
+import type { McpHubEvent } from "../mcp/events.js";
+import { withNativeMcpTools } from "../mcp/native-tool-bridge.js";
+import { createPromptBuilder } from "../prompt/system-prompt.js";
+import type { LoadedTask } from "../store/types.js";
+import { TaskStore } from "../store/task-store.js";
+import type { Host } from "../task/host.js";
+import { Task } from "../task/task.js";
+import type { TaskResult } from "../task/task.js";
+import { prepareResume } from "../store/resume.js";
+import type { PreparedResume } from "../store/resume.js";
+import type { TaskLog } from "../task/seams.js";
+import { createToolExecutor } from "../tools/create-tool-executor.js";
+import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
+import { createCheckpoints } from "./checkpoint-wiring.js";
+import { createShellHooks } from "../hooks/shell-hooks.js";
+
+export interface Session {
+  task: Task;
+  taskId: string;
+  provider: Provider;
+  /** Runs the task: starts it, or continues a resumed one. */
+  run(): Promise<TaskResult>;
+  /** Stops MCP servers and releases the task's lock, after the task ended. */
+  close(): Promise<void>;
+}
+
+export interface SessionOptions {
+  settings: ResolvedSettings;
+  host: Host;
+  /** For the mock provider: the scenario to play. */
+  scenario?: Scenario;
+  /** A new task, or a task reopened for resume (with the user's message, if any). */
+  start: { kind: "new"; task: string } | { kind: "resume"; taskId: string; message?: string };
+  /** Say messages about the environment (MCP, checkpoints) before the task starts. */
+  onNotice?: (text: string) => void;
+}
+
+function describeMcpEvent(event: McpHubEvent): string | undefined {
+  switch (event.type) {
+    case "server_connected":
+      return `MCP server ${event.server} connected (${event.tools} tools, ${event.resources} resources)`;
+    case "server_disconnected":
+      return `MCP server ${event.server} disconnected: ${event.reason}; retrying in ${Math.round(event.retryInMs / 1000)} s`;
+    case "server_error":
+      return `MCP server ${event.server}: ${event.message}`;
+    case "server_log":
+      return `MCP ${event.server} [${event.level}] ${event.message}`;
+    case "progress":
+      return `MCP ${event.server} ${event.tool}: ${event.progress}${event.total ? `/${event.total}` : ""}${event.message ? ` ${event.message}` : ""}`;
+    case "tools_changed":
+      return `MCP server ${event.server} now offers ${event.tools} tools`;
+    case "notification":
+      return `MCP ${event.server} notification ${event.method}`;
+    case "server_stderr":
+      return undefined;
+  }
+}
+
+/**
+ * Builds everything one task needs from resolved settings: provider, tools,
+ * MCP hub, store, checkpoints, prompt, and the Task itself.
+ */
+export async function createSession(options: SessionOptions): Promise<Session> {
+  const { settings } = options;
+  const apiKey = requireApiKey(settings);
+  const provider = createProvider({
+    provider: settings.provider,
+    model: settings.model,
+    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),
+    ...(options.scenario ? { scenario: options.scenario } : {}),
+    stall: settings.stallTimeouts,
+    ...(settings.models[settings.model] ? { modelOverrides: stripUndefined(settings.models[settings.model] ?? {}) } : {}),
+  });
+
+  const store = new TaskStore({ dataDir: settings.dataDir });
+  let log: TaskLog & { close(): Promise<void> };
+  let taskId: string;
+  let resumed: PreparedResume | undefined;
+  if (options.start.kind === "new") {
+    const writer = await store.create({ task: options.start.task, workspace: settings.cwd });
+    log = writer;
+    taskId = writer.taskId;
+  } else {
+    const opened = await store.open(options.start.taskId);
+    log = opened.writer;
+    taskId = options.start.taskId;
+    const loaded: LoadedTask = opened.loaded;
+    for (const warning of loaded.warnings) options.onNotice?.(warning);
+    resumed = prepareResume(loaded, { now: Date.now(), ...(options.start.message ? { userMessage: options.start.message } : {}) });
+  }
+
+  // Parts built before the Task report to it once it exists.
+  const current: { task?: Task } = {};
+  const early: string[] = [];
+  const notice = (text: string, meta?: Record<string, unknown>): void => {
+    if (current.task) current.task.say("mcp_notification", text, meta ? { meta } : {});
+    else early.push(text);
+  };
+
+  const mcpConfig = await loadMcpConfig({ userConfigDir: settings.userConfigDir, workspace: settings.cwd, projectTrusted: settings.trust.trusted });
+  for (const warning of mcpConfig.warnings) early.push(warning);
+  const hub = new McpHub({
+    servers: mcpConfig.servers,
+    dataDir: settings.dataDir,
+    clientName: "cairn",
+    onEvent: (event) => {
+      const text = describeMcpEvent(event);
+      if (text) notice(text, { ...event });
+    },
+  });
+  hub.start();
+
+  const baseExecutor = createToolExecutor({
+    workspace: settings.cwd,
+    dataDir: settings.dataDir,
+    approval: settings.autoApprove,
+    yes: settings.yes,
+    allowOutsideWrites: settings.allowOutsideWrites,
+    protocol: settings.toolProtocol,
+    mcp: hub,
+    parallelTools: settings.parallelTools,
+  });
+  const toolExecutor = settings.toolProtocol === "native" ? withNativeMcpTools(baseExecutor, hub) : baseExecutor;
+
+  const checkpoints = createCheckpoints({
+    workspace: settings.cwd,
+    dataDir: settings.dataDir,
+    taskId,
+    position: () => ({ apiHistoryLength: current.task?.apiConversationHistory.length ?? 0, uiMessageCount: current.task?.messages.messages.length ?? 0 }),
+    say: (type, text, meta) => {
+      current.task?.say(type, text, meta ? { meta } : {});
+    },
+  });
+
+  const task = new Task({
+    taskId,
+    provider,
+    toolExecutor,
+    host: options.host,
+    prompt: createPromptBuilder({ workspace: settings.cwd, toolExecutor, globalRulesDir: join(settings.userConfigDir, "rules") }),
+    protocol: settings.toolProtocol,
+    mode: settings.plan ? "plan" : "act",
+    yes: settings.yes,
+    maxMistakes: settings.maxMistakes,
+    parallelTools: settings.parallelTools,
+    retrySchedule: settings.retry,
+    log,
+    mcp: hub,
+    checkpoints,
+    hooks: createShellHooks({
+      hooks: settings.hooks,
+      cwd: settings.cwd,
+      onStatus: (result) => {
+        const state = result.timedOut ? "timed out" : result.cancelled ? "cancelled" : `exited with ${result.exitCode ?? "no status"}`;
+        current.task?.say("hook_status", `${result.hook} hook ${state}${result.output ? `: ${result.output}` : ""}`, { meta: { ...result } });
+      },
+    }),
+    createNativeToolCalls: () => new NativeToolCallAssembler(),
+    ...(resumed ? { history: { apiHistory: resumed.apiHistory, uiMessages: resumed.uiMessages } } : {}),
+  });
+  current.task = task;
+  for (const text of early) task.say("info", text);
+  const created = task;
+  const start = options.start;
+
+  return {
+    task: created,
+    taskId,
+    provider,
+    run: () => (start.kind === "new" ? created.startTask(start.task) : created.resumeTask(resumed?.nextUserContent ?? [])),
+    close: async () => {
+      // The first checkpoint may still be running (it never takes longer than its bound).
+      await checkpoints.waitInitial();
+      await hub.close();
+      await log.flush();
+      await log.close();
+    },
+  };
+}
+
+function stripUndefined<T extends object>(value: T): { [K in keyof T]-?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as { [K in keyof T]-?: Exclude<T[K], undefined> };
+}

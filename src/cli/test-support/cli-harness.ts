@@ -1,0 +1,95 @@
+import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const cairnBin = fileURLToPath(new URL("../../../bin/cairn", import.meta.url));
+
+export interface Sandbox {
+  root: string;
+  workspace: string;
+  dataDir: string;
+  configDir: string;
+  env: NodeJS.ProcessEnv;
+  cleanup(): Promise<void>;
+}
+
+/** A temporary workspace, data folder and config folder; nothing outside them is written. */
+export async function makeSandbox(): Promise<Sandbox> {
+  const root = await mkdtemp(join(tmpdir(), "cairn-e2e-"));
+  const workspace = join(root, "workspace");
+  const dataDir = join(root, "data");
+  const configDir = join(root, "config");
+  await mkdir(workspace, { recursive: true });
+  await mkdir(join(configDir, "cairn"), { recursive: true });
+  // Fast retries so failure tests take milliseconds, as a user could configure them.
+  await writeFile(join(configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] } }));
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (name.startsWith("CAIRN_") || name.endsWith("_API_KEY") || name === "OPENAI_BASE_URL") delete env[name];
+  }
+  env["CAIRN_HOME"] = dataDir;
+  env["XDG_CONFIG_HOME"] = configDir;
+  env["NO_COLOR"] = "1";
+  return { root, workspace, dataDir, configDir, env, cleanup: () => rm(root, { recursive: true, force: true }) };
+}
+
+export interface CliRun {
+  child: ChildProcess;
+  stdout: string;
+  stderr: string;
+  /** Resolves with the exit status (or 128 + signal number). */
+  exit: Promise<number>;
+  /** Parsed JSON lines of stdout so far. */
+  events(): Array<Record<string, unknown>>;
+  /** Resolves when stdout matches. */
+  waitForOutput(pattern: RegExp): Promise<void>;
+}
+
+export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string; stdin?: string }): CliRun {
+  const child = spawn(process.execPath, [cairnBin, ...args], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
+  const run: CliRun = {
+    child,
+    stdout: "",
+    stderr: "",
+    exit: new Promise((resolve) => {
+      child.on("exit", (code, signal) => resolve(code ?? (signal === "SIGKILL" ? 137 : 128)));
+    }),
+    events: () =>
+      run.stdout
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    waitForOutput: (pattern) =>
+      new Promise((resolve, reject) => {
+        const check = (): void => {
+          if (pattern.test(run.stdout)) {
+            child.stdout?.off("data", check);
+            resolve();
+          }
+        };
+        child.stdout?.on("data", check);
+        child.on("exit", () => (pattern.test(run.stdout) ? resolve() : reject(new Error(`exited before output matched ${String(pattern)}:\n${run.stdout}\n${run.stderr}`))));
+        check();
+      }),
+  };
+  child.stdout?.setEncoding("utf8");
+  child.stderr?.setEncoding("utf8");
+  child.stdout?.on("data", (data: string) => {
+    run.stdout += data;
+  });
+  child.stderr?.on("data", (data: string) => {
+    run.stderr += data;
+  });
+  if (options.stdin !== undefined) child.stdin?.end(options.stdin);
+  else child.stdin?.end();
+  return run;
+}
+
+export async function runCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string; stdin?: string }): Promise<{ status: number; stdout: string; stderr: string; events: Array<Record<string, unknown>> }> {
+  const run = startCli(args, options);
+  const status = await run.exit;
+  return { status, stdout: run.stdout, stderr: run.stderr, events: run.events() };
+}
