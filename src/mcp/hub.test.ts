@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { McpCallError, McpHub } from "./hub.js";
@@ -11,6 +11,7 @@ import {
   makeTemporaryFolder,
   serverConfig,
   startHttpEverything,
+  wrappedEverythingStdio,
 } from "./test-support/servers.js";
 import type { HttpEverything } from "./test-support/servers.js";
 
@@ -264,6 +265,24 @@ describe("McpHub when servers misbehave", () => {
     expect(hub.serverPid("everything")).not.toBe(pid);
     const result = await hub.callTool({ server: "everything", tool: "echo", arguments: { message: "back" }, signal: never });
     expect(textOf(result)).toBe("Echo: back");
+  });
+
+  it("a server that crashes on cue (as end-to-end tests do it) comes back", async () => {
+    const folder = await makeTemporaryFolder("crash");
+    cleanups.push(folder.remove);
+    const crashFile = join(folder.path, "crash");
+    const pidFile = join(folder.path, "pid");
+    const events = new EventLog();
+    const hub = hubWith({ servers: [serverConfig("wrapped", await wrappedEverythingStdio(folder.path, { crashFile, pidFile }))], onEvent: events.listener });
+    await hub.waitForServers(60_000, never);
+    expect(Number(await readFile(pidFile, "utf8"))).toBe(hub.serverPid("wrapped"));
+    const disconnected = events.next("server_disconnected", "wrapped");
+    await writeFile(crashFile, "");
+    await disconnected;
+    // The next start would crash at once too: let it live, then it reconnects.
+    await rm(crashFile);
+    await events.next("server_connected", "wrapped");
+    expect(hub.getTool("wrapped", "echo")).toBeDefined();
   });
 
   it("calls to a crashed server fail clearly while it is down", async () => {

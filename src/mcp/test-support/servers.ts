@@ -37,25 +37,44 @@ export async function makeTemporaryFolder(prefix: string): Promise<{ path: strin
   return { path, remove: () => rm(path, { recursive: true, force: true }) };
 }
 
+export interface WrapperOptions {
+  /** The server starts only once this file exists: "slow to start", controlled by the test. */
+  gateFile?: string;
+  /** The wrapper writes its process id here (end-to-end tests cannot ask the hub). */
+  pidFile?: string;
+  /** The server exits with status 1 as soon as this file exists: a crash on cue. */
+  crashFile?: string;
+}
+
 /**
- * A wrapper that waits until `gateFile` exists before it starts server-everything:
- * a server "slow to start" whose readiness the test controls, without timing.
+ * server-everything over stdio behind a small wrapper script that can delay its
+ * start, report its pid and crash on cue, without any timing in the test.
  */
-export async function gatedEverythingStdio(folder: string, gateFile: string): Promise<McpTransportConfig> {
-  const script = join(folder, "gated-server.mjs");
+export async function wrappedEverythingStdio(folder: string, options: WrapperOptions): Promise<McpTransportConfig> {
+  const script = join(folder, "wrapped-server.mjs");
   await writeFile(
     script,
     [
-      'import { existsSync } from "node:fs";',
+      'import { existsSync, writeFileSync } from "node:fs";',
       'import { pathToFileURL } from "node:url";',
-      "const [gate, entry, ...rest] = process.argv.slice(2);",
-      "while (!existsSync(gate)) await new Promise((resolve) => setTimeout(resolve, 20));",
+      "const [gate, pidFile, crashFile, entry, ...rest] = process.argv.slice(2);",
+      'if (pidFile !== "-") writeFileSync(pidFile, String(process.pid));',
+      'const crashed = () => crashFile !== "-" && existsSync(crashFile);',
+      "if (crashed()) process.exit(1);",
+      "setInterval(() => { if (crashed()) process.exit(1); }, 20).unref();",
+      'while (gate !== "-" && !existsSync(gate)) await new Promise((resolve) => setTimeout(resolve, 20));',
       "process.argv = [process.argv[0], entry, ...rest];",
       "await import(pathToFileURL(entry).href);",
       "",
     ].join("\n"),
   );
-  return { type: "stdio", command: process.execPath, args: [script, gateFile, everythingEntry, "stdio"], env: {} };
+  const args = [script, options.gateFile ?? "-", options.pidFile ?? "-", options.crashFile ?? "-", everythingEntry, "stdio"];
+  return { type: "stdio", command: process.execPath, args, env: {} };
+}
+
+/** server-everything that starts only once `gateFile` exists. */
+export function gatedEverythingStdio(folder: string, gateFile: string): Promise<McpTransportConfig> {
+  return wrappedEverythingStdio(folder, { gateFile });
 }
 
 async function freePort(): Promise<number> {
