@@ -1,0 +1,35 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeSandbox, runCli } from "./test-support/cli-harness.js";
+import type { Sandbox } from "./test-support/cli-harness.js";
+
+let sandbox: Sandbox;
+beforeEach(async () => {
+  sandbox = await makeSandbox();
+});
+afterEach(async () => {
+  await sandbox.cleanup();
+});
+
+describe("cairn demo (headless)", () => {
+  it("fixes the sample bug through the real loop over HTTP: read, search, read, edit, test, complete", async () => {
+    const result = await runCli(["demo", "--json", "--fast"], { env: { ...sandbox.env, TMPDIR: sandbox.root }, cwd: sandbox.workspace });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    const tools = result.events
+      .filter((event) => event["type"] === "say" && (event["say"] === "tool" || event["say"] === "command") && event["partial"] === false)
+      .map((event) => (event["meta"] as Record<string, unknown> | undefined)?.["tool"] ?? event["say"]);
+    expect(tools).toEqual(["read_file", "search_files", "read_file", "replace_in_file", "execute_command"]);
+    const output = result.events
+      .filter((event) => event["say"] === "command_output")
+      .map((event) => String(event["text"]))
+      .join("\n");
+    expect(output).toMatch(/# pass 4/);
+    expect(result.events.some((event) => event["say"] === "completion_result")).toBe(true);
+    const copies = (await readdir(sandbox.root)).filter((name) => name.startsWith("cairn-demo-"));
+    expect(copies).toHaveLength(1);
+    const fixed = await readFile(join(sandbox.root, copies[0]!, "demo-project", "src", "stats.js"), "utf8");
+    expect(fixed).toContain("for (let index = 0; index < numbers.length; index++)");
+  });
+});
