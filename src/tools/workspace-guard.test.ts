@@ -1,6 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import fc from "fast-check";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestWorkspace, type TestWorkspace } from "./test-support/test-workspace.js";
 import { WorkspaceGuard } from "./workspace-guard.js";
@@ -93,5 +94,17 @@ describe("WorkspaceGuard", () => {
     const linked = new WorkspaceGuard(join(workspace.base, "ws-link"));
     expect(linked.root).toBe(workspace.root);
     expect(linked.resolve(join(workspace.root, "src/a.ts")).inside).toBe(true);
+  });
+
+  it("property: without links, a relative path is inside exactly when it resolves under the workspace folder", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("a", "..", ".", "ws", "ws2", "src"), { maxLength: 8 }), (segments) => {
+        const requested = segments.join("/") || ".";
+        const lexical = resolve(workspace.root, requested);
+        const expected = lexical === workspace.root || lexical.startsWith(workspace.root + sep);
+        expect(guard.resolve(requested).inside).toBe(expected);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

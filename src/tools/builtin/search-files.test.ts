@@ -15,6 +15,7 @@ beforeEach(() => {
     ".gitignore": "ignored/\n",
     ".cairnignore": "secret.ts\n",
     "secret.ts": "findMe secret\n",
+    ".hidden/d.ts": "findMe hidden\n",
   });
 });
 afterEach(() => workspace.cleanup());

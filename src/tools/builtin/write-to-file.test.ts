@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultApprovalSettings } from "../approval.js";
@@ -36,6 +36,14 @@ describe("write_to_file", () => {
     expect(context.asks).toEqual([]);
     expect(readFileSync(workspace.path("deep/er/new.ts"), "utf8")).toBe("export {};\n");
     expect(readdirSync(workspace.path("deep/er"))).toEqual(["new.ts"]);
+  });
+
+  it("writing through a link changes the linked file and keeps the link", async () => {
+    symlinkSync(workspace.path("a.txt"), workspace.path("alias.txt"));
+    const executor = createTestExecutor(workspace, { yes: true });
+    await executor.executeTool(toolCall("write_to_file", { path: "alias.txt", content: "via link\n" }), createRecordingContext());
+    expect(lstatSync(workspace.path("alias.txt")).isSymbolicLink()).toBe(true);
+    expect(readFileSync(workspace.path("a.txt"), "utf8")).toBe("via link\n");
   });
 
   it("keeps the mode of an existing file", async () => {

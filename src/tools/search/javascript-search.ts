@@ -23,6 +23,8 @@ export async function javascriptSearch(request: SearchRequest, guard: WorkspaceG
   for (const entry of walked.entries) {
     if (entry.isDirectory || entry.ignored || request.signal.aborted) continue;
     const relativePath = relative(request.folder, entry.absolute).split(sep).join("/");
+    // Like ripgrep without --hidden: dot-files and dot-folders are not searched.
+    if (relativePath.split("/").some((segment) => segment.startsWith("."))) continue;
     if (request.filePattern !== undefined && request.filePattern.trim() !== "" && !matchesGlob(request.filePattern.trim(), relativePath)) continue;
     let content: Buffer;
     try {
