@@ -31,16 +31,17 @@ export const askFollowupQuestionTool: ToolDefinition = {
     },
   ],
   readOnly: true,
-  describePartial(params) {
-    return { text: params["question"] ?? "", meta: { tool: "ask_followup_question" } };
-  },
+  // No partial presentation: the question is shown once, by the ask itself.
   async execute(params, runtime) {
     const question = params["question"] ?? "";
     const options = parseOptions(params["options"]);
     if (options === "invalid") {
       return invalidParameter({ tool: "ask_followup_question", parameter: "options", problem: 'it must be a JSON array of strings, e.g. ["Yes", "No"].' });
     }
-    if (runtime.options.yes) return success(yesModeNoUser);
+    if (runtime.options.yes) {
+      runtime.context.say("tool", question, { key: runtime.callId, meta: { tool: "ask_followup_question", unanswered: true } });
+      return success(yesModeNoUser);
+    }
     const answer = await runtime.context.ask("followup", question, { meta: { tool: "ask_followup_question", ...(options ? { options } : {}) } });
     const text = answer.text?.trim() ?? "";
     if (answer.response === "no" && text === "") return success("The user chose not to answer. Continue on your own judgement or ask differently.");

@@ -26,6 +26,7 @@ describe("ask_followup_question", () => {
     const context = createRecordingContext();
     const outcome = await createTestExecutor(workspace, { yes: true }).executeTool(toolCall("ask_followup_question", { question: "Q?" }), context);
     expect(context.asks).toEqual([]);
+    expect(context.says).toEqual([{ type: "tool", text: "Q?", partial: false, key: expect.any(String), meta: { tool: "ask_followup_question", unanswered: true } }]);
     expect(textOf(outcome.content)).toContain("Proceed on your own best judgement");
   });
 });

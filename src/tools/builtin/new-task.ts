@@ -10,13 +10,13 @@ export const newTaskTool: ToolDefinition = {
     "what remains, and the relevant files and decisions.",
   parameters: [{ name: "context", required: true, description: "The summary that starts the new task.", usage: "context to preload new task with" }],
   readOnly: true,
-  describePartial(params) {
-    return { text: params["context"] ?? "", meta: { tool: "new_task" } };
-  },
+  // No partial presentation: the context is shown once, by the ask (or the say in --yes mode).
   async execute(params, runtime) {
     const context = params["context"] ?? "";
     const meta = { tool: "new_task", context };
-    if (!runtime.options.yes) {
+    if (runtime.options.yes) {
+      runtime.context.say("tool", context, { key: runtime.callId, meta });
+    } else {
       const answer = await runtime.context.ask("tool", `Start a new task with this context?\n${context}`, { meta });
       if (answer.response !== "yes") return denied(answer.text);
     }
