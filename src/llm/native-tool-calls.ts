@@ -11,7 +11,8 @@ export const invalidArgumentsParam = "__invalid_arguments";
 interface CallState {
   id: string;
   name: string;
-  arguments: string;
+  /** The raw argument pieces, joined once when the call completes. */
+  pieces: string[];
   reader: PartialJsonObjectReader;
   partial: boolean;
   params: Record<string, string>;
@@ -50,7 +51,7 @@ export class NativeToolCallAssembler {
       call.name = chunk.name;
     }
     if (chunk.argumentsDelta !== "") {
-      call.arguments += chunk.argumentsDelta;
+      call.pieces.push(chunk.argumentsDelta);
       call.partial = true;
       call.reader.feed(chunk.argumentsDelta);
       call.params = call.reader.snapshot();
@@ -87,7 +88,7 @@ export class NativeToolCallAssembler {
     return {
       id,
       name: chunk.name ?? "",
-      arguments: "",
+      pieces: [],
       reader: new PartialJsonObjectReader(),
       partial: true,
       params: {},
@@ -98,7 +99,7 @@ export class NativeToolCallAssembler {
   private complete(call: CallState): void {
     if (!call.partial) return;
     call.partial = false;
-    const parsed = parseArguments(call.arguments);
+    const parsed = parseArguments(call.pieces.join(""));
     if (parsed.valid) {
       call.input = parsed.input;
       call.params = toStringParams(parsed.input);
@@ -109,6 +110,6 @@ export class NativeToolCallAssembler {
   }
 
   private blockOf(call: CallState): ToolUseBlock {
-    return { type: "tool_use", id: call.id, name: call.name, params: { ...call.params }, partial: call.partial };
+    return { type: "tool_use", id: call.id, name: call.name, params: Object.assign({}, call.params), partial: call.partial };
   }
 }

@@ -41,4 +41,13 @@ describe("withStallTimeout", () => {
     for await (const item of withStallTimeout(slowAfter(["a", "b", "c"], Promise.resolve() as Promise<never>))) seen.push(item);
     expect(seen).toEqual(["a", "b", "c"]);
   });
+
+  it("does not count the time the consumer spends between items", async () => {
+    const seen: string[] = [];
+    for await (const item of withStallTimeout(slowAfter(["a", "b", "c"], Promise.resolve() as Promise<never>), { firstChunkMs: 20, betweenChunksMs: 20 })) {
+      seen.push(item);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    expect(seen).toEqual(["a", "b", "c"]);
+  });
 });

@@ -18,8 +18,10 @@ export interface StallOptions extends Partial<StallTimeouts> {
 
 /**
  * Yields what `source` yields, but fails with a `stalled` ProviderError when it stays silent too long.
- * The pending `next()` of the source cannot be cancelled from here, so `onStall` must abort the
- * underlying request; the late answer of that `next()` is then ignored.
+ * Only time spent waiting on the source counts, not time the consumer spends between items.
+ * One timer serves the whole stream (re-armed lazily) rather than one per item, because a long
+ * answer has tens of thousands of items. The pending `next()` of the source cannot be cancelled
+ * from here, so `onStall` must abort the underlying request; its late answer is then ignored.
  */
 export async function* withStallTimeout<T>(source: AsyncIterable<T>, options: StallOptions = {}): AsyncGenerator<T> {
   const firstChunkMs = options.firstChunkMs ?? defaultStallTimeouts.firstChunkMs;
@@ -27,34 +29,51 @@ export async function* withStallTimeout<T>(source: AsyncIterable<T>, options: St
   const iterator = source[Symbol.asyncIterator]();
   let received = 0;
   let finished = false;
+  let waitingSince: number | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let reportStall: (error: ProviderError) => void = () => undefined;
+  const stalled = new Promise<never>((_resolve, reject) => {
+    reportStall = reject;
+  });
+  stalled.catch(() => undefined);
+  const limit = (): number => (received === 0 ? firstChunkMs : betweenChunksMs);
+  const check = (): void => {
+    timer = undefined;
+    if (waitingSince === undefined) return;
+    const elapsed = performance.now() - waitingSince;
+    if (elapsed < limit()) {
+      timer = setTimeout(check, limit() - elapsed);
+      return;
+    }
+    const phase = received === 0 ? "before the first chunk" : `after ${received} chunks`;
+    reportStall(
+      new ProviderError({
+        kind: "stalled",
+        message: `${options.providerName ?? "provider"} stream stalled: nothing received for ${limit()} ms ${phase}`,
+      }),
+    );
+  };
   try {
     while (true) {
-      const limit = received === 0 ? firstChunkMs : betweenChunksMs;
-      let timer: NodeJS.Timeout | undefined;
+      waitingSince = performance.now();
+      timer ??= setTimeout(check, limit());
       const pending = iterator.next();
-      const timeout = new Promise<"stalled">((resolve) => {
-        timer = setTimeout(() => resolve("stalled"), limit);
-      });
-      let outcome: IteratorResult<T> | "stalled";
+      let outcome: IteratorResult<T>;
       try {
-        outcome = await Promise.race([pending, timeout]);
-      } finally {
-        clearTimeout(timer);
+        outcome = await Promise.race([pending, stalled]);
+      } catch (error) {
+        if (error instanceof ProviderError && error.kind === "stalled") {
+          // The source is stuck inside next(); swallow whatever it eventually settles with.
+          pending.then(
+            () => undefined,
+            () => undefined,
+          );
+          finished = true;
+          options.onStall?.();
+        }
+        throw error;
       }
-      if (outcome === "stalled") {
-        // The source is stuck inside next(); swallow whatever it eventually settles with.
-        pending.then(
-          () => undefined,
-          () => undefined,
-        );
-        finished = true;
-        options.onStall?.();
-        const phase = received === 0 ? "before the first chunk" : `after ${received} chunks`;
-        throw new ProviderError({
-          kind: "stalled",
-          message: `${options.providerName ?? "provider"} stream stalled: nothing received for ${limit} ms ${phase}`,
-        });
-      }
+      waitingSince = undefined;
       if (outcome.done === true) {
         finished = true;
         return;
@@ -63,6 +82,7 @@ export async function* withStallTimeout<T>(source: AsyncIterable<T>, options: St
       yield outcome.value;
     }
   } finally {
+    clearTimeout(timer);
     if (!finished) await iterator.return?.();
   }
 }

@@ -237,6 +237,8 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       }
     });
   });
+  // Longer than clients keep idle sockets, so a reused socket is never closed under a request.
+  server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, "127.0.0.1", () => {
