@@ -296,8 +296,10 @@ describe("McpHub when servers misbehave", () => {
     hub.start();
     await hub.waitForServers(60_000, never);
     const disconnected = events.next("server_disconnected", "everything");
+    const inFlight = hub.callTool({ server: "everything", tool: "trigger-long-running-operation", arguments: { duration: 60, steps: 60 }, signal: never });
     process.kill(hub.serverPid("everything")!, "SIGKILL");
     await disconnected;
+    await expect(inFlight).rejects.toThrow('MCP server "everything" went away during the call of tool "trigger-long-running-operation"; it will be reconnected, try again later.');
     expect(hub.listTools()).toEqual([]);
     expect(hub.nativeToolSchemas()).toEqual([]);
     expect(hub.serverStatus()).toEqual([

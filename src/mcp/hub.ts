@@ -299,6 +299,9 @@ export class McpHub implements McpPort, McpGate {
           `Raise "timeout" (seconds) for this server in mcp.json if it needs longer.`,
       );
     }
+    if (error instanceof McpError && error.code === (ErrorCode.ConnectionClosed as number)) {
+      return new McpCallError(`MCP server "${server}" went away during the call of ${context.what}; it will be reconnected, try again later.`);
+    }
     if (error instanceof McpError) return new McpCallError(`MCP server "${server}" answered with an error for ${context.what}: ${error.message}`);
     // Not an answer from the server: the connection itself may be gone.
     void context.connection.checkHealth();
