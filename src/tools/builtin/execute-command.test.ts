@@ -47,6 +47,12 @@ describe("execute_command", () => {
     expect(context.says.some((say) => say.type === "command" && say.text === "pwd; echo done; exit 3")).toBe(true);
   });
 
+  it("reports a signal that ended the command", async () => {
+    const outcome = await createTestExecutor(workspace, { yes: true }).executeTool(run("echo before; kill -KILL $$"), createRecordingContext());
+    expect(textOf(outcome.content)).toMatch(/killed by signal SIGKILL after \d+\.\d s/);
+    expect(textOf(outcome.content)).toContain("before");
+  });
+
   it("asks unless auto-approved; requires_approval only adds caution", async () => {
     const safeOnly = createTestExecutor(workspace, { approval: { ...defaultApprovalSettings, commandsSafe: true } });
     const quiet = createRecordingContext();

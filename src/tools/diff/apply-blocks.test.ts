@@ -38,6 +38,7 @@ const cases: Case[] = [
   { name: "line-trimmed: tabs vs spaces", original: "\tx = 1\n\ty = 2\n", diff: block(["    x = 1", "    y = 2"], ["\tx = 3"]), expected: { content: "\tx = 3\n" } },
   { name: "block anchors: middle differs", original: "start {\n  old middle\n}\n", diff: block(["start {", "  something else", "}"], ["start {", "  new", "}"]), expected: { content: "start {\n  new\n}\n" } },
   { name: "block anchors need 3+ lines", original: "start {\nold\n", diff: block(["start {", "other"], ["x"]), expected: { failure: "does not match" } },
+  { name: "blank anchor lines do not match by anchors", original: "a\n\nx\n\nb\n", diff: block(["", "y", ""], ["z"]), expected: { failure: "does not match" } },
   { name: "block anchors need same length", original: "a\nb\nc\nd\n", diff: block(["a", "x", "d"], ["z"]), expected: { failure: "does not match" } },
   { name: "no match at all", original: "alpha\nbeta\n", diff: block(["gamma"], ["delta"]), expected: { failure: "No line of the SEARCH section appears" } },
   { name: "near miss shows nearby content", original: "one\ntwo\nthree\nfour\n", diff: block(["two", "THREE"], ["2"]), expected: { failure: "near line 2" } },

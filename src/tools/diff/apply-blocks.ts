@@ -125,7 +125,9 @@ function findSpan(index: LineIndex, search: string, from: number): Span | undefi
   const searchLines = splitSearchLines(search);
   const fromLine = index.lineAtOrAfter(from);
   const strategies: Array<[MatchStrategy, boolean]> = [["line-trimmed", false]];
-  if (searchLines.length >= 3) strategies.push(["block-anchor", true]);
+  // Blank anchors would match almost anywhere: only distinctive first and last lines count.
+  const anchorsUsable = (searchLines[0] ?? "").trim() !== "" && (searchLines[searchLines.length - 1] ?? "").trim() !== "";
+  if (searchLines.length >= 3 && anchorsUsable) strategies.push(["block-anchor", true]);
   for (const [strategy, anchorsOnly] of strategies) {
     const line = findLineMatch(index, searchLines, fromLine, anchorsOnly);
     if (line >= 0) {
