@@ -121,6 +121,8 @@ export class ServerConnection {
     const generation = ++this.generation;
     this.setState({ kind: "connecting" });
     const client = new Client({ name: this.options.clientName, version: this.options.clientVersion }, { capabilities: {} });
+    // Only this attempt's output explains this attempt's failure.
+    this.stderrTail.length = 0;
     const created = createTransport(this.options.config.transport, (line) => {
       this.stderrTail.push(line);
       if (this.stderrTail.length > stderrTailLines) this.stderrTail.shift();
@@ -129,9 +131,9 @@ export class ServerConnection {
     this.currentPid = () => created.pid();
     this.activeClient = client;
     client.onclose = () => this.lost(generation, "the connection closed");
-    client.onerror = (error) => {
+    // Transport errors are often transient; for a remote server a ping decides whether it is gone.
+    client.onerror = () => {
       if (this.isRemote() && generation === this.generation) void this.checkHealth(generation);
-      void error;
     };
     this.staleWhileConnecting.clear();
     this.refreshLists = this.installNotificationHandlers(client, generation);
