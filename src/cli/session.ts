@@ -9,14 +9,14 @@ import { loadMcpConfig } from "../mcp/config.js";
 import type { McpHubEvent } from "../mcp/events.js";
 import { withNativeMcpTools } from "../mcp/native-tool-bridge.js";
 import { createPromptBuilder } from "../prompt/system-prompt.js";
-import type { LoadedTask } from "../store/types.js";
 import { TaskStore } from "../store/task-store.js";
 import type { Host } from "../task/host.js";
 import { Task } from "../task/task.js";
 import type { TaskResult } from "../task/task.js";
-import { prepareResume } from "../store/resume.js";
+import { openForResume } from "../store/resume-task.js";
 import type { PreparedResume } from "../store/resume.js";
 import type { TaskLog } from "../task/seams.js";
+import { noCheckpoints } from "../task/seams.js";
 import { createToolExecutor } from "../tools/create-tool-executor.js";
 import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
@@ -39,6 +39,8 @@ export interface SessionOptions {
   scenario?: Scenario;
   /** A new task, or a task reopened for resume (with the user's message, if any). */
   start: { kind: "new"; task: string } | { kind: "resume"; taskId: string; message?: string };
+  /** Checkpoints of the workspace (default on). */
+  checkpoints?: boolean;
   /** Say messages about the environment (MCP, checkpoints) before the task starts. */
   onNotice?: (text: string) => void;
 }
@@ -90,12 +92,11 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     log = writer;
     taskId = writer.taskId;
   } else {
-    const opened = await store.open(options.start.taskId);
+    taskId = await store.resolveTaskId(options.start.taskId);
+    const opened = await openForResume(store, taskId, { now: Date.now(), ...(options.start.message ? { userMessage: options.start.message } : {}) });
     log = opened.writer;
-    taskId = options.start.taskId;
-    const loaded: LoadedTask = opened.loaded;
-    for (const warning of loaded.warnings) options.onNotice?.(warning);
-    resumed = prepareResume(loaded, { now: Date.now(), ...(options.start.message ? { userMessage: options.start.message } : {}) });
+    for (const warning of opened.loaded.warnings) options.onNotice?.(warning);
+    resumed = opened.resume;
   }
 
   // Parts built before the Task report to it once it exists.
@@ -131,7 +132,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   });
   const toolExecutor = settings.toolProtocol === "native" ? withNativeMcpTools(baseExecutor, hub) : baseExecutor;
 
-  const checkpoints = createCheckpoints({
+  const checkpoints = options.checkpoints === false ? noCheckpoints : createCheckpoints({
     workspace: settings.cwd,
     dataDir: settings.dataDir,
     taskId,

@@ -133,7 +133,10 @@ export class MessageState {
 
   private schedule(entry: Entry): void {
     if (entry.timer) return;
-    const interval = this.options.minIntervalMs ?? 40;
+    // Each update re-sends the whole message, so a long one is sent less often:
+    // the cost per second stays flat however long the answer grows (P-perf-2).
+    const base = this.options.minIntervalMs ?? 40;
+    const interval = base === 0 ? 0 : Math.max(base, entry.raw.length / 10_000);
     const wait = entry.lastSentAt + interval - this.options.now();
     if (wait <= 0) {
       this.send(entry);

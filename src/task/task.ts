@@ -178,8 +178,6 @@ export class Task {
   /** Continues a resumed task with prepared user content (store/resume). */
   async resumeTask(userContent: ContentBlock[]): Promise<TaskResult> {
     return this.runToEnd(async () => {
-      // The log may hold an interrupted request the resume dropped: cut it there too.
-      this.log.append({ kind: "api_truncate", length: this.apiConversationHistory.length });
       this.checkpoints.startInitial();
       await this.initiateTaskLoop(userContent);
     });
