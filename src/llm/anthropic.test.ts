@@ -176,4 +176,14 @@ describe("AnthropicProvider through the SDK and the scripted server", () => {
     expect(server!.progress(0).completed).toBe(false);
     expect(textOf(chunks).length).toBeLessThan(200);
   });
+
+  it("closes the socket when aborted while waiting for the response headers", async () => {
+    const provider = await providerFor({ turns: [{ text: "never", stallAfterChunks: 0 }] });
+    const controller = new AbortController();
+    const consumed = collect(provider.createMessage(simpleRequest(controller.signal)));
+    while (server!.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    expect(errorOf((await consumed).error).kind).toBe("aborted");
+    await server!.waitForClientClose(0);
+  });
 });

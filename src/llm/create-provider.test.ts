@@ -16,6 +16,10 @@ describe("createProvider", () => {
     expect(() => createProvider({ provider: "openai", environment: {} })).toThrow(/set OPENAI_API_KEY/);
   });
 
+  it("refuses a base URL that is not a URL, with an example", () => {
+    expect(() => createProvider({ provider: "openai", baseUrl: "localhost 11434", environment: {} })).toThrow(/not a valid URL; for example http/);
+  });
+
   it("needs no key for a local OpenAI-compatible server, and prices unknown local models at zero", async () => {
     server = await startScriptedServer({ scenario: { turns: [{ text: "local", usage: { inputTokens: 100, outputTokens: 5 } }] } });
     const provider = createProvider({ provider: "openai", model: "qwen3-coder:30b", baseUrl: `${server.url}/v1`, environment: {} });

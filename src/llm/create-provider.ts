@@ -46,6 +46,9 @@ function missingKey(provider: "anthropic" | "openai"): ProviderError {
  */
 export function createProvider(options: CreateProviderOptions): Provider {
   const environment = options.environment ?? process.env;
+  if (options.baseUrl !== undefined && !URL.canParse(options.baseUrl)) {
+    throw new Error(`the base URL "${options.baseUrl}" is not a valid URL; for example http://127.0.0.1:11434/v1 for Ollama`);
+  }
   const modelId = options.model ?? defaultModels[options.provider];
   const model = modelInfo(modelId, options.modelOverrides === undefined ? {} : { overrides: options.modelOverrides });
   const stall = options.stall === undefined ? {} : { stall: options.stall };
