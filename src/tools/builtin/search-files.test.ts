@@ -52,6 +52,11 @@ describe("search_files", () => {
     expect(text).toContain("not a valid regular expression");
   });
 
+  it("supports look-around through ripgrep's PCRE2 engine", async () => {
+    const { text } = await search({ path: ".", regex: "function (?=findMe)" });
+    expect(text).toContain("src/a.ts\n1- import x;\n2: function findMe() {}");
+  });
+
   it("says when nothing matches", async () => {
     expect((await search({ path: "src", regex: "nothing-like-this" })).text).toBe("No matches found.");
   });

@@ -73,7 +73,17 @@ export const searchFilesTool: ToolDefinition = {
     let outcome: SearchOutcome;
     try {
       const binary = findRipgrep();
-      outcome = binary === undefined ? await javascriptSearch(request, runtime.guard) : await ripgrepSearch(binary, request);
+      if (binary === undefined) {
+        outcome = await javascriptSearch(request, runtime.guard);
+      } else {
+        try {
+          outcome = await ripgrepSearch(binary, request);
+        } catch (error) {
+          // Look-around and backreferences need ripgrep's PCRE2 engine; ripgrep says so in its error.
+          if (!(error instanceof SearchPatternError) || !error.message.includes("--pcre2")) throw error;
+          outcome = await ripgrepSearch(binary, { ...request, pcre2: true });
+        }
+      }
     } catch (error) {
       if (error instanceof SearchPatternError) {
         return invalidParameter({ tool: "search_files", parameter: "regex", problem: `it is not a valid regular expression: ${error.message}` });

@@ -9,7 +9,7 @@ interface RipgrepEvent {
 }
 
 export async function ripgrepSearch(binary: string, request: SearchRequest): Promise<SearchOutcome> {
-  const args = ["--json", "--context", "1", "--no-require-git", "--regexp", request.regex];
+  const args = ["--json", "--context", "1", "--no-require-git", ...(request.pcre2 === true ? ["--pcre2"] : []), "--regexp", request.regex];
   if (request.filePattern !== undefined && request.filePattern.trim() !== "") args.push("--glob", request.filePattern.trim());
   args.push("--", request.folder);
   const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] });

@@ -25,4 +25,6 @@ export interface SearchRequest {
   filePattern?: string;
   limit: number;
   signal: AbortSignal;
+  /** Use ripgrep's PCRE2 engine (look-around, backreferences). */
+  pcre2?: boolean;
 }
