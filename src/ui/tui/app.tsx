@@ -34,7 +34,8 @@ function ReasoningPanel({ text, width, maxLines }: { text: string; width: number
   );
 }
 
-function placeholder(busy: boolean, hasHistory: boolean): string {
+function placeholder(busy: boolean, hasHistory: boolean, asking: boolean): string {
+  if (asking) return "Type a reply, Enter sends";
   if (busy) return "cairn is working… (Esc to stop)";
   return hasHistory ? "Give feedback, or type a new task" : "What should cairn do?";
 }
@@ -77,7 +78,7 @@ export function App({ controller, host, initialTask }: AppProps): ReactNode {
       ) : null}
       {snapshot.activity.kind === "waiting" ? <WaitingSpinner since={snapshot.activity.since} /> : null}
       {ask === undefined ? null : <AskPrompt ask={ask} selected={keys.selected} width={width} />}
-      <InputLine value={keys.value} placeholder={placeholder(status.busy, hasHistory)} width={width} />
+      <InputLine value={keys.value} placeholder={placeholder(status.busy, hasHistory, ask !== undefined)} width={width} />
       <StatusLine
         status={status}
         width={width}

@@ -42,7 +42,8 @@ export function renderTui(options: RenderTuiOptions): TuiInstance {
       debug: options.debug ?? false,
       // Ctrl+C aborts the step first; only the second one exits (see use-keys.ts).
       exitOnCtrlC: false,
-      patchConsole: false,
+      // console output from anywhere would break the screen's line accounting: Ink prints it above the UI
+      patchConsole: options.debug !== true,
     },
   );
   const exited = instance.waitUntilExit().then(

@@ -51,12 +51,7 @@ describe.skipIf(!tmuxAvailable())("tmux harness", () => {
     await terminal.sendKeys("Enter");
     const screen = await terminal.waitFor(/Hello, cairn!/);
     expect(screen).toContain("Your name? cairn");
-    let status = await terminal.exitStatus();
-    for (let attempt = 0; status === undefined && attempt < 100; attempt += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      status = await terminal.exitStatus();
-    }
-    expect(status).toBe(0);
+    expect(await terminal.waitForExit()).toBe(0);
   });
 
   it("reports a failing exit status and names the missing text on time-out", async () => {
@@ -71,11 +66,6 @@ describe.skipIf(!tmuxAvailable())("tmux harness", () => {
     );
     expect(failure).toContain("The terminal never showed /never shown/ within 300 ms. Last screen:\n");
     expect(failure).toContain("Hello, fail!");
-    let status = await terminal.exitStatus();
-    for (let attempt = 0; status === undefined && attempt < 100; attempt += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      status = await terminal.exitStatus();
-    }
-    expect(status).toBe(3);
+    expect(await terminal.waitForExit()).toBe(3);
   });
 });

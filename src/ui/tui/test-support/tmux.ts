@@ -7,7 +7,7 @@
  * `env -u CI`. Text and Enter go as separate keystrokes, as a terminal sends them.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -38,6 +38,8 @@ export interface TmuxSession {
   waitFor(pattern: RegExp, options?: { timeoutMs?: number; intervalMs?: number }): Promise<string>;
   /** The program's exit status once it has ended, else undefined. */
   exitStatus(): Promise<number | undefined>;
+  /** Waits for the program to end and returns its exit status; rejects after `timeoutMs`. */
+  waitForExit(options?: { timeoutMs?: number }): Promise<number>;
   /** Ends the session and its private tmux server. Safe to call twice. */
   kill(): Promise<void>;
 }
@@ -57,6 +59,7 @@ export async function startTmux(options: TmuxOptions): Promise<TmuxSession> {
   const folder = mkdtempSync(join(tmpdir(), "cairn-tmux-"));
   const socket = join(folder, "socket");
   const config = join(folder, "tmux.conf");
+  const statusFile = join(folder, "exit-status");
   // No status bar (the program gets every row); keep the pane after the program
   // exits so its last screen and exit status can still be read.
   writeFileSync(config, "set-option -g status off\nset-option -g remain-on-exit on\nset-option -g history-limit 5000\n");
@@ -82,6 +85,11 @@ export async function startTmux(options: TmuxOptions): Promise<TmuxSession> {
     "-u",
     "CI",
     ...assignments,
+    // tmux does not always collect a dead pane's status, so the shell writes it down
+    "sh",
+    "-c",
+    '"$@"; echo $? > "$0"',
+    statusFile,
     ...options.command,
   );
   let killed = false;
@@ -108,9 +116,25 @@ export async function startTmux(options: TmuxOptions): Promise<TmuxSession> {
       }
     },
     exitStatus: async () => {
-      const output = await tmux("display-message", "-p", "-t", name, "#{pane_dead} #{pane_dead_status}");
-      const [dead, status] = output.trim().split(" ");
-      return dead === "1" && status !== undefined && status !== "" ? Number(status) : undefined;
+      let text: string;
+      try {
+        text = readFileSync(statusFile, "utf8").trim();
+      } catch {
+        return undefined;
+      }
+      return text === "" ? undefined : Number(text);
+    },
+    waitForExit: async (waitOptions = {}) => {
+      const timeoutMs = waitOptions.timeoutMs ?? 20_000;
+      const deadline = Date.now() + timeoutMs;
+      while (true) {
+        const status = await session.exitStatus();
+        if (status !== undefined) return status;
+        if (Date.now() > deadline) {
+          throw new Error(`The program did not exit within ${timeoutMs} ms. Last screen:\n${await session.capture()}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
     },
     kill: async () => {
       if (killed) return;
