@@ -6,7 +6,7 @@ import type { Scenario } from "../llm/scripted/scenario.js";
 import type { Provider } from "../llm/types.js";
 import { McpHub } from "../mcp/hub.js";
 import { loadMcpConfig } from "../mcp/config.js";
-import type { McpHubEvent } from "../mcp/events.js";
+import { describeMcpEvent, describeToolReview } from "../mcp/describe.js";
 import { withNativeMcpTools } from "../mcp/native-tool-bridge.js";
 import { createPromptBuilder } from "../prompt/system-prompt.js";
 import { TaskStore } from "../store/task-store.js";
@@ -43,27 +43,6 @@ export interface SessionOptions {
   checkpoints?: boolean;
   /** Say messages about the environment (MCP, checkpoints) before the task starts. */
   onNotice?: (text: string) => void;
-}
-
-function describeMcpEvent(event: McpHubEvent): string | undefined {
-  switch (event.type) {
-    case "server_connected":
-      return `MCP server ${event.server} connected (${event.tools} tools, ${event.resources} resources)`;
-    case "server_disconnected":
-      return `MCP server ${event.server} disconnected: ${event.reason}; retrying in ${Math.round(event.retryInMs / 1000)} s`;
-    case "server_error":
-      return `MCP server ${event.server}: ${event.message}`;
-    case "server_log":
-      return `MCP ${event.server} [${event.level}] ${event.message}`;
-    case "progress":
-      return `MCP ${event.server} ${event.tool}: ${event.progress}${event.total ? `/${event.total}` : ""}${event.message ? ` ${event.message}` : ""}`;
-    case "tools_changed":
-      return `MCP server ${event.server} now offers ${event.tools} tools`;
-    case "notification":
-      return `MCP ${event.server} notification ${event.method}`;
-    case "server_stderr":
-      return undefined;
-  }
 }
 
 /**
@@ -114,10 +93,25 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     dataDir: settings.dataDir,
     clientName: "cairn",
     onEvent: (event) => {
-      const text = describeMcpEvent(event);
-      if (text) notice(text, { ...event });
+      const described = describeMcpEvent(event);
+      if (described) notice(described.text, { ...event, severity: described.severity });
+      if (event.type === "server_connected" || event.type === "tools_changed") void reviewTools();
     },
   });
+  // Tool descriptions come from servers that may not be trustworthy: a new
+  // server's tools are shown once (and remembered), a change is warned about
+  // until the user approves it (`cairn mcp approve NAME`).
+  let reviewing = Promise.resolve();
+  const reviewTools = (): Promise<void> =>
+    (reviewing = reviewing
+      .then(async () => {
+        for (const review of await hub.reviewToolDescriptions()) {
+          const described = describeToolReview(review);
+          notice(described.text, { review: review.kind, server: review.server, severity: described.severity });
+          if (review.kind === "new_server") await hub.approve(review.server);
+        }
+      })
+      .catch(() => undefined));
   hub.start();
 
   const baseExecutor = createToolExecutor({
@@ -156,6 +150,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     retrySchedule: settings.retry,
     log,
     mcp: hub,
+    mcpWaitMs: settings.mcpWaitMs,
     checkpoints,
     hooks: createShellHooks({
       hooks: settings.hooks,

@@ -56,7 +56,7 @@ export const configFileSchema = z.strictObject({
   models: z.record(z.string(), modelOverrideSchema).optional(),
   hooks: z.record(z.string(), z.string().min(1)).optional(),
   timeouts: z
-    .strictObject({ firstChunkMs: positiveInteger.optional(), betweenChunksMs: positiveInteger.optional() })
+    .strictObject({ firstChunkMs: positiveInteger.optional(), betweenChunksMs: positiveInteger.optional(), mcpWaitMs: milliseconds.optional() })
     .optional(),
   retry: z.strictObject({ delaysMs: z.array(milliseconds).max(20) }).optional(),
 });

@@ -44,6 +44,7 @@ export function configFileLayer(layer: Layer, config: ConfigFile, file: string):
   for (const key of autoApproveKeys) set(layer, `autoApprove.${key}`, config.autoApprove?.[key]);
   set(layer, "timeouts.firstChunkMs", config.timeouts?.firstChunkMs);
   set(layer, "timeouts.betweenChunksMs", config.timeouts?.betweenChunksMs);
+  set(layer, "timeouts.mcpWaitMs", config.timeouts?.mcpWaitMs);
   set(layer, "retry.delaysMs", config.retry?.delaysMs);
   for (const [id, override] of Object.entries(config.models ?? {})) set(layer, `models.${id}`, override);
   for (const [name, command] of Object.entries(config.hooks ?? {})) set(layer, `hooks.${name}`, command);

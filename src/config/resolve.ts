@@ -65,6 +65,7 @@ function defaultsLayer(): Layer {
     onAsk: "fail",
     "timeouts.firstChunkMs": 60_000,
     "timeouts.betweenChunksMs": 30_000,
+    "timeouts.mcpWaitMs": 10_000,
     "retry.delaysMs": [2000, 4000, 8000],
   };
   for (const key of autoApproveKeys) values[`autoApprove.${key}`] = defaultAutoApprove[key];
@@ -237,6 +238,7 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     autoApprove,
     models: record<ModelOverride>("models."),
     hooks: record<string>("hooks."),
+    mcpWaitMs: value<number>("timeouts.mcpWaitMs"),
     stallTimeouts: {
       firstChunkMs: value<number>("timeouts.firstChunkMs"),
       betweenChunksMs: value<number>("timeouts.betweenChunksMs"),

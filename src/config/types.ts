@@ -118,6 +118,8 @@ export interface ResolvedSettings {
   /** Hook name (e.g. `TaskStart`) to the shell command it runs. */
   hooks: Record<string, string>;
   stallTimeouts: { firstChunkMs: number; betweenChunksMs: number };
+  /** SPEC T15: longest wait for MCP servers before a request (default 10 s). */
+  mcpWaitMs: number;
   retry: { delaysMs: number[] };
   userConfigDir: string;
   userConfigPath: string;
