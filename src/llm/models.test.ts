@@ -14,6 +14,7 @@ describe("model catalogue", () => {
   it("falls back to a free model with modest limits for unknown ids, overridable", () => {
     expect(isKnownModel("llama3.2:3b")).toBe(false);
     expect(modelInfo("llama3.2:3b")).toMatchObject({ inputPrice: 0, outputPrice: 0, contextWindow: 128_000 });
+    expect(modelInfo("claude-nova-7")).toMatchObject({ contextWindow: 200_000, supportsImages: true, inputPrice: 0 });
     expect(modelInfo("llama3.2:3b", { overrides: { contextWindow: 8192, inputPrice: 1 } })).toMatchObject({ contextWindow: 8192, inputPrice: 1 });
   });
 

@@ -90,18 +90,23 @@ export const defaultModels: Record<ProviderFamily | "mock", string> = {
   mock: "mock-model",
 };
 
-/** Used for models the catalogue does not know, such as local Ollama or LM Studio models: free, modest limits. */
+/**
+ * Used for models the catalogue does not know, such as local Ollama or LM Studio models: free,
+ * modest limits. An unknown Claude model (newer than this catalogue) gets the limits and
+ * capabilities every current Claude model has; its price is unknown, so 0 until configured.
+ */
 export function fallbackModelInfo(id: string): ModelInfo {
+  const claude = /^(anthropic\/)?claude-/.test(id);
   return {
     id,
-    contextWindow: 128_000,
-    maxOutputTokens: 8_192,
+    contextWindow: claude ? 200_000 : 128_000,
+    maxOutputTokens: claude ? 64_000 : 8_192,
     inputPrice: 0,
     outputPrice: 0,
     cacheReadPrice: 0,
     cacheWritePrice: 0,
-    supportsImages: false,
-    supportsReasoning: false,
+    supportsImages: claude,
+    supportsReasoning: claude,
   };
 }
 
