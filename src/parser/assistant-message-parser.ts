@@ -91,10 +91,11 @@ export class AssistantMessageParser {
       case "text":
         state.text.append(this.pending);
         this.showOpenBlock();
+        this.openText.content = state.text.settledValue();
         this.openText.partial = false;
         break;
       case "value":
-        state.block.params[state.name] = state.value.value;
+        state.block.params[state.name] = state.value.settledValue();
         state.block.partial = false;
         break;
       case "tool":
@@ -184,7 +185,7 @@ export class AssistantMessageParser {
     }
     state.value.append(input.slice(at, close));
     const { block, name, value, closeTag } = state;
-    block.params[name] = value.value;
+    block.params[name] = value.settledValue();
     this.state =
       value instanceof VerbatimValue
         ? { kind: "verbatim-closed", block, name, value, sinceClose: closeTag, closeTag }
@@ -208,7 +209,7 @@ export class AssistantMessageParser {
           // Another closing tag of its own: everything up to it belongs to the value.
           state.value.append(state.sinceClose + input.slice(from, lessThan));
           state.sinceClose = state.closeTag;
-          block.params[name] = state.value.value;
+          block.params[name] = state.value.settledValue();
           from = search = tag.end;
           continue;
         }
@@ -241,7 +242,7 @@ export class AssistantMessageParser {
   private closeText(text: TrimmedValue): void {
     this.blocks.length = this.settledCount;
     if (!text.isEmpty) {
-      this.openText.content = text.value;
+      this.openText.content = text.settledValue();
       this.openText.partial = false;
       this.blocks.push(this.openText);
       this.openText = { type: "text", content: "", partial: true };

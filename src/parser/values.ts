@@ -1,8 +1,7 @@
 /**
  * Values that grow by appending. A value fed in many small pieces costs time
- * linear in its length (SPEC P-perf-1): pieces are joined with `+`, which V8
- * does without copying (a rope), and the part built so far is never read
- * again here, so it is never copied here either.
+ * linear in its length (SPEC P-perf-1), and each push builds the value so far
+ * in constant time.
  */
 
 /** The characters String.prototype.trim removes (all in the BMP). */
@@ -22,16 +21,58 @@ export function isWhitespace(code: number): boolean {
   );
 }
 
+/** How many characters of small pieces are kept before they are joined into one string. */
+const JOIN_EVERY = 8192;
+
+/**
+ * A string built by appending. `+` on strings makes a rope in V8 (no copy),
+ * so the whole is always one `+` away; but a rope of thousands of 16-character
+ * pieces is thousands of objects the garbage collector must copy on every
+ * young-generation collection, which made a 4 MB value cost far more than four
+ * 1 MB values. So every JOIN_EVERY characters the recent pieces are joined into
+ * one flat string: each character is copied once, and few objects stay alive.
+ */
+export class StringBuilder {
+  private joined = "";
+  private recent = "";
+  private recentPieces: string[] = [];
+
+  append(piece: string): void {
+    if (piece.length === 0) return;
+    this.recent += piece;
+    this.recentPieces.push(piece);
+    if (this.recent.length >= JOIN_EVERY) this.flatten();
+  }
+
+  /** Joins the recent pieces now: a finished value is then a few strings, not a rope of hundreds. */
+  flatten(): void {
+    if (this.recentPieces.length === 0) return;
+    this.joined += this.recentPieces.join("");
+    this.recent = "";
+    this.recentPieces = [];
+  }
+
+  get length(): number {
+    return this.joined.length + this.recent.length;
+  }
+
+  toString(): string {
+    return this.joined + this.recent;
+  }
+}
+
 export interface GrowingValue {
   append(piece: string): void;
   /** The value so far, as the rules want it shown. */
   readonly value: string;
+  /** The value so far, stored compactly because it is kept (it may still grow). */
+  settledValue(): string;
 }
 
 /** A value shown trimmed at both ends: text blocks and ordinary parameters. */
 export class TrimmedValue implements GrowingValue {
   /** Empty, or starts and ends with a non-whitespace character. */
-  private body = "";
+  private readonly body = new StringBuilder();
   /** Whitespace after the body, kept back until something else follows it. */
   private whitespace = "";
 
@@ -45,15 +86,21 @@ export class TrimmedValue implements GrowingValue {
     if (this.body.length === 0) {
       let first = 0;
       while (isWhitespace(piece.charCodeAt(first))) first += 1;
-      this.body = piece.slice(first, last + 1);
+      this.body.append(piece.slice(first, last + 1));
     } else {
-      this.body += this.whitespace + piece.slice(0, last + 1);
+      this.body.append(this.whitespace);
+      this.body.append(piece.slice(0, last + 1));
     }
     this.whitespace = piece.slice(last + 1);
   }
 
   get value(): string {
-    return this.body;
+    return this.body.toString();
+  }
+
+  settledValue(): string {
+    this.body.flatten();
+    return this.value;
   }
 
   get isEmpty(): boolean {
@@ -74,11 +121,9 @@ type Leading =
 export class VerbatimValue implements GrowingValue {
   private leading: Leading = { kind: "undecided", seen: "" };
   /** Raw characters before `last`. */
-  private body = "";
+  private readonly body = new StringBuilder();
   /** The newest raw characters; at least two of them unless `body` is empty. */
   private last = "";
-  /** `body + last` once built for showing, reused as the next body so each push builds one string. */
-  private whole: string | undefined;
 
   append(piece: string): void {
     if (piece.length === 0) return;
@@ -95,12 +140,11 @@ export class VerbatimValue implements GrowingValue {
       if (piece.length === 0) return;
     }
     if (piece.length >= 2) {
-      this.body = this.whole ?? this.body + this.last;
+      this.body.append(this.last);
       this.last = piece;
     } else {
       this.last += piece;
     }
-    this.whole = undefined;
   }
 
   get value(): string {
@@ -110,9 +154,13 @@ export class VerbatimValue implements GrowingValue {
     // Newline code units: 10 is "\n", 13 is "\r".
     if (end >= 1 && last.charCodeAt(end - 1) === 10) {
       const cut = end >= 2 && last.charCodeAt(end - 2) === 13 ? 2 : 1;
-      return this.body + last.slice(0, end - cut);
+      return this.body.toString() + last.slice(0, end - cut);
     }
-    this.whole ??= this.body + last;
-    return this.whole;
+    return this.body.toString() + last;
+  }
+
+  settledValue(): string {
+    this.body.flatten();
+    return this.value;
   }
 }
