@@ -77,16 +77,6 @@ export class MessageState {
     return message;
   }
 
-  /** Updates the meta of a final message (e.g. `api_req_started` gets its usage) and re-sends it. */
-  updateMeta(id: string, meta: Record<string, unknown>): void {
-    const entry = this.entries.get(id);
-    if (!entry) return;
-    entry.message = { ...entry.message, meta: { ...entry.message.meta, ...meta } };
-    this.replaceInList(entry.message);
-    this.send(entry);
-    if (!entry.message.partial) this.options.log.append({ kind: "ui", message: entry.message });
-  }
-
   /** Sends every pending partial update now. */
   flushAll(): void {
     for (const entry of this.entries.values()) {
@@ -112,8 +102,9 @@ export class MessageState {
     if (transform) entry.message = { ...message, text: transform(message.text, message.partial) };
     this.entries.set(message.id, entry);
     this.messages.push(entry.message);
+    // A final message is logged before anyone sees it: what the user saw survives a kill.
+    if (!message.partial) this.options.log.append({ kind: "ui", message: { ...entry.message, text: this.render(entry) } });
     this.send(entry);
-    if (!message.partial) this.options.log.append({ kind: "ui", message: entry.message });
   }
 
   private update(entry: Entry, raw: string, partial: boolean, meta: Record<string, unknown> | undefined): void {
@@ -127,8 +118,8 @@ export class MessageState {
     }
     if (entry.timer) clearTimeout(entry.timer);
     entry.timer = undefined;
+    this.options.log.append({ kind: "ui", message: { ...entry.message, text: this.render(entry) } });
     this.send(entry);
-    this.options.log.append({ kind: "ui", message: entry.message });
   }
 
   private schedule(entry: Entry): void {
@@ -148,8 +139,12 @@ export class MessageState {
     }, wait);
   }
 
+  private render(entry: Entry): string {
+    return entry.transform ? entry.transform(entry.raw, entry.message.partial) : entry.raw;
+  }
+
   private send(entry: Entry): void {
-    const text = entry.transform ? entry.transform(entry.raw, entry.message.partial) : entry.raw;
+    const text = this.render(entry);
     entry.message = { ...entry.message, text };
     entry.lastSentAt = this.options.now();
     this.replaceInList(entry.message);
