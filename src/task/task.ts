@@ -195,6 +195,7 @@ export class Task {
         result = { status: "failed", error: this.fatalError.message };
       } else if (error instanceof TaskAbortedError || this.taskState.abort) {
         await this.abortTask();
+        this.say("info", "Task interrupted. Nothing done so far is lost: it can be resumed.");
         result = { status: "aborted" };
       } else {
         const message = error instanceof Error ? error.message : String(error);

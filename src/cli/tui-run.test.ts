@@ -1,0 +1,63 @@
+import { access } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startScriptedServer } from "../llm/scripted/server.js";
+import type { ScriptedServer } from "../llm/scripted/server.js";
+import { startTmux, tmuxAvailable } from "../ui/tui/test-support/tmux.js";
+import type { TmuxSession } from "../ui/tui/test-support/tmux.js";
+import { cairnBin, makeSandbox } from "./test-support/cli-harness.js";
+import type { Sandbox } from "./test-support/cli-harness.js";
+
+let sandbox: Sandbox;
+let server: ScriptedServer | undefined;
+let terminal: TmuxSession | undefined;
+
+beforeEach(async () => {
+  sandbox = await makeSandbox();
+});
+afterEach(async () => {
+  await terminal?.kill();
+  terminal = undefined;
+  await server?.close();
+  server = undefined;
+  await sandbox.cleanup();
+});
+
+const env = (): Record<string, string> => ({ CAIRN_HOME: sandbox.dataDir, XDG_CONFIG_HOME: sandbox.configDir, NO_COLOR: "1" });
+
+describe.skipIf(!tmuxAvailable())("the terminal UI in a real terminal (tmux, 80x30)", () => {
+  it("approves an edit, then aborts a running command with Esc; the task stays resumable", { timeout: 120_000 }, async () => {
+    server = await startScriptedServer({
+      scenario: {
+        turns: [
+          { text: "I'll create the file.\n<write_to_file>\n<path>hello.txt</path>\n<content>\nhello\n</content>\n</write_to_file>", chunkSize: 8 },
+          { text: "Now a long command.\n<execute_command>\n<command>sleep 30</command>\n<requires_approval>false</requires_approval>\n</execute_command>" },
+        ],
+      },
+    });
+    terminal = await startTmux({
+      command: [process.execPath, cairnBin, "--provider", "anthropic", "--base-url", server.url, "--api-key", "test-key", "write hello"],
+      cwd: sandbox.workspace,
+      env: env(),
+    });
+    await terminal.waitFor(/Allow this\?/, { timeoutMs: 60_000 });
+    expect(await terminal.capture()).toMatch(/\+hello/);
+    await terminal.sendKeys("y");
+    await terminal.waitFor(/Run this command\?/, { timeoutMs: 60_000 });
+    await access(join(sandbox.workspace, "hello.txt"));
+    await terminal.sendKeys("y");
+    await terminal.waitFor(/working/, { timeoutMs: 30_000 });
+    await terminal.sendKeys("Escape");
+    const screen = await terminal.waitFor(/Task interrupted/, { timeoutMs: 30_000 });
+    for (const line of screen.split("\n")) expect(line.length).toBeLessThanOrEqual(80);
+    await terminal.sendKeys("C-c");
+    await terminal.sendKeys("C-c");
+    expect(await terminal.waitForExit({ timeoutMs: 30_000 })).toBe(130);
+  });
+
+  it("cairn demo runs interactively and fixes the sample bug", { timeout: 120_000 }, async () => {
+    terminal = await startTmux({ command: [process.execPath, cairnBin, "demo", "--fast"], cwd: sandbox.workspace, env: { ...env(), TMPDIR: sandbox.root } });
+    await terminal.waitFor(/Task completed/, { timeoutMs: 90_000 });
+    expect(await terminal.waitForExit({ timeoutMs: 30_000 })).toBe(0);
+  });
+});
