@@ -48,7 +48,7 @@ export interface CliRun {
   waitForOutput(pattern: RegExp): Promise<void>;
 }
 
-export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string; stdin?: string }): CliRun {
+export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string; stdin?: string; keepStdinOpen?: boolean }): CliRun {
   const child = spawn(process.execPath, [cairnBin, ...args], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
   const run: CliRun = {
     child,
@@ -83,6 +83,7 @@ export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd:
   child.stderr?.on("data", (data: string) => {
     run.stderr += data;
   });
+  if (options.keepStdinOpen === true) return run;
   if (options.stdin !== undefined) child.stdin?.end(options.stdin);
   else child.stdin?.end();
   return run;
