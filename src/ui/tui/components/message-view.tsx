@@ -39,12 +39,10 @@ function Reasoning({ message, width }: { message: UiMessage; width: number }): R
   );
 }
 
+/** How the user answered; a typed reply is not repeated (the Task says it as `user_feedback`). */
 function AnswerLine({ answer }: { answer: AskResponse | undefined }): ReactNode {
-  if (answer === undefined) return null;
-  const text = answer.text !== undefined && answer.text !== "" ? `: ${cleanLine(answer.text)}` : "";
-  if (answer.response === "yes") return <Text color="green">{`  ✓ approved${text}`}</Text>;
-  if (answer.response === "no") return <Text color="red">{`  ✗ rejected${text}`}</Text>;
-  return <Text color="cyan">{`  ↳ ${cleanLine(answer.text)}`}</Text>;
+  if (answer === undefined || answer.response === "message") return null;
+  return answer.response === "yes" ? <Text color="green">{"  ✓ approved"}</Text> : <Text color="red">{"  ✗ rejected"}</Text>;
 }
 
 function firstLines(text: string, count: number): string {
@@ -168,7 +166,7 @@ export function PrintedItem({ item, width }: { item: StaticItem; width: number }
   if (message.type === "say" && (message.say === "tool" || message.say === "command") && hiddenWhenPrinted(message)) {
     return null;
   }
-  if (message.type === "ask" && message.ask === "completion_result" && item.answer?.text === undefined) return null;
+  if (message.type === "ask" && message.ask === "completion_result") return null;
   return (
     <Box width={width} flexDirection="column" marginTop={1}>
       <MessageBody message={item.message} width={width} limits={printedLimits} live={false} answer={item.answer} />
