@@ -47,6 +47,13 @@ export function App({ controller, host, initialTask }: AppProps): ReactNode {
   const width = Math.max(20, stdout.columns > 0 ? stdout.columns : 80);
   const rows = Math.max(12, stdout.rows > 0 ? stdout.rows : 30);
   const [, refresh] = useReducer((count: number) => count + 1, 0);
+  // Widths are computed here (markdown is wrapped in advance), so a resize needs a React render.
+  useEffect(() => {
+    stdout.on("resize", refresh);
+    return () => {
+      stdout.off("resize", refresh);
+    };
+  }, [stdout]);
   // The status (tokens, cost, busy) belongs to the controller: look again every second.
   useNow(1000);
   const ask = snapshot.pendingAsk;

@@ -125,6 +125,22 @@ describe("renderTui in a terminal", () => {
     expect(frame).toContain("exit 0");
   });
 
+  it("wraps new output to the new width after the terminal is resized", async () => {
+    const clock = new ManualClock();
+    const host = new TuiHost({ clock });
+    terminal = startFakeTerminal({ controller: new FakeController(), host, columns: 80 });
+    await terminal.settle();
+    terminal.stdout.columns = 40;
+    terminal.stdout.emit("resize");
+    await terminal.settle();
+    host.onMessage(say("a", "text", "narrow ".repeat(30)));
+    clock.advance(50);
+    await terminal.settle();
+    const rows = terminal.stdout.frame().split("\n").filter((row) => row.includes("narrow"));
+    expect(rows.length).toBeGreaterThan(4);
+    for (const row of rows) expect(row.length).toBeLessThanOrEqual(40);
+  });
+
   it("the second Ctrl+C ends waitUntilExit", async () => {
     const host = new TuiHost({ clock: new ManualClock() });
     const controller = new FakeController();

@@ -20,8 +20,8 @@ export class FakeStdout extends EventEmitter {
   widestText = "";
 
   constructor(
-    readonly columns: number,
-    readonly rows: number,
+    public columns: number,
+    public rows: number,
     /** Measuring every line of every frame is slow for megabytes of output. */
     private readonly measure = true,
   ) {
