@@ -8,9 +8,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { defaultDataDir, defaultUserConfigDir } from "../config/paths.js";
 import { isTrusted } from "../config/trust.js";
-import { loadMcpConfig, McpConfigError, userMcpConfigPath } from "../mcp/config.js";
 import type { McpServerConfig } from "../mcp/config.js";
-import { addServerToConfig, removeServerFromConfig } from "../mcp/config-edit.js";
 import type { McpServerEntry } from "../mcp/config-edit.js";
 import type { McpHub, McpHubOptions, McpServerState } from "../mcp/hub.js";
 import type { ToolDescriptionReview } from "../mcp/trust-store.js";
@@ -57,6 +55,7 @@ async function guarded<T>(action: () => Promise<T>): Promise<T> {
   try {
     return await action();
   } catch (error) {
+    const { McpConfigError } = await import("../mcp/config.js");
     if (error instanceof McpConfigError) fail(error.message);
     throw error;
   }
@@ -120,6 +119,8 @@ async function listServers(context: McpCommandContext, options: { timeout: strin
   const userConfigDir = context.userConfigDir();
   const workspace = context.workspace();
   const projectTrusted = await isTrusted(workspace, userConfigDir);
+  // Loaded only when a command runs, so `cairn --help` and other commands start fast.
+  const { loadMcpConfig, userMcpConfigPath } = await import("../mcp/config.js");
   const { servers, warnings } = await guarded(() => loadMcpConfig({ userConfigDir, workspace, projectTrusted }));
   for (const warning of warnings) process.stderr.write(`cairn: warning: ${warning}\n`);
   if (servers.length === 0 && options.json !== true) {
@@ -194,6 +195,7 @@ async function approveServer(context: McpCommandContext, name: string): Promise<
   const userConfigDir = context.userConfigDir();
   const workspace = context.workspace();
   const projectTrusted = await isTrusted(workspace, userConfigDir);
+  const { loadMcpConfig } = await import("../mcp/config.js");
   const { servers } = await guarded(() => loadMcpConfig({ userConfigDir, workspace, projectTrusted }));
   const server = servers.find((candidate) => candidate.name === name);
   if (server === undefined) fail(`there is no MCP server named "${name}" (see cairn mcp list)`);
@@ -238,6 +240,8 @@ export function registerMcpCommands(program: Command, context: McpCommandContext
     .option("-f, --force", "replace a server of the same name")
     .showHelpAfterError("(when the server's own arguments start with -, put -- before its command: cairn mcp add files -- npx -y some-server)")
     .action(async (name: string, target: string, args: string[], options: AddOptions) => {
+      const { userMcpConfigPath } = await import("../mcp/config.js");
+      const { addServerToConfig } = await import("../mcp/config-edit.js");
       const file = userMcpConfigPath(context.userConfigDir());
       const entry = entryFor(target, args, options);
       const { replaced } = await guarded(() => addServerToConfig({ file, name, entry, replace: options.force === true }));
@@ -249,6 +253,8 @@ export function registerMcpCommands(program: Command, context: McpCommandContext
     .description("Remove a server from the user's mcp.json")
     .argument("<name>", "name of the server")
     .action(async (name: string) => {
+      const { userMcpConfigPath } = await import("../mcp/config.js");
+      const { removeServerFromConfig } = await import("../mcp/config-edit.js");
       const file = userMcpConfigPath(context.userConfigDir());
       await guarded(() => removeServerFromConfig({ file, name }));
       process.stdout.write(`Removed MCP server "${name}" from ${file}\n`);

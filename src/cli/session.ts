@@ -4,10 +4,6 @@ import { requireApiKey } from "../config/index.js";
 import { createProvider } from "../llm/create-provider.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import type { Provider } from "../llm/types.js";
-import { McpHub } from "../mcp/hub.js";
-import { loadMcpConfig } from "../mcp/config.js";
-import { describeMcpEvent, describeToolReview } from "../mcp/describe.js";
-import { withNativeMcpTools } from "../mcp/native-tool-bridge.js";
 import { createPromptBuilder } from "../prompt/system-prompt.js";
 import { TaskStore } from "../store/task-store.js";
 import type { Host } from "../task/host.js";
@@ -21,6 +17,7 @@ import { createToolExecutor } from "../tools/create-tool-executor.js";
 import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
 import { createShellHooks } from "../hooks/shell-hooks.js";
+import { startMcp } from "./mcp-wiring.js";
 
 export interface Session {
   task: Task;
@@ -86,33 +83,8 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     else early.push(text);
   };
 
-  const mcpConfig = await loadMcpConfig({ userConfigDir: settings.userConfigDir, workspace: settings.cwd, projectTrusted: settings.trust.trusted });
-  for (const warning of mcpConfig.warnings) early.push(warning);
-  const hub = new McpHub({
-    servers: mcpConfig.servers,
-    dataDir: settings.dataDir,
-    clientName: "cairn",
-    onEvent: (event) => {
-      const described = describeMcpEvent(event);
-      if (described) notice(described.text, { ...event, severity: described.severity });
-      if (event.type === "server_connected" || event.type === "tools_changed") void reviewTools();
-    },
-  });
-  // Tool descriptions come from servers that may not be trustworthy: a new
-  // server's tools are shown once (and remembered), a change is warned about
-  // until the user approves it (`cairn mcp approve NAME`).
-  let reviewing = Promise.resolve();
-  const reviewTools = (): Promise<void> =>
-    (reviewing = reviewing
-      .then(async () => {
-        for (const review of await hub.reviewToolDescriptions()) {
-          const described = describeToolReview(review);
-          notice(described.text, { review: review.kind, server: review.server, severity: described.severity });
-          if (review.kind === "new_server") await hub.approve(review.server);
-        }
-      })
-      .catch(() => undefined));
-  hub.start();
+
+  const mcp = await startMcp({ settings, notice });
 
   const baseExecutor = createToolExecutor({
     workspace: settings.cwd,
@@ -121,10 +93,10 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     yes: settings.yes,
     allowOutsideWrites: settings.allowOutsideWrites,
     protocol: settings.toolProtocol,
-    mcp: hub,
+    ...(mcp.port ? { mcp: mcp.port } : {}),
     parallelTools: settings.parallelTools,
   });
-  const toolExecutor = settings.toolProtocol === "native" ? withNativeMcpTools(baseExecutor, hub) : baseExecutor;
+  const toolExecutor = mcp.wrap(baseExecutor);
 
   const checkpoints = options.checkpoints === false ? noCheckpoints : createCheckpoints({
     workspace: settings.cwd,
@@ -149,7 +121,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     parallelTools: settings.parallelTools,
     retrySchedule: settings.retry,
     log,
-    mcp: hub,
+    mcp: mcp.gate,
     mcpWaitMs: settings.mcpWaitMs,
     checkpoints,
     hooks: createShellHooks({
@@ -176,7 +148,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     close: async () => {
       // The first checkpoint may still be running (it never takes longer than its bound).
       await checkpoints.waitInitial();
-      await hub.close();
+      await mcp.close();
       await log.flush();
       await log.close();
     },

@@ -1,0 +1,65 @@
+import type { ResolvedSettings } from "../config/index.js";
+import { loadMcpConfig } from "../mcp/config.js";
+import type { McpPort } from "../tools/mcp-port.js";
+import type { McpGate } from "../task/seams.js";
+import { noMcp } from "../task/seams.js";
+import type { ToolExecutor } from "../task/tool-executor.js";
+
+export interface McpWiring {
+  gate: McpGate;
+  port: McpPort | undefined;
+  /** Native protocol: each MCP tool becomes a tool of its own. */
+  wrap(executor: ToolExecutor): ToolExecutor;
+  close(): Promise<void>;
+}
+
+/**
+ * The task's MCP servers. With none configured, the MCP SDK is not even
+ * loaded, so a task without MCP starts faster.
+ */
+export async function startMcp(options: {
+  settings: ResolvedSettings;
+  notice: (text: string, meta?: Record<string, unknown>) => void;
+}): Promise<McpWiring> {
+  const { settings, notice } = options;
+  const config = await loadMcpConfig({ userConfigDir: settings.userConfigDir, workspace: settings.cwd, projectTrusted: settings.trust.trusted });
+  for (const warning of config.warnings) notice(warning);
+  if (config.servers.length === 0) return { gate: noMcp, port: undefined, wrap: (executor) => executor, close: async () => {} };
+
+  const [{ McpHub }, { describeMcpEvent, describeToolReview }, { withNativeMcpTools }] = await Promise.all([
+    import("../mcp/hub.js"),
+    import("../mcp/describe.js"),
+    import("../mcp/native-tool-bridge.js"),
+  ]);
+  // Tool descriptions come from servers that may not be trustworthy: a new
+  // server's tools are shown once (and remembered), a change is warned about
+  // until the user approves it (`cairn mcp approve NAME`).
+  let reviewing = Promise.resolve();
+  const reviewTools = (): Promise<void> =>
+    (reviewing = reviewing
+      .then(async () => {
+        for (const review of await hub.reviewToolDescriptions()) {
+          const described = describeToolReview(review);
+          notice(described.text, { review: review.kind, server: review.server, severity: described.severity });
+          if (review.kind === "new_server") await hub.approve(review.server);
+        }
+      })
+      .catch(() => undefined));
+  const hub = new McpHub({
+    servers: config.servers,
+    dataDir: settings.dataDir,
+    clientName: "cairn",
+    onEvent: (event) => {
+      const described = describeMcpEvent(event);
+      if (described) notice(described.text, { ...event, severity: described.severity });
+      if (event.type === "server_connected" || event.type === "tools_changed") void reviewTools();
+    },
+  });
+  hub.start();
+  return {
+    gate: hub,
+    port: hub,
+    wrap: (executor) => (settings.toolProtocol === "native" ? withNativeMcpTools(executor, hub) : executor),
+    close: () => hub.close(),
+  };
+}
