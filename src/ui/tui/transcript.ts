@@ -31,6 +31,8 @@ export interface TranscriptSnapshot {
   pendingAsk: AskMessage | undefined;
   activity: Activity;
   lastReasoning: string | undefined;
+  /** Complete lines are waiting to be printed: publish again at the next frame. */
+  backlog: boolean;
 }
 
 export const emptySnapshot: TranscriptSnapshot = {
@@ -39,7 +41,10 @@ export const emptySnapshot: TranscriptSnapshot = {
   pendingAsk: undefined,
   activity: { kind: "idle" },
   lastReasoning: undefined,
+  backlog: false,
 };
+
+const linesPerFrame = 200;
 
 interface Entry {
   message: UiMessage;
@@ -110,7 +115,7 @@ export class Transcript {
 
   /** Moves everything that became final into the printed history and describes the rest. */
   snapshot(pending: ReadonlyMap<string, AskMessage>): TranscriptSnapshot {
-    const added = this.settle(pending);
+    const { added, backlog } = this.settle(pending);
     if (added.length > 0) this.staticItems = [...this.staticItems, ...added];
     const live: LiveItem[] = [];
     for (let index = this.cursor; index < this.order.length; index += 1) {
@@ -132,11 +137,15 @@ export class Transcript {
       activity: waiting ? { kind: "waiting", since: this.request!.since } : { kind: "idle" },
       lastReasoning:
         this.lastReasoningId === undefined ? undefined : this.entries.get(this.lastReasoningId)?.message.text,
+      backlog,
     };
   }
 
-  private settle(pending: ReadonlyMap<string, AskMessage>): StaticItem[] {
+  private settle(pending: ReadonlyMap<string, AskMessage>): { added: StaticItem[]; backlog: boolean } {
     const added: StaticItem[] = [];
+    // Ink lays out every printed row; printing a few hundred lines per frame keeps
+    // each frame short, so keys still get through while a fast answer catches up.
+    let budget = linesPerFrame;
     while (this.cursor < this.order.length) {
       const id = this.order[this.cursor]!;
       const entry = this.entries.get(id)!;
@@ -151,35 +160,59 @@ export class Transcript {
           (message.type === "ask" && !this.answers.has(id)) ||
           (message.type === "say" && message.say === "error_retry"));
       if (open) {
-        if (message.partial && isMarkdownMessage(message)) added.push(...this.printCompleteLines(entry));
+        if (message.partial && isMarkdownMessage(message)) {
+          const printed = this.printLines(entry, { final: false, budget });
+          if (printed.item !== undefined) added.push(printed.item);
+          return { added, backlog: !printed.done };
+        }
         break;
       }
       if (isMarkdownMessage(message)) {
-        added.push(...this.printRest(entry));
+        const printed = this.printLines(entry, { final: true, budget });
+        if (printed.item !== undefined) added.push(printed.item);
+        budget -= printed.lines;
+        if (!printed.done) return { added, backlog: true };
       } else {
         added.push({ key: id, kind: "message", message, answer: this.answers.get(id) });
       }
       this.cursor += 1;
     }
-    return added;
+    return { added, backlog: false };
   }
 
-  private printCompleteLines(entry: Entry): StaticItem[] {
+  /**
+   * Prints the next complete lines of a streamed answer (all of it once final),
+   * at most `budget` lines. `done` tells whether nothing printable is left.
+   */
+  private printLines(entry: Entry, options: { final: boolean; budget: number }): { item: StaticItem | undefined; lines: number; done: boolean } {
     const text = entry.message.text;
     // P12 may trim a partial tag at the end; never print past what the text now holds.
     if (text.length < entry.printedLength) entry.printedLength = text.length;
-    const end = text.lastIndexOf("\n");
-    if (end < entry.printedLength) return [];
-    return [this.printSlice(entry, text.slice(entry.printedLength, end), end + 1)];
-  }
-
-  private printRest(entry: Entry): StaticItem[] {
-    const text = entry.message.text;
-    if (text.length < entry.printedLength) entry.printedLength = text.length;
-    let rest = text.slice(entry.printedLength);
-    if (rest.endsWith("\n")) rest = rest.slice(0, -1);
-    if (rest === "" && (entry.printedLength > 0 || text.trim() === "")) return [];
-    return [this.printSlice(entry, rest, text.length)];
+    let end = options.final ? text.length : text.lastIndexOf("\n") + 1;
+    if (end <= entry.printedLength) return { item: undefined, lines: 0, done: true };
+    let lines = 0;
+    let position = entry.printedLength;
+    while (position < end) {
+      const newline = text.indexOf("\n", position);
+      if (newline === -1 || newline >= end) {
+        position = end;
+      } else {
+        position = newline + 1;
+      }
+      lines += 1;
+      if (lines >= options.budget && position < end) {
+        end = position;
+        break;
+      }
+    }
+    let slice = text.slice(entry.printedLength, end);
+    if (slice.endsWith("\n")) slice = slice.slice(0, -1);
+    const done = options.final ? end === text.length : text.lastIndexOf("\n") + 1 <= end;
+    if (slice === "" && (entry.printedLength > 0 || text.trim() === "")) {
+      entry.printedLength = end;
+      return { item: undefined, lines: 0, done };
+    }
+    return { item: this.printSlice(entry, slice, end), lines, done };
   }
 
   private printSlice(entry: Entry, slice: string, newPrintedLength: number): StaticItem {

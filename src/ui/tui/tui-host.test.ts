@@ -59,6 +59,27 @@ describe("TuiHost", () => {
     expect(host.getSnapshot().live).toHaveLength(0);
   });
 
+  it("prints a burst of lines a few hundred per frame, in order, so no frame blocks for long", () => {
+    const { clock, host } = setup();
+    const lines = Array.from({ length: 1000 }, (_, index) => `line ${index}`);
+    host.onMessage(say("t", "text", `${lines.join("\n")}\n`, true));
+    clock.advance(0);
+    const printedLines = (): string[] =>
+      host
+        .getSnapshot()
+        .staticItems.flatMap((item) => (item.kind === "markdown" ? item.lines : []))
+        .map((line) => (line.kind === "paragraph" ? line.spans.map((span) => span.text).join("") : line.kind));
+    expect(printedLines()).toHaveLength(200);
+    expect(host.getSnapshot().backlog).toBe(true);
+    host.onMessage(say("next", "info", "after the answer"));
+    clock.advance(40);
+    expect(printedLines()).toHaveLength(400);
+    clock.advance(200);
+    expect(printedLines()).toEqual(lines);
+    expect(host.getSnapshot().backlog).toBe(false);
+    expect(host.getSnapshot().staticItems.at(-1)).toMatchObject({ key: "next" });
+  });
+
   it("keeps an ask live until the user answers it, even when other messages follow", async () => {
     const { clock, host } = setup();
     const message = ask("q", "tool", "", { tool: "write_to_file", path: "a.txt" });

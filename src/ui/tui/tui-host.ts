@@ -112,6 +112,7 @@ export class TuiHost implements Host {
     this.publishCount += 1;
     this.snapshot = this.transcript.snapshot(this.pendingMessages);
     for (const listener of this.listeners) listener();
+    if (this.snapshot.backlog) this.schedulePublish();
   }
 }
 
