@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { appendFile, mkdir, realpath, rm, rmdir, unlink, writeFile, lstat } from "node:fs/promises";
+import { appendFile, mkdir, readFile, realpath, rm, rmdir, unlink, writeFile, lstat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, parse, relative, sep } from "node:path";
 import { defaultExcludePatterns } from "./default-excludes.js";
@@ -254,12 +254,31 @@ export class CheckpointTracker {
     }
     const message = `${subjectPrefix}: ${note.reason} (task ${note.taskId})\n\n${JSON.stringify(note)}\n`;
     await this.git(["commit", "--quiet", "--allow-empty", "--no-verify", "--file=-"], { ...signal, input: message });
-    return (await this.git(["rev-parse", "HEAD"], signal)).stdout.trim();
+    return (await this.headHash()) ?? (await this.git(["rev-parse", "HEAD"], signal)).stdout.trim();
   }
 
   private async hasHead(): Promise<boolean> {
+    if ((await this.headHash()) !== undefined) return true;
     const result = await this.git(["rev-parse", "--verify", "--quiet", "HEAD"], { allowExitCodes: [1, 128] });
     return result.exitCode === 0;
+  }
+
+  /**
+   * HEAD's commit read from the shadow repository's files (loose or packed ref):
+   * a git process per lookup is most of a checkpoint's cost. Undefined when unsure.
+   */
+  private async headHash(): Promise<string | undefined> {
+    const read = (path: string): Promise<string | undefined> => readFile(join(this.gitDir, path), "utf8").then((text) => text, () => undefined);
+    const head = (await read("HEAD"))?.trim();
+    if (head === undefined) return undefined;
+    if (/^[0-9a-f]{40}$/.test(head)) return head;
+    const reference = /^ref: (refs\/[^\s]+)$/.exec(head)?.[1];
+    if (reference === undefined) return undefined;
+    const loose = (await read(reference))?.trim();
+    if (loose !== undefined && /^[0-9a-f]{40}$/.test(loose)) return loose;
+    const packed = (await read("packed-refs"))?.split("\n").find((line) => line.endsWith(` ${reference}`));
+    const hash = packed?.split(" ")[0];
+    return hash !== undefined && /^[0-9a-f]{40}$/.test(hash) ? hash : undefined;
   }
 
   private async resolveCommit(reference: string): Promise<string> {

@@ -49,7 +49,7 @@ export interface SessionOptions {
 export async function createSession(options: SessionOptions): Promise<Session> {
   const { settings } = options;
   const apiKey = requireApiKey(settings);
-  const provider = createProvider({
+  const provider = await createProvider({
     provider: settings.provider,
     model: settings.model,
     ...(apiKey === undefined ? {} : { apiKey }),

@@ -11,18 +11,18 @@ afterEach(async () => {
 });
 
 describe("createProvider", () => {
-  it("names the variable to set when an API key is missing", () => {
-    expect(() => createProvider({ provider: "anthropic", environment: {} })).toThrow(/set ANTHROPIC_API_KEY/);
-    expect(() => createProvider({ provider: "openai", environment: {} })).toThrow(/set OPENAI_API_KEY/);
+  it("names the variable to set when an API key is missing", async () => {
+    await expect(createProvider({ provider: "anthropic", environment: {} })).rejects.toThrow(/set ANTHROPIC_API_KEY/);
+    await expect(createProvider({ provider: "openai", environment: {} })).rejects.toThrow(/set OPENAI_API_KEY/);
   });
 
-  it("refuses a base URL that is not a URL, with an example", () => {
-    expect(() => createProvider({ provider: "openai", baseUrl: "localhost 11434", environment: {} })).toThrow(/not a valid URL; for example http/);
+  it("refuses a base URL that is not a URL, with an example", async () => {
+    await expect(createProvider({ provider: "openai", baseUrl: "localhost 11434", environment: {} })).rejects.toThrow(/not a valid URL; for example http/);
   });
 
   it("needs no key for a local OpenAI-compatible server, and prices unknown local models at zero", async () => {
     server = await startScriptedServer({ scenario: { turns: [{ text: "local", usage: { inputTokens: 100, outputTokens: 5 } }] } });
-    const provider = createProvider({ provider: "openai", model: "qwen3-coder:30b", baseUrl: `${server.url}/v1`, environment: {} });
+    const provider = await createProvider({ provider: "openai", model: "qwen3-coder:30b", baseUrl: `${server.url}/v1`, environment: {} });
     expect(provider.model).toMatchObject({ id: "qwen3-coder:30b", inputPrice: 0, outputPrice: 0 });
     const { chunks } = await collectFrom(provider);
     expect(textOf(chunks)).toBe("local");
@@ -31,7 +31,7 @@ describe("createProvider", () => {
 
   it("applies model overrides and the default model", async () => {
     server = await startScriptedServer({ scenario: { turns: [{ text: "hi" }] } });
-    const provider = createProvider({
+    const provider = await createProvider({
       provider: "anthropic",
       apiKey: "k",
       baseUrl: server.url,
@@ -43,9 +43,9 @@ describe("createProvider", () => {
   });
 
   it("plays a scenario in process with the mock provider", async () => {
-    const provider = createProvider({ provider: "mock", scenario: { turns: [{ text: "scripted" }] } });
+    const provider = await createProvider({ provider: "mock", scenario: { turns: [{ text: "scripted" }] } });
     expect(provider.name).toBe("mock");
     expect(textOf((await collectFrom(provider)).chunks)).toBe("scripted");
-    expect(() => createProvider({ provider: "mock" })).toThrow(/needs a scenario/);
+    await expect(createProvider({ provider: "mock" })).rejects.toThrow(/needs a scenario/);
   });
 });

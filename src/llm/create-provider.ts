@@ -1,9 +1,6 @@
-import { AnthropicProvider } from "./anthropic.js";
 import { ProviderError } from "./errors.js";
 import { defaultModels, modelInfo } from "./models.js";
-import { OpenAiProvider } from "./openai.js";
 import type { OpenAiCompatibility } from "./openai.js";
-import { MockProvider } from "./scripted/mock-provider.js";
 import type { Scenario } from "./scripted/scenario.js";
 import type { StallTimeouts } from "./stall.js";
 import type { ModelInfo, Provider } from "./types.js";
@@ -41,10 +38,11 @@ function missingKey(provider: "anthropic" | "openai"): ProviderError {
 }
 
 /**
- * The provider for a run. Throws an `auth` ProviderError at once when a key is needed and missing:
- * the user learns which variable to set before any request is made.
+ * The provider for a run. Rejects with an `auth` ProviderError at once when a key is needed and
+ * missing: the user learns which variable to set before any request is made. Only the chosen
+ * provider's SDK is loaded (each takes a noticeable share of start-up).
  */
-export function createProvider(options: CreateProviderOptions): Provider {
+export async function createProvider(options: CreateProviderOptions): Promise<Provider> {
   const environment = options.environment ?? process.env;
   if (options.baseUrl !== undefined && !URL.canParse(options.baseUrl)) {
     throw new Error(`the base URL "${options.baseUrl}" is not a valid URL; for example http://127.0.0.1:11434/v1 for Ollama`);
@@ -58,11 +56,13 @@ export function createProvider(options: CreateProviderOptions): Provider {
       if (options.scenario === undefined) {
         throw new Error("the mock provider needs a scenario (see docs/scripted-llm.md)");
       }
+      const { MockProvider } = await import("./scripted/mock-provider.js");
       return new MockProvider({ scenario: options.scenario, model, ...stall });
     }
     case "anthropic": {
       const apiKey = options.apiKey ?? environment[apiKeyVariables.anthropic];
       if (apiKey === undefined || apiKey === "") throw missingKey("anthropic");
+      const { AnthropicProvider } = await import("./anthropic.js");
       return new AnthropicProvider({
         apiKey,
         model,
@@ -75,6 +75,7 @@ export function createProvider(options: CreateProviderOptions): Provider {
       const apiKey = options.apiKey ?? environment[apiKeyVariables.openai];
       // Local servers (Ollama, LM Studio, llama.cpp) need no key; OpenAI itself does.
       if ((apiKey === undefined || apiKey === "") && options.baseUrl === undefined) throw missingKey("openai");
+      const { OpenAiProvider } = await import("./openai.js");
       return new OpenAiProvider({
         ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }),
         model,
