@@ -439,3 +439,17 @@ describe("Task log failures", () => {
     expect(warnings[0]?.text).toContain("ENOSPC");
   });
 });
+
+describe("P-perf-2: previews of a streaming tool call", () => {
+  it("a partial tool block is previewed at most once per update interval, not on every chunk", async () => {
+    const content = "x".repeat(2000);
+    const write = `<write_to_file>\n<path>big.txt</path>\n<content>\n${content}\n</content>\n</write_to_file>`;
+    const { task, tools } = makeTask([textChunks(write, 10), textChunks(complete(), 8)], {
+      yes: true,
+      extra: { partialUpdateIntervalMs: 60_000, now: () => 1_000_000 },
+    });
+    expect((await task.startTask("t")).status).toBe("completed");
+    expect(tools.partials.filter((block) => block.name === "write_to_file")).toHaveLength(1);
+    expect(tools.calls[0]?.params["content"]).toBe(content);
+  });
+});

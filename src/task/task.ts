@@ -85,6 +85,7 @@ export class Task {
   private readonly abortController = new AbortController();
   private readonly knownTags: ReadonlySet<string>;
   private readonly answeredToolIds = new Set<string>();
+  private readonly partialToolShownAt = new Map<string, number>();
   private presentationError: unknown;
   private includeFileDetails = true;
   private streamFailures = 0;
@@ -122,7 +123,7 @@ export class Task {
       parallelTools: options.parallelTools ?? false,
       say: (type, text, sayOptions) => this.say(type, text, sayOptions),
       cleanText: (raw, partial) => cleanTextForDisplay(raw, partial, this.knownTags),
-      presentPartialTool: (block) => options.toolExecutor.presentPartial(block, this.toolCallContext()),
+      presentPartialTool: (block) => this.presentPartialTool(block),
       runTool: (block) => this.runTool(block),
       skipTool: (block, reason) => this.skipTool(block, reason),
       presentAssistantMessage: () => this.presentAssistantMessage(),
@@ -517,6 +518,20 @@ export class Task {
 
   presentAssistantMessage(): Promise<void> {
     return presentAssistantMessage(this.presenterContext);
+  }
+
+  /**
+   * A tool's preview of a call still streaming may look at the whole of a long
+   * parameter (a file's content), so it runs at most once per update interval,
+   * not on every chunk: the stream's cost stays linear (P-perf-2).
+   */
+  private presentPartialTool(block: ToolUseBlock): void {
+    const now = (this.options.now ?? Date.now)();
+    const interval = this.options.partialUpdateIntervalMs ?? 40;
+    const last = this.partialToolShownAt.get(block.id);
+    if (last !== undefined && now - last < interval) return;
+    this.partialToolShownAt.set(block.id, now);
+    this.options.toolExecutor.presentPartial(block, this.toolCallContext());
   }
 
   private toolCallContext(): ToolCallContext {
