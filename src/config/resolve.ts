@@ -24,6 +24,7 @@ import type {
 } from "./types.js";
 import { autoApproveKeys } from "./types.js";
 import { defaultModels as catalogueDefaultModels } from "../llm/models.js";
+import { defaultApprovalSettings } from "../tools/approval.js";
 
 export interface ResolveSettingsOptions {
   flags: CliFlags;
@@ -39,16 +40,7 @@ export interface ResolveSettingsOptions {
 /** The model used when none is configured: the catalogue's choice. */
 export const defaultModels: Record<ProviderName, string> = catalogueDefaultModels;
 
-export const defaultAutoApprove: AutoApproveSettings = {
-  readInside: true,
-  readOutside: false,
-  editInside: false,
-  editOutside: false,
-  commandsSafe: false,
-  commandsAll: false,
-  mcp: false,
-  webFetch: false,
-};
+export const defaultAutoApprove: AutoApproveSettings = defaultApprovalSettings;
 
 function defaultsLayer(): Layer {
   const layer = createLayer("default", "built-in default");

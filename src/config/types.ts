@@ -1,4 +1,5 @@
 import type { SecretValue } from "./secret.js";
+import type { ApprovalSettings } from "../tools/approval.js";
 
 export type ProviderName = "anthropic" | "openai" | "mock";
 export const providerNames: readonly ProviderName[] = ["anthropic", "openai", "mock"];
@@ -31,19 +32,8 @@ export interface CliFlags {
   trust?: boolean | undefined;
 }
 
-/** `true` means "run without asking". Same fields as the tools' `ApprovalSettings`. */
-export interface AutoApproveSettings {
-  readInside: boolean;
-  readOutside: boolean;
-  editInside: boolean;
-  editOutside: boolean;
-  /** Commands the model marked `requires_approval: false`. */
-  commandsSafe: boolean;
-  /** Every command. */
-  commandsAll: boolean;
-  mcp: boolean;
-  webFetch: boolean;
-}
+/** `true` means "run without asking": the tools' own approval settings. */
+export type AutoApproveSettings = ApprovalSettings;
 
 export const autoApproveKeys = [
   "readInside",
