@@ -1,13 +1,12 @@
-import { ProviderError, toProviderError } from "../llm/errors.js";
-import { defaultRetrySchedule, retryDelay, sleep } from "../llm/retry.js";
+import type { ProviderError } from "../llm/errors.js";
+import { defaultRetrySchedule } from "../llm/retry.js";
 import type { RetrySchedule } from "../llm/retry.js";
-import type { Chunk, ContentBlock, Message, Provider } from "../llm/types.js";
-import type { ToolUseBlock } from "../parser/types.js";
+import type { ContentBlock, Message, Provider } from "../llm/types.js";
 import { openStreamWithRetry } from "./attempt-api-request.js";
 import type { OpenedStream } from "./attempt-api-request.js";
 import { cleanTextForDisplay } from "./clean-text.js";
-import { TaskAbortedError, TaskFailedError } from "./errors.js";
-import { assistantHistoryContent, toolResultContent } from "./history-content.js";
+import { TaskAbortedError } from "./errors.js";
+import { assistantHistoryContent } from "./history-content.js";
 import type { Protocol } from "./history-content.js";
 import type { Host } from "./host.js";
 import { MessageState } from "./message-state.js";
@@ -23,9 +22,12 @@ import type { CheckpointGate, McpGate, TaskHooks, TaskLog, TaskStatus } from "./
 import { StateLock } from "./state-lock.js";
 import { GuardedLog } from "./guarded-log.js";
 import { StreamAssembler } from "./stream-assembler.js";
+import { ToolRunner } from "./tool-runner.js";
+import { consumeStream } from "./consume-stream.js";
+import { FailureDecisions } from "./failure-decisions.js";
 import type { NativeToolCallSink } from "./stream-assembler.js";
 import { TaskState } from "./task-state.js";
-import type { Mode, ToolCallContext, ToolExecutor } from "./tool-executor.js";
+import type { Mode, ToolExecutor } from "./tool-executor.js";
 import { UsageCounter } from "./usage-counter.js";
 import { truncateHistory } from "../context/truncate-history.js";
 
@@ -84,19 +86,16 @@ export class Task {
   private readonly stateLock = new StateLock();
   private readonly abortController = new AbortController();
   private readonly knownTags: ReadonlySet<string>;
-  private readonly answeredToolIds = new Set<string>();
-  private readonly partialToolShownAt = new Map<string, number>();
+  private readonly tools: ToolRunner;
   private presentationError: unknown;
   private includeFileDetails = true;
-  private streamFailures = 0;
+  private readonly failures: FailureDecisions;
   private abortDone: Promise<void> | undefined;
   /** An error that ends the task as failed, whatever path notices it first. */
   private fatalError: Error | undefined;
   private readonly presenterContext: PresenterContext;
   private requestCounter = 0;
   private currentRequestKey: string | undefined;
-  /** The tool after which the answer stopped counting (rejected, or the serial gate closed). */
-  private stoppingToolId: string | undefined;
 
   constructor(options: TaskOptions) {
     this.options = options;
@@ -118,14 +117,33 @@ export class Task {
     this.usage = new UsageCounter(options.provider.model);
     this.knownTags = new Set([...options.toolExecutor.toolNames(), ...options.toolExecutor.parameterNames()]);
     if (options.history) this.includeFileDetails = false;
+    this.failures = new FailureDecisions({
+      yes: options.yes ?? false,
+      schedule: options.retrySchedule ?? defaultRetrySchedule,
+      mistakes: this.mistakes,
+      signal: this.abortController.signal,
+      ask: (type, text, meta) => this.ask(type, text, meta),
+      say: (type, text, sayOptions) => this.say(type, text, sayOptions),
+    });
+    this.tools = new ToolRunner({
+      task: this,
+      executor: options.toolExecutor,
+      protocol: options.protocol,
+      parallelTools: options.parallelTools ?? false,
+      mistakes: this.mistakes,
+      stateLock: this.stateLock,
+      checkpoints: this.checkpoints,
+      now: options.now ?? Date.now,
+      partialUpdateIntervalMs: options.partialUpdateIntervalMs ?? 40,
+    });
     this.presenterContext = {
       taskState: this.taskState,
       parallelTools: options.parallelTools ?? false,
       say: (type, text, sayOptions) => this.say(type, text, sayOptions),
       cleanText: (raw, partial) => cleanTextForDisplay(raw, partial, this.knownTags),
-      presentPartialTool: (block) => this.presentPartialTool(block),
-      runTool: (block) => this.runTool(block),
-      skipTool: (block, reason) => this.skipTool(block, reason),
+      presentPartialTool: (block) => this.tools.presentPartial(block),
+      runTool: (block) => this.tools.run(block),
+      skipTool: (block, reason) => this.tools.skip(block, reason),
       presentAssistantMessage: () => this.presentAssistantMessage(),
     };
   }
@@ -230,7 +248,7 @@ export class Task {
   async recursivelyMakeRequests(userContent: ContentBlock[]): Promise<boolean> {
     if (this.taskState.abort) throw new TaskAbortedError();
     const content = [...userContent];
-    if (this.mistakes.reachedLimit()) await this.handleMistakeLimit(content);
+    if (this.mistakes.reachedLimit()) content.push(await this.failures.atMistakeLimit());
 
     const environment = await this.options.prompt.environmentDetails({
       mode: this.mode,
@@ -248,7 +266,7 @@ export class Task {
       ...(this.options.protocol === "native" && this.options.createNativeToolCalls ? { nativeToolCalls: this.options.createNativeToolCalls() } : {}),
     });
     this.taskState.resetStreamingState(assembler); // SPEC T10
-    this.stoppingToolId = undefined;
+    this.tools.startRound();
     this.presentationError = undefined;
 
     this.requestCounter += 1;
@@ -257,7 +275,16 @@ export class Task {
     this.usage.startRound();
     this.say("api_req_started", "", { partial: true, key: requestKey });
     const opened = await this.attemptApiRequest();
-    const outcome = await this.consumeStream(opened, assembler);
+    const outcome = await consumeStream({
+      opened,
+      assembler,
+      taskState: this.taskState,
+      usage: this.usage,
+      parallelTools: this.options.parallelTools ?? false,
+      providerName: this.options.provider.name,
+      schedulePresentation: () => this.schedulePresentation(),
+    });
+    if (this.taskState.abort) await this.saveInterruptedRound(assembler, outcome.rawText);
     return this.finishRound({ assembler, ...outcome });
   }
 
@@ -282,21 +309,10 @@ export class Task {
           meta: { attempt, delayMs, retryAt: Date.now() + delayMs, kind: error.kind },
         });
       },
-      onExhausted: (error) => this.askApiRequestFailed(error),
+      onExhausted: (error) =>
+        this.failures.afterRequestFailure(error, () => this.finishRequestMessage({ cancelReason: "api_error", error: error.message })),
       onContextWindow: () => this.shrinkHistory(),
     });
-  }
-
-  private async askApiRequestFailed(error: ProviderError): Promise<"retry" | "give_up"> {
-    const giveUp = (): never => {
-      this.finishRequestMessage({ cancelReason: "api_error", error: error.message });
-      throw new TaskFailedError(`The model provider failed: ${error.message}`);
-    };
-    if (this.options.yes) giveUp();
-    const answer = await this.ask("api_req_failed", error.message, { kind: error.kind, status: error.status });
-    if (answer.response === "no") giveUp();
-    this.say("api_req_retried", "");
-    return "retry";
   }
 
   private async shrinkHistory(): Promise<boolean> {
@@ -309,63 +325,6 @@ export class Task {
       this.say("info", responses.contextTruncated(result.removed));
       return true;
     });
-  }
-
-  /** SPEC T12: each chunk kind has its own handler; the stream stops early on rejection or after a serial tool. */
-  private async consumeStream(
-    opened: OpenedStream,
-    assembler: StreamAssembler,
-  ): Promise<{ rawText: string; note?: string; streamError?: ProviderError }> {
-    const state = this.taskState;
-    let rawText = "";
-    let note: string | undefined;
-    let streamError: ProviderError | undefined;
-    const { iterator } = opened;
-    let next: IteratorResult<Chunk> = opened.first;
-    try {
-      while (!next.done) {
-        const chunk = next.value;
-        switch (chunk.type) {
-          case "usage":
-            this.usage.add(chunk);
-            break;
-          case "text":
-            rawText += chunk.text;
-            assembler.pushText(chunk.text);
-            this.schedulePresentation();
-            break;
-          case "reasoning":
-            assembler.pushReasoning(chunk);
-            this.schedulePresentation();
-            break;
-          case "tool_call":
-            assembler.pushToolCall(chunk);
-            this.schedulePresentation();
-            break;
-          case "stop":
-            break;
-        }
-        if (state.abort) break;
-        if (state.didRejectTool) {
-          note = responses.interruptedByUserFeedback; // SPEC T14
-          break;
-        }
-        if (state.didAlreadyUseTool && !this.options.parallelTools) {
-          note = responses.interruptedByToolUse; // SPEC P5: the stream stops after the first tool
-          break;
-        }
-        next = await iterator.next();
-      }
-    } catch (error) {
-      if (!state.abort) {
-        streamError = error instanceof ProviderError ? error : toProviderError(error, { providerName: this.options.provider.name });
-        if (streamError.kind === "aborted") streamError = undefined;
-      }
-    } finally {
-      if (next.done !== true) void iterator.return?.().catch(() => undefined);
-    }
-    if (state.abort) await this.saveInterruptedRound(assembler, rawText);
-    return { rawText, ...(note ? { note } : {}), ...(streamError ? { streamError } : {}) };
   }
 
   private async finishRound(round: {
@@ -399,18 +358,30 @@ export class Task {
       protocol: this.options.protocol,
       blocks,
       rawText: round.rawText,
-      answeredToolIds: this.answeredToolIds,
+      answeredToolIds: this.tools.answeredToolIds,
       toolInput: (id) => assembler.toolInput(id),
       ...(note ? { note } : {}),
-      ...(this.stoppingToolId ? { cutAfterToolId: this.stoppingToolId } : {}),
+      ...(this.tools.stoppingToolId ? { cutAfterToolId: this.tools.stoppingToolId } : {}),
     });
     const hasToolUse = blocks.some((block) => block.type === "tool_use");
     const hasText = blocks.some((block) => block.type === "text" && block.content.trim().length > 0);
-    if (!hasToolUse && !hasText && !streamError) return this.handleEmptyResponse(assistantContent);
+    if (!hasToolUse && !hasText && !streamError) {
+      // SPEC T13: recorded, and a retry offered.
+      this.say("empty_assistant_message", "The model returned an empty answer.");
+      const recorded = assistantContent.length > 0 ? assistantContent : [{ type: "text" as const, text: "Failure: I did not provide a response." }];
+      await this.addToHistory({ role: "assistant", content: recorded });
+      await this.failures.afterEmptyAnswer();
+      return this.recursivelyMakeRequests([{ type: "text", text: responses.emptyAnswerRetry() }]);
+    }
     await this.addToHistory({ role: "assistant", content: assistantContent });
 
-    if (streamError) return this.retryAfterStreamFailure(streamError);
-    this.streamFailures = 0;
+    if (streamError) {
+      // Keep what completed and go on where the answer was cut.
+      await this.failures.afterStreamFailure(streamError);
+      const results = this.taskState.userMessageContent;
+      return this.recursivelyMakeRequests([...results, { type: "text", text: responses.continueAfterApiError(streamError.message) }]);
+    }
+    this.failures.streamSucceeded();
     if (state.completed) {
       await this.checkpoints.commit("completion");
       return true;
@@ -418,44 +389,6 @@ export class Task {
     if (!hasToolUse) return false;
     if (state.didRunMutatingTool) await this.checkpoints.commit("turn");
     return this.recursivelyMakeRequests(state.userMessageContent);
-  }
-
-  /** SPEC T13: an answer with neither text nor tool use is recorded and a retry is offered. */
-  private async handleEmptyResponse(assistantContent: ContentBlock[]): Promise<boolean> {
-    this.say("empty_assistant_message", "The model returned an empty answer.");
-    await this.addToHistory({
-      role: "assistant",
-      content: assistantContent.length > 0 ? assistantContent : [{ type: "text", text: "Failure: I did not provide a response." }],
-    });
-    this.mistakes.record("empty_response");
-    if (!this.options.yes) {
-      const answer = await this.ask("api_req_failed", "The model returned an empty answer. Retry?", { kind: "empty_response" });
-      if (answer.response === "no") throw new TaskFailedError("The model returned an empty answer.");
-    }
-    return this.recursivelyMakeRequests([{ type: "text", text: responses.emptyAnswerRetry() }]);
-  }
-
-  /** A stream that failed after its first chunk: keep what completed, retry on the same schedule. */
-  private async retryAfterStreamFailure(error: ProviderError): Promise<boolean> {
-    const delayMs = retryDelay(this.streamFailures, error, this.options.retrySchedule ?? defaultRetrySchedule);
-    if (delayMs === undefined) {
-      if (this.options.yes) throw new TaskFailedError(`The model provider failed mid-answer: ${error.message}`);
-      const answer = await this.ask("api_req_failed", error.message, { kind: error.kind, status: error.status });
-      if (answer.response === "no") throw new TaskFailedError(`The model provider failed mid-answer: ${error.message}`);
-      this.streamFailures = 0;
-    } else {
-      this.streamFailures += 1;
-      this.say("error_retry", `${error.message} Retrying in ${Math.ceil(delayMs / 1000)} s.`, {
-        meta: { attempt: this.streamFailures, delayMs, retryAt: Date.now() + delayMs, kind: error.kind },
-      });
-      try {
-        await sleep(delayMs, this.signal);
-      } catch {
-        throw new TaskAbortedError();
-      }
-    }
-    const content = [...this.taskState.userMessageContent, { type: "text" as const, text: responses.continueAfterApiError(error.message) }];
-    return this.recursivelyMakeRequests(content);
   }
 
   /**
@@ -469,7 +402,7 @@ export class Task {
       protocol: this.options.protocol,
       blocks: assembler.toArray(),
       rawText,
-      answeredToolIds: this.answeredToolIds,
+      answeredToolIds: this.tools.answeredToolIds,
       toolInput: (id) => assembler.toolInput(id),
       note: responses.interruptedByUser,
     });
@@ -484,19 +417,6 @@ export class Task {
     if (this.currentRequestKey === undefined) return;
     this.say("api_req_started", "", { key: this.currentRequestKey, meta: { ...this.usage.roundSummary(), ...extra } });
     this.currentRequestKey = undefined;
-  }
-
-  private async handleMistakeLimit(content: ContentBlock[]): Promise<void> {
-    const limit = this.mistakes.limit;
-    if (this.options.yes) throw new TaskFailedError(`The model made ${limit} mistakes in a row; stopping (limit --max-mistakes ${limit}).`);
-    const answer = await this.ask(
-      "mistake_limit_reached",
-      `The model made ${limit} mistakes in a row. Give it guidance, or stop the task.`,
-    );
-    if (answer.response === "no") throw new TaskFailedError("Stopped by the user at the mistake limit.");
-    content.push({ type: "text", text: responses.tooManyMistakes(answer.text) });
-    this.mistakes.reset();
-    this.mistakes.resetRepetition();
   }
 
   private async addToHistory(message: Message): Promise<void> {
@@ -520,74 +440,6 @@ export class Task {
     return presentAssistantMessage(this.presenterContext);
   }
 
-  /**
-   * A tool's preview of a call still streaming may look at the whole of a long
-   * parameter (a file's content), so it runs at most once per update interval,
-   * not on every chunk: the stream's cost stays linear (P-perf-2).
-   */
-  private presentPartialTool(block: ToolUseBlock): void {
-    const now = (this.options.now ?? Date.now)();
-    const interval = this.options.partialUpdateIntervalMs ?? 40;
-    const last = this.partialToolShownAt.get(block.id);
-    if (last !== undefined && now - last < interval) return;
-    this.partialToolShownAt.set(block.id, now);
-    this.options.toolExecutor.presentPartial(block, this.toolCallContext());
-  }
-
-  private toolCallContext(): ToolCallContext {
-    return {
-      say: (type, text, options) => {
-        this.say(type, text, options);
-      },
-      ask: (type, text, options) => this.ask(type, text, options?.meta),
-      signal: this.signal,
-      mode: this.mode,
-      beforeMutation: () => this.checkpoints.waitInitial(),
-    };
-  }
-
-  /** SPEC T19: every tool goes through the executor; the Task only keeps score. */
-  private async runTool(block: ToolUseBlock): Promise<void> {
-    const executor = this.options.toolExecutor;
-    const repetition = this.mistakes.noteToolCall(block.name, block.params);
-    const readOnly = executor.isReadOnly(block.name);
-    if (!readOnly) await this.checkpoints.waitInitial(); // SPEC T16, P10
-    const outcome = await executor.executeTool(block, this.toolCallContext());
-    if (this.taskState.abort) throw new TaskAbortedError();
-    if (outcome.status === "success") this.mistakes.reset();
-    if (outcome.status === "error" || outcome.status === "mistake") this.mistakes.record("tool_failed");
-    if (repetition === "limit") this.mistakes.markLimitReached();
-    let resultContent = outcome.content;
-    if (repetition !== "ok") {
-      const warning = responses.repeatedToolCall(block.name);
-      resultContent = typeof resultContent === "string" ? `${resultContent}\n\n${warning}` : [...resultContent, { type: "text", text: warning }];
-    }
-    await this.recordToolResult(block, resultContent, outcome.status !== "success");
-    if (outcome.status === "rejected") this.taskState.didRejectTool = true;
-    if (outcome.status === "rejected" || !this.options.parallelTools) this.stoppingToolId ??= block.id;
-    if (!readOnly) this.taskState.didRunMutatingTool = true;
-    if (outcome.completed) this.taskState.completed = true;
-    if (outcome.switchMode) this.mode = outcome.switchMode;
-    this.taskState.didAlreadyUseTool = true;
-  }
-
-  private skipTool(block: ToolUseBlock, reason: "serial" | "rejected" | "stream_failed"): void {
-    const text =
-      reason === "serial"
-        ? responses.toolSkippedSerial(block.name)
-        : reason === "rejected"
-          ? responses.toolSkippedAfterRejection(block.name)
-          : responses.toolSkippedAfterStreamFailure(block.name);
-    void this.recordToolResult(block, text, true);
-  }
-
-  private async recordToolResult(block: ToolUseBlock, content: ToolResultInput, isError: boolean): Promise<void> {
-    await this.stateLock.withStateLock(() => {
-      this.answeredToolIds.add(block.id);
-      this.taskState.userMessageContent.push(...toolResultContent({ protocol: this.options.protocol, block, content, isError }));
-    });
-  }
-
   // ---- abort (SPEC T5) ----
 
   /**
@@ -607,5 +459,3 @@ export class Task {
     return this.abortDone;
   }
 }
-
-type ToolResultInput = Parameters<typeof toolResultContent>[0]["content"];

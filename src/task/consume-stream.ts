@@ -1,0 +1,83 @@
+import { ProviderError, toProviderError } from "../llm/errors.js";
+import type { Chunk } from "../llm/types.js";
+import type { OpenedStream } from "./attempt-api-request.js";
+import * as responses from "./responses.js";
+import type { StreamAssembler } from "./stream-assembler.js";
+import type { TaskState } from "./task-state.js";
+import type { UsageCounter } from "./usage-counter.js";
+
+export interface ConsumedStream {
+  /** The answer's text as streamed (the xml history keeps it). */
+  rawText: string;
+  /** Why the stream was stopped early, for the history. */
+  note?: string;
+  /** The stream failed after its first chunk. */
+  streamError?: ProviderError;
+}
+
+/**
+ * SPEC T12: reads the stream, each chunk kind to its own handler, and
+ * schedules presentation as blocks change (T7). Stops early after a rejection
+ * (T14) or, with the serial gate, after the first tool (P5). Never throws for
+ * a provider failure: it is returned for the Task to retry.
+ */
+export async function consumeStream(options: {
+  opened: OpenedStream;
+  assembler: StreamAssembler;
+  taskState: TaskState;
+  usage: UsageCounter;
+  parallelTools: boolean;
+  providerName: string;
+  schedulePresentation: () => void;
+}): Promise<ConsumedStream> {
+  const { assembler, taskState: state } = options;
+  let rawText = "";
+  let note: string | undefined;
+  let streamError: ProviderError | undefined;
+  const { iterator } = options.opened;
+  let next: IteratorResult<Chunk> = options.opened.first;
+  try {
+    while (!next.done) {
+      const chunk = next.value;
+      switch (chunk.type) {
+        case "usage":
+          options.usage.add(chunk);
+          break;
+        case "text":
+          rawText += chunk.text;
+          assembler.pushText(chunk.text);
+          options.schedulePresentation();
+          break;
+        case "reasoning":
+          assembler.pushReasoning(chunk);
+          options.schedulePresentation();
+          break;
+        case "tool_call":
+          assembler.pushToolCall(chunk);
+          options.schedulePresentation();
+          break;
+        case "stop":
+          break;
+      }
+      if (state.abort) break;
+      if (state.didRejectTool) {
+        note = responses.interruptedByUserFeedback;
+        break;
+      }
+      if (state.didAlreadyUseTool && !options.parallelTools) {
+        note = responses.interruptedByToolUse;
+        break;
+      }
+      next = await iterator.next();
+    }
+  } catch (error) {
+    if (!state.abort) {
+      streamError = error instanceof ProviderError ? error : toProviderError(error, { providerName: options.providerName });
+      if (streamError.kind === "aborted") streamError = undefined;
+    }
+  } finally {
+    // Leaving early closes the HTTP stream instead of draining it.
+    if (next.done !== true) void iterator.return?.().catch(() => undefined);
+  }
+  return { rawText, ...(note ? { note } : {}), ...(streamError ? { streamError } : {}) };
+}
