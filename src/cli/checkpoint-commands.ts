@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import pc from "picocolors";
+import { colors as pc } from "./colors.js";
 import { formatTime } from "./history-commands.js";
 
 export interface CheckpointCommandContext {

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import pc from "picocolors";
+import { colors as pc } from "./colors.js";
 import type { UiMessage } from "../task/messages.js";
 import type { TaskSummary } from "../store/types.js";
 
