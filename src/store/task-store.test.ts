@@ -40,6 +40,20 @@ describe("TaskStore log", () => {
     expect(loaded).toMatchObject({ status: "completed", tokensIn: 10, tokensOut: 3, cost: 0.25, warnings: [] });
   });
 
+  it("P-perf-4: a message at turn 500 is one appended line; nothing written before is rewritten", async () => {
+    const writer = await store.create({ taskId: "long", task: "t", workspace: "/w" });
+    for (let turn = 0; turn < 500; turn += 1) writer.append({ kind: "ui", message: say(`m${turn}`, `message ${turn}`) });
+    await writer.flush();
+    const file = join(folder.path, "tasks", "long", "log.jsonl");
+    const before = await readFile(file, "utf8");
+    writer.append({ kind: "ui", message: say("m500", "message 500") });
+    await writer.flush();
+    const after = await readFile(file, "utf8");
+    await writer.close();
+    expect(after.startsWith(before)).toBe(true);
+    expect(after.slice(before.length).trimEnd().split("\n")).toHaveLength(1);
+  });
+
   it("drops a torn last line and reports it, then appends after it on a fresh line", async () => {
     const writer = await store.create({ taskId: "torn", task: "t", workspace: "/w" });
     writer.append({ kind: "ui", message: say("a", "kept") });
