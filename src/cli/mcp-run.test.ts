@@ -70,6 +70,24 @@ describe("MCP through cairn run (real servers, real CLI)", () => {
     expect(requestText(1)).toMatch(/Resource 7/i);
   });
 
+  it("native: a resource read, and a bad argument refused before the call", async () => {
+    await writeMcpConfig({ everything });
+    const result = await run(
+      {
+        turns: [
+          { toolCalls: [{ name: "access_mcp_resource", arguments: { server_name: "everything", uri: "demo://resource/dynamic/text/7" } }] },
+          { toolCalls: [{ name: "mcp__everything__echo", arguments: { msg: 5 } }] },
+          completeNative,
+        ],
+      },
+      "native",
+    );
+    expect(result.status).toBe(0);
+    expect(requestText(1)).toMatch(/Resource 7/i);
+    expect(requestText(2)).toContain("message");
+    expect(requestText(2)).not.toContain("Echo:");
+  });
+
   it("a bad argument is refused before the call, with a clear message to the model", async () => {
     await writeMcpConfig({ everything });
     const result = await run({ turns: [{ text: xmlCall("everything", "echo", { msg: 5 }) }, complete] }, "xml");
