@@ -15,8 +15,11 @@ import type { Session } from "./session.js";
  * interruption, Enter continues the same task (resume) with the message;
  * after completion, Enter starts a new task.
  */
-class InteractiveController implements TuiController {
+export class InteractiveController implements TuiController {
   private session: Session | undefined;
+  /** A task to continue with the next message (`cairn resume` on a terminal, or after `/restore`). */
+  private resumeTaskId: string | undefined;
+  private notices = 0;
   private lastResult: TaskResult | undefined;
   private running: Promise<void> | undefined;
   private mode: Mode;
@@ -24,10 +27,18 @@ class InteractiveController implements TuiController {
   private readonly onExit: () => void;
 
   constructor(
-    private readonly options: { settings: ResolvedSettings; host: TuiHost; scenario?: Scenario; exitWhenDone: boolean; onExit: () => void },
+    private readonly options: {
+      settings: ResolvedSettings;
+      host: TuiHost;
+      scenario?: Scenario;
+      exitWhenDone: boolean;
+      onExit: () => void;
+      resumeTaskId?: string;
+    },
   ) {
     this.mode = options.settings.plan ? "plan" : "act";
     this.onExit = options.onExit;
+    this.resumeTaskId = options.resumeTaskId;
   }
 
   get result(): TaskResult | undefined {
@@ -35,20 +46,40 @@ class InteractiveController implements TuiController {
   }
 
   get taskId(): string | undefined {
-    return this.session?.taskId;
+    return this.session?.taskId ?? this.resumeTaskId;
   }
 
   submit(text: string): void {
     if (this.running) return;
+    const restore = /^\/restore\s+(\S+)(?:\s+(files|task|both))?\s*$/.exec(text.trim());
+    if (restore?.[1] !== undefined) {
+      this.restore(restore[1], (restore[2] ?? "both") as "files" | "task" | "both");
+      return;
+    }
+    this.start(text);
+  }
+
+  /** Continues `resumeTaskId` at once (with no message of the user's). */
+  resumeNow(): void {
+    if (this.resumeTaskId !== undefined && !this.running) this.start(undefined);
+  }
+
+  private start(text: string | undefined): void {
     const previous = this.session;
-    const resume = previous !== undefined && this.lastResult?.status !== "completed";
+    const resumeId = this.resumeTaskId ?? (previous !== undefined && this.lastResult?.status !== "completed" ? previous.taskId : undefined);
+    this.resumeTaskId = undefined;
     this.running = (async () => {
       if (previous) await previous.close();
+      this.session = undefined;
+      const start =
+        resumeId !== undefined
+          ? { kind: "resume" as const, taskId: resumeId, ...(text ? { message: text } : {}) }
+          : { kind: "new" as const, task: text ?? "" };
       const session = await createSession({
         settings: { ...this.options.settings, plan: this.mode === "plan" },
         host: this.options.host,
         ...(this.options.scenario ? { scenario: this.options.scenario } : {}),
-        start: resume && previous ? { kind: "resume", taskId: previous.taskId, message: text } : { kind: "new", task: text },
+        start,
       });
       this.session = session;
       session.task.mode = this.mode;
@@ -56,12 +87,46 @@ class InteractiveController implements TuiController {
     })()
       .catch((error: unknown) => {
         this.lastResult = { status: "failed", error: error instanceof Error ? error.message : String(error) };
-        this.session?.task.say("error", this.lastResult.error ?? "failed");
+        this.notify("error", this.lastResult.error ?? "failed");
       })
       .finally(() => {
         this.running = undefined;
         if (this.options.exitWhenDone || this.exitRequested) this.onExit();
       });
+  }
+
+  /**
+   * `/restore <checkpoint> [files|task|both]` between steps: puts the workspace
+   * files and/or the conversation back; the next message continues the task.
+   */
+  private restore(checkpoint: string, mode: "files" | "task" | "both"): void {
+    const taskId = this.session?.taskId ?? this.resumeTaskId;
+    if (taskId === undefined) {
+      this.notify("error", "There is no task to restore yet.");
+      return;
+    }
+    this.running = (async () => {
+      await this.session?.close();
+      this.session = undefined;
+      const { restoreCheckpoint } = await import("../checkpoints/restore.js");
+      const outcome = await restoreCheckpoint({ dataDir: this.options.settings.dataDir, taskId, checkpoint, mode });
+      this.resumeTaskId = taskId;
+      const short = outcome.checkpoint.hash.slice(0, 12);
+      const parts: string[] = [];
+      if (outcome.files) parts.push(`files restored (${outcome.files.restored.length} written back, ${outcome.files.removed.length} removed; undo with /restore ${outcome.files.undoHash.slice(0, 12)} files)`);
+      if (outcome.conversation) parts.push(`conversation cut back (${outcome.conversation.uiMessageCount} messages kept)`);
+      this.notify("info", `Restored checkpoint ${short}: ${parts.join("; ")}. Type a message to continue the task.`);
+    })()
+      .catch((error: unknown) => this.notify("error", `Restore failed: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => {
+        this.running = undefined;
+      });
+  }
+
+  /** A message of the UI's own, between tasks (no Task to say it). */
+  private notify(kind: "info" | "error", text: string): void {
+    this.notices += 1;
+    this.options.host.onMessage({ type: "say", say: kind, id: `tui-notice-${this.notices}`, ts: Date.now(), text, partial: false });
   }
 
   abort(): void {
@@ -122,6 +187,8 @@ export async function runInteractive(options: {
   exitWhenDone?: boolean;
   /** Re-resolves settings after the folder was trusted. */
   reresolve?: () => Promise<ResolvedSettings>;
+  /** `cairn resume ID` on a terminal: continue that task (with `initialTask` as the message, if any). */
+  resumeTaskId?: string;
 }): Promise<number> {
   let settings = options.settings;
   if (options.reresolve && (await confirmTrust(settings))) {
@@ -136,10 +203,12 @@ export async function runInteractive(options: {
     host,
     exitWhenDone: options.exitWhenDone ?? false,
     ...(options.scenario ? { scenario: options.scenario } : {}),
+    ...(options.resumeTaskId ? { resumeTaskId: options.resumeTaskId } : {}),
     onExit: () => ui.instance?.unmount(),
   });
   const instance = renderTui({ controller, host, ...(options.initialTask ? { initialTask: options.initialTask } : {}) });
   ui.instance = instance;
+  if (options.resumeTaskId && !options.initialTask) controller.resumeNow();
   await instance.waitUntilExit();
   await controller.close();
   const result = controller.result;

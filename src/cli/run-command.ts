@@ -140,11 +140,15 @@ export async function runHeadless(options: {
   }
 }
 
-/** `cairn [task]`: the terminal UI on a terminal, otherwise the same as `cairn run`. */
-export async function runDefault(words: string[], flags: TaskCommandOptions): Promise<number> {
+/**
+ * `cairn [task]` and `cairn resume ID [message]`: the terminal UI on a
+ * terminal, otherwise the same as `cairn run` / headless resume.
+ */
+export async function runDefault(words: string[], flags: TaskCommandOptions, resumeTaskId?: string): Promise<number> {
   const task = words.join(" ").trim();
   const interactive = process.stdout.isTTY === true && process.stdin.isTTY === true && flags.json !== true;
   if (!interactive) {
+    if (resumeTaskId !== undefined) return runHeadless({ flags, start: { kind: "resume", taskId: resumeTaskId, ...(task ? { message: task } : {}) } });
     if (task.length === 0) {
       process.stderr.write("cairn: no task given. Usage: cairn run [options] <task...> (or run cairn in a terminal)\n");
       return 2;
@@ -158,10 +162,16 @@ export async function runDefault(words: string[], flags: TaskCommandOptions): Pr
   try {
     const settings = await resolve(flags.trust === true);
     const scenario = settings.provider === "mock" && flags.scenario ? await loadScenario(flags.scenario) : undefined;
+    let resumeId: string | undefined;
+    if (resumeTaskId !== undefined) {
+      const { TaskStore } = await import("../store/task-store.js");
+      resumeId = await new TaskStore({ dataDir: settings.dataDir }).resolveTaskId(resumeTaskId);
+    }
     return await runInteractive({
       settings,
       ...(task ? { initialTask: task } : {}),
       ...(scenario ? { scenario } : {}),
+      ...(resumeId ? { resumeTaskId: resumeId } : {}),
       reresolve: () => resolve(false),
     });
   } catch (error) {
@@ -186,7 +196,6 @@ export function registerRunCommand(program: Command): void {
       .argument("<taskId>", "the task to resume (see cairn history)")
       .argument("[message...]", "a message for the model"),
   ).action(async (taskId: string, words: string[], flags: TaskCommandOptions) => {
-    const message = words.join(" ").trim();
-    process.exitCode = await runHeadless({ flags, start: { kind: "resume", taskId, ...(message ? { message } : {}) } });
+    process.exitCode = await runDefault(words, flags, taskId);
   });
 }

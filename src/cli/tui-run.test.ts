@@ -6,6 +6,7 @@ import type { ScriptedServer } from "../llm/scripted/server.js";
 import { startTmux, tmuxAvailable } from "../ui/tui/test-support/tmux.js";
 import type { TmuxSession } from "../ui/tui/test-support/tmux.js";
 import { cairnBin, makeSandbox } from "./test-support/cli-harness.js";
+import { TaskStore } from "../store/task-store.js";
 import type { Sandbox } from "./test-support/cli-harness.js";
 
 let sandbox: Sandbox;
@@ -53,6 +54,43 @@ describe.skipIf(!tmuxAvailable())("the terminal UI in a real terminal (tmux, 80x
     await terminal.sendKeys("C-c");
     await terminal.sendKeys("C-c");
     expect(await terminal.waitForExit({ timeoutMs: 30_000 })).toBe(130);
+  });
+
+  it("/restore puts the files back from the TUI, and cairn resume continues the task in the TUI", { timeout: 180_000 }, async () => {
+    server = await startScriptedServer({
+      scenario: {
+        turns: [
+          { text: "<write_to_file>\n<path>hello.txt</path>\n<content>\nhello\n</content>\n</write_to_file>" },
+          { text: "<execute_command>\n<command>sleep 30</command>\n<requires_approval>false</requires_approval>\n</execute_command>" },
+          { text: "<attempt_completion>\n<result>resumed in the terminal UI</result>\n</attempt_completion>" },
+        ],
+      },
+    });
+    const provider = ["--provider", "anthropic", "--base-url", server.url, "--api-key", "test-key"];
+    terminal = await startTmux({ command: [process.execPath, cairnBin, ...provider, "write hello"], cwd: sandbox.workspace, env: env() });
+    await terminal.waitFor(/Allow this\?/, { timeoutMs: 60_000 });
+    await terminal.sendKeys("y");
+    await terminal.waitFor(/Run this command\?/, { timeoutMs: 60_000 });
+    await terminal.sendKeys("y");
+    await terminal.waitFor(/working/, { timeoutMs: 30_000 });
+    await terminal.sendKeys("Escape");
+    const screen = await terminal.waitFor(/Task interrupted/, { timeoutMs: 30_000 });
+    const first = /Checkpoint ([0-9a-f]{12})/.exec(screen)?.[1];
+    expect(first).toBeDefined();
+    await access(join(sandbox.workspace, "hello.txt"));
+    await terminal.sendText(`/restore ${first} files`);
+    await terminal.sendKeys("Enter");
+    await terminal.waitFor(/Restored checkpoint/, { timeoutMs: 30_000 });
+    await expect(access(join(sandbox.workspace, "hello.txt"))).rejects.toThrow();
+    await terminal.sendKeys("C-c");
+    await terminal.sendKeys("C-c");
+    await terminal.waitForExit({ timeoutMs: 30_000 });
+    await terminal.kill();
+
+    const [task] = await new TaskStore({ dataDir: sandbox.dataDir }).list();
+    terminal = await startTmux({ command: [process.execPath, cairnBin, "resume", ...provider, task!.taskId], cwd: sandbox.workspace, env: env() });
+    await terminal.waitFor(/resumed in the terminal UI/, { timeoutMs: 60_000 });
+    expect(JSON.stringify(server.requests[2]?.body)).toContain("interrupted");
   });
 
   it("cairn demo runs interactively and fixes the sample bug", { timeout: 120_000 }, async () => {
