@@ -123,8 +123,7 @@ describe("cairn run end to end (real CLI, real SDKs over HTTP)", () => {
     expect(result.events.filter((event) => event["say"] === "error_retry")).toHaveLength(2);
   });
 
-  // Timing-dependent (a signal into a streaming process): retried, with diagnostics, before it fails.
-  it("prints the task id first in text mode and exits 130 on SIGINT; resume then completes the task", { retry: 2 }, async () => {
+  it("prints the task id first in text mode and exits 130 on SIGINT; resume then completes the task", async () => {
     server = await startScriptedServer({
       scenario: {
         turns: [
@@ -148,9 +147,10 @@ describe("cairn run end to end (real CLI, real SDKs over HTTP)", () => {
     });
     expect(resumed.status).toBe(0);
     expect(resumed.events.some((event) => event["say"] === "completion_result" && event["text"] === "resumed and done")).toBe(true);
+    // Whatever part of the answer had streamed when the signal came is kept, marked as interrupted.
     const resumeRequest = JSON.stringify(server.requests.at(-1)?.body);
-    expect(resumeRequest, `${server.requests.length} requests; first run said:\n${run.stdout}\n${run.stderr}`).toContain("Thinking about it slowly");
-    expect(resumeRequest).toContain("interrupted");
+    expect(resumeRequest).toMatch(/Thinking about[^"]*\[Response interrupted by user\]/);
+    expect(resumeRequest).toContain("[TASK RESUMPTION]");
     expect(resumeRequest).toContain("please finish");
   });
 });
