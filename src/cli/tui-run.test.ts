@@ -91,6 +91,9 @@ describe.skipIf(!tmuxAvailable())("the terminal UI in a real terminal (tmux, 80x
     terminal = await startTmux({ command: [process.execPath, cairnBin, "resume", ...provider, task!.taskId], cwd: sandbox.workspace, env: env() });
     await terminal.waitFor(/resumed in the terminal UI/, { timeoutMs: 60_000 });
     expect(JSON.stringify(server.requests[2]?.body)).toContain("interrupted");
+    await terminal.sendKeys("C-c");
+    await terminal.sendKeys("C-c");
+    await terminal.waitForExit({ timeoutMs: 30_000 });
   });
 
   it("cairn demo runs interactively and fixes the sample bug", { timeout: 120_000 }, async () => {

@@ -33,7 +33,8 @@ export async function makeSandbox(): Promise<Sandbox> {
   env["CAIRN_HOME"] = dataDir;
   env["XDG_CONFIG_HOME"] = configDir;
   env["NO_COLOR"] = "1";
-  return { root, workspace, dataDir, configDir, env, cleanup: () => rm(root, { recursive: true, force: true }) };
+  // A process that was just killed may still have a git child finishing in the data folder.
+  return { root, workspace, dataDir, configDir, env, cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }) };
 }
 
 export interface CliRun {
@@ -57,11 +58,18 @@ export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd:
     exit: new Promise((resolve) => {
       child.on("exit", (code, signal) => resolve(code ?? (signal === "SIGKILL" ? 137 : 128)));
     }),
+    // A process killed mid-write leaves its last line torn: only whole lines count.
     events: () =>
       run.stdout
         .split("\n")
         .filter((line) => line.startsWith("{"))
-        .map((line) => JSON.parse(line) as Record<string, unknown>),
+        .flatMap((line) => {
+          try {
+            return [JSON.parse(line) as Record<string, unknown>];
+          } catch {
+            return [];
+          }
+        }),
     waitForOutput: (pattern) =>
       new Promise((resolve, reject) => {
         const check = (): void => {
