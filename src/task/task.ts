@@ -1,68 +1,33 @@
 import type { ProviderError } from "../llm/errors.js";
 import { defaultRetrySchedule } from "../llm/retry.js";
-import type { RetrySchedule } from "../llm/retry.js";
-import type { ContentBlock, Message, Provider } from "../llm/types.js";
+import type { ContentBlock, Message } from "../llm/types.js";
 import { openStreamWithRetry } from "./attempt-api-request.js";
 import type { OpenedStream } from "./attempt-api-request.js";
 import { cleanTextForDisplay } from "./clean-text.js";
 import { TaskAbortedError } from "./errors.js";
 import { assistantHistoryContent } from "./history-content.js";
-import type { Protocol } from "./history-content.js";
-import type { Host } from "./host.js";
 import { MessageState } from "./message-state.js";
 import type { SayOptions } from "./message-state.js";
-import type { AskResponse, AskType, SayType, UiMessage } from "./messages.js";
+import type { AskResponse, AskType, SayType } from "./messages.js";
 import { MistakeTracker } from "./mistakes.js";
 import { presentAssistantMessage } from "./present-assistant-message.js";
 import type { PresenterContext } from "./present-assistant-message.js";
-import type { PromptBuilder } from "./prompt-builder.js";
 import * as responses from "./responses.js";
 import { noCheckpoints, noHooks, noLog, noMcp } from "./seams.js";
-import type { CheckpointGate, McpGate, TaskHooks, TaskLog, TaskStatus } from "./seams.js";
+import type { CheckpointGate, McpGate, TaskHooks, TaskLog } from "./seams.js";
 import { StateLock } from "./state-lock.js";
 import { GuardedLog } from "./guarded-log.js";
 import { StreamAssembler } from "./stream-assembler.js";
 import { ToolRunner } from "./tool-runner.js";
 import { consumeStream } from "./consume-stream.js";
+import { ConversationHistory } from "./conversation-history.js";
 import { FailureDecisions } from "./failure-decisions.js";
-import type { NativeToolCallSink } from "./stream-assembler.js";
 import { TaskState } from "./task-state.js";
-import type { Mode, ToolExecutor } from "./tool-executor.js";
+import type { Mode } from "./tool-executor.js";
+import type { TaskOptions, TaskResult } from "./task-options.js";
 import { UsageCounter } from "./usage-counter.js";
-import { truncateHistory } from "../context/truncate-history.js";
 
-export interface TaskOptions {
-  taskId: string;
-  provider: Provider;
-  toolExecutor: ToolExecutor;
-  host: Host;
-  prompt: PromptBuilder;
-  protocol: Protocol;
-  mode?: Mode;
-  /** Approve everything, never ask (YOLO mode). */
-  yes?: boolean;
-  maxMistakes?: number;
-  parallelTools?: boolean;
-  retrySchedule?: RetrySchedule;
-  mcpWaitMs?: number;
-  log?: TaskLog;
-  hooks?: TaskHooks;
-  mcp?: McpGate;
-  checkpoints?: CheckpointGate;
-  /** Native protocol: assembles tool-call deltas into blocks. */
-  createNativeToolCalls?: () => NativeToolCallSink;
-  /** A resumed task's state. */
-  history?: { apiHistory: Message[]; uiMessages: UiMessage[] };
-  now?: () => number;
-  /** Minimum interval between two partial updates of one message (default 40 ms, ~25 a second). */
-  partialUpdateIntervalMs?: number;
-}
-
-export interface TaskResult {
-  status: Exclude<TaskStatus, "running">;
-  /** For failed tasks: what went wrong, for the user. */
-  error?: string;
-}
+export type { TaskOptions, TaskResult } from "./task-options.js";
 
 /**
  * One task, one instance (SPEC T1). The seed's names are kept: startTask →
@@ -72,7 +37,7 @@ export interface TaskResult {
 export class Task {
   readonly taskId: string;
   readonly taskState = new TaskState();
-  readonly apiConversationHistory: Message[];
+  private readonly history: ConversationHistory;
   readonly messages: MessageState;
   readonly usage: UsageCounter;
   mode: Mode;
@@ -106,7 +71,7 @@ export class Task {
     this.mcp = options.mcp ?? noMcp;
     this.checkpoints = options.checkpoints ?? noCheckpoints;
     this.mistakes = new MistakeTracker(options.maxMistakes ?? 3);
-    this.apiConversationHistory = [...(options.history?.apiHistory ?? [])];
+    this.history = new ConversationHistory({ log: this.log, stateLock: this.stateLock, initial: options.history?.apiHistory ?? [] });
     this.messages = new MessageState({
       host: options.host,
       log: this.log,
@@ -146,6 +111,11 @@ export class Task {
       skipTool: (block, reason) => this.tools.skip(block, reason),
       presentAssistantMessage: () => this.presentAssistantMessage(),
     };
+  }
+
+  /** The API conversation so far (read-only view for hosts and checkpoints). */
+  get apiConversationHistory(): readonly Message[] {
+    return this.history.messages;
   }
 
   get signal(): AbortSignal {
@@ -258,7 +228,7 @@ export class Task {
     });
     this.includeFileDetails = false;
     content.push({ type: "text", text: environment });
-    await this.addToHistory({ role: "user", content });
+    await this.history.add({ role: "user", content });
 
     const assembler = new StreamAssembler({
       protocol: this.options.protocol,
@@ -300,7 +270,7 @@ export class Task {
       signal: this.signal,
       buildRequest: async () => ({
         systemPrompt: await this.options.prompt.systemPrompt({ mode: this.mode, protocol, mcpSection: this.mcp.promptSection(protocol) }),
-        messages: this.apiConversationHistory,
+        messages: this.history.messages,
         ...(protocol === "native" ? { tools: this.options.toolExecutor.toolSchemas(this.mode) } : {}),
         signal: this.signal,
       }),
@@ -311,19 +281,11 @@ export class Task {
       },
       onExhausted: (error) =>
         this.failures.afterRequestFailure(error, () => this.finishRequestMessage({ cancelReason: "api_error", error: error.message })),
-      onContextWindow: () => this.shrinkHistory(),
-    });
-  }
-
-  private async shrinkHistory(): Promise<boolean> {
-    return this.stateLock.withStateLock(() => {
-      const result = truncateHistory(this.apiConversationHistory);
-      if (result.removed === 0) return false;
-      this.apiConversationHistory.splice(0, this.apiConversationHistory.length, ...result.messages);
-      this.log.append({ kind: "api_truncate", length: 0 });
-      for (const message of this.apiConversationHistory) this.log.append({ kind: "api", message });
-      this.say("info", responses.contextTruncated(result.removed));
-      return true;
+      onContextWindow: async () => {
+        const removed = await this.history.shrink();
+        if (removed > 0) this.say("info", responses.contextTruncated(removed));
+        return removed > 0;
+      },
     });
   }
 
@@ -354,26 +316,18 @@ export class Task {
     if (state.didRejectTool) note = responses.interruptedByUserFeedback; // SPEC T14, also when the stream had ended
     if (streamError) note = responses.interruptedByApiError(streamError.message);
     const blocks = assembler.toArray();
-    const assistantContent = assistantHistoryContent({
-      protocol: this.options.protocol,
-      blocks,
-      rawText: round.rawText,
-      answeredToolIds: this.tools.answeredToolIds,
-      toolInput: (id) => assembler.toolInput(id),
-      ...(note ? { note } : {}),
-      ...(this.tools.stoppingToolId ? { cutAfterToolId: this.tools.stoppingToolId } : {}),
-    });
+    const assistantContent = this.assistantContent(assembler, round.rawText, note);
     const hasToolUse = blocks.some((block) => block.type === "tool_use");
     const hasText = blocks.some((block) => block.type === "text" && block.content.trim().length > 0);
     if (!hasToolUse && !hasText && !streamError) {
       // SPEC T13: recorded, and a retry offered.
       this.say("empty_assistant_message", "The model returned an empty answer.");
       const recorded = assistantContent.length > 0 ? assistantContent : [{ type: "text" as const, text: "Failure: I did not provide a response." }];
-      await this.addToHistory({ role: "assistant", content: recorded });
+      await this.history.add({ role: "assistant", content: recorded });
       await this.failures.afterEmptyAnswer();
       return this.recursivelyMakeRequests([{ type: "text", text: responses.emptyAnswerRetry() }]);
     }
-    await this.addToHistory({ role: "assistant", content: assistantContent });
+    await this.history.add({ role: "assistant", content: assistantContent });
 
     if (streamError) {
       // Keep what completed and go on where the answer was cut.
@@ -398,18 +352,24 @@ export class Task {
   private async saveInterruptedRound(assembler: StreamAssembler, rawText: string): Promise<never> {
     this.finishRequestMessage({ cancelReason: "user_cancelled" });
     this.messages.finalizeOpen();
-    const assistantContent = assistantHistoryContent({
+    const assistantContent = this.assistantContent(assembler, rawText, responses.interruptedByUser);
+    await this.history.add({ role: "assistant", content: assistantContent });
+    const results = this.taskState.userMessageContent;
+    if (results.length > 0) await this.history.add({ role: "user", content: [...results] });
+    throw new TaskAbortedError();
+  }
+
+  /** The assistant message the history keeps for this round (cut at the tool that stopped it). */
+  private assistantContent(assembler: StreamAssembler, rawText: string, note: string | undefined): ContentBlock[] {
+    return assistantHistoryContent({
       protocol: this.options.protocol,
       blocks: assembler.toArray(),
       rawText,
       answeredToolIds: this.tools.answeredToolIds,
       toolInput: (id) => assembler.toolInput(id),
-      note: responses.interruptedByUser,
+      ...(note ? { note } : {}),
+      ...(this.tools.stoppingToolId ? { cutAfterToolId: this.tools.stoppingToolId } : {}),
     });
-    await this.addToHistory({ role: "assistant", content: assistantContent });
-    const results = this.taskState.userMessageContent;
-    if (results.length > 0) await this.addToHistory({ role: "user", content: [...results] });
-    throw new TaskAbortedError();
   }
 
   /** Each request's `api_req_started` ends with its tokens and cost, or its cancel reason. */
@@ -417,13 +377,6 @@ export class Task {
     if (this.currentRequestKey === undefined) return;
     this.say("api_req_started", "", { key: this.currentRequestKey, meta: { ...this.usage.roundSummary(), ...extra } });
     this.currentRequestKey = undefined;
-  }
-
-  private async addToHistory(message: Message): Promise<void> {
-    await this.stateLock.withStateLock(() => {
-      this.apiConversationHistory.push(message);
-      this.log.append({ kind: "api", message });
-    });
   }
 
   // ---- presentation (SPEC P1–P14) ----

@@ -1,0 +1,38 @@
+import { truncateHistory } from "../context/truncate-history.js";
+import type { Message } from "../llm/types.js";
+import type { TaskLog } from "./seams.js";
+import type { StateLock } from "./state-lock.js";
+
+/**
+ * The API conversation of a task: every change goes through the state lock
+ * (SPEC T8) and is appended to the task log as it happens (P-perf-4).
+ */
+export class ConversationHistory {
+  readonly messages: Message[];
+
+  constructor(
+    private readonly options: { log: TaskLog; stateLock: StateLock; initial: Message[] },
+  ) {
+    this.messages = [...options.initial];
+  }
+
+  async add(message: Message): Promise<void> {
+    await this.options.stateLock.withStateLock(() => {
+      this.messages.push(message);
+      this.options.log.append({ kind: "api", message });
+    });
+  }
+
+  /** Drops the oldest turns to fit the context window; returns how many messages went. */
+  async shrink(): Promise<number> {
+    return this.options.stateLock.withStateLock(() => {
+      const result = truncateHistory(this.messages);
+      if (result.removed === 0) return 0;
+      this.messages.splice(0, this.messages.length, ...result.messages);
+      // The log is rewritten by appending: cut to nothing, then the kept history.
+      this.options.log.append({ kind: "api_truncate", length: 0 });
+      for (const message of this.messages) this.options.log.append({ kind: "api", message });
+      return result.removed;
+    });
+  }
+}
