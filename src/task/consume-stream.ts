@@ -13,6 +13,8 @@ export interface ConsumedStream {
   note?: string;
   /** The stream failed after its first chunk. */
   streamError?: ProviderError;
+  /** The provider's normalised stop reason (`max_tokens` when the output limit cut the answer). */
+  stopReason?: string;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function consumeStream(options: {
   let rawText = "";
   let note: string | undefined;
   let streamError: ProviderError | undefined;
+  let stopReason: string | undefined;
   const { iterator } = options.opened;
   let next: IteratorResult<Chunk> = options.opened.first;
   try {
@@ -57,6 +60,7 @@ export async function consumeStream(options: {
           options.schedulePresentation();
           break;
         case "stop":
+          stopReason = chunk.reason;
           break;
       }
       if (state.abort) break;
@@ -79,5 +83,5 @@ export async function consumeStream(options: {
     // Leaving early closes the HTTP stream instead of draining it.
     if (next.done !== true) void iterator.return?.().catch(() => undefined);
   }
-  return { rawText, ...(note ? { note } : {}), ...(streamError ? { streamError } : {}) };
+  return { rawText, ...(note ? { note } : {}), ...(streamError ? { streamError } : {}), ...(stopReason === undefined ? {} : { stopReason }) };
 }

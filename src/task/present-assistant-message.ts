@@ -2,7 +2,7 @@ import type { Block, ToolUseBlock } from "../parser/types.js";
 import { TaskAbortedError } from "./errors.js";
 import type { SayOptions } from "./message-state.js";
 import type { SayType } from "./messages.js";
-import type { TaskState } from "./task-state.js";
+import type { StreamCut, TaskState } from "./task-state.js";
 
 /** What the presenter needs from its Task. */
 export interface PresenterContext {
@@ -15,7 +15,7 @@ export interface PresenterContext {
   /** Runs a complete tool call and records its result (SPEC T19: through the ToolExecutor). */
   runTool(block: ToolUseBlock): Promise<void>;
   /** Records that a tool was not run, with the reason the model is given. */
-  skipTool(block: ToolUseBlock, reason: "serial" | "rejected" | "stream_failed"): void;
+  skipTool(block: ToolUseBlock, reason: "serial" | "rejected" | StreamCut): void;
   presentAssistantMessage(): Promise<void>;
 }
 
@@ -59,7 +59,7 @@ export async function presentAssistantMessage(context: PresenterContext): Promis
       case "text":
         if (state.didRejectTool) break; // P9
         context.say("text", block.content, {
-          partial: block.partial && !state.didStreamFail,
+          partial: block.partial && state.streamCut === undefined,
           key: `text:${index}`,
           transform: (raw, partial) => context.cleanText(raw, partial), // P12
         });
@@ -69,8 +69,8 @@ export async function presentAssistantMessage(context: PresenterContext): Promis
           context.skipTool(block, "rejected"); // P9
         } else if (serialGateClosed) {
           context.skipTool(block, "serial"); // P5
-        } else if (block.partial && state.didStreamFail) {
-          context.skipTool(block, "stream_failed");
+        } else if (block.partial && state.streamCut !== undefined) {
+          context.skipTool(block, state.streamCut); // #11 item 1: a cut-off call never runs
         } else if (block.partial) {
           context.presentPartialTool(block);
         } else {
@@ -86,8 +86,8 @@ export async function presentAssistantMessage(context: PresenterContext): Promis
   }
 
   // P13: advance when the block is done, a tool was rejected, the serial gate is closed,
-  // or the stream failed (nothing partial of it will ever complete).
-  if (!block.partial || state.didRejectTool || serialGateClosed || state.didStreamFail) {
+  // or the stream was cut (nothing partial of it will ever complete).
+  if (!block.partial || state.didRejectTool || serialGateClosed || state.streamCut !== undefined) {
     state.currentStreamingContentIndex = index + 1;
     if (index + 1 < state.assistantMessageContent.length) {
       await context.presentAssistantMessage();

@@ -21,8 +21,11 @@ export class TaskState {
   didRunMutatingTool = false;
   presentAssistantMessageLocked = false;
   presentAssistantMessageHasPendingUpdates = false;
-  /** The stream failed after its first chunk: present nothing more of it. */
-  didStreamFail = false;
+  /**
+   * The stream ended before the answer did (an API error after the first chunk,
+   * or the output-token limit): a block still partial then never runs.
+   */
+  streamCut: StreamCut | undefined = undefined;
 
   private readyWaiters: Array<() => void> = [];
 
@@ -38,7 +41,7 @@ export class TaskState {
     this.didRunMutatingTool = false;
     this.presentAssistantMessageLocked = false;
     this.presentAssistantMessageHasPendingUpdates = false;
-    this.didStreamFail = false;
+    this.streamCut = undefined;
     this.readyWaiters = [];
   }
 
@@ -64,6 +67,9 @@ export class TaskState {
     for (const wake of waiters) wake();
   }
 }
+
+/** Why an answer ended before it was complete. */
+export type StreamCut = "stream_failed" | "output_limit";
 
 /** Read access to the blocks of the answer being streamed. */
 export interface BlockList {

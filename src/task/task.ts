@@ -294,11 +294,15 @@ export class Task {
     rawText: string;
     note?: string;
     streamError?: ProviderError;
+    stopReason?: string;
   }): Promise<boolean> {
     const state = this.taskState;
     const { assembler, streamError } = round;
+    const cutAtOutputLimit = !streamError && round.stopReason === "max_tokens";
     if (streamError) {
-      state.didStreamFail = true; // nothing half-streamed runs
+      state.streamCut = "stream_failed"; // nothing half-streamed runs
+    } else if (cutAtOutputLimit) {
+      state.streamCut = "output_limit"; // #11 item 1: a call cut by the output limit is incomplete
     } else {
       assembler.finish(); // SPEC T17
     }
@@ -313,6 +317,7 @@ export class Task {
     this.messages.finalizeOpen();
 
     let note = round.note;
+    if (cutAtOutputLimit) note = responses.interruptedByOutputLimit;
     if (state.didRejectTool) note = responses.interruptedByUserFeedback; // SPEC T14, also when the stream had ended
     if (streamError) note = responses.interruptedByApiError(streamError.message);
     const blocks = assembler.toArray();

@@ -8,7 +8,7 @@ import type { MistakeTracker } from "./mistakes.js";
 import * as responses from "./responses.js";
 import type { CheckpointGate } from "./seams.js";
 import type { StateLock } from "./state-lock.js";
-import type { TaskState } from "./task-state.js";
+import type { StreamCut, TaskState } from "./task-state.js";
 import type { Mode, ToolCallContext, ToolExecutor } from "./tool-executor.js";
 
 /** What the runner needs of its Task. */
@@ -105,13 +105,16 @@ export class ToolRunner {
   }
 
   /** Records that a tool was not run, with the reason the model is given. */
-  skip(block: ToolUseBlock, reason: "serial" | "rejected" | "stream_failed"): void {
+  skip(block: ToolUseBlock, reason: "serial" | "rejected" | StreamCut): void {
     const text =
       reason === "serial"
         ? responses.toolSkippedSerial(block.name)
         : reason === "rejected"
           ? responses.toolSkippedAfterRejection(block.name)
-          : responses.toolSkippedAfterStreamFailure(block.name);
+          : reason === "output_limit"
+            ? responses.toolSkippedAtOutputLimit(block.name)
+            : responses.toolSkippedAfterStreamFailure(block.name);
+    if (reason === "output_limit") this.options.task.say("warning", responses.toolCutOffNotice(block.name));
     void this.record(block, text, true);
   }
 
