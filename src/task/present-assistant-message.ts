@@ -54,7 +54,11 @@ export async function presentAssistantMessage(context: PresenterContext): Promis
   try {
     switch (block.type) {
       case "reasoning": // P14
-        context.say("reasoning", block.content, { partial: block.partial, key: `reasoning:${index}` });
+        if (block.redactedData !== undefined && block.content === "") {
+          context.say("reasoning", "[redacted thinking]", { partial: false, key: `reasoning:${index}` });
+        } else {
+          context.say("reasoning", block.content, { partial: block.partial, key: `reasoning:${index}` });
+        }
         break;
       case "text":
         if (state.didRejectTool) break; // P9
