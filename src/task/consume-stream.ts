@@ -3,6 +3,7 @@ import type { Chunk } from "../llm/types.js";
 import type { OpenedStream } from "./attempt-api-request.js";
 import * as responses from "./responses.js";
 import type { StreamAssembler } from "./stream-assembler.js";
+import type { Round } from "./round.js";
 import type { TaskState } from "./task-state.js";
 import type { UsageCounter } from "./usage-counter.js";
 
@@ -27,12 +28,13 @@ export async function consumeStream(options: {
   opened: OpenedStream;
   assembler: StreamAssembler;
   taskState: TaskState;
+  round: Round;
   usage: UsageCounter;
   parallelTools: boolean;
   providerName: string;
   schedulePresentation: () => void;
 }): Promise<ConsumedStream> {
-  const { assembler, taskState: state } = options;
+  const { assembler, taskState: state, round } = options;
   let rawText = "";
   let note: string | undefined;
   let streamError: ProviderError | undefined;
@@ -64,11 +66,11 @@ export async function consumeStream(options: {
           break;
       }
       if (state.abort) break;
-      if (state.didRejectTool) {
+      if (round.didRejectTool) {
         note = responses.interruptedByUserFeedback;
         break;
       }
-      if (state.didAlreadyUseTool && !options.parallelTools) {
+      if (round.didAlreadyUseTool && !options.parallelTools) {
         note = responses.interruptedByToolUse;
         break;
       }
