@@ -95,6 +95,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     protocol: settings.toolProtocol,
     ...(mcp.port ? { mcp: mcp.port } : {}),
     parallelTools: settings.parallelTools,
+    keepBackgroundProcesses: settings.keepBackgroundProcesses,
   });
   const toolExecutor = mcp.wrap(baseExecutor);
 

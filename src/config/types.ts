@@ -97,6 +97,8 @@ export interface ResolvedSettings {
   json: boolean;
   plan: boolean;
   parallelTools: boolean;
+  /** A command's background processes outlive it (default false: they are ended with it). */
+  keepBackgroundProcesses: boolean;
   allowOutsideWrites: boolean;
   maxMistakes: number;
   dataDir: string;

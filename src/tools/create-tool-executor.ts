@@ -35,6 +35,8 @@ export interface ToolExecutorOptions {
   mcp?: McpPort;
   parallelTools?: boolean;
   commandTimeoutMs?: number;
+  /** Leave a command's background processes running when it finishes (#11 item 3; default false). */
+  keepBackgroundProcesses?: boolean;
   shell?: string;
   fetch?: typeof fetch;
 }
@@ -59,6 +61,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     dataDir: options.dataDir ?? join(homedir(), ".cairn"),
     commandTimeoutMs: options.commandTimeoutMs ?? defaultCommandTimeoutMs,
     shell: options.shell ?? process.env["SHELL"] ?? "/bin/sh",
+    keepBackgroundProcesses: options.keepBackgroundProcesses ?? false,
     fetch: options.fetch ?? globalThis.fetch,
     ...(options.mcp !== undefined ? { mcp: options.mcp } : {}),
   };

@@ -60,6 +60,8 @@ export interface ToolRuntimeOptions {
   dataDir: string;
   commandTimeoutMs: number;
   shell: string;
+  /** See `keepBackgroundProcesses` in docs/configuration.md. */
+  keepBackgroundProcesses: boolean;
   fetch: typeof fetch;
   mcp?: McpPort;
 }
