@@ -6,7 +6,7 @@ import type { Mode } from "../task/tool-executor.js";
 import type { TuiController, TuiStatus } from "../ui/tui/controller.js";
 import { TuiHost } from "../ui/tui/tui-host.js";
 import { renderTui } from "../ui/tui/render.js";
-import { exitStatusFor } from "./run-command.js";
+import { exitStatusFor } from "./exit-status.js";
 import { createSession } from "./session.js";
 import type { Session } from "./session.js";
 
@@ -34,6 +34,8 @@ export class InteractiveController implements TuiController {
       exitWhenDone: boolean;
       onExit: () => void;
       resumeTaskId?: string;
+      /** Builds the session (tests hold it to quit while it is being created). */
+      createSession?: typeof createSession;
     },
   ) {
     this.mode = options.settings.plan ? "plan" : "act";
@@ -75,12 +77,17 @@ export class InteractiveController implements TuiController {
         resumeId !== undefined
           ? { kind: "resume" as const, taskId: resumeId, ...(text ? { message: text } : {}) }
           : { kind: "new" as const, task: text ?? "" };
-      const session = await createSession({
+      const session = await (this.options.createSession ?? createSession)({
         settings: { ...this.options.settings, plan: this.mode === "plan" },
         host: this.options.host,
         ...(this.options.scenario ? { scenario: this.options.scenario } : {}),
         start,
       });
+      if (this.exitRequested) {
+        // The user quit while the session was being created: it stops here (#11 item 6).
+        await session.close();
+        return;
+      }
       this.session = session;
       session.task.mode = this.mode;
       this.lastResult = await session.run();

@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import type { CliFlags, ResolvedSettings } from "../config/index.js";
-import type { TaskResult } from "../task/task.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
 
 /** The options shared by `cairn run` and `cairn resume`. */
@@ -28,16 +27,9 @@ export function addTaskOptions(command: Command): Command {
 
 export type TaskCommandOptions = CliFlags & { scenario?: string };
 
-export function exitStatusFor(result: TaskResult): number {
-  switch (result.status) {
-    case "completed":
-      return 0;
-    case "aborted":
-      return 130;
-    default:
-      return 1;
-  }
-}
+// In a file of its own so that cli/interactive.ts need not import this one (no import cycle).
+export { exitStatusFor } from "./exit-status.js";
+import { exitStatusFor } from "./exit-status.js";
 
 /**
  * Runs one task headless to its end: resolves settings, builds the session,

@@ -84,6 +84,28 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   };
 
 
+  try {
+    return await buildSession({ options, settings, provider, log, taskId, resumed, current, early, notice });
+  } catch (error) {
+    // The log was opened and holds the task's lock: a session that could not be
+    // built (an invalid mcp.json, say) must not leave them behind (#11 item 6).
+    await log.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function buildSession(parts: {
+  options: SessionOptions;
+  settings: ResolvedSettings;
+  provider: Provider;
+  log: TaskLog & { close(): Promise<void> };
+  taskId: string;
+  resumed: PreparedResume | undefined;
+  current: { task?: Task };
+  early: string[];
+  notice: (text: string, meta?: Record<string, unknown>) => void;
+}): Promise<Session> {
+  const { options, settings, provider, log, taskId, resumed, current, early, notice } = parts;
   const mcp = await startMcp({ settings, notice });
 
   const baseExecutor = createToolExecutor({
@@ -103,7 +125,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     workspace: settings.cwd,
     dataDir: settings.dataDir,
     taskId,
-    position: () => ({ apiHistoryLength: current.task?.apiConversationHistory.length ?? 0, uiMessageCount: current.task?.messages.messages.length ?? 0 }),
+    position: () => ({ apiHistoryLength: current.task?.apiConversationHistory.length ?? 0, uiMessageCount: current.task?.messages.messageCount ?? 0 }),
     say: (type, text, meta) => {
       current.task?.say(type, text, meta ? { meta } : {});
     },

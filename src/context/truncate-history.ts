@@ -6,13 +6,22 @@ import type { ContentBlock, Message } from "../llm/types.js";
  * still alternate. A kept tool result whose call was dropped becomes plain text
  * (a missing result for a kept call is added by the provider's pairing check).
  */
-export function truncateHistory(messages: Message[]): { messages: Message[]; removed: number } {
+export function truncateHistory(messages: Message[]): { messages: Message[]; removed: number; start: number } {
   const keepHead = 2;
   const rest = messages.length - keepHead;
   let remove = Math.floor(rest / 2);
   if (remove % 2 === 1) remove -= 1;
-  if (rest < 4 || remove <= 0) return { messages, removed: 0 };
-  const kept = [...messages.slice(0, keepHead), ...messages.slice(keepHead + remove)];
+  if (rest < 4 || remove <= 0) return { messages, removed: 0, start: keepHead };
+  return { messages: dropMessages(messages, keepHead, remove), removed: remove, start: keepHead };
+}
+
+/**
+ * Removes `count` messages from `start`; a kept tool result whose call was
+ * dropped becomes plain text. Pure and deterministic, so the task log can record
+ * a cut as one marker entry and replay it (P-perf-4).
+ */
+export function dropMessages(messages: readonly Message[], start: number, count: number): Message[] {
+  const kept = [...messages.slice(0, start), ...messages.slice(start + count)];
   const callIds = new Set<string>();
   const result = kept.map((message) => {
     if (message.role === "assistant") {
@@ -27,5 +36,5 @@ export function truncateHistory(messages: Message[]): { messages: Message[]; rem
     });
     return { ...message, content };
   });
-  return { messages: result, removed: remove };
+  return result;
 }

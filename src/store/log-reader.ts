@@ -1,3 +1,4 @@
+import { dropMessages } from "../context/truncate-history.js";
 import type { Message } from "../llm/types.js";
 import type { TaskStatus } from "../task/seams.js";
 import type { UiMessage } from "../task/messages.js";
@@ -32,6 +33,8 @@ function asEntry(value: unknown): StoreLogEntry | undefined {
       return typeof entry["length"] === "number" ? (value as StoreLogEntry) : undefined;
     case "ui_truncate":
       return typeof entry["count"] === "number" ? (value as StoreLogEntry) : undefined;
+    case "api_drop":
+      return typeof entry["start"] === "number" && typeof entry["count"] === "number" ? (value as StoreLogEntry) : undefined;
     case "status":
       return statuses.has(String(entry["status"])) ? (value as StoreLogEntry) : undefined;
     default:
@@ -60,6 +63,9 @@ export class LogReplay {
         break;
       case "api_truncate":
         this.apiHistory.length = Math.max(0, Math.min(entry.length, this.apiHistory.length));
+        break;
+      case "api_drop":
+        this.apiHistory.splice(0, this.apiHistory.length, ...dropMessages(this.apiHistory, entry.start, entry.count));
         break;
       case "ui_truncate": {
         const removed = this.uiOrder.slice(Math.max(0, entry.count));

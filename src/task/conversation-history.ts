@@ -29,9 +29,8 @@ export class ConversationHistory {
       const result = truncateHistory(this.messages);
       if (result.removed === 0) return 0;
       this.messages.splice(0, this.messages.length, ...result.messages);
-      // The log is rewritten by appending: cut to nothing, then the kept history.
-      this.options.log.append({ kind: "api_truncate", length: 0 });
-      for (const message of this.messages) this.options.log.append({ kind: "api", message });
+      // One marker, replayed by the reader: the log stays append-only and its cost flat (P-perf-4).
+      this.options.log.append({ kind: "api_drop", start: result.start, count: result.removed });
       return result.removed;
     });
   }

@@ -24,9 +24,14 @@ interface Entry {
  * the host, and, once final, appended to the task log. Partial updates of one
  * message are coalesced to at most one per `minIntervalMs`, and the final state
  * is never dropped.
+ *
+ * Only messages still open (partial) are kept: a final message is in the log
+ * and with the host, and keeping every one with its full text would make memory
+ * grow with the task (#11 item 6). The count is all that is kept of them.
  */
 export class MessageState {
-  readonly messages: UiMessage[] = [];
+  private count = 0;
+  /** Messages still partial, by id. */
   private readonly entries = new Map<string, Entry>();
   private readonly openByKey = new Map<string, string>();
   private counter = 0;
@@ -42,10 +47,12 @@ export class MessageState {
     },
   ) {
     this.idPrefix = `m${options.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
-    for (const message of options.initialMessages ?? []) {
-      this.messages.push(message);
-      this.entries.set(message.id, { message, raw: message.text, transform: undefined, lastSentAt: 0, timer: undefined });
-    }
+    this.count = options.initialMessages?.length ?? 0;
+  }
+
+  /** How many messages the task has (for checkpoint positions), final ones included. */
+  get messageCount(): number {
+    return this.count;
   }
 
   private nextId(): string {
@@ -100,10 +107,10 @@ export class MessageState {
   private add(message: UiMessage, transform: SayOptions["transform"]): void {
     const entry: Entry = { message, raw: message.text, transform, lastSentAt: 0, timer: undefined };
     if (transform) entry.message = { ...message, text: transform(message.text, message.partial) };
-    this.entries.set(message.id, entry);
-    this.messages.push(entry.message);
+    this.count += 1;
     // A final message is logged before anyone sees it: what the user saw survives a kill.
     if (!message.partial) this.options.log.append({ kind: "ui", message: { ...entry.message, text: this.render(entry) } });
+    else this.entries.set(message.id, entry);
     this.send(entry);
   }
 
@@ -119,6 +126,7 @@ export class MessageState {
     if (entry.timer) clearTimeout(entry.timer);
     entry.timer = undefined;
     this.options.log.append({ kind: "ui", message: { ...entry.message, text: this.render(entry) } });
+    this.entries.delete(entry.message.id);
     this.send(entry);
   }
 
@@ -147,17 +155,6 @@ export class MessageState {
     const text = this.render(entry);
     entry.message = { ...entry.message, text };
     entry.lastSentAt = this.options.now();
-    this.replaceInList(entry.message);
     this.options.host.onMessage(entry.message);
-  }
-
-  private replaceInList(message: UiMessage): void {
-    // Updates touch the newest messages, so search from the end.
-    for (let index = this.messages.length - 1; index >= 0; index -= 1) {
-      if (this.messages[index]?.id === message.id) {
-        this.messages[index] = message;
-        return;
-      }
-    }
   }
 }

@@ -62,6 +62,8 @@ export type TaskLogEntry =
   | { kind: "api"; message: Message }
   /** The API history was cut back to `length` messages (rejection, restore). */
   | { kind: "api_truncate"; length: number }
+  /** `count` messages from `start` were dropped to fit the context window (context/truncate-history `dropMessages`). */
+  | { kind: "api_drop"; start: number; count: number }
   | { kind: "status"; status: TaskStatus; tokensIn: number; tokensOut: number; cost: number };
 
 export type TaskStatus = "running" | "completed" | "failed" | "aborted";
