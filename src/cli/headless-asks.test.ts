@@ -42,7 +42,7 @@ describe("asks in headless mode (cairn run --json without --yes)", () => {
     cli.child.stdout?.on("data", answer);
     const status = await cli.exit;
     expect(status).toBe(0);
-    expect(await readFile(join(sandbox.workspace, "out.txt"), "utf8")).toBe("written");
+    expect(await readFile(join(sandbox.workspace, "out.txt"), "utf8")).toBe("written\n"); // the final newline is kept (#11)
     const asks = cli.events().filter((event) => event["type"] === "ask");
     expect(asks.map((event) => event["ask"])).toEqual(["tool", "completion_result"]);
     expect(asks.every((event) => typeof event["id"] === "string" && event["taskId"] === cli.events()[0]?.["taskId"])).toBe(true);

@@ -93,7 +93,7 @@ export const replaceInFileTool: ToolDefinition = {
     const checked = checkIgnored(runtime, params["path"] ?? "");
     if (!checked.ok) return checked.outcome;
     const target = checked.path;
-    const parsed = parseSearchReplace(params["diff"] ?? "");
+    const parsed = parseSearchReplace(params["diff"] ?? "", { final: true });
     const malformed = describeMalformedDiff(parsed);
     if (malformed !== undefined) return toolError(`the diff parameter is malformed: ${malformed} Nothing was written.`);
     const read = await readTarget(runtime, target.real, target.display);

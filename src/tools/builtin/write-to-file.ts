@@ -59,6 +59,10 @@ export const writeToFileTool: ToolDefinition = {
     }
     const fence = stripStrayFence(params["content"] ?? "", target.real);
     let after = fence.text.replace(/\r\n/g, "\n");
+    // The xml value is trimmed, losing the final newline most files have: put it back,
+    // unless the file existed without one (#11, as Cline does).
+    const hadNoFinalNewline = before !== undefined && before !== "" && !before.endsWith("\n");
+    if (runtime.options.protocol === "xml" && after !== "" && !after.endsWith("\n") && !hadNoFinalNewline) after += "\n";
     if (crlf) after = after.replace(/\n/g, "\r\n");
     const patch = unifiedDiff({ path: target.display, before: (before ?? "").replace(/\r\n/g, "\n"), after: after.replace(/\r\n/g, "\n") });
     const verb = before === undefined ? "Create" : "Overwrite";

@@ -8,7 +8,7 @@ function block(search: string[], replace: string[]): string {
 }
 
 function apply(original: string, diff: string) {
-  return applySearchReplace(original, parseSearchReplace(diff).blocks);
+  return applySearchReplace(original, parseSearchReplace(diff, { final: true }).blocks);
 }
 
 interface Case {
@@ -30,7 +30,9 @@ const cases: Case[] = [
   { name: "empty replace deletes", original: "a\nb\nc\n", diff: block(["b"], []), expected: { content: "a\nc\n" } },
   { name: "delete whole function", original: code, diff: block(["function b() {", "  return 2;", "}"], []), expected: { content: "function a() {\n  return 1;\n}\n\n" } },
   { name: "two blocks in order", original: code, diff: block(["  return 1;"], ["  return 10;"]) + "\n" + block(["  return 2;"], ["  return 20;"]), expected: { content: code.replace("return 1;", "return 10;").replace("return 2;", "return 20;") } },
-  { name: "two blocks out of order fail", original: code, diff: block(["  return 2;"], ["  return 20;"]) + "\n" + block(["  return 1;"], ["  return 10;"]), expected: { failure: "order of the file" } },
+  { name: "two blocks out of order apply as in file order (#11, as Cline)", original: code, diff: block(["  return 2;"], ["  return 20;"]) + "\n" + block(["  return 1;"], ["  return 10;"]), expected: { content: code.replace("return 1;", "return 10;").replace("return 2;", "return 20;") } },
+  { name: "overlapping blocks fail", original: code, diff: block(["function b() {", "  return 2;"], ["B"]) + "\n" + block(["  return 2;", "}"], ["C"]), expected: { failure: "must not overlap" } },
+  { name: "last block without its REPLACE marker (#11, as Cline)", original: "a\nb\n", diff: "------- SEARCH\nb\n=======\nB", expected: { content: "a\nB\n" } },
   { name: "same text twice: first occurrence", original: "x\ny\nx\n", diff: block(["x"], ["X"]), expected: { content: "X\ny\nx\n" } },
   { name: "same text twice: two blocks take both", original: "x\ny\nx\n", diff: block(["x"], ["X1"]) + "\n" + block(["x"], ["X2"]), expected: { content: "X1\ny\nX2\n" } },
   { name: "line-trimmed: indentation differs", original: "if (a) {\n    go();\n}\n", diff: block(["  go();"], ["    stop();"]), expected: { content: "if (a) {\n    stop();\n}\n" } },

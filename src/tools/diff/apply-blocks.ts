@@ -1,6 +1,8 @@
 /**
  * Applies SEARCH/REPLACE blocks to a file's text. Each block replaces its
- * first match after the previous block's match, trying in turn an exact
+ * first match after the previous block's match (or, failing that, its first
+ * match anywhere that no other block took, so blocks out of file order apply
+ * as they would in order), trying in turn an exact
  * match, a match ignoring each line's surrounding whitespace, and (for blocks
  * of 3+ lines) a match on the first and last lines only. Any block that does
  * not match fails the whole edit; CRLF files keep their line endings.
@@ -141,8 +143,7 @@ export function applySearchReplace(original: string, blocks: SearchReplaceBlock[
   const crlf = detectCrlf(original);
   const text = crlf ? original.replace(/\r\n/g, "\n") : original;
   const index = new LineIndex(text);
-  const pieces: string[] = [];
-  const matches: AppliedEdit["matches"] = [];
+  const spans: Array<Span & { replace: string }> = [];
   let position = 0;
   for (const [blockIndex, block] of blocks.entries()) {
     if (block.search === "") {
@@ -155,22 +156,52 @@ export function applySearchReplace(original: string, blocks: SearchReplaceBlock[
         message: `SEARCH/REPLACE block ${blockIndex + 1} has an empty SEARCH section. An empty SEARCH only works on an empty file; to add lines, SEARCH for the line next to them and repeat it in REPLACE together with the new lines.`,
       };
     }
-    const span = findSpan(index, block.search, position);
-    if (span === undefined) {
+    // After the previous block's match first; then, as Cline does, anywhere in the file
+    // where no other block matched (models do not always give blocks in file order).
+    const span = findSpan(index, block.search, position) ?? findFreeSpan(index, block.search, spans);
+    if (span === undefined || overlapsAny(span, spans)) {
       return { ok: false, blockIndex, message: describeFailure({ index, block, blockIndex, position }) };
     }
-    let replacement = block.replace;
+    spans.push({ ...span, replace: block.replace });
+    position = span.end;
+  }
+  // Applied in file order, whatever order the blocks came in.
+  const ordered = [...spans].sort((left, right) => left.start - right.start);
+  const pieces: string[] = [];
+  let cursor = 0;
+  for (const span of ordered) {
+    let replacement = span.replace;
     // Keep the file's final line without a newline if it had none.
     if (span.end === text.length && !text.endsWith("\n") && replacement.endsWith("\n") && span.start < span.end) {
       replacement = replacement.slice(0, -1);
     }
-    pieces.push(text.slice(position, span.start), replacement);
-    const startLine = index.lineOf(span.start) + 1;
-    matches.push({ startLine, endLine: Math.max(startLine, index.lineOf(Math.max(span.start, span.end - 1)) + 1), strategy: span.strategy });
-    position = span.end;
+    pieces.push(text.slice(cursor, span.start), replacement);
+    cursor = span.end;
   }
-  pieces.push(text.slice(position));
+  pieces.push(text.slice(cursor));
+  const matches: AppliedEdit["matches"] = spans.map((span) => {
+    const startLine = index.lineOf(span.start) + 1;
+    return { startLine, endLine: Math.max(startLine, index.lineOf(Math.max(span.start, span.end - 1)) + 1), strategy: span.strategy };
+  });
   return { ok: true, content: restoreEndings(pieces.join(""), crlf), matches };
+}
+
+function overlapsAny(span: Span, taken: readonly Span[]): boolean {
+  return taken.some((other) => span.start < other.end && other.start < span.end);
+}
+
+/** The first match from the start of the file that overlaps no block matched so far. */
+function findFreeSpan(index: LineIndex, search: string, taken: readonly Span[]): Span | undefined {
+  let from = 0;
+  while (from <= index.text.length) {
+    const span = findSpan(index, search, from);
+    if (span === undefined) return undefined;
+    if (!overlapsAny(span, taken)) return span;
+    const next = index.starts[index.lineOf(span.start) + 1];
+    if (next === undefined) return undefined;
+    from = next;
+  }
+  return undefined;
 }
 
 function restoreEndings(text: string, crlf: boolean): string {
@@ -182,7 +213,7 @@ function describeFailure(options: { index: LineIndex; block: SearchReplaceBlock;
   const searchLines = splitSearchLines(block.search);
   const header = `SEARCH/REPLACE block ${blockIndex + 1} does not match the file, so nothing was written.`;
   if (position > 0 && findSpan(index, block.search, 0) !== undefined) {
-    return `${header} Its SEARCH text appears only before the part matched by the previous block: blocks must follow the order of the file.`;
+    return `${header} Its SEARCH text appears only where another block of this diff already matched: blocks must not overlap.`;
   }
   const best = bestCandidate(index, searchLines);
   if (best === undefined) {

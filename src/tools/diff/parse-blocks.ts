@@ -20,7 +20,12 @@ const searchMarker = /^\s*(?:-{3,}|<{3,})\s*SEARCH\s*>?\s*$/;
 const separatorMarker = /^\s*={3,}\s*$/;
 const replaceMarker = /^\s*(?:\+{3,}|>{3,})\s*REPLACE\s*<?\s*$/;
 
-export function parseSearchReplace(diff: string): ParsedDiff {
+/**
+ * `final`: the diff is complete (not still streaming), so a last block that has
+ * its ======= separator but no closing REPLACE marker ends at the end of the
+ * diff. Claude-family models often omit that marker, and Cline accepts it.
+ */
+export function parseSearchReplace(diff: string, options: { final?: boolean } = {}): ParsedDiff {
   const lines = diff.replace(/\r\n/g, "\n").split("\n");
   // A trailing newline does not start another (empty) line.
   if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
@@ -50,6 +55,7 @@ export function parseSearchReplace(diff: string): ParsedDiff {
     }
   }
   if (stage === "outside") return { blocks };
+  if (stage === "replace" && options.final === true) return { blocks: [...blocks, { search: joinLines(search), replace: joinLines(replace) }] };
   return { blocks, incomplete: { search: joinLines(search), replace: joinLines(replace), stage } };
 }
 
