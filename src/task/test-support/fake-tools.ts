@@ -104,9 +104,16 @@ export class FakeToolExecutor implements ToolExecutor {
     if (!handler) return { status: "mistake", content: `Unknown tool ${block.name}.` };
     const call: FakeToolCall = { name: block.name, params: { ...block.params }, startedAt: this.now() };
     this.calls.push(call);
-    const outcome = await handler(block.params, context);
-    call.finishedAt = this.now();
-    return outcome;
+    // The real executor's contract (src/tools/create-tool-executor.ts): a tool's exception
+    // becomes a tool error and never reaches the Task. A fake that let it through could let
+    // a Task test pass on behaviour the real executor never shows.
+    try {
+      return await handler(block.params, context);
+    } catch (error) {
+      return { status: "error", content: `${block.name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}` };
+    } finally {
+      call.finishedAt = this.now();
+    }
   }
 
   async abortAll(): Promise<void> {
