@@ -55,7 +55,9 @@ export function formatTranscript(messages: UiMessage[]): string {
       const time = new Date(message.ts).toTimeString().slice(0, 8);
       const [first = "", ...rest] = message.text.split("\n");
       const indent = " ".repeat(8 + 2 + width + 2);
-      const body = [first, ...rest.map((line) => `${indent}${line}`)].join("\n");
+      const reason = typeof message.meta?.["error"] === "string" ? message.meta["error"] : "failed";
+      const failure = message.meta?.["status"] === "error" ? `  ✗ ${reason.split("\n", 1)[0] ?? ""}` : "";
+      const body = [first + failure, ...rest.map((line) => `${indent}${line}`)].join("\n");
       return `${pc.dim(time)}  ${pc.bold(messageLabel(message).padEnd(width))}  ${body}`;
     })
     .join("\n");

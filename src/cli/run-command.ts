@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { CliFlags, ResolvedSettings } from "../config/index.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
+import type { RunSummary } from "./run-summary.js";
 
 /** The options shared by `cairn run` and `cairn resume`. */
 export function addTaskOptions(command: Command): Command {
@@ -111,6 +112,8 @@ export async function runHeadless(options: {
   pendingHost.current = host;
   if (!settings.json) process.stdout.write(`${options.start.kind === "new" ? "task" : "resuming task"} ${session.taskId}\n`);
 
+  const startedAt = Date.now();
+  let summary: RunSummary | undefined;
   let interrupted = false;
   const onSignal = (): void => {
     if (interrupted) process.exit(130);
@@ -129,12 +132,27 @@ export async function runHeadless(options: {
     const result = await session.run();
     if (result.status === "failed" && result.error) process.stderr.write(`cairn: task failed: ${result.error}\n`);
     if (result.status === "aborted") process.stderr.write(`cairn: task interrupted; resume it with: cairn resume ${session.taskId}\n`);
+    const totals = session.task.usage.totals();
+    summary = {
+      taskId: session.taskId,
+      status: result.status,
+      exitStatus: exitStatusFor(result),
+      turns: session.task.requestCount,
+      ...totals,
+      durationMs: Date.now() - startedAt,
+      ...(result.error === undefined ? {} : { error: result.error }),
+    };
     return exitStatusFor(result);
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     stopWatchingStdout();
     host.close();
+    if (summary !== undefined) {
+      // #11: the last line says how it went (text), or is one result object (--json).
+      const { resultLine, summaryLine } = await import("./run-summary.js");
+      process.stdout.write(`${settings.json ? resultLine(summary) : summaryLine(summary)}\n`);
+    }
     await session.close();
   }
 }

@@ -63,6 +63,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   let log: TaskLog & { close(): Promise<void> };
   let taskId: string;
   let resumed: PreparedResume | undefined;
+  let resumedUsage: { tokensIn: number; tokensOut: number; cost: number } | undefined;
   if (options.start.kind === "new") {
     const writer = await store.create({ task: options.start.task, workspace: settings.cwd });
     log = writer;
@@ -73,6 +74,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     log = opened.writer;
     for (const warning of opened.loaded.warnings) options.onNotice?.(warning);
     resumed = opened.resume;
+    resumedUsage = { tokensIn: opened.loaded.tokensIn, tokensOut: opened.loaded.tokensOut, cost: opened.loaded.cost };
   }
 
   // Parts built before the Task report to it once it exists.
@@ -85,7 +87,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
 
 
   try {
-    return await buildSession({ options, settings, provider, log, taskId, resumed, current, early, notice });
+    return await buildSession({ options, settings, provider, log, taskId, resumed, resumedUsage, current, early, notice });
   } catch (error) {
     // The log was opened and holds the task's lock: a session that could not be
     // built (an invalid mcp.json, say) must not leave them behind (#11 item 6).
@@ -101,11 +103,12 @@ async function buildSession(parts: {
   log: TaskLog & { close(): Promise<void> };
   taskId: string;
   resumed: PreparedResume | undefined;
+  resumedUsage: { tokensIn: number; tokensOut: number; cost: number } | undefined;
   current: { task?: Task };
   early: string[];
   notice: (text: string, meta?: Record<string, unknown>) => void;
 }): Promise<Session> {
-  const { options, settings, provider, log, taskId, resumed, current, early, notice } = parts;
+  const { options, settings, provider, log, taskId, resumed, resumedUsage, current, early, notice } = parts;
   const mcp = await startMcp({ settings, notice });
 
   const baseExecutor = createToolExecutor({
@@ -156,7 +159,7 @@ async function buildSession(parts: {
       },
     }),
     createNativeToolCalls: () => new NativeToolCallAssembler(),
-    ...(resumed ? { history: { apiHistory: resumed.apiHistory, uiMessages: resumed.uiMessages } } : {}),
+    ...(resumed ? { history: { apiHistory: resumed.apiHistory, uiMessages: resumed.uiMessages, ...(resumedUsage ? { usage: resumedUsage } : {}) } } : {}),
   });
   current.task = task;
   for (const text of early) task.say("info", text);

@@ -33,6 +33,8 @@ export class MessageState {
   private count = 0;
   /** Messages still partial, by id. */
   private readonly entries = new Map<string, Entry>();
+  /** Final keyed messages of the current round, so a tool's outcome can still amend its message. */
+  private finalByKey = new Map<string, UiMessage>();
   private readonly openByKey = new Map<string, string>();
   private counter = 0;
   private readonly idPrefix: string;
@@ -71,6 +73,7 @@ export class MessageState {
     }
     const message: SayMessage = { type: "say", say: type, id: this.nextId(), ts: this.options.now(), text, partial };
     if (options.meta) message.meta = options.meta;
+    if (options.key !== undefined) this.keyOfFinal.set(options.key, message.id);
     this.add(message, options.transform);
     if (partial && options.key !== undefined) this.openByKey.set(options.key, message.id);
     return message.id;
@@ -112,6 +115,7 @@ export class MessageState {
     if (!message.partial) this.options.log.append({ kind: "ui", message: { ...entry.message, text: this.render(entry) } });
     else this.entries.set(message.id, entry);
     this.send(entry);
+    if (!message.partial) this.rememberFinal(entry.message);
   }
 
   private update(entry: Entry, raw: string, partial: boolean, meta: Record<string, unknown> | undefined): void {
@@ -128,6 +132,44 @@ export class MessageState {
     this.options.log.append({ kind: "ui", message: { ...entry.message, text: this.render(entry) } });
     this.entries.delete(entry.message.id);
     this.send(entry);
+    this.rememberFinal(entry.message);
+  }
+
+  private rememberFinal(message: UiMessage): void {
+    for (const [key, id] of this.keyOfFinal) {
+      if (id === message.id) this.finalByKey.set(key, message);
+    }
+  }
+
+  /** Keys of messages that became final this round (filled by `say`). */
+  private readonly keyOfFinal = new Map<string, string>();
+
+  /**
+   * Adds `meta` to the message last said with `key` in this round (a tool's
+   * card), re-sending and logging it: how a tool's failure reaches every
+   * surface on its own message. Returns false when there is no such message.
+   */
+  amend(key: string, meta: Record<string, unknown>): boolean {
+    const openId = this.openByKey.get(key);
+    const open = openId === undefined ? undefined : this.entries.get(openId);
+    if (open) {
+      this.update(open, open.raw, false, meta);
+      this.openByKey.delete(key);
+      return true;
+    }
+    const final = this.finalByKey.get(key);
+    if (final === undefined) return false;
+    const amended: UiMessage = { ...final, meta: { ...final.meta, ...meta } };
+    this.finalByKey.set(key, amended);
+    this.options.log.append({ kind: "ui", message: amended });
+    this.options.host.onMessage(amended);
+    return true;
+  }
+
+  /** A new round: the last round's messages can no longer be amended (memory stays flat). */
+  forgetRound(): void {
+    this.finalByKey = new Map();
+    this.keyOfFinal.clear();
   }
 
   private schedule(entry: Entry): void {

@@ -30,7 +30,7 @@ export interface TaskOptions {
   /** Native protocol: assembles tool-call deltas into blocks. */
   createNativeToolCalls?: () => NativeToolCallSink;
   /** A resumed task's state. */
-  history?: { apiHistory: Message[]; uiMessages: UiMessage[] };
+  history?: { apiHistory: Message[]; uiMessages: UiMessage[]; usage?: { tokensIn: number; tokensOut: number; cost: number } };
   now?: () => number;
   /** Minimum interval between two partial updates of one message (default 40 ms, ~25 a second). */
   partialUpdateIntervalMs?: number;

@@ -18,7 +18,7 @@ import type { CheckpointGate, McpGate, TaskHooks, TaskLog } from "./seams.js";
 import { StateLock } from "./state-lock.js";
 import { GuardedLog } from "./guarded-log.js";
 import { StreamAssembler } from "./stream-assembler.js";
-import { ToolRunner } from "./tool-runner.js";
+import { ToolRunner, toolFailureMeta } from "./tool-runner.js";
 import type { ToolRun } from "./tool-runner.js";
 import type { Round } from "./round.js";
 import type { RoundOutcome } from "./round-outcome.js";
@@ -83,7 +83,7 @@ export class Task {
       ...(options.partialUpdateIntervalMs === undefined ? {} : { minIntervalMs: options.partialUpdateIntervalMs }),
       initialMessages: options.history?.uiMessages ?? [],
     });
-    this.usage = new UsageCounter(options.provider.model);
+    this.usage = new UsageCounter(options.provider.model, options.history?.usage);
     this.knownTags = new Set([...options.toolExecutor.toolNames(), ...options.toolExecutor.parameterNames()]);
     if (options.history) this.includeFileDetails = false;
     this.failures = new FailureDecisions({
@@ -112,6 +112,10 @@ export class Task {
         const run = await this.tools.run(block);
         if (this.taskState.abort) throw new TaskAbortedError();
         await this.applyToolRun(round, run);
+        const failure = toolFailureMeta(run);
+        if (failure && !this.messages.amend(block.id, failure)) {
+          this.say("tool", block.name, { meta: { tool: block.name, ...failure } });
+        }
       },
       skipTool: (block, reason, round) => this.applyToolRun(round, this.tools.skip(block, reason)),
       presentAssistantMessage: () => this.presentAssistantMessage(),
@@ -121,6 +125,11 @@ export class Task {
   /** The API conversation so far (read-only view for hosts and checkpoints). */
   get apiConversationHistory(): readonly Message[] {
     return this.history.messages;
+  }
+
+  /** Requests made to the model by this Task (turns of this run). */
+  get requestCount(): number {
+    return this.requestCounter;
   }
 
   get signal(): AbortSignal {
@@ -257,6 +266,7 @@ export class Task {
       ...(this.options.protocol === "native" && this.options.createNativeToolCalls ? { nativeToolCalls: this.options.createNativeToolCalls() } : {}),
     });
     const round = this.taskState.startRound(assembler); // SPEC T10: a new round, nothing carried over
+    this.messages.forgetRound();
     this.presentationError = undefined;
 
     this.requestCounter += 1;

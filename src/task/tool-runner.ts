@@ -33,6 +33,17 @@ export interface ToolRun {
   repetition: RepetitionVerdict;
 }
 
+/**
+ * The meta a failed tool's message gets (#11: a failure is visible everywhere:
+ * printer, TUI card, --json, cairn show), or undefined when it did not fail.
+ */
+export function toolFailureMeta(run: ToolRun): { status: "error"; error: string } | undefined {
+  if (run.status !== "error" && run.status !== "mistake") return undefined;
+  const text = typeof run.content === "string" ? run.content : run.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+  const error = text.trim().replace(/^The tool failed:\s*/, "");
+  return { status: "error", error: error.length > 2000 ? `${error.slice(0, 2000)}…` : error };
+}
+
 /** Runs the tool blocks of an answer through the ToolExecutor (SPEC T19). */
 export class ToolRunner {
   constructor(

@@ -17,7 +17,13 @@ export class UsageCounter {
   private round = zero();
   private lastContext = 0;
 
-  constructor(private readonly model: ModelInfo) {}
+  /** `initial`: the totals a resumed task had, so totals cover the whole task (#11). */
+  constructor(
+    private readonly model: ModelInfo,
+    initial?: { tokensIn: number; tokensOut: number; cost: number },
+  ) {
+    if (initial) Object.assign(this.total, { tokensIn: initial.tokensIn, tokensOut: initial.tokensOut, cost: initial.cost });
+  }
 
   startRound(): void {
     this.round = zero();

@@ -45,7 +45,8 @@ export class HeadlessHost implements Host {
   readonly #text: TextPrinter | undefined;
   readonly #reader: LineReader;
   /** Messages whose final state was printed: printed once, later updates dropped. */
-  readonly #finished = new Set<string>();
+  /** Final messages shown, with the status they had. */
+  readonly #finished = new Map<string, string>();
   /** Oldest first: plain answers go to the oldest open ask. */
   readonly #pending = new Map<string, PendingAsk>();
   readonly #answered = new Set<string>();
@@ -59,8 +60,10 @@ export class HeadlessHost implements Host {
   }
 
   onMessage(message: UiMessage): void {
-    if (this.#finished.has(message.id)) return;
-    if (!message.partial) this.#finished.add(message.id);
+    // A final message comes again only when the Task amends it (a tool's failure, #11).
+    const status = typeof message.meta?.["status"] === "string" ? message.meta["status"] : "";
+    if (this.#finished.get(message.id) === status) return;
+    if (!message.partial) this.#finished.set(message.id, status);
     if (this.#text) {
       this.#text.print(message);
       return;

@@ -89,6 +89,12 @@ export class TextPrinter {
         break;
     }
     if (message.partial) return;
+    if ((message.say === "tool" || message.say === "command") && message.meta?.["status"] === "error") {
+      // A tool that failed says so on its own line, with the reason (#11).
+      const what = message.say === "command" ? `$ ${message.text}` : this.#describeTool(message);
+      this.#line(colors.red(`✗ ${what}: ${firstLine(metaString(message, "error") ?? "failed")}`));
+      return;
+    }
     const approval = message.meta?.["approval"];
     // The ask that follows shows the same tool or command; printing both would repeat the diff.
     if ((message.say === "tool" || message.say === "command") && approval === "ask") return;

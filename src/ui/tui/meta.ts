@@ -39,6 +39,9 @@ export interface ToolMeta {
   approval?: "auto" | "ask" | "refuse";
   /** The path is outside the workspace (shown as a warning). */
   outsideWorkspace?: boolean;
+  /** Set by the Task when the tool failed (#11), with the reason. */
+  status?: "error";
+  error?: string;
 }
 
 /** `say` of kind `api_req_started`: partial while the request runs, final with usage. */
@@ -129,6 +132,10 @@ export function readToolMeta(meta: Meta): ToolMeta | undefined {
   const approval = stringField(meta, "approval");
   if (approval === "auto" || approval === "ask" || approval === "refuse") result.approval = approval;
   if (meta?.["outsideWorkspace"] === true) result.outsideWorkspace = true;
+  if (meta?.["status"] === "error") {
+    result.status = "error";
+    result.error = stringField(meta, "error") ?? "failed";
+  }
   return result;
 }
 

@@ -81,6 +81,11 @@ export class Transcript {
   private lastContentSequence = 0;
   private lastReasoningId: string | undefined;
 
+  /** Whether a message with this id was shown already. */
+  has(id: string): boolean {
+    return this.entries.has(id);
+  }
+
   upsert(message: UiMessage, now: number): void {
     this.sequence += 1;
     if (message.type === "say" && message.say === "api_req_started") {

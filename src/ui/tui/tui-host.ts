@@ -42,7 +42,9 @@ export class TuiHost implements Host {
   }
 
   onMessage(message: UiMessage): void {
-    this.transcript.upsert(message, this.clock.now());
+    // A printed card cannot change: a tool's failure, amended later (#11), gets a card of its own.
+    const failedLater = message.type === "say" && !message.partial && message.meta?.["status"] === "error" && this.transcript.has(message.id);
+    this.transcript.upsert(failedLater ? { ...message, id: `${message.id}:failed` } : message, this.clock.now());
     this.schedulePublish();
   }
 

@@ -72,6 +72,7 @@ const shownByTheirAsk: ReadonlySet<string> = new Set(["ask_followup_question", "
 function hiddenWhenPrinted(message: UiMessage): boolean {
   const meta = readToolMeta(message.meta);
   if (meta === undefined) return false;
+  if (meta.status === "error") return false; // a failure is shown on the card, whoever asked
   return meta.approval === "ask" || shownByTheirAsk.has(meta.tool);
 }
 

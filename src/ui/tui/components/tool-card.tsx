@@ -86,6 +86,7 @@ export function ToolCard({
       </Box>
       {meta?.outsideWorkspace === true ? <Text color="red">{"  ⚠ outside the workspace"}</Text> : null}
       {meta?.approval === "refuse" ? <Text color="red">{"  ✗ refused by the approval policy"}</Text> : null}
+      {meta?.status === "error" ? <Text color="red" wrap="truncate-end">{`  ✗ ${(meta.error ?? "failed").split("\n", 1)[0] ?? ""}`}</Text> : null}
       {preview.map((line, index) => (
         <Text key={index} color="gray" wrap="truncate-end">{`  ${cleanLine(line) || " "}`}</Text>
       ))}
