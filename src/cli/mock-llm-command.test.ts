@@ -24,7 +24,7 @@ describe("cairn mock-llm", () => {
     const scenarioFile = join(folder, "scenario.json");
     const logFile = join(folder, "requests.jsonl");
     writeFileSync(scenarioFile, JSON.stringify({ turns: [{ text: "hello from the script", chunkSize: 100 }] }));
-    const entry = new URL("../llm/test-support/mock-llm-entry.ts", import.meta.url).pathname;
+    const entry = new URL("./test-support/mock-llm-entry.ts", import.meta.url).pathname;
     const tsx = new URL("../../node_modules/tsx/dist/cli.mjs", import.meta.url).pathname;
     const child = spawn(process.execPath, [tsx, entry, "mock-llm", "--scenario", scenarioFile, "--log", logFile], {
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,6 +1,6 @@
 // Runs only the `mock-llm` subcommand from source (through tsx), so its test does not need a build.
 import { Command } from "commander";
-import { registerMockLlmCommand } from "../../cli/mock-llm-command.js";
+import { registerMockLlmCommand } from "../mock-llm-command.js";
 
 const program = new Command("cairn");
 registerMockLlmCommand(program);
