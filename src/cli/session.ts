@@ -99,7 +99,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   });
   const toolExecutor = mcp.wrap(baseExecutor);
 
-  const checkpoints = options.checkpoints === false ? noCheckpoints : createCheckpoints({
+  const checkpoints = options.checkpoints === false || !settings.checkpoints ? noCheckpoints : createCheckpoints({
     workspace: settings.cwd,
     dataDir: settings.dataDir,
     taskId,
