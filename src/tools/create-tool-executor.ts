@@ -19,6 +19,7 @@ import { invalidArgumentsJson, missingParameter, notInMode, toolError, unknownTo
 import type { ToolDefinition, ToolRuntime, ToolRuntimeOptions } from "./tool-definition.js";
 import { availableIn, nativeSchema, promptSection, xmlFormatIntroduction } from "./tool-schema.js";
 import { WorkspaceGuard } from "./workspace-guard.js";
+import { localOperations, type WorkspaceOperations } from "./operations.js";
 
 export type { ApprovalSettings } from "./approval.js";
 export { defaultApprovalSettings } from "./approval.js";
@@ -37,6 +38,8 @@ export interface ToolExecutorOptions {
   commandTimeoutMs?: number;
   shell?: string;
   fetch?: typeof fetch;
+  /** File and command operations (default: the local disk and shell). */
+  operations?: WorkspaceOperations;
 }
 
 export const defaultCommandTimeoutMs = 10 * 60 * 1000;
@@ -60,6 +63,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     commandTimeoutMs: options.commandTimeoutMs ?? defaultCommandTimeoutMs,
     shell: options.shell ?? process.env["SHELL"] ?? "/bin/sh",
     fetch: options.fetch ?? globalThis.fetch,
+    operations: options.operations ?? localOperations,
     ...(options.mcp !== undefined ? { mcp: options.mcp } : {}),
   };
   const tools = new Map<string, ToolDefinition>();
