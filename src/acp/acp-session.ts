@@ -182,6 +182,8 @@ export class AcpSession implements Host {
       // Only a model change restarts a waiting task: stop it, then resume it on the new model.
       this.restartNeeded = false;
       const waiting = this.live;
+      this.live = undefined;
+      this.pendingAsk = undefined;
       await waiting.session.task.abortTask();
       await waiting.ended;
     }
@@ -226,7 +228,9 @@ export class AcpSession implements Host {
         .catch((error: unknown): TaskResult => ({ status: "failed", error: error instanceof Error ? error.message : String(error) }))
         .then(async (result) => {
           await session.close().catch((error: unknown) => this.options.log(`closing task ${taskId}: ${String(error)}`));
-          if (this.live === live) this.live = undefined;
+          // A task replaced on a model change ends without ending the turn of its successor.
+          if (this.live !== live) return;
+          this.live = undefined;
           this.pendingAsk = undefined;
           this.endTurn(stopReasonFor({ cancelled: this.turn?.cancelled === true, result, hint: this.stopHint }));
         }),
