@@ -23,7 +23,8 @@ export function addTaskOptions(command: Command): Command {
     .option("--ask-timeout <duration>", "longest wait for an answer on stdin (e.g. 30s)")
     .option("--on-ask <policy>", "deny | fail: what happens to an ask nobody answers (default fail)")
     .option("--allow-outside-writes", "with --yes, allow writing outside the workspace")
-    .option("--trust", "trust this folder's .cairn config (auto-approval, hooks, MCP servers)");
+    .option("--trust", "trust this folder's .cairn config (auto-approval, hooks, MCP servers)")
+    .option("--no-checkpoints", "keep no checkpoints of the workspace (setting: checkpoints: false)");
 }
 
 export type TaskCommandOptions = CliFlags & { scenario?: string };

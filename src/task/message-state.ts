@@ -36,6 +36,8 @@ export class MessageState {
   /** Final keyed messages of the current round, so a tool's outcome can still amend its message. */
   private finalByKey = new Map<string, UiMessage>();
   private readonly openByKey = new Map<string, string>();
+  /** Keys the last `finalizeOpen` closed: a late final say (an aborted command's output) lands on its message. */
+  private closedByKey = new Map<string, string>();
   private counter = 0;
   private readonly idPrefix: string;
 
@@ -50,6 +52,16 @@ export class MessageState {
   ) {
     this.idPrefix = `m${options.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
     this.count = options.initialMessages?.length ?? 0;
+    this.initialMessages = options.initialMessages ?? [];
+  }
+
+  /** A resumed task's messages, for a host that shows them again; handed over once, then not kept. */
+  private initialMessages: UiMessage[];
+
+  takeInitialMessages(): UiMessage[] {
+    const messages = this.initialMessages;
+    this.initialMessages = [];
+    return messages;
   }
 
   /** How many messages the task has (for checkpoint positions), final ones included. */
@@ -70,6 +82,15 @@ export class MessageState {
       this.update(open, text, partial, options.meta);
       if (!partial && options.key !== undefined) this.openByKey.delete(options.key);
       return open.message.id;
+    }
+    const closedId = options.key === undefined || partial ? undefined : this.closedByKey.get(options.key);
+    const closed = closedId === undefined ? undefined : this.entries.get(closedId);
+    if (closed && closed.message.type === "say" && closed.message.say === type) {
+      // Issue #12: shown once; only real new text is sent again.
+      this.closedByKey.delete(options.key!);
+      const changed = closed.raw !== text;
+      this.update(closed, text, false, options.meta, changed);
+      return closed.message.id;
     }
     const message: SayMessage = { type: "say", say: type, id: this.nextId(), ts: this.options.now(), text, partial };
     if (options.meta) message.meta = options.meta;
@@ -100,6 +121,8 @@ export class MessageState {
 
   /** Finalises every message still partial (abort, stream end) so none stays open. */
   finalizeOpen(): void {
+    for (const id of this.closedByKey.values()) if (this.entries.get(id)?.message.partial === false) this.entries.delete(id);
+    this.closedByKey = new Map(this.openByKey);
     for (const [key, id] of this.openByKey) {
       const entry = this.entries.get(id);
       if (entry && entry.message.partial) this.update(entry, entry.raw, false, undefined);
@@ -118,7 +141,7 @@ export class MessageState {
     if (!message.partial) this.rememberFinal(entry.message);
   }
 
-  private update(entry: Entry, raw: string, partial: boolean, meta: Record<string, unknown> | undefined): void {
+  private update(entry: Entry, raw: string, partial: boolean, meta: Record<string, unknown> | undefined, notify = true): void {
     entry.raw = raw;
     const message = { ...entry.message, partial };
     if (meta) message.meta = { ...entry.message.meta, ...meta };
@@ -130,12 +153,17 @@ export class MessageState {
     if (entry.timer) clearTimeout(entry.timer);
     entry.timer = undefined;
     this.options.log.append({ kind: "ui", message: { ...entry.message, text: this.render(entry) } });
-    this.entries.delete(entry.message.id);
-    this.send(entry);
+    // A final message is dropped from memory, unless the last finalizeOpen closed it
+    // and a late final say may still land on it (closedByKey).
+    if (![...this.closedByKey.values()].includes(entry.message.id)) this.entries.delete(entry.message.id);
+    if (notify) this.send(entry);
+    else entry.message = { ...entry.message, text: this.render(entry) };
     this.rememberFinal(entry.message);
   }
 
   private rememberFinal(message: UiMessage): void {
+    // Only tool cards can be amended (by their tool's outcome); nothing else is kept.
+    if (message.type !== "say" || (message.say !== "tool" && message.say !== "command")) return;
     for (const [key, id] of this.keyOfFinal) {
       if (id === message.id) this.finalByKey.set(key, message);
     }
