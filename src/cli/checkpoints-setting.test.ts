@@ -34,7 +34,7 @@ async function run(extra: string[]) {
   const args = ["run", "--json", "--yes", "--provider", "anthropic", "--base-url", server!.url, "--api-key", "test-key", ...extra, "write hello.txt"];
   const result = await runCli(args, { env: sandbox.env, cwd: sandbox.workspace });
   expect(result.status).toBe(0);
-  expect(await readFile(join(sandbox.workspace, "hello.txt"), "utf8")).toBe("hello");
+  expect(await readFile(join(sandbox.workspace, "hello.txt"), "utf8")).toBe("hello\n"); // write_to_file keeps the final newline (#11)
   const checkpoints = result.events.filter((event) => event["say"] === "checkpoint_created");
   const shadowRepositories = await readdir(join(sandbox.dataDir, "checkpoints")).catch(() => []);
   return { checkpoints: checkpoints.map((event) => (event["meta"] as { reason?: string } | undefined)?.reason), shadowRepositories };
