@@ -4,6 +4,7 @@ import type { RetrySchedule } from "../llm/retry.js";
 import type { ContentBlock } from "../llm/types.js";
 import { TaskAbortedError, TaskFailedError } from "./errors.js";
 import type { SayOptions } from "./message-state.js";
+import type { RetryMeta } from "./message-meta.js";
 import type { AskResponse, AskType, SayType } from "./messages.js";
 import type { MistakeTracker } from "./mistakes.js";
 import * as responses from "./responses.js";
@@ -53,9 +54,8 @@ export class FailureDecisions {
       return;
     }
     this.streamFailures += 1;
-    this.options.say("error_retry", `${error.message} Retrying in ${Math.ceil(delayMs / 1000)} s.`, {
-      meta: { attempt: this.streamFailures, delayMs, retryAt: Date.now() + delayMs, kind: error.kind },
-    });
+    const meta: RetryMeta = { attempt: this.streamFailures, delayMs, retryAt: Date.now() + delayMs, kind: error.kind };
+    this.options.say("error_retry", `${error.message} Retrying in ${Math.ceil(delayMs / 1000)} s.`, { meta });
     try {
       await sleep(delayMs, this.options.signal);
     } catch {

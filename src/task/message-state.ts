@@ -1,10 +1,12 @@
 import type { Host } from "./host.js";
 import type { AskMessage, AskType, SayMessage, SayType, UiMessage } from "./messages.js";
+import type { SayMeta } from "./message-meta.js";
 import type { TaskLog } from "./seams.js";
 
-export interface SayOptions {
+/** `meta` is typed by the kind of message (message-meta.ts): the writer declares its shape. */
+export interface SayOptions<T extends SayType = SayType> {
   partial?: boolean;
-  meta?: Record<string, unknown>;
+  meta?: SayMeta<T>;
   /** Messages with the same key update one message in place while it is partial. */
   key?: string;
   /** Applied when the message is sent, so a fast stream pays for it at most ~25 times a second. */
@@ -74,7 +76,8 @@ export class MessageState {
     return `${this.idPrefix}-${this.counter}`;
   }
 
-  say(type: SayType, text: string, options: SayOptions = {}): string {
+  say<T extends SayType>(type: T, text: string, sayOptions: SayOptions<T> = {}): string {
+    const options = sayOptions as SayOptions & { meta?: Record<string, unknown> };
     const partial = options.partial ?? false;
     const openId = options.key === undefined ? undefined : this.openByKey.get(options.key);
     const open = openId === undefined ? undefined : this.entries.get(openId);

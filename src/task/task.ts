@@ -8,6 +8,7 @@ import { TaskAbortedError } from "./errors.js";
 import { assistantHistoryContent } from "./history-content.js";
 import { MessageState } from "./message-state.js";
 import type { SayOptions } from "./message-state.js";
+import type { ApiRequestMeta, RetryMeta } from "./message-meta.js";
 import type { AskResponse, AskType, SayType } from "./messages.js";
 import { MistakeTracker } from "./mistakes.js";
 import { presentAssistantMessage } from "./present-assistant-message.js";
@@ -138,7 +139,7 @@ export class Task {
 
   // ---- the two exits to the user (SPEC T4) ----
 
-  say(type: SayType, text: string, options?: SayOptions): string {
+  say<T extends SayType>(type: T, text: string, options?: SayOptions<T>): string {
     return this.messages.say(type, text, options);
   }
 
@@ -306,9 +307,8 @@ export class Task {
         signal: this.signal,
       }),
       onRetry: ({ attempt, delayMs, error }) => {
-        this.say("error_retry", `${error.message} Retrying in ${Math.ceil(delayMs / 1000)} s (attempt ${attempt}).`, {
-          meta: { attempt, delayMs, retryAt: Date.now() + delayMs, kind: error.kind },
-        });
+        const meta: RetryMeta = { attempt, delayMs, retryAt: Date.now() + delayMs, kind: error.kind };
+        this.say("error_retry", `${error.message} Retrying in ${Math.ceil(delayMs / 1000)} s (attempt ${attempt}).`, { meta });
       },
       onExhausted: (error) =>
         this.failures.afterRequestFailure(error, () => this.finishRequestMessage({ cancelReason: "api_error", error: error.message })),
@@ -432,9 +432,10 @@ export class Task {
   }
 
   /** Each request's `api_req_started` ends with its tokens and cost, or its cancel reason. */
-  private finishRequestMessage(extra: Record<string, unknown>): void {
+  private finishRequestMessage(extra: Pick<ApiRequestMeta, "cancelReason" | "error">): void {
     if (this.currentRequestKey === undefined) return;
-    this.say("api_req_started", "", { key: this.currentRequestKey, meta: { ...this.usage.roundSummary(), ...extra } });
+    const meta: ApiRequestMeta = { ...this.usage.roundSummary(), ...extra };
+    this.say("api_req_started", "", { key: this.currentRequestKey, meta });
     this.currentRequestKey = undefined;
   }
 

@@ -1,6 +1,7 @@
 import type { ToolUseBlock } from "../parser/types.js";
 import type { RepetitionVerdict } from "./mistakes.js";
 import type { SayOptions } from "./message-state.js";
+import type { ToolFailureMeta } from "./message-meta.js";
 import type { AskResponse, AskType, SayType } from "./messages.js";
 import * as responses from "./responses.js";
 import type { StreamCut } from "./round.js";
@@ -37,7 +38,7 @@ export interface ToolRun {
  * The meta a failed tool's message gets (#11: a failure is visible everywhere:
  * printer, TUI card, --json, cairn show), or undefined when it did not fail.
  */
-export function toolFailureMeta(run: ToolRun): { status: "error"; error: string } | undefined {
+export function toolFailureMeta(run: ToolRun): ToolFailureMeta | undefined {
   if (run.status !== "error" && run.status !== "mistake") return undefined;
   const text = typeof run.content === "string" ? run.content : run.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
   const error = text.trim().replace(/^The tool failed:\s*/, "");
