@@ -129,6 +129,12 @@ export async function runHeadless(options: {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  const { watchClosedStdout } = await import("./closed-stdout.js");
+  // #11 item 2: a reader that went away (`| head`) stops the task as SIGTERM does.
+  const stopWatchingStdout = watchClosedStdout(process.stdout, () => {
+    interrupted = true;
+    void session.task.abortTask();
+  });
   try {
     const result = await session.run();
     if (result.status === "failed" && result.error) process.stderr.write(`cairn: task failed: ${result.error}\n`);
@@ -137,6 +143,7 @@ export async function runHeadless(options: {
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    stopWatchingStdout();
     host.close();
     await session.close();
   }

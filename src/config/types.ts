@@ -99,6 +99,8 @@ export interface ResolvedSettings {
   json: boolean;
   plan: boolean;
   parallelTools: boolean;
+  /** A command's background processes outlive it (default false: they are ended with it). */
+  keepBackgroundProcesses: boolean;
   allowOutsideWrites: boolean;
   /** Checkpoints of the workspace (`checkpoints: false`, `--no-checkpoints` turn them off). */
   checkpoints: boolean;
