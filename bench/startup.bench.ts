@@ -19,7 +19,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startScriptedServer } from "../src/llm/scripted/server.js";
 
-const bin = fileURLToPath(new URL("../bin/cairn", import.meta.url));
+// CAIRN_BENCH_BIN measures another build (e.g. an older one) against the same floors;
+// CAIRN_BENCH_CHECKPOINTS_FLAG=0 leaves out --no-checkpoints, which older builds do not know.
+const bin = process.env["CAIRN_BENCH_BIN"] ?? fileURLToPath(new URL("../bin/cairn", import.meta.url));
+const checkpointsFlag = process.env["CAIRN_BENCH_CHECKPOINTS_FLAG"] === "0" ? [] : ["--no-checkpoints"];
 const floorProgram = fileURLToPath(new URL("./floor/first-request.js", import.meta.url));
 const runs = Number(process.env["BENCH_REPETITIONS"] ?? 15);
 
@@ -81,7 +84,7 @@ async function timeFirstRequest(args: string[]): Promise<Sample> {
 
 const baseUrl = (provider: "anthropic" | "openai") => (provider === "openai" ? `${server.url}/v1` : server.url);
 const cairnRun = (provider: "anthropic" | "openai") => [
-  bin, "run", "--yes", "--json", "--no-checkpoints", "--provider", provider, "--base-url", baseUrl(provider), "--api-key", "bench", "go",
+  bin, "run", "--yes", "--json", ...checkpointsFlag, "--provider", provider, "--base-url", baseUrl(provider), "--api-key", "bench", "go",
 ];
 
 const samples: Record<string, Sample[]> = {};
