@@ -183,7 +183,13 @@ if (process.argv[2] === "--group") {
 }
 
 function report(): void {
-  const [mixed1Incremental = 0, mixed1OneShot = 0] = runGroup("mixed-1mb");
+  // The 1 MB ratio is the goal of issue 18: measured in five processes (on the shared machine one
+  // process's runs can all fall in a burst of load), the process with the median ratio is reported.
+  const mixed1Runs = Array.from({ length: 5 }, () => runGroup("mixed-1mb")).sort(
+    ([incrementalA = 0, oneShotA = 1], [incrementalB = 0, oneShotB = 1]) => incrementalA / oneShotA - incrementalB / oneShotB,
+  );
+  const [mixed1Incremental = 0, mixed1OneShot = 0] = mixed1Runs[2] ?? [];
+  const mixed1Ratios = mixed1Runs.map(([incremental = 0, oneShot = 1]) => (incremental / oneShot).toFixed(2)).join(", ");
   const [mixed4Incremental = 0, mixed4OneShot = 0] = runGroup("mixed-4mb");
   const largeYoungGeneration = ["--max-semi-space-size=128"];
   const [mixed1Own = 0] = runGroup("mixed-1mb", largeYoungGeneration);
@@ -210,7 +216,8 @@ function report(): void {
   goal("linearity, one 1 MB value: incremental 4 MB / 1 MB", single4Incremental / single1Incremental, single4Incremental / single1Incremental <= 6, "<= 6");
   // For context: the one-shot parse grows the same way, so the excess is the heap (see bench/RESULTS.md).
   line("(context) mixed: one-shot 4 MB / 1 MB", `${(mixed4OneShot / mixed1OneShot).toFixed(2)}x`);
-  goal("mixed 1 MB: incremental / one-shot (issue 18)", mixed1Incremental / mixed1OneShot, mixed1Incremental / mixed1OneShot <= 4, "<= 4");
+  line("(context) mixed 1 MB: incremental / one-shot in each of 5 processes", mixed1Ratios);
+  goal("mixed 1 MB: incremental / one-shot (issue 18), median process", mixed1Incremental / mixed1OneShot, mixed1Incremental / mixed1OneShot <= 4, "<= 4");
   goal("mixed 4 MB: incremental / one-shot", mixed4Incremental / mixed4OneShot, mixed4Incremental / mixed4OneShot <= 5, "<= 5");
   goal("100 KB: re-parse every chunk / incremental", small100kReparse / small100kIncremental, small100kReparse / small100kIncremental >= 100, ">= 100");
   console.log(failures === 0 ? "parser: all goals met" : `parser: ${failures} goal(s) missed`);

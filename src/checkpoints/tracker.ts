@@ -265,7 +265,10 @@ export class CheckpointTracker {
     const signal = options.signal === undefined ? {} : { signal: options.signal };
     const skipUnchanged = options.onlyIfChanged === true && (await this.hasHead());
     const message = `${subjectPrefix}: ${note.reason} (task ${note.taskId})\n\n${JSON.stringify(note)}\n`;
-    const args = ["commit", "--quiet", "--no-verify", "--file=-"];
+    // `git commit` starts a second git process (`maintenance run --auto`) after every commit.
+    // Turn checkpoints skip it; the task's first checkpoint still lets git tidy up.
+    const args = skipUnchanged ? ["-c", "maintenance.auto=false", "-c", "gc.auto=0"] : [];
+    args.push("commit", "--quiet", "--no-verify", "--file=-");
     if (!skipUnchanged) args.push("--allow-empty");
     if (options.allTracked === true) args.push("--all");
     const result = await this.git(args, { ...signal, input: message, allowExitCodes: skipUnchanged ? [1] : [] });

@@ -45,7 +45,6 @@ export async function runHeadless(options: {
   const { resolveSettings, ConfigError } = await import("../config/index.js");
   const { HeadlessHost } = await import("../ui/headless/index.js");
   const { createSession } = await import("./session.js");
-  const { loadScenario, ScenarioError } = await import("../llm/scripted/scenario.js");
 
   let settings: ResolvedSettings;
   try {
@@ -61,6 +60,8 @@ export async function runHeadless(options: {
 
   let scenario: Scenario | undefined;
   if (settings.provider === "mock") {
+    // Only the scripted model needs the scenario reader (and zod, its schema): issue 18.
+    const { loadScenario, ScenarioError } = await import("../llm/scripted/scenario.js");
     if (!options.flags.scenario) {
       process.stderr.write("cairn: --provider mock needs --scenario FILE (a scripted model; see docs/scripted-llm.md)\n");
       return 2;
@@ -174,12 +175,12 @@ export async function runDefault(words: string[], flags: TaskCommandOptions, res
     return runHeadless({ flags, start: { kind: "new", task } });
   }
   const { resolveSettings, ConfigError } = await import("../config/index.js");
-  const { loadScenario } = await import("../llm/scripted/scenario.js");
   const { runInteractive } = await import("./interactive.js");
   const resolve = (trust: boolean): Promise<ResolvedSettings> => resolveSettings({ flags, env: process.env, cwd: process.cwd(), trust });
   try {
     const settings = await resolve(flags.trust === true);
-    const scenario = settings.provider === "mock" && flags.scenario ? await loadScenario(flags.scenario) : undefined;
+    const scenario =
+      settings.provider === "mock" && flags.scenario ? await (await import("../llm/scripted/scenario.js")).loadScenario(flags.scenario) : undefined;
     let resumeId: string | undefined;
     if (resumeTaskId !== undefined) {
       const { TaskStore } = await import("../store/task-store.js");

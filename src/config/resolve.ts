@@ -4,7 +4,8 @@
  */
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { readConfigFile, type ConfigFile, type LoadedConfigFile } from "./config-file.js";
+import type { ConfigFile, LoadedConfigFile } from "./config-file.js";
+import { readConfigFileLazily as readConfigFile } from "./read-config-lazily.js";
 import { isLoopbackUrl, providerKeyVariable } from "./api-key.js";
 import { ConfigError } from "./errors.js";
 import { configFileLayer, createLayer, environmentLayer, flagLayer, profileLayer, type Layer } from "./layers.js";

@@ -76,8 +76,15 @@ export class AssistantMessageParser {
    */
   push(chunk: string): Block[] {
     if (this.state.kind === "ended" || typeof chunk !== "string" || chunk.length === 0) return this.blocks;
-    const input = this.pending.length === 0 ? chunk : this.pending + chunk;
-    this.pending = "";
+    let input = chunk;
+    if (this.pending.length !== 0) {
+      if (this.state.kind === "value") {
+        input = this.continueHeldCloseTag(this.state, chunk);
+      } else {
+        input = this.pending + chunk;
+        this.pending = "";
+      }
+    }
     let at = 0;
     while (at < input.length) at = this.step(input, at);
     this.showOpenBlock();
@@ -193,6 +200,35 @@ export class AssistantMessageParser {
     state.value.append(input.slice(at, close));
     this.closeValue(state);
     return close + state.closeTag.length;
+  }
+
+  /**
+   * The start of the value's closing tag was held back and the next chunk has
+   * come: decides on it by comparing in place, rather than joining the two
+   * strings (a new string to flatten, on one push in six of a streamed file).
+   * Returns what remains of the chunk to read.
+   */
+  private continueHeldCloseTag(state: Extract<State, { kind: "value" }>, chunk: string): string {
+    const held = this.pending;
+    const tag = state.closeTag;
+    const missing = tag.length - held.length;
+    const compared = Math.min(missing, chunk.length);
+    let index = 0;
+    while (index < compared && chunk.charCodeAt(index) === tag.charCodeAt(held.length + index)) index += 1;
+    if (index < compared) {
+      // Not the closing tag: what was held is part of the value. The tag has one '<', its first
+      // character, so no closing tag can start inside what was held.
+      this.pending = "";
+      state.value.append(held);
+      return chunk;
+    }
+    if (compared < missing) {
+      this.pending = held + chunk;
+      return "";
+    }
+    this.pending = "";
+    this.closeValue(state);
+    return chunk.slice(missing);
   }
 
   /** `stepValue` for the short input of a push. */

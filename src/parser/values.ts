@@ -86,15 +86,17 @@ export class TrimmedValue implements GrowingValue {
       if (this.body.length > 0) this.whitespace += piece;
       return;
     }
+    // Most pieces neither start nor end with whitespace: no slicing then.
+    const end = piece.length;
     if (this.body.length === 0) {
       let first = 0;
       while (isWhitespace(piece.charCodeAt(first))) first += 1;
-      this.body.append(piece.slice(first, last + 1));
+      this.body.append(first === 0 && last === end - 1 ? piece : piece.slice(first, last + 1));
     } else {
-      this.body.append(this.whitespace);
-      this.body.append(piece.slice(0, last + 1));
+      if (this.whitespace.length !== 0) this.body.append(this.whitespace);
+      this.body.append(last === end - 1 ? piece : piece.slice(0, last + 1));
     }
-    this.whitespace = piece.slice(last + 1);
+    this.whitespace = last === end - 1 ? "" : piece.slice(last + 1);
   }
 
   get value(): string {

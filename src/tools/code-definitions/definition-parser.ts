@@ -1,10 +1,12 @@
 /**
  * Finds the definitions in a source file with tree-sitter. The WASM runtime
- * and each grammar are loaded on first use only, then kept for the process.
+ * and each grammar are loaded on first use only, then kept for the process;
+ * even the runtime's JavaScript is imported then, not at start-up (issue 18).
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { Language, Parser, Query } from "web-tree-sitter";
+import type * as TreeSitter from "web-tree-sitter";
+import type { Language, Query } from "web-tree-sitter";
 import { languagesByExtension, type LanguageEntry } from "./definition-queries.js";
 
 export interface Definition {
@@ -16,16 +18,23 @@ export interface Definition {
 }
 
 const require = createRequire(import.meta.url);
-let runtime: Promise<void> | undefined;
+let runtime: Promise<typeof TreeSitter> | undefined;
 const loaded = new Map<string, Promise<{ language: Language; query: Query }>>();
 
 function grammarFolder(): string {
   return join(dirname(require.resolve("tree-sitter-wasms/package.json")), "out");
 }
 
+async function treeSitter(): Promise<typeof TreeSitter> {
+  runtime ??= import("web-tree-sitter").then(async (module) => {
+    await module.Parser.init();
+    return module;
+  });
+  return runtime;
+}
+
 async function load(entry: LanguageEntry): Promise<{ language: Language; query: Query }> {
-  runtime ??= Parser.init();
-  await runtime;
+  const { Language, Query } = await treeSitter();
   let pending = loaded.get(entry.grammar + entry.query.length);
   if (pending === undefined) {
     pending = Language.load(join(grammarFolder(), entry.grammar)).then((language) => ({ language, query: new Query(language, entry.query) }));
@@ -42,6 +51,7 @@ export async function parseDefinitions(extension: string, source: string): Promi
   const entry = languagesByExtension[extension.toLowerCase()];
   if (entry === undefined) return [];
   const { language, query } = await load(entry);
+  const { Parser } = await treeSitter();
   const parser = new Parser();
   parser.setLanguage(language);
   const tree = parser.parse(source);
