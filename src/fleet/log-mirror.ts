@@ -1,0 +1,109 @@
+/**
+ * The task's log, mirrored to a Redis stream as it is written (append-only,
+ * one stream entry per log entry), with the workspace's patch stored at every
+ * step boundary. A worker that takes a job over rebuilds the task from both.
+ *
+ * Redis writes go out in order through one chain; a step's patch and the log
+ * entry that starts the next step are written in one MULTI, so Redis never
+ * holds a log that is ahead of its patch.
+ */
+import type { TaskLog, TaskLogEntry } from "../task/seams.js";
+import type { StoreLogEntry } from "../store/types.js";
+import type { FleetKeys } from "./keys.js";
+import type { RedisClient } from "./redis-connection.js";
+
+export interface LogMirrorOptions {
+  redis: RedisClient;
+  keys: FleetKeys;
+  jobId: string;
+  /** The patch of the workspace now (synchronous: see workspacePatchSync). */
+  patchNow: () => string;
+  /** Called for every entry, after it is queued (for turn counting and the report). */
+  onEntry?: (entry: TaskLogEntry) => void;
+}
+
+export class LogMirror {
+  private chain: Promise<void> = Promise.resolve();
+  private failure: Error | undefined;
+  private lastPatch: string | undefined;
+
+  constructor(private readonly options: LogMirrorOptions) {}
+
+  /** Wraps the store's log: every entry goes to disk first, then to Redis. */
+  wrap(local: TaskLog): TaskLog {
+    return {
+      append: (entry) => {
+        local.append(entry);
+        this.mirror(entry);
+        this.options.onEntry?.(entry);
+      },
+      flush: async () => {
+        await local.flush();
+        await this.flush();
+      },
+    };
+  }
+
+  /** Queues one entry; a user turn is a step boundary, so the patch goes with it. */
+  mirror(entry: StoreLogEntry): void {
+    let patch: string | undefined;
+    if (entry.kind === "api" && entry.message.role === "user") {
+      try {
+        patch = this.options.patchNow();
+      } catch (error) {
+        this.failure ??= error instanceof Error ? error : new Error(String(error));
+      }
+    }
+    const { redis, keys, jobId } = this.options;
+    const line = JSON.stringify(entry);
+    const changedPatch = patch !== undefined && patch !== this.lastPatch ? patch : undefined;
+    if (patch !== undefined) this.lastPatch = patch;
+    this.chain = this.chain.then(async () => {
+      const transaction = redis.multi();
+      if (changedPatch !== undefined) transaction.set(keys.patch(jobId), changedPatch);
+      transaction.xadd(keys.log(jobId), "*", "entry", line);
+      await transaction.exec();
+    }).catch((error: unknown) => {
+      this.failure ??= error instanceof Error ? error : new Error(String(error));
+    });
+  }
+
+  /** Stores the patch now (after the task ended), in order with the log. */
+  storePatch(patch: string): void {
+    this.lastPatch = patch;
+    const { redis, keys, jobId } = this.options;
+    this.chain = this.chain.then(async () => {
+      await redis.set(keys.patch(jobId), patch);
+    }).catch((error: unknown) => {
+      this.failure ??= error instanceof Error ? error : new Error(String(error));
+    });
+  }
+
+  /** Resolves when everything queued is in Redis; rejects with the first failure. */
+  async flush(): Promise<void> {
+    await this.chain;
+    if (this.failure) throw this.failure;
+  }
+}
+
+/** Every entry mirrored so far for a job, oldest first. */
+export async function readMirroredLog(redis: RedisClient, keys: FleetKeys, jobId: string): Promise<StoreLogEntry[]> {
+  const entries: StoreLogEntry[] = [];
+  let start = "-";
+  for (;;) {
+    const batch = await redis.xrange(keys.log(jobId), start, "+", "COUNT", 1000);
+    for (const [id, fields] of batch) {
+      const value = fieldValue(fields, "entry");
+      if (value !== undefined) entries.push(JSON.parse(value) as StoreLogEntry);
+      start = `(${id}`;
+    }
+    if (batch.length < 1000) return entries;
+  }
+}
+
+export function fieldValue(fields: string[], name: string): string | undefined {
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    if (fields[index] === name) return fields[index + 1];
+  }
+  return undefined;
+}
