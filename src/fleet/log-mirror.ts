@@ -20,6 +20,8 @@ export interface LogMirrorOptions {
   patchNow: () => string;
   /** Called for every entry, after it is queued (for turn counting and the report). */
   onEntry?: (entry: TaskLogEntry) => void;
+  /** How long a write is retried while Redis is unreachable (default 60 s). */
+  retryForMs?: number;
 }
 
 export class LogMirror {
@@ -58,13 +60,13 @@ export class LogMirror {
     const line = JSON.stringify(entry);
     const changedPatch = patch !== undefined && patch !== this.lastPatch ? patch : undefined;
     if (patch !== undefined) this.lastPatch = patch;
-    this.chain = this.chain.then(async () => {
+    this.enqueue(async () => {
       const transaction = redis.multi();
       if (changedPatch !== undefined) transaction.set(keys.patch(jobId), changedPatch);
       transaction.xadd(keys.log(jobId), "*", "entry", line);
-      await transaction.exec();
-    }).catch((error: unknown) => {
-      this.failure ??= error instanceof Error ? error : new Error(String(error));
+      const replies = await transaction.exec();
+      const failed = replies?.find(([error]) => error !== null);
+      if (replies === null || failed) throw failed?.[0] ?? new Error("the transaction was discarded");
     });
   }
 
@@ -72,11 +74,33 @@ export class LogMirror {
   storePatch(patch: string): void {
     this.lastPatch = patch;
     const { redis, keys, jobId } = this.options;
-    this.chain = this.chain.then(async () => {
+    this.enqueue(async () => {
       await redis.set(keys.patch(jobId), patch);
-    }).catch((error: unknown) => {
-      this.failure ??= error instanceof Error ? error : new Error(String(error));
     });
+  }
+
+  /**
+   * Runs `write` after every earlier write. A write that fails while Redis is
+   * away (a restart) is tried again for a while: ioredis reconnects by itself,
+   * and the entries must not be lost or reordered meanwhile.
+   */
+  private enqueue(write: () => Promise<void>): void {
+    this.chain = this.chain
+      .then(async () => {
+        const deadline = Date.now() + (this.options.retryForMs ?? 60_000);
+        for (let attempt = 0; ; attempt += 1) {
+          try {
+            await write();
+            return;
+          } catch (error) {
+            if (Date.now() > deadline) throw error;
+            await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** attempt, 2000)));
+          }
+        }
+      })
+      .catch((error: unknown) => {
+        this.failure ??= error instanceof Error ? error : new Error(String(error));
+      });
   }
 
   /** Resolves when everything queued is in Redis; rejects with the first failure. */
