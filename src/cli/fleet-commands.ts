@@ -82,4 +82,43 @@ export function registerFleetCommands(program: Command): void {
     const { runWorkerCommand } = await import("../fleet/worker.js");
     process.exitCode = await runWorkerCommand(flags);
   });
+
+  program
+    .command("replay")
+    .description("turn a recorded task's model answers into a scenario for the scripted LLM server")
+    .argument("<taskId>", "the task (see cairn history)")
+    .option("--out <file>", "where to write the scenario (default: standard output)")
+    .option("--data-dir <dir>", "where tasks are kept (default $CAIRN_HOME or ~/.cairn)")
+    .action(async (taskId: string, flags: { out?: string; dataDir?: string }) => {
+      const { runReplayCommand } = await import("../eval/replay-command.js");
+      process.exitCode = await runReplayCommand(taskId, flags);
+    });
+
+  connectionOptions(
+    addTaskOptions(
+      program
+        .command("eval")
+        .description("run an evaluation suite (cairn eval suite.json), or compare two runs (cairn eval compare A.json B.json)")
+        .argument("<suite>", "suite.json, or the word compare")
+        .argument("[results...]", "with compare: the two result files"),
+    )
+      .option("--local", "run the cases here, side by side (the default)")
+      .option("--concurrency <n>", "cases at once when local (default: up to 4)")
+      .option("--out <file>", "also write the results as JSON to this file")
+      .option("--work-dir <dir>", "where case workspaces are made"),
+  ).action(async (suite: string, files: string[], flags: Record<string, string | boolean | undefined>) => {
+    if (suite === "compare") {
+      const [before, after] = files;
+      if (before === undefined || after === undefined || files.length !== 2) {
+        process.stderr.write("cairn: usage: cairn eval compare A.json B.json\n");
+        process.exitCode = 2;
+        return;
+      }
+      const { runEvalCompare } = await import("../eval/eval-command.js");
+      process.exitCode = await runEvalCompare(before, after, { json: flags["json"] === true });
+      return;
+    }
+    const { runEvalCommand } = await import("../eval/eval-command.js");
+    process.exitCode = await runEvalCommand(suite, flags);
+  });
 }

@@ -26,7 +26,8 @@ export function matchesUrlPattern(url: string, pattern: string): boolean {
 /** The flags that select the job's provider, checked against what the worker allows. */
 export function providerFlagsFor(options: { job: JobOptions; worker: ResolvedSettings; fleet: FleetSettings; workerFlags: CliFlags }): CliFlags {
   const { job, worker, fleet } = options;
-  if (job.provider !== undefined && job.provider !== worker.provider && !fleet.allow.providers.includes(job.provider)) {
+  // The scripted model sends nothing anywhere and needs no key: always allowed.
+  if (job.provider !== undefined && job.provider !== "mock" && job.provider !== worker.provider && !fleet.allow.providers.includes(job.provider)) {
     throw new JobRejectedError(`the job asks for provider "${job.provider}", which this worker does not allow (fleet.json allow.providers)`);
   }
   if (job.profile !== undefined && job.profile !== worker.profile && !fleet.allow.profiles.includes(job.profile)) {

@@ -25,7 +25,7 @@ export async function watchJob(options: { queue: Queue; context: FleetContext; j
   let last = "0-0";
   try {
     for (;;) {
-      const replies = (await reader.xread("COUNT", 500, "BLOCK", options.blockMs ?? 1000, "STREAMS", context.keys.log(jobId), last)) as Array<[string, Array<[string, string[]]>]> | null;
+      const replies = await reader.xread("COUNT", 500, "BLOCK", options.blockMs ?? 1000, "STREAMS", context.keys.log(jobId), last);
       const entries = replies?.[0]?.[1] ?? [];
       for (const [id, fields] of entries) {
         last = id;

@@ -119,11 +119,11 @@ export async function runJob(options: RunJobOptions): Promise<RunJobOutcome> {
 
     const spending: Spending = { turns: previous.turns, tokens: previous.tokensIn + previous.tokensOut, cost: previous.cost };
     let report = previous.report;
-    let turnIds = new Set<string>();
+    const turnIds = new Set<string>();
     const onEntry = (entry: TaskLogEntry): void => {
       if (entry.kind !== "ui") return;
       if (entry.message.type === "say" && entry.message.say === "completion_result") report = entry.message.text;
-      if (entry.message.type === "say" && entry.message.say === "api_req_started") turnIds = turnIds.add(entry.message.id);
+      if (entry.message.type === "say" && entry.message.say === "api_req_started") turnIds.add(entry.message.id);
     };
     const mirror = fleet
       ? new LogMirror({ redis: fleet.redis, keys: fleet.keys, jobId, patchNow: () => workspacePatchSync(workspace.path, workspace.baseRevision), onEntry })
@@ -138,7 +138,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobOutcome> {
       ...(data.options.scenario ? { scenario: data.options.scenario } : {}),
       start: previousTaskId !== undefined ? { kind: "resume", taskId: previousTaskId } : { kind: "new", task: data.task },
       wrapProvider: (provider) => limitedProvider({ provider, limits, budgets: narrowed.budgets, spending }),
-      wrapLog: (log, taskId) => {
+      wrapLog: (log) => {
         if (!mirror) return { append: (entry) => { log.append(entry); onEntry(entry); }, flush: () => log.flush() };
         return mirror.wrap(log);
       },

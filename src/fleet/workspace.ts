@@ -30,7 +30,7 @@ export async function git(cwd: string, args: string[], options: { env?: Record<s
     return stdout;
   } catch (error) {
     const failure = error as { stderr?: string; message: string };
-    throw new Error(`git ${args[0] ?? ""} failed: ${(failure.stderr ?? failure.message).trim()}`);
+    throw new Error(`git ${args[0] ?? ""} failed: ${(failure.stderr ?? failure.message).trim()}`, { cause: error });
   }
 }
 
