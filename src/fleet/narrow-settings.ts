@@ -17,10 +17,22 @@ export class JobRejectedError extends Error {
   }
 }
 
-/** `*` matches any run of characters; everything else literally. */
+/**
+ * `*` matches any run of characters; everything else literally. The URL is
+ * matched as parsed (scheme, host, port, path), and one with a user name or
+ * password never matches: `http://127.0.0.1:1@attacker.example` goes to the attacker.
+ */
 export function matchesUrlPattern(url: string, pattern: string): boolean {
-  const expression = new RegExp(`^${pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, "\\$&")).join(".*")}$`);
-  return expression.test(url) || expression.test(url.replace(/\/+$/, ""));
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.username !== "" || parsed.password !== "" || parsed.search !== "" || parsed.hash !== "") return false;
+  const normalized = `${parsed.protocol}//${parsed.host}${parsed.pathname}`.replace(/\/+$/, "");
+  const expression = new RegExp(`^${pattern.replace(/\/+$/, "").split("*").map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, "\\$&")).join("[^@]*")}$`);
+  return expression.test(normalized);
 }
 
 /** The flags that select the job's provider, checked against what the worker allows. */

@@ -135,7 +135,8 @@ export async function runJob(options: RunJobOptions): Promise<RunJobOutcome> {
       settings,
       host,
       checkpoints: false,
-      ...(data.options.scenario ? { scenario: data.options.scenario } : {}),
+      // A takeover of a scripted job continues the script where the dead worker's requests stopped.
+      ...(data.options.scenario ? { scenario: { ...data.options.scenario, turns: data.options.scenario.turns.slice(previousTaskId !== undefined ? previous.turns : 0) } } : {}),
       start: previousTaskId !== undefined ? { kind: "resume", taskId: previousTaskId } : { kind: "new", task: data.task },
       wrapProvider: (provider) => limitedProvider({ provider, limits, budgets: narrowed.budgets, spending }),
       wrapLog: (log) => {
@@ -195,9 +196,9 @@ export async function runJob(options: RunJobOptions): Promise<RunJobOutcome> {
     throw error;
   }
 
-  function keep(outcome: RunJobOutcome): RunJobOutcome {
+  async function keep(outcome: RunJobOutcome): Promise<RunJobOutcome> {
     if (!worker.keepWorkspace) {
-      void workspace.remove();
+      await workspace.remove();
       return outcome;
     }
     return { ...outcome, workspace };
