@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cairnBin } from "../cli/test-support/cli-harness.js";
 
-const recorder = fileURLToPath(new URL("./test-support/record-imports.mjs", import.meta.url));
+const recorder = fileURLToPath(new URL("./test-support/record-imports.js", import.meta.url));
 const interactiveModule = fileURLToPath(new URL("../../dist/cli/interactive.js", import.meta.url));
 let root: string;
 
