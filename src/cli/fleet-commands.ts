@@ -36,7 +36,7 @@ export function registerFleetCommands(program: Command): void {
       .option("--max-tokens <n>", "budget: tokens")
       .option("--max-cost <usd>", "budget: cost in USD")
       .option("--timeout <seconds>", "budget: wall time of one attempt")
-      .option("--sandbox", "ask for the sandbox")
+      .option("--sandbox [mode]", "ask for the sandbox: workspace-write (the default) or read-only")
       .option("--allow <rule>", "permission rule to allow (only among the worker's)", collect)
       .option("--ask <rule>", "permission rule to ask about", collect)
       .option("--deny <rule>", "permission rule to deny", collect)

@@ -30,6 +30,10 @@ export const permissionRulesSchema = z.strictObject({
 });
 export type PermissionRules = z.infer<typeof permissionRulesSchema>;
 
+/** The sandbox a job runs in: `true` is `workspace-write`, `false` is `off`; `read-only` is the strictest. */
+export const sandboxSchema = z.union([z.boolean(), z.enum(["workspace-write", "read-only", "off"])]);
+export type SandboxChoice = z.infer<typeof sandboxSchema>;
+
 export const fleetSettingsSchema = z.strictObject({
   $schema: z.string().optional(),
   redisUrl: z.string().min(1).optional(),
@@ -49,8 +53,8 @@ export const fleetSettingsSchema = z.strictObject({
   budgets: budgetsSchema.optional(),
   /** The worker's own permission rules: a job may add ask/deny rules, and allow rules only from this list. */
   permissions: permissionRulesSchema.optional(),
-  /** The worker's sandbox: when true, a job cannot turn it off. */
-  sandbox: z.boolean().optional(),
+  /** The worker's sandbox: a job can make it stricter, never looser. */
+  sandbox: sandboxSchema.optional(),
   /** BullMQ lock: a worker silent this long is presumed dead and its job handed over. */
   lockDurationMs: positiveInteger.optional(),
   stalledIntervalMs: positiveInteger.optional(),
@@ -69,7 +73,7 @@ export interface FleetSettings {
   providerConcurrency: Record<string, number>;
   budgets: Budgets;
   permissions: PermissionRules | undefined;
-  sandbox: boolean | undefined;
+  sandbox: SandboxChoice | undefined;
   lockDurationMs: number;
   stalledIntervalMs: number;
   maxStalledCount: number;

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { scenarioSchema } from "../llm/scripted/scenario.js";
-import { budgetsSchema, permissionRulesSchema } from "./fleet-settings.js";
+import { budgetsSchema, permissionRulesSchema, sandboxSchema } from "./fleet-settings.js";
 
 export const jobOptionsSchema = z.strictObject({
   provider: z.enum(["anthropic", "openai", "mock"]).optional(),
@@ -22,7 +22,7 @@ export const jobOptionsSchema = z.strictObject({
   autoApprove: z.record(z.string(), z.boolean()).optional(),
   budgets: budgetsSchema.optional(),
   permissions: permissionRulesSchema.optional(),
-  sandbox: z.boolean().optional(),
+  sandbox: sandboxSchema.optional(),
   /** For `provider: "mock"`: the scripted model travels with the job (it holds no secret). */
   scenario: scenarioSchema.optional(),
   /** Push the result to this branch of the repository (`cairn/` is prefixed when missing). */

@@ -69,9 +69,11 @@ describe("a job narrows a worker's settings, never widens them (issue #19)", () 
       deny: ["Bash(rm *)", "Read(.env)"],
     });
     expect(() => narrowPermissions({ allow: [] }, { allow: ["Bash(*)"] })).toThrow(/"Bash\(\*\)"/);
-    expect(narrowSandbox(true, undefined)).toBe(true);
-    expect(narrowSandbox(undefined, true)).toBe(true);
-    expect(() => narrowSandbox(true, false)).toThrow(/requires/);
+    expect(narrowSandbox(true, undefined)).toBe("workspace-write");
+    expect(narrowSandbox(undefined, true)).toBe("workspace-write");
+    expect(narrowSandbox("workspace-write", "read-only")).toBe("read-only");
+    expect(() => narrowSandbox(true, false)).toThrow(/looser than this worker's "workspace-write"/);
+    expect(() => narrowSandbox("read-only", "workspace-write")).toThrow(/looser/);
   });
 
   it("#19 base URL patterns: * matches any run of characters, nothing else is special", () => {

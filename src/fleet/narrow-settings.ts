@@ -7,7 +7,7 @@
  */
 import type { CliFlags, ResolvedSettings } from "../config/index.js";
 import { autoApproveKeys } from "../config/types.js";
-import type { Budgets, FleetSettings, PermissionRules } from "./fleet-settings.js";
+import type { Budgets, FleetSettings, PermissionRules, SandboxChoice } from "./fleet-settings.js";
 import type { JobOptions } from "./job-spec.js";
 
 export class JobRejectedError extends Error {
@@ -75,7 +75,7 @@ export interface NarrowedRun {
   settings: ResolvedSettings;
   budgets: Budgets;
   permissions: PermissionRules | undefined;
-  sandbox: boolean | undefined;
+  sandbox: SandboxMode | undefined;
 }
 
 /**
@@ -133,7 +133,23 @@ export function narrowPermissions(worker: PermissionRules | undefined, job: Perm
   };
 }
 
-export function narrowSandbox(worker: boolean | undefined, job: boolean | undefined): boolean | undefined {
-  if (worker === true && job === false) throw new JobRejectedError("the job asks to run without the sandbox, which this worker requires");
-  return job === true ? true : worker;
+export type SandboxMode = "workspace-write" | "read-only" | "off";
+
+function sandboxMode(choice: SandboxChoice): SandboxMode {
+  if (choice === true) return "workspace-write";
+  if (choice === false) return "off";
+  return choice;
+}
+
+const strictness: Record<SandboxMode, number> = { off: 0, "workspace-write": 1, "read-only": 2 };
+
+/** The stricter of the two; a job asking for a looser sandbox than the worker's is refused. */
+export function narrowSandbox(worker: SandboxChoice | undefined, job: SandboxChoice | undefined): SandboxMode | undefined {
+  const workerMode = worker === undefined ? undefined : sandboxMode(worker);
+  if (job === undefined) return workerMode;
+  const jobMode = sandboxMode(job);
+  if (workerMode !== undefined && strictness[jobMode] < strictness[workerMode]) {
+    throw new JobRejectedError(`the job asks for sandbox "${jobMode}", looser than this worker's "${workerMode}"`);
+  }
+  return jobMode;
 }

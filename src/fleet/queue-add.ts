@@ -28,7 +28,7 @@ export interface QueueAddFlags {
   maxTokens?: string;
   maxCost?: string;
   timeout?: string;
-  sandbox?: boolean;
+  sandbox?: boolean | string;
   allow?: string[];
   ask?: string[];
   deny?: string[];
