@@ -78,7 +78,9 @@ function startWorker(queue: string): Promise<ChildProcess> {
 }
 
 function passed(stdout: string): number {
-  return (JSON.parse(stdout) as { totals: { passed: number } }).totals.passed;
+  const report = JSON.parse(stdout) as { totals: { passed: number }; cases: Array<{ name: string; pass: boolean; error?: string }> };
+  for (const entry of report.cases) if (!entry.pass) console.error(`failed: ${entry.name}: ${entry.error ?? "(check)"}`);
+  return report.totals.passed;
 }
 
 const rows: string[] = [];

@@ -5,6 +5,7 @@ import type { CliFlags } from "../config/index.js";
 import { ConfigError, resolveSettings } from "../config/index.js";
 import { compareReports, formatComparison, formatReport, type EvalReport } from "./eval-report.js";
 import { loadSuite, SuiteError } from "./suite.js";
+import { FleetConfigError } from "../fleet/redis-connection.js";
 
 export interface EvalFlags extends CliFlags {
   redis?: string;
@@ -55,7 +56,7 @@ export async function runEvalCommand(suitePath: string, flags: EvalFlags): Promi
     process.stdout.write(json ? `${JSON.stringify(report)}\n` : formatReport(report));
     return report.totals.failed === 0 ? 0 : 1;
   } catch (error) {
-    if (error instanceof SuiteError || error instanceof ConfigError) {
+    if (error instanceof SuiteError || error instanceof ConfigError || error instanceof FleetConfigError) {
       process.stderr.write(`cairn: ${error.message}\n`);
       return 2;
     }

@@ -97,20 +97,38 @@ export async function runSuiteLocal(options: { suite: LoadedSuite; worker: Worke
   return { suite: options.suite.name, mode: "local", startedAt: new Date(started).toISOString(), wallMs: Date.now() - started, cases: results, totals: totalsOf(results) };
 }
 
-export async function runSuiteOnFleet(options: { suite: LoadedSuite; context: FleetContext; pollMs?: number; onCase?: (result: CaseResult) => void }): Promise<EvalReport> {
-  const { Queue } = await import("bullmq");
+export async function runSuiteOnFleet(options: { suite: LoadedSuite; context: FleetContext; fallbackPollMs?: number; onCase?: (result: CaseResult) => void }): Promise<EvalReport> {
+  const { Queue, QueueEvents } = await import("bullmq");
   const { addJobs } = await import("../fleet/queue-add.js");
   const { applyPatch, cloneWorkspace } = await import("../fleet/workspace.js");
+  const { connectRedis } = await import("../fleet/redis-connection.js");
   const started = Date.now();
   const repositories = prepareRepositories();
   const queue = new Queue(options.context.queueName, { connection: options.context.redis });
+  // QueueEvents reads BullMQ's event stream with a blocking read: it needs a connection of its own.
+  const eventsConnection = await connectRedis(options.context.redisUrl);
+  const events = new QueueEvents(options.context.queueName, { connection: eventsConnection });
+  const finishedIds = new Set<string>();
+  let wake: (() => void) | undefined;
+  const onFinished = ({ jobId }: { jobId: string }): void => {
+    finishedIds.add(jobId);
+    wake?.();
+  };
+  events.on("completed", onFinished);
+  events.on("failed", onFinished);
   const results: CaseResult[] = new Array<CaseResult>(options.suite.cases.length);
   try {
+    await events.waitUntilReady();
     const jobs = await Promise.all(options.suite.cases.map(async (entry) => jobFor(entry, await repositories.resolve(entry.repo))));
     const ids = await addJobs(queue, jobs);
     const pending = new Map(ids.map((id, index) => [id, index]));
+    let lastPoll = Date.now();
     while (pending.size > 0) {
+      // Events say which jobs ended; now and then every pending job is looked at too, in case an event was missed.
+      const poll = Date.now() - lastPoll >= (options.fallbackPollMs ?? 5000);
+      if (poll) lastPoll = Date.now();
       for (const [id, index] of [...pending]) {
+        if (!poll && !finishedIds.has(id)) continue;
         const job = await queue.getJob(id);
         const entry = options.suite.cases[index];
         const data = jobs[index];
@@ -137,9 +155,21 @@ export async function runSuiteOnFleet(options: { suite: LoadedSuite; context: Fl
         results[index] = result;
         options.onCase?.(result);
       }
-      if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 300));
+      if (pending.size > 0 && ![...pending.keys()].some((id) => finishedIds.has(id))) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, options.fallbackPollMs ?? 5000);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        wake = undefined;
+      }
     }
   } finally {
+    // Disconnecting first ends QueueEvents' blocking read at once instead of when its block times out.
+    eventsConnection.disconnect();
+    await events.close();
     await queue.close();
     await repositories.remove();
   }

@@ -77,6 +77,10 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
     const run = startCli(["queue", "status"], { env: withoutRedis, cwd: fleet.root });
     expect(await run.exit).toBe(2);
     expect(run.stderr).toMatch(/no Redis to use: pass --redis/);
+    const { freePort } = await import("./test-support/redis-server.js");
+    const nobody = startCli(["queue", "status", "--redis", `redis://127.0.0.1:${await freePort()}`], { env: withoutRedis, cwd: fleet.root });
+    expect(await nobody.exit).toBe(2);
+    expect(nobody.stderr).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+ within 10 s/);
   }, 60_000);
 
   it("#19 a worker refuses a job that names a base URL its settings do not allow, and enforces a job's budget", async () => {

@@ -128,17 +128,19 @@ describe.skipIf(!hasRedisServer)("cairn queue and cairn worker (issue #19)", () 
   it("#19 queue cancel reaches a job running on another worker (staged abort) and a job still waiting", async () => {
     sandbox = await makeFleetSandbox();
     const fleet = sandbox;
-    const slow = await fleet.serve({ turns: [{ text: "x".repeat(4000), chunkSize: 10, delayMs: 50 }] });
+    const slow = await fleet.serve({ turns: [{ text: "x".repeat(8000), chunkSize: 10, delayMs: 50 }] });
     const never = await fleet.serve(writeThenComplete("never.txt", "never"));
     await fleet.startWorker("busy");
     const running = (await fleet.cli(["queue", "add", "--repo", fleet.repo, "--base-url", slow.url, "a long answer"])).stdout.trim();
     const waiting = (await fleet.cli(["queue", "add", "--repo", fleet.repo, "--base-url", never.url, "never runs"])).stdout.trim();
     await slow.waitForChunks(0, 5);
+    // The waiting job first: once the running one stops, the worker would take it at once.
+    const cancelWaiting = await fleet.cli(["queue", "cancel", waiting]);
+    expect(cancelWaiting.status).toBe(0);
+    expect(cancelWaiting.stdout).toContain("had not started");
     const cancelRunning = await fleet.cli(["queue", "cancel", running]);
     expect(cancelRunning.status).toBe(0);
     expect(cancelRunning.stdout).toContain("cancel sent");
-    const cancelWaiting = await fleet.cli(["queue", "cancel", waiting]);
-    expect(cancelWaiting.status).toBe(0);
     await slow.waitForClientClose(0);
     const results = await fleet.waitFor("both jobs to end", async () => {
       const reports = await fleet.results();

@@ -45,14 +45,30 @@ export function redactUrl(url: string): string {
  * `maxRetriesPerRequest: null` so blocking commands survive a Redis restart
  * (commands wait for the reconnection instead of failing).
  */
-export async function connectRedis(url: string): Promise<RedisClient> {
+export async function connectRedis(url: string, options: { readyWithinMs?: number } = {}): Promise<RedisClient> {
   const { Redis } = await import("ioredis");
   const client = new Redis(url, {
     maxRetriesPerRequest: null,
     enableReadyCheck: true,
     retryStrategy: (times) => Math.min(200 * times, 2000),
   });
+  let lastError: Error | undefined;
   // Without a listener, a lost connection would be an unhandled 'error' event; ioredis reconnects by itself.
-  client.on("error", () => {});
+  client.on("error", (error: Error) => {
+    lastError = error;
+  });
+  // Once connected, a lost connection is waited out; but a Redis that is not there at all is said at once.
+  const readyWithinMs = options.readyWithinMs ?? 10_000;
+  const ready = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), readyWithinMs);
+    client.once("ready", () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+  if (!ready) {
+    client.disconnect();
+    throw new FleetConfigError(`cannot reach Redis at ${redactUrl(url)} within ${Math.round(readyWithinMs / 1000)} s${lastError ? ` (${lastError.message})` : ""}`);
+  }
   return client;
 }

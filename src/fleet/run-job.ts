@@ -126,7 +126,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobOutcome> {
       if (entry.message.type === "say" && entry.message.say === "api_req_started") turnIds.add(entry.message.id);
     };
     const mirror = fleet
-      ? new LogMirror({ redis: fleet.redis, keys: fleet.keys, jobId, patchNow: () => workspacePatchSync(workspace.path, workspace.baseRevision), onEntry })
+      ? new LogMirror({ redis: fleet.redis, keys: fleet.keys, jobId, resumed: previousTaskId !== undefined, patchNow: () => workspacePatchSync(workspace.path, workspace.baseRevision), onEntry })
       : undefined;
     const limits = fleet && settings.provider !== "mock" ? sharedLimitsFor(fleet, settings, worker) : undefined;
 

@@ -10,7 +10,7 @@ import type { CliFlags, ResolvedSettings } from "../config/index.js";
 import { ConfigError, resolveSettings } from "../config/index.js";
 import { openFleet } from "./fleet-context.js";
 import { describeSchemaError, jobDataSchema, type JobData, type JobResult } from "./job-spec.js";
-import { redactUrl } from "./redis-connection.js";
+import { FleetConfigError, redactUrl } from "./redis-connection.js";
 import { runJob, type WorkerContext } from "./run-job.js";
 import { connectRedis } from "./redis-connection.js";
 
@@ -39,7 +39,16 @@ export async function runWorkerCommand(flags: WorkerCommandOptions): Promise<num
     }
     throw error;
   }
-  const context = await openFleet({ redisFlag, queueFlag, env: process.env, userConfigDir: settings.userConfigDir });
+  let context;
+  try {
+    context = await openFleet({ redisFlag, queueFlag, env: process.env, userConfigDir: settings.userConfigDir });
+  } catch (error) {
+    if (error instanceof FleetConfigError) {
+      process.stderr.write(`cairn: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
   const { Worker, UnrecoverableError } = await import("bullmq");
   const name = nameFlag ?? `${hostname()}:${process.pid}`;
   const say = (line: string): void => {

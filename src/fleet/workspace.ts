@@ -3,6 +3,7 @@
  * against that revision (new files included) as `git diff --binary` writes it.
  */
 import { execFile, execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
@@ -88,7 +89,8 @@ export function workspacePatchSync(workspace: string, baseRevision: string): str
   const indexFile = join(workspace, ".git", "cairn-fleet-index");
   const env = gitEnvironment({ GIT_INDEX_FILE: indexFile });
   const run = (args: string[]): string => execFileSync("git", args, { cwd: workspace, env, encoding: "utf8", maxBuffer: 256 * 1024 * 1024, stdio: ["ignore", "pipe", "pipe"] });
-  run(["read-tree", baseRevision]);
+  // The private index is kept between steps: `add --all` then only looks at what changed.
+  if (!existsSync(indexFile)) run(["read-tree", baseRevision]);
   run(["add", "--all", "--", "."]);
   return run(["diff", "--cached", "--binary", "--no-color", "--no-ext-diff", baseRevision]);
 }
