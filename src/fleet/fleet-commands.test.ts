@@ -115,6 +115,31 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
     expect(execFileSync("git", ["show", "cairn/fix-1:pushed.txt"], { cwd: fleet.repo, encoding: "utf8" })).toMatch(/on a branch/);
   }, 60_000);
 
+  it("#19 providerConcurrency caps requests in flight across the fleet; queue status shows where jobs run", async () => {
+    sandbox = await makeFleetSandbox({ fleet: { providerConcurrency: { anthropic: 1 } } });
+    const fleet = sandbox;
+    const slowAnswer = { text: `Working. ${"step ".repeat(100)}`, chunkSize: 10, delayMs: 30 };
+    const first = await fleet.serve({ turns: [slowAnswer, writeThenComplete("a.txt", "a").turns[1]!] });
+    const second = await fleet.serve({ turns: [writeThenComplete("b.txt", "b").turns[1]!] });
+    await fleet.startWorker("one");
+    await fleet.startWorker("two");
+    const firstId = (await fleet.cli(["queue", "add", "--repo", fleet.repo, "--base-url", first.url, "slow"])).stdout.trim();
+    await first.waitForChunks(0, 2);
+    await fleet.cli(["queue", "add", "--repo", fleet.repo, "--base-url", second.url, "quick"]);
+    const status = await fleet.cli(["queue", "status", "--json"]);
+    const parsed = JSON.parse(status.stdout) as { counts: Record<string, number>; running: Array<{ id: string; worker: string }> };
+    expect(parsed.running.find((job) => job.id === firstId)?.worker).toMatch(/^(one|two)$/);
+    expect((await fleet.cli(["queue", "status"])).stdout).toMatch(new RegExp(`${firstId}\\s+running on (one|two)`));
+    // The other worker is idle, but the fleet allows one request at a time: the second waits for the first's answer.
+    await fleet.waitFor("the second job's request", () => (second.requests.length > 0 ? true : undefined));
+    expect(first.progress(0).completed).toBe(true);
+    const results = await fleet.waitFor("both jobs", async () => {
+      const reports = await fleet.results();
+      return reports.filter((report) => report.status === "completed").length === 2 ? reports : undefined;
+    });
+    expect(new Set(results.map((report) => report.worker)).size).toBe(2);
+  }, 90_000);
+
   it("#19 cairn eval --redis runs a suite's cases on the fleet and checks their patches here", async () => {
     sandbox = await makeFleetSandbox();
     const fleet = sandbox;

@@ -88,6 +88,9 @@ describe.skipIf(!hasRedisServer)("cairn queue and cairn worker (issue #19)", () 
     expect(report.status, report.error).toBe("completed");
     expect(report.worker).toBe("second");
     expect(report.attempts).toBe(2);
+    // Usage counts both workers' requests (10 tokens in each way per scripted turn): turn 0 on the first, turns 2 and 3 on the second.
+    expect(report.tokens.input).toBeGreaterThanOrEqual(30);
+    expect(report.turns).toBeGreaterThanOrEqual(3);
     expect(report.patch).toContain("+++ b/a.txt");
     expect(report.patch).toContain("+first step");
     expect(report.patch).toContain("+++ b/b.txt");

@@ -22,20 +22,21 @@ export interface MirroredTaskState {
 
 export function summarizeEntries(entries: readonly StoreLogEntry[]): MirroredTaskState {
   const state: MirroredTaskState = { lastStatus: undefined, turns: 0, report: undefined, tokensIn: 0, tokensOut: 0, cost: 0 };
-  const requestIds = new Set<string>();
+  // Usage per request, from each request's final message (a dead worker wrote no status entry).
+  const requests = new Map<string, Record<string, unknown>>();
   for (const entry of entries) {
-    if (entry.kind === "status") {
-      state.lastStatus = entry.status;
-      state.tokensIn = entry.tokensIn;
-      state.tokensOut = entry.tokensOut;
-      state.cost = entry.cost;
-    }
+    if (entry.kind === "status") state.lastStatus = entry.status;
     if (entry.kind !== "ui") continue;
     const message = entry.message;
-    if (message.type === "say" && message.say === "api_req_started") requestIds.add(message.id);
+    if (message.type === "say" && message.say === "api_req_started") requests.set(message.id, message.meta ?? {});
     if (message.type === "say" && message.say === "completion_result") state.report = message.text;
   }
-  state.turns = requestIds.size;
+  state.turns = requests.size;
+  for (const meta of requests.values()) {
+    state.tokensIn += Number(meta["tokensIn"] ?? 0);
+    state.tokensOut += Number(meta["tokensOut"] ?? 0);
+    state.cost += Number(meta["cost"] ?? 0);
+  }
   return state;
 }
 

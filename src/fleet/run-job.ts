@@ -179,9 +179,10 @@ export async function runJob(options: RunJobOptions): Promise<RunJobOutcome> {
     }
     const totals = session.task.usage.totals();
     base.turns = previous.turns + turnIds.size;
-    base.tokensIn = totals.tokensIn;
-    base.tokensOut = totals.tokensOut;
-    base.cost = totals.cost;
+    // A takeover's Task counts only its own requests: the dead worker's are added.
+    base.tokensIn = previous.tokensIn + totals.tokensIn;
+    base.tokensOut = previous.tokensOut + totals.tokensOut;
+    base.cost = previous.cost + totals.cost;
     base.patch = patch;
     base.report = report;
     if (stopReason === "cancelled") return keep({ result: finish({ status: "cancelled", error: "cancelled by cairn queue cancel" }) });
