@@ -8,6 +8,7 @@ import { defaultMcpCommandContext, registerMcpCommands } from "./mcp-commands.js
 import { registerMockLlmCommand } from "./mock-llm-command.js";
 import { registerHistoryCommands } from "./history-commands.js";
 import { registerCheckpointCommands } from "./checkpoint-commands.js";
+import { registerFleetCommands } from "./fleet-commands.js";
 import { registerAcpCommand } from "./acp-command.js";
 
 function packageVersion(): string {
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerMcpCommands(program, defaultMcpCommandContext());
   registerHistoryCommands(program, defaultMcpCommandContext());
   registerCheckpointCommands(program, defaultMcpCommandContext());
+  registerFleetCommands(program);
   registerAcpCommand(program, packageVersion);
   return program;
 }

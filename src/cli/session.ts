@@ -43,6 +43,10 @@ export interface SessionOptions {
   checkpoints?: boolean;
   /** Say messages about the environment (MCP, checkpoints) before the task starts. */
   onNotice?: (text: string) => void;
+  /** The fleet's shared rate limits and budgets wrap the provider (src/fleet). */
+  wrapProvider?: (provider: Provider) => Provider;
+  /** The fleet mirrors the task's log to Redis as it is written (src/fleet). */
+  wrapLog?: (log: TaskLog, taskId: string) => TaskLog;
   /** MCP servers besides the configured ones (e.g. given by an editor over ACP). */
   extraMcpServers?: McpServerConfig[];
   /** Where file reads, writes and commands happen (default: local disk and shell). */
@@ -58,7 +62,7 @@ export interface SessionOptions {
 export async function createSession(options: SessionOptions): Promise<Session> {
   const { settings } = options;
   const apiKey = requireApiKey(settings);
-  const provider = await createProvider({
+  const createdProvider = await createProvider({
     provider: settings.provider,
     model: settings.model,
     ...(apiKey === undefined ? {} : { apiKey }),
@@ -67,6 +71,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     stall: settings.stallTimeouts,
     ...(settings.models[settings.model] ? { modelOverrides: stripUndefined(settings.models[settings.model] ?? {}) } : {}),
   });
+  const provider = options.wrapProvider ? options.wrapProvider(createdProvider) : createdProvider;
 
   const store = new TaskStore({ dataDir: settings.dataDir });
   let log: TaskLog & { close(): Promise<void> };
@@ -156,7 +161,7 @@ async function buildSession(parts: {
     maxMistakes: settings.maxMistakes,
     parallelTools: settings.parallelTools,
     retrySchedule: settings.retry,
-    log,
+    log: options.wrapLog ? options.wrapLog(log, taskId) : log,
     mcp: mcp.gate,
     mcpWaitMs: settings.mcpWaitMs,
     checkpoints,

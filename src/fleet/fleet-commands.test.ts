@@ -1,0 +1,169 @@
+/**
+ * Issue #19: the queue's commands as a user runs them: watch from any machine,
+ * what a job may not carry or ask for, budgets, a pushed branch, and an eval
+ * suite on the fleet.
+ */
+import { execFileSync } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { startCli } from "../cli/test-support/cli-harness.js";
+import { hasRedisServer } from "./test-support/redis-server.js";
+import { makeFleetSandbox, writeThenComplete, type FleetSandbox } from "./test-support/fleet-harness.js";
+
+const samples = fileURLToPath(new URL("../../samples/eval/", import.meta.url));
+let sandbox: FleetSandbox | undefined;
+afterEach(async () => {
+  await sandbox?.cleanup();
+  sandbox = undefined;
+});
+
+async function finished(fleet: FleetSandbox, jobId: string) {
+  return fleet.waitFor(`job ${jobId} to finish`, async () => {
+    const found = (await fleet.results()).find((entry) => entry.id === jobId);
+    return found && found.status !== "running" && found.status !== "waiting" ? found : undefined;
+  });
+}
+
+describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
+  it("#19 queue watch follows a job from another process: a snapshot of what happened, then live messages, as --json lines", async () => {
+    sandbox = await makeFleetSandbox();
+    const fleet = sandbox;
+    const server = await fleet.serve({
+      turns: [
+        { text: "<write_to_file>\n<path>w.txt</path>\n<content>\nwatched\n</content>\n</write_to_file>" },
+        { text: `Thinking it over. ${"slowly ".repeat(120)}`, chunkSize: 8, delayMs: 40 },
+        { text: "<attempt_completion>\n<result>\nWatched to the end\n</result>\n</attempt_completion>" },
+      ],
+    });
+    await fleet.startWorker("watched");
+    const jobId = (await fleet.cli(["queue", "add", "--repo", fleet.repo, "--base-url", server.url, "write w.txt"])).stdout.trim();
+    await server.waitForChunks(1, 3);
+    const watch = startCli(["queue", "watch", jobId, "--json"], { env: fleet.env, cwd: fleet.root });
+    const status = await watch.exit;
+    expect(status, watch.stderr).toBe(0);
+    const events = watch.events();
+    const kinds = events.map((event) => event["say"] ?? event["ask"] ?? event["type"]);
+    // The snapshot: the task and the first tool, which happened before watch started.
+    expect(kinds[0]).toBe("task");
+    expect(kinds.indexOf("tool")).toBeLessThan(kinds.indexOf("completion_result"));
+    expect(events.find((event) => event["say"] === "tool")?.["text"]).toMatch(/w\.txt/);
+    // Live: the slow answer's text and the completion, which came after.
+    expect(events.some((event) => event["say"] === "text" && String(event["text"]).includes("slowly"))).toBe(true);
+    expect(events.find((event) => event["say"] === "completion_result")?.["text"]).toBe("Watched to the end");
+    expect(events.at(-1)).toEqual({ type: "job", id: jobId, status: "completed" });
+  }, 90_000);
+
+  it("#19 keys never go into a job, a bad tasks.jsonl adds nothing, and no Redis is a clear error", async () => {
+    sandbox = await makeFleetSandbox();
+    const fleet = sandbox;
+    const withKey = await fleet.cli(["queue", "add", "--repo", fleet.repo, "--api-key", "sk-do-not-store", "task"]);
+    expect(withKey.status).toBe(2);
+    expect(withKey.stderr).toMatch(/--api-key cannot go in a job/);
+    expect(withKey.stderr).not.toContain("sk-do-not-store");
+    const file = join(fleet.root, "tasks.jsonl");
+    await writeFile(file, [JSON.stringify({ repo: fleet.repo, task: "fine" }), JSON.stringify({ repo: fleet.repo, task: "keyed", apiKey: "sk-x" })].join("\n"));
+    const bad = await fleet.cli(["queue", "add", "--file", file]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/tasks\.jsonl:2: "apiKey" cannot go in a job/);
+    await writeFile(file, [JSON.stringify({ repo: fleet.repo, task: "fine" }), "{not json"].join("\n"));
+    expect((await fleet.cli(["queue", "add", "--file", file])).stderr).toMatch(/tasks\.jsonl:2: not JSON/);
+    expect(await fleet.results()).toEqual([]);
+    const noRepo = await fleet.cli(["queue", "add", "--repo", join(fleet.root, "missing"), "task"]);
+    expect(noRepo.status).toBe(2);
+    expect(noRepo.stderr).toMatch(/no such repository/);
+    const { CAIRN_REDIS_URL: _url, ...withoutRedis } = fleet.env;
+    const run = startCli(["queue", "status"], { env: withoutRedis, cwd: fleet.root });
+    expect(await run.exit).toBe(2);
+    expect(run.stderr).toMatch(/no Redis to use: pass --redis/);
+    const { freePort } = await import("./test-support/redis-server.js");
+    const nobody = startCli(["queue", "status", "--redis", `redis://127.0.0.1:${await freePort()}`], { env: withoutRedis, cwd: fleet.root });
+    expect(await nobody.exit).toBe(2);
+    expect(nobody.stderr).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+ within 10 s/);
+  }, 60_000);
+
+  it("#19 a worker refuses a job that names a base URL its settings do not allow, and enforces a job's budget", async () => {
+    sandbox = await makeFleetSandbox({ fleet: { allow: { baseUrls: [] } } });
+    const fleet = sandbox;
+    const elsewhere = await fleet.serve(writeThenComplete("x.txt", "x"));
+    const own = await fleet.serve(writeThenComplete("y.txt", "y"));
+    await fleet.startWorker("strict", ["--base-url", own.url]);
+    const refused = (await fleet.cli(["queue", "add", "--repo", fleet.repo, "--base-url", elsewhere.url, "send my key elsewhere"])).stdout.trim();
+    const report = await finished(fleet, refused);
+    expect(report.status).toBe("rejected");
+    expect(report.error).toMatch(/does not allow/);
+    expect(elsewhere.requests).toHaveLength(0);
+
+    const budgeted = (await fleet.cli(["queue", "add", "--repo", fleet.repo, "--max-turns", "1", "two turns needed"])).stdout.trim();
+    const spent = await finished(fleet, budgeted);
+    expect(spent.status).toBe("failed");
+    expect(spent.error).toMatch(/budget spent: 1 of 1 turns/);
+    expect(own.requests).toHaveLength(1);
+    expect(spent.patch).toContain("+++ b/y.txt");
+  }, 90_000);
+
+  it("#19 a finished job can push its result to a branch of the repository", async () => {
+    sandbox = await makeFleetSandbox();
+    const fleet = sandbox;
+    const server = await fleet.serve(writeThenComplete("pushed.txt", "on a branch"));
+    await fleet.startWorker("pusher");
+    const jobId = (await fleet.cli(["queue", "add", "--repo", fleet.repo, "--base-url", server.url, "--push-branch", "fix-1", "write pushed.txt"])).stdout.trim();
+    const report = await finished(fleet, jobId);
+    expect(report.status, report.error).toBe("completed");
+    expect(report.branch).toBe("cairn/fix-1");
+    expect(execFileSync("git", ["show", "cairn/fix-1:pushed.txt"], { cwd: fleet.repo, encoding: "utf8" })).toMatch(/on a branch/);
+  }, 60_000);
+
+  it("#19 providerConcurrency caps requests in flight across the fleet; queue status shows where jobs run", async () => {
+    sandbox = await makeFleetSandbox({ fleet: { providerConcurrency: { anthropic: 1 } } });
+    const fleet = sandbox;
+    const slowAnswer = { text: `Working. ${"step ".repeat(100)}`, chunkSize: 10, delayMs: 30 };
+    const first = await fleet.serve({ turns: [slowAnswer, writeThenComplete("a.txt", "a").turns[1]!] });
+    const second = await fleet.serve({ turns: [writeThenComplete("b.txt", "b").turns[1]!] });
+    await fleet.startWorker("one");
+    await fleet.startWorker("two");
+    const firstId = (await fleet.cli(["queue", "add", "--repo", fleet.repo, "--base-url", first.url, "slow"])).stdout.trim();
+    await first.waitForChunks(0, 2);
+    await fleet.cli(["queue", "add", "--repo", fleet.repo, "--base-url", second.url, "quick"]);
+    const status = await fleet.cli(["queue", "status", "--json"]);
+    const parsed = JSON.parse(status.stdout) as { counts: Record<string, number>; running: Array<{ id: string; worker: string }> };
+    expect(parsed.running.find((job) => job.id === firstId)?.worker).toMatch(/^(one|two)$/);
+    expect((await fleet.cli(["queue", "status"])).stdout).toMatch(new RegExp(`${firstId}\\s+running on (one|two)`));
+    // The other worker is idle, but the fleet allows one request at a time: the second waits for the first's answer.
+    await fleet.waitFor("the second job's request", () => (second.requests.length > 0 ? true : undefined));
+    expect(first.progress(0).completed).toBe(true);
+    const results = await fleet.waitFor("both jobs", async () => {
+      const reports = await fleet.results();
+      return reports.filter((report) => report.status === "completed").length === 2 ? reports : undefined;
+    });
+    expect(new Set(results.map((report) => report.worker)).size).toBe(2);
+  }, 90_000);
+
+  it("#19 cairn eval --redis runs a suite's cases on the fleet and checks their patches here", async () => {
+    sandbox = await makeFleetSandbox();
+    const fleet = sandbox;
+    await fleet.startWorker("eval-1");
+    await fleet.startWorker("eval-2");
+    const suite = join(fleet.root, "suite.json");
+    await writeFile(
+      suite,
+      JSON.stringify({
+        cases: [
+          { name: "clamp", repo: join(samples, "repos", "math"), task: "fix clamp", scenario: join(samples, "scenarios", "clamp.json"), check: "node --test test/clamp.test.js" },
+          { name: "lazy", repo: join(samples, "repos", "math"), task: "fix factorial", scenario: { turns: [{ text: "<attempt_completion>\n<result>\nno\n</result>\n</attempt_completion>" }] }, check: "node --test test/factorial.test.js" },
+        ],
+      }),
+    );
+    const run = await fleet.cli(["eval", suite, "--redis", fleet.redis.url, "--json"]);
+    expect(run.status).toBe(1);
+    const report = JSON.parse(run.stdout) as { mode: string; cases: Array<{ name: string; pass: boolean; turns: number }> };
+    expect(report.mode).toBe("fleet");
+    expect(report.cases).toMatchObject([
+      { name: "clamp", pass: true, turns: 3 },
+      { name: "lazy", pass: false, turns: 1 },
+    ]);
+    const workers = new Set((await fleet.results()).map((entry) => entry.worker));
+    for (const worker of workers) expect(["eval-1", "eval-2"]).toContain(worker);
+  }, 90_000);
+});

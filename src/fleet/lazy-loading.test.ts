@@ -1,0 +1,54 @@
+/**
+ * Issue #19: Redis is a dependency of the fleet commands only. `--version`,
+ * `run` and the terminal UI never load BullMQ or ioredis (checked by a
+ * resolve hook that records every module they load).
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cairnBin } from "../cli/test-support/cli-harness.js";
+
+const recorder = fileURLToPath(new URL("./test-support/record-imports.js", import.meta.url));
+const interactiveModule = fileURLToPath(new URL("../../dist/cli/interactive.js", import.meta.url));
+let root: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), "cairn-lazy-"));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+function loaded(args: string[], name: string): { status: number | null; modules: Promise<string> } {
+  const record = join(root, `${name}.txt`);
+  const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_RECORD_IMPORTS: record, CAIRN_HOME: join(root, "data"), XDG_CONFIG_HOME: join(root, "config"), CI: "true" };
+  const result = spawnSync(process.execPath, ["--import", recorder, ...args], { cwd: root, env, encoding: "utf8", timeout: 60_000 });
+  if (result.status !== 0) throw new Error(`${args.join(" ")} exited with ${result.status}: ${result.stderr}`);
+  return { status: result.status, modules: readFile(record, "utf8").catch(() => "") };
+}
+
+describe("the fleet's dependencies are loaded lazily (issue #19)", () => {
+  it("#19 the recorder sees bullmq and ioredis when a fleet command runs (so the checks below can fail)", async () => {
+    const record = join(root, "fleet.txt");
+    spawnSync(process.execPath, ["--import", recorder, cairnBin, "queue", "status", "--redis", "redis://127.0.0.1:1"], {
+      cwd: root,
+      env: { ...process.env, CAIRN_RECORD_IMPORTS: record, XDG_CONFIG_HOME: join(root, "config") },
+      // It keeps trying to reach that Redis: by then it has loaded ioredis.
+      timeout: 4_000,
+      encoding: "utf8",
+    });
+    const modules = await readFile(record, "utf8");
+    expect(modules).toMatch(/ioredis/);
+  });
+
+  it("#19 cairn --version, cairn run and the terminal UI load neither bullmq nor ioredis", async () => {
+    expect(await loaded([cairnBin, "--version"], "version").modules).toBe("");
+    const scenario = join(root, "scenario.json");
+    await writeFile(scenario, JSON.stringify({ turns: [{ text: "<attempt_completion>\n<result>\ndone\n</result>\n</attempt_completion>" }] }));
+    expect(await loaded([cairnBin, "run", "--provider", "mock", "--scenario", scenario, "--yes", "say done"], "run").modules).toBe("");
+    expect(await loaded(["--input-type=module", "-e", `await import(${JSON.stringify(interactiveModule)});`], "tui").modules).toBe("");
+  });
+});
