@@ -119,7 +119,8 @@ export class AcpSession implements Host {
     });
     this.stopHint = undefined;
     const pending = this.pendingAsk;
-    if (this.live !== undefined && pending !== undefined && !this.restartNeeded) {
+    // Images cannot ride on an answer: the waiting task is resumed with the message and them.
+    if (this.live !== undefined && pending !== undefined && !this.restartNeeded && user.images.length === 0) {
       this.pendingAsk = undefined;
       pending.resolve(this.answerWith(pending.message, user.text));
     } else {
@@ -179,7 +180,7 @@ export class AcpSession implements Host {
 
   private async startTask(user: UserTurn): Promise<void> {
     if (this.live !== undefined) {
-      // Only a model change restarts a waiting task: stop it, then resume it on the new model.
+      // A waiting task is restarted (resumed from its log) for a new model or for images.
       this.restartNeeded = false;
       const waiting = this.live;
       this.live = undefined;
@@ -190,8 +191,8 @@ export class AcpSession implements Host {
     const { createSession } = await import("../cli/session.js");
     const taskId = this.options.sessionId;
     const start = this.created
-      ? { kind: "resume" as const, taskId, ...(user.text === "" ? {} : { message: user.text }) }
-      : { kind: "new" as const, task: user.text, taskId };
+      ? { kind: "resume" as const, taskId, images: user.images, ...(user.text === "" ? {} : { message: user.text }) }
+      : { kind: "new" as const, task: user.text, taskId, images: user.images };
     let session: Session;
     try {
       session = await createSession({

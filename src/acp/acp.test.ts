@@ -240,6 +240,28 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(requestText(3)).toContain("terminal-output");
   }, 60_000);
 
+  it("#16 prompt content: an image (the model accepts images), an embedded resource and a resource link reach the model", async () => {
+    const client = await start({ turns: [{ toolCalls: [{ name: "attempt_completion", arguments: { result: "Seen." } }] }] });
+    const initialized = await client.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    expect(initialized.agentCapabilities?.promptCapabilities).toMatchObject({ image: true, embeddedContext: true });
+    const sessionId = await client.newSession(sandbox.workspace);
+    const pixel = Buffer.from("not really a png").toString("base64");
+    const response = await client.agent.request("session/prompt", {
+      sessionId,
+      prompt: [
+        { type: "text", text: "What is in these?" },
+        { type: "image", mimeType: "image/png", data: pixel },
+        { type: "resource", resource: { uri: `file://${join(sandbox.workspace, "notes.md")}`, mimeType: "text/markdown", text: "unsaved notes from the editor" } },
+        { type: "resource_link", uri: `file://${join(sandbox.workspace, "src", "main.ts")}`, name: "main.ts" },
+      ],
+    });
+    expect(response.stopReason).toBe("end_turn");
+    const body = requestText(0);
+    expect(body).toContain(pixel);
+    expect(body).toContain("unsaved notes from the editor");
+    expect(body).toContain(`@${join(sandbox.workspace, "src", "main.ts")}`);
+  }, 60_000);
+
   it("#16 set mode and model: plan mode offers no editing tools; act mode and a new model apply to the next prompt", async () => {
     const client = await start({
       turns: [

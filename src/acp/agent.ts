@@ -11,6 +11,7 @@ import type { AgentConnection, ClientCapabilities, InitializeResponse } from "@a
 import { ConfigError, resolveSettings } from "../config/index.js";
 import type { CliFlags, ResolvedSettings } from "../config/index.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
+import { modelInfo } from "../llm/models.js";
 import { TaskNotFoundError, TaskStore } from "../store/task-store.js";
 import { createTaskId } from "../store/task-id.js";
 import { AcpSession } from "./acp-session.js";
@@ -90,14 +91,15 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
   const settingsById = new Map<string, ResolvedSettings>();
 
   const app = agent({ name: "cairn" })
-    .onRequest("initialize", ({ params }): InitializeResponse => {
+    .onRequest("initialize", async ({ params }): Promise<InitializeResponse> => {
       clientCapabilities = params.clientCapabilities ?? {};
+      const image = await imagesAccepted(options);
       // cairn speaks ACP v1: a client asking for another version gets ours and decides.
       return {
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
-          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          promptCapabilities: { image, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
         },
         agentInfo: { name: "cairn", title: "cairn", version: options.version },
@@ -163,4 +165,15 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
   const connection: AgentConnection = app.connect(stream);
   await connection.closed.catch((error: unknown) => options.log(`connection closed: ${error instanceof Error ? error.message : String(error)}`));
   await Promise.all([...sessions.values()].map((session) => session.close().catch(() => undefined)));
+}
+
+/** Images are offered when the configured model accepts them (a session's folder config may pick another model). */
+async function imagesAccepted(options: AcpAgentOptions): Promise<boolean> {
+  try {
+    const settings = await resolveSettings({ flags: options.flags, env: options.env, cwd: process.cwd() });
+    const overrides = Object.fromEntries(Object.entries(settings.models[settings.model] ?? {}).filter(([, value]) => value !== undefined));
+    return modelInfo(settings.model, { overrides }).supportsImages;
+  } catch {
+    return false;
+  }
 }

@@ -1,6 +1,6 @@
 import type { ProviderError } from "../llm/errors.js";
 import { defaultRetrySchedule } from "../llm/retry.js";
-import type { ContentBlock, Message } from "../llm/types.js";
+import type { ContentBlock, ImageContent, Message } from "../llm/types.js";
 import { openStreamWithRetry } from "./attempt-api-request.js";
 import type { OpenedStream } from "./attempt-api-request.js";
 import { cleanTextForDisplay } from "./clean-text.js";
@@ -155,12 +155,12 @@ export class Task {
   // ---- the loop ----
 
   /** SPEC T18: initial content, TaskStart hook, then the loop. */
-  async startTask(task: string): Promise<TaskResult> {
+  async startTask(task: string, images: ImageContent[] = []): Promise<TaskResult> {
     this.say("task", task);
     return this.runToEnd(async () => {
       await this.hooks.taskStart({ taskId: this.taskId, task });
       this.checkpoints.startInitial();
-      await this.initiateTaskLoop([{ type: "text", text: `<task>\n${task}\n</task>` }]);
+      await this.initiateTaskLoop([{ type: "text", text: `<task>\n${task}\n</task>` }, ...images]);
     });
   }
 
