@@ -31,7 +31,9 @@ export function registerAcpCommand(program: Command, version: () => string): voi
         }
       }
       const { serveAcp } = await import("../acp/agent.js");
-      const { trust: _trust, ...rest } = flags;
+      // An editor opens many folders: trusting each one silently would defeat folder trust.
+      const { trust, ...rest } = flags;
+      if (trust === true) log("--trust is ignored by cairn acp; trust a folder once with `cairn --trust` in it");
       await serveAcp({
         flags: rest,
         env: process.env,
