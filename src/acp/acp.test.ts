@@ -13,6 +13,7 @@ import type { ScriptedServer } from "../llm/scripted/server.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import { makeSandbox } from "../cli/test-support/cli-harness.js";
 import type { Sandbox } from "../cli/test-support/cli-harness.js";
+import { everythingEntry, startHttpEverything } from "../mcp/test-support/servers.js";
 import { startAcpClient } from "./test-support/acp-client.js";
 import type { AcpTestClient, PermissionAnswer } from "./test-support/acp-client.js";
 
@@ -260,6 +261,36 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(body).toContain(pixel);
     expect(body).toContain("unsaved notes from the editor");
     expect(body).toContain(`@${join(sandbox.workspace, "src", "main.ts")}`);
+  }, 60_000);
+
+  it("#16 MCP servers from the client: one over stdio and one over HTTP, both usable by the model", async () => {
+    const http = await startHttpEverything();
+    try {
+      const client = await start(
+        {
+          turns: [
+            { toolCalls: [{ name: "mcp__local__echo", arguments: { message: "over stdio" } }] },
+            { toolCalls: [{ name: "mcp__remote__echo", arguments: { message: "over http" } }] },
+            { toolCalls: [{ name: "attempt_completion", arguments: { result: "Both echoed." } }] },
+          ],
+        },
+        { permissions: ["allow_once", "allow_once"] },
+      );
+      const { sessionId } = await client.agent.request("session/new", {
+        cwd: sandbox.workspace,
+        mcpServers: [
+          { name: "local", command: process.execPath, args: [everythingEntry, "stdio"], env: [] },
+          { type: "http", name: "remote", url: http.url, headers: [{ name: "X-Test", value: "1" }] },
+        ],
+      });
+      expect((await client.prompt(sessionId, "echo twice")).stopReason).toBe("end_turn");
+      expect(toolNamesOf(0)).toEqual(expect.arrayContaining(["mcp__local__echo", "mcp__remote__echo"]));
+      expect(requestText(1)).toContain("Echo: over stdio");
+      expect(requestText(2)).toContain("Echo: over http");
+      expect(client.permissionRequests).toHaveLength(2);
+    } finally {
+      await http.stop();
+    }
   }, 60_000);
 
   it("#16 set mode and model: plan mode offers no editing tools; act mode and a new model apply to the next prompt", async () => {
