@@ -241,6 +241,31 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(requestText(3)).toContain("terminal-output");
   }, 60_000);
 
+  it("#16 the ignore file and approvals still apply when the editor does the reading", async () => {
+    await writeFile(join(sandbox.workspace, ".cairnignore"), "secret.txt\n");
+    await writeFile(join(sandbox.workspace, "secret.txt"), "top secret\n");
+    await writeFile(join(sandbox.root, "outside.txt"), "outside the workspace\n");
+    const client = await start(
+      {
+        turns: [
+          { toolCalls: [{ name: "read_file", arguments: { path: "secret.txt" } }] },
+          { toolCalls: [{ name: "read_file", arguments: { path: "../outside.txt" } }] },
+          { toolCalls: [{ name: "attempt_completion", arguments: { result: "Could not read them." } }] },
+        ],
+      },
+      { fs: true, permissions: ["reject_once"] },
+    );
+    client.buffers.set(join(sandbox.workspace, "secret.txt"), "unsaved secret");
+    const sessionId = await client.newSession(sandbox.workspace);
+    expect((await client.prompt(sessionId, "read the secrets")).stopReason).toBe("end_turn");
+    expect(client.fsReads).toEqual([]);
+    expect(requestText(1)).not.toContain("secret\\n");
+    expect(requestText(1)).not.toContain("unsaved secret");
+    expect(client.permissionRequests).toHaveLength(1);
+    expect(requestText(2)).toContain("The user denied this operation");
+    expect(requestText(2)).not.toContain("outside the workspace");
+  }, 60_000);
+
   it("#16 prompt content: an image (the model accepts images), an embedded resource and a resource link reach the model", async () => {
     const client = await start({ turns: [{ toolCalls: [{ name: "attempt_completion", arguments: { result: "Seen." } }] }] });
     const initialized = await client.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
