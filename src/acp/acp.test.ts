@@ -259,7 +259,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     const sessionId = await client.newSession(sandbox.workspace);
     expect((await client.prompt(sessionId, "read the secrets")).stopReason).toBe("end_turn");
     expect(client.fsReads).toEqual([]);
-    expect(requestText(1)).not.toContain("secret\\n");
+    expect(requestText(1)).not.toContain("top secret");
     expect(requestText(1)).not.toContain("unsaved secret");
     expect(client.permissionRequests).toHaveLength(1);
     expect(requestText(2)).toContain("The user denied this operation");
