@@ -5,7 +5,7 @@
  * prompt answers that ask. A cancel is the Task's staged abort (SPEC T5); the
  * next prompt then resumes the same task from its log.
  */
-import type { AgentContext, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
+import type { AgentContext, SessionConfigOption, SessionModeState, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { ResolvedSettings } from "../config/index.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
@@ -22,6 +22,7 @@ import type { UserTurn } from "./prompt-content.js";
 import { stopHintOf, stopReasonFor } from "./stop-reasons.js";
 import { withToolOutcomes } from "./tool-outcomes.js";
 import { UpdateProjection } from "./update-projection.js";
+import { configOptions, modeState } from "./session-config.js";
 
 export interface AcpSessionOptions {
   sessionId: string;
@@ -87,7 +88,10 @@ export class AcpSession implements Host {
     if (task !== undefined && task.mode !== this.mode) {
       // The task switched mode by itself (a plan approved in --yes mode).
       this.mode = task.mode;
-      this.send([{ sessionUpdate: "current_mode_update", currentModeId: this.mode }]);
+      this.send([
+        { sessionUpdate: "current_mode_update", currentModeId: this.mode },
+        { sessionUpdate: "config_option_update", configOptions: this.state().configOptions },
+      ]);
     }
   }
 
@@ -139,10 +143,19 @@ export class AcpSession implements Host {
     else this.endTurn("cancelled");
   }
 
-  setMode(mode: Mode): void {
+  /** The modes and config options as the client should show them now. */
+  state(): { modes: SessionModeState; configOptions: SessionConfigOption[] } {
+    return { modes: modeState(this.mode), configOptions: configOptions({ mode: this.mode, model: this.model, provider: this.options.settings.provider }) };
+  }
+
+  /** `via` says which of the two ways the client used; the other one is told of the change. */
+  setMode(mode: Mode, via: "mode" | "config_option"): void {
     this.mode = mode;
     const task = this.live?.session.task;
     if (task !== undefined) task.mode = mode;
+    this.send([
+      via === "mode" ? { sessionUpdate: "config_option_update", configOptions: this.state().configOptions } : { sessionUpdate: "current_mode_update", currentModeId: mode },
+    ]);
   }
 
   setModel(model: string): void {

@@ -333,7 +333,10 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(toolNamesOf(0)).toContain("plan_mode_respond");
     expect(toolNamesOf(0)).not.toContain("write_to_file");
 
-    await client.agent.request("session/set_mode", { sessionId, modeId: "act" });
+    // Each way of changing the mode tells the client about the other one.
+    expect(client.updatesOf("config_option_update").at(-1)?.configOptions.find((option) => option.id === "mode")).toMatchObject({ currentValue: "plan" });
+    await client.agent.request("session/set_config_option", { sessionId, configId: "mode", value: "act" });
+    expect(client.updatesOf("current_mode_update").at(-1)).toMatchObject({ currentModeId: "act" });
     const changed = await client.agent.request("session/set_config_option", { sessionId, configId: "model", value: "claude-opus-5-5" });
     expect(changed.configOptions.find((option) => option.id === "model")).toMatchObject({ currentValue: "claude-opus-5-5" });
     expect((await client.prompt(sessionId, "go ahead")).stopReason).toBe("end_turn");

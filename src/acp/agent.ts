@@ -17,7 +17,7 @@ import { createTaskId } from "../store/task-id.js";
 import { AcpSession } from "./acp-session.js";
 import { mcpServersFromClient } from "./mcp-servers.js";
 import { userTurnFromPrompt } from "./prompt-content.js";
-import { configOptions, isMode, modeState } from "./session-config.js";
+import { isMode } from "./session-config.js";
 
 export interface AcpAgentOptions {
   flags: CliFlags;
@@ -84,11 +84,6 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
     return session;
   };
 
-  const sessionState = (session: AcpSession, settings: ResolvedSettings) => ({
-    modes: modeState(session.mode),
-    configOptions: configOptions({ mode: session.mode, model: session.model, provider: settings.provider }),
-  });
-  const settingsById = new Map<string, ResolvedSettings>();
 
   const app = agent({ name: "cairn" })
     .onRequest("initialize", async ({ params }): Promise<InitializeResponse> => {
@@ -110,8 +105,7 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
       const settings = await settingsFor(params.cwd);
       const sessionId = createTaskId();
       const session = await openSession({ sessionId, cwd: params.cwd, created: false, mcpServers: params.mcpServers, client, settings });
-      settingsById.set(sessionId, settings);
-      return { sessionId, ...sessionState(session, settings) };
+      return { sessionId, ...session.state() };
     })
     .onRequest("session/load", async ({ params, client }) => {
       const settings = await settingsFor(params.cwd);
@@ -122,10 +116,9 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
       });
       if (loaded.meta.workspace !== settings.cwd) options.log(`session ${params.sessionId} was started in ${loaded.meta.workspace}; it continues in ${settings.cwd}`);
       const session = await openSession({ sessionId: params.sessionId, cwd: params.cwd, created: true, mcpServers: params.mcpServers, client, settings });
-      settingsById.set(params.sessionId, settings);
       session.replay(loaded.uiMessages);
       await session.flush();
-      return sessionState(session, settings);
+      return session.state();
     })
     .onRequest("session/prompt", async ({ params }) => {
       const session = sessionFor(params.sessionId);
@@ -138,24 +131,22 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
     .onRequest("session/set_mode", ({ params }) => {
       const session = sessionFor(params.sessionId);
       if (!isMode(params.modeId)) throw RequestError.invalidParams(undefined, `unknown mode "${params.modeId}"; cairn has "act" and "plan"`);
-      session.setMode(params.modeId);
+      session.setMode(params.modeId, "mode");
       return {};
     })
     .onRequest("session/set_config_option", ({ params }) => {
       const session = sessionFor(params.sessionId);
-      const settings = settingsById.get(params.sessionId);
-      if (settings === undefined) throw RequestError.sessionNotFound(params.sessionId);
       const value = params.value;
       if (typeof value !== "string") throw RequestError.invalidParams(undefined, `option "${params.configId}" takes a value id`);
       if (params.configId === "mode") {
         if (!isMode(value)) throw RequestError.invalidParams(undefined, `unknown mode "${value}"; cairn has "act" and "plan"`);
-        session.setMode(value);
+        session.setMode(value, "config_option");
       } else if (params.configId === "model") {
         session.setModel(value);
       } else {
         throw RequestError.invalidParams(undefined, `unknown config option "${params.configId}"; cairn has "mode" and "model"`);
       }
-      return { configOptions: sessionState(session, settings).configOptions };
+      return { configOptions: session.state().configOptions };
     });
 
   const stream = ndJsonStream(
