@@ -344,6 +344,22 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect((server?.requests[1]?.body as { model?: string }).model).toBe("claude-opus-5-5");
     expect(requestText(1)).toContain("go ahead");
   }, 60_000);
+  it("#16 plan approval: in plan mode the plan ends the turn; switching to Act and prompting approves it in the same task", async () => {
+    const client = await start({
+      turns: [
+        { toolCalls: [{ name: "plan_mode_respond", arguments: { response: "Plan: write plan.txt." } }] },
+        { toolCalls: [{ name: "attempt_completion", arguments: { result: "Carried out." } }] },
+      ],
+    });
+    const sessionId = await client.newSession(sandbox.workspace);
+    await client.agent.request("session/set_mode", { sessionId, modeId: "plan" });
+    expect((await client.prompt(sessionId, "plan it")).stopReason).toBe("end_turn");
+    await client.agent.request("session/set_mode", { sessionId, modeId: "act" });
+    expect((await client.prompt(sessionId, "looks good")).stopReason).toBe("end_turn");
+    expect(requestText(1)).toContain("The user approved the plan");
+    expect(requestText(1)).toContain("looks good");
+    expect(toolNamesOf(1)).toContain("write_to_file");
+  }, 60_000);
 });
 
 describe("cairn acp protocol hygiene (issue #16)", () => {
