@@ -363,6 +363,13 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
 });
 
 describe("cairn acp protocol hygiene (issue #16)", () => {
+  it("#16 a missing API key is a clear error when the session opens", async () => {
+    const client = startAcpClient({ args: ["--provider", "anthropic", "--model", "claude-sonnet-5-5"], env: sandbox.env, cwd: sandbox.workspace });
+    clients.push(client);
+    await client.initialize();
+    await expect(client.newSession(sandbox.workspace)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("no API key for anthropic") });
+  }, 60_000);
+
   it("#16 malformed input gets JSON-RPC errors, never a crash; stdout carries only protocol messages", async () => {
     const { spawn } = await import("node:child_process");
     const { cairnBin } = await import("../cli/test-support/cli-harness.js");

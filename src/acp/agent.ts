@@ -8,7 +8,7 @@ import { isAbsolute } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { PROTOCOL_VERSION, RequestError, agent, ndJsonStream } from "@agentclientprotocol/sdk";
 import type { AgentConnection, ClientCapabilities, InitializeResponse } from "@agentclientprotocol/sdk";
-import { ConfigError, resolveSettings } from "../config/index.js";
+import { ConfigError, requireApiKey, resolveSettings } from "../config/index.js";
 import type { CliFlags, ResolvedSettings } from "../config/index.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import { modelInfo } from "../llm/models.js";
@@ -45,6 +45,12 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
     if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, got "${cwd}"`);
     const settings = await resolveSettings({ flags: { ...options.flags, cwd }, env: options.env, cwd }).catch(configError);
     for (const warning of settings.warnings) options.log(`warning: ${warning}`);
+    // A missing key is said when the session opens, not after the first prompt.
+    try {
+      requireApiKey(settings);
+    } catch (error) {
+      configError(error);
+    }
     return settings;
   };
 
