@@ -100,6 +100,10 @@ export class AcpSession implements Host {
     if (message.ask === "resume_task" || message.ask === "resume_completed_task") return Promise.resolve({ response: "yes" });
     // A question for the user: this prompt turn ends, the next prompt answers it.
     return new Promise<AskResponse>((resolve, reject) => {
+      if (signal.aborted) {
+        reject(signal.reason instanceof Error ? signal.reason : new Error("the task was cancelled"));
+        return;
+      }
       this.pendingAsk = { message, resolve };
       signal.addEventListener(
         "abort",
@@ -192,9 +196,9 @@ export class AcpSession implements Host {
   }
 
   private async startTask(user: UserTurn): Promise<void> {
+    this.restartNeeded = false;
     if (this.live !== undefined) {
       // A waiting task is restarted (resumed from its log) for a new model or for images.
-      this.restartNeeded = false;
       const waiting = this.live;
       this.live = undefined;
       this.pendingAsk = undefined;
