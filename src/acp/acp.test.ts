@@ -185,6 +185,19 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(statusesOf(client, toolCallId).at(-1)).toBe("failed");
   }, 60_000);
 
+  it("#16 cancel during a command in the editor's terminal: the terminal is killed and released", async () => {
+    const client = await start({ turns: [{ toolCalls: [{ name: "execute_command", arguments: { command: "sleep 30", requires_approval: false } }] }] }, { terminal: true });
+    const sessionId = await client.newSession(sandbox.workspace);
+    const prompt = client.prompt(sessionId, "wait in the terminal");
+    await client.waitForUpdate((update) => update.sessionUpdate === "tool_call_update" && Array.isArray(update.content) && update.content.some((content) => content.type === "terminal"));
+    await client.agent.notify("session/cancel", { sessionId });
+    expect((await prompt).stopReason).toBe("cancelled");
+    const terminal = [...client.terminals.values()][0];
+    await terminal?.exit;
+    expect(terminal?.process.signalCode).toBe("SIGKILL");
+    expect(client.released).toEqual(["term-1"]);
+  }, 60_000);
+
   it("#16 load: a follow-up question ends the turn; another process loads the session, replays it, and the next prompt answers", async () => {
     const scenario: Scenario = {
       turns: [
