@@ -195,6 +195,8 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     const terminal = [...client.terminals.values()][0];
     await terminal?.exit;
     expect(terminal?.process.signalCode).toBe("SIGKILL");
+    // The prompt may answer before the tool finished tidying up: the release follows.
+    for (let waited = 0; waited < 10_000 && client.released.length === 0; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(client.released).toEqual(["term-1"]);
   }, 60_000);
 
