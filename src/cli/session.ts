@@ -104,11 +104,12 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     protocol: settings.toolProtocol,
     ...(mcp.port ? { mcp: mcp.port } : {}),
     parallelTools: settings.parallelTools,
+    keepBackgroundProcesses: settings.keepBackgroundProcesses,
     ...(options.operations ? { operations: options.operations } : {}),
   });
   const toolExecutor = (options.wrapToolExecutor ?? ((executor: ToolExecutor) => executor))(mcp.wrap(baseExecutor));
 
-  const checkpoints = options.checkpoints === false ? noCheckpoints : createCheckpoints({
+  const checkpoints = options.checkpoints === false || !settings.checkpoints ? noCheckpoints : createCheckpoints({
     workspace: settings.cwd,
     dataDir: settings.dataDir,
     taskId,

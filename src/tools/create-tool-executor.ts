@@ -36,6 +36,8 @@ export interface ToolExecutorOptions {
   mcp?: McpPort;
   parallelTools?: boolean;
   commandTimeoutMs?: number;
+  /** Leave a command's background processes running when it finishes (#11 item 3; default false). */
+  keepBackgroundProcesses?: boolean;
   shell?: string;
   fetch?: typeof fetch;
   /** File and command operations (default: the local disk and shell). */
@@ -62,6 +64,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     dataDir: options.dataDir ?? join(homedir(), ".cairn"),
     commandTimeoutMs: options.commandTimeoutMs ?? defaultCommandTimeoutMs,
     shell: options.shell ?? process.env["SHELL"] ?? "/bin/sh",
+    keepBackgroundProcesses: options.keepBackgroundProcesses ?? false,
     fetch: options.fetch ?? globalThis.fetch,
     operations: options.operations ?? localOperations,
     ...(options.mcp !== undefined ? { mcp: options.mcp } : {}),

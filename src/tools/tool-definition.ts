@@ -61,6 +61,8 @@ export interface ToolRuntimeOptions {
   dataDir: string;
   commandTimeoutMs: number;
   shell: string;
+  /** See `keepBackgroundProcesses` in docs/configuration.md. */
+  keepBackgroundProcesses: boolean;
   fetch: typeof fetch;
   mcp?: McpPort;
   /** Where file reads, writes and commands happen (local, or through an editor). */

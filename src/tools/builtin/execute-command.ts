@@ -105,6 +105,7 @@ export const executeCommandTool: ToolDefinition = {
         cwd: runtime.guard.root,
         shell: runtime.options.shell,
         timeoutMs,
+        keepBackgroundProcesses: runtime.options.keepBackgroundProcesses,
         signal: runtime.context.signal,
         outputFile,
         onOutput: (preview) => runtime.context.say("command_output", preview, { partial: true, key: outputKey }),
