@@ -81,9 +81,14 @@ export class AcpSession implements Host {
   // ---- Host ----
 
   onMessage(message: UiMessage): void {
-    if (message.type === "say" && message.say === "api_req_started" && message.partial) this.stopHint = undefined;
-    this.stopHint = stopHintOf(message) ?? this.stopHint;
+    // A request that ends says why; a normal end clears an earlier limit, a failed request keeps it.
+    if (message.type === "say" && message.say === "api_req_started" && !message.partial && typeof message.meta?.["stopReason"] === "string") {
+      this.stopHint = stopHintOf(message);
+    }
     this.send(this.projection.project(message));
+    // The model refused: asking it again would only repeat the refusal. The turn ends with it;
+    // the task stays resumable, so the next prompt can rephrase.
+    if (this.stopHint === "refusal" && this.turn !== undefined) void this.live?.session.task.abortTask();
     const task = this.live?.session.task;
     if (task !== undefined && task.mode !== this.mode) {
       // The task switched mode by itself (a plan approved in --yes mode).

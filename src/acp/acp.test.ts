@@ -378,6 +378,18 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
 });
 
 describe("cairn acp protocol hygiene (issue #16)", () => {
+  it("#16 stop reasons: a refusal ends the turn with refusal; a request failing after an output-limit cut ends it with max_tokens", async () => {
+    const refusing = await start({ turns: [{ text: "I can't help with that.", stopReason: "refusal" }] });
+    const first = await refusing.newSession(sandbox.workspace);
+    expect((await refusing.prompt(first, "do something bad")).stopReason).toBe("refusal");
+    expect(refusing.text("agent_message_chunk")).toContain("I can't help with that.");
+    expect(server?.requests).toHaveLength(1);
+
+    const cut = await start({ turns: [{ text: "The start of a very long answer", stopReason: "max_tokens" }, { error: { status: 400 } }] });
+    const second = await cut.newSession(sandbox.workspace);
+    expect((await cut.prompt(second, "write a lot")).stopReason).toBe("max_tokens");
+  }, 60_000);
+
   it("#16 a missing API key is a clear error when the session opens", async () => {
     const client = startAcpClient({ args: ["--provider", "anthropic", "--model", "claude-sonnet-5-5"], env: sandbox.env, cwd: sandbox.workspace });
     clients.push(client);

@@ -338,7 +338,10 @@ export class Task {
     if (this.presentationError !== undefined) {
       throw this.presentationError instanceof Error ? this.presentationError : new Error("presenting the answer failed", { cause: this.presentationError });
     }
-    this.finishRequestMessage(streamError ? { cancelReason: "streaming_failed", error: streamError.message } : {});
+    // The provider's stop reason rides on the request's message (an editor's turn can end with it).
+    this.finishRequestMessage(
+      streamError ? { cancelReason: "streaming_failed", error: streamError.message } : finished.stopReason === undefined ? {} : { stopReason: finished.stopReason },
+    );
     this.messages.finalizeOpen();
 
     let note = finished.note;
