@@ -226,6 +226,20 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(second.text("agent_message_chunk")).toContain("Will make a.txt.");
   }, 60_000);
 
+  it("#16 SIGTERM from the editor stops the agent cleanly: its waiting task can be loaded again", async () => {
+    const scenario: Scenario = { turns: [{ toolCalls: [{ name: "ask_followup_question", arguments: { question: "Which one?" } }] }, { toolCalls: [{ name: "attempt_completion", arguments: { result: "Done." } }] }] };
+    const first = await start(scenario);
+    const sessionId = await first.newSession(sandbox.workspace);
+    expect((await first.prompt(sessionId, "pick one")).stopReason).toBe("end_turn");
+    const exited = new Promise<number | null>((resolve) => first.child.once("exit", (code) => resolve(code)));
+    first.child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    const second = await start(scenario, { keepServer: true });
+    await second.agent.request("session/load", { sessionId, cwd: sandbox.workspace, mcpServers: [] });
+    expect((await second.prompt(sessionId, "the first")).stopReason).toBe("end_turn");
+    expect(requestText(1)).toContain("the first");
+  }, 60_000);
+
   it("#16 client-side fs and terminal: reads see the editor's buffer, writes go to the editor, commands run in its terminal", async () => {
     await writeFile(join(sandbox.workspace, "a.txt"), "disk version\n");
     const client = await start(
