@@ -276,7 +276,7 @@ export class AcpSession implements Host {
     await this.sending;
     const request = this.options.client.request("session/request_permission", {
       sessionId: this.options.sessionId,
-      toolCall: { toolCallId },
+      toolCall: this.projection.toolCallSnapshot(toolCallId),
       options: permissionOptions,
     });
     const aborted = new Promise<never>((_resolve, reject) => {

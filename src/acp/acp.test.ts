@@ -108,6 +108,8 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
 
     expect(client.permissionRequests.map((request) => request.toolCall.toolCallId)).toEqual([edit?.toolCallId, command?.toolCallId]);
     expect(client.permissionRequests[0]?.options.map((option) => option.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
+    // The request repeats the call, so a client can show the diff in its dialog.
+    expect(client.permissionRequests[0]?.toolCall).toMatchObject({ title: "Edit hello.txt", kind: "edit", content: [{ type: "diff", path: join(sandbox.workspace, "hello.txt") }] });
     expect(toolCallUpdates(client, command?.toolCallId ?? "").some((update) => "title" in update && update.title === "Run `echo from-the-shell && cat hello.txt`")).toBe(true);
     const output = contentOf(client, command?.toolCallId ?? "").flatMap((content) => (content.type === "content" && content.content.type === "text" ? [content.content.text] : []));
     expect(output.join("\n")).toContain("from-the-shell");
