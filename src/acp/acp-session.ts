@@ -5,7 +5,7 @@
  * prompt answers that ask. A cancel is the Task's staged abort (SPEC T5); the
  * next prompt then resumes the same task from its log.
  */
-import type { AgentContext, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
+import type { AgentContext, SessionConfigOption, SessionModeState, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { ResolvedSettings } from "../config/index.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
@@ -22,6 +22,7 @@ import type { UserTurn } from "./prompt-content.js";
 import { stopHintOf, stopReasonFor } from "./stop-reasons.js";
 import { withToolOutcomes } from "./tool-outcomes.js";
 import { UpdateProjection } from "./update-projection.js";
+import { configOptions, modeState } from "./session-config.js";
 
 export interface AcpSessionOptions {
   sessionId: string;
@@ -80,14 +81,22 @@ export class AcpSession implements Host {
   // ---- Host ----
 
   onMessage(message: UiMessage): void {
-    if (message.type === "say" && message.say === "api_req_started" && message.partial) this.stopHint = undefined;
-    this.stopHint = stopHintOf(message) ?? this.stopHint;
+    // A request that ends says why; a normal end clears an earlier limit, a failed request keeps it.
+    if (message.type === "say" && message.say === "api_req_started" && !message.partial && typeof message.meta?.["stopReason"] === "string") {
+      this.stopHint = stopHintOf(message);
+    }
     this.send(this.projection.project(message));
+    // The model refused: asking it again would only repeat the refusal. The turn ends with it;
+    // the task stays resumable, so the next prompt can rephrase.
+    if (this.stopHint === "refusal" && this.turn !== undefined) void this.live?.session.task.abortTask();
     const task = this.live?.session.task;
     if (task !== undefined && task.mode !== this.mode) {
       // The task switched mode by itself (a plan approved in --yes mode).
       this.mode = task.mode;
-      this.send([{ sessionUpdate: "current_mode_update", currentModeId: this.mode }]);
+      this.send([
+        { sessionUpdate: "current_mode_update", currentModeId: this.mode },
+        { sessionUpdate: "config_option_update", configOptions: this.state().configOptions },
+      ]);
     }
   }
 
@@ -96,6 +105,10 @@ export class AcpSession implements Host {
     if (message.ask === "resume_task" || message.ask === "resume_completed_task") return Promise.resolve({ response: "yes" });
     // A question for the user: this prompt turn ends, the next prompt answers it.
     return new Promise<AskResponse>((resolve, reject) => {
+      if (signal.aborted) {
+        reject(signal.reason instanceof Error ? signal.reason : new Error("the task was cancelled"));
+        return;
+      }
       this.pendingAsk = { message, resolve };
       signal.addEventListener(
         "abort",
@@ -119,7 +132,8 @@ export class AcpSession implements Host {
     });
     this.stopHint = undefined;
     const pending = this.pendingAsk;
-    if (this.live !== undefined && pending !== undefined && !this.restartNeeded) {
+    // Images cannot ride on an answer: the waiting task is resumed with the message and them.
+    if (this.live !== undefined && pending !== undefined && !this.restartNeeded && user.images.length === 0) {
       this.pendingAsk = undefined;
       pending.resolve(this.answerWith(pending.message, user.text));
     } else {
@@ -138,10 +152,19 @@ export class AcpSession implements Host {
     else this.endTurn("cancelled");
   }
 
-  setMode(mode: Mode): void {
+  /** The modes and config options as the client should show them now. */
+  state(): { modes: SessionModeState; configOptions: SessionConfigOption[] } {
+    return { modes: modeState(this.mode), configOptions: configOptions({ mode: this.mode, model: this.model, provider: this.options.settings.provider }) };
+  }
+
+  /** `via` says which of the two ways the client used; the other one is told of the change. */
+  setMode(mode: Mode, via: "mode" | "config_option"): void {
     this.mode = mode;
     const task = this.live?.session.task;
     if (task !== undefined) task.mode = mode;
+    this.send([
+      via === "mode" ? { sessionUpdate: "config_option_update", configOptions: this.state().configOptions } : { sessionUpdate: "current_mode_update", currentModeId: mode },
+    ]);
   }
 
   setModel(model: string): void {
@@ -178,9 +201,9 @@ export class AcpSession implements Host {
   }
 
   private async startTask(user: UserTurn): Promise<void> {
+    this.restartNeeded = false;
     if (this.live !== undefined) {
-      // Only a model change restarts a waiting task: stop it, then resume it on the new model.
-      this.restartNeeded = false;
+      // A waiting task is restarted (resumed from its log) for a new model or for images.
       const waiting = this.live;
       this.live = undefined;
       this.pendingAsk = undefined;
@@ -190,8 +213,8 @@ export class AcpSession implements Host {
     const { createSession } = await import("../cli/session.js");
     const taskId = this.options.sessionId;
     const start = this.created
-      ? { kind: "resume" as const, taskId, ...(user.text === "" ? {} : { message: user.text }) }
-      : { kind: "new" as const, task: user.text, taskId };
+      ? { kind: "resume" as const, taskId, images: user.images, ...(user.text === "" ? {} : { message: user.text }) }
+      : { kind: "new" as const, task: user.text, taskId, images: user.images };
     let session: Session;
     try {
       session = await createSession({
@@ -253,7 +276,7 @@ export class AcpSession implements Host {
     await this.sending;
     const request = this.options.client.request("session/request_permission", {
       sessionId: this.options.sessionId,
-      toolCall: { toolCallId },
+      toolCall: this.projection.toolCallSnapshot(toolCallId),
       options: permissionOptions,
     });
     const aborted = new Promise<never>((_resolve, reject) => {

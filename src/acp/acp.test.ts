@@ -13,6 +13,7 @@ import type { ScriptedServer } from "../llm/scripted/server.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import { makeSandbox } from "../cli/test-support/cli-harness.js";
 import type { Sandbox } from "../cli/test-support/cli-harness.js";
+import { everythingEntry, startHttpEverything } from "../mcp/test-support/servers.js";
 import { startAcpClient } from "./test-support/acp-client.js";
 import type { AcpTestClient, PermissionAnswer } from "./test-support/acp-client.js";
 
@@ -107,6 +108,8 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
 
     expect(client.permissionRequests.map((request) => request.toolCall.toolCallId)).toEqual([edit?.toolCallId, command?.toolCallId]);
     expect(client.permissionRequests[0]?.options.map((option) => option.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
+    // The request repeats the call, so a client can show the diff in its dialog.
+    expect(client.permissionRequests[0]?.toolCall).toMatchObject({ title: "Edit hello.txt", kind: "edit", content: [{ type: "diff", path: join(sandbox.workspace, "hello.txt") }] });
     expect(toolCallUpdates(client, command?.toolCallId ?? "").some((update) => "title" in update && update.title === "Run `echo from-the-shell && cat hello.txt`")).toBe(true);
     const output = contentOf(client, command?.toolCallId ?? "").flatMap((content) => (content.type === "content" && content.content.type === "text" ? [content.content.text] : []));
     expect(output.join("\n")).toContain("from-the-shell");
@@ -184,6 +187,21 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(statusesOf(client, toolCallId).at(-1)).toBe("failed");
   }, 60_000);
 
+  it("#16 cancel during a command in the editor's terminal: the terminal is killed and released", async () => {
+    const client = await start({ turns: [{ toolCalls: [{ name: "execute_command", arguments: { command: "sleep 30", requires_approval: false } }] }] }, { terminal: true });
+    const sessionId = await client.newSession(sandbox.workspace);
+    const prompt = client.prompt(sessionId, "wait in the terminal");
+    await client.waitForUpdate((update) => update.sessionUpdate === "tool_call_update" && Array.isArray(update.content) && update.content.some((content) => content.type === "terminal"));
+    await client.agent.notify("session/cancel", { sessionId });
+    expect((await prompt).stopReason).toBe("cancelled");
+    const terminal = [...client.terminals.values()][0];
+    await terminal?.exit;
+    expect(terminal?.process.signalCode).toBe("SIGKILL");
+    // The prompt may answer before the tool finished tidying up: the release follows.
+    for (let waited = 0; waited < 10_000 && client.released.length === 0; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(client.released).toEqual(["term-1"]);
+  }, 60_000);
+
   it("#16 load: a follow-up question ends the turn; another process loads the session, replays it, and the next prompt answers", async () => {
     const scenario: Scenario = {
       turns: [
@@ -208,6 +226,20 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(server?.requests).toHaveLength(2);
     expect(requestText(1)).toContain("a.txt please");
     expect(second.text("agent_message_chunk")).toContain("Will make a.txt.");
+  }, 60_000);
+
+  it("#16 SIGTERM from the editor stops the agent cleanly: its waiting task can be loaded again", async () => {
+    const scenario: Scenario = { turns: [{ toolCalls: [{ name: "ask_followup_question", arguments: { question: "Which one?" } }] }, { toolCalls: [{ name: "attempt_completion", arguments: { result: "Done." } }] }] };
+    const first = await start(scenario);
+    const sessionId = await first.newSession(sandbox.workspace);
+    expect((await first.prompt(sessionId, "pick one")).stopReason).toBe("end_turn");
+    const exited = new Promise<number | null>((resolve) => first.child.once("exit", (code) => resolve(code)));
+    first.child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    const second = await start(scenario, { keepServer: true });
+    await second.agent.request("session/load", { sessionId, cwd: sandbox.workspace, mcpServers: [] });
+    expect((await second.prompt(sessionId, "the first")).stopReason).toBe("end_turn");
+    expect(requestText(1)).toContain("the first");
   }, 60_000);
 
   it("#16 client-side fs and terminal: reads see the editor's buffer, writes go to the editor, commands run in its terminal", async () => {
@@ -240,6 +272,83 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(requestText(3)).toContain("terminal-output");
   }, 60_000);
 
+  it("#16 the ignore file and approvals still apply when the editor does the reading", async () => {
+    await writeFile(join(sandbox.workspace, ".cairnignore"), "secret.txt\n");
+    await writeFile(join(sandbox.workspace, "secret.txt"), "top secret\n");
+    await writeFile(join(sandbox.root, "outside.txt"), "outside the workspace\n");
+    const client = await start(
+      {
+        turns: [
+          { toolCalls: [{ name: "read_file", arguments: { path: "secret.txt" } }] },
+          { toolCalls: [{ name: "read_file", arguments: { path: "../outside.txt" } }] },
+          { toolCalls: [{ name: "attempt_completion", arguments: { result: "Could not read them." } }] },
+        ],
+      },
+      { fs: true, permissions: ["reject_once"] },
+    );
+    client.buffers.set(join(sandbox.workspace, "secret.txt"), "unsaved secret");
+    const sessionId = await client.newSession(sandbox.workspace);
+    expect((await client.prompt(sessionId, "read the secrets")).stopReason).toBe("end_turn");
+    expect(client.fsReads).toEqual([]);
+    expect(requestText(1)).not.toContain("top secret");
+    expect(requestText(1)).not.toContain("unsaved secret");
+    expect(client.permissionRequests).toHaveLength(1);
+    expect(requestText(2)).toContain("The user denied this operation");
+    expect(requestText(2)).not.toContain("outside the workspace");
+  }, 60_000);
+
+  it("#16 prompt content: an image (the model accepts images), an embedded resource and a resource link reach the model", async () => {
+    const client = await start({ turns: [{ toolCalls: [{ name: "attempt_completion", arguments: { result: "Seen." } }] }] });
+    const initialized = await client.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    expect(initialized.agentCapabilities?.promptCapabilities).toMatchObject({ image: true, embeddedContext: true });
+    const sessionId = await client.newSession(sandbox.workspace);
+    const pixel = Buffer.from("not really a png").toString("base64");
+    const response = await client.agent.request("session/prompt", {
+      sessionId,
+      prompt: [
+        { type: "text", text: "What is in these?" },
+        { type: "image", mimeType: "image/png", data: pixel },
+        { type: "resource", resource: { uri: `file://${join(sandbox.workspace, "notes.md")}`, mimeType: "text/markdown", text: "unsaved notes from the editor" } },
+        { type: "resource_link", uri: `file://${join(sandbox.workspace, "src", "main.ts")}`, name: "main.ts" },
+      ],
+    });
+    expect(response.stopReason).toBe("end_turn");
+    const body = requestText(0);
+    expect(body).toContain(pixel);
+    expect(body).toContain("unsaved notes from the editor");
+    expect(body).toContain(`@${join(sandbox.workspace, "src", "main.ts")}`);
+  }, 60_000);
+
+  it("#16 MCP servers from the client: one over stdio and one over HTTP, both usable by the model", async () => {
+    const http = await startHttpEverything();
+    try {
+      const client = await start(
+        {
+          turns: [
+            { toolCalls: [{ name: "mcp__local__echo", arguments: { message: "over stdio" } }] },
+            { toolCalls: [{ name: "mcp__remote__echo", arguments: { message: "over http" } }] },
+            { toolCalls: [{ name: "attempt_completion", arguments: { result: "Both echoed." } }] },
+          ],
+        },
+        { permissions: ["allow_once", "allow_once"] },
+      );
+      const { sessionId } = await client.agent.request("session/new", {
+        cwd: sandbox.workspace,
+        mcpServers: [
+          { name: "local", command: process.execPath, args: [everythingEntry, "stdio"], env: [] },
+          { type: "http", name: "remote", url: http.url, headers: [{ name: "X-Test", value: "1" }] },
+        ],
+      });
+      expect((await client.prompt(sessionId, "echo twice")).stopReason).toBe("end_turn");
+      expect(toolNamesOf(0)).toEqual(expect.arrayContaining(["mcp__local__echo", "mcp__remote__echo"]));
+      expect(requestText(1)).toContain("Echo: over stdio");
+      expect(requestText(2)).toContain("Echo: over http");
+      expect(client.permissionRequests).toHaveLength(2);
+    } finally {
+      await http.stop();
+    }
+  }, 60_000);
+
   it("#16 set mode and model: plan mode offers no editing tools; act mode and a new model apply to the next prompt", async () => {
     const client = await start({
       turns: [
@@ -255,7 +364,10 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(toolNamesOf(0)).toContain("plan_mode_respond");
     expect(toolNamesOf(0)).not.toContain("write_to_file");
 
-    await client.agent.request("session/set_mode", { sessionId, modeId: "act" });
+    // Each way of changing the mode tells the client about the other one.
+    expect(client.updatesOf("config_option_update").at(-1)?.configOptions.find((option) => option.id === "mode")).toMatchObject({ currentValue: "plan" });
+    await client.agent.request("session/set_config_option", { sessionId, configId: "mode", value: "act" });
+    expect(client.updatesOf("current_mode_update").at(-1)).toMatchObject({ currentModeId: "act" });
     const changed = await client.agent.request("session/set_config_option", { sessionId, configId: "model", value: "claude-opus-5-5" });
     expect(changed.configOptions.find((option) => option.id === "model")).toMatchObject({ currentValue: "claude-opus-5-5" });
     expect((await client.prompt(sessionId, "go ahead")).stopReason).toBe("end_turn");
@@ -263,9 +375,44 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect((server?.requests[1]?.body as { model?: string }).model).toBe("claude-opus-5-5");
     expect(requestText(1)).toContain("go ahead");
   }, 60_000);
+  it("#16 plan approval: in plan mode the plan ends the turn; switching to Act and prompting approves it in the same task", async () => {
+    const client = await start({
+      turns: [
+        { toolCalls: [{ name: "plan_mode_respond", arguments: { response: "Plan: write plan.txt." } }] },
+        { toolCalls: [{ name: "attempt_completion", arguments: { result: "Carried out." } }] },
+      ],
+    });
+    const sessionId = await client.newSession(sandbox.workspace);
+    await client.agent.request("session/set_mode", { sessionId, modeId: "plan" });
+    expect((await client.prompt(sessionId, "plan it")).stopReason).toBe("end_turn");
+    await client.agent.request("session/set_mode", { sessionId, modeId: "act" });
+    expect((await client.prompt(sessionId, "looks good")).stopReason).toBe("end_turn");
+    expect(requestText(1)).toContain("The user approved the plan");
+    expect(requestText(1)).toContain("looks good");
+    expect(toolNamesOf(1)).toContain("write_to_file");
+  }, 60_000);
 });
 
 describe("cairn acp protocol hygiene (issue #16)", () => {
+  it("#16 stop reasons: a refusal ends the turn with refusal; a request failing after an output-limit cut ends it with max_tokens", async () => {
+    const refusing = await start({ turns: [{ text: "I can't help with that.", stopReason: "refusal" }] });
+    const first = await refusing.newSession(sandbox.workspace);
+    expect((await refusing.prompt(first, "do something bad")).stopReason).toBe("refusal");
+    expect(refusing.text("agent_message_chunk")).toContain("I can't help with that.");
+    expect(server?.requests).toHaveLength(1);
+
+    const cut = await start({ turns: [{ text: "The start of a very long answer", stopReason: "max_tokens" }, { error: { status: 400 } }] });
+    const second = await cut.newSession(sandbox.workspace);
+    expect((await cut.prompt(second, "write a lot")).stopReason).toBe("max_tokens");
+  }, 60_000);
+
+  it("#16 a missing API key is a clear error when the session opens", async () => {
+    const client = startAcpClient({ args: ["--provider", "anthropic", "--model", "claude-sonnet-5-5"], env: sandbox.env, cwd: sandbox.workspace });
+    clients.push(client);
+    await client.initialize();
+    await expect(client.newSession(sandbox.workspace)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("no API key for anthropic") });
+  }, 60_000);
+
   it("#16 malformed input gets JSON-RPC errors, never a crash; stdout carries only protocol messages", async () => {
     const { spawn } = await import("node:child_process");
     const { cairnBin } = await import("../cli/test-support/cli-harness.js");

@@ -8,15 +8,16 @@ import { isAbsolute } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { PROTOCOL_VERSION, RequestError, agent, ndJsonStream } from "@agentclientprotocol/sdk";
 import type { AgentConnection, ClientCapabilities, InitializeResponse } from "@agentclientprotocol/sdk";
-import { ConfigError, resolveSettings } from "../config/index.js";
+import { ConfigError, requireApiKey, resolveSettings } from "../config/index.js";
 import type { CliFlags, ResolvedSettings } from "../config/index.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
+import { modelInfo } from "../llm/models.js";
 import { TaskNotFoundError, TaskStore } from "../store/task-store.js";
 import { createTaskId } from "../store/task-id.js";
 import { AcpSession } from "./acp-session.js";
 import { mcpServersFromClient } from "./mcp-servers.js";
 import { userTurnFromPrompt } from "./prompt-content.js";
-import { configOptions, isMode, modeState } from "./session-config.js";
+import { isMode } from "./session-config.js";
 
 export interface AcpAgentOptions {
   flags: CliFlags;
@@ -44,6 +45,12 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
     if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, got "${cwd}"`);
     const settings = await resolveSettings({ flags: { ...options.flags, cwd }, env: options.env, cwd }).catch(configError);
     for (const warning of settings.warnings) options.log(`warning: ${warning}`);
+    // A missing key is said when the session opens, not after the first prompt.
+    try {
+      requireApiKey(settings);
+    } catch (error) {
+      configError(error);
+    }
     return settings;
   };
 
@@ -83,21 +90,17 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
     return session;
   };
 
-  const sessionState = (session: AcpSession, settings: ResolvedSettings) => ({
-    modes: modeState(session.mode),
-    configOptions: configOptions({ mode: session.mode, model: session.model, provider: settings.provider }),
-  });
-  const settingsById = new Map<string, ResolvedSettings>();
 
   const app = agent({ name: "cairn" })
-    .onRequest("initialize", ({ params }): InitializeResponse => {
+    .onRequest("initialize", async ({ params }): Promise<InitializeResponse> => {
       clientCapabilities = params.clientCapabilities ?? {};
+      const image = await imagesAccepted(options);
       // cairn speaks ACP v1: a client asking for another version gets ours and decides.
       return {
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: {
           loadSession: true,
-          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          promptCapabilities: { image, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
         },
         agentInfo: { name: "cairn", title: "cairn", version: options.version },
@@ -108,8 +111,7 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
       const settings = await settingsFor(params.cwd);
       const sessionId = createTaskId();
       const session = await openSession({ sessionId, cwd: params.cwd, created: false, mcpServers: params.mcpServers, client, settings });
-      settingsById.set(sessionId, settings);
-      return { sessionId, ...sessionState(session, settings) };
+      return { sessionId, ...session.state() };
     })
     .onRequest("session/load", async ({ params, client }) => {
       const settings = await settingsFor(params.cwd);
@@ -120,10 +122,9 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
       });
       if (loaded.meta.workspace !== settings.cwd) options.log(`session ${params.sessionId} was started in ${loaded.meta.workspace}; it continues in ${settings.cwd}`);
       const session = await openSession({ sessionId: params.sessionId, cwd: params.cwd, created: true, mcpServers: params.mcpServers, client, settings });
-      settingsById.set(params.sessionId, settings);
       session.replay(loaded.uiMessages);
       await session.flush();
-      return sessionState(session, settings);
+      return session.state();
     })
     .onRequest("session/prompt", async ({ params }) => {
       const session = sessionFor(params.sessionId);
@@ -136,24 +137,22 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
     .onRequest("session/set_mode", ({ params }) => {
       const session = sessionFor(params.sessionId);
       if (!isMode(params.modeId)) throw RequestError.invalidParams(undefined, `unknown mode "${params.modeId}"; cairn has "act" and "plan"`);
-      session.setMode(params.modeId);
+      session.setMode(params.modeId, "mode");
       return {};
     })
     .onRequest("session/set_config_option", ({ params }) => {
       const session = sessionFor(params.sessionId);
-      const settings = settingsById.get(params.sessionId);
-      if (settings === undefined) throw RequestError.sessionNotFound(params.sessionId);
       const value = params.value;
       if (typeof value !== "string") throw RequestError.invalidParams(undefined, `option "${params.configId}" takes a value id`);
       if (params.configId === "mode") {
         if (!isMode(value)) throw RequestError.invalidParams(undefined, `unknown mode "${value}"; cairn has "act" and "plan"`);
-        session.setMode(value);
+        session.setMode(value, "config_option");
       } else if (params.configId === "model") {
         session.setModel(value);
       } else {
         throw RequestError.invalidParams(undefined, `unknown config option "${params.configId}"; cairn has "mode" and "model"`);
       }
-      return { configOptions: sessionState(session, settings).configOptions };
+      return { configOptions: session.state().configOptions };
     });
 
   const stream = ndJsonStream(
@@ -163,4 +162,15 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
   const connection: AgentConnection = app.connect(stream);
   await connection.closed.catch((error: unknown) => options.log(`connection closed: ${error instanceof Error ? error.message : String(error)}`));
   await Promise.all([...sessions.values()].map((session) => session.close().catch(() => undefined)));
+}
+
+/** Images are offered when the configured model accepts them (a session's folder config may pick another model). */
+async function imagesAccepted(options: AcpAgentOptions): Promise<boolean> {
+  try {
+    const settings = await resolveSettings({ flags: options.flags, env: options.env, cwd: process.cwd() });
+    const overrides = Object.fromEntries(Object.entries(settings.models[settings.model] ?? {}).filter(([, value]) => value !== undefined));
+    return modelInfo(settings.model, { overrides }).supportsImages;
+  } catch {
+    return false;
+  }
 }

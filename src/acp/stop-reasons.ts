@@ -12,11 +12,17 @@ const limitReasons = new Set<StopReason>(["max_tokens", "max_turn_requests", "re
 /** A limit or refusal a message reports (the model's stop reason, a budget), if any. */
 export function stopHintOf(message: UiMessage): StopReason | undefined {
   const reason = message.meta?.["stopReason"];
-  return typeof reason === "string" && limitReasons.has(reason as StopReason) ? (reason as StopReason) : undefined;
+  if (typeof reason !== "string") return undefined;
+  // OpenAI names a refusal by its content filter.
+  if (reason === "content_filter") return "refusal";
+  return limitReasons.has(reason as StopReason) ? (reason as StopReason) : undefined;
 }
 
 export function stopReasonFor(options: { cancelled: boolean; result?: TaskResult; hint: StopReason | undefined }): StopReason {
-  if (options.cancelled || options.result?.status === "aborted") return "cancelled";
+  if (options.cancelled) return "cancelled";
+  // A refusal stops the task (staged abort) so the turn can end with it.
+  if (options.hint === "refusal") return "refusal";
+  if (options.result?.status === "aborted") return "cancelled";
   if (options.result?.status === "completed") return "end_turn";
   return options.hint ?? "end_turn";
 }

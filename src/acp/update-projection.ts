@@ -4,7 +4,7 @@
  * cairn's "whole text so far" updates into the deltas ACP streams, and to
  * remember which tool call a later message (output, outcome) belongs to.
  */
-import type { SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk";
+import type { SessionUpdate, ToolCallContent, ToolCallStatus, ToolCallUpdate } from "@agentclientprotocol/sdk";
 import type { AskMessage, SayMessage, UiMessage } from "../task/messages.js";
 import { diffContent, textContent, toolKind, toolLocations, toolTitle } from "./tool-call-fields.js";
 
@@ -18,6 +18,8 @@ export interface ProjectionOptions {
 interface ToolCallState {
   tool: string;
   status: ToolCallStatus;
+  /** The call as last shown, for a permission request that repeats it. */
+  shown: Omit<ToolCallUpdate, "status">;
   /** Output shown in the client's own terminal: the text output is not repeated. */
   terminalId?: string;
 }
@@ -36,6 +38,12 @@ export class UpdateProjection {
   /** The tool call a permission request is about: the one the ask follows. */
   get currentToolCallId(): string | undefined {
     return this.openToolCallId;
+  }
+
+  /** The call as last shown (title, kind, diff, locations): a permission request carries it too. */
+  toolCallSnapshot(toolCallId: string): ToolCallUpdate {
+    const state = this.toolCalls.get(toolCallId);
+    return state === undefined ? { toolCallId } : { ...state.shown, status: state.status };
   }
 
   /** Output of the current command runs in the client's terminal `terminalId`. */
@@ -155,9 +163,10 @@ export class UpdateProjection {
     const existing = this.toolCalls.get(message.id);
     this.openToolCallId = message.id;
     if (existing === undefined) {
-      this.toolCalls.set(message.id, { tool, status });
+      this.toolCalls.set(message.id, { tool, status, shown: fields });
       return [{ sessionUpdate: "tool_call", ...fields, status }];
     }
+    existing.shown = { ...existing.shown, ...fields };
     const statusChanged = existing.status !== status && existing.status === "pending";
     if (statusChanged) existing.status = status;
     return [{ sessionUpdate: "tool_call_update", ...fields, ...(statusChanged ? { status } : {}) }];

@@ -30,8 +30,18 @@ export function registerAcpCommand(program: Command, version: () => string): voi
           throw error;
         }
       }
+      // The editor stops its agent with a signal: end the connection so every task is
+      // stopped the staged way (log saved, lock released, commands killed), then exit.
+      const onSignal = (): void => {
+        process.stdin.destroy();
+        setTimeout(() => process.exit(130), 5000).unref();
+      };
+      process.once("SIGTERM", onSignal);
+      process.once("SIGINT", onSignal);
       const { serveAcp } = await import("../acp/agent.js");
-      const { trust: _trust, ...rest } = flags;
+      // An editor opens many folders: trusting each one silently would defeat folder trust.
+      const { trust, ...rest } = flags;
+      if (trust === true) log("--trust is ignored by cairn acp; trust a folder once with `cairn --trust` in it");
       await serveAcp({
         flags: rest,
         env: process.env,

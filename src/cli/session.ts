@@ -3,7 +3,7 @@ import type { ResolvedSettings } from "../config/index.js";
 import { requireApiKey } from "../config/index.js";
 import { createProvider } from "../llm/create-provider.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
-import type { Provider } from "../llm/types.js";
+import type { ImageContent, Provider } from "../llm/types.js";
 import { createPromptBuilder } from "../prompt/system-prompt.js";
 import { TaskStore } from "../store/task-store.js";
 import type { Host } from "../task/host.js";
@@ -38,7 +38,7 @@ export interface SessionOptions {
   /** For the mock provider: the scenario to play. */
   scenario?: Scenario;
   /** A new task, or a task reopened for resume (with the user's message, if any). */
-  start: { kind: "new"; task: string; taskId?: string } | { kind: "resume"; taskId: string; message?: string };
+  start: { kind: "new"; task: string; taskId?: string; images?: ImageContent[] } | { kind: "resume"; taskId: string; message?: string; images?: ImageContent[] };
   /** Checkpoints of the workspace (default on). */
   checkpoints?: boolean;
   /** Say messages about the environment (MCP, checkpoints) before the task starts. */
@@ -185,7 +185,7 @@ async function buildSession(parts: {
     task: created,
     taskId,
     provider,
-    run: () => (start.kind === "new" ? created.startTask(start.task) : created.resumeTask(resumed?.nextUserContent ?? [])),
+    run: () => (start.kind === "new" ? created.startTask(start.task, start.images) : created.resumeTask([...(resumed?.nextUserContent ?? []), ...(start.images ?? [])])),
     close: async () => {
       // The first checkpoint may still be running (it never takes longer than its bound).
       await checkpoints.waitInitial();

@@ -1,6 +1,6 @@
 import type { ProviderError } from "../llm/errors.js";
 import { defaultRetrySchedule } from "../llm/retry.js";
-import type { ContentBlock, Message } from "../llm/types.js";
+import type { ContentBlock, ImageContent, Message } from "../llm/types.js";
 import { openStreamWithRetry } from "./attempt-api-request.js";
 import type { OpenedStream } from "./attempt-api-request.js";
 import { cleanTextForDisplay } from "./clean-text.js";
@@ -170,12 +170,12 @@ export class Task {
   // ---- the loop ----
 
   /** SPEC T18: initial content, TaskStart hook, then the loop. */
-  async startTask(task: string): Promise<TaskResult> {
+  async startTask(task: string, images: ImageContent[] = []): Promise<TaskResult> {
     this.say("task", task);
     return this.runToEnd(async () => {
       await this.hooks.taskStart({ taskId: this.taskId, task });
       this.checkpoints.startInitial();
-      await this.initiateTaskLoop([{ type: "text", text: `<task>\n${task}\n</task>` }]);
+      await this.initiateTaskLoop([{ type: "text", text: `<task>\n${task}\n</task>` }, ...images]);
     });
   }
 
@@ -348,7 +348,10 @@ export class Task {
     if (this.presentationError !== undefined) {
       throw this.presentationError instanceof Error ? this.presentationError : new Error("presenting the answer failed", { cause: this.presentationError });
     }
-    this.finishRequestMessage(streamError ? { cancelReason: "streaming_failed", error: streamError.message } : {});
+    // The provider's stop reason rides on the request's message (an editor's turn can end with it).
+    this.finishRequestMessage(
+      streamError ? { cancelReason: "streaming_failed", error: streamError.message } : finished.stopReason === undefined ? {} : { stopReason: finished.stopReason },
+    );
     this.messages.finalizeOpen();
 
     let note = finished.note;

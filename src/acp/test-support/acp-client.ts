@@ -41,6 +41,8 @@ export interface AcpTestClient {
   /** Unsaved editor buffers: reads see these before the disk. */
   buffers: Map<string, string>;
   terminals: Map<string, ClientTerminal>;
+  /** Terminal ids the agent released. */
+  released: string[];
   stderr(): string;
   /** Updates of one kind, in order. */
   updatesOf<K extends SessionUpdate["sessionUpdate"]>(kind: K): Array<Extract<SessionUpdate, { sessionUpdate: K }>>;
@@ -83,6 +85,7 @@ export function startAcpClient(options: {
     fsWrites: [],
     buffers: new Map(),
     terminals,
+    released: [],
   };
   const self = result as AcpTestClient;
 
@@ -146,7 +149,10 @@ export function startAcpClient(options: {
         }
         return {};
       })
-      .onRequest("terminal/release", () => ({}));
+      .onRequest("terminal/release", ({ params }) => {
+        self.released.push(params.terminalId);
+        return {};
+      });
   }
 
   const connection: ClientConnection = app.connect(

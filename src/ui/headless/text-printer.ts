@@ -139,6 +139,7 @@ export class TextPrinter {
         this.#line(`> ${message.text}`);
         return;
       case "api_req_started":
+      case "tool_result":
         return;
       default:
         if (message.text !== "") this.#line(colors.dim(`· ${message.text}`));

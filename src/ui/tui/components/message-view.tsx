@@ -146,6 +146,8 @@ function MessageBody({ message, width, limits, live, answer }: BodyProps): React
       return <Plain text={lastLines(message.text, limits.outputLines).lines.join("\n")} prefix="  " colour="gray" />;
     case "hook_status":
       return <Plain text={message.text} prefix="hook: " colour="gray" />;
+    case "tool_result":
+      return null; // an editor's (ACP) record of how a tool ended; the tool's card already shows it
     default:
       return <Plain text={message.text} prefix="" colour="gray" />;
   }
