@@ -17,6 +17,8 @@ export type ApiRequestMeta = {
   cost: number;
   cancelReason?: "user_cancelled" | "streaming_failed" | "api_error";
   error?: string;
+  /** The provider's stop reason (e.g. `max_tokens`), for hosts that end a turn with it (ACP). */
+  stopReason?: string;
 };
 
 /** `error_retry`: an automatic retry is scheduled for `retryAt` (ms since the epoch). */

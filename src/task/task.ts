@@ -435,7 +435,7 @@ export class Task {
   }
 
   /** Each request's `api_req_started` ends with its tokens and cost, or its cancel reason. */
-  private finishRequestMessage(extra: Pick<ApiRequestMeta, "cancelReason" | "error">): void {
+  private finishRequestMessage(extra: Pick<ApiRequestMeta, "cancelReason" | "error" | "stopReason">): void {
     if (this.currentRequestKey === undefined) return;
     const meta: ApiRequestMeta = { ...this.usage.roundSummary(), ...extra };
     this.say("api_req_started", "", { key: this.currentRequestKey, meta });
