@@ -36,6 +36,8 @@ export interface RunCommandOptions {
   updateIntervalMs?: number;
   headCharacters?: number;
   tailCharacters?: number;
+  /** What to start instead of `shell -c command` (scrubbed environment, sandbox: src/security/process-launch.ts). */
+  launch?: { file: string; args: string[]; env: NodeJS.ProcessEnv };
 }
 
 const killGraceMs = 500;
@@ -75,11 +77,12 @@ export function runCommand(options: RunCommandOptions): { done: Promise<CommandR
   let stopping: CommandEnd | undefined;
   let child: ReturnType<typeof spawn>;
   try {
-    child = spawn(options.shell, ["-c", options.command], {
+    const launch = options.launch ?? { file: options.shell, args: ["-c", options.command], env: process.env };
+    child = spawn(launch.file, launch.args, {
       cwd: options.cwd,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, PAGER: "cat", GIT_PAGER: "cat" },
+      env: { ...launch.env, PAGER: "cat", GIT_PAGER: "cat" },
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
