@@ -1,5 +1,5 @@
 import type { ResolvedSettings } from "../config/index.js";
-import { loadMcpConfig } from "../mcp/config.js";
+import { loadMcpConfig, type McpServerConfig } from "../mcp/config.js";
 import type { McpPort } from "../tools/mcp-port.js";
 import type { McpGate } from "../task/seams.js";
 import { noMcp } from "../task/seams.js";
@@ -20,6 +20,8 @@ export interface McpWiring {
 export async function startMcp(options: {
   settings: ResolvedSettings;
   notice: (text: string, meta?: Record<string, unknown>) => void;
+  /** Starts stdio servers under the sandbox when it is on (#14). */
+  sandboxServers?: (servers: McpServerConfig[]) => McpServerConfig[];
 }): Promise<McpWiring> {
   const { settings, notice } = options;
   const config = await loadMcpConfig({ userConfigDir: settings.userConfigDir, workspace: settings.cwd, projectTrusted: settings.trust.trusted });
@@ -46,7 +48,7 @@ export async function startMcp(options: {
       })
       .catch(() => undefined));
   const hub = new McpHub({
-    servers: config.servers,
+    servers: options.sandboxServers?.(config.servers) ?? config.servers,
     dataDir: settings.dataDir,
     clientName: "cairn",
     onEvent: (event) => {

@@ -18,6 +18,7 @@ import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
 import { createShellHooks } from "../hooks/shell-hooks.js";
 import { startMcp } from "./mcp-wiring.js";
+import { createSessionSecurity } from "./security-wiring.js";
 
 export interface Session {
   task: Task;
@@ -84,7 +85,8 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   };
 
 
-  const mcp = await startMcp({ settings, notice });
+  const security = createSessionSecurity({ settings, apiKey, ...(resumed ? { resumedMessages: resumed.uiMessages } : {}) });
+  const mcp = await startMcp({ settings, notice, sandboxServers: (servers) => security.sandboxMcpServers(servers) });
 
   const baseExecutor = createToolExecutor({
     workspace: settings.cwd,
@@ -95,6 +97,10 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     protocol: settings.toolProtocol,
     ...(mcp.port ? { mcp: mcp.port } : {}),
     parallelTools: settings.parallelTools,
+    rules: security.rules,
+    allowOutsideReads: settings.allowOutsideReads,
+    launchPolicy: security.launchPolicy,
+    userConfigDir: settings.userConfigDir,
   });
   const toolExecutor = mcp.wrap(baseExecutor);
 
@@ -110,9 +116,9 @@ export async function createSession(options: SessionOptions): Promise<Session> {
 
   const task = new Task({
     taskId,
-    provider,
+    provider: security.wrapProvider(provider),
     toolExecutor,
-    host: options.host,
+    host: security.wrapHost(options.host),
     prompt: createPromptBuilder({ workspace: settings.cwd, toolExecutor, globalRulesDir: join(settings.userConfigDir, "rules") }),
     protocol: settings.toolProtocol,
     mode: settings.plan ? "plan" : "act",
@@ -120,13 +126,15 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     maxMistakes: settings.maxMistakes,
     parallelTools: settings.parallelTools,
     retrySchedule: settings.retry,
-    log,
+    log: security.wrapLog(log),
     mcp: mcp.gate,
+    ...(security.budget ? { budget: security.budget } : {}),
     mcpWaitMs: settings.mcpWaitMs,
     checkpoints,
     hooks: createShellHooks({
       hooks: settings.hooks,
       cwd: settings.cwd,
+      launchPolicy: security.launchPolicy,
       onStatus: (result) => {
         const state = result.timedOut ? "timed out" : result.cancelled ? "cancelled" : `exited with ${result.exitCode ?? "no status"}`;
         current.task?.say("hook_status", `${result.hook} hook ${state}${result.output ? `: ${result.output}` : ""}`, { meta: { ...result } });

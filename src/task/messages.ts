@@ -22,7 +22,8 @@ export type SayType =
   | "empty_assistant_message"
   | "info"
   | "warning"
-  | "diff_error";
+  | "diff_error"
+  | "budget";
 
 export type AskType =
   | "tool"

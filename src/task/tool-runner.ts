@@ -45,6 +45,7 @@ export class ToolRunner {
       checkpoints: CheckpointGate;
       now: () => number;
       partialUpdateIntervalMs: number;
+      budget?: { beforeToolCall(): string | undefined };
     },
   ) {}
 
@@ -85,7 +86,8 @@ export class ToolRunner {
     const repetition = mistakes.noteToolCall(block.name, block.params);
     const readOnly = executor.isReadOnly(block.name);
     if (!readOnly) await this.options.checkpoints.waitInitial(); // SPEC T16, P10
-    const outcome = await executor.executeTool(block, this.context());
+    const overBudget = this.options.budget?.beforeToolCall();
+    const outcome = overBudget !== undefined ? { status: "error" as const, content: `${block.name} did not run. ${overBudget}` } : await executor.executeTool(block, this.context());
     if (state.abort) throw new TaskAbortedError();
     if (outcome.status === "success") mistakes.reset();
     if (outcome.status === "error" || outcome.status === "mistake") mistakes.record("tool_failed");
