@@ -132,4 +132,14 @@ describe("#14 what was found, through the real CLI", () => {
     expect(server!.requests).toHaveLength(2);
     expect(JSON.stringify(server!.requests[1]?.body)).toContain("one");
   });
+
+  it("a sandbox asked for without a usable bubblewrap is a clear error (exit 2), never a silent fallback", async () => {
+    await start([command("touch ran"), complete]);
+    const env = { ...sandbox.env, PATH: join(sandbox.root, "no-programs-here") };
+    const result = await runCli(runArgs(["--yes", "--api-key", apiKey, "--sandbox", "workspace-write"]), { env, cwd: sandbox.workspace });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/bubblewrap \(bwrap\), which is not installed/);
+    expect(existsSync(join(sandbox.workspace, "ran"))).toBe(false);
+    expect(server!.requests).toHaveLength(0);
+  });
 });
