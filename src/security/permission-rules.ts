@@ -132,7 +132,20 @@ export function domainOf(url: string): string | undefined {
 }
 
 export class PermissionRules {
-  constructor(readonly rules: readonly PermissionRule[], private readonly workspace: string) {}
+  private readonly list: PermissionRule[];
+
+  constructor(rules: readonly PermissionRule[], private readonly workspace: string) {
+    this.list = [...rules];
+  }
+
+  get rules(): readonly PermissionRule[] {
+    return this.list;
+  }
+
+  /** A rule accepted during the task ("always allow") counts from the next call on. */
+  add(rule: PermissionRule): void {
+    this.list.push(rule);
+  }
 
   /** The decision for one command (given as words, `undefined` for unknown words) and the rule behind it. */
   forCommandWords(words: Array<string | undefined>): { decision: RuleDecision; rule: PermissionRule } | undefined {

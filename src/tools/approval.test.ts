@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -95,7 +95,7 @@ describe("ApprovalPolicy", () => {
     expect(ask?.text).not.toMatch(/[\r\u202e\u{E0041}]/u);
     expect(ask?.meta?.["command"]).toBe("touch pwned; \\u{202E}git status --short\\r\\u{E0041}git status --short");
     expect(ask?.meta?.["hiddenCharacters"]).toEqual(["U+202E", "U+000D", "U+E0041"]);
-    expect(context.says[0]?.text).toBe(ask?.text);
+    expect(ask?.text.startsWith(context.says[0]?.text ?? "-")).toBe(true);
   });
 
   it("passes approval feedback on and turns a denial into a rejected outcome with the user's words", async () => {
@@ -107,5 +107,25 @@ describe("ApprovalPolicy", () => {
     expect(denied).toMatchObject({ approved: false, outcome: { status: "rejected" } });
     expect(denied.approved === false && denied.outcome.content).toContain("not that file");
     expect(context.says.every((say) => say.key === "k" && !say.partial)).toBe(true);
+  });
+
+  it("#14 'always allow' offers the generalised rule, applies it at once and saves it where the user chose", async () => {
+    const workspace = createTestWorkspace({});
+    try {
+      const userFile = join(workspace.base, "user-config", "config.json");
+      mkdirSync(join(workspace.base, "user-config"));
+      writeFileSync(userFile, JSON.stringify({ model: "kept" }));
+      const approval = new ApprovalPolicy({ settings: defaultApprovalSettings, yes: false, allowOutsideWrites: false, ruleFiles: { user: userFile, project: join(workspace.root, ".cairn", "config.json") } });
+      const context = createRecordingContext({ answers: [{ response: "yes", text: "always" }] });
+      const request: ApprovalRequest = { kind: "command", command: "npm run build -- --watch", requiresApproval: true };
+      const decision = await approval.approve({ request, context, presentation: { key: "k", text: "npm run build -- --watch", meta: {} } });
+      expect(decision).toEqual({ approved: true });
+      expect(context.asks[0]?.text).toContain('answer "always" to allow Bash(npm run:*)');
+      expect(JSON.parse(readFileSync(userFile, "utf8"))).toEqual({ model: "kept", permissions: { allow: ["Bash(npm run:*)"] } });
+      expect((await approval.verdict({ kind: "command", command: "npm run test", requiresApproval: true })).verdict).toBe("auto");
+      expect((await approval.verdict({ kind: "command", command: "npm install", requiresApproval: true })).verdict).toBe("ask");
+    } finally {
+      workspace.cleanup();
+    }
   });
 });

@@ -5,7 +5,8 @@
  * first; the auto-approval settings and --yes decide only what it leaves open.
  */
 import { escapeHidden, escapeMetaStrings, flagHidden } from "../security/display-text.js";
-import { PermissionRules } from "../security/permission-rules.js";
+import { parseRule, PermissionRules } from "../security/permission-rules.js";
+import { addAllowRule, alwaysAllowChoice } from "../security/rule-store.js";
 import { decideCommand, decidePath, type SandboxMode, type SecurityContext, type SecurityVerdict } from "../security/security-decision.js";
 import type { PathOracle } from "../security/command-assessment.js";
 import type { AskType, SayType } from "../task/messages.js";
@@ -75,6 +76,8 @@ export interface ApprovalPolicyOptions {
   sandbox?: SandboxMode;
   /** What cairn knows about paths (inside, ignored, protected, credentials). */
   paths?: PathOracle;
+  /** Where "always allow" saves a rule: the user's or the project's config file. */
+  ruleFiles?: { user: string; project: string };
 }
 
 const nowhere: PathOracle = {
@@ -98,6 +101,19 @@ export class ApprovalPolicy {
 
   get rules(): PermissionRules {
     return this.security.rules;
+  }
+
+  /** "Always allow": the suggested rule counts at once and is saved where the user chose. */
+  async alwaysAllow(rule: string, where: "user" | "project", context: ToolCallContext): Promise<void> {
+    const file = this.options.ruleFiles?.[where];
+    this.security.rules.add(parseRule(rule, "allow", file === undefined ? "this task" : `${where} ${file}`));
+    if (file === undefined) return;
+    try {
+      await addAllowRule(file, rule);
+      context.say("info", `Saved the rule ${rule} in ${file}.`);
+    } catch (error) {
+      context.say("warning", `The rule ${rule} applies to this task but could not be saved: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   async verdict(request: ApprovalRequest): Promise<VerdictDetail> {
@@ -188,11 +204,18 @@ export class ApprovalPolicy {
     if (verdict === "refuse") return { approved: false, outcome: refused(detail.reason ?? "this is not allowed") };
     if (verdict === "auto") return { approved: true };
     const askType: AskType = request.kind === "command" ? "command" : request.kind === "mcp" ? "use_mcp_server" : "tool";
-    const answer = await context.ask(askType, text, { meta });
+    const offer = detail.suggestion !== undefined ? `\n(answer "always" to allow ${detail.suggestion} from now on, saved in your config; "always project" saves it for this project)` : "";
+    const answer = await context.ask(askType, `${text}${offer}`, { meta });
+    const always = answer.response === "yes" && detail.suggestion !== undefined ? alwaysAllowChoice(answer.text) : undefined;
+    if (always !== undefined && detail.suggestion !== undefined) {
+      await this.alwaysAllow(detail.suggestion, always, context);
+      return { approved: true };
+    }
     if (answer.response === "yes") return answer.text === undefined ? { approved: true } : { approved: true, feedback: answer.text };
     return { approved: false, outcome: denied(answer.text) };
   }
 }
+
 
 function ruleVerdict(found: { decision: "allow" | "ask" | "deny"; rule: { text: string; source: string } } | undefined): SecurityVerdict {
   if (found === undefined) return { kind: "settings", readOnly: false };

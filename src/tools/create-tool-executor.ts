@@ -64,6 +64,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     ...(options.rules !== undefined ? { rules: options.rules } : {}),
     sandbox: options.launchPolicy?.sandbox?.mode ?? "off",
     paths: workspacePathOracle(guard, options.userConfigDir ?? defaultUserConfigDir()),
+    ...(options.userConfigDir !== undefined ? { ruleFiles: { user: join(options.userConfigDir, "config.json"), project: join(guard.root, ".cairn", "config.json") } } : {}),
   });
   const files = new FileTracker();
   const commands = new CommandRegistry();
