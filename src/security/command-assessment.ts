@@ -97,13 +97,36 @@ function expandGlob(word: ShellWord, cwd: string): string[] {
   }
 }
 
-function pathsOf(word: ShellWord, cwd: string): string[] {
-  if (word.glob && !word.dynamic) return [word.text, ...expandGlob(word, cwd)];
-  return word.path === undefined ? [] : [word.path];
+
+/** Facts and glob expansions asked once per assessment: a long chain names the same paths again and again. */
+function memoized(oracle: PathOracle): PathOracle & { expand(word: ShellWord): string[] } {
+  const facts = new Map<string, PathFacts>();
+  const globs = new Map<string, string[]>();
+  return {
+    cwd: oracle.cwd,
+    facts(path) {
+      let found = facts.get(path);
+      if (found === undefined) {
+        found = oracle.facts(path);
+        facts.set(path, found);
+      }
+      return found;
+    },
+    expand(word) {
+      if (!word.glob || word.dynamic) return word.path === undefined ? [] : [word.path];
+      let found = globs.get(word.text);
+      if (found === undefined) {
+        found = [word.text, ...expandGlob(word, oracle.cwd)];
+        globs.set(word.text, found);
+      }
+      return [...found];
+    },
+  };
 }
 
 export function assessCommandSync(options: { command: string; rules: PermissionRules; paths: PathOracle }): CommandAssessment {
-  const { command, rules, paths } = options;
+  const { command, rules } = options;
+  const paths = memoized(options.paths);
   const analysis = analyzeShell(command);
   const effects = readEffects(analysis);
   const exactRule = rules.exactCommandAllowed(command);
@@ -134,7 +157,7 @@ export function assessCommandSync(options: { command: string; rules: PermissionR
 
   for (const target of effects.writes) {
     if (harmlessTargets.test(target.text)) continue;
-    const targets = pathsOf(target, paths.cwd);
+    const targets = paths.expand(target);
     if (targets.length === 0) {
       assessment.outsideWrites.push(`${target.text} (only known when it runs)`);
       continue;
@@ -149,7 +172,7 @@ export function assessCommandSync(options: { command: string; rules: PermissionR
   if (effects.writes.some((target) => !harmlessTargets.test(target.text))) assessment.readOnly = false;
   for (const word of effects.mentioned) {
     if (!word.dynamic && (word.text.startsWith("-") || /^[a-z][a-z0-9+.-]*:\/\//i.test(word.text)) && !word.text.includes("=")) continue;
-    const candidates = pathsOf(word, paths.cwd);
+    const candidates = paths.expand(word);
     const equals = word.dynamic ? -1 : word.text.indexOf("=");
     if (equals > 0 && equals < word.text.length - 1) candidates.push(word.text.slice(equals + 1));
     for (const path of candidates) {

@@ -4,6 +4,7 @@
  * function bodies, every redirection, and what the parse could not fully
  * understand. Pure and synchronous once the grammar is loaded.
  */
+import type { Tree } from "web-tree-sitter";
 import { parseShellSync, type ShellNode } from "./shell-parser.js";
 import { readWord, type ShellWord } from "./shell-words.js";
 
@@ -87,8 +88,35 @@ function readRedirect(node: ShellNode, analysis: ShellAnalysis): void {
   analysis.redirections.push({ operator, target, writes: writingOperators.has(operator) });
 }
 
-function walk(node: ShellNode, analysis: ShellAnalysis): void {
-  if (node.type === "ERROR" || node.isMissing) {
+/** Node types the walk must look at; every other node is only passed through. */
+const interesting = new Set(["command", "declaration_command", "unset_command", "file_redirect", "variable_assignment", "arithmetic_expansion", "arithmetic_command", "ERROR"]);
+
+/**
+ * Visits the tree with a cursor: creating a Node object for every node of a
+ * long chain costs far more than the parse itself, so only the nodes that
+ * matter are materialised.
+ */
+function walkTree(tree: Tree, analysis: ShellAnalysis): void {
+  const cursor = tree.walk();
+  try {
+    for (;;) {
+      const type = cursor.nodeType;
+      if (cursor.nodeIsMissing) analysis.unsure.push("the shell text is incomplete (something is missing)");
+      if (interesting.has(type)) visit(cursor.currentNode, analysis);
+      if (type !== "command" && type !== "declaration_command" && type !== "unset_command" && cursor.gotoFirstChild()) continue;
+      // Commands are read whole by visit(), but substitutions inside them hold commands too: descend into them.
+      if ((type === "command" || type === "declaration_command" || type === "unset_command") && cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) return;
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+function visit(node: ShellNode, analysis: ShellAnalysis): void {
+  if (node.type === "ERROR") {
     analysis.unsure.push(`the shell text does not parse cleanly near "${node.text.slice(0, 40)}"`);
   }
   switch (node.type) {
@@ -119,7 +147,6 @@ function walk(node: ShellNode, analysis: ShellAnalysis): void {
     default:
       break;
   }
-  for (const child of named(node)) walk(child, analysis);
 }
 
 function hasDescendant(node: ShellNode, test: (node: ShellNode) => boolean): boolean {
@@ -139,7 +166,7 @@ export function analyzeShell(text: string): ShellAnalysis {
   const { tree, root } = parseShellSync(text);
   try {
     if (root.hasError) analysis.unsure.push("the shell text has syntax errors");
-    walk(root, analysis);
+    walkTree(tree, analysis);
     for (const command of analysis.commands) {
       const name = command.words[0];
       if (name === undefined) continue;
