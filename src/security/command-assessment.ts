@@ -26,6 +26,8 @@ export interface PathOracle {
   /** The folder commands run in. */
   cwd: string;
   facts(path: string): PathFacts;
+  /** An oracle for one decision (state such as the ignore file read once). */
+  snapshot?(): PathOracle;
 }
 
 export interface CommandAssessment {
@@ -99,7 +101,8 @@ function expandGlob(word: ShellWord, cwd: string): string[] {
 
 
 /** Facts and glob expansions asked once per assessment: a long chain names the same paths again and again. */
-function memoized(oracle: PathOracle): PathOracle & { expand(word: ShellWord): string[] } {
+function memoized(live: PathOracle): PathOracle & { expand(word: ShellWord): string[] } {
+  const oracle = live.snapshot?.() ?? live;
   const facts = new Map<string, PathFacts>();
   const globs = new Map<string, string[]>();
   return {

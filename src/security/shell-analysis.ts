@@ -51,12 +51,13 @@ function operatorOf(node: ShellNode): string {
 function readCommand(node: ShellNode, analysis: ShellAnalysis): void {
   const words: ShellWord[] = [];
   const assignments: string[] = [];
+  const nameId = node.childForFieldName("name")?.id;
   for (const child of named(node)) {
     if (child.type === "variable_assignment") {
       const name = child.childForFieldName("name")?.text ?? "";
       assignments.push(name);
       if (hijackingVariables.test(name)) analysis.unsure.push(`the assignment ${name}=… changes what the command runs`);
-    } else if (child.type === "command_name" || node.childForFieldName("name")?.id === child.id) {
+    } else if (child.type === "command_name" || nameId === child.id) {
       words.push(readWord(child));
     } else if (!child.type.endsWith("redirect")) {
       words.push(readWord(child));

@@ -10,6 +10,7 @@ import type { WorkspaceGuard } from "./workspace-guard.js";
 export function workspacePathOracle(guard: WorkspaceGuard, userConfigDir: string): PathOracle {
   return {
     cwd: guard.root,
+    snapshot: () => workspacePathOracle(guard.snapshot(), userConfigDir),
     facts(path: string): PathFacts {
       const resolved = guard.resolve(path);
       const places = { workspace: guard.root, userConfigDir };
