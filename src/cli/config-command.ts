@@ -55,6 +55,7 @@ function rows(settings: ResolvedSettings): Row[] {
     { key: "allowEnv", value: formatValue(settings.allowEnv), source: describeSource(settings, "allowEnv") || "default" },
     ...Object.entries(settings.budget).map(([key, value]) => row(`budget.${key}`, value)),
     { key: "permissions", value: `${settings.permissions.length} rules`, source: "see cairn permissions" },
+    row("checkpoints", settings.checkpoints),
     row("dataDir", settings.dataDir),
     row("askTimeoutMs", settings.askTimeoutMs ?? "(none while stdin is open)"),
     row("onAsk", settings.onAsk),

@@ -120,7 +120,7 @@ describe("#14 what was found, through the real CLI", () => {
     expect(server!.requests).toHaveLength(4);
     const again = await runCli(["resume", taskId, "--provider", "anthropic", "--base-url", server!.url, "--yes", "--max-requests", "4", "continue"], { env, cwd: sandbox.workspace });
     // The whole task counts across resumes: 4 requests were already made.
-    expect(again.status).toBe(3);
+    expect(again.status, again.stdout + again.stderr).toBe(3);
     expect(server!.requests).toHaveLength(4);
   });
 

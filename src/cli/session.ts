@@ -19,6 +19,10 @@ import { createCheckpoints } from "./checkpoint-wiring.js";
 import { createShellHooks } from "../hooks/shell-hooks.js";
 import { startMcp } from "./mcp-wiring.js";
 import { createSessionSecurity } from "./security-wiring.js";
+import type { UiMessage } from "../task/messages.js";
+import type { McpServerConfig } from "../mcp/config.js";
+import type { ToolExecutor } from "../task/tool-executor.js";
+import type { WorkspaceOperations } from "../tools/operations.js";
 
 export interface Session {
   task: Task;
@@ -36,11 +40,17 @@ export interface SessionOptions {
   /** For the mock provider: the scenario to play. */
   scenario?: Scenario;
   /** A new task, or a task reopened for resume (with the user's message, if any). */
-  start: { kind: "new"; task: string } | { kind: "resume"; taskId: string; message?: string };
+  start: { kind: "new"; task: string; taskId?: string } | { kind: "resume"; taskId: string; message?: string };
   /** Checkpoints of the workspace (default on). */
   checkpoints?: boolean;
   /** Say messages about the environment (MCP, checkpoints) before the task starts. */
   onNotice?: (text: string) => void;
+  /** MCP servers besides the configured ones (e.g. given by an editor over ACP). */
+  extraMcpServers?: McpServerConfig[];
+  /** Where file reads, writes and commands happen (default: local disk and shell). */
+  operations?: WorkspaceOperations;
+  /** Decorates the tool executor (e.g. to report tool outcomes to an editor). */
+  wrapToolExecutor?: (executor: ToolExecutor) => ToolExecutor;
 }
 
 /**
@@ -64,8 +74,9 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   let log: TaskLog & { close(): Promise<void> };
   let taskId: string;
   let resumed: PreparedResume | undefined;
+  let usedSoFar: UiMessage[] | undefined;
   if (options.start.kind === "new") {
-    const writer = await store.create({ task: options.start.task, workspace: settings.cwd });
+    const writer = await store.create({ task: options.start.task, workspace: settings.cwd, ...(options.start.taskId ? { taskId: options.start.taskId } : {}) });
     log = writer;
     taskId = writer.taskId;
   } else {
@@ -74,6 +85,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     log = opened.writer;
     for (const warning of opened.loaded.warnings) options.onNotice?.(warning);
     resumed = opened.resume;
+    usedSoFar = opened.loaded.uiMessages;
   }
 
   // Parts built before the Task report to it once it exists.
@@ -85,8 +97,13 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   };
 
 
-  const security = createSessionSecurity({ settings, apiKey, ...(resumed ? { resumedMessages: resumed.uiMessages } : {}) });
-  const mcp = await startMcp({ settings, notice, sandboxServers: (servers) => security.sandboxMcpServers(servers) });
+  const security = createSessionSecurity({ settings, apiKey, ...(usedSoFar ? { resumedMessages: usedSoFar } : {}) });
+  const mcp = await startMcp({
+    settings,
+    notice,
+    sandboxServers: (servers) => security.sandboxMcpServers(servers),
+    ...(options.extraMcpServers ? { extraServers: options.extraMcpServers } : {}),
+  });
 
   const baseExecutor = createToolExecutor({
     workspace: settings.cwd,
@@ -101,10 +118,12 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     allowOutsideReads: settings.allowOutsideReads,
     launchPolicy: security.launchPolicy,
     userConfigDir: settings.userConfigDir,
+    keepBackgroundProcesses: settings.keepBackgroundProcesses,
+    ...(options.operations ? { operations: options.operations } : {}),
   });
-  const toolExecutor = mcp.wrap(baseExecutor);
+  const toolExecutor = (options.wrapToolExecutor ?? ((executor: ToolExecutor) => executor))(mcp.wrap(baseExecutor));
 
-  const checkpoints = options.checkpoints === false ? noCheckpoints : createCheckpoints({
+  const checkpoints = options.checkpoints === false || !settings.checkpoints ? noCheckpoints : createCheckpoints({
     workspace: settings.cwd,
     dataDir: settings.dataDir,
     taskId,

@@ -37,6 +37,7 @@ export function configFileLayer(layer: Layer, config: ConfigFile, file: string):
   set(layer, "toolProtocol", config.toolProtocol);
   set(layer, "maxMistakes", config.maxMistakes);
   set(layer, "parallelTools", config.parallelTools);
+  set(layer, "checkpoints", config.checkpoints);
   set(layer, "allowOutsideWrites", config.allowOutsideWrites);
   set(layer, "dataDir", config.dataDir === undefined ? undefined : expandPath(config.dataDir, base));
   set(layer, "askTimeoutMs", config.askTimeoutMs);
@@ -164,6 +165,7 @@ const flagNames: Record<string, string> = {
   "budget.maxCost": "--max-cost",
   "budget.maxTime": "--max-time",
   "budget.maxToolCalls": "--max-tool-calls",
+  checkpoints: "--no-checkpoints",
 };
 
 export function flagLayer(flags: CliFlags, cwd: string): Layer {
@@ -196,5 +198,6 @@ export function flagLayer(flags: CliFlags, cwd: string): Layer {
   if (flags.maxToolCalls !== undefined) set(layer, "budget.maxToolCalls", checkPositiveInteger(flags.maxToolCalls, "--max-tool-calls"));
   if (flags.maxCost !== undefined) set(layer, "budget.maxCost", checkPositiveNumber(flags.maxCost, "--max-cost"));
   if (flags.maxTime !== undefined) set(layer, "budget.maxTime", parseDuration(flags.maxTime, "--max-time") / 1000);
+  if (flags.checkpoints === false) set(layer, "checkpoints", false);
   return layer;
 }

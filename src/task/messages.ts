@@ -23,7 +23,9 @@ export type SayType =
   | "info"
   | "warning"
   | "diff_error"
-  | "budget";
+  | "budget"
+  /** A tool call ended: meta `{ tool, status }` (an editor shows it as completed or failed). */
+  | "tool_result";
 
 export type AskType =
   | "tool"

@@ -23,6 +23,7 @@ import { workspacePathOracle } from "./path-facts.js";
 import { defaultUserConfigDir } from "../config/paths.js";
 import type { PermissionRules } from "../security/permission-rules.js";
 import type { LaunchPolicy } from "../security/process-launch.js";
+import { localOperations, type WorkspaceOperations } from "./operations.js";
 
 export type { ApprovalSettings } from "./approval.js";
 export { defaultApprovalSettings } from "./approval.js";
@@ -39,6 +40,8 @@ export interface ToolExecutorOptions {
   mcp?: McpPort;
   parallelTools?: boolean;
   commandTimeoutMs?: number;
+  /** Leave a command's background processes running when it finishes (#11 item 3; default false). */
+  keepBackgroundProcesses?: boolean;
   shell?: string;
   fetch?: typeof fetch;
   /** Permission rules in force (src/security/permission-rules.ts). */
@@ -48,6 +51,8 @@ export interface ToolExecutorOptions {
   launchPolicy?: LaunchPolicy;
   /** cairn's user config folder: protected, and a credentials folder. */
   userConfigDir?: string;
+  /** File and command operations (default: the local disk and shell). */
+  operations?: WorkspaceOperations;
 }
 
 export const defaultCommandTimeoutMs = 10 * 60 * 1000;
@@ -75,7 +80,9 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     dataDir: options.dataDir ?? join(homedir(), ".cairn"),
     commandTimeoutMs: options.commandTimeoutMs ?? defaultCommandTimeoutMs,
     shell: options.shell ?? process.env["SHELL"] ?? "/bin/sh",
+    keepBackgroundProcesses: options.keepBackgroundProcesses ?? false,
     fetch: options.fetch ?? globalThis.fetch,
+    operations: options.operations ?? localOperations,
     ...(options.mcp !== undefined ? { mcp: options.mcp } : {}),
     ...(options.launchPolicy !== undefined ? { launchPolicy: options.launchPolicy } : {}),
   };

@@ -12,6 +12,7 @@ import type { ApprovalPolicy } from "./approval.js";
 import type { FileTracker } from "./file-tracker.js";
 import type { WorkspaceGuard } from "./workspace-guard.js";
 import type { CommandRegistry } from "./command/command-registry.js";
+import type { WorkspaceOperations } from "./operations.js";
 
 export type ParameterType = "string" | "boolean" | "integer" | "array" | "object";
 
@@ -61,10 +62,14 @@ export interface ToolRuntimeOptions {
   dataDir: string;
   commandTimeoutMs: number;
   shell: string;
+  /** See `keepBackgroundProcesses` in docs/configuration.md. */
+  keepBackgroundProcesses: boolean;
   fetch: typeof fetch;
   mcp?: McpPort;
   /** How commands start: scrubbed environment and sandbox (src/security). */
   launchPolicy?: LaunchPolicy;
+  /** Where file reads, writes and commands happen (local, or through an editor). */
+  operations: WorkspaceOperations;
 }
 
 /** Everything a tool may use for one call. */

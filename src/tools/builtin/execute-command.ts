@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { escapeHidden } from "../../security/display-text.js";
-import { runCommand, type CommandResult } from "../command/run-command.js";
+import type { CommandResult } from "../command/run-command.js";
 import { launchShell, type Launch } from "../../security/process-launch.js";
 import { ignoredPath, invalidParameter, success, toolError, withApprovalFeedback } from "../responses.js";
 import type { ToolDefinition, ToolRuntime } from "../tool-definition.js";
@@ -111,11 +111,12 @@ export const executeCommandTool: ToolDefinition = {
     const outputKey = `${runtime.callId}:output`;
     const outputFile = join(runtime.options.dataDir, "outputs", `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(3).toString("hex")}.log`);
     const running = runtime.commands.track(
-      runCommand({
+      runtime.options.operations.runCommand({
         command,
         cwd: runtime.guard.root,
         shell: runtime.options.shell,
         timeoutMs,
+        keepBackgroundProcesses: runtime.options.keepBackgroundProcesses,
         signal: runtime.context.signal,
         outputFile,
         launch,
