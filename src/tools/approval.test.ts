@@ -124,6 +124,10 @@ describe("ApprovalPolicy", () => {
       expect(JSON.parse(readFileSync(userFile, "utf8"))).toEqual({ model: "kept", permissions: { allow: ["Bash(npm run:*)"] } });
       expect((await approval.verdict({ kind: "command", command: "npm run test", requiresApproval: true })).verdict).toBe("auto");
       expect((await approval.verdict({ kind: "command", command: "npm install", requiresApproval: true })).verdict).toBe("ask");
+      // Typed in the terminal UI, "always project" arrives as a message.
+      const typed = createRecordingContext({ answers: [{ response: "message", text: "always project" }] });
+      expect(await approval.approve({ request: { kind: "command", command: "make build", requiresApproval: true }, context: typed, presentation: { key: "m", text: "make build", meta: {} } })).toEqual({ approved: true });
+      expect(JSON.parse(readFileSync(join(workspace.root, ".cairn", "config.json"), "utf8"))).toEqual({ permissions: { allow: ["Bash(make build:*)"] } });
     } finally {
       workspace.cleanup();
     }

@@ -206,7 +206,8 @@ export class ApprovalPolicy {
     const askType: AskType = request.kind === "command" ? "command" : request.kind === "mcp" ? "use_mcp_server" : "tool";
     const offer = detail.suggestion !== undefined ? `\n(answer "always" to allow ${detail.suggestion} from now on, saved in your config; "always project" saves it for this project)` : "";
     const answer = await context.ask(askType, `${text}${offer}`, { meta });
-    const always = answer.response === "yes" && detail.suggestion !== undefined ? alwaysAllowChoice(answer.text) : undefined;
+    // "always" typed as the answer (the terminal UI sends typed text as a message) or sent with a yes.
+    const always = answer.response !== "no" && detail.suggestion !== undefined ? alwaysAllowChoice(answer.text) : undefined;
     if (always !== undefined && detail.suggestion !== undefined) {
       await this.alwaysAllow(detail.suggestion, always, context);
       return { approved: true };
