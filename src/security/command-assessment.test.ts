@@ -81,6 +81,9 @@ describe("#14 commands are decided on the real bash parse", () => {
       expect((await assess(command)).unsure.length, JSON.stringify(command)).toBeGreaterThan(0);
       expect(await decide(command), JSON.stringify(command)).toMatch(/ask-explicit|refuse/);
     }
+    for (const command of ["node --test", "python3 -m pytest -q", "node scripts/build.js", "bash ./run.sh"]) {
+      expect((await assess(command)).unsure, command).toEqual([]);
+    }
   });
 
   it("redirections and write commands outside the workspace, protected paths and ignored files", async () => {

@@ -83,6 +83,8 @@ const packageRunners: Record<string, string[]> = {
   bunx: ["-p", "--package"],
   pnpx: [],
 };
+/** Interpreter options that run something other than a program read from the input. */
+const selfContainedOptions = new Set(["--test", "--version", "-v", "-V", "--help", "-h", "--check", "--run"]);
 /** Commands whose plain (non-option) arguments are paths they write or remove. */
 const pathWriters = new Set(["cp", "mv", "ln", "tee", "touch", "mkdir", "rm", "rmdir", "unlink", "shred", "install", "rsync", "scp", "truncate", "mkfifo", "mknod", "patch"]);
 /** Commands whose first plain argument is not a path (a mode or an owner). */
@@ -267,8 +269,11 @@ class EffectsReader {
     const inlineFlags = interpreters[name] ?? (/^python3?\.\d+$/.test(name) ? ["-c"] : undefined);
     if (inlineFlags !== undefined) {
       const inline = words.find((word) => inlineFlags.includes(word.text) || inlineFlags.some((flag) => flag.startsWith("--") && word.text.startsWith(`${flag}=`)));
+      const plain = plainArguments(words);
+      // `node --test`, `python3 --version`: options that do their own thing instead of reading a program.
+      const ownWork = words.some((word) => selfContainedOptions.has(word.text));
       if (inline !== undefined) this.effects.unsure.push(`${name} ${inline.text} runs inline code`);
-      else if (plainArguments(words).length === 0 || plainArguments(words)[0]?.text === "-") this.effects.unsure.push(`${name} reads a program from its input`);
+      else if ((plain.length === 0 && !ownWork) || plain[0]?.text === "-") this.effects.unsure.push(`${name} reads a program from its input`);
       return;
     }
     if (pathWriters.has(name)) {
