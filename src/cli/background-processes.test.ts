@@ -50,7 +50,7 @@ describe("#11 item 3 end to end: no process of a command is left after cairn exi
       },
     });
     const result = await runCli(
-      ["run", "--json", "--yes", "--tool-protocol", "native", "--provider", "anthropic", "--base-url", server.url, "--api-key", "k", "--model", "claude-sonnet-5-5", "serve"],
+      ["run", "--json", "--yes", "--allow-outside-writes", "--tool-protocol", "native", "--provider", "anthropic", "--base-url", server.url, "--api-key", "k", "--model", "claude-sonnet-5-5", "serve"],
       { env: sandbox.env, cwd: sandbox.workspace },
     );
     expect(result.status).toBe(0);

@@ -9,6 +9,7 @@ import { registerMockLlmCommand } from "./mock-llm-command.js";
 import { registerHistoryCommands } from "./history-commands.js";
 import { registerCheckpointCommands } from "./checkpoint-commands.js";
 import { registerFleetCommands } from "./fleet-commands.js";
+import { registerPermissionsCommand } from "./permissions-command.js";
 import { registerAcpCommand } from "./acp-command.js";
 
 function packageVersion(): string {
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerHistoryCommands(program, defaultMcpCommandContext());
   registerCheckpointCommands(program, defaultMcpCommandContext());
   registerFleetCommands(program);
+  registerPermissionsCommand(program);
   registerAcpCommand(program, packageVersion);
   return program;
 }

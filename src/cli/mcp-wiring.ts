@@ -21,6 +21,8 @@ export interface McpWiring {
 export async function startMcp(options: {
   settings: ResolvedSettings;
   notice: (text: string, meta?: Record<string, unknown>) => void;
+  /** Starts stdio servers under the sandbox when it is on (#14). */
+  sandboxServers?: (servers: McpServerConfig[]) => McpServerConfig[];
   /** Servers given by the caller (an editor over ACP); they replace configured ones of the same name. */
   extraServers?: McpServerConfig[];
 }): Promise<McpWiring> {
@@ -51,7 +53,7 @@ export async function startMcp(options: {
       })
       .catch(() => undefined));
   const hub = new McpHub({
-    servers: config.servers,
+    servers: options.sandboxServers?.(config.servers) ?? config.servers,
     dataDir: settings.dataDir,
     clientName: "cairn",
     onEvent: (event) => {

@@ -2,10 +2,11 @@ import type { Command } from "commander";
 import type { CliFlags, ResolvedSettings } from "../config/index.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import type { RunSummary } from "./run-summary.js";
+import { addSecurityOptions, blockedBaseUrlMessage } from "../security/cli-options.js";
 
 /** The options shared by `cairn run` and `cairn resume`. */
 export function addTaskOptions(command: Command): Command {
-  return command
+  return addSecurityOptions(command
     .option("--cwd <dir>", "workspace folder (default: the current folder)")
     .option("--provider <name>", "anthropic | openai | mock")
     .option("--base-url <url>", "API base URL (any OpenAI-compatible server with --provider openai)")
@@ -24,7 +25,8 @@ export function addTaskOptions(command: Command): Command {
     .option("--on-ask <policy>", "deny | fail: what happens to an ask nobody answers (default fail)")
     .option("--allow-outside-writes", "with --yes, allow writing outside the workspace")
     .option("--trust", "trust this folder's .cairn config (auto-approval, hooks, MCP servers)")
-    .option("--no-checkpoints", "keep no checkpoints of the workspace (setting: checkpoints: false)");
+    .option("--no-checkpoints", "keep no checkpoints of the workspace (setting: checkpoints: false)"),
+  );
 }
 
 export type TaskCommandOptions = CliFlags & { scenario?: string };
@@ -57,6 +59,10 @@ export async function runHeadless(options: {
     throw error;
   }
   for (const warning of settings.warnings) process.stderr.write(`cairn: warning: ${warning}\n`);
+  if (settings.trust.blockedBaseUrl !== undefined) {
+    process.stderr.write(`cairn: ${blockedBaseUrlMessage(settings.trust.blockedBaseUrl, settings.projectConfigPath)}\n`);
+    return 2;
+  }
 
   let scenario: Scenario | undefined;
   if (settings.provider === "mock") {

@@ -18,6 +18,9 @@ import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
 import { createShellHooks } from "../hooks/shell-hooks.js";
 import { startMcp } from "./mcp-wiring.js";
+import { createSessionSecurity } from "./security-wiring.js";
+import type { SessionSecurity } from "./security-wiring.js";
+import type { UiMessage } from "../task/messages.js";
 import type { McpServerConfig } from "../mcp/config.js";
 import type { ToolExecutor } from "../task/tool-executor.js";
 import type { WorkspaceOperations } from "../tools/operations.js";
@@ -78,6 +81,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   let taskId: string;
   let resumed: PreparedResume | undefined;
   let resumedUsage: { tokensIn: number; tokensOut: number; cost: number } | undefined;
+  let usedSoFar: UiMessage[] | undefined;
   if (options.start.kind === "new") {
     const writer = await store.create({ task: options.start.task, workspace: settings.cwd, ...(options.start.taskId ? { taskId: options.start.taskId } : {}) });
     log = writer;
@@ -89,6 +93,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     for (const warning of opened.loaded.warnings) options.onNotice?.(warning);
     resumed = opened.resume;
     resumedUsage = { tokensIn: opened.loaded.tokensIn, tokensOut: opened.loaded.tokensOut, cost: opened.loaded.cost };
+    usedSoFar = opened.loaded.uiMessages;
   }
 
   // Parts built before the Task report to it once it exists.
@@ -101,7 +106,8 @@ export async function createSession(options: SessionOptions): Promise<Session> {
 
 
   try {
-    return await buildSession({ options, settings, provider, log, taskId, resumed, resumedUsage, current, early, notice });
+    const security = createSessionSecurity({ settings, apiKey, ...(usedSoFar ? { resumedMessages: usedSoFar } : {}) });
+    return await buildSession({ options, settings, provider, log, taskId, resumed, resumedUsage, current, early, notice, security });
   } catch (error) {
     // The log was opened and holds the task's lock: a session that could not be
     // built (an invalid mcp.json, say) must not leave them behind (#11 item 6).
@@ -121,9 +127,15 @@ async function buildSession(parts: {
   current: { task?: Task };
   early: string[];
   notice: (text: string, meta?: Record<string, unknown>) => void;
+  security: SessionSecurity;
 }): Promise<Session> {
-  const { options, settings, provider, log, taskId, resumed, resumedUsage, current, early, notice } = parts;
-  const mcp = await startMcp({ settings, notice, ...(options.extraMcpServers ? { extraServers: options.extraMcpServers } : {}) });
+  const { options, settings, provider, log, taskId, resumed, resumedUsage, current, early, notice, security } = parts;
+  const mcp = await startMcp({
+    settings,
+    notice,
+    sandboxServers: (servers) => security.sandboxMcpServers(servers),
+    ...(options.extraMcpServers ? { extraServers: options.extraMcpServers } : {}),
+  });
 
   const baseExecutor = createToolExecutor({
     workspace: settings.cwd,
@@ -134,6 +146,10 @@ async function buildSession(parts: {
     protocol: settings.toolProtocol,
     ...(mcp.port ? { mcp: mcp.port } : {}),
     parallelTools: settings.parallelTools,
+    rules: security.rules,
+    allowOutsideReads: settings.allowOutsideReads,
+    launchPolicy: security.launchPolicy,
+    userConfigDir: settings.userConfigDir,
     keepBackgroundProcesses: settings.keepBackgroundProcesses,
     ...(options.operations ? { operations: options.operations } : {}),
   });
@@ -151,9 +167,9 @@ async function buildSession(parts: {
 
   const task = new Task({
     taskId,
-    provider,
+    provider: security.wrapProvider(provider),
     toolExecutor,
-    host: options.host,
+    host: security.wrapHost(options.host),
     prompt: createPromptBuilder({ workspace: settings.cwd, toolExecutor, globalRulesDir: join(settings.userConfigDir, "rules") }),
     protocol: settings.toolProtocol,
     mode: settings.plan ? "plan" : "act",
@@ -161,13 +177,16 @@ async function buildSession(parts: {
     maxMistakes: settings.maxMistakes,
     parallelTools: settings.parallelTools,
     retrySchedule: settings.retry,
-    log: options.wrapLog ? options.wrapLog(log, taskId) : log,
+    // Redacted first, so the fleet's mirror (wrapLog) never holds a secret.
+    log: security.wrapLog(options.wrapLog ? options.wrapLog(log, taskId) : log),
     mcp: mcp.gate,
+    ...(security.budget ? { budget: security.budget } : {}),
     mcpWaitMs: settings.mcpWaitMs,
     checkpoints,
     hooks: createShellHooks({
       hooks: settings.hooks,
       cwd: settings.cwd,
+      launchPolicy: security.launchPolicy,
       onStatus: (result) => {
         const state = result.timedOut ? "timed out" : result.cancelled ? "cancelled" : `exited with ${result.exitCode ?? "no status"}`;
         current.task?.say("hook_status", `${result.hook} hook ${state}${result.output ? `: ${result.output}` : ""}`, { meta: { ...result } });

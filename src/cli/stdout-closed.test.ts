@@ -71,6 +71,8 @@ describe("#11 item 2: cairn run --json | head -n 3", () => {
       "run",
       "--json",
       "--yes",
+      // The pid file lies outside the workspace (#14: --yes alone refuses writes there).
+      "--allow-outside-writes",
       "--tool-protocol",
       "native",
       "--provider",

@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { ConfigError } from "./errors.js";
 import { autoApproveKeys, providerNames } from "./types.js";
+import { securitySettingsSchema } from "../security/settings-schema.js";
 
 const positiveInteger = z.number().int().positive();
 const milliseconds = z.number().int().nonnegative();
@@ -61,6 +62,7 @@ export const configFileSchema = z.strictObject({
     .strictObject({ firstChunkMs: positiveInteger.optional(), betweenChunksMs: positiveInteger.optional(), mcpWaitMs: milliseconds.optional() })
     .optional(),
   retry: z.strictObject({ delaysMs: z.array(milliseconds).max(20) }).optional(),
+  ...securitySettingsSchema,
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;

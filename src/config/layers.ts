@@ -49,6 +49,11 @@ export function configFileLayer(layer: Layer, config: ConfigFile, file: string):
   set(layer, "retry.delaysMs", config.retry?.delaysMs);
   for (const [id, override] of Object.entries(config.models ?? {})) set(layer, `models.${id}`, override);
   for (const [name, command] of Object.entries(config.hooks ?? {})) set(layer, `hooks.${name}`, command);
+  set(layer, "sandbox", config.sandbox);
+  set(layer, "sandboxNetwork", config.sandboxNetwork);
+  set(layer, "allowOutsideReads", config.allowOutsideReads);
+  set(layer, "allowEnv", config.allowEnv);
+  for (const [key, limit] of Object.entries(config.budget ?? {})) set(layer, `budget.${key}`, limit);
   return layer;
 }
 
@@ -86,6 +91,12 @@ function checkPositiveInteger(value: string | number, name: string): number {
   const number = typeof value === "number" ? value : Number(value.trim());
   if (Number.isInteger(number) && number > 0) return number;
   throw new ConfigError(`${name} must be a whole number of 1 or more (got "${String(value)}").`);
+}
+
+function checkPositiveNumber(value: string | number, name: string): number {
+  const number = typeof value === "number" ? value : Number(value.trim());
+  if (Number.isFinite(number) && number > 0) return number;
+  throw new ConfigError(`${name} must be a number above 0, like 0.50 (got "${String(value)}").`);
 }
 
 /** `30` (seconds), `500ms`, `30s`, `2m`. */
@@ -146,6 +157,14 @@ const flagNames: Record<string, string> = {
   askTimeoutMs: "--ask-timeout",
   onAsk: "--on-ask",
   allowOutsideWrites: "--allow-outside-writes",
+  sandbox: "--sandbox",
+  sandboxNetwork: "--sandbox-network",
+  allowOutsideReads: "--allow-outside-reads",
+  "budget.maxRequests": "--max-requests",
+  "budget.maxTokens": "--max-tokens",
+  "budget.maxCost": "--max-cost",
+  "budget.maxTime": "--max-time",
+  "budget.maxToolCalls": "--max-tool-calls",
   checkpoints: "--no-checkpoints",
 };
 
@@ -169,9 +188,16 @@ export function flagLayer(flags: CliFlags, cwd: string): Layer {
   const dataDir = text(flags.dataDir);
   set(layer, "dataDir", dataDir && expandPath(dataDir, cwd));
   // Switches only count when given: an absent switch must not hide a config value.
-  for (const key of ["yes", "json", "plan", "parallelTools", "allowOutsideWrites"] as const) {
+  for (const key of ["yes", "json", "plan", "parallelTools", "allowOutsideWrites", "sandboxNetwork", "allowOutsideReads"] as const) {
     if (flags[key] === true) set(layer, key, true);
   }
+  const sandbox = text(flags.sandbox);
+  set(layer, "sandbox", sandbox && checkChoice(sandbox, ["workspace-write", "read-only", "off"] as const, "--sandbox"));
+  if (flags.maxRequests !== undefined) set(layer, "budget.maxRequests", checkPositiveInteger(flags.maxRequests, "--max-requests"));
+  if (flags.maxTokens !== undefined) set(layer, "budget.maxTokens", checkPositiveInteger(flags.maxTokens, "--max-tokens"));
+  if (flags.maxToolCalls !== undefined) set(layer, "budget.maxToolCalls", checkPositiveInteger(flags.maxToolCalls, "--max-tool-calls"));
+  if (flags.maxCost !== undefined) set(layer, "budget.maxCost", checkPositiveNumber(flags.maxCost, "--max-cost"));
+  if (flags.maxTime !== undefined) set(layer, "budget.maxTime", parseDuration(flags.maxTime, "--max-time") / 1000);
   if (flags.checkpoints === false) set(layer, "checkpoints", false);
   return layer;
 }

@@ -26,6 +26,15 @@ import type {
 import { autoApproveKeys } from "./types.js";
 import { defaultModels as catalogueDefaultModels } from "../llm/models.js";
 import { defaultApprovalSettings } from "../tools/approval.js";
+import { collectPermissionRules } from "../security/permission-sources.js";
+import { RuleSyntaxError } from "../security/permission-rules.js";
+import type { SandboxMode } from "../security/security-decision.js";
+import type { BudgetLimits } from "../security/settings-schema.js";
+
+function sameUrl(left: string, right: string): boolean {
+  const normal = (url: string): string => url.trim().replace(/\/+$/, "").toLowerCase();
+  return normal(left) === normal(right);
+}
 
 export interface ResolveSettingsOptions {
   flags: CliFlags;
@@ -54,6 +63,9 @@ function defaultsLayer(): Layer {
     parallelTools: false,
     keepBackgroundProcesses: false,
     allowOutsideWrites: false,
+    sandbox: "off",
+    sandboxNetwork: false,
+    allowOutsideReads: false,
     checkpoints: true,
     maxMistakes: 3,
     dataDir: defaultDataDir(),
@@ -87,7 +99,14 @@ async function exists(path: string): Promise<boolean> {
  * skips the user's approval, nor an address the user's key would be sent to.
  * Returns what was held back for want of trust.
  */
-function sanitizeProject(options: { project: LoadedConfigFile; trusted: boolean; userFile: string; warnings: string[] }): string[] {
+function sanitizeProject(options: {
+  project: LoadedConfigFile;
+  trusted: boolean;
+  userFile: string;
+  warnings: string[];
+  allowBaseUrl: string | undefined;
+  blockedBaseUrls: Array<{ key: string; url: string }>;
+}): string[] {
   const { project, trusted, warnings } = options;
   const config: ConfigFile = project.config;
   const keyPlaces: string[] = [];
@@ -119,12 +138,30 @@ function sanitizeProject(options: { project: LoadedConfigFile; trusted: boolean;
     delete config.allowOutsideWrites;
     gated.push("allowOutsideWrites");
   }
-  if (config.baseUrl !== undefined && !isLoopbackUrl(config.baseUrl)) {
+  // #14: before trust, nothing that moves cairn's data, runs code or loosens the sandbox.
+  for (const key of ["dataDir", "allowEnv", "allowOutsideReads"] as const) {
+    if (config[key] !== undefined && config[key] !== false) {
+      delete config[key];
+      gated.push(key);
+    }
+  }
+  if (config.sandbox === "off") {
+    delete config.sandbox;
+    gated.push("sandbox");
+  }
+  if (config.sandboxNetwork === true) {
+    delete config.sandboxNetwork;
+    gated.push("sandboxNetwork");
+  }
+  const allowedUrl = (url: string): boolean => isLoopbackUrl(url) || (options.allowBaseUrl !== undefined && sameUrl(url, options.allowBaseUrl));
+  if (config.baseUrl !== undefined && !allowedUrl(config.baseUrl)) {
+    options.blockedBaseUrls.push({ key: "baseUrl", url: config.baseUrl });
     delete config.baseUrl;
     gated.push("baseUrl");
   }
   for (const [name, profile] of Object.entries(config.profiles ?? {})) {
-    if (profile.baseUrl !== undefined && !isLoopbackUrl(profile.baseUrl)) {
+    if (profile.baseUrl !== undefined && !allowedUrl(profile.baseUrl)) {
+      options.blockedBaseUrls.push({ key: `profiles.${name}.baseUrl`, url: profile.baseUrl });
       delete profile.baseUrl;
       gated.push(`profiles.${name}.baseUrl`);
     }
@@ -158,7 +195,21 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
   const user = await readConfigFile(userFile);
   const project = await readConfigFile(projectFile);
   warnings.push(...(user?.warnings ?? []), ...(project?.warnings ?? []));
-  const gated = project ? sanitizeProject({ project, trusted, userFile, warnings }) : [];
+  const blockedBaseUrls: Array<{ key: string; url: string }> = [];
+  const gated = project ? sanitizeProject({ project, trusted, userFile, warnings, allowBaseUrl: flags.allowBaseUrl, blockedBaseUrls }) : [];
+  let permissions: ReturnType<typeof collectPermissionRules>;
+  try {
+    permissions = collectPermissionRules({
+      user: user && { path: userFile, permissions: user.config.permissions },
+      project: project && { path: projectFile, permissions: project.config.permissions },
+      trusted,
+      flags,
+    });
+  } catch (error) {
+    if (error instanceof RuleSyntaxError) throw new ConfigError(`${error.message} (in --allowed-tools, --ask-tools or --disallowed-tools).`);
+    throw error;
+  }
+  gated.push(...permissions.gated);
   if (!trusted && (await exists(join(cwd, ".cairn", "mcp.json")))) gated.push(".cairn/mcp.json");
 
   const defaults = defaultsLayer();
@@ -213,7 +264,22 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     sourceDetails["askTimeoutMs"] = "built-in default (none while stdin is open)";
   }
 
+  const budget: BudgetLimits = {};
+  for (const key of ["maxRequests", "maxTokens", "maxCost", "maxTime", "maxToolCalls"] as const) {
+    const limit = optional<number>(`budget.${key}`);
+    if (limit !== undefined) budget[key] = limit;
+  }
+  // A project base URL counts only where it would be in force: not under a flag or variable, and its profile selected.
+  const blocked = blockedBaseUrls.find((entry) => entry.key === "baseUrl" || entry.key === `profiles.${profile?.name ?? ""}.baseUrl`);
+  const blockedBaseUrl = blocked !== undefined && sources["baseUrl"] !== "flag" && sources["baseUrl"] !== "env" && provider !== "mock" ? blocked.url : undefined;
+
   return {
+    permissions: permissions.rules,
+    sandbox: value<SandboxMode>("sandbox"),
+    sandboxNetwork: value<boolean>("sandboxNetwork"),
+    allowOutsideReads: value<boolean>("allowOutsideReads"),
+    allowEnv: optional<string[]>("allowEnv") ?? [],
+    budget,
     cwd,
     provider,
     model: value<string>("model"),
@@ -244,7 +310,7 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     userConfigDir,
     userConfigPath: userFile,
     projectConfigPath: projectFile,
-    trust: { folder: cwd, trusted, gated },
+    trust: { folder: cwd, trusted, gated, ...(blockedBaseUrl !== undefined ? { blockedBaseUrl } : {}) },
     sources,
     sourceDetails,
     warnings,

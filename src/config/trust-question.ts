@@ -7,6 +7,12 @@ const explanations: Array<[RegExp, string]> = [
   [/^baseUrl$/, "send requests (with your API key) to its own server"],
   [/^profiles\.(.+)\.baseUrl$/, 'send requests (with your API key) to the server of profile "$1"'],
   [/^\.cairn\/mcp\.json$/, "start the MCP servers in .cairn/mcp.json"],
+  [/^dataDir$/, "keep cairn's task logs and checkpoints in its own folder"],
+  [/^allowEnv$/, "pass secret environment variables to commands"],
+  [/^allowOutsideReads$/, "read files outside the workspace"],
+  [/^sandbox$/, "switch the sandbox off"],
+  [/^sandboxNetwork$/, "give sandboxed commands the network"],
+  [/^permissions\.allow$/, "allow commands and tools by its own rules"],
 ];
 
 function explain(key: string): string {

@@ -1,5 +1,8 @@
 import type { SecretValue } from "./secret.js";
 import type { ApprovalSettings } from "../tools/approval.js";
+import type { PermissionRule } from "../security/permission-rules.js";
+import type { SandboxMode } from "../security/security-decision.js";
+import type { BudgetLimits } from "../security/settings-schema.js";
 
 export type ProviderName = "anthropic" | "openai" | "mock";
 export const providerNames: readonly ProviderName[] = ["anthropic", "openai", "mock"];
@@ -30,6 +33,19 @@ export interface CliFlags {
   onAsk?: string | undefined;
   allowOutsideWrites?: boolean | undefined;
   trust?: boolean | undefined;
+  /** Security (#14): sandbox, outside reads, the project's base URL, rules, budgets. */
+  sandbox?: string | undefined;
+  sandboxNetwork?: boolean | undefined;
+  allowOutsideReads?: boolean | undefined;
+  allowBaseUrl?: string | undefined;
+  allowedTools?: string[] | undefined;
+  askTools?: string[] | undefined;
+  disallowedTools?: string[] | undefined;
+  maxRequests?: string | number | undefined;
+  maxTokens?: string | number | undefined;
+  maxCost?: string | number | undefined;
+  maxTime?: string | number | undefined;
+  maxToolCalls?: string | number | undefined;
   /** False with `--no-checkpoints` (commander sets true when the switch is absent). */
   checkpoints?: boolean | undefined;
 }
@@ -82,6 +98,8 @@ export interface TrustState {
    * the TUI asks only when this is non-empty.
    */
   gated: string[];
+  /** A base URL from the untrusted project's config that would receive the key: headless runs stop naming it (exit 2). */
+  blockedBaseUrl?: string | undefined;
 }
 
 export interface ResolvedSettings {
@@ -121,6 +139,14 @@ export interface ResolvedSettings {
   userConfigPath: string;
   projectConfigPath: string;
   trust: TrustState;
+  /** Permission rules from every source (deny > ask > allow whatever the source). */
+  permissions: PermissionRule[];
+  sandbox: SandboxMode;
+  sandboxNetwork: boolean;
+  allowOutsideReads: boolean;
+  /** Secret-looking environment names passed to child processes anyway. */
+  allowEnv: string[];
+  budget: BudgetLimits;
   /** Where each value came from, by dotted key (`model`, `autoApprove.editInside`, `models.gpt-x`). */
   sources: Record<string, SettingSource>;
   /** The exact flag, variable or file behind each source, by the same keys. */

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import type { TaskHooks } from "../task/seams.js";
+import { launchShell, type LaunchPolicy } from "../security/process-launch.js";
 
 export interface HookResult {
   hook: string;
@@ -22,6 +23,8 @@ export function createShellHooks(options: {
   timeoutMs?: number;
   shell?: string;
   onStatus?: (result: HookResult) => void;
+  /** Scrubbed environment and sandbox (src/security, #14). */
+  launchPolicy?: LaunchPolicy;
 }): TaskHooks {
   const running = new Set<ChildProcess>();
   const cancelled = new WeakSet<ChildProcess>();
@@ -41,7 +44,15 @@ export function createShellHooks(options: {
     const command = options.hooks[hook];
     if (command === undefined) return Promise.resolve();
     return new Promise((resolve) => {
-      const child = spawn(shell, ["-c", command], { cwd: options.cwd, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+      let launch;
+      try {
+        launch = launchShell({ policy: options.launchPolicy, shell, command, cwd: options.cwd });
+      } catch (error) {
+        options.onStatus?.({ hook, exitCode: null, output: error instanceof Error ? error.message : String(error), timedOut: false, cancelled: false });
+        resolve();
+        return;
+      }
+      const child = spawn(launch.file, launch.args, { cwd: options.cwd, detached: true, stdio: ["pipe", "pipe", "pipe"], env: launch.env });
       running.add(child);
       let output = "";
       let timedOut = false;

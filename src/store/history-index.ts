@@ -7,7 +7,7 @@ interface IndexFile {
   tasks: TaskSummary[];
 }
 
-const statuses: ReadonlySet<string> = new Set(["running", "completed", "failed", "aborted"]);
+const statuses: ReadonlySet<string> = new Set(["running", "completed", "failed", "aborted", "budget"]);
 
 function isSummary(value: unknown): value is TaskSummary {
   if (typeof value !== "object" || value === null) return false;

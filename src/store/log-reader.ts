@@ -14,7 +14,7 @@ export interface ReadLog {
   warnings: string[];
 }
 
-const statuses: ReadonlySet<string> = new Set(["running", "completed", "failed", "aborted"]);
+const statuses: ReadonlySet<string> = new Set(["running", "completed", "failed", "aborted", "budget"]);
 
 /** Accepts a parsed line only if it has the shape of an entry; anything else counts as damage. */
 function asEntry(value: unknown): StoreLogEntry | undefined {

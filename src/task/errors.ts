@@ -17,3 +17,6 @@ export class TaskFailedError extends Error {
 export function isAbortError(error: unknown): boolean {
   return error instanceof TaskAbortedError || (error instanceof Error && error.name === "AbortError");
 }
+
+/** A budget (#14) was reached: the task stops cleanly and stays resumable. */
+export class BudgetExceededError extends Error {}

@@ -23,6 +23,7 @@ export type SayType =
   | "info"
   | "warning"
   | "diff_error"
+  | "budget"
   /** A tool call ended: meta `{ tool, status }` (an editor shows it as completed or failed). */
   | "tool_result";
 

@@ -66,7 +66,7 @@ export type TaskLogEntry =
   | { kind: "api_drop"; start: number; count: number }
   | { kind: "status"; status: TaskStatus; tokensIn: number; tokensOut: number; cost: number };
 
-export type TaskStatus = "running" | "completed" | "failed" | "aborted";
+export type TaskStatus = "running" | "completed" | "failed" | "aborted" | "budget";
 
 /** Where the Task writes as it goes; the store's writer implements it. */
 export interface TaskLog {

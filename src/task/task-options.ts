@@ -32,6 +32,11 @@ export interface TaskOptions {
   /** A resumed task's state. */
   history?: { apiHistory: Message[]; uiMessages: UiMessage[]; usage?: { tokensIn: number; tokensOut: number; cost: number } };
   now?: () => number;
+  /** Budgets (#14, src/security/budget.ts): consulted before each request and each tool call. */
+  budget?: {
+    beforeRequest(usage: { tokensIn: number; tokensOut: number; cost: number }): string | undefined;
+    beforeToolCall(): string | undefined;
+  };
   /** Minimum interval between two partial updates of one message (default 40 ms, ~25 a second). */
   partialUpdateIntervalMs?: number;
 }

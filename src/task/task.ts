@@ -4,7 +4,7 @@ import type { ContentBlock, ImageContent, Message } from "../llm/types.js";
 import { openStreamWithRetry } from "./attempt-api-request.js";
 import type { OpenedStream } from "./attempt-api-request.js";
 import { cleanTextForDisplay } from "./clean-text.js";
-import { TaskAbortedError } from "./errors.js";
+import { BudgetExceededError, TaskAbortedError } from "./errors.js";
 import { assistantHistoryContent } from "./history-content.js";
 import { MessageState } from "./message-state.js";
 import type { SayOptions } from "./message-state.js";
@@ -102,6 +102,7 @@ export class Task {
       noteToolCall: (block) => this.mistakes.noteToolCall(block.name, block.params),
       now: options.now ?? Date.now,
       partialUpdateIntervalMs: options.partialUpdateIntervalMs ?? 40,
+      ...(options.budget !== undefined ? { budget: options.budget } : {}),
     });
     this.presenterContext = {
       taskState: this.taskState,
@@ -197,6 +198,9 @@ export class Task {
         await this.abortTask();
         this.say("error", this.fatalError.message);
         result = { status: "failed", error: this.fatalError.message };
+      } else if (error instanceof BudgetExceededError) {
+        this.say("budget", error.message);
+        result = { status: "budget", error: error.message };
       } else if (error instanceof TaskAbortedError || this.taskState.abort) {
         await this.abortTask();
         this.say("info", "Task interrupted. Nothing done so far is lost: it can be resumed.");
@@ -270,6 +274,8 @@ export class Task {
     this.messages.forgetRound();
     this.presentationError = undefined;
 
+    const overBudget = this.options.budget?.beforeRequest(this.usage.totals());
+    if (overBudget !== undefined) throw new BudgetExceededError(overBudget);
     this.requestCounter += 1;
     const requestKey = `api_req:${this.requestCounter}`;
     this.currentRequestKey = requestKey;

@@ -55,6 +55,7 @@ export class ToolRunner {
       noteToolCall: (block: ToolUseBlock) => RepetitionVerdict;
       now: () => number;
       partialUpdateIntervalMs: number;
+      budget?: { beforeToolCall(): string | undefined };
     },
   ) {}
 
@@ -90,7 +91,8 @@ export class ToolRunner {
     const repetition = this.options.noteToolCall(block);
     const readOnly = executor.isReadOnly(block.name);
     if (!readOnly) await this.options.checkpoints.waitInitial(); // SPEC T16, P10
-    const outcome = await executor.executeTool(block, this.context());
+    const overBudget = this.options.budget?.beforeToolCall();
+    const outcome = overBudget !== undefined ? { status: "error" as const, content: `${block.name} did not run. ${overBudget}` } : await executor.executeTool(block, this.context());
     let content = outcome.content;
     if (repetition !== "ok") {
       const warning = responses.repeatedToolCall(block.name);

@@ -1,10 +1,17 @@
 /**
  * The one approval policy every tool call goes through: what runs by itself,
- * what asks the user, and what is refused outright.
+ * what asks the user, and what is refused outright. The security layer
+ * (rules, protected paths, credentials, commands on their real parse) speaks
+ * first; the auto-approval settings and --yes decide only what it leaves open.
  */
+import { escapeHidden, escapeMetaStrings, flagHidden } from "../security/display-text.js";
+import { parseRule, PermissionRules } from "../security/permission-rules.js";
+import { addAllowRule, alwaysAllowChoice } from "../security/rule-store.js";
+import { decideCommand, decidePath, type SandboxMode, type SecurityContext, type SecurityVerdict } from "../security/security-decision.js";
+import type { PathOracle } from "../security/command-assessment.js";
 import type { AskType, SayType } from "../task/messages.js";
 import type { ToolCallContext, ToolOutcome } from "../task/tool-executor.js";
-import { denied, refusedOutsideWrite } from "./responses.js";
+import { denied, toolError } from "./responses.js";
 
 /** `true` means "auto-approve": run without asking. */
 export interface ApprovalSettings {
@@ -12,7 +19,7 @@ export interface ApprovalSettings {
   readOutside: boolean;
   editInside: boolean;
   editOutside: boolean;
-  /** Commands the model marked `requires_approval: false`. */
+  /** Commands cairn's parse finds read-only (and the model did not mark as needing approval). */
   commandsSafe: boolean;
   /** Every command, including those the model marked as needing approval. */
   commandsAll: boolean;
@@ -33,13 +40,23 @@ export const defaultApprovalSettings: ApprovalSettings = {
 };
 
 export type ApprovalRequest =
-  | { kind: "read"; inside: boolean; path: string }
-  | { kind: "edit"; inside: boolean; path: string }
-  | { kind: "command"; requiresApproval: boolean }
-  | { kind: "mcp"; serverAutoApprove: boolean }
-  | { kind: "web" };
+  | { kind: "read"; inside: boolean; path: string; absolute?: string; real?: string }
+  | { kind: "edit"; inside: boolean; path: string; absolute?: string; real?: string }
+  | { kind: "command"; command: string; requiresApproval: boolean }
+  | { kind: "mcp"; serverAutoApprove: boolean; server?: string; tool?: string }
+  | { kind: "web"; url?: string };
 
 export type ApprovalVerdict = "auto" | "ask" | "refuse";
+
+export interface VerdictDetail {
+  verdict: ApprovalVerdict;
+  /** Why, when the security layer decided (shown to the user and the model). */
+  reason?: string;
+  /** An ask that --yes does not answer: nobody answering means no. */
+  explicit?: boolean;
+  /** For commands: a rule that would allow commands like this one. */
+  suggestion?: string;
+}
 
 export type ApprovalDecision = { approved: true; feedback?: string } | { approved: false; outcome: ToolOutcome };
 
@@ -50,22 +67,115 @@ export interface Presentation {
   meta: Record<string, unknown>;
 }
 
-export class ApprovalPolicy {
-  constructor(private readonly options: { settings: ApprovalSettings; yes: boolean; allowOutsideWrites: boolean }) {}
+export interface ApprovalPolicyOptions {
+  settings: ApprovalSettings;
+  yes: boolean;
+  allowOutsideWrites: boolean;
+  allowOutsideReads?: boolean;
+  rules?: PermissionRules;
+  sandbox?: SandboxMode;
+  /** What cairn knows about paths (inside, ignored, protected, credentials). */
+  paths?: PathOracle;
+  /** Where "always allow" saves a rule: the user's or the project's config file. */
+  ruleFiles?: { user: string; project: string };
+}
 
-  verdict(request: ApprovalRequest): ApprovalVerdict {
+const nowhere: PathOracle = {
+  cwd: process.cwd(),
+  facts: (path) => ({ inside: true, ignored: false, protectedReason: undefined, credential: false, display: path }),
+};
+
+export class ApprovalPolicy {
+  private readonly security: SecurityContext;
+
+  constructor(private readonly options: ApprovalPolicyOptions) {
+    this.security = {
+      rules: options.rules ?? new PermissionRules([], options.paths?.cwd ?? process.cwd()),
+      sandbox: options.sandbox ?? "off",
+      yes: options.yes,
+      allowOutsideWrites: options.allowOutsideWrites,
+      allowOutsideReads: options.allowOutsideReads ?? false,
+      paths: options.paths ?? nowhere,
+    };
+  }
+
+  get rules(): PermissionRules {
+    return this.security.rules;
+  }
+
+  /** "Always allow": the suggested rule counts at once and is saved where the user chose. */
+  async alwaysAllow(rule: string, where: "user" | "project", context: ToolCallContext): Promise<void> {
+    const file = this.options.ruleFiles?.[where];
+    this.security.rules.add(parseRule(rule, "allow", file === undefined ? "this task" : `${where} ${file}`));
+    if (file === undefined) return;
+    try {
+      await addAllowRule(file, rule);
+      context.say("info", `Saved the rule ${rule} in ${file}.`);
+    } catch (error) {
+      context.say("warning", `The rule ${rule} applies to this task but could not be saved: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  async verdict(request: ApprovalRequest): Promise<VerdictDetail> {
+    let security: SecurityVerdict;
+    let suggestion: string | undefined;
+    switch (request.kind) {
+      case "read":
+      case "edit":
+        security = decidePath(
+          { access: request.kind, absolute: request.absolute ?? request.path, real: request.real ?? request.absolute ?? request.path, display: request.path, inside: request.inside },
+          this.security,
+        );
+        break;
+      case "command": {
+        const decided = await decideCommand(request.command, this.security);
+        security = decided.verdict;
+        suggestion = decided.assessment.suggestion;
+        break;
+      }
+      case "mcp": {
+        const found = request.server === undefined ? undefined : this.security.rules.forMcp(request.server, request.tool ?? "");
+        security = ruleVerdict(found);
+        break;
+      }
+      case "web": {
+        const found = request.url === undefined ? undefined : this.security.rules.forWeb(request.url);
+        security = ruleVerdict(found);
+        break;
+      }
+    }
+    const detail = this.combine(request, security);
+    return suggestion === undefined ? detail : { ...detail, suggestion };
+  }
+
+  private combine(request: ApprovalRequest, security: SecurityVerdict): VerdictDetail {
+    switch (security.kind) {
+      case "refuse":
+        return { verdict: "refuse", reason: security.reason };
+      case "ask-explicit":
+        return { verdict: "ask", reason: security.reason, explicit: true };
+      case "ask":
+        return { verdict: this.options.yes ? "auto" : "ask", reason: security.reason };
+      case "allow":
+        return { verdict: "auto", reason: security.reason };
+      case "settings":
+        return { verdict: this.fromSettings(request, security.readOnly) };
+    }
+  }
+
+  private fromSettings(request: ApprovalRequest, readOnly: boolean): ApprovalVerdict {
     const { settings, yes, allowOutsideWrites } = this.options;
     if (request.kind === "edit" && !request.inside && yes && !allowOutsideWrites) return "refuse";
     if (yes) return "auto";
     switch (request.kind) {
       case "read":
-        return (request.inside ? settings.readInside : settings.readOutside) ? "auto" : "ask";
+        return (request.inside ? settings.readInside : settings.readOutside || this.security.allowOutsideReads) ? "auto" : "ask";
       case "edit":
         return (request.inside ? settings.editInside : settings.editOutside) ? "auto" : "ask";
       case "command":
-        // SPEC: requires_approval can only add caution; `false` alone never skips the ask.
+        // The model's requires_approval can only add caution: `false` counts only when cairn's own parse finds the command read-only.
         if (settings.commandsAll) return "auto";
-        return settings.commandsSafe && !request.requiresApproval ? "auto" : "ask";
+        return settings.commandsSafe && readOnly && !request.requiresApproval ? "auto" : "ask";
       case "mcp":
         return settings.mcp || request.serverAutoApprove ? "auto" : "ask";
       case "web":
@@ -80,18 +190,42 @@ export class ApprovalPolicy {
     presentation: Presentation;
   }): Promise<ApprovalDecision> {
     const { request, context, presentation } = options;
-    const verdict = this.verdict(request);
+    const detail = await this.verdict(request);
+    const verdict = detail.verdict;
+    const shown = flagHidden(presentation.text);
+    const meta: Record<string, unknown> = { ...escapeMetaStrings(presentation.meta), approval: verdict };
+    if (shown.hidden.length > 0) meta["hiddenCharacters"] = shown.hidden;
+    if (detail.reason !== undefined) meta["reason"] = detail.reason;
+    if (detail.explicit === true) meta["explicitApproval"] = true;
+    if (detail.suggestion !== undefined) meta["suggestedRule"] = detail.suggestion;
+    const text = detail.reason !== undefined && verdict !== "auto" ? `${shown.text}\n(${escapeHidden(detail.reason).text})` : shown.text;
     const sayType: SayType = request.kind === "command" ? "command" : "tool";
-    const meta = { ...presentation.meta, approval: verdict };
-    context.say(sayType, presentation.text, { partial: false, key: presentation.key, meta });
-    if (verdict === "refuse") {
-      const path = request.kind === "edit" ? request.path : "this path";
-      return { approved: false, outcome: refusedOutsideWrite(path) };
-    }
+    context.say(sayType, text, { partial: false, key: presentation.key, meta });
+    if (verdict === "refuse") return { approved: false, outcome: refused(detail.reason ?? "this is not allowed") };
     if (verdict === "auto") return { approved: true };
     const askType: AskType = request.kind === "command" ? "command" : request.kind === "mcp" ? "use_mcp_server" : "tool";
-    const answer = await context.ask(askType, presentation.text, { meta });
+    const offer = detail.suggestion !== undefined ? `\n(answer "always" to allow ${detail.suggestion} from now on, saved in your config; "always project" saves it for this project)` : "";
+    const answer = await context.ask(askType, `${text}${offer}`, { meta });
+    // "always" typed as the answer (the terminal UI sends typed text as a message) or sent with a yes.
+    const always = answer.response !== "no" && detail.suggestion !== undefined ? alwaysAllowChoice(answer.text) : undefined;
+    if (always !== undefined && detail.suggestion !== undefined) {
+      await this.alwaysAllow(detail.suggestion, always, context);
+      return { approved: true };
+    }
     if (answer.response === "yes") return answer.text === undefined ? { approved: true } : { approved: true, feedback: answer.text };
     return { approved: false, outcome: denied(answer.text) };
   }
+}
+
+
+function ruleVerdict(found: { decision: "allow" | "ask" | "deny"; rule: { text: string; source: string } } | undefined): SecurityVerdict {
+  if (found === undefined) return { kind: "settings", readOnly: false };
+  const why = `the rule ${found.rule.text} (${found.rule.source})`;
+  if (found.decision === "deny") return { kind: "refuse", reason: `${why} denies it` };
+  if (found.decision === "ask") return { kind: "ask-explicit", reason: `${why} asks` };
+  return { kind: "allow", reason: `${why} allows it` };
+}
+
+export function refused(reason: string): ToolOutcome {
+  return toolError(`cairn refused this: ${reason}. It did not run. Continue without it, or ask the user to change the rules.`);
 }

@@ -19,6 +19,10 @@ import { invalidArgumentsJson, missingParameter, notInMode, toolError, unknownTo
 import type { ToolDefinition, ToolRuntime, ToolRuntimeOptions } from "./tool-definition.js";
 import { availableIn, nativeSchema, promptSection, xmlFormatIntroduction } from "./tool-schema.js";
 import { WorkspaceGuard } from "./workspace-guard.js";
+import { workspacePathOracle } from "./path-facts.js";
+import { defaultUserConfigDir } from "../config/paths.js";
+import type { PermissionRules } from "../security/permission-rules.js";
+import type { LaunchPolicy } from "../security/process-launch.js";
 import { localOperations, type WorkspaceOperations } from "./operations.js";
 
 export type { ApprovalSettings } from "./approval.js";
@@ -40,6 +44,13 @@ export interface ToolExecutorOptions {
   keepBackgroundProcesses?: boolean;
   shell?: string;
   fetch?: typeof fetch;
+  /** Permission rules in force (src/security/permission-rules.ts). */
+  rules?: PermissionRules;
+  allowOutsideReads?: boolean;
+  /** How child processes start (scrubbed environment, sandbox). */
+  launchPolicy?: LaunchPolicy;
+  /** cairn's user config folder: protected, and a credentials folder. */
+  userConfigDir?: string;
   /** File and command operations (default: the local disk and shell). */
   operations?: WorkspaceOperations;
 }
@@ -54,6 +65,11 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     settings: options.approval ?? defaultApprovalSettings,
     yes: options.yes,
     allowOutsideWrites: options.allowOutsideWrites,
+    allowOutsideReads: options.allowOutsideReads ?? false,
+    ...(options.rules !== undefined ? { rules: options.rules } : {}),
+    sandbox: options.launchPolicy?.sandbox?.mode ?? "off",
+    paths: workspacePathOracle(guard, options.userConfigDir ?? defaultUserConfigDir()),
+    ...(options.userConfigDir !== undefined ? { ruleFiles: { user: join(options.userConfigDir, "config.json"), project: join(guard.root, ".cairn", "config.json") } } : {}),
   });
   const files = new FileTracker();
   const commands = new CommandRegistry();
@@ -68,6 +84,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     fetch: options.fetch ?? globalThis.fetch,
     operations: options.operations ?? localOperations,
     ...(options.mcp !== undefined ? { mcp: options.mcp } : {}),
+    ...(options.launchPolicy !== undefined ? { launchPolicy: options.launchPolicy } : {}),
   };
   const tools = new Map<string, ToolDefinition>();
   for (const tool of builtinTools) tools.set(tool.name, tool);

@@ -24,7 +24,7 @@ export async function approvePath(options: {
 }): Promise<PathAccess> {
   const { runtime, path, access, text } = options;
   const decision = await runtime.approvals.approve({
-    request: { kind: access, inside: path.inside, path: path.display },
+    request: { kind: access, inside: path.inside, path: path.display, absolute: path.absolute, real: path.real },
     context: runtime.context,
     presentation: {
       key: runtime.callId,

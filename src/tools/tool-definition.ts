@@ -4,6 +4,7 @@
  * and how it runs. Tools reach the user, the workspace and the approval
  * policy only through the `ToolRuntime` they are handed.
  */
+import type { LaunchPolicy } from "../security/process-launch.js";
 import type { SayType } from "../task/messages.js";
 import type { Mode, ToolCallContext, ToolOutcome } from "../task/tool-executor.js";
 import type { McpPort } from "./mcp-port.js";
@@ -65,6 +66,8 @@ export interface ToolRuntimeOptions {
   keepBackgroundProcesses: boolean;
   fetch: typeof fetch;
   mcp?: McpPort;
+  /** How commands start: scrubbed environment and sandbox (src/security). */
+  launchPolicy?: LaunchPolicy;
   /** Where file reads, writes and commands happen (local, or through an editor). */
   operations: WorkspaceOperations;
 }

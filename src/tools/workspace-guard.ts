@@ -30,28 +30,37 @@ function errorCode(error: unknown): string | undefined {
   return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
 }
 
-/** realpath that also resolves dangling links and paths that do not exist yet. */
+/**
+ * realpath that also resolves dangling links and paths that do not exist yet.
+ * Missing paths are found without throwing: deciding one command resolves
+ * dozens of words that name no file, and an exception per word costs more
+ * than the decision.
+ */
 export function resolveReal(path: string, depth = 0): string {
+  if (depth > maximumLinkDepth) return path;
+  let stats: ReturnType<typeof lstatSync>;
   try {
-    return realpathSync(path);
+    stats = lstatSync(path, { throwIfNoEntry: false });
   } catch (error) {
     const code = errorCode(error);
-    if ((code !== "ENOENT" && code !== "ENOTDIR") || depth > maximumLinkDepth) return path;
+    if (code !== "ENOTDIR" && code !== "ENOENT") return path;
+    stats = undefined;
   }
-  let isLink: boolean;
+  if (stats === undefined) {
+    const parent = dirname(path);
+    if (parent === path) return path;
+    return join(resolveReal(parent, depth + 1), basename(path));
+  }
   try {
-    isLink = lstatSync(path).isSymbolicLink();
-  } catch {
-    isLink = false;
+    return realpathSync.native(path);
+  } catch (error) {
+    const code = errorCode(error);
+    if ((code !== "ENOENT" && code !== "ENOTDIR" && code !== "ELOOP") || !stats.isSymbolicLink()) return path;
   }
-  if (isLink) {
-    const target = readlinkSync(path);
-    const parent = resolveReal(dirname(path), depth + 1);
-    return resolveReal(resolve(parent, target), depth + 1);
-  }
-  const parent = dirname(path);
-  if (parent === path) return path;
-  return join(resolveReal(parent, depth + 1), basename(path));
+  // A dangling link: where it would point.
+  const target = readlinkSync(path);
+  const parent = resolveReal(dirname(path), depth + 1);
+  return resolveReal(resolve(parent, target), depth + 1);
 }
 
 export function isWithin(root: string, path: string): boolean {
@@ -102,6 +111,18 @@ export class WorkspaceGuard {
     return isWithin(this.root, absolute) ? toPosix(relative(this.root, absolute)) || "." : absolute;
   }
 
+  /**
+   * The same guard with the ignore file read once now: deciding one command
+   * asks about dozens of words, and re-checking the ignore files' stamps for
+   * each would cost more than the decision itself.
+   */
+  snapshot(): WorkspaceGuard {
+    const matcher = this.loadIgnore();
+    const frozen = Object.create(this) as WorkspaceGuard;
+    frozen.loadIgnore = () => matcher;
+    return frozen;
+  }
+
   private loadIgnore(): Ignore | undefined {
     const stamps = ignoreFileNames.map((name) => {
       try {
@@ -131,7 +152,7 @@ export class WorkspaceGuard {
 
 function isDirectory(path: string): boolean {
   try {
-    return statSync(path).isDirectory();
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch {
     return false;
   }

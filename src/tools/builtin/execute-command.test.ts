@@ -60,7 +60,7 @@ describe("execute_command", () => {
     expect(quiet.asks).toEqual([]);
     const cautious = createRecordingContext({ answers: [{ response: "no", text: "not now" }] });
     const outcome = await safeOnly.executeTool(run("rm -rf build", { requires_approval: "true" }), cautious);
-    expect(cautious.asks[0]).toMatchObject({ type: "command", text: "rm -rf build" });
+    expect(cautious.asks[0]).toMatchObject({ type: "command", text: expect.stringMatching(/^rm -rf build\n\(answer "always" to allow Bash\(rm:\*\)/) });
     expect(outcome.status).toBe("rejected");
     expect(textOf(outcome.content)).toContain("not now");
     const defaults = createTestExecutor(workspace);

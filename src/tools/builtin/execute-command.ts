@@ -1,8 +1,10 @@
 /** execute_command: runs a shell command in the workspace, with its output streamed and capped. */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { escapeHidden } from "../../security/display-text.js";
 import type { CommandResult } from "../command/run-command.js";
-import { ignoredPath, invalidParameter, success, withApprovalFeedback } from "../responses.js";
+import { launchShell, type Launch } from "../../security/process-launch.js";
+import { ignoredPath, invalidParameter, success, toolError, withApprovalFeedback } from "../responses.js";
 import type { ToolDefinition, ToolRuntime } from "../tool-definition.js";
 
 /** Words of a command that could be paths (quotes removed, `--flag=value` split). */
@@ -74,7 +76,9 @@ export const executeCommandTool: ToolDefinition = {
   mutates: true,
   partialSayType: "command",
   describePartial(params) {
-    return { text: params["command"] ?? "", meta: { tool: "execute_command", command: params["command"] ?? "" } };
+    // The preview is shown before any approval: hidden characters are escaped here too.
+    const command = escapeHidden(params["command"] ?? "").text;
+    return { text: command, meta: { tool: "execute_command", command } };
   },
   async execute(params, runtime) {
     const command = params["command"] ?? "";
@@ -87,16 +91,23 @@ export const executeCommandTool: ToolDefinition = {
       }
       timeoutMs = Math.min(timeoutMs, Math.round(seconds * 1000));
     }
-    const ignored = namedIgnoredFile(runtime, command);
+    // In the sandbox, ignored files are masked: naming them reveals nothing.
+    const ignored = runtime.options.launchPolicy?.sandbox === undefined ? namedIgnoredFile(runtime, command) : undefined;
     if (ignored !== undefined) return ignoredPath(ignored);
     const requiresApproval = (params["requires_approval"] ?? "").trim().toLowerCase() !== "false";
     const decision = await runtime.approvals.approve({
-      request: { kind: "command", requiresApproval },
+      request: { kind: "command", command, requiresApproval },
       context: runtime.context,
       presentation: { key: runtime.callId, text: command, meta: { tool: "execute_command", command, requiresApproval, cwd: runtime.guard.root } },
     });
     if (!decision.approved) return decision.outcome;
     await runtime.context.beforeMutation();
+    let launch: Launch;
+    try {
+      launch = launchShell({ policy: runtime.options.launchPolicy, shell: runtime.options.shell, command, cwd: runtime.guard.root });
+    } catch (error) {
+      return toolError(error instanceof Error ? error.message : String(error));
+    }
     const outputKey = `${runtime.callId}:output`;
     const outputFile = join(runtime.options.dataDir, "outputs", `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(3).toString("hex")}.log`);
     const running = runtime.commands.track(
@@ -108,6 +119,7 @@ export const executeCommandTool: ToolDefinition = {
         keepBackgroundProcesses: runtime.options.keepBackgroundProcesses,
         signal: runtime.context.signal,
         outputFile,
+        launch,
         onOutput: (preview) => runtime.context.say("command_output", preview, { partial: true, key: outputKey }),
       }),
     );

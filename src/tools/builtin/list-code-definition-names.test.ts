@@ -1,3 +1,5 @@
+import { symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseDefinitions } from "../code-definitions/definition-parser.js";
 import { createRecordingContext, textOf } from "../test-support/recording-context.js";
@@ -43,5 +45,18 @@ describe("list_code_definition_names", () => {
     const executor = createTestExecutor(workspace);
     expect(textOf((await executor.executeTool(toolCall("list_code_definition_names", { path: "empty" }), createRecordingContext())).content)).toContain("No definitions found");
     expect(textOf((await executor.executeTool(toolCall("list_code_definition_names", { path: "src/readme.md" }), createRecordingContext())).content)).toContain("not a source file");
+  });
+
+  it("#14 follows no link out of the workspace or into an ignored folder: every walked file is checked by its real path", async () => {
+    workspace.write("../outside/stolen.ts", "export function outsideSecret() {}\n");
+    workspace.write("vault/hidden.ts", "export function vaultSecret() {}\n");
+    workspace.write(".cairnignore", "src/.cairnignore-me.ts\nvault/\n");
+    symlinkSync(join(workspace.base, "outside", "stolen.ts"), workspace.path("src/link-out.ts"));
+    symlinkSync(workspace.path("vault/hidden.ts"), workspace.path("src/link-ignored.ts"));
+    const outcome = await createTestExecutor(workspace).executeTool(toolCall("list_code_definition_names", { path: "src" }), createRecordingContext());
+    const text = textOf(outcome.content);
+    expect(text).toContain("export class Service");
+    expect(text).not.toContain("outsideSecret");
+    expect(text).not.toContain("vaultSecret");
   });
 });

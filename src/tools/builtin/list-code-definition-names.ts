@@ -37,7 +37,13 @@ export const listCodeDefinitionNamesTool: ToolDefinition = {
     }
     if (isFolder) {
       const walked = await walkFiles({ root: target.real, recursive: false, limit: 2000, guard: runtime.guard, signal: runtime.context.signal });
-      files = walked.entries.filter((entry) => !entry.isDirectory && !entry.ignored && supportsFile(extname(entry.absolute))).map((entry) => entry.absolute);
+      // #14: every file is checked by its real path: a link out of the workspace or into an ignored folder is skipped.
+      files = walked.entries
+        .filter((entry) => !entry.isDirectory && !entry.ignored && supportsFile(extname(entry.absolute)))
+        .flatMap((entry) => {
+          const resolved = runtime.guard.resolve(entry.absolute);
+          return resolved.inside && !resolved.ignored ? [resolved.real] : [];
+        });
     } else {
       if (!supportsFile(extname(target.real))) return toolError(`${target.display} is not a source file cairn can parse (TypeScript, JavaScript, Python, Go, Rust, Java, C, C++).`);
       files = [target.real];

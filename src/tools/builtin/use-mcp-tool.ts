@@ -54,7 +54,7 @@ export const useMcpToolTool: ToolDefinition = {
     }
     const argumentsObject = args as Record<string, unknown>;
     const decision = await runtime.approvals.approve({
-      request: { kind: "mcp", serverAutoApprove: tool.autoApprove },
+      request: { kind: "mcp", serverAutoApprove: tool.autoApprove, server, tool: name },
       context: runtime.context,
       presentation: { key: runtime.callId, text: `${server} / ${name}\n${JSON.stringify(argumentsObject, null, 2)}`, meta: { tool: "use_mcp_tool", server, name, arguments: argumentsObject } },
     });

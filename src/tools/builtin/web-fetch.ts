@@ -46,7 +46,7 @@ export const webFetchTool: ToolDefinition = {
       return invalidParameter({ tool: "web_fetch", parameter: "url", problem: "only http and https addresses can be fetched." });
     }
     const decision = await runtime.approvals.approve({
-      request: { kind: "web" },
+      request: { kind: "web", url: url.href },
       context: runtime.context,
       presentation: { key: runtime.callId, text: `Fetch ${url.href}`, meta: { tool: "web_fetch", url: url.href } },
     });

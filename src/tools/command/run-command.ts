@@ -37,6 +37,8 @@ export interface RunCommandOptions {
   updateIntervalMs?: number;
   headCharacters?: number;
   tailCharacters?: number;
+  /** What to start instead of `shell -c command` (scrubbed environment, sandbox: src/security/process-launch.ts). */
+  launch?: { file: string; args: string[]; env: NodeJS.ProcessEnv };
   /**
    * Leave processes the command started in the background running after it
    * finishes (the `commands.keepBackgroundProcesses` setting). By default they
@@ -59,11 +61,12 @@ export function runCommand(options: RunCommandOptions): { done: Promise<CommandR
   let child: ReturnType<typeof spawn>;
   const token = newCommandToken();
   try {
-    child = spawn(options.shell, ["-c", options.command], {
+    const launch = options.launch ?? { file: options.shell, args: ["-c", options.command], env: process.env };
+    child = spawn(launch.file, launch.args, {
       cwd: options.cwd,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, PAGER: "cat", GIT_PAGER: "cat", [commandTokenVariable]: token },
+      env: { ...launch.env, PAGER: "cat", GIT_PAGER: "cat", [commandTokenVariable]: token },
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -76,6 +76,10 @@ export class HeadlessHost implements Host {
     this.onMessage(message.partial ? { ...message, partial: false } : message);
     if (signal.aborted) return Promise.reject(abortReason(signal));
     const options = this.#options;
+    // SPEC #14: some asks (protected paths, commands cairn cannot check) need a person; --yes is not one.
+    if (options.yes && message.meta?.["explicitApproval"] === true) {
+      return Promise.resolve(this.#automatic(message, "deny", "it needs an explicit approval, which --yes does not give"));
+    }
     if (options.yes) return Promise.resolve(this.#automatic(message, "yes", undefined));
     if (this.#reader.exhausted) return this.#unanswered(message, "stdin_closed");
 

@@ -130,6 +130,9 @@ export class TextPrinter {
       case "api_req_retried":
         if (message.text !== "") this.#line(colors.yellow(`retry: ${message.text}`), this.#stderr);
         return;
+      case "budget":
+        this.#line(colors.yellow(`budget: ${message.text}`), this.#stderr);
+        return;
       case "warning":
       case "diff_error":
       case "empty_assistant_message":

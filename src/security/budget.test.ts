@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { TaskBudget, countSoFar } from "./budget.js";
+
+describe("#14 budgets", () => {
+  const none = { tokensIn: 0, tokensOut: 0, cost: 0 };
+
+  it("stops at each limit with a message naming it, and stays stopped", () => {
+    const requests = new TaskBudget({ maxRequests: 2 });
+    expect(requests.beforeRequest(none)).toBeUndefined();
+    expect(requests.beforeRequest(none)).toBeUndefined();
+    expect(requests.beforeRequest(none)).toMatch(/--max-requests 2 \(2 requests made\)/);
+    expect(new TaskBudget({ maxTokens: 100 }).beforeRequest({ tokensIn: 80, tokensOut: 30, cost: 0 })).toMatch(/--max-tokens 100/);
+    expect(new TaskBudget({ maxCost: 0.5 }).beforeRequest({ tokensIn: 0, tokensOut: 0, cost: 0.51 })).toMatch(/--max-cost 0.5/);
+    let now = 0;
+    const time = new TaskBudget({ maxTime: 10 }, { now: () => now });
+    expect(time.beforeToolCall()).toBeUndefined();
+    now = 11_000;
+    expect(time.beforeRequest(none)).toMatch(/--max-time 10s/);
+    const tools = new TaskBudget({ maxToolCalls: 1 });
+    expect(tools.beforeToolCall()).toBeUndefined();
+    expect(tools.beforeToolCall()).toMatch(/--max-tool-calls 1/);
+    expect(tools.beforeRequest(none)).toMatch(/--max-tool-calls 1/);
+  });
+
+  it("counts what a resumed task already used, and shows what is left", () => {
+    const soFar = countSoFar([
+      { type: "say", say: "api_req_started" },
+      { type: "say", say: "command" },
+      { type: "say", say: "api_req_started" },
+      { type: "say", say: "tool", partial: true },
+    ]);
+    expect(soFar).toEqual({ requestsSoFar: 2, toolCallsSoFar: 1 });
+    const budget = new TaskBudget({ maxRequests: 3, maxToolCalls: 5 }, soFar);
+    expect(budget.remaining(none)).toBe("budget left: 1 requests, 4 tool calls");
+    expect(budget.beforeRequest(none)).toBeUndefined();
+    expect(budget.beforeRequest(none)).toMatch(/--max-requests 3/);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * Budgets for a whole task (#14): requests, tokens, cost, time and tool calls.
+ * The Task consults it before each request and each tool call; at a limit the
+ * task stops cleanly with a `budget` message naming it (and stays resumable:
+ * a resume may raise the limit). Counts start from what the task already used
+ * before a resume.
+ */
+import type { BudgetLimits } from "./settings-schema.js";
+
+export type { BudgetLimits } from "./settings-schema.js";
+
+export interface UsageTotals {
+  tokensIn: number;
+  tokensOut: number;
+  cost: number;
+}
+
+/** The seam the Task consults (src/task/task-options.ts `budget`). */
+export interface TaskBudgetSeam {
+  /** Before a request; a text means stop (it names the limit). */
+  beforeRequest(usage: UsageTotals): string | undefined;
+  /** Before a tool call; a text means the tool does not run and the task stops before its next request. */
+  beforeToolCall(): string | undefined;
+}
+
+export class TaskBudget implements TaskBudgetSeam {
+  private requests: number;
+  private toolCalls: number;
+  private readonly startedAt: number;
+  private exhausted: string | undefined;
+
+  constructor(
+    private readonly limits: BudgetLimits,
+    options: { requestsSoFar?: number; toolCallsSoFar?: number; now?: () => number } = {},
+  ) {
+    this.requests = options.requestsSoFar ?? 0;
+    this.toolCalls = options.toolCallsSoFar ?? 0;
+    this.now = options.now ?? Date.now;
+    this.startedAt = this.now();
+  }
+
+  private readonly now: () => number;
+
+  get active(): boolean {
+    return Object.values(this.limits).some((limit) => limit !== undefined);
+  }
+
+  beforeRequest(usage: UsageTotals): string | undefined {
+    const { maxRequests, maxTokens, maxCost } = this.limits;
+    this.exhausted ??=
+      (maxRequests !== undefined && this.requests >= maxRequests ? stop(`--max-requests ${maxRequests}`, `${this.requests} requests made`) : undefined) ??
+      (maxTokens !== undefined && usage.tokensIn + usage.tokensOut >= maxTokens ? stop(`--max-tokens ${maxTokens}`, `${usage.tokensIn + usage.tokensOut} tokens used`) : undefined) ??
+      (maxCost !== undefined && usage.cost >= maxCost ? stop(`--max-cost ${maxCost}`, `$${usage.cost.toFixed(4)} spent`) : undefined) ??
+      this.timeUp();
+    if (this.exhausted === undefined) this.requests += 1;
+    return this.exhausted;
+  }
+
+  beforeToolCall(): string | undefined {
+    const { maxToolCalls } = this.limits;
+    this.exhausted ??= (maxToolCalls !== undefined && this.toolCalls >= maxToolCalls ? stop(`--max-tool-calls ${maxToolCalls}`, `${this.toolCalls} tool calls made`) : undefined) ?? this.timeUp();
+    if (this.exhausted === undefined) this.toolCalls += 1;
+    return this.exhausted;
+  }
+
+  /** For the status line: what is left of each limit. */
+  remaining(usage: UsageTotals): string {
+    const { maxRequests, maxTokens, maxCost, maxTime, maxToolCalls } = this.limits;
+    const parts: string[] = [];
+    if (maxRequests !== undefined) parts.push(`${Math.max(0, maxRequests - this.requests)} requests`);
+    if (maxTokens !== undefined) parts.push(`${Math.max(0, maxTokens - usage.tokensIn - usage.tokensOut)} tokens`);
+    if (maxCost !== undefined) parts.push(`$${Math.max(0, maxCost - usage.cost).toFixed(2)}`);
+    if (maxTime !== undefined) parts.push(`${Math.max(0, Math.round(maxTime - (this.now() - this.startedAt) / 1000))} s`);
+    if (maxToolCalls !== undefined) parts.push(`${Math.max(0, maxToolCalls - this.toolCalls)} tool calls`);
+    return parts.length === 0 ? "" : `budget left: ${parts.join(", ")}`;
+  }
+
+  private timeUp(): string | undefined {
+    const { maxTime } = this.limits;
+    const seconds = (this.now() - this.startedAt) / 1000;
+    return maxTime !== undefined && seconds >= maxTime ? stop(`--max-time ${maxTime}s`, `${Math.round(seconds)} s elapsed`) : undefined;
+  }
+}
+
+function stop(limit: string, used: string): string {
+  return `Budget reached: ${limit} (${used}). The task stopped and can be resumed; a resume may raise the limit.`;
+}
+
+/** Requests and tool calls a resumed task already made, from its messages. */
+export function countSoFar(messages: ReadonlyArray<{ type: string; say?: string; ask?: string; partial?: boolean }>): { requestsSoFar: number; toolCallsSoFar: number } {
+  let requestsSoFar = 0;
+  let toolCallsSoFar = 0;
+  for (const message of messages) {
+    if (message.say === "api_req_started") requestsSoFar += 1;
+    if ((message.say === "tool" || message.say === "command") && message.partial !== true) toolCallsSoFar += 1;
+  }
+  return { requestsSoFar, toolCallsSoFar };
+}

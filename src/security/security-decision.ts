@@ -1,0 +1,117 @@
+/**
+ * The security half of an approval: rules, protected paths, credentials,
+ * outside reads and writes, and commands on their real parse. Returns what the
+ * approval policy must do before its own auto-approval settings are consulted:
+ * refuse, ask explicitly (even with --yes), ask, run, or leave it to the
+ * settings.
+ */
+import { assessCommand, type CommandAssessment, type PathOracle } from "./command-assessment.js";
+import type { PermissionRules } from "./permission-rules.js";
+
+export type SandboxMode = "workspace-write" | "read-only" | "off";
+
+export interface SecurityContext {
+  rules: PermissionRules;
+  /** The sandbox commands run in ("off": none). */
+  sandbox: SandboxMode;
+  yes: boolean;
+  allowOutsideWrites: boolean;
+  allowOutsideReads: boolean;
+  paths: PathOracle;
+}
+
+export type SecurityVerdict =
+  /** Run without asking (a rule allows it, or the sandbox contains it). */
+  | { kind: "allow"; reason: string }
+  /** Ask, and with --yes too: nobody answering means no. */
+  | { kind: "ask-explicit"; reason: string }
+  /** Ask unless the auto-approval settings or --yes say otherwise. */
+  | { kind: "ask"; reason: string }
+  | { kind: "refuse"; reason: string }
+  /** Nothing special: the auto-approval settings decide. */
+  | { kind: "settings"; readOnly: boolean };
+
+export interface PathRequest {
+  access: "read" | "edit";
+  /** Lexical and real absolute paths (they differ through links). */
+  absolute: string;
+  real: string;
+  display: string;
+  inside: boolean;
+}
+
+export function decidePath(request: PathRequest, context: SecurityContext): SecurityVerdict {
+  const tool = request.access === "read" ? "Read" : "Edit";
+  const ruled = [context.rules.forPath(tool, request.absolute), context.rules.forPath(tool, request.real)];
+  const denied = ruled.find((entry) => entry?.decision === "deny");
+  if (denied !== undefined) return { kind: "refuse", reason: `the rule ${denied.rule.text} (${denied.rule.source}) denies it` };
+  const asked = ruled.find((entry) => entry?.decision === "ask");
+  const allowed = ruled.find((entry) => entry?.decision === "allow");
+  const facts = [context.paths.facts(request.absolute), context.paths.facts(request.real)];
+  const credential = facts.some((fact) => fact.credential);
+  if (credential && allowed === undefined && asked === undefined) {
+    return { kind: "refuse", reason: `${request.display} holds credentials; only a rule naming it (such as ${tool}(${request.display})) allows it` };
+  }
+  if (request.access === "edit") {
+    const protectedReason = facts.find((fact) => fact.protectedReason !== undefined)?.protectedReason;
+    if (protectedReason !== undefined && allowed === undefined) {
+      return { kind: "ask-explicit", reason: `${request.display} is protected (${protectedReason}); it is never written without an explicit approval` };
+    }
+  }
+  if (asked !== undefined) return { kind: "ask-explicit", reason: `the rule ${asked.rule.text} (${asked.rule.source}) asks` };
+  if (allowed !== undefined) return { kind: "allow", reason: `the rule ${allowed.rule.text} (${allowed.rule.source}) allows it` };
+  if (!request.inside) {
+    if (request.access === "edit" && context.yes && !context.allowOutsideWrites) {
+      return { kind: "refuse", reason: `${request.display} is outside the workspace and writing there needs --allow-outside-writes (or an Edit rule)` };
+    }
+    if (request.access === "read" && context.yes && !context.allowOutsideReads) {
+      return { kind: "refuse", reason: `${request.display} is outside the workspace and reading there needs --allow-outside-reads (or a Read rule)` };
+    }
+  }
+  return { kind: "settings", readOnly: request.access === "read" };
+}
+
+function list(items: string[]): string {
+  return items.slice(0, 5).join(", ") + (items.length > 5 ? ` and ${items.length - 5} more` : "");
+}
+
+/** The decision for a command; also returns the assessment (for the prompt and for "always allow"). */
+export async function decideCommand(command: string, context: SecurityContext): Promise<{ verdict: SecurityVerdict; assessment: CommandAssessment }> {
+  const assessment = await assessCommand({ command, rules: context.rules, paths: context.paths });
+  return { verdict: verdictFor(assessment, context), assessment };
+}
+
+export function verdictFor(assessment: CommandAssessment, context: SecurityContext): SecurityVerdict {
+  if (assessment.denied !== undefined) {
+    const { rule, invocation } = assessment.denied;
+    return { kind: "refuse", reason: `the rule ${rule.text} (${rule.source}) denies \`${invocation}\`` };
+  }
+  const sandboxed = context.sandbox !== "off";
+  if (assessment.asked !== undefined) {
+    const { rule, invocation } = assessment.asked;
+    return { kind: "ask-explicit", reason: `the rule ${rule.text} (${rule.source}) asks before \`${invocation}\`` };
+  }
+  // In the sandbox, what the rules do not deny runs: it cannot reach outside the workspace or the network.
+  if (sandboxed) return { kind: "allow", reason: `runs in the ${context.sandbox} sandbox` };
+  if (assessment.unsure.length > 0 && assessment.exactRule === undefined) {
+    return { kind: "ask-explicit", reason: `cairn cannot fully check this command: ${list(assessment.unsure)}` };
+  }
+  if (assessment.protectedWrites.length > 0) {
+    return { kind: "ask-explicit", reason: `it writes protected paths: ${list(assessment.protectedWrites)}` };
+  }
+  const editRule = (path: string) => context.rules.forPath("Edit", path)?.decision;
+  const deniedWrite = assessment.writtenPaths.find((path) => editRule(path) === "deny");
+  if (deniedWrite !== undefined) return { kind: "refuse", reason: `an Edit rule denies writing ${deniedWrite}` };
+  const outside = assessment.outsideWrites.filter((path) => editRule(path) !== "allow");
+  const writesOutside = outside.length > 0;
+  const namesIgnored = assessment.ignoredFiles.length > 0;
+  if ((writesOutside || namesIgnored) && assessment.exactRule === undefined) {
+    const why = writesOutside ? `it writes outside the workspace: ${list(outside)}` : `it names files hidden by the ignore file or holding credentials: ${list(assessment.ignoredFiles)}`;
+    if (context.yes && !(writesOutside && !namesIgnored && context.allowOutsideWrites)) {
+      return { kind: "refuse", reason: `${why}; with --yes that needs ${writesOutside ? "--allow-outside-writes or " : ""}a rule allowing it` };
+    }
+    if (!(writesOutside && !namesIgnored && context.allowOutsideWrites)) return { kind: "ask", reason: why };
+  }
+  if (assessment.allowedByRules) return { kind: "allow", reason: "every program in it is allowed by a rule" };
+  return { kind: "settings", readOnly: assessment.readOnly };
+}

@@ -1,0 +1,37 @@
+/**
+ * The tree-sitter bash grammar, loaded once per process. Loading is async
+ * (WASM); after `loadShellParser()` resolved, parsing is synchronous and takes
+ * microseconds, so the approval policy can decide on every command.
+ */
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { Language, Parser, type Node, type Tree } from "web-tree-sitter";
+
+export type { Node as ShellNode } from "web-tree-sitter";
+
+const require = createRequire(import.meta.url);
+let loading: Promise<Parser> | undefined;
+let loaded: Parser | undefined;
+
+async function load(): Promise<Parser> {
+  await Parser.init();
+  const folder = join(dirname(require.resolve("tree-sitter-wasms/package.json")), "out");
+  const language = await Language.load(join(folder, "tree-sitter-bash.wasm"));
+  const parser = new Parser();
+  parser.setLanguage(language);
+  loaded = parser;
+  return parser;
+}
+
+export function loadShellParser(): Promise<Parser> {
+  loading ??= load();
+  return loading;
+}
+
+/** Parses with the loaded grammar; throws when `loadShellParser()` has not finished. */
+export function parseShellSync(text: string): { tree: Tree; root: Node } {
+  if (loaded === undefined) throw new Error("the shell grammar is not loaded yet (await loadShellParser() first)");
+  const tree = loaded.parse(text);
+  if (tree === null) throw new Error("the shell grammar could not parse the command");
+  return { tree, root: tree.rootNode };
+}
