@@ -26,6 +26,12 @@ const external = [
   "react/*",
   "@modelcontextprotocol/sdk",
   "@modelcontextprotocol/sdk/*",
+  // Loaded only by the fleet's commands; CommonJS packages whose classes an ES bundle
+  // would re-wrap (ioredis's `Redis` is then "not a constructor").
+  "bullmq",
+  "ioredis",
+  // Finds its browser driver files relative to itself.
+  "playwright-core",
 ];
 
 const result = await build({

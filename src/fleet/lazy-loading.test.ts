@@ -10,9 +10,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cairnBin } from "../cli/test-support/cli-harness.js";
+import { startTmux, tmuxAvailable } from "../ui/tui/test-support/tmux.js";
 
 const recorder = fileURLToPath(new URL("./test-support/record-imports.js", import.meta.url));
-const interactiveModule = fileURLToPath(new URL("../../dist/cli/interactive.js", import.meta.url));
 let root: string;
 
 beforeAll(async () => {
@@ -44,11 +44,25 @@ describe("the fleet's dependencies are loaded lazily (issue #19)", () => {
     expect(modules).toMatch(/ioredis/);
   });
 
-  it("#19 cairn --version, cairn run and the terminal UI load neither bullmq nor ioredis", async () => {
+  it("#19 cairn --version and cairn run load neither bullmq nor ioredis", async () => {
     expect(await loaded([cairnBin, "--version"], "version").modules).toBe("");
     const scenario = join(root, "scenario.json");
     await writeFile(scenario, JSON.stringify({ turns: [{ text: "<attempt_completion>\n<result>\ndone\n</result>\n</attempt_completion>" }] }));
     expect(await loaded([cairnBin, "run", "--provider", "mock", "--scenario", scenario, "--yes", "say done"], "run").modules).toBe("");
-    expect(await loaded(["--input-type=module", "-e", `await import(${JSON.stringify(interactiveModule)});`], "tui").modules).toBe("");
+  });
+
+  it.skipIf(!tmuxAvailable())("#19 the terminal UI, started in a real terminal, loads neither bullmq nor ioredis", { timeout: 90_000 }, async () => {
+    const record = join(root, "tui.txt");
+    const terminal = await startTmux({
+      command: [process.execPath, "--import", recorder, cairnBin, "--provider", "mock"],
+      cwd: root,
+      env: { CAIRN_RECORD_IMPORTS: record, CAIRN_HOME: join(root, "data"), XDG_CONFIG_HOME: join(root, "config") },
+    });
+    try {
+      await terminal.waitFor(/Tab mode/, { timeoutMs: 60_000 });
+    } finally {
+      await terminal.kill();
+    }
+    expect(await readFile(record, "utf8").catch(() => "")).toBe("");
   });
 });
