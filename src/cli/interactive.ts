@@ -1,10 +1,12 @@
 import { createInterface } from "node:readline/promises";
-import type { ResolvedSettings } from "../config/index.js";
+import type { CliFlags, ResolvedSettings } from "../config/index.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import type { TaskResult } from "../task/task.js";
 import type { AskMessage } from "../task/messages.js";
 import type { Mode } from "../task/tool-executor.js";
 import type { TuiController, TuiStatus } from "../ui/tui/controller.js";
+import type { SlashSession } from "../ui/tui/slash-commands.js";
+import { createSlashSession } from "./slash-session.js";
 import { TuiHost } from "../ui/tui/tui-host.js";
 import { renderTui } from "../ui/tui/render.js";
 import { exitStatusFor } from "./run-command.js";
@@ -18,15 +20,22 @@ import type { Session } from "./session.js";
  */
 export class InteractiveController implements TuiController {
   private session: Session | undefined;
+  private sessionClosed = false;
   /** A task to continue with the next message (`cairn resume` on a terminal, or after `/restore`). */
   private resumeTaskId: string | undefined;
+  /** Every task this UI has shown, newest last: `/restore` reaches their checkpoints. */
+  readonly knownTaskIds: string[] = [];
   private notices = 0;
   private lastResult: TaskResult | undefined;
   private running: Promise<void> | undefined;
-  private mode: Mode;
+  mode: Mode;
   private exitRequested = false;
   private replayOnResume: boolean;
+  private forgetTask = false;
   private readonly onExit: () => void;
+  /** Tokens and cost of the tasks this UI ran before the current one. */
+  readonly sessionTotals = { tokensIn: 0, tokensOut: 0, cost: 0 };
+  settings: ResolvedSettings;
 
   constructor(
     private readonly options: {
@@ -36,12 +45,16 @@ export class InteractiveController implements TuiController {
       exitWhenDone: boolean;
       onExit: () => void;
       resumeTaskId?: string;
+      /** Settings for `/model`: a profile name or a model id. */
+      switchModel?: (spec: string) => Promise<ResolvedSettings>;
     },
   ) {
+    this.settings = options.settings;
     this.mode = options.settings.plan ? "plan" : "act";
     this.onExit = options.onExit;
     this.resumeTaskId = options.resumeTaskId;
     this.replayOnResume = options.resumeTaskId !== undefined;
+    if (options.resumeTaskId !== undefined) this.knownTaskIds.push(options.resumeTaskId);
   }
 
   get result(): TaskResult | undefined {
@@ -49,16 +62,23 @@ export class InteractiveController implements TuiController {
   }
 
   get taskId(): string | undefined {
-    return this.session?.taskId ?? this.resumeTaskId;
+    return this.resumeTaskId ?? (this.forgetTask ? undefined : this.session?.taskId);
+  }
+
+  get host(): TuiHost {
+    return this.options.host;
+  }
+
+  get currentSession(): Session | undefined {
+    return this.session;
+  }
+
+  get isRunning(): boolean {
+    return this.running !== undefined;
   }
 
   submit(text: string): void {
     if (this.running) return;
-    const restore = /^\/restore\s+(\S+)(?:\s+(files|task|both))?\s*$/.exec(text.trim());
-    if (restore?.[1] !== undefined) {
-      this.restore(restore[1], (restore[2] ?? "both") as "files" | "task" | "both");
-      return;
-    }
     this.start(text);
   }
 
@@ -67,27 +87,78 @@ export class InteractiveController implements TuiController {
     if (this.resumeTaskId !== undefined && !this.running) this.start(undefined);
   }
 
+  /** `/clear`: the next message starts a new task. */
+  newTask(): void {
+    this.resumeTaskId = undefined;
+    this.forgetTask = true;
+  }
+
+  /** Makes `taskId` the task the next message continues; `replay` shows its transcript first. */
+  continueTask(taskId: string, replay: boolean): void {
+    this.resumeTaskId = taskId;
+    this.replayOnResume = replay;
+    this.forgetTask = false;
+    if (!this.knownTaskIds.includes(taskId)) this.knownTaskIds.push(taskId);
+  }
+
+  async switchModel(spec: string): Promise<string> {
+    if (this.options.switchModel === undefined) {
+      this.settings = { ...this.settings, model: spec };
+    } else {
+      const next = await this.options.switchModel(spec);
+      this.settings = { ...next, cwd: this.settings.cwd };
+    }
+    return `${this.settings.model}${this.settings.profile ? ` (profile ${this.settings.profile})` : ""} via ${this.settings.provider}`;
+  }
+
+  /** Runs `work` between steps (nothing may run meanwhile); the current task stays the current task. */
+  async between<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running) throw new Error("cairn is working; wait for the step to end or press Esc first");
+    let finish: () => void = () => {};
+    this.running = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    try {
+      await this.closeSession();
+      return await work();
+    } finally {
+      this.running = undefined;
+      finish();
+    }
+  }
+
+  private async closeSession(): Promise<void> {
+    if (this.session === undefined || this.sessionClosed) return;
+    this.sessionClosed = true;
+    await this.session.close();
+  }
+
   private start(text: string | undefined): void {
     const previous = this.session;
-    const resumeId = this.resumeTaskId ?? (previous !== undefined && this.lastResult?.status !== "completed" ? previous.taskId : undefined);
+    const continuePrevious = !this.forgetTask && previous !== undefined && this.lastResult?.status !== "completed";
+    const resumeId = this.resumeTaskId ?? (continuePrevious ? previous.taskId : undefined);
     this.resumeTaskId = undefined;
-    // A task opened from the command line has nothing on screen yet: show its transcript first.
+    this.forgetTask = false;
+    // A task opened from the command line or /resume has nothing on screen yet: show its transcript first.
     const replay = this.replayOnResume;
     this.replayOnResume = false;
     this.running = (async () => {
-      if (previous) await previous.close();
+      await this.closeSession();
+      if (previous) this.addToTotals(previous);
       this.session = undefined;
       const start =
         resumeId !== undefined
           ? { kind: "resume" as const, taskId: resumeId, ...(text ? { message: text } : {}) }
           : { kind: "new" as const, task: text ?? "" };
       const session = await createSession({
-        settings: { ...this.options.settings, plan: this.mode === "plan" },
+        settings: { ...this.settings, plan: this.mode === "plan" },
         host: this.options.host,
         ...(this.options.scenario ? { scenario: this.options.scenario } : {}),
         start,
       });
       this.session = session;
+      this.sessionClosed = false;
+      if (!this.knownTaskIds.includes(session.taskId)) this.knownTaskIds.push(session.taskId);
       session.task.mode = this.mode;
       if (start.kind === "resume") {
         if (replay) for (const message of session.task.messages.messages) this.options.host.onMessage(message);
@@ -106,36 +177,15 @@ export class InteractiveController implements TuiController {
       });
   }
 
-  /**
-   * `/restore <checkpoint> [files|task|both]` between steps: puts the workspace
-   * files and/or the conversation back; the next message continues the task.
-   */
-  private restore(checkpoint: string, mode: "files" | "task" | "both"): void {
-    const taskId = this.session?.taskId ?? this.resumeTaskId;
-    if (taskId === undefined) {
-      this.notify("error", "There is no task to restore yet.");
-      return;
-    }
-    this.running = (async () => {
-      await this.session?.close();
-      this.session = undefined;
-      const { restoreCheckpoint } = await import("../checkpoints/restore.js");
-      const outcome = await restoreCheckpoint({ dataDir: this.options.settings.dataDir, taskId, checkpoint, mode });
-      this.resumeTaskId = taskId;
-      const short = outcome.checkpoint.hash.slice(0, 12);
-      const parts: string[] = [];
-      if (outcome.files) parts.push(`files restored (${outcome.files.restored.length} written back, ${outcome.files.removed.length} removed; undo with /restore ${outcome.files.undoHash.slice(0, 12)} files)`);
-      if (outcome.conversation) parts.push(`conversation cut back (${outcome.conversation.uiMessageCount} messages kept)`);
-      this.notify("info", `Restored checkpoint ${short}: ${parts.join("; ")}. Type a message to continue the task.`);
-    })()
-      .catch((error: unknown) => this.notify("error", `Restore failed: ${error instanceof Error ? error.message : String(error)}`))
-      .finally(() => {
-        this.running = undefined;
-      });
+  private addToTotals(session: Session): void {
+    const totals = session.task.usage.totals();
+    this.sessionTotals.tokensIn += totals.tokensIn;
+    this.sessionTotals.tokensOut += totals.tokensOut;
+    this.sessionTotals.cost += totals.cost;
   }
 
   /** A message of the UI's own, between tasks (no Task to say it). */
-  private notify(kind: "info" | "error", text: string): void {
+  notify(kind: "info" | "error", text: string): void {
     this.notices += 1;
     this.options.host.onMessage({ type: "say", say: kind, id: `tui-notice-${this.notices}`, ts: Date.now(), text, partial: false });
   }
@@ -166,15 +216,23 @@ export class InteractiveController implements TuiController {
   }
 
   toggleMode(): Mode {
-    this.mode = this.mode === "plan" ? "act" : "plan";
-    if (this.session) this.session.task.mode = this.mode;
+    this.setMode(this.mode === "plan" ? "act" : "plan");
     return this.mode;
+  }
+
+  setMode(mode: Mode): void {
+    this.mode = mode;
+    if (this.session) this.session.task.mode = this.mode;
+  }
+
+  slashSession(): SlashSession {
+    return createSlashSession(this);
   }
 
   status(): TuiStatus {
     const task = this.session?.task;
     return {
-      model: this.options.settings.model,
+      model: this.settings.model,
       mode: this.mode,
       tokensUsed: task?.usage.lastContextTokens() ?? 0,
       contextWindow: this.session?.provider.model.contextWindow ?? 0,
@@ -185,8 +243,19 @@ export class InteractiveController implements TuiController {
 
   async close(): Promise<void> {
     await this.running;
-    await this.session?.close();
+    await this.closeSession();
   }
+}
+
+/** `/model NAME`: a provider profile of that name if there is one, else a model id for the current provider. */
+function switchModelWith(resolveWith: (flags: Partial<CliFlags>) => Promise<ResolvedSettings>): (spec: string) => Promise<ResolvedSettings> {
+  return async (spec) => {
+    try {
+      return await resolveWith({ profile: spec, model: undefined });
+    } catch {
+      return resolveWith({ model: spec });
+    }
+  };
 }
 
 /** Asks once, on a terminal, whether to trust a folder whose config wants more power. */
@@ -210,6 +279,8 @@ export async function runInteractive(options: {
   exitWhenDone?: boolean;
   /** Re-resolves settings after the folder was trusted. */
   reresolve?: () => Promise<ResolvedSettings>;
+  /** Resolves settings again with some flags changed (`/model`). */
+  resolveWith?: (flags: Partial<CliFlags>) => Promise<ResolvedSettings>;
   /** `cairn resume ID` on a terminal: continue that task (with `initialTask` as the message, if any). */
   resumeTaskId?: string;
 }): Promise<number> {
@@ -227,6 +298,7 @@ export async function runInteractive(options: {
     exitWhenDone: options.exitWhenDone ?? false,
     ...(options.scenario ? { scenario: options.scenario } : {}),
     ...(options.resumeTaskId ? { resumeTaskId: options.resumeTaskId } : {}),
+    ...(options.resolveWith ? { switchModel: switchModelWith(options.resolveWith) } : {}),
     onExit: () => ui.instance?.unmount(),
   });
   const instance = renderTui({ controller, host, ...(options.initialTask ? { initialTask: options.initialTask } : {}) });

@@ -173,6 +173,7 @@ export async function runDefault(words: string[], flags: TaskCommandOptions, res
       ...(scenario ? { scenario } : {}),
       ...(resumeId ? { resumeTaskId: resumeId } : {}),
       reresolve: () => resolve(false),
+      resolveWith: (changed) => resolveSettings({ flags: { ...flags, ...changed }, env: process.env, cwd: process.cwd(), trust: flags.trust === true }),
     });
   } catch (error) {
     if (error instanceof ConfigError) {

@@ -2,6 +2,8 @@
  * Issue #12 in a real terminal (tmux, 80x30): each test types as a user
  * does and asserts the screen. Runs bin/cairn (dist/): `npm run build` first.
  */
+import { access } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedServer } from "../llm/scripted/server.js";
 import type { ScriptedServer } from "../llm/scripted/server.js";
@@ -85,5 +87,60 @@ describe.skipIf(!tmuxAvailable())("issue #12 defects in the terminal UI (tmux)",
     const status = await quit(resumed);
     expect(status).toBe(0);
     expect(await resumed.capture()).not.toMatch(/task interrupted; resume it with/);
+  });
+});
+
+describe.skipIf(!tmuxAvailable())("issue #12 slash commands in the terminal UI (tmux)", () => {
+  it("/help, an unknown command, a failed /restore that keeps the task, and /restore of an earlier task's checkpoint", { timeout: 180_000 }, async () => {
+    const target = await startServer({
+      turns: [
+        { text: "<write_to_file>\n<path>hello.txt</path>\n<content>\nhello\n</content>\n</write_to_file>" },
+        { text: "<attempt_completion>\n<result>first task done</result>\n</attempt_completion>" },
+        { text: "<attempt_completion>\n<result>second task done</result>\n</attempt_completion>" },
+      ],
+    });
+    const ui = await open([...providerArgs(target), "--yes", "write hello"]);
+    const done = await ui.waitFor(/first task done[\s\S]*Give feedback/, { timeoutMs: 60_000 });
+    const checkpoint = /Checkpoint ([0-9a-f]{12})/.exec(done)?.[1];
+    expect(checkpoint).toBeDefined();
+    await access(join(sandbox.workspace, "hello.txt"));
+
+    await ui.sendText("/he");
+    await ui.waitFor(/List the commands/, { timeoutMs: 10_000 });
+    await ui.sendKeys("Tab");
+    await ui.waitFor(/› \/help/, { timeoutMs: 10_000 });
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/handled by cairn, never sent to the model/, { timeoutMs: 10_000 });
+
+    await ui.sendText("/nosuch");
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/Unknown command \/nosuch/, { timeoutMs: 10_000 });
+    expect(target.requests).toHaveLength(2);
+
+    await ui.sendText("/restore 0000000 files");
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/has no checkpoint/, { timeoutMs: 30_000 });
+    // The task is still there: a second restore works.
+    await ui.sendText(`/restore ${checkpoint} files`);
+    await ui.sendKeys("Enter");
+    const restored = await ui.waitFor(/Restored checkpoint[\s\S]*undo with \/restore [0-9a-f]{12}/, { timeoutMs: 30_000 });
+    const undo = /undo with \/restore ([0-9a-f]{12})/.exec(restored)?.[1];
+    await expect(access(join(sandbox.workspace, "hello.txt"))).rejects.toThrow();
+
+    // A new task, then a checkpoint of the first one.
+    await ui.sendText("/clear");
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/New task/, { timeoutMs: 10_000 });
+    await ui.sendText("second task");
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/second task done[\s\S]*Give feedback/, { timeoutMs: 60_000 });
+    const tasks = await new TaskStore({ dataDir: sandbox.dataDir }).list();
+    expect(tasks).toHaveLength(2);
+    // The undo point belongs to the first task: /restore finds it from the second one.
+    await ui.sendText(`/restore ${undo} files`);
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/Restored checkpoint [0-9a-f]{12} of task/, { timeoutMs: 30_000 });
+    await access(join(sandbox.workspace, "hello.txt"));
+    expect(await quit(ui)).toBe(0);
   });
 });

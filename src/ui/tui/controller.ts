@@ -2,6 +2,8 @@
  * What the terminal UI asks of the rest of cairn when the user presses a key.
  * The CLI implements it around the Task; the UI never reaches the Task directly.
  */
+import type { SlashSession } from "./slash-commands.js";
+
 export type TuiMode = "plan" | "act";
 
 export interface TuiStatus {
@@ -27,4 +29,21 @@ export interface TuiController {
   toggleMode(): TuiMode;
   /** Read on every render and once a second. Must be cheap. */
   status(): TuiStatus;
+  /** What slash commands may do; without it they say they are not available here. */
+  slashSession?(): SlashSession;
+  /**
+   * Enter while a step runs: the message waits and reaches the model at the next
+   * tool boundary (its very next request). Without it, the UI submits at once.
+   */
+  enqueue?(text: string): void;
+  /** Messages waiting for the next tool boundary, oldest first. */
+  queued?(): readonly string[];
+  /** Takes the newest waiting message back (to edit or drop it). */
+  withdrawQueued?(): string | undefined;
+}
+
+/** Earlier inputs for Up/Down, kept per workspace across sessions. */
+export interface InputHistoryStore {
+  entries(): readonly string[];
+  add(text: string): void;
 }
