@@ -35,4 +35,39 @@ describe("issue #12 defects (CLI)", () => {
     const outputs = run.events().filter((event) => event["say"] === "command_output");
     expect(new Set(outputs.map((event) => event["id"])).size).toBe(1);
   });
+
+  it("an unreachable base URL: after the retries, one message naming the URL and what to change, no Retry? ask", { timeout: 60_000 }, async () => {
+    const run = startCli(["run", "--provider", "openai", "--base-url", "http://127.0.0.1:9/v1", "--api-key", "test-key", "hi"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(await run.exit).toBe(1);
+    const all = run.stdout + run.stderr;
+    expect(all).not.toMatch(/Retry\?/);
+    expect(all).not.toContain("api_req_failed");
+    expect(all.match(/Cannot reach http:\/\/127\.0\.0\.1:9\/v1/g)).toHaveLength(1);
+    expect(all).toMatch(/Check the base URL/);
+  });
+
+  it("a 401 is said once with what to set, and never offers Retry?", { timeout: 60_000 }, async () => {
+    server = await startScriptedServer({ scenario: { turns: [{ error: { status: 401 } }] } });
+    const run = startCli(["run", ...anthropic(server), "hi"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(await run.exit).toBe(1);
+    const all = run.stdout + run.stderr;
+    expect(all).not.toMatch(/Retry\?/);
+    expect(all.match(/rejected the API key/g)).toHaveLength(1);
+    expect(all).toMatch(/ANTHROPIC_API_KEY/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("a 403 and a 404 say what to change, once", { timeout: 60_000 }, async () => {
+    server = await startScriptedServer({ scenario: { turns: [{ error: { status: 403 } }] } });
+    const forbidden = startCli(["run", ...anthropic(server), "hi"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(await forbidden.exit).toBe(1);
+    expect((forbidden.stdout + forbidden.stderr).match(/has no access to this model/g)).toHaveLength(1);
+    await server.close();
+    server = await startScriptedServer({ scenario: { turns: [{ error: { status: 404 } }] } });
+    const missing = startCli(["run", ...anthropic(server), "--model", "no-such-model", "hi"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(await missing.exit).toBe(1);
+    const all = missing.stdout + missing.stderr;
+    expect(all.match(/check the model id/g)).toHaveLength(1);
+    expect(all).not.toMatch(/Retry\?/);
+  });
 });

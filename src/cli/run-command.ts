@@ -129,7 +129,8 @@ export async function runHeadless(options: {
   process.on("SIGTERM", onSignal);
   try {
     const result = await session.run();
-    if (result.status === "failed" && result.error) process.stderr.write(`cairn: task failed: ${result.error}\n`);
+    // Text mode has just printed the error; JSON readers get it once more in plain words.
+    if (result.status === "failed" && result.error && settings.json) process.stderr.write(`cairn: task failed: ${result.error}\n`);
     if (result.status === "aborted") process.stderr.write(`cairn: task interrupted; resume it with: cairn resume ${session.taskId}\n`);
     return exitStatusFor(result);
   } finally {

@@ -84,6 +84,7 @@ export class Task {
     if (options.history) this.includeFileDetails = false;
     this.failures = new FailureDecisions({
       yes: options.yes ?? false,
+      ...(options.provider.baseUrl === undefined ? {} : { baseUrl: options.provider.baseUrl }),
       schedule: options.retrySchedule ?? defaultRetrySchedule,
       mistakes: this.mistakes,
       signal: this.abortController.signal,
