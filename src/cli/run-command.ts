@@ -82,6 +82,15 @@ export async function runHeadless(options: {
     }
   }
 
+  if (options.start.kind === "resume") {
+    const { resumeProblem } = await import("./start-checks.js");
+    const problem = await resumeProblem(settings.dataDir, options.start.taskId);
+    if (problem !== undefined) {
+      process.stderr.write(`cairn: ${problem}\n`);
+      return 2;
+    }
+  }
+
   const pendingHost: { current?: InstanceType<typeof HeadlessHost> } = {};
   let session;
   try {
@@ -163,6 +172,13 @@ export async function runDefault(words: string[], flags: TaskCommandOptions, res
   try {
     const settings = await resolve(flags.trust === true);
     const scenario = settings.provider === "mock" && flags.scenario ? await loadScenario(flags.scenario) : undefined;
+    const { missingApiKeyMessage, resumeProblem } = await import("./start-checks.js");
+    const problem = (resumeTaskId === undefined ? undefined : await resumeProblem(settings.dataDir, resumeTaskId)) ?? (await missingApiKeyMessage(settings));
+    if (problem !== undefined) {
+      // Said before the terminal UI opens, so nothing typed there is lost; the task given here is repeated.
+      process.stderr.write(`cairn: ${problem}\n${task ? `Your task was not started; run it again once that is fixed: cairn ${JSON.stringify(task)}\n` : ""}`);
+      return 2;
+    }
     let resumeId: string | undefined;
     if (resumeTaskId !== undefined) {
       const { TaskStore } = await import("../store/task-store.js");
@@ -188,7 +204,15 @@ export async function runDefault(words: string[], flags: TaskCommandOptions, res
 export function registerRunCommand(program: Command): void {
   addTaskOptions(program.command("run").description("run one task headless to its end").argument("<task...>", "what to do")).action(
     async (words: string[], flags: TaskCommandOptions) => {
-      process.exitCode = await runHeadless({ flags, start: { kind: "new", task: words.join(" ") } });
+      const task = words.join(" ");
+      const { emptyTaskMessage } = await import("./start-checks.js");
+      const empty = emptyTaskMessage(task);
+      if (empty !== undefined) {
+        process.stderr.write(`cairn: ${empty}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      process.exitCode = await runHeadless({ flags, start: { kind: "new", task } });
     },
   );
   addTaskOptions(

@@ -42,8 +42,8 @@ function providerArgs(target: ScriptedServer): string[] {
   return ["--provider", "anthropic", "--base-url", target.url, "--api-key", "test-key"];
 }
 
-async function open(args: string[], extraEnv: Record<string, string> = {}): Promise<TmuxSession> {
-  terminal = await startTmux({ command: [process.execPath, cairnBin, ...args], cwd: sandbox.workspace, env: { ...env(), ...extraEnv } });
+async function open(args: string[], extraEnv: Record<string, string> = {}, columns = 80): Promise<TmuxSession> {
+  terminal = await startTmux({ command: [process.execPath, cairnBin, ...args], cwd: sandbox.workspace, env: { ...env(), ...extraEnv }, columns });
   return terminal;
 }
 
@@ -87,6 +87,18 @@ describe.skipIf(!tmuxAvailable())("issue #12 defects in the terminal UI (tmux)",
     const status = await quit(resumed);
     expect(status).toBe(0);
     expect(await resumed.capture()).not.toMatch(/task interrupted; resume it with/);
+  });
+});
+
+describe.skipIf(!tmuxAvailable())("issue #12: no API key at start-up (tmux)", () => {
+  it("says what to set before the UI opens, and repeats the task so it is not lost", { timeout: 60_000 }, async () => {
+    const ui = await open(["--provider", "anthropic", "fix the failing test"], { ANTHROPIC_API_KEY: "", CAIRN_API_KEY: "" });
+    // Long lines wrap at 80 columns: read the screen as one line.
+    const screen = (await ui.waitFor(/Your task was not started/, { timeoutMs: 30_000 })).replace(/\n/g, "");
+    expect(await ui.waitForExit({ timeoutMs: 30_000 })).toBe(2);
+    expect(screen).toMatch(/no API key for anthropic/);
+    expect(screen).toMatch(/ANTHROPIC_API_KEY/);
+    expect(screen).toMatch(/cairn "fix the failing test"/);
   });
 });
 
