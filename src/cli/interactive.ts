@@ -7,6 +7,7 @@ import type { Mode } from "../task/tool-executor.js";
 import type { TuiController, TuiStatus } from "../ui/tui/controller.js";
 import type { SlashSession } from "../ui/tui/slash-commands.js";
 import { createSlashSession } from "./slash-session.js";
+import { FileInputHistory } from "./input-history.js";
 import { TuiHost } from "../ui/tui/tui-host.js";
 import { renderTui } from "../ui/tui/render.js";
 import { exitStatusFor } from "./run-command.js";
@@ -33,6 +34,8 @@ export class InteractiveController implements TuiController {
   private replayOnResume: boolean;
   private forgetTask = false;
   private readonly onExit: () => void;
+  /** Messages typed while a step runs, delivered at the next tool boundary. */
+  private readonly queue: string[] = [];
   /** Tokens and cost of the tasks this UI ran before the current one. */
   readonly sessionTotals = { tokensIn: 0, tokensOut: 0, cost: 0 };
   settings: ResolvedSettings;
@@ -78,7 +81,11 @@ export class InteractiveController implements TuiController {
   }
 
   submit(text: string): void {
-    if (this.running) return;
+    // Never dropped: while a step runs (or ends after Esc), it waits for the next boundary.
+    if (this.running) {
+      this.queue.push(text);
+      return;
+    }
     this.start(text);
   }
 
@@ -155,6 +162,7 @@ export class InteractiveController implements TuiController {
         host: this.options.host,
         ...(this.options.scenario ? { scenario: this.options.scenario } : {}),
         start,
+        pendingUserMessages: () => this.queue.splice(0),
       });
       this.session = session;
       this.sessionClosed = false;
@@ -173,8 +181,29 @@ export class InteractiveController implements TuiController {
       })
       .finally(() => {
         this.running = undefined;
-        if (this.options.exitWhenDone || this.exitRequested) this.onExit();
+        if (this.options.exitWhenDone || this.exitRequested) {
+          this.onExit();
+          return;
+        }
+        // The task ended before a tool boundary came: what waited is the next message.
+        if (this.queue.length > 0) this.start(this.queue.splice(0).join("\n\n"));
       });
+  }
+
+  enqueue(text: string): void {
+    if (!this.running) {
+      this.submit(text);
+      return;
+    }
+    this.queue.push(text);
+  }
+
+  queued(): readonly string[] {
+    return this.queue;
+  }
+
+  withdrawQueued(): string | undefined {
+    return this.queue.pop();
   }
 
   private addToTotals(session: Session): void {
@@ -301,7 +330,8 @@ export async function runInteractive(options: {
     ...(options.resolveWith ? { switchModel: switchModelWith(options.resolveWith) } : {}),
     onExit: () => ui.instance?.unmount(),
   });
-  const instance = renderTui({ controller, host, ...(options.initialTask ? { initialTask: options.initialTask } : {}) });
+  const history = new FileInputHistory({ dataDir: settings.dataDir, workspace: settings.cwd });
+  const instance = renderTui({ controller, host, history, ...(options.initialTask ? { initialTask: options.initialTask } : {}) });
   ui.instance = instance;
   if (options.resumeTaskId && !options.initialTask) controller.resumeNow();
   await instance.waitUntilExit();

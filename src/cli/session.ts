@@ -40,6 +40,8 @@ export interface SessionOptions {
   checkpoints?: boolean;
   /** Say messages about the environment (MCP, checkpoints) before the task starts. */
   onNotice?: (text: string) => void;
+  /** Messages typed while the task works (the TUI's queue), drained at each tool boundary. */
+  pendingUserMessages?: () => string[];
 }
 
 /**
@@ -133,6 +135,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
       },
     }),
     createNativeToolCalls: () => new NativeToolCallAssembler(),
+    ...(options.pendingUserMessages ? { pendingUserMessages: options.pendingUserMessages } : {}),
     ...(resumed ? { history: { apiHistory: resumed.apiHistory, uiMessages: resumed.uiMessages } } : {}),
   });
   current.task = task;

@@ -156,3 +156,61 @@ describe.skipIf(!tmuxAvailable())("issue #12 slash commands in the terminal UI (
     expect(await quit(ui)).toBe(0);
   });
 });
+
+describe.skipIf(!tmuxAvailable())("issue #12 habits in the terminal UI (tmux)", () => {
+  it("typing while cairn works queues the message for the next tool boundary; the input line edits, continues lines, pastes as one message and remembers", { timeout: 180_000 }, async () => {
+    const target = await startServer({
+      turns: [
+        { text: "<execute_command>\n<command>sleep 4</command>\n<requires_approval>false</requires_approval>\n</execute_command>" },
+        { text: "<attempt_completion>\n<result>done one</result>\n</attempt_completion>" },
+        { text: "<attempt_completion>\n<result>done two</result>\n</attempt_completion>" },
+        { text: "<attempt_completion>\n<result>done three</result>\n</attempt_completion>" },
+      ],
+    });
+    const ui = await open([...providerArgs(target), "--yes", "first task"]);
+    await ui.waitFor(/sleep 4/, { timeoutMs: 60_000 });
+    await ui.sendText("also check the README");
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/queued: also check the README/, { timeoutMs: 10_000 });
+    await ui.waitFor(/done one[\s\S]*Give feedback/, { timeoutMs: 60_000 });
+    // Delivered at the tool boundary: the very next request carries it.
+    expect(JSON.stringify(target.requests[1]?.body)).toContain("also check the README");
+    expect(await ui.capture()).toMatch(/› also check the README/);
+
+    // Editing: Home, End, a trailing backslash continues on a new line.
+    await ui.sendText("abc");
+    await ui.sendKeys("Home");
+    await ui.sendText("X");
+    await ui.sendKeys("End");
+    await ui.sendText("Y\\");
+    await ui.sendKeys("Enter");
+    await ui.sendText("line two");
+    await ui.waitFor(/XabcY\s*│\s*\n│\s+line two/, { timeoutMs: 10_000 });
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/done two[\s\S]*Give feedback/, { timeoutMs: 60_000 });
+    expect(JSON.stringify(target.requests[2]?.body)).toContain("XabcY\\nline two");
+
+    // A pasted block with line breaks is one message.
+    await ui.paste("para one\npara two");
+    await ui.waitFor(/para one\s*│\s*\n│\s+para two/, { timeoutMs: 10_000 });
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/done three[\s\S]*Give feedback/, { timeoutMs: 60_000 });
+    expect(JSON.stringify(target.requests[3]?.body)).toContain("para one\\npara two");
+    expect(await quit(ui)).toBe(0);
+    await ui.kill();
+
+    // Up brings back what was typed, in a new session of the same folder.
+    const again = await open([...providerArgs(target)]);
+    await again.waitFor(/What should cairn do/, { timeoutMs: 30_000 });
+    await again.sendKeys("Up");
+    await again.waitFor(/› para one/, { timeoutMs: 10_000 });
+    // In a multi-line entry Up first moves to its first line, then to the earlier entry.
+    await again.sendKeys("Up");
+    await again.sendKeys("Up");
+    await again.waitFor(/› XabcY/, { timeoutMs: 10_000 });
+    await again.sendKeys("Down");
+    await again.waitFor(/› para one/, { timeoutMs: 10_000 });
+    await again.sendKeys("C-c");
+    await again.sendKeys("C-c");
+  });
+});

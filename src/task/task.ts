@@ -219,6 +219,10 @@ export class Task {
   async recursivelyMakeRequests(userContent: ContentBlock[]): Promise<boolean> {
     if (this.taskState.abort) throw new TaskAbortedError();
     const content = [...userContent];
+    for (const text of this.options.pendingUserMessages?.() ?? []) {
+      this.say("user_feedback", text);
+      content.push({ type: "text", text: `<user_message>\nThe user sent this while you worked; take it into account now:\n${text}\n</user_message>` });
+    }
     if (this.mistakes.reachedLimit()) content.push(await this.failures.atMistakeLimit());
 
     const environment = await this.options.prompt.environmentDetails({

@@ -30,6 +30,8 @@ export interface TmuxSession {
   readonly name: string;
   /** Types text literally (no key names). */
   sendText(text: string): Promise<void>;
+  /** Pastes text as a terminal does (bracketed when the program asked for it). */
+  paste(text: string): Promise<void>;
   /** Presses named keys: "Enter", "Escape", "C-c", "Tab", "Up", "Down", "BSpace" ... */
   sendKeys(...keys: string[]): Promise<void>;
   /** The visible screen, one string with a line per row. */
@@ -97,6 +99,10 @@ export async function startTmux(options: TmuxOptions): Promise<TmuxSession> {
     name,
     sendText: async (text) => {
       await tmux("send-keys", "-t", name, "-l", "--", text);
+    },
+    paste: async (text) => {
+      await tmux("set-buffer", "-b", "cairn-test", "--", text);
+      await tmux("paste-buffer", "-p", "-d", "-b", "cairn-test", "-t", name);
     },
     sendKeys: async (...keys) => {
       for (const key of keys) await tmux("send-keys", "-t", name, key);
