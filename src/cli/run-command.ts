@@ -204,7 +204,8 @@ export async function runDefault(words: string[], flags: TaskCommandOptions, res
 export function registerRunCommand(program: Command): void {
   addTaskOptions(program.command("run").description("run one task headless to its end").argument("<task...>", "what to do")).action(
     async (words: string[], flags: TaskCommandOptions) => {
-      const task = words.join(" ");
+      // `cairn run -`: the task comes from standard input (asks then follow --on-ask).
+      const task = words.join(" ") === "-" ? await (await import("./habits.js")).readTaskFromStdin() : words.join(" ");
       const { emptyTaskMessage } = await import("./start-checks.js");
       const empty = emptyTaskMessage(task);
       if (empty !== undefined) {
