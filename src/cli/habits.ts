@@ -101,7 +101,8 @@ export async function runHabit(words: string[], flags: TaskCommandOptions & Habi
       process.stderr.write(`cairn: ${empty}\n`);
       return 2;
     }
-    return runHeadless({ flags, start: { kind: "new", task: text } });
+    const { expandTaskMentions } = await import("./mentions.js");
+    return runHeadless({ flags, start: { kind: "new", task: await expandTaskMentions(text, flags.cwd) } });
   }
   return undefined;
 }

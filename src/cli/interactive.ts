@@ -8,6 +8,7 @@ import type { TuiController, TuiStatus } from "../ui/tui/controller.js";
 import type { SlashSession } from "../ui/tui/slash-commands.js";
 import { createSlashSession } from "./slash-session.js";
 import { FileInputHistory } from "./input-history.js";
+import { completeMentionPath, expandMentions } from "./mentions.js";
 import { TuiHost } from "../ui/tui/tui-host.js";
 import { renderTui } from "../ui/tui/render.js";
 import { exitStatusFor } from "./run-command.js";
@@ -140,7 +141,8 @@ export class InteractiveController implements TuiController {
     await this.session.close();
   }
 
-  private start(text: string | undefined): void {
+  private start(typed: string | undefined): void {
+    let text = typed;
     const previous = this.session;
     const continuePrevious = !this.forgetTask && previous !== undefined && this.lastResult?.status !== "completed";
     const resumeId = this.resumeTaskId ?? (continuePrevious ? previous.taskId : undefined);
@@ -153,6 +155,7 @@ export class InteractiveController implements TuiController {
       await this.closeSession();
       if (previous) this.addToTotals(previous);
       this.session = undefined;
+      if (text !== undefined) text = await expandMentions(text, { workspace: this.settings.cwd });
       const start =
         resumeId !== undefined
           ? { kind: "resume" as const, taskId: resumeId, ...(text ? { message: text } : {}) }
@@ -188,6 +191,11 @@ export class InteractiveController implements TuiController {
         // The task ended before a tool boundary came: what waited is the next message.
         if (this.queue.length > 0) this.start(this.queue.splice(0).join("\n\n"));
       });
+  }
+
+  /** Tab on a word starting with @: the paths it may complete to. */
+  completeMention(partial: string): Promise<string[]> {
+    return completeMentionPath(partial, this.settings.cwd);
   }
 
   enqueue(text: string): void {

@@ -213,7 +213,8 @@ export function registerRunCommand(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      process.exitCode = await runHeadless({ flags, start: { kind: "new", task } });
+      const { expandTaskMentions } = await import("./mentions.js");
+      process.exitCode = await runHeadless({ flags, start: { kind: "new", task: await expandTaskMentions(task, flags.cwd) } });
     },
   );
   addTaskOptions(

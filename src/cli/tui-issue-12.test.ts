@@ -214,3 +214,26 @@ describe.skipIf(!tmuxAvailable())("issue #12 habits in the terminal UI (tmux)", 
     await again.sendKeys("C-c");
   });
 });
+
+describe.skipIf(!tmuxAvailable())("issue #12 mentions in the terminal UI (tmux)", () => {
+  it("@path completes with Tab, the file reaches the model, the screen shows what was attached", { timeout: 120_000 }, async () => {
+    const { mkdir, writeFile } = await import("node:fs/promises");
+    await mkdir(join(sandbox.workspace, "src"), { recursive: true });
+    await writeFile(join(sandbox.workspace, "src", "main.ts"), "export const answer = 42;\n");
+    const target = await startServer({ turns: [{ text: "<attempt_completion>\n<result>explained</result>\n</attempt_completion>" }] });
+    const ui = await open([...providerArgs(target), "--yes"]);
+    await ui.waitFor(/What should cairn do/, { timeoutMs: 30_000 });
+    await ui.sendText("explain @sr");
+    await ui.sendKeys("Tab");
+    await ui.waitFor(/explain @src\//, { timeoutMs: 10_000 });
+    await ui.sendText("ma");
+    await ui.sendKeys("Tab");
+    await ui.waitFor(/explain @src\/main\.ts/, { timeoutMs: 10_000 });
+    await ui.sendKeys("Enter");
+    const screen = await ui.waitFor(/explained/, { timeoutMs: 60_000 });
+    expect(screen).toMatch(/\+ attached: src\/main\.ts/);
+    expect(screen).not.toMatch(/answer = 42/);
+    expect(JSON.stringify(target.requests[0]?.body)).toContain("export const answer = 42;");
+    await quit(ui);
+  });
+});

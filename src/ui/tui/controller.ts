@@ -40,6 +40,8 @@ export interface TuiController {
   queued?(): readonly string[];
   /** Takes the newest waiting message back (to edit or drop it). */
   withdrawQueued?(): string | undefined;
+  /** Paths a partial `@mention` may complete to (workspace guard and ignore file applied). */
+  completeMention?(partial: string): Promise<string[]>;
 }
 
 /** Earlier inputs for Up/Down, kept per workspace across sessions. */

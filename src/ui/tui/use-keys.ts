@@ -111,6 +111,26 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
     return false;
   };
 
+  /** Tab after `@part`: completes the path (to the common part of several; they are listed). */
+  const completeMention = (): boolean => {
+    const { value, cursor } = current.current;
+    const match = /(^|\s)@([^\s@]*)$/.exec(value.slice(0, cursor));
+    if (match === null || controller.completeMention === undefined) return false;
+    const partial = match[2] ?? "";
+    void controller.completeMention(partial).then((options) => {
+      if (options.length === 0) return;
+      const common = options.reduce((prefix, option) => {
+        let length = 0;
+        while (length < prefix.length && prefix[length] === option[length]) length += 1;
+        return prefix.slice(0, length);
+      });
+      if (options.length > 1) print(options.slice(0, 30).map((option) => `@${option}`).join("  "));
+      const state = editorState();
+      if (common.length > partial.length && state.cursor === cursor) edit(editor.insert(state, common.slice(partial.length)));
+    });
+    return true;
+  };
+
   const answer = (askMessage: AskMessage, response: AskResponse): void => {
     host.answer(askMessage.id, response);
     edit(editor.emptyEditor);
@@ -295,6 +315,7 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
       send(typed);
       return;
     }
+    if (event.kind === "key" && event.name === "tab" && completeMention()) return;
     if ((event.kind === "key" && (event.name === "tab" || event.name === "backtab")) || (event.kind === "ctrl" && event.letter === "t")) {
       controller.toggleMode();
       refresh();
