@@ -89,7 +89,7 @@ describe("issue #12 command-line habits", () => {
     await terminal.waitFor(/› the first task/, { timeoutMs: 30_000 });
     await terminal.waitFor(/picked the first/, { timeoutMs: 60_000 });
     await terminal.sendKeys("C-c");
-    await terminal.waitFor(/Ctrl\+C again/, { timeoutMs: 10_000 });
+    await terminal.waitFor(/Press Ctrl\+C/, { timeoutMs: 10_000 });
     await terminal.sendKeys("C-c");
     expect(await terminal.waitForExit({ timeoutMs: 30_000 })).toBe(0);
   });

@@ -176,7 +176,9 @@ export class InteractiveController implements TuiController {
         // The model receives the message with the resumed content; the user sees it too.
         if (text) session.task.say("user_feedback", text);
       }
+      const started = Date.now();
       this.lastResult = await session.run();
+      this.notify("info", endOfTaskSummary({ result: this.lastResult, elapsedMs: Date.now() - started, ...session.task.usage.totals() }));
     })()
       .catch((error: unknown) => {
         this.lastResult = { status: "failed", error: error instanceof Error ? error.message : String(error) };
@@ -268,7 +270,9 @@ export class InteractiveController implements TuiController {
 
   status(): TuiStatus {
     const task = this.session?.task;
+    const totals = task?.usage.totals();
     return {
+      ...(totals === undefined ? {} : { tokensIn: totals.tokensIn, tokensOut: totals.tokensOut }),
       model: this.settings.model,
       mode: this.mode,
       tokensUsed: task?.usage.lastContextTokens() ?? 0,
@@ -282,6 +286,18 @@ export class InteractiveController implements TuiController {
     await this.running;
     await this.closeSession();
   }
+}
+
+function formatDuration(milliseconds: number): string {
+  const seconds = Math.round(milliseconds / 1000);
+  return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, "0")}s`;
+}
+
+/** The line shown when a task step ends: how it ended, how long, tokens, cost. */
+export function endOfTaskSummary(options: { result: TaskResult; elapsedMs: number; tokensIn: number; tokensOut: number; cost: number }): string {
+  const outcome = options.result.status === "completed" ? "Done" : options.result.status === "aborted" ? "Stopped" : "Failed";
+  const cost = `$${options.cost.toFixed(options.cost < 1 ? 4 : 2)}`;
+  return `${outcome} in ${formatDuration(options.elapsedMs)} · ${options.tokensIn} tokens in, ${options.tokensOut} out · ${cost}`;
 }
 
 /** `/model NAME`: a provider profile of that name if there is one, else a model id for the current provider. */

@@ -49,7 +49,7 @@ async function open(args: string[], extraEnv: Record<string, string> = {}, colum
 
 async function quit(session: TmuxSession): Promise<number> {
   await session.sendKeys("C-c");
-  await session.waitFor(/Ctrl\+C again/, { timeoutMs: 10_000 });
+  await session.waitFor(/Press Ctrl\+C/, { timeoutMs: 10_000 });
   await session.sendKeys("C-c");
   return session.waitForExit({ timeoutMs: 30_000 });
 }
@@ -234,6 +234,22 @@ describe.skipIf(!tmuxAvailable())("issue #12 mentions in the terminal UI (tmux)"
     expect(screen).toMatch(/\+ attached: src\/main\.ts/);
     expect(screen).not.toMatch(/answer = 42/);
     expect(JSON.stringify(target.requests[0]?.body)).toContain("export const answer = 42;");
+    await quit(ui);
+  });
+});
+
+describe.skipIf(!tmuxAvailable())("issue #12 progress in the terminal UI (tmux)", () => {
+  it("a silent command shows its elapsed time; the end of the task shows a summary with tokens and cost", { timeout: 120_000 }, async () => {
+    const target = await startServer({
+      turns: [
+        { text: "<execute_command>\n<command>sleep 4</command>\n<requires_approval>false</requires_approval>\n</execute_command>", usage: { inputTokens: 1200, outputTokens: 30 } },
+        { text: "<attempt_completion>\n<result>slept</result>\n</attempt_completion>", usage: { inputTokens: 1300, outputTokens: 20 } },
+      ],
+    });
+    const ui = await open([...providerArgs(target), "--yes", "sleep a bit"]);
+    await ui.waitFor(/Running sleep 4 · [2-4]s/, { timeoutMs: 60_000 });
+    const screen = await ui.waitFor(/Done in \d+s · 2500 tokens in, 50 out · \$\d/, { timeoutMs: 60_000 });
+    expect(screen).toMatch(/↑2\.5k ↓50/);
     await quit(ui);
   });
 });

@@ -2,7 +2,7 @@ import { Box, Static, Text, useStdout } from "ink";
 import { useEffect, useReducer, useRef, useSyncExternalStore } from "react";
 import type { ReactNode } from "react";
 import { AskPrompt } from "./components/ask-prompt.js";
-import { WaitingSpinner } from "./components/activity.js";
+import { CommandTimer, WaitingSpinner } from "./components/activity.js";
 import { InputLine, QueuedMessages } from "./components/input-line.js";
 import { LiveMessage, PrintedItem } from "./components/message-view.js";
 import type { LiveLimits } from "./components/message-view.js";
@@ -92,6 +92,7 @@ export function App({ controller, host, initialTask, commands = slashCommands, h
         <ReasoningPanel text={snapshot.lastReasoning} width={width} maxLines={Math.max(3, rows - 12)} />
       ) : null}
       {snapshot.activity.kind === "waiting" ? <WaitingSpinner since={snapshot.activity.since} /> : null}
+      {snapshot.activity.kind === "command" && status.busy ? <CommandTimer since={snapshot.activity.since} command={snapshot.activity.command} /> : null}
       {ask === undefined ? null : <AskPrompt ask={ask} selected={keys.selected} width={width} />}
       <QueuedMessages messages={controller.queued?.() ?? []} width={width} />
       <InputLine value={keys.value} cursor={keys.cursor} placeholder={placeholder(status.busy, hasHistory, ask !== undefined)} width={width} />

@@ -14,6 +14,9 @@ export interface TuiStatus {
   contextWindow: number;
   /** Cost of the task so far in US dollars. */
   cost: number;
+  /** Tokens sent and received by the task so far (counted as the answers stream). */
+  tokensIn?: number;
+  tokensOut?: number;
   /** A task step is running (Esc and Ctrl+C then abort it). */
   busy: boolean;
 }

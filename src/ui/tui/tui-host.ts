@@ -71,7 +71,7 @@ export class TuiHost implements Host {
     const pending = this.pending.get(id);
     if (pending === undefined) return;
     this.removePending(id);
-    this.transcript.recordAnswer(id, response);
+    this.transcript.recordAnswer(id, response, this.clock.now());
     pending.resolve(response);
     // The user pressed a key: show the result at once rather than at the next frame.
     this.publish();
