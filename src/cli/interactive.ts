@@ -8,7 +8,8 @@ import type { TuiController, TuiStatus } from "../ui/tui/controller.js";
 import type { SlashSession } from "../ui/tui/slash-commands.js";
 import { createSlashSession } from "./slash-session.js";
 import { FileInputHistory } from "./input-history.js";
-import { completeMentionPath, expandMentions } from "./mentions.js";
+import { completeMentionPath, expandMentionsWithImages } from "./mentions.js";
+import type { ImageContent } from "../llm/types.js";
 import { TuiHost } from "../ui/tui/tui-host.js";
 import { renderTui } from "../ui/tui/render.js";
 import { exitStatusFor } from "./run-command.js";
@@ -35,6 +36,8 @@ export class InteractiveController implements TuiController {
   private replayOnResume: boolean;
   private forgetTask = false;
   private readonly onExit: () => void;
+  /** Images for the next message (`--image` at start-up). */
+  readonly pendingImages: ImageContent[] = [];
   /** Messages typed while a step runs, delivered at the next tool boundary. */
   private readonly queue: string[] = [];
   /** Tokens and cost of the tasks this UI ran before the current one. */
@@ -155,7 +158,12 @@ export class InteractiveController implements TuiController {
       await this.closeSession();
       if (previous) this.addToTotals(previous);
       this.session = undefined;
-      if (text !== undefined) text = await expandMentions(text, { workspace: this.settings.cwd });
+      const images = this.pendingImages.splice(0);
+      if (text !== undefined) {
+        const expanded = await expandMentionsWithImages(text, { workspace: this.settings.cwd });
+        text = expanded.text;
+        images.push(...expanded.images);
+      }
       const start =
         resumeId !== undefined
           ? { kind: "resume" as const, taskId: resumeId, ...(text ? { message: text } : {}) }
@@ -166,6 +174,7 @@ export class InteractiveController implements TuiController {
         ...(this.options.scenario ? { scenario: this.options.scenario } : {}),
         start,
         pendingUserMessages: () => this.queue.splice(0),
+        ...(images.length > 0 ? { images } : {}),
       });
       this.session = session;
       this.sessionClosed = false;
@@ -334,6 +343,8 @@ export async function runInteractive(options: {
   reresolve?: () => Promise<ResolvedSettings>;
   /** Resolves settings again with some flags changed (`/model`). */
   resolveWith?: (flags: Partial<CliFlags>) => Promise<ResolvedSettings>;
+  /** `--image` files, sent with the first message. */
+  images?: ImageContent[];
   /** `cairn resume ID` on a terminal: continue that task (with `initialTask` as the message, if any). */
   resumeTaskId?: string;
 }): Promise<number> {
@@ -354,6 +365,7 @@ export async function runInteractive(options: {
     ...(options.resolveWith ? { switchModel: switchModelWith(options.resolveWith) } : {}),
     onExit: () => ui.instance?.unmount(),
   });
+  controller.pendingImages.push(...(options.images ?? []));
   const history = new FileInputHistory({ dataDir: settings.dataDir, workspace: settings.cwd });
   const instance = renderTui({ controller, host, history, ...(options.initialTask ? { initialTask: options.initialTask } : {}) });
   ui.instance = instance;

@@ -9,6 +9,9 @@ import { execFile } from "node:child_process";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, resolve as resolvePath } from "node:path";
 import { promisify } from "node:util";
+import { homedir } from "node:os";
+import type { ImageContent } from "../llm/types.js";
+import { imageMediaType } from "../tools/image-files.js";
 import { htmlToMarkdown } from "../tools/web/html-to-markdown.js";
 import { WorkspaceGuard } from "../tools/workspace-guard.js";
 
@@ -20,9 +23,19 @@ const maximumCharacters = 100_000;
 const mentionPattern = /(^|\s)@(git-changes|https?:\/\/[^\s]+|[^\s@]+)/g;
 
 export interface Mention {
-  kind: "file" | "folder" | "url" | "git-changes" | "problem";
+  kind: "file" | "folder" | "url" | "git-changes" | "image" | "problem";
   target: string;
   content: string;
+  image?: ImageContent;
+}
+
+const maximumImageBytes = 5 * 1024 * 1024;
+
+async function imageFile(path: string, display: string): Promise<Mention> {
+  const mediaType = imageMediaType(path)!;
+  const bytes = await readFile(path);
+  if (bytes.length > maximumImageBytes) return { kind: "problem", target: display, content: `${display} is larger than 5 MB; the image was not attached.` };
+  return { kind: "image", target: display, content: "", image: { type: "image", mediaType, data: bytes.toString("base64") } };
 }
 
 function cut(text: string): string {
@@ -43,6 +56,7 @@ async function fileOrFolder(guard: WorkspaceGuard, requested: string): Promise<M
       .sort();
     return { kind: "folder", target: resolved.display, content: lines.join("\n") };
   }
+  if (imageMediaType(resolved.real) !== undefined) return imageFile(resolved.real, resolved.display);
   const bytes = await readFile(resolved.real);
   if (bytes.subarray(0, 8000).includes(0)) return { kind: "problem", target: requested, content: `@${requested} is a binary file; it was not attached.` };
   return { kind: "file", target: resolved.display, content: cut(bytes.toString("utf8")) };
@@ -102,9 +116,34 @@ export async function resolveMentions(text: string, options: { workspace: string
   return mentions;
 }
 
+/** Image files named by a path of their own (dragged into the terminal or pasted): `/home/me/shot.png`, `'~/a b.png'`. */
+export function findImagePaths(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/(^|\s)(['"]?)((?:\/|~\/)[^'"\n]*?\.(?:png|jpe?g|gif|webp))\2(?=\s|$)/gi)) {
+    const path = match[3]!;
+    if (!found.includes(path)) found.push(path);
+  }
+  return found;
+}
+
+/** The message with its attachments and the images it names (mentioned or pasted as a path). */
+export async function expandMentionsWithImages(text: string, options: { workspace: string; fetch?: typeof fetch }): Promise<{ text: string; images: ImageContent[] }> {
+  const mentions = await resolveMentions(text, options);
+  for (const path of findImagePaths(text)) {
+    const absolute = path.startsWith("~/") ? join(homedir(), path.slice(2)) : path;
+    const info = await stat(absolute).catch(() => undefined);
+    if (info?.isFile() === true) mentions.push(await imageFile(absolute, path));
+  }
+  const images = mentions.flatMap((mention) => (mention.image === undefined ? [] : [mention.image]));
+  return { text: formatAttachments(text, mentions), images };
+}
+
 /** The message with its attachments, as the model receives it (the text unchanged when it mentions nothing). */
 export async function expandMentions(text: string, options: { workspace: string; fetch?: typeof fetch }): Promise<string> {
-  const mentions = await resolveMentions(text, options);
+  return formatAttachments(text, await resolveMentions(text, options));
+}
+
+function formatAttachments(text: string, mentions: Mention[]): string {
   if (mentions.length === 0) return text;
   const parts = mentions.map((mention) => {
     switch (mention.kind) {
@@ -116,6 +155,8 @@ export async function expandMentions(text: string, options: { workspace: string;
         return `<url href="${mention.target}">\n${mention.content}\n</url>`;
       case "git-changes":
         return `<git_changes>\n${mention.content}\n</git_changes>`;
+      case "image":
+        return `<image path="${mention.target}">(attached as an image)</image>`;
       case "problem":
         return `<note>${mention.content}</note>`;
     }
@@ -146,4 +187,19 @@ export async function expandTaskMentions(task: string, cwdFlag: string | undefin
   } catch {
     return task;
   }
+}
+
+/** `--image FILE` (repeatable): the images, or an error naming the file that cannot be sent. */
+export async function readImageFlags(files: readonly string[]): Promise<{ images: ImageContent[] } | { error: string }> {
+  const images: ImageContent[] = [];
+  for (const file of files) {
+    const absolute = resolvePath(process.cwd(), file);
+    if (imageMediaType(absolute) === undefined) return { error: `--image ${file}: not a png, jpeg, gif or webp file` };
+    const info = await stat(absolute).catch(() => undefined);
+    if (info?.isFile() !== true) return { error: `--image ${file}: no such file` };
+    const mention = await imageFile(absolute, file);
+    if (mention.image === undefined) return { error: `--image ${mention.content}` };
+    images.push(mention.image);
+  }
+  return { images };
 }

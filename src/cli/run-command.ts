@@ -23,10 +23,11 @@ export function addTaskOptions(command: Command): Command {
     .option("--ask-timeout <duration>", "longest wait for an answer on stdin (e.g. 30s)")
     .option("--on-ask <policy>", "deny | fail: what happens to an ask nobody answers (default fail)")
     .option("--allow-outside-writes", "with --yes, allow writing outside the workspace")
-    .option("--trust", "trust this folder's .cairn config (auto-approval, hooks, MCP servers)");
+    .option("--trust", "trust this folder's .cairn config (auto-approval, hooks, MCP servers)")
+    .option("--image <file>", "an image to send with the task (repeatable; for models that accept images)", (value: string, previous: string[] = []) => [...previous, value]);
 }
 
-export type TaskCommandOptions = CliFlags & { scenario?: string };
+export type TaskCommandOptions = CliFlags & { scenario?: string; image?: string[] };
 
 export function exitStatusFor(result: TaskResult): number {
   switch (result.status) {
@@ -91,6 +92,13 @@ export async function runHeadless(options: {
     }
   }
 
+  const { readImageFlags } = await import("./mentions.js");
+  const imageFlags = await readImageFlags(options.flags.image ?? []);
+  if ("error" in imageFlags) {
+    process.stderr.write(`cairn: ${imageFlags.error}\n`);
+    return 2;
+  }
+
   const pendingHost: { current?: InstanceType<typeof HeadlessHost> } = {};
   let session;
   try {
@@ -98,6 +106,7 @@ export async function runHeadless(options: {
       settings,
       ...(scenario ? { scenario } : {}),
       start: options.start,
+      ...(imageFlags.images.length > 0 ? { images: imageFlags.images } : {}),
       onNotice: (text) => process.stderr.write(`cairn: ${text}\n`),
       host: {
         onMessage: (message) => pendingHost.current?.onMessage(message),
@@ -179,6 +188,12 @@ export async function runDefault(words: string[], flags: TaskCommandOptions, res
       process.stderr.write(`cairn: ${problem}\n${task ? `Your task was not started; run it again once that is fixed: cairn ${JSON.stringify(task)}\n` : ""}`);
       return 2;
     }
+    const { readImageFlags } = await import("./mentions.js");
+    const imageFlags = await readImageFlags(flags.image ?? []);
+    if ("error" in imageFlags) {
+      process.stderr.write(`cairn: ${imageFlags.error}\n`);
+      return 2;
+    }
     let resumeId: string | undefined;
     if (resumeTaskId !== undefined) {
       const { TaskStore } = await import("../store/task-store.js");
@@ -190,6 +205,7 @@ export async function runDefault(words: string[], flags: TaskCommandOptions, res
       ...(scenario ? { scenario } : {}),
       ...(resumeId ? { resumeTaskId: resumeId } : {}),
       reresolve: () => resolve(false),
+      images: imageFlags.images,
       resolveWith: (changed) => resolveSettings({ flags: { ...flags, ...changed }, env: process.env, cwd: process.cwd(), trust: flags.trust === true }),
     });
   } catch (error) {

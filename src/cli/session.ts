@@ -3,7 +3,7 @@ import type { ResolvedSettings } from "../config/index.js";
 import { requireApiKey } from "../config/index.js";
 import { createProvider } from "../llm/create-provider.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
-import type { Provider } from "../llm/types.js";
+import type { ImageContent, Provider } from "../llm/types.js";
 import { createPromptBuilder } from "../prompt/system-prompt.js";
 import { TaskStore } from "../store/task-store.js";
 import type { Host } from "../task/host.js";
@@ -42,6 +42,8 @@ export interface SessionOptions {
   onNotice?: (text: string) => void;
   /** Messages typed while the task works (the TUI's queue), drained at each tool boundary. */
   pendingUserMessages?: () => string[];
+  /** Images for the first message (new task) or the resumed message; dropped with a note for models without images. */
+  images?: ImageContent[];
 }
 
 /**
@@ -61,6 +63,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     ...(settings.models[settings.model] ? { modelOverrides: stripUndefined(settings.models[settings.model] ?? {}) } : {}),
   });
 
+  const images = provider.model.supportsImages ? (options.images ?? []) : [];
   const store = new TaskStore({ dataDir: settings.dataDir });
   let log: TaskLog & { close(): Promise<void> };
   let taskId: string;
@@ -97,6 +100,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     protocol: settings.toolProtocol,
     ...(mcp.port ? { mcp: mcp.port } : {}),
     parallelTools: settings.parallelTools,
+    supportsImages: provider.model.supportsImages,
   });
   const toolExecutor = mcp.wrap(baseExecutor);
 
@@ -136,18 +140,24 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     }),
     createNativeToolCalls: () => new NativeToolCallAssembler(),
     ...(options.pendingUserMessages ? { pendingUserMessages: options.pendingUserMessages } : {}),
+    ...(images.length > 0 && options.start.kind === "new" ? { initialImages: images } : {}),
     ...(resumed ? { history: { apiHistory: resumed.apiHistory, uiMessages: resumed.uiMessages } } : {}),
   });
   current.task = task;
   for (const text of early) task.say("info", text);
   const created = task;
   const start = options.start;
+  if ((options.images?.length ?? 0) > 0 && images.length === 0) {
+    const note = `${provider.model.id} does not accept images; the attached images were not sent.`;
+    if (options.onNotice) options.onNotice(note);
+    else task.say("warning", note);
+  }
 
   return {
     task: created,
     taskId,
     provider,
-    run: () => (start.kind === "new" ? created.startTask(start.task) : created.resumeTask(resumed?.nextUserContent ?? [])),
+    run: () => (start.kind === "new" ? created.startTask(start.task) : created.resumeTask([...(resumed?.nextUserContent ?? []), ...images])),
     close: async () => {
       // The first checkpoint may still be running (it never takes longer than its bound).
       await checkpoints.waitInitial();

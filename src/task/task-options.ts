@@ -1,5 +1,5 @@
 import type { RetrySchedule } from "../llm/retry.js";
-import type { Message, Provider } from "../llm/types.js";
+import type { ImageContent, Message, Provider } from "../llm/types.js";
 import type { Protocol } from "./history-content.js";
 import type { Host } from "./host.js";
 import type { UiMessage } from "./messages.js";
@@ -34,6 +34,8 @@ export interface TaskOptions {
    * content is built: the model sees them in its very next request (issue #12).
    */
   pendingUserMessages?: () => string[];
+  /** Images sent with the task's first message (`--image`, an image the user attached). */
+  initialImages?: ImageContent[];
   /** A resumed task's state. */
   history?: { apiHistory: Message[]; uiMessages: UiMessage[] };
   now?: () => number;

@@ -161,7 +161,7 @@ export class Task {
     return this.runToEnd(async () => {
       await this.hooks.taskStart({ taskId: this.taskId, task });
       this.checkpoints.startInitial();
-      await this.initiateTaskLoop([{ type: "text", text: `<task>\n${task}\n</task>` }]);
+      await this.initiateTaskLoop([{ type: "text", text: `<task>\n${task}\n</task>` }, ...(this.options.initialImages ?? [])]);
     });
   }
 

@@ -37,6 +37,8 @@ export interface ToolExecutorOptions {
   commandTimeoutMs?: number;
   shell?: string;
   fetch?: typeof fetch;
+  /** The model accepts images (read_file then returns images as images). */
+  supportsImages?: boolean;
 }
 
 export const defaultCommandTimeoutMs = 10 * 60 * 1000;
@@ -61,6 +63,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     shell: options.shell ?? process.env["SHELL"] ?? "/bin/sh",
     fetch: options.fetch ?? globalThis.fetch,
     ...(options.mcp !== undefined ? { mcp: options.mcp } : {}),
+    ...(options.supportsImages === true ? { supportsImages: true } : {}),
   };
   const tools = new Map<string, ToolDefinition>();
   for (const tool of builtinTools) tools.set(tool.name, tool);

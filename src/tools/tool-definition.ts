@@ -62,6 +62,8 @@ export interface ToolRuntimeOptions {
   shell: string;
   fetch: typeof fetch;
   mcp?: McpPort;
+  /** The model accepts images: read_file of an image returns the image (issue #12). */
+  supportsImages?: boolean;
 }
 
 /** Everything a tool may use for one call. */

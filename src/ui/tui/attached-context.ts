@@ -10,6 +10,6 @@ export function splitAttachedContext(text: string): { typed: string; attached: s
   const index = text.indexOf(attachedContextMarker);
   if (index === -1) return { typed: text, attached: [] };
   const block = text.slice(index);
-  const attached = [...block.matchAll(/^<(file|folder|url) (?:path|href)="([^"]*)">|^<(git_changes)>/gm)].map((match) => match[2] ?? "git changes");
+  const attached = [...block.matchAll(/^<(file|folder|url|image) (?:path|href)="([^"]*)">|^<(git_changes)>/gm)].map((match) => match[2] ?? "git changes");
   return { typed: text.slice(0, index), attached };
 }
