@@ -363,7 +363,11 @@ export async function runInteractive(options: {
     ...(options.scenario ? { scenario: options.scenario } : {}),
     ...(options.resumeTaskId ? { resumeTaskId: options.resumeTaskId } : {}),
     ...(options.resolveWith ? { switchModel: switchModelWith(options.resolveWith) } : {}),
-    onExit: () => ui.instance?.unmount(),
+    // The last messages may be waiting for the next frame: draw them, let React render, then go.
+    onExit: () => {
+      host.flush();
+      setTimeout(() => ui.instance?.unmount(), 100);
+    },
   });
   controller.pendingImages.push(...(options.images ?? []));
   const history = new FileInputHistory({ dataDir: settings.dataDir, workspace: settings.cwd });

@@ -24,7 +24,8 @@ export function addTaskOptions(command: Command): Command {
     .option("--on-ask <policy>", "deny | fail: what happens to an ask nobody answers (default fail)")
     .option("--allow-outside-writes", "with --yes, allow writing outside the workspace")
     .option("--trust", "trust this folder's .cairn config (auto-approval, hooks, MCP servers)")
-    .option("--image <file>", "an image to send with the task (repeatable; for models that accept images)", (value: string, previous: string[] = []) => [...previous, value]);
+    .option("--image <file>", "an image to send with the task (repeatable; for models that accept images)", (value: string, previous: string[] = []) => [...previous, value])
+    .option("--no-checkpoints", "keep no checkpoints of the workspace (setting: checkpoints: false)");
 }
 
 export type TaskCommandOptions = CliFlags & { scenario?: string; image?: string[] };
@@ -145,6 +146,12 @@ export async function runHeadless(options: {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  const { watchClosedStdout } = await import("./closed-stdout.js");
+  // #11 item 2: a reader that went away (`| head`) stops the task as SIGTERM does.
+  const stopWatchingStdout = watchClosedStdout(process.stdout, () => {
+    interrupted = true;
+    void session.task.abortTask();
+  });
   try {
     const result = await session.run();
     // Text mode has just printed the error; JSON readers get it once more in plain words.
@@ -154,6 +161,7 @@ export async function runHeadless(options: {
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    stopWatchingStdout();
     host.close();
     await session.close();
   }

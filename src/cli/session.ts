@@ -18,6 +18,9 @@ import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
 import { createShellHooks } from "../hooks/shell-hooks.js";
 import { startMcp } from "./mcp-wiring.js";
+import type { McpServerConfig } from "../mcp/config.js";
+import type { ToolExecutor } from "../task/tool-executor.js";
+import type { WorkspaceOperations } from "../tools/operations.js";
 
 export interface Session {
   task: Task;
@@ -35,7 +38,7 @@ export interface SessionOptions {
   /** For the mock provider: the scenario to play. */
   scenario?: Scenario;
   /** A new task, or a task reopened for resume (with the user's message, if any). */
-  start: { kind: "new"; task: string } | { kind: "resume"; taskId: string; message?: string };
+  start: { kind: "new"; task: string; taskId?: string } | { kind: "resume"; taskId: string; message?: string };
   /** Checkpoints of the workspace (default on). */
   checkpoints?: boolean;
   /** Say messages about the environment (MCP, checkpoints) before the task starts. */
@@ -44,6 +47,12 @@ export interface SessionOptions {
   pendingUserMessages?: () => string[];
   /** Images for the first message (new task) or the resumed message; dropped with a note for models without images. */
   images?: ImageContent[];
+  /** MCP servers besides the configured ones (e.g. given by an editor over ACP). */
+  extraMcpServers?: McpServerConfig[];
+  /** Where file reads, writes and commands happen (default: local disk and shell). */
+  operations?: WorkspaceOperations;
+  /** Decorates the tool executor (e.g. to report tool outcomes to an editor). */
+  wrapToolExecutor?: (executor: ToolExecutor) => ToolExecutor;
 }
 
 /**
@@ -69,7 +78,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   let taskId: string;
   let resumed: PreparedResume | undefined;
   if (options.start.kind === "new") {
-    const writer = await store.create({ task: options.start.task, workspace: settings.cwd });
+    const writer = await store.create({ task: options.start.task, workspace: settings.cwd, ...(options.start.taskId ? { taskId: options.start.taskId } : {}) });
     log = writer;
     taskId = writer.taskId;
   } else {
@@ -89,7 +98,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   };
 
 
-  const mcp = await startMcp({ settings, notice });
+  const mcp = await startMcp({ settings, notice, ...(options.extraMcpServers ? { extraServers: options.extraMcpServers } : {}) });
 
   const baseExecutor = createToolExecutor({
     workspace: settings.cwd,
@@ -101,10 +110,12 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     ...(mcp.port ? { mcp: mcp.port } : {}),
     parallelTools: settings.parallelTools,
     supportsImages: provider.model.supportsImages,
+    keepBackgroundProcesses: settings.keepBackgroundProcesses,
+    ...(options.operations ? { operations: options.operations } : {}),
   });
-  const toolExecutor = mcp.wrap(baseExecutor);
+  const toolExecutor = (options.wrapToolExecutor ?? ((executor: ToolExecutor) => executor))(mcp.wrap(baseExecutor));
 
-  const checkpoints = options.checkpoints === false ? noCheckpoints : createCheckpoints({
+  const checkpoints = options.checkpoints === false || !settings.checkpoints ? noCheckpoints : createCheckpoints({
     workspace: settings.cwd,
     dataDir: settings.dataDir,
     taskId,

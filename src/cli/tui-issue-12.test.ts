@@ -94,8 +94,10 @@ describe.skipIf(!tmuxAvailable())("issue #12: no API key at start-up (tmux)", ()
   it("says what to set before the UI opens, and repeats the task so it is not lost", { timeout: 60_000 }, async () => {
     const ui = await open(["--provider", "anthropic", "fix the failing test"], { ANTHROPIC_API_KEY: "", CAIRN_API_KEY: "" });
     // Long lines wrap at 80 columns: read the screen as one line.
-    const screen = (await ui.waitFor(/Your task was not started/, { timeoutMs: 30_000 })).replace(/\n/g, "");
+    await ui.waitFor(/Your task was not started/, { timeoutMs: 30_000 });
     expect(await ui.waitForExit({ timeoutMs: 30_000 })).toBe(2);
+    // tmux may scroll the first row off when the pane dies: read the scrollback too.
+    const screen = (await ui.captureAll()).replace(/\n/g, "");
     expect(screen).toMatch(/no API key for anthropic/);
     expect(screen).toMatch(/ANTHROPIC_API_KEY/);
     expect(screen).toMatch(/cairn "fix the failing test"/);

@@ -84,6 +84,11 @@ export class TuiHost implements Host {
 
   getSnapshot = (): TranscriptSnapshot => this.snapshot;
 
+  /** Publishes what arrived since the last frame now (before the UI goes away, so the last messages are drawn). */
+  flush(): void {
+    this.publish();
+  }
+
   /** Stops the pending frame timer (the UI is going away). */
   dispose(): void {
     this.cancelTimer?.();

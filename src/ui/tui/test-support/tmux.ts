@@ -36,6 +36,8 @@ export interface TmuxSession {
   sendKeys(...keys: string[]): Promise<void>;
   /** The visible screen, one string with a line per row. */
   capture(): Promise<string>;
+  /** The screen and the lines scrolled off above it. */
+  captureAll(): Promise<string>;
   /** Polls the screen until `pattern` matches; rejects with the last screen after `timeoutMs`. */
   waitFor(pattern: RegExp, options?: { timeoutMs?: number; intervalMs?: number }): Promise<string>;
   /** The program's exit status once it has ended, else undefined. */
@@ -108,6 +110,7 @@ export async function startTmux(options: TmuxOptions): Promise<TmuxSession> {
       for (const key of keys) await tmux("send-keys", "-t", name, key);
     },
     capture: async () => tmux("capture-pane", "-p", "-t", name),
+    captureAll: async () => tmux("capture-pane", "-p", "-S", "-", "-t", name),
     waitFor: async (pattern, waitOptions = {}) => {
       const timeoutMs = waitOptions.timeoutMs ?? 20_000;
       const intervalMs = waitOptions.intervalMs ?? 50;
