@@ -105,7 +105,7 @@ describe.skipIf(!tmuxAvailable())("issue #12: no API key at start-up (tmux)", ()
 });
 
 describe.skipIf(!tmuxAvailable())("issue #12 slash commands in the terminal UI (tmux)", () => {
-  it("/help, an unknown command, a failed /restore that keeps the task, and /restore of an earlier task's checkpoint", { timeout: 180_000 }, async () => {
+  it("/help via the menu, /cost, /mode, /model, an unknown command, a failed /restore that keeps the task, and /restore of an earlier task's checkpoint", { timeout: 180_000 }, async () => {
     const target = await startServer({
       turns: [
         { text: "<write_to_file>\n<path>hello.txt</path>\n<content>\nhello\n</content>\n</write_to_file>" },
@@ -125,6 +125,20 @@ describe.skipIf(!tmuxAvailable())("issue #12 slash commands in the terminal UI (
     await ui.waitFor(/› \/help/, { timeoutMs: 10_000 });
     await ui.sendKeys("Enter");
     await ui.waitFor(/handled by cairn, never sent to the model/, { timeoutMs: 10_000 });
+
+    await ui.sendText("/cost");
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/This task: \d+ tokens in/, { timeoutMs: 10_000 });
+    await ui.sendText("/mode plan");
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/^PLAN · /m, { timeoutMs: 10_000 });
+    await ui.sendText("/mode act");
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/^ACT · /m, { timeoutMs: 10_000 });
+    await ui.sendText("/model claude-opus-4-5");
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/Model for the next request: claude-opus-4-5/, { timeoutMs: 10_000 });
+    await ui.waitFor(/^ACT · claude-opus-4-5/m, { timeoutMs: 10_000 });
 
     await ui.sendText("/nosuch");
     await ui.sendKeys("Enter");
