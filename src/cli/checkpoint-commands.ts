@@ -1,10 +1,19 @@
+import { CommanderError } from "commander";
 import type { Command } from "commander";
+import { resolve as resolvePath } from "node:path";
 import { colors as pc } from "./colors.js";
 import { formatTime } from "./history-commands.js";
 
 export interface CheckpointCommandContext {
   /** The data folder (`--data-dir`, `CAIRN_HOME` or ~/.cairn), resolved by the caller. */
   dataDir(): string;
+}
+
+const dataDirHelp = "where tasks and checkpoints are kept (default $CAIRN_HOME or ~/.cairn)";
+
+/** `--data-dir` on the command wins over the context's folder. */
+function withDataDir(context: CheckpointCommandContext, flags: { dataDir?: string }): CheckpointCommandContext {
+  return flags.dataDir === undefined ? context : { dataDir: () => resolvePath(flags.dataDir!) };
 }
 
 function write(text: string): void {
@@ -29,8 +38,9 @@ export function registerCheckpointCommands(program: Command, context: Checkpoint
     .description("list a task's checkpoints of the workspace (newest first)")
     .argument("<id>", "task id")
     .option("--json", "print them as JSON")
-    .action(async (input: string, flags: { json?: boolean }) => {
-      const { taskId, tracker } = await openTask(context, input);
+    .option("--data-dir <dir>", dataDirHelp)
+    .action(async (input: string, flags: { json?: boolean; dataDir?: string }) => {
+      const { taskId, tracker } = await openTask(withDataDir(context, flags), input);
       const checkpoints = await tracker.list({ taskId });
       if (flags.json === true) return write(`${JSON.stringify(checkpoints, null, 2)}\n`);
       if (checkpoints.length === 0) return write(`Task ${taskId} has no checkpoints.\n`);
@@ -45,8 +55,9 @@ export function registerCheckpointCommands(program: Command, context: Checkpoint
     .argument("<id>", "task id")
     .argument("[from]", "checkpoint hash (default: the task's first checkpoint)")
     .argument("[to]", "checkpoint hash (default: the workspace as it is now)")
-    .action(async (input: string, from: string | undefined, to: string | undefined) => {
-      const { taskId, tracker } = await openTask(context, input);
+    .option("--data-dir <dir>", dataDirHelp)
+    .action(async (input: string, from: string | undefined, to: string | undefined, flags: { dataDir?: string }) => {
+      const { taskId, tracker } = await openTask(withDataDir(context, flags), input);
       const { findTaskCheckpoint } = await import("../checkpoints/restore.js");
       let start = from === undefined ? undefined : (await findTaskCheckpoint(tracker, taskId, from)).hash;
       if (start === undefined) {
@@ -70,15 +81,20 @@ export function registerCheckpointCommands(program: Command, context: Checkpoint
     .option("--files", "put the workspace files back as they were at the checkpoint")
     .option("--task", "cut the conversation back to the checkpoint")
     .option("--both", "both of the above")
-    .action(async (input: string, checkpoint: string, flags: { files?: boolean; task?: boolean; both?: boolean }) => {
+    .option("--data-dir <dir>", dataDirHelp)
+    .action(async (input: string, checkpoint: string, flags: { files?: boolean; task?: boolean; both?: boolean; dataDir?: string }) => {
       const chosen = (["files", "task", "both"] as const).filter((mode) => flags[mode] === true);
       if (chosen.length !== 1 || chosen[0] === undefined) {
-        throw new Error("choose what to restore with exactly one of --files (workspace files), --task (the conversation) or --both");
+        // A usage error (exit 2), like any other missing option.
+        const message = "choose what to restore with exactly one of --files (workspace files), --task (the conversation) or --both";
+        process.stderr.write(`cairn: ${message}\n`);
+        throw new CommanderError(2, "cairn.restoreMode", message);
       }
+      const scoped = withDataDir(context, flags);
       const { TaskStore } = await import("../store/task-store.js");
       const { restoreCheckpoint } = await import("../checkpoints/restore.js");
-      const taskId = await new TaskStore({ dataDir: context.dataDir() }).resolveTaskId(input);
-      const outcome = await restoreCheckpoint({ dataDir: context.dataDir(), taskId, checkpoint, mode: chosen[0] });
+      const taskId = await new TaskStore({ dataDir: scoped.dataDir() }).resolveTaskId(input);
+      const outcome = await restoreCheckpoint({ dataDir: scoped.dataDir(), taskId, checkpoint, mode: chosen[0] });
       const short = outcome.checkpoint.hash.slice(0, 12);
       if (outcome.files !== undefined) {
         const { restored, removed, skippedLarge, undoHash } = outcome.files;

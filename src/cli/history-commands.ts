@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { resolve as resolvePath } from "node:path";
 import { colors as pc } from "./colors.js";
 import type { UiMessage } from "../task/messages.js";
 import type { TaskSummary } from "../store/types.js";
@@ -6,6 +7,12 @@ import type { TaskSummary } from "../store/types.js";
 export interface HistoryCommandContext {
   /** The data folder (`--data-dir`, `CAIRN_HOME` or ~/.cairn), resolved by the caller. */
   dataDir(): string;
+}
+
+const dataDirHelp = "where tasks are kept (default $CAIRN_HOME or ~/.cairn)";
+
+function dataDirOf(context: HistoryCommandContext, flags: { dataDir?: string }): string {
+  return flags.dataDir === undefined ? context.dataDir() : resolvePath(flags.dataDir);
 }
 
 function write(text: string): void {
@@ -69,9 +76,10 @@ export function registerHistoryCommands(program: Command, context: HistoryComman
     .command("history")
     .description("list past tasks (newest last)")
     .option("--json", "print the list as JSON")
-    .action(async (flags: { json?: boolean }) => {
+    .option("--data-dir <dir>", dataDirHelp)
+    .action(async (flags: { json?: boolean; dataDir?: string }) => {
       const { TaskStore } = await import("../store/task-store.js");
-      const rows = await new TaskStore({ dataDir: context.dataDir() }).list();
+      const rows = await new TaskStore({ dataDir: dataDirOf(context, flags) }).list();
       write(flags.json === true ? `${JSON.stringify(rows, null, 2)}\n` : historyTable(rows));
     });
 
@@ -80,9 +88,10 @@ export function registerHistoryCommands(program: Command, context: HistoryComman
     .description("print a task's messages")
     .argument("<id>", "task id (or its last part, or a prefix only it has)")
     .option("--json", "print the task as JSON (meta, messages, status)")
-    .action(async (input: string, flags: { json?: boolean }) => {
+    .option("--data-dir <dir>", dataDirHelp)
+    .action(async (input: string, flags: { json?: boolean; dataDir?: string }) => {
       const { TaskStore } = await import("../store/task-store.js");
-      const store = new TaskStore({ dataDir: context.dataDir() });
+      const store = new TaskStore({ dataDir: dataDirOf(context, flags) });
       const loaded = await store.load(await store.resolveTaskId(input));
       for (const warning of loaded.warnings) process.stderr.write(`cairn: warning: ${warning}\n`);
       if (flags.json === true) {

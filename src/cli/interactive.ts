@@ -1,10 +1,15 @@
 import { createInterface } from "node:readline/promises";
-import type { ResolvedSettings } from "../config/index.js";
+import type { CliFlags, ResolvedSettings } from "../config/index.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import type { TaskResult } from "../task/task.js";
 import type { AskMessage } from "../task/messages.js";
 import type { Mode } from "../task/tool-executor.js";
 import type { TuiController, TuiStatus } from "../ui/tui/controller.js";
+import type { SlashSession } from "../ui/tui/slash-commands.js";
+import { createSlashSession } from "./slash-session.js";
+import { FileInputHistory } from "./input-history.js";
+import { completeMentionPath, expandMentionsWithImages } from "./mentions.js";
+import type { ImageContent } from "../llm/types.js";
 import { TuiHost } from "../ui/tui/tui-host.js";
 import { renderTui } from "../ui/tui/render.js";
 import { exitStatusFor } from "./exit-status.js";
@@ -18,15 +23,26 @@ import type { Session } from "./session.js";
  */
 export class InteractiveController implements TuiController {
   private session: Session | undefined;
+  private sessionClosed = false;
   /** A task to continue with the next message (`cairn resume` on a terminal, or after `/restore`). */
   private resumeTaskId: string | undefined;
+  /** Every task this UI has shown, newest last: `/restore` reaches their checkpoints. */
+  readonly knownTaskIds: string[] = [];
   private notices = 0;
   private lastResult: TaskResult | undefined;
   private running: Promise<void> | undefined;
-  private mode: Mode;
+  mode: Mode;
   private exitRequested = false;
   private replayOnResume: boolean;
+  private forgetTask = false;
   private readonly onExit: () => void;
+  /** Images for the next message (`--image` at start-up). */
+  readonly pendingImages: ImageContent[] = [];
+  /** Messages typed while a step runs, delivered at the next tool boundary. */
+  private readonly queue: string[] = [];
+  /** Tokens and cost of the tasks this UI ran before the current one. */
+  readonly sessionTotals = { tokensIn: 0, tokensOut: 0, cost: 0 };
+  settings: ResolvedSettings;
 
   constructor(
     private readonly options: {
@@ -38,12 +54,16 @@ export class InteractiveController implements TuiController {
       resumeTaskId?: string;
       /** Builds the session (tests hold it to quit while it is being created). */
       createSession?: typeof createSession;
+      /** Settings for `/model`: a profile name or a model id. */
+      switchModel?: (spec: string) => Promise<ResolvedSettings>;
     },
   ) {
+    this.settings = options.settings;
     this.mode = options.settings.plan ? "plan" : "act";
     this.onExit = options.onExit;
     this.resumeTaskId = options.resumeTaskId;
     this.replayOnResume = options.resumeTaskId !== undefined;
+    if (options.resumeTaskId !== undefined) this.knownTaskIds.push(options.resumeTaskId);
   }
 
   get result(): TaskResult | undefined {
@@ -51,14 +71,25 @@ export class InteractiveController implements TuiController {
   }
 
   get taskId(): string | undefined {
-    return this.session?.taskId ?? this.resumeTaskId;
+    return this.resumeTaskId ?? (this.forgetTask ? undefined : this.session?.taskId);
+  }
+
+  get host(): TuiHost {
+    return this.options.host;
+  }
+
+  get currentSession(): Session | undefined {
+    return this.session;
+  }
+
+  get isRunning(): boolean {
+    return this.running !== undefined;
   }
 
   submit(text: string): void {
-    if (this.running) return;
-    const restore = /^\/restore\s+(\S+)(?:\s+(files|task|both))?\s*$/.exec(text.trim());
-    if (restore?.[1] !== undefined) {
-      this.restore(restore[1], (restore[2] ?? "both") as "files" | "task" | "both");
+    // Never dropped: while a step runs (or ends after Esc), it waits for the next boundary.
+    if (this.running) {
+      this.queue.push(text);
       return;
     }
     this.start(text);
@@ -69,25 +100,83 @@ export class InteractiveController implements TuiController {
     if (this.resumeTaskId !== undefined && !this.running) this.start(undefined);
   }
 
-  private start(text: string | undefined): void {
-    const previous = this.session;
-    const resumeId = this.resumeTaskId ?? (previous !== undefined && this.lastResult?.status !== "completed" ? previous.taskId : undefined);
+  /** `/clear`: the next message starts a new task. */
+  newTask(): void {
     this.resumeTaskId = undefined;
-    // A task opened from the command line has nothing on screen yet: show its transcript first.
+    this.forgetTask = true;
+  }
+
+  /** Makes `taskId` the task the next message continues; `replay` shows its transcript first. */
+  continueTask(taskId: string, replay: boolean): void {
+    this.resumeTaskId = taskId;
+    this.replayOnResume = replay;
+    this.forgetTask = false;
+    if (!this.knownTaskIds.includes(taskId)) this.knownTaskIds.push(taskId);
+  }
+
+  async switchModel(spec: string): Promise<string> {
+    if (this.options.switchModel === undefined) {
+      this.settings = { ...this.settings, model: spec };
+    } else {
+      const next = await this.options.switchModel(spec);
+      this.settings = { ...next, cwd: this.settings.cwd };
+    }
+    return `${this.settings.model}${this.settings.profile ? ` (profile ${this.settings.profile})` : ""} via ${this.settings.provider}`;
+  }
+
+  /** Runs `work` between steps (nothing may run meanwhile); the current task stays the current task. */
+  async between<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running) throw new Error("cairn is working; wait for the step to end or press Esc first");
+    let finish: () => void = () => {};
+    this.running = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    try {
+      await this.closeSession();
+      return await work();
+    } finally {
+      this.running = undefined;
+      finish();
+    }
+  }
+
+  private async closeSession(): Promise<void> {
+    if (this.session === undefined || this.sessionClosed) return;
+    this.sessionClosed = true;
+    await this.session.close();
+  }
+
+  private start(typed: string | undefined): void {
+    let text = typed;
+    const previous = this.session;
+    const continuePrevious = !this.forgetTask && previous !== undefined && this.lastResult?.status !== "completed";
+    const resumeId = this.resumeTaskId ?? (continuePrevious ? previous.taskId : undefined);
+    this.resumeTaskId = undefined;
+    this.forgetTask = false;
+    // A task opened from the command line or /resume has nothing on screen yet: show its transcript first.
     const replay = this.replayOnResume;
     this.replayOnResume = false;
     this.running = (async () => {
-      if (previous) await previous.close();
+      await this.closeSession();
+      if (previous) this.addToTotals(previous);
       this.session = undefined;
+      const images = this.pendingImages.splice(0);
+      if (text !== undefined) {
+        const expanded = await expandMentionsWithImages(text, { workspace: this.settings.cwd });
+        text = expanded.text;
+        images.push(...expanded.images);
+      }
       const start =
         resumeId !== undefined
           ? { kind: "resume" as const, taskId: resumeId, ...(text ? { message: text } : {}) }
           : { kind: "new" as const, task: text ?? "" };
       const session = await (this.options.createSession ?? createSession)({
-        settings: { ...this.options.settings, plan: this.mode === "plan" },
+        settings: { ...this.settings, plan: this.mode === "plan" },
         host: this.options.host,
         ...(this.options.scenario ? { scenario: this.options.scenario } : {}),
         start,
+        pendingUserMessages: () => this.queue.splice(0),
+        ...(images.length > 0 ? { images } : {}),
       });
       if (this.exitRequested) {
         // The user quit while the session was being created: it stops here (#11 item 6).
@@ -95,13 +184,17 @@ export class InteractiveController implements TuiController {
         return;
       }
       this.session = session;
+      this.sessionClosed = false;
+      if (!this.knownTaskIds.includes(session.taskId)) this.knownTaskIds.push(session.taskId);
       session.task.mode = this.mode;
       if (start.kind === "resume") {
         if (replay) for (const message of session.task.messages.takeInitialMessages()) this.options.host.onMessage(message);
         // The model receives the message with the resumed content; the user sees it too.
         if (text) session.task.say("user_feedback", text);
       }
+      const started = Date.now();
       this.lastResult = await session.run();
+      this.notify("info", endOfTaskSummary({ result: this.lastResult, elapsedMs: Date.now() - started, ...session.task.usage.totals() }));
     })()
       .catch((error: unknown) => {
         this.lastResult = { status: "failed", error: error instanceof Error ? error.message : String(error) };
@@ -109,40 +202,45 @@ export class InteractiveController implements TuiController {
       })
       .finally(() => {
         this.running = undefined;
-        if (this.options.exitWhenDone || this.exitRequested) this.onExit();
+        if (this.options.exitWhenDone || this.exitRequested) {
+          this.onExit();
+          return;
+        }
+        // The task ended before a tool boundary came: what waited is the next message.
+        if (this.queue.length > 0) this.start(this.queue.splice(0).join("\n\n"));
       });
   }
 
-  /**
-   * `/restore <checkpoint> [files|task|both]` between steps: puts the workspace
-   * files and/or the conversation back; the next message continues the task.
-   */
-  private restore(checkpoint: string, mode: "files" | "task" | "both"): void {
-    const taskId = this.session?.taskId ?? this.resumeTaskId;
-    if (taskId === undefined) {
-      this.notify("error", "There is no task to restore yet.");
+  /** Tab on a word starting with @: the paths it may complete to. */
+  completeMention(partial: string): Promise<string[]> {
+    return completeMentionPath(partial, this.settings.cwd);
+  }
+
+  enqueue(text: string): void {
+    if (!this.running) {
+      this.submit(text);
       return;
     }
-    this.running = (async () => {
-      await this.session?.close();
-      this.session = undefined;
-      const { restoreCheckpoint } = await import("../checkpoints/restore.js");
-      const outcome = await restoreCheckpoint({ dataDir: this.options.settings.dataDir, taskId, checkpoint, mode });
-      this.resumeTaskId = taskId;
-      const short = outcome.checkpoint.hash.slice(0, 12);
-      const parts: string[] = [];
-      if (outcome.files) parts.push(`files restored (${outcome.files.restored.length} written back, ${outcome.files.removed.length} removed; undo with /restore ${outcome.files.undoHash.slice(0, 12)} files)`);
-      if (outcome.conversation) parts.push(`conversation cut back (${outcome.conversation.uiMessageCount} messages kept)`);
-      this.notify("info", `Restored checkpoint ${short}: ${parts.join("; ")}. Type a message to continue the task.`);
-    })()
-      .catch((error: unknown) => this.notify("error", `Restore failed: ${error instanceof Error ? error.message : String(error)}`))
-      .finally(() => {
-        this.running = undefined;
-      });
+    this.queue.push(text);
+  }
+
+  queued(): readonly string[] {
+    return this.queue;
+  }
+
+  withdrawQueued(): string | undefined {
+    return this.queue.pop();
+  }
+
+  private addToTotals(session: Session): void {
+    const totals = session.task.usage.totals();
+    this.sessionTotals.tokensIn += totals.tokensIn;
+    this.sessionTotals.tokensOut += totals.tokensOut;
+    this.sessionTotals.cost += totals.cost;
   }
 
   /** A message of the UI's own, between tasks (no Task to say it). */
-  private notify(kind: "info" | "error", text: string): void {
+  notify(kind: "info" | "error", text: string): void {
     this.notices += 1;
     this.options.host.onMessage({ type: "say", say: kind, id: `tui-notice-${this.notices}`, ts: Date.now(), text, partial: false });
   }
@@ -173,15 +271,25 @@ export class InteractiveController implements TuiController {
   }
 
   toggleMode(): Mode {
-    this.mode = this.mode === "plan" ? "act" : "plan";
-    if (this.session) this.session.task.mode = this.mode;
+    this.setMode(this.mode === "plan" ? "act" : "plan");
     return this.mode;
+  }
+
+  setMode(mode: Mode): void {
+    this.mode = mode;
+    if (this.session) this.session.task.mode = this.mode;
+  }
+
+  slashSession(): SlashSession {
+    return createSlashSession(this);
   }
 
   status(): TuiStatus {
     const task = this.session?.task;
+    const totals = task?.usage.totals();
     return {
-      model: this.options.settings.model,
+      ...(totals === undefined ? {} : { tokensIn: totals.tokensIn, tokensOut: totals.tokensOut }),
+      model: this.settings.model,
       mode: this.mode,
       tokensUsed: task?.usage.lastContextTokens() ?? 0,
       contextWindow: this.session?.provider.model.contextWindow ?? 0,
@@ -192,8 +300,31 @@ export class InteractiveController implements TuiController {
 
   async close(): Promise<void> {
     await this.running;
-    await this.session?.close();
+    await this.closeSession();
   }
+}
+
+function formatDuration(milliseconds: number): string {
+  const seconds = Math.round(milliseconds / 1000);
+  return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, "0")}s`;
+}
+
+/** The line shown when a task step ends: how it ended, how long, tokens, cost. */
+export function endOfTaskSummary(options: { result: TaskResult; elapsedMs: number; tokensIn: number; tokensOut: number; cost: number }): string {
+  const outcome = options.result.status === "completed" ? "Done" : options.result.status === "aborted" ? "Stopped" : "Failed";
+  const cost = `$${options.cost.toFixed(options.cost < 1 ? 4 : 2)}`;
+  return `${outcome} in ${formatDuration(options.elapsedMs)} · ${options.tokensIn} tokens in, ${options.tokensOut} out · ${cost}`;
+}
+
+/** `/model NAME`: a provider profile of that name if there is one, else a model id for the current provider. */
+function switchModelWith(resolveWith: (flags: Partial<CliFlags>) => Promise<ResolvedSettings>): (spec: string) => Promise<ResolvedSettings> {
+  return async (spec) => {
+    try {
+      return await resolveWith({ profile: spec, model: undefined });
+    } catch {
+      return resolveWith({ model: spec });
+    }
+  };
 }
 
 /** Asks once, on a terminal, whether to trust a folder whose config wants more power. */
@@ -217,6 +348,10 @@ export async function runInteractive(options: {
   exitWhenDone?: boolean;
   /** Re-resolves settings after the folder was trusted. */
   reresolve?: () => Promise<ResolvedSettings>;
+  /** Resolves settings again with some flags changed (`/model`). */
+  resolveWith?: (flags: Partial<CliFlags>) => Promise<ResolvedSettings>;
+  /** `--image` files, sent with the first message. */
+  images?: ImageContent[];
   /** `cairn resume ID` on a terminal: continue that task (with `initialTask` as the message, if any). */
   resumeTaskId?: string;
 }): Promise<number> {
@@ -234,9 +369,16 @@ export async function runInteractive(options: {
     exitWhenDone: options.exitWhenDone ?? false,
     ...(options.scenario ? { scenario: options.scenario } : {}),
     ...(options.resumeTaskId ? { resumeTaskId: options.resumeTaskId } : {}),
-    onExit: () => ui.instance?.unmount(),
+    ...(options.resolveWith ? { switchModel: switchModelWith(options.resolveWith) } : {}),
+    // The last messages may be waiting for the next frame: draw them, let React render, then go.
+    onExit: () => {
+      host.flush();
+      setTimeout(() => ui.instance?.unmount(), 100);
+    },
   });
-  const instance = renderTui({ controller, host, ...(options.initialTask ? { initialTask: options.initialTask } : {}) });
+  controller.pendingImages.push(...(options.images ?? []));
+  const history = new FileInputHistory({ dataDir: settings.dataDir, workspace: settings.cwd });
+  const instance = renderTui({ controller, host, history, ...(options.initialTask ? { initialTask: options.initialTask } : {}) });
   ui.instance = instance;
   if (options.resumeTaskId && !options.initialTask) controller.resumeNow();
   await instance.waitUntilExit();

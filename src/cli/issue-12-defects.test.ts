@@ -6,7 +6,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedServer } from "../llm/scripted/server.js";
 import type { ScriptedServer } from "../llm/scripted/server.js";
-import { makeSandbox, startCli } from "./test-support/cli-harness.js";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { TaskStore } from "../store/task-store.js";
+import { makeSandbox, runCli, startCli } from "./test-support/cli-harness.js";
 import type { Sandbox } from "./test-support/cli-harness.js";
 
 let sandbox: Sandbox;
@@ -34,5 +37,120 @@ describe("issue #12 defects (CLI)", () => {
     expect(await run.exit).toBe(130);
     const outputs = run.events().filter((event) => event["say"] === "command_output");
     expect(new Set(outputs.map((event) => event["id"])).size).toBe(1);
+  });
+
+  it("an unreachable base URL: after the retries, one message naming the URL and what to change, no Retry? ask", { timeout: 60_000 }, async () => {
+    const run = startCli(["run", "--provider", "openai", "--base-url", "http://127.0.0.1:9/v1", "--api-key", "test-key", "hi"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(await run.exit).toBe(1);
+    const all = run.stdout + run.stderr;
+    expect(all).not.toMatch(/Retry\?/);
+    expect(all).not.toContain("api_req_failed");
+    expect(all.match(/Cannot reach http:\/\/127\.0\.0\.1:9\/v1/g)).toHaveLength(1);
+    expect(all).toMatch(/Check the base URL/);
+  });
+
+  it("a 401 is said once with what to set, and never offers Retry?", { timeout: 60_000 }, async () => {
+    server = await startScriptedServer({ scenario: { turns: [{ error: { status: 401 } }] } });
+    const run = startCli(["run", ...anthropic(server), "hi"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(await run.exit).toBe(1);
+    const all = run.stdout + run.stderr;
+    expect(all).not.toMatch(/Retry\?/);
+    expect(all.match(/rejected the API key/g)).toHaveLength(1);
+    expect(all).toMatch(/ANTHROPIC_API_KEY/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("a 403 and a 404 say what to change, once", { timeout: 60_000 }, async () => {
+    server = await startScriptedServer({ scenario: { turns: [{ error: { status: 403 } }] } });
+    const forbidden = startCli(["run", ...anthropic(server), "hi"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(await forbidden.exit).toBe(1);
+    expect((forbidden.stdout + forbidden.stderr).match(/has no access to this model/g)).toHaveLength(1);
+    await server.close();
+    server = await startScriptedServer({ scenario: { turns: [{ error: { status: 404 } }] } });
+    const missing = startCli(["run", ...anthropic(server), "--model", "no-such-model", "hi"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(await missing.exit).toBe(1);
+    const all = missing.stdout + missing.stderr;
+    expect(all.match(/check the model id/g)).toHaveLength(1);
+    expect(all).not.toMatch(/Retry\?/);
+  });
+
+  it("small: an empty task is a usage error (exit 2)", async () => {
+    const result = await runCli(["run", "--provider", "anthropic", "--api-key", "k", ""], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/the task is empty/);
+  });
+
+  it("small: resume nosuchid without a key complains about the id; resume of a task whose folder was deleted stops clearly", { timeout: 60_000 }, async () => {
+    const missing = await runCli(["resume", "nosuchid"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/no task "nosuchid"/);
+    expect(missing.stderr).not.toMatch(/API key/);
+
+    server = await startScriptedServer({ scenario: { turns: [{ text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>" }] } });
+    const folder = join(sandbox.root, "gone");
+    await mkdir(folder);
+    const first = await runCli(["run", "--yes", "--cwd", folder, ...anthropic(server), "a task"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(first.status).toBe(0);
+    await rm(folder, { recursive: true, force: true });
+    const [task] = await new TaskStore({ dataDir: sandbox.dataDir }).list();
+    const resumed = await runCli(["resume", "--yes", ...anthropic(server), task!.taskId, "go on"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(resumed.status).toBe(2);
+    expect(resumed.stderr).toMatch(/no longer exists/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("small: restore without --files|--task|--both is exit 2; history, show, checkpoints, diff and restore take --data-dir", { timeout: 60_000 }, async () => {
+    server = await startScriptedServer({
+      scenario: {
+        turns: [
+          { text: "<write_to_file>\n<path>a.txt</path>\n<content>\na\n</content>\n</write_to_file>" },
+          { text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>" },
+        ],
+      },
+    });
+    const dataDir = join(sandbox.root, "elsewhere");
+    const env = { ...sandbox.env };
+    const run = await runCli(["run", "--yes", "--data-dir", dataDir, ...anthropic(server), "write a"], { env, cwd: sandbox.workspace });
+    expect(run.status).toBe(0);
+    const [task] = await new TaskStore({ dataDir }).list();
+    const id = task!.taskId;
+    const history = await runCli(["history", "--data-dir", dataDir], { env, cwd: sandbox.workspace });
+    expect(history.status).toBe(0);
+    expect(history.stdout).toContain(id);
+    const show = await runCli(["show", id, "--data-dir", dataDir], { env, cwd: sandbox.workspace });
+    expect(show.stdout).toContain("write a");
+    const checkpoints = await runCli(["checkpoints", id, "--data-dir", dataDir], { env, cwd: sandbox.workspace });
+    const hash = /^([0-9a-f]{12})/m.exec(checkpoints.stdout)?.[1];
+    expect(hash).toBeDefined();
+    const diff = await runCli(["diff", id, "--data-dir", dataDir], { env, cwd: sandbox.workspace });
+    expect(diff.status).toBe(0);
+    const noMode = await runCli(["restore", id, hash!, "--data-dir", dataDir], { env, cwd: sandbox.workspace });
+    expect(noMode.status).toBe(2);
+    expect(noMode.stderr).toMatch(/exactly one of --files/);
+    const restored = await runCli(["restore", id, hash!, "--files", "--data-dir", dataDir], { env, cwd: sandbox.workspace });
+    expect(restored.status).toBe(0);
+  });
+
+  it("small: --plan --yes prints the plan as the result and stops before acting", { timeout: 60_000 }, async () => {
+    server = await startScriptedServer({
+      scenario: {
+        turns: [
+          { text: "<plan_mode_respond>\n<response>1. write b.txt\n2. test it</response>\n</plan_mode_respond>" },
+          { text: "<write_to_file>\n<path>b.txt</path>\n<content>\nb\n</content>\n</write_to_file>" },
+        ],
+      },
+    });
+    const result = await runCli(["run", "--plan", "--yes", ...anthropic(server), "plan b"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/Task completed[\s\S]*1\. write b\.txt/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("small: --cwd at a file says it is a file", async () => {
+    const file = join(sandbox.workspace, "note.txt");
+    await writeFile(file, "x");
+    const result = await runCli(["run", "--cwd", file, "--provider", "anthropic", "--api-key", "k", "hi"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/is a file, not a folder/);
   });
 });

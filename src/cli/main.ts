@@ -4,6 +4,8 @@ import { registerConfigCommand } from "./config-command.js";
 import { registerDemoCommand } from "./demo-command.js";
 import { addTaskOptions, registerRunCommand, runDefault } from "./run-command.js";
 import type { TaskCommandOptions } from "./run-command.js";
+import { addHabitOptions, runHabit } from "./habits.js";
+import type { HabitFlags } from "./habits.js";
 import { defaultMcpCommandContext, registerMcpCommands } from "./mcp-commands.js";
 import { registerMockLlmCommand } from "./mock-llm-command.js";
 import { registerHistoryCommands } from "./history-commands.js";
@@ -25,9 +27,12 @@ export function buildProgram(): Command {
     .version(packageVersion(), "-V, --version")
     .exitOverride()
     .enablePositionalOptions();
-  addTaskOptions(program.argument("[task...]", "a task to start in the terminal UI")).action(async (words: string[], flags: TaskCommandOptions) => {
-    process.exitCode = await runDefault(words, flags);
-  });
+  addHabitOptions(addTaskOptions(program.argument("[task...]", "a task to start in the terminal UI"))).action(
+    async (words: string[], flags: TaskCommandOptions & HabitFlags) => {
+      process.exitCode = (await runHabit(words, flags)) ?? (await runDefault(words, flags));
+    },
+  );
+  program.helpCommand("help [command]", "show help for cairn or one of its commands");
   registerRunCommand(program);
   registerDemoCommand(program);
   registerConfigCommand(program);

@@ -25,11 +25,12 @@ export function addTaskOptions(command: Command): Command {
     .option("--on-ask <policy>", "deny | fail: what happens to an ask nobody answers (default fail)")
     .option("--allow-outside-writes", "with --yes, allow writing outside the workspace")
     .option("--trust", "trust this folder's .cairn config (auto-approval, hooks, MCP servers)")
+    .option("--image <file>", "an image to send with the task (repeatable; for models that accept images)", (value: string, previous: string[] = []) => [...previous, value])
     .option("--no-checkpoints", "keep no checkpoints of the workspace (setting: checkpoints: false)"),
   );
 }
 
-export type TaskCommandOptions = CliFlags & { scenario?: string };
+export type TaskCommandOptions = CliFlags & { scenario?: string; image?: string[] };
 
 // In a file of its own so that cli/interactive.ts need not import this one (no import cycle).
 export { exitStatusFor } from "./exit-status.js";
@@ -83,6 +84,22 @@ export async function runHeadless(options: {
     }
   }
 
+  if (options.start.kind === "resume") {
+    const { resumeProblem } = await import("./start-checks.js");
+    const problem = await resumeProblem(settings.dataDir, options.start.taskId);
+    if (problem !== undefined) {
+      process.stderr.write(`cairn: ${problem}\n`);
+      return 2;
+    }
+  }
+
+  const { readImageFlags } = await import("./mentions.js");
+  const imageFlags = await readImageFlags(options.flags.image ?? []);
+  if ("error" in imageFlags) {
+    process.stderr.write(`cairn: ${imageFlags.error}\n`);
+    return 2;
+  }
+
   const pendingHost: { current?: InstanceType<typeof HeadlessHost> } = {};
   let session;
   try {
@@ -90,6 +107,7 @@ export async function runHeadless(options: {
       settings,
       ...(scenario ? { scenario } : {}),
       start: options.start,
+      ...(imageFlags.images.length > 0 ? { images: imageFlags.images } : {}),
       onNotice: (text) => process.stderr.write(`cairn: ${text}\n`),
       host: {
         onMessage: (message) => pendingHost.current?.onMessage(message),
@@ -138,7 +156,8 @@ export async function runHeadless(options: {
   });
   try {
     const result = await session.run();
-    if (result.status === "failed" && result.error) process.stderr.write(`cairn: task failed: ${result.error}\n`);
+    // Text mode has just printed the error; JSON readers get it once more in plain words.
+    if (result.status === "failed" && result.error && settings.json) process.stderr.write(`cairn: task failed: ${result.error}\n`);
     if (result.status === "aborted") process.stderr.write(`cairn: task interrupted; resume it with: cairn resume ${session.taskId}\n`);
     const totals = session.task.usage.totals();
     summary = {
@@ -187,6 +206,19 @@ export async function runDefault(words: string[], flags: TaskCommandOptions, res
     const settings = await resolve(flags.trust === true);
     const scenario =
       settings.provider === "mock" && flags.scenario ? await (await import("../llm/scripted/scenario.js")).loadScenario(flags.scenario) : undefined;
+    const { missingApiKeyMessage, resumeProblem } = await import("./start-checks.js");
+    const problem = (resumeTaskId === undefined ? undefined : await resumeProblem(settings.dataDir, resumeTaskId)) ?? (await missingApiKeyMessage(settings));
+    if (problem !== undefined) {
+      // Said before the terminal UI opens, so nothing typed there is lost; the task given here is repeated.
+      process.stderr.write(`cairn: ${problem}\n${task ? `Your task was not started; run it again once that is fixed: cairn ${JSON.stringify(task)}\n` : ""}`);
+      return 2;
+    }
+    const { readImageFlags } = await import("./mentions.js");
+    const imageFlags = await readImageFlags(flags.image ?? []);
+    if ("error" in imageFlags) {
+      process.stderr.write(`cairn: ${imageFlags.error}\n`);
+      return 2;
+    }
     let resumeId: string | undefined;
     if (resumeTaskId !== undefined) {
       const { TaskStore } = await import("../store/task-store.js");
@@ -198,6 +230,8 @@ export async function runDefault(words: string[], flags: TaskCommandOptions, res
       ...(scenario ? { scenario } : {}),
       ...(resumeId ? { resumeTaskId: resumeId } : {}),
       reresolve: () => resolve(false),
+      images: imageFlags.images,
+      resolveWith: (changed) => resolveSettings({ flags: { ...flags, ...changed }, env: process.env, cwd: process.cwd(), trust: flags.trust === true }),
     });
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -211,7 +245,17 @@ export async function runDefault(words: string[], flags: TaskCommandOptions, res
 export function registerRunCommand(program: Command): void {
   addTaskOptions(program.command("run").description("run one task headless to its end").argument("<task...>", "what to do")).action(
     async (words: string[], flags: TaskCommandOptions) => {
-      process.exitCode = await runHeadless({ flags, start: { kind: "new", task: words.join(" ") } });
+      // `cairn run -`: the task comes from standard input (asks then follow --on-ask).
+      const task = words.join(" ") === "-" ? await (await import("./habits.js")).readTaskFromStdin() : words.join(" ");
+      const { emptyTaskMessage } = await import("./start-checks.js");
+      const empty = emptyTaskMessage(task);
+      if (empty !== undefined) {
+        process.stderr.write(`cairn: ${empty}\n`);
+        process.exitCode = 2;
+        return;
+      }
+      const { expandTaskMentions } = await import("./mentions.js");
+      process.exitCode = await runHeadless({ flags, start: { kind: "new", task: await expandTaskMentions(task, flags.cwd) } });
     },
   );
   addTaskOptions(

@@ -50,6 +50,10 @@ export interface SessionOptions {
   wrapProvider?: (provider: Provider) => Provider;
   /** The fleet mirrors the task's log to Redis as it is written (src/fleet). */
   wrapLog?: (log: TaskLog, taskId: string) => TaskLog;
+  /** Messages typed while the task works (the TUI's queue), drained at each tool boundary. */
+  pendingUserMessages?: () => string[];
+  /** Images for the first message (new task) or the resumed message; dropped with a note for models without images. */
+  images?: ImageContent[];
   /** MCP servers besides the configured ones (e.g. given by an editor over ACP). */
   extraMcpServers?: McpServerConfig[];
   /** Where file reads, writes and commands happen (default: local disk and shell). */
@@ -150,6 +154,7 @@ async function buildSession(parts: {
     allowOutsideReads: settings.allowOutsideReads,
     launchPolicy: security.launchPolicy,
     userConfigDir: settings.userConfigDir,
+    supportsImages: provider.model.supportsImages,
     keepBackgroundProcesses: settings.keepBackgroundProcesses,
     ...(options.operations ? { operations: options.operations } : {}),
   });
@@ -193,18 +198,26 @@ async function buildSession(parts: {
       },
     }),
     createNativeToolCalls: () => new NativeToolCallAssembler(),
+    ...(options.pendingUserMessages ? { pendingUserMessages: options.pendingUserMessages } : {}),
     ...(resumed ? { history: { apiHistory: resumed.apiHistory, uiMessages: resumed.uiMessages, ...(resumedUsage ? { usage: resumedUsage } : {}) } } : {}),
   });
   current.task = task;
   for (const text of early) task.say("info", text);
   const created = task;
   const start = options.start;
+  // Images from an editor's prompt (start.images) or the terminal (options.images), for models that take them.
+  const images = provider.model.supportsImages ? [...(start.images ?? []), ...(options.images ?? [])] : [];
+  if ((options.images?.length ?? 0) > 0 && images.length === 0) {
+    const note = `${provider.model.id} does not accept images; the attached images were not sent.`;
+    if (options.onNotice) options.onNotice(note);
+    else task.say("warning", note);
+  }
 
   return {
     task: created,
     taskId,
     provider,
-    run: () => (start.kind === "new" ? created.startTask(start.task, start.images) : created.resumeTask([...(resumed?.nextUserContent ?? []), ...(start.images ?? [])])),
+    run: () => (start.kind === "new" ? created.startTask(start.task, images) : created.resumeTask([...(resumed?.nextUserContent ?? []), ...images])),
     close: async () => {
       // The first checkpoint may still be running (it never takes longer than its bound).
       await checkpoints.waitInitial();

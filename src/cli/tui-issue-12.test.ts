@@ -2,6 +2,8 @@
  * Issue #12 in a real terminal (tmux, 80x30): each test types as a user
  * does and asserts the screen. Runs bin/cairn (dist/): `npm run build` first.
  */
+import { access } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedServer } from "../llm/scripted/server.js";
 import type { ScriptedServer } from "../llm/scripted/server.js";
@@ -40,14 +42,14 @@ function providerArgs(target: ScriptedServer): string[] {
   return ["--provider", "anthropic", "--base-url", target.url, "--api-key", "test-key"];
 }
 
-async function open(args: string[], extraEnv: Record<string, string> = {}): Promise<TmuxSession> {
-  terminal = await startTmux({ command: [process.execPath, cairnBin, ...args], cwd: sandbox.workspace, env: { ...env(), ...extraEnv } });
+async function open(args: string[], extraEnv: Record<string, string> = {}, columns = 80): Promise<TmuxSession> {
+  terminal = await startTmux({ command: [process.execPath, cairnBin, ...args], cwd: sandbox.workspace, env: { ...env(), ...extraEnv }, columns });
   return terminal;
 }
 
 async function quit(session: TmuxSession): Promise<number> {
   await session.sendKeys("C-c");
-  await session.waitFor(/Ctrl\+C again/, { timeoutMs: 10_000 });
+  await session.waitFor(/Press Ctrl\+C/, { timeoutMs: 10_000 });
   await session.sendKeys("C-c");
   return session.waitForExit({ timeoutMs: 30_000 });
 }
@@ -85,5 +87,185 @@ describe.skipIf(!tmuxAvailable())("issue #12 defects in the terminal UI (tmux)",
     const status = await quit(resumed);
     expect(status).toBe(0);
     expect(await resumed.capture()).not.toMatch(/task interrupted; resume it with/);
+  });
+});
+
+describe.skipIf(!tmuxAvailable())("issue #12: no API key at start-up (tmux)", () => {
+  it("says what to set before the UI opens, and repeats the task so it is not lost", { timeout: 60_000 }, async () => {
+    const ui = await open(["--provider", "anthropic", "fix the failing test"], { ANTHROPIC_API_KEY: "", CAIRN_API_KEY: "" });
+    // Long lines wrap at 80 columns: read the screen as one line.
+    await ui.waitFor(/Your task was not started/, { timeoutMs: 30_000 });
+    expect(await ui.waitForExit({ timeoutMs: 30_000 })).toBe(2);
+    // tmux may scroll the first row off when the pane dies: read the scrollback too.
+    const screen = (await ui.captureAll()).replace(/\n/g, "");
+    expect(screen).toMatch(/no API key for anthropic/);
+    expect(screen).toMatch(/ANTHROPIC_API_KEY/);
+    expect(screen).toMatch(/cairn "fix the failing test"/);
+  });
+});
+
+describe.skipIf(!tmuxAvailable())("issue #12 slash commands in the terminal UI (tmux)", () => {
+  it("/help via the menu, /cost, /mode, /model, an unknown command, a failed /restore that keeps the task, and /restore of an earlier task's checkpoint", { timeout: 180_000 }, async () => {
+    const target = await startServer({
+      turns: [
+        { text: "<write_to_file>\n<path>hello.txt</path>\n<content>\nhello\n</content>\n</write_to_file>" },
+        { text: "<attempt_completion>\n<result>first task done</result>\n</attempt_completion>" },
+        { text: "<attempt_completion>\n<result>second task done</result>\n</attempt_completion>" },
+      ],
+    });
+    const ui = await open([...providerArgs(target), "--yes", "write hello"]);
+    const done = await ui.waitFor(/first task done[\s\S]*Give feedback/, { timeoutMs: 60_000 });
+    const checkpoint = /Checkpoint ([0-9a-f]{12})/.exec(done)?.[1];
+    expect(checkpoint).toBeDefined();
+    await access(join(sandbox.workspace, "hello.txt"));
+
+    await ui.sendText("/he");
+    await ui.waitFor(/List the commands/, { timeoutMs: 10_000 });
+    await ui.sendKeys("Tab");
+    await ui.waitFor(/› \/help/, { timeoutMs: 10_000 });
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/handled by cairn, never sent to the model/, { timeoutMs: 10_000 });
+
+    await ui.sendText("/cost");
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/This task: \d+ tokens in/, { timeoutMs: 10_000 });
+    await ui.sendText("/mode plan");
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/^PLAN · /m, { timeoutMs: 10_000 });
+    await ui.sendText("/mode act");
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/^ACT · /m, { timeoutMs: 10_000 });
+    await ui.sendText("/model claude-opus-4-5");
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/Model for the next request: claude-opus-4-5/, { timeoutMs: 10_000 });
+    await ui.waitFor(/^ACT · claude-opus-4-5/m, { timeoutMs: 10_000 });
+
+    await ui.sendText("/nosuch");
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/Unknown command \/nosuch/, { timeoutMs: 10_000 });
+    expect(target.requests).toHaveLength(2);
+
+    await ui.sendText("/restore 0000000 files");
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/has no checkpoint/, { timeoutMs: 30_000 });
+    // The task is still there: a second restore works.
+    await ui.sendText(`/restore ${checkpoint} files`);
+    await ui.sendKeys("Enter");
+    const restored = await ui.waitFor(/Restored checkpoint[\s\S]*undo with \/restore [0-9a-f]{12}/, { timeoutMs: 30_000 });
+    const undo = /undo with \/restore ([0-9a-f]{12})/.exec(restored)?.[1];
+    await expect(access(join(sandbox.workspace, "hello.txt"))).rejects.toThrow();
+
+    // A new task, then a checkpoint of the first one.
+    await ui.sendText("/clear");
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/New task/, { timeoutMs: 10_000 });
+    await ui.sendText("second task");
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/second task done[\s\S]*Give feedback/, { timeoutMs: 60_000 });
+    const tasks = await new TaskStore({ dataDir: sandbox.dataDir }).list();
+    expect(tasks).toHaveLength(2);
+    // The undo point belongs to the first task: /restore finds it from the second one.
+    await ui.sendText(`/restore ${undo} files`);
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/Restored checkpoint [0-9a-f]{12} of task/, { timeoutMs: 30_000 });
+    await access(join(sandbox.workspace, "hello.txt"));
+    expect(await quit(ui)).toBe(0);
+  });
+});
+
+describe.skipIf(!tmuxAvailable())("issue #12 habits in the terminal UI (tmux)", () => {
+  it("typing while cairn works queues the message for the next tool boundary; the input line edits, continues lines, pastes as one message and remembers", { timeout: 180_000 }, async () => {
+    const target = await startServer({
+      turns: [
+        { text: "<execute_command>\n<command>sleep 4</command>\n<requires_approval>false</requires_approval>\n</execute_command>" },
+        { text: "<attempt_completion>\n<result>done one</result>\n</attempt_completion>" },
+        { text: "<attempt_completion>\n<result>done two</result>\n</attempt_completion>" },
+        { text: "<attempt_completion>\n<result>done three</result>\n</attempt_completion>" },
+      ],
+    });
+    const ui = await open([...providerArgs(target), "--yes", "first task"]);
+    await ui.waitFor(/sleep 4/, { timeoutMs: 60_000 });
+    await ui.sendText("also check the README");
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/queued: also check the README/, { timeoutMs: 10_000 });
+    await ui.waitFor(/done one[\s\S]*Give feedback/, { timeoutMs: 60_000 });
+    // Delivered at the tool boundary: the very next request carries it.
+    expect(JSON.stringify(target.requests[1]?.body)).toContain("also check the README");
+    expect(await ui.capture()).toMatch(/› also check the README/);
+
+    // Editing: Home, End, a trailing backslash continues on a new line.
+    await ui.sendText("abc");
+    await ui.sendKeys("Home");
+    await ui.sendText("X");
+    await ui.sendKeys("End");
+    await ui.sendText("Y\\");
+    await ui.sendKeys("Enter");
+    await ui.sendText("line two");
+    await ui.waitFor(/XabcY\s*│\s*\n│\s+line two/, { timeoutMs: 10_000 });
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/done two[\s\S]*Give feedback/, { timeoutMs: 60_000 });
+    expect(JSON.stringify(target.requests[2]?.body)).toContain("XabcY\\nline two");
+
+    // A pasted block with line breaks is one message.
+    await ui.paste("para one\npara two");
+    await ui.waitFor(/para one\s*│\s*\n│\s+para two/, { timeoutMs: 10_000 });
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/done three[\s\S]*Give feedback/, { timeoutMs: 60_000 });
+    expect(JSON.stringify(target.requests[3]?.body)).toContain("para one\\npara two");
+    expect(await quit(ui)).toBe(0);
+    await ui.kill();
+
+    // Up brings back what was typed, in a new session of the same folder.
+    const again = await open([...providerArgs(target)]);
+    await again.waitFor(/What should cairn do/, { timeoutMs: 30_000 });
+    await again.sendKeys("Up");
+    await again.waitFor(/› para one/, { timeoutMs: 10_000 });
+    // In a multi-line entry Up first moves to its first line, then to the earlier entry.
+    await again.sendKeys("Up");
+    await again.sendKeys("Up");
+    await again.waitFor(/› XabcY/, { timeoutMs: 10_000 });
+    await again.sendKeys("Down");
+    await again.waitFor(/› para one/, { timeoutMs: 10_000 });
+    await again.sendKeys("C-c");
+    await again.sendKeys("C-c");
+  });
+});
+
+describe.skipIf(!tmuxAvailable())("issue #12 mentions in the terminal UI (tmux)", () => {
+  it("@path completes with Tab, the file reaches the model, the screen shows what was attached", { timeout: 120_000 }, async () => {
+    const { mkdir, writeFile } = await import("node:fs/promises");
+    await mkdir(join(sandbox.workspace, "src"), { recursive: true });
+    await writeFile(join(sandbox.workspace, "src", "main.ts"), "export const answer = 42;\n");
+    const target = await startServer({ turns: [{ text: "<attempt_completion>\n<result>explained</result>\n</attempt_completion>" }] });
+    const ui = await open([...providerArgs(target), "--yes"]);
+    await ui.waitFor(/What should cairn do/, { timeoutMs: 30_000 });
+    await ui.sendText("explain @sr");
+    await ui.sendKeys("Tab");
+    await ui.waitFor(/explain @src\//, { timeoutMs: 10_000 });
+    await ui.sendText("ma");
+    await ui.sendKeys("Tab");
+    await ui.waitFor(/explain @src\/main\.ts/, { timeoutMs: 10_000 });
+    await ui.sendKeys("Enter");
+    const screen = await ui.waitFor(/explained/, { timeoutMs: 60_000 });
+    expect(screen).toMatch(/\+ attached: src\/main\.ts/);
+    expect(screen).not.toMatch(/answer = 42/);
+    expect(JSON.stringify(target.requests[0]?.body)).toContain("export const answer = 42;");
+    await quit(ui);
+  });
+});
+
+describe.skipIf(!tmuxAvailable())("issue #12 progress in the terminal UI (tmux)", () => {
+  it("a silent command shows its elapsed time; the end of the task shows a summary with tokens and cost", { timeout: 120_000 }, async () => {
+    const target = await startServer({
+      turns: [
+        { text: "<execute_command>\n<command>sleep 4</command>\n<requires_approval>false</requires_approval>\n</execute_command>", usage: { inputTokens: 1200, outputTokens: 30 } },
+        { text: "<attempt_completion>\n<result>slept</result>\n</attempt_completion>", usage: { inputTokens: 1300, outputTokens: 20 } },
+      ],
+    });
+    const ui = await open([...providerArgs(target), "--yes", "sleep a bit"]);
+    await ui.waitFor(/Running sleep 4 · [2-4]s/, { timeoutMs: 60_000 });
+    const screen = await ui.waitFor(/Done in \d+s · 2500 tokens in, 50 out · \$\d/, { timeoutMs: 60_000 });
+    expect(screen).toMatch(/↑2\.5k ↓50/);
+    await quit(ui);
   });
 });

@@ -3,7 +3,7 @@
  * selected profile > project `.cairn/config.json` > user config > defaults.
  */
 import { stat } from "node:fs/promises";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { ConfigFile, LoadedConfigFile } from "./config-file.js";
 import { readConfigFileLazily as readConfigFile } from "./read-config-lazily.js";
 import { isLoopbackUrl, providerKeyVariable } from "./api-key.js";
@@ -83,6 +83,9 @@ function defaultsLayer(): Layer {
 async function workspaceFolder(options: ResolveSettingsOptions): Promise<string> {
   const folder = resolve(options.cwd, options.flags.cwd ?? ".");
   const info = await stat(folder).catch(() => undefined);
+  if (info !== undefined && !info.isDirectory()) {
+    throw new ConfigError(`--cwd ${folder} is a file, not a folder. Pass the folder to work in (e.g. --cwd ${dirname(folder)}).`);
+  }
   if (!info?.isDirectory()) {
     throw new ConfigError(`--cwd ${folder}: no such folder. Pass an existing folder to work in.`);
   }

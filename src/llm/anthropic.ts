@@ -38,6 +38,10 @@ export class AnthropicProvider implements Provider {
     });
   }
 
+  get baseUrl(): string {
+    return this.client.baseURL;
+  }
+
   private thinking(budget: number): Anthropic.ThinkingConfigParam {
     return anthropicThinkingMode(this.model.id) === "adaptive" ? { type: "adaptive" } : { type: "enabled", budget_tokens: budget };
   }

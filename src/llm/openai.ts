@@ -68,6 +68,10 @@ export class OpenAiProvider implements Provider {
     });
   }
 
+  get baseUrl(): string {
+    return this.client.baseURL;
+  }
+
   createMessage(request: ProviderRequest): AsyncIterable<Chunk> {
     const flags = this.compatibility;
     const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = {

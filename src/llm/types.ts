@@ -96,6 +96,8 @@ export interface ProviderRequest {
 export interface Provider {
   readonly name: string;
   readonly model: ModelInfo;
+  /** Where requests go, named in errors a retry cannot fix (issue #12). */
+  readonly baseUrl?: string;
   /**
    * Streams one answer. Errors are thrown as `ProviderError` (see errors.ts),
    * from the first `next()` or later ones; aborting `signal` closes the HTTP stream at once.

@@ -1,5 +1,6 @@
 import type { ProviderError } from "../llm/errors.js";
 import { retryDelay, sleep } from "../llm/retry.js";
+import { unrecoverableReason } from "../llm/unrecoverable.js";
 import type { RetrySchedule } from "../llm/retry.js";
 import type { ContentBlock } from "../llm/types.js";
 import { TaskAbortedError, TaskFailedError } from "./errors.js";
@@ -21,6 +22,8 @@ export class FailureDecisions {
   constructor(
     private readonly options: {
       yes: boolean;
+      /** Named when the server cannot be reached. */
+      baseUrl?: string;
       schedule: RetrySchedule;
       mistakes: MistakeTracker;
       signal: AbortSignal;
@@ -35,6 +38,12 @@ export class FailureDecisions {
       onGiveUp();
       throw new TaskFailedError(`The model provider failed: ${error.message}`);
     };
+    // Issue #12: what a retry cannot fix is said once, with what to change, and never offered a retry.
+    const unrecoverable = unrecoverableReason(error, this.options.baseUrl);
+    if (unrecoverable !== undefined) {
+      onGiveUp();
+      throw new TaskFailedError(unrecoverable);
+    }
     if (this.options.yes) giveUp();
     const answer = await this.options.ask("api_req_failed", error.message, { kind: error.kind, status: error.status });
     if (answer.response === "no") giveUp();

@@ -29,6 +29,11 @@ export interface TaskOptions {
   checkpoints?: CheckpointGate;
   /** Native protocol: assembles tool-call deltas into blocks. */
   createNativeToolCalls?: () => NativeToolCallSink;
+  /**
+   * Messages the user typed while the task worked, drained when the next user
+   * content is built: the model sees them in its very next request (issue #12).
+   */
+  pendingUserMessages?: () => string[];
   /** A resumed task's state. */
   history?: { apiHistory: Message[]; uiMessages: UiMessage[]; usage?: { tokensIn: number; tokensOut: number; cost: number } };
   now?: () => number;

@@ -89,6 +89,7 @@ export class Task {
     if (options.history) this.includeFileDetails = false;
     this.failures = new FailureDecisions({
       yes: options.yes ?? false,
+      ...(options.provider.baseUrl === undefined ? {} : { baseUrl: options.provider.baseUrl }),
       schedule: options.retrySchedule ?? defaultRetrySchedule,
       mistakes: this.mistakes,
       signal: this.abortController.signal,
@@ -253,6 +254,10 @@ export class Task {
   private async makeRequest(userContent: ContentBlock[]): Promise<RoundOutcome> {
     if (this.taskState.abort) throw new TaskAbortedError();
     const content = [...userContent];
+    for (const text of this.options.pendingUserMessages?.() ?? []) {
+      this.say("user_feedback", text);
+      content.push({ type: "text", text: `<user_message>\nThe user sent this while you worked; take it into account now:\n${text}\n</user_message>` });
+    }
     if (this.mistakes.reachedLimit()) content.push(await this.failures.atMistakeLimit());
 
     const environment = await this.options.prompt.environmentDetails({

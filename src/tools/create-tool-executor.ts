@@ -51,6 +51,8 @@ export interface ToolExecutorOptions {
   launchPolicy?: LaunchPolicy;
   /** cairn's user config folder: protected, and a credentials folder. */
   userConfigDir?: string;
+  /** The model accepts images (read_file then returns images as images). */
+  supportsImages?: boolean;
   /** File and command operations (default: the local disk and shell). */
   operations?: WorkspaceOperations;
 }
@@ -85,6 +87,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     operations: options.operations ?? localOperations,
     ...(options.mcp !== undefined ? { mcp: options.mcp } : {}),
     ...(options.launchPolicy !== undefined ? { launchPolicy: options.launchPolicy } : {}),
+    ...(options.supportsImages === true ? { supportsImages: true } : {}),
   };
   const tools = new Map<string, ToolDefinition>();
   for (const tool of builtinTools) tools.set(tool.name, tool);

@@ -68,6 +68,8 @@ export interface ToolRuntimeOptions {
   mcp?: McpPort;
   /** How commands start: scrubbed environment and sandbox (src/security). */
   launchPolicy?: LaunchPolicy;
+  /** The model accepts images: read_file of an image returns the image (issue #12). */
+  supportsImages?: boolean;
   /** Where file reads, writes and commands happen (local, or through an editor). */
   operations: WorkspaceOperations;
 }

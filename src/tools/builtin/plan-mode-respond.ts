@@ -17,10 +17,10 @@ export const planModeRespondTool: ToolDefinition = {
   async execute(params, runtime) {
     const response = params["response"] ?? "";
     if (runtime.options.yes) {
-      return {
-        ...success("There is no user to review the plan (cairn runs with --yes): you are now in ACT MODE. Carry out the plan."),
-        switchMode: "act",
-      };
+      // Issue #12: with nobody to review it, the plan is the result; nothing is carried out
+      // (`--plan --yes` asks for a plan, not for the work; run again without --plan to act).
+      runtime.context.say("completion_result", response, { partial: false, meta: { tool: "plan_mode_respond" } });
+      return { ...success("The plan was shown to the user as the result; plan mode ends here without acting."), completed: true };
     }
     const answer = await runtime.context.ask("plan_mode_respond", response, { meta: { tool: "plan_mode_respond" } });
     const text = answer.text?.trim() ?? "";

@@ -5,10 +5,12 @@ import { decodeText, describeError, looksBinary } from "../file-io.js";
 import { stampOf } from "../file-tracker.js";
 import { invalidParameter, success, toolError, withApprovalFeedback } from "../responses.js";
 import type { ToolDefinition } from "../tool-definition.js";
+import { imageMediaType } from "../image-files.js";
 
 export const readFileWindowLines = 1000;
 const maximumWindowCharacters = 200_000;
 const maximumFileBytes = 64 * 1024 * 1024;
+const maximumImageBytes = 5 * 1024 * 1024;
 
 function parseLineNumber(value: string | undefined): number | undefined | "invalid" {
   if (value === undefined || value.trim() === "") return undefined;
@@ -58,6 +60,15 @@ export const readFileTool: ToolDefinition = {
       const code = (error as { code?: string }).code;
       if (code === "ENOENT") return toolError(`there is no file at ${path.display}. Use list_files to see which files exist.`);
       return toolError(`could not read ${path.display}: ${describeError(error)}`);
+    }
+    const image = imageMediaType(path.real);
+    if (image !== undefined && runtime.options.supportsImages === true) {
+      // Issue #12: the model sees the picture, not "a binary file".
+      if (content.length > maximumImageBytes) return toolError(`${path.display} is an image of ${Math.round(content.length / 1048576)} MB, larger than the ${maximumImageBytes / 1048576} MB a model accepts.`);
+      return withApprovalFeedback(
+        { status: "success", content: [{ type: "text", text: `Image ${path.display} (${image}, ${content.length} bytes):` }, { type: "image", mediaType: image, data: content.toString("base64") }] },
+        approved.feedback,
+      );
     }
     if (looksBinary(path.real, content)) {
       return toolError(`${path.display} is a binary file (${content.length} bytes) and cannot be read as text.`);

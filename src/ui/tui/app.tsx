@@ -2,22 +2,29 @@ import { Box, Static, Text, useStdout } from "ink";
 import { useEffect, useReducer, useRef, useSyncExternalStore } from "react";
 import type { ReactNode } from "react";
 import { AskPrompt } from "./components/ask-prompt.js";
-import { WaitingSpinner } from "./components/activity.js";
-import { InputLine } from "./components/input-line.js";
+import { CommandTimer, WaitingSpinner } from "./components/activity.js";
+import { InputLine, QueuedMessages } from "./components/input-line.js";
 import { LiveMessage, PrintedItem } from "./components/message-view.js";
 import type { LiveLimits } from "./components/message-view.js";
 import { StatusLine } from "./components/status-line.js";
 import { useNow } from "./components/use-clock.js";
-import type { TuiController } from "./controller.js";
+import type { InputHistoryStore, TuiController } from "./controller.js";
 import { cleanLine, lastLines } from "./terminal-text.js";
 import type { TuiHost } from "./tui-host.js";
-import { useKeys } from "./use-keys.js";
+import { menuCommands, useKeys } from "./use-keys.js";
+import { CommandMenu } from "./components/command-menu.js";
+import { slashCommands } from "./slash-commands.js";
+import type { SlashCommandRegistry } from "./slash-commands.js";
 
 export interface AppProps {
   controller: TuiController;
   host: TuiHost;
   /** Submitted once when the UI starts (`cairn "task"`). */
   initialTask?: string;
+  /** Slash commands (default: the registry features register into). */
+  commands?: SlashCommandRegistry;
+  /** Earlier inputs for Up/Down. */
+  history?: InputHistoryStore;
 }
 
 function ReasoningPanel({ text, width, maxLines }: { text: string; width: number; maxLines: number }): ReactNode {
@@ -36,12 +43,12 @@ function ReasoningPanel({ text, width, maxLines }: { text: string; width: number
 
 function placeholder(busy: boolean, hasHistory: boolean, asking: boolean): string {
   if (asking) return "Type a reply, Enter sends";
-  if (busy) return "cairn is working… (Esc to stop)";
+  if (busy) return "cairn is working… type to queue a message · Esc stops";
   return hasHistory ? "Give feedback, or type a new task" : "What should cairn do?";
 }
 
 /** The whole terminal UI: printed history, the live tail, the prompt and the status line. */
-export function App({ controller, host, initialTask }: AppProps): ReactNode {
+export function App({ controller, host, initialTask, commands = slashCommands, history }: AppProps): ReactNode {
   const snapshot = useSyncExternalStore(host.subscribe, host.getSnapshot);
   const { stdout } = useStdout();
   const width = Math.max(20, stdout.columns > 0 ? stdout.columns : 80);
@@ -57,7 +64,8 @@ export function App({ controller, host, initialTask }: AppProps): ReactNode {
   // The status (tokens, cost, busy) belongs to the controller: look again every second.
   useNow(1000);
   const ask = snapshot.pendingAsk;
-  const keys = useKeys({ controller, host, refresh });
+  const keys = useKeys({ controller, host, refresh, commands, history });
+  const offered = menuCommands(commands, keys.value);
   const started = useRef(false);
   useEffect(() => {
     if (started.current || initialTask === undefined || initialTask.trim() === "") return;
@@ -84,8 +92,11 @@ export function App({ controller, host, initialTask }: AppProps): ReactNode {
         <ReasoningPanel text={snapshot.lastReasoning} width={width} maxLines={Math.max(3, rows - 12)} />
       ) : null}
       {snapshot.activity.kind === "waiting" ? <WaitingSpinner since={snapshot.activity.since} /> : null}
+      {snapshot.activity.kind === "command" && status.busy ? <CommandTimer since={snapshot.activity.since} command={snapshot.activity.command} /> : null}
       {ask === undefined ? null : <AskPrompt ask={ask} selected={keys.selected} width={width} />}
-      <InputLine value={keys.value} placeholder={placeholder(status.busy, hasHistory, ask !== undefined)} width={width} />
+      <QueuedMessages messages={controller.queued?.() ?? []} width={width} />
+      <InputLine value={keys.value} cursor={keys.cursor} placeholder={placeholder(status.busy, hasHistory, ask !== undefined)} width={width} />
+      <CommandMenu commands={offered} selected={Math.min(keys.menuIndex, Math.max(0, offered.length - 1))} width={width} />
       <StatusLine
         status={status}
         width={width}

@@ -2,6 +2,8 @@
  * What the terminal UI asks of the rest of cairn when the user presses a key.
  * The CLI implements it around the Task; the UI never reaches the Task directly.
  */
+import type { SlashSession } from "./slash-commands.js";
+
 export type TuiMode = "plan" | "act";
 
 export interface TuiStatus {
@@ -12,6 +14,9 @@ export interface TuiStatus {
   contextWindow: number;
   /** Cost of the task so far in US dollars. */
   cost: number;
+  /** Tokens sent and received by the task so far (counted as the answers stream). */
+  tokensIn?: number;
+  tokensOut?: number;
   /** A task step is running (Esc and Ctrl+C then abort it). */
   busy: boolean;
 }
@@ -27,4 +32,23 @@ export interface TuiController {
   toggleMode(): TuiMode;
   /** Read on every render and once a second. Must be cheap. */
   status(): TuiStatus;
+  /** What slash commands may do; without it they say they are not available here. */
+  slashSession?(): SlashSession;
+  /**
+   * Enter while a step runs: the message waits and reaches the model at the next
+   * tool boundary (its very next request). Without it, the UI submits at once.
+   */
+  enqueue?(text: string): void;
+  /** Messages waiting for the next tool boundary, oldest first. */
+  queued?(): readonly string[];
+  /** Takes the newest waiting message back (to edit or drop it). */
+  withdrawQueued?(): string | undefined;
+  /** Paths a partial `@mention` may complete to (workspace guard and ignore file applied). */
+  completeMention?(partial: string): Promise<string[]>;
+}
+
+/** Earlier inputs for Up/Down, kept per workspace across sessions. */
+export interface InputHistoryStore {
+  entries(): readonly string[];
+  add(text: string): void;
 }

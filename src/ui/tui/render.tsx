@@ -1,7 +1,7 @@
 import { render } from "ink";
 import { App } from "./app.js";
 import { ClockContext } from "./components/use-clock.js";
-import type { TuiController } from "./controller.js";
+import type { InputHistoryStore, TuiController } from "./controller.js";
 import type { TuiHost } from "./tui-host.js";
 
 export interface RenderTuiOptions {
@@ -9,6 +9,8 @@ export interface RenderTuiOptions {
   host: TuiHost;
   /** Submitted once at start (`cairn "task"`). */
   initialTask?: string;
+  /** Earlier inputs for Up/Down (kept per workspace). */
+  history?: InputHistoryStore;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
   stderr?: NodeJS.WriteStream;
@@ -33,6 +35,7 @@ export function renderTui(options: RenderTuiOptions): TuiInstance {
         controller={options.controller}
         host={options.host}
         {...(options.initialTask === undefined ? {} : { initialTask: options.initialTask })}
+        {...(options.history === undefined ? {} : { history: options.history })}
       />
     </ClockContext.Provider>,
     {
@@ -46,9 +49,20 @@ export function renderTui(options: RenderTuiOptions): TuiInstance {
       patchConsole: options.debug !== true,
     },
   );
+  // Bracketed paste: a pasted block arrives marked, so its line breaks stay in one message.
+  const terminal = options.stdout ?? process.stdout;
+  const bracketedPaste = options.debug !== true && terminal.isTTY === true;
+  if (bracketedPaste) terminal.write("\u001b[?2004h");
+  const restoreTerminal = (): void => {
+    if (bracketedPaste) terminal.write("\u001b[?2004l");
+  };
   const exited = instance.waitUntilExit().then(
-    () => options.host.dispose(),
+    () => {
+      restoreTerminal();
+      options.host.dispose();
+    },
     (error: unknown) => {
+      restoreTerminal();
       options.host.dispose();
       throw error;
     },

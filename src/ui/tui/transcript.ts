@@ -22,7 +22,7 @@ export interface LiveItem {
   awaitingAnswer: boolean;
 }
 
-export type Activity = { kind: "idle" } | { kind: "waiting"; since: number };
+export type Activity = { kind: "idle" } | { kind: "waiting"; since: number } | { kind: "command"; since: number; command: string };
 
 export interface TranscriptSnapshot {
   staticItems: readonly StaticItem[];
@@ -80,6 +80,8 @@ export class Transcript {
   private request: { id: string; partial: boolean; sequence: number; since: number } | undefined;
   private lastContentSequence = 0;
   private lastReasoningId: string | undefined;
+  /** A command that runs now (approved, not finished): its elapsed time is shown, output or not. */
+  private runningCommand: { since: number; command: string; sequence: number } | undefined;
 
   /** Whether a message with this id was shown already. */
   has(id: string): boolean {
@@ -88,6 +90,7 @@ export class Transcript {
 
   upsert(message: UiMessage, now: number): void {
     this.sequence += 1;
+    this.trackCommand(message, now);
     if (message.type === "say" && message.say === "api_req_started") {
       // Usage and cost of a request reach the status line through the controller; the
       // request itself only drives the "waiting for the model" spinner.
@@ -114,8 +117,27 @@ export class Transcript {
     }
   }
 
-  recordAnswer(id: string, response: AskResponse): void {
+  recordAnswer(id: string, response: AskResponse, now: number = Date.now()): void {
     this.answers.set(id, response);
+    const entry = this.entries.get(id);
+    if (entry?.message.type === "ask" && entry.message.ask === "command" && response.response === "yes") {
+      this.runningCommand = { since: now, command: entry.message.text, sequence: this.sequence };
+    }
+  }
+
+  private trackCommand(message: UiMessage, now: number): void {
+    if (message.type === "say" && message.say === "command" && !message.partial && message.meta?.["approval"] !== "ask" && message.meta?.["approval"] !== "refuse") {
+      this.runningCommand = { since: now, command: message.text, sequence: this.sequence };
+    } else if (message.type === "ask" && message.ask === "command") {
+      // Approved later (recordAnswer) from the moment of the answer.
+      this.runningCommand = undefined;
+    } else if (message.type === "say" && message.say === "command_output" && !message.partial) {
+      this.runningCommand = undefined;
+    } else if (message.type === "say" && message.say === "api_req_started" && message.partial) {
+      this.runningCommand = undefined;
+    } else if (message.type === "say" && (message.say === "error" || (message.say === "info" && /interrupted/i.test(message.text)))) {
+      this.runningCommand = undefined;
+    }
   }
 
   /** Moves everything that became final into the printed history and describes the rest. */
@@ -139,7 +161,11 @@ export class Transcript {
       staticItems: this.staticItems,
       live,
       pendingAsk: firstPending.done === true ? undefined : firstPending.value,
-      activity: waiting ? { kind: "waiting", since: this.request!.since } : { kind: "idle" },
+      activity: waiting
+        ? { kind: "waiting", since: this.request!.since }
+        : this.runningCommand !== undefined
+          ? { kind: "command", since: this.runningCommand.since, command: this.runningCommand.command }
+          : { kind: "idle" },
       lastReasoning:
         this.lastReasoningId === undefined ? undefined : this.entries.get(this.lastReasoningId)?.message.text,
       backlog,

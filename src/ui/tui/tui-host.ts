@@ -73,7 +73,7 @@ export class TuiHost implements Host {
     const pending = this.pending.get(id);
     if (pending === undefined) return;
     this.removePending(id);
-    this.transcript.recordAnswer(id, response);
+    this.transcript.recordAnswer(id, response, this.clock.now());
     pending.resolve(response);
     // The user pressed a key: show the result at once rather than at the next frame.
     this.publish();
@@ -85,6 +85,11 @@ export class TuiHost implements Host {
   };
 
   getSnapshot = (): TranscriptSnapshot => this.snapshot;
+
+  /** Publishes what arrived since the last frame now (before the UI goes away, so the last messages are drawn). */
+  flush(): void {
+    this.publish();
+  }
 
   /** Stops the pending frame timer (the UI is going away). */
   dispose(): void {

@@ -1,13 +1,23 @@
-import { useApp, useInput } from "ink";
-import type { Key } from "ink";
-import { useRef, useState } from "react";
+import { useApp, useStdin } from "ink";
+import { useEffect, useRef, useState } from "react";
 import type { AskMessage, AskResponse } from "../../task/messages.js";
-import type { TuiController } from "./controller.js";
+import type { InputHistoryStore, TuiController } from "./controller.js";
+import * as editor from "./input-editor.js";
+import type { EditorState } from "./input-editor.js";
+import { decodeInput } from "./key-decoder.js";
+import type { KeyEvent } from "./key-decoder.js";
 import { readFollowupMeta } from "./meta.js";
+import { parseSlashInput } from "./slash-commands.js";
+import type { SlashCommand, SlashCommandRegistry } from "./slash-commands.js";
 import type { TuiHost } from "./tui-host.js";
 
 export interface KeyState {
+  /** The text being typed. */
   value: string;
+  /** Where the cursor is in `value`. */
+  cursor: number;
+  /** The highlighted entry of the command completion menu. */
+  menuIndex: number;
   selected: number;
   exitArmed: boolean;
   showReasoning: boolean;
@@ -16,78 +26,271 @@ export interface KeyState {
 interface KeyOptions {
   controller: TuiController;
   host: TuiHost;
-  /** Re-render after a change the controller owns (the mode). */
+  commands: SlashCommandRegistry;
+  history: InputHistoryStore | undefined;
+  /** Re-render after a change the controller owns (the mode, the queue). */
   refresh: () => void;
 }
 
+/** The commands the completion menu offers for what is typed (empty when it is not a command name). */
+export function menuCommands(commands: SlashCommandRegistry, value: string): SlashCommand[] {
+  const match = /^\/([\w:-]*)$/.exec(value);
+  return match?.[1] === undefined ? [] : commands.complete(match[1]);
+}
+
+let noticeCounter = 0;
+
 /**
- * Every key of the UI in one place, so the text input, the ask prompt and the
- * global keys never both act on one keypress.
+ * Every key of the UI in one place, so the input line, the ask prompt, the
+ * command menu and the global keys never both act on one keypress. Reads
+ * Ink's raw input events (see key-decoder.ts).
  */
-export function useKeys({ controller, host, refresh }: KeyOptions): KeyState {
+export function useKeys({ controller, host, commands, history, refresh }: KeyOptions): KeyState {
   const app = useApp();
-  // Keys can arrive faster than React re-renders (and re-subscribes the handler),
-  // so the handler reads and writes refs; state only triggers the render.
-  const [state, setState] = useState<KeyState>({ value: "", selected: 0, exitArmed: false, showReasoning: false });
+  const { internal_eventEmitter: events, setRawMode } = useStdin();
+  // Keys can arrive faster than React re-renders, so the handler reads and
+  // writes refs; state only triggers the render.
+  const [state, setState] = useState<KeyState>({ value: "", cursor: 0, menuIndex: 0, selected: 0, exitArmed: false, showReasoning: false });
   const current = useRef(state);
   const selectionAsk = useRef<string | undefined>(undefined);
+  const pasting = useRef(false);
+  const historyCursor = useRef(new editor.InputHistoryCursor(() => history?.entries() ?? []));
   const update = (change: Partial<KeyState>): void => {
     current.current = { ...current.current, ...change };
     setState(current.current);
   };
+  const edit = (next: EditorState): void => update({ value: next.text, cursor: next.cursor, menuIndex: 0 });
+  const editorState = (): EditorState => ({ text: current.current.value, cursor: current.current.cursor });
+
+  const print = (text: string, kind: "info" | "error" = "info"): void => {
+    noticeCounter += 1;
+    host.onMessage({ type: "say", say: kind, id: `tui-command-${noticeCounter}`, ts: Date.now(), text, partial: false });
+  };
+
+  /** Enter on typed text: a slash command runs here; a message waits while cairn works; else it goes to the controller. */
+  const send = (typed: string): void => {
+    history?.add(typed);
+    historyCursor.current.reset();
+    if (parseSlashInput(typed).kind === "text") {
+      if (controller.status().busy && controller.enqueue !== undefined) {
+        controller.enqueue(typed);
+        refresh();
+        return;
+      }
+      controller.submit(typed);
+      return;
+    }
+    const session = controller.slashSession?.();
+    if (session === undefined) {
+      print("Commands are not available here.", "error");
+      return;
+    }
+    void commands.execute(typed, { print, send: (text) => controller.submit(text), session });
+  };
+
+  /** Keys of the completion menu; true when the key was used. */
+  const handleMenu = (event: KeyEvent): boolean => {
+    if (event.kind !== "key") return false;
+    const { value, menuIndex } = current.current;
+    const offered = menuCommands(commands, value);
+    if (offered.length === 0) return false;
+    if (event.name === "up" || event.name === "down") {
+      update({ menuIndex: (menuIndex + (event.name === "up" ? offered.length - 1 : 1)) % offered.length });
+      return true;
+    }
+    const chosen = offered[Math.min(menuIndex, offered.length - 1)]!;
+    if (event.name === "tab") {
+      edit(editor.editorWith(`/${chosen.name} `));
+      return true;
+    }
+    if (event.name === "return" && commands.get(value.slice(1)) === undefined) {
+      edit(editor.emptyEditor);
+      send(`/${chosen.name}`);
+      return true;
+    }
+    return false;
+  };
+
+  /** Tab after `@part`: completes the path (to the common part of several; they are listed). */
+  const completeMention = (): boolean => {
+    const { value, cursor } = current.current;
+    const match = /(^|\s)@([^\s@]*)$/.exec(value.slice(0, cursor));
+    if (match === null || controller.completeMention === undefined) return false;
+    const partial = match[2] ?? "";
+    void controller.completeMention(partial).then((options) => {
+      if (options.length === 0) return;
+      const common = options.reduce((prefix, option) => {
+        let length = 0;
+        while (length < prefix.length && prefix[length] === option[length]) length += 1;
+        return prefix.slice(0, length);
+      });
+      if (options.length > 1) print(options.slice(0, 30).map((option) => `@${option}`).join("  "));
+      const state = editorState();
+      if (common.length > partial.length && state.cursor === cursor) edit(editor.insert(state, common.slice(partial.length)));
+    });
+    return true;
+  };
 
   const answer = (askMessage: AskMessage, response: AskResponse): void => {
     host.answer(askMessage.id, response);
-    update({ value: "", selected: 0 });
+    edit(editor.emptyEditor);
+    update({ selected: 0 });
   };
 
-  const handleAsk = (askMessage: AskMessage, input: string, key: Key): boolean => {
+  const handleAsk = (askMessage: AskMessage, event: KeyEvent): boolean => {
     const { value } = current.current;
     const typed = value.trim();
     if (selectionAsk.current !== askMessage.id) {
       selectionAsk.current = askMessage.id;
       update({ selected: 0 });
     }
+    const isReturn = event.kind === "key" && event.name === "return";
+    const text = event.kind === "text" ? event.text : "";
     if (askMessage.ask === "followup") {
       const options = readFollowupMeta(askMessage.meta).options;
       const selected = current.current.selected;
-      if (key.upArrow || key.downArrow) {
+      if (event.kind === "key" && (event.name === "up" || event.name === "down") && value === "") {
         const count = Math.max(1, options.length);
-        update({ selected: (selected + (key.upArrow ? count - 1 : 1)) % count });
+        update({ selected: (selected + (event.name === "up" ? count - 1 : 1)) % count });
         return true;
       }
-      const digit = /^[1-9]$/.test(input) && value === "" ? Number(input) - 1 : -1;
+      const digit = /^[1-9]$/.test(text) && value === "" ? Number(text) - 1 : -1;
       if (digit >= 0 && digit < options.length) {
         answer(askMessage, { response: "message", text: options[digit]! });
         return true;
       }
-      if (key.return) {
-        const text = typed !== "" ? typed : options[selected];
-        if (text !== undefined) answer(askMessage, { response: "message", text });
+      if (isReturn) {
+        const reply = typed !== "" ? typed : options[selected];
+        if (reply !== undefined) answer(askMessage, { response: "message", text: reply });
         return true;
       }
       return false;
     }
     // y and n answer only when nothing is typed, so a message may contain them.
     const shortcuts = value === "" && askMessage.ask !== "completion_result";
-    if (shortcuts && (input === "y" || input === "Y")) {
+    if (shortcuts && (text === "y" || text === "Y")) {
       answer(askMessage, { response: "yes" });
       return true;
     }
-    if (shortcuts && (input === "n" || input === "N")) {
+    if (shortcuts && (text === "n" || text === "N")) {
       answer(askMessage, { response: "no" });
       return true;
     }
-    if (key.return) {
+    if (isReturn) {
       answer(askMessage, typed === "" ? { response: "yes" } : { response: "message", text: typed });
       return true;
     }
     return false;
   };
 
-  useInput((input, key) => {
-    const { value, exitArmed } = current.current;
-    if (key.ctrl && input === "c") {
+  const handleEditing = (event: KeyEvent): void => {
+    const state = editorState();
+    if (event.kind === "text") {
+      edit(editor.insert(state, event.text));
+      return;
+    }
+    if (event.kind === "ctrl") {
+      const byLetter: Record<string, (value: EditorState) => EditorState> = {
+        a: editor.home,
+        e: editor.end,
+        b: editor.left,
+        f: editor.right,
+        u: editor.deleteToLineStart,
+        k: editor.deleteToLineEnd,
+        w: editor.deleteWordBefore,
+        h: editor.backspace,
+        d: editor.deleteForward,
+      };
+      const action = byLetter[event.letter];
+      if (action !== undefined) edit(action(state));
+      return;
+    }
+    switch (event.name) {
+      case "return": {
+        const outcome = editor.enter(state);
+        if (outcome.kind === "continue") {
+          edit(outcome.state);
+          return;
+        }
+        const typed = outcome.text.trim();
+        edit(editor.emptyEditor);
+        if (typed !== "") send(typed);
+        return;
+      }
+      case "newline":
+        edit(editor.insert(state, "\n"));
+        return;
+      case "backspace":
+        edit(editor.backspace(state));
+        return;
+      case "delete":
+        edit(editor.deleteForward(state));
+        return;
+      case "left":
+        edit(editor.left(state));
+        return;
+      case "right":
+        edit(editor.right(state));
+        return;
+      case "home":
+        edit(editor.home(state));
+        return;
+      case "end":
+        edit(editor.end(state));
+        return;
+      case "wordLeft":
+        edit(editor.wordLeft(state));
+        return;
+      case "wordRight":
+        edit(editor.wordRight(state));
+        return;
+      case "deleteWordBefore":
+        edit(editor.deleteWordBefore(state));
+        return;
+      case "deleteWordAfter":
+        edit(editor.deleteWordAfter(state));
+        return;
+      case "up": {
+        if (!editor.onFirstLine(state)) {
+          edit(editor.verticalMove(state, "up"));
+          return;
+        }
+        // An empty input while a message waits: take it back to edit or drop it.
+        if (state.text === "" && (controller.queued?.().length ?? 0) > 0) {
+          const withdrawn = controller.withdrawQueued?.();
+          if (withdrawn !== undefined) edit(editor.editorWith(withdrawn));
+          refresh();
+          return;
+        }
+        const previous = historyCursor.current.previous(state.text);
+        if (previous !== undefined) edit(editor.editorWith(previous));
+        return;
+      }
+      case "down": {
+        if (!editor.onLastLine(state)) {
+          edit(editor.verticalMove(state, "down"));
+          return;
+        }
+        const next = historyCursor.current.next();
+        if (next !== undefined) edit(editor.editorWith(next));
+        return;
+      }
+      default:
+        return;
+    }
+  };
+
+  const handle = (event: KeyEvent): void => {
+    const { exitArmed } = current.current;
+    if (event.kind === "key" && event.name === "pasteStart") {
+      pasting.current = true;
+      return;
+    }
+    if (event.kind === "key" && event.name === "pasteEnd") {
+      pasting.current = false;
+      return;
+    }
+    if (event.kind === "ctrl" && event.letter === "c") {
       if (exitArmed) {
         controller.exit();
         app.exit();
@@ -99,39 +302,46 @@ export function useKeys({ controller, host, refresh }: KeyOptions): KeyState {
     }
     if (exitArmed) update({ exitArmed: false });
     const ask = host.getSnapshot().pendingAsk;
-    if (key.escape) {
+    if (event.kind === "key" && event.name === "escape") {
+      // The typed text stays: Esc then Enter sends it as an interruption.
       if (controller.status().busy || ask !== undefined) controller.abort();
-      else update({ value: "" });
+      else edit(editor.emptyEditor);
       return;
     }
-    if (key.tab || (key.ctrl && input === "t")) {
+    if (handleMenu(event)) return;
+    if (event.kind === "key" && event.name === "return" && parseSlashInput(current.current.value.trim()).kind === "command") {
+      const typed = current.current.value.trim();
+      edit(editor.emptyEditor);
+      send(typed);
+      return;
+    }
+    if (event.kind === "key" && event.name === "tab" && completeMention()) return;
+    if ((event.kind === "key" && (event.name === "tab" || event.name === "backtab")) || (event.kind === "ctrl" && event.letter === "t")) {
       controller.toggleMode();
       refresh();
       return;
     }
-    if (key.ctrl && input === "o") {
+    if (event.kind === "ctrl" && event.letter === "o") {
       update({ showReasoning: !current.current.showReasoning });
       return;
     }
-    if (ask !== undefined && handleAsk(ask, input, key)) return;
-    if (key.return) {
-      const typed = value.trim();
-      if (typed !== "") controller.submit(typed);
-      update({ value: "" });
-      return;
-    }
-    if (key.backspace || key.delete) {
-      update({ value: Array.from(value).slice(0, -1).join("") });
-      return;
-    }
-    if (key.ctrl && input === "u") {
-      update({ value: "" });
-      return;
-    }
-    if (key.ctrl || key.meta || input === "") return;
-    // A paste arrives as one input; its line breaks stay in the text.
-    update({ value: value + input.replace(/\r\n?/g, "\n") });
-  });
+    if (ask !== undefined && handleAsk(ask, event)) return;
+    handleEditing(event);
+  };
+
+  const handleRef = useRef(handle);
+  handleRef.current = handle;
+  useEffect(() => {
+    setRawMode(true);
+    const listener = (raw: string): void => {
+      for (const event of decodeInput(raw, pasting.current)) handleRef.current(event);
+    };
+    events.on("input", listener);
+    return () => {
+      events.off("input", listener);
+      setRawMode(false);
+    };
+  }, [events, setRawMode]);
 
   // A new ask starts at its first option even before a key reached it.
   const askId = host.getSnapshot().pendingAsk?.id;

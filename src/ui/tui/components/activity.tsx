@@ -21,6 +21,23 @@ export function WaitingSpinner({ since }: { since: number }): ReactNode {
   );
 }
 
+function formatElapsed(seconds: number): string {
+  return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, "0")}s`;
+}
+
+/** A command that runs, with or without output: how long it has been running. */
+export function CommandTimer({ since, command }: { since: number; command: string }): ReactNode {
+  const now = useNow(1000);
+  const elapsed = Math.max(0, Math.floor((now - since) / 1000));
+  return (
+    <Text wrap="truncate-end">
+      <Text color="cyan">{"⏱"}</Text>
+      {` Running ${cleanLine(command.split("\n")[0] ?? "")} · ${formatElapsed(elapsed)} `}
+      <Text color="gray">(Esc to stop)</Text>
+    </Text>
+  );
+}
+
 /** The error without the Task's own "Retrying in N s" tail: the countdown says it. */
 function retryReason(text: string): string {
   const first = cleanLine(text.split("\n")[0] ?? "");

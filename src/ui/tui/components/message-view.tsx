@@ -10,6 +10,7 @@ import { RetryCountdown, RetryNote } from "./activity.js";
 import { CommandOutputView } from "./command-output-view.js";
 import { MarkdownView } from "./markdown-view.js";
 import { ToolCard } from "./tool-card.js";
+import { splitAttachedContext } from "../attached-context.js";
 
 /** Limits for the re-rendered (live) area, which must stay shorter than the screen. */
 export interface LiveLimits {
@@ -124,9 +125,16 @@ function MessageBody({ message, width, limits, live, answer }: BodyProps): React
     case "command_output":
       return <CommandOutputView message={message} width={width} maxLines={limits.outputLines} />;
     case "task":
-      return <Plain text={message.text} prefix="› " colour="whiteBright" />;
-    case "user_feedback":
-      return <Plain text={message.text} prefix="› " colour="cyan" />;
+    case "user_feedback": {
+      const { typed, attached } = splitAttachedContext(message.text);
+      const line = <Plain text={typed} prefix="› " colour={message.say === "task" ? "whiteBright" : "cyan"} />;
+      return attached.length === 0 ? line : (
+        <Box flexDirection="column">
+          {line}
+          <Text color="gray">{`  + attached: ${attached.join(", ")}`}</Text>
+        </Box>
+      );
+    }
     case "error":
     case "diff_error":
       return <Plain text={message.text} prefix="✗ " colour="red" />;

@@ -17,6 +17,9 @@ export function StatusLine({ status, width, notice }: { status: TuiStatus; width
         <Text color="gray">{" · "}</Text>
         <Text {...(percent >= 80 ? { color: "red" } : {})}>{tokens}</Text>
         <Text color="gray">{" · "}</Text>
+        {status.tokensIn === undefined || status.tokensOut === undefined ? null : (
+          <Text color="gray">{`↑${formatTokens(status.tokensIn)} ↓${formatTokens(status.tokensOut)} `}</Text>
+        )}
         <Text>{formatCost(status.cost)}</Text>
         <Text color="gray">{notice === undefined ? "  Tab mode · Esc stop · ^C^C quit" : "  "}</Text>
         {notice === undefined ? null : <Text color="yellow">{notice}</Text>}

@@ -30,10 +30,14 @@ export interface TmuxSession {
   readonly name: string;
   /** Types text literally (no key names). */
   sendText(text: string): Promise<void>;
+  /** Pastes text as a terminal does (bracketed when the program asked for it). */
+  paste(text: string): Promise<void>;
   /** Presses named keys: "Enter", "Escape", "C-c", "Tab", "Up", "Down", "BSpace" ... */
   sendKeys(...keys: string[]): Promise<void>;
   /** The visible screen, one string with a line per row. */
   capture(): Promise<string>;
+  /** The screen and the lines scrolled off above it. */
+  captureAll(): Promise<string>;
   /** Polls the screen until `pattern` matches; rejects with the last screen after `timeoutMs`. */
   waitFor(pattern: RegExp, options?: { timeoutMs?: number; intervalMs?: number }): Promise<string>;
   /** The program's exit status once it has ended, else undefined. */
@@ -98,10 +102,15 @@ export async function startTmux(options: TmuxOptions): Promise<TmuxSession> {
     sendText: async (text) => {
       await tmux("send-keys", "-t", name, "-l", "--", text);
     },
+    paste: async (text) => {
+      await tmux("set-buffer", "-b", "cairn-test", "--", text);
+      await tmux("paste-buffer", "-p", "-d", "-b", "cairn-test", "-t", name);
+    },
     sendKeys: async (...keys) => {
       for (const key of keys) await tmux("send-keys", "-t", name, key);
     },
     capture: async () => tmux("capture-pane", "-p", "-t", name),
+    captureAll: async () => tmux("capture-pane", "-p", "-S", "-", "-t", name),
     waitFor: async (pattern, waitOptions = {}) => {
       const timeoutMs = waitOptions.timeoutMs ?? 20_000;
       const intervalMs = waitOptions.intervalMs ?? 50;

@@ -1,0 +1,129 @@
+/** The CLI's side of the TUI's slash commands: what /undo, /restore, /history, /resume, /cost ... do. */
+import type { SlashSession } from "../ui/tui/slash-commands.js";
+import type { InteractiveController } from "./interactive.js";
+
+function money(cost: number): string {
+  return `$${cost.toFixed(cost < 1 ? 4 : 2)}`;
+}
+
+/** How long ago, the way people say it. */
+export function describeAge(milliseconds: number): string {
+  const minutes = Math.floor(milliseconds / 60_000);
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${Math.floor(hours / 24)} days ago`;
+}
+
+/**
+ * Finds which of `taskIds` (newest first) owns the checkpoint `reference`, so
+ * `/restore` reaches the checkpoints of earlier tasks shown on screen.
+ */
+async function checkpointOwner(options: { dataDir: string; workspace: string; reference: string; taskIds: readonly string[] }): Promise<string | undefined> {
+  const { CheckpointTracker } = await import("../checkpoints/tracker.js");
+  const tracker = new CheckpointTracker({ workspace: options.workspace, dataDir: options.dataDir });
+  await tracker.init();
+  const checkpoints = await tracker.list();
+  const reference = options.reference.toLowerCase();
+  for (const taskId of [...options.taskIds].reverse()) {
+    if (checkpoints.some((checkpoint) => checkpoint.taskId === taskId && checkpoint.hash.startsWith(reference))) return taskId;
+  }
+  return undefined;
+}
+
+export function createSlashSession(controller: InteractiveController): SlashSession {
+  const settings = () => controller.settings;
+
+  const restore = async (checkpoint: string, mode: "files" | "task" | "both"): Promise<string> => {
+    const current = controller.taskId;
+    const owner = await checkpointOwner({
+      dataDir: settings().dataDir,
+      workspace: settings().cwd,
+      reference: checkpoint,
+      taskIds: current === undefined ? controller.knownTaskIds : [...controller.knownTaskIds.filter((id) => id !== current), current],
+    }).catch(() => undefined);
+    const taskId = owner ?? current;
+    if (taskId === undefined) return "There is no task to restore yet.";
+    const outcome = await controller.between(async () => {
+      const { restoreCheckpoint } = await import("../checkpoints/restore.js");
+      try {
+        return await restoreCheckpoint({ dataDir: settings().dataDir, taskId, checkpoint, mode });
+      } finally {
+        // Failed or not, the task stays the one the next message continues.
+        if (owner !== undefined || current !== undefined) controller.continueTask(taskId, false);
+      }
+    });
+    const parts: string[] = [];
+    if (outcome.files) {
+      parts.push(
+        `files restored (${outcome.files.restored.length} written back, ${outcome.files.removed.length} removed; undo with /restore ${outcome.files.undoHash.slice(0, 12)} files)`,
+      );
+    }
+    if (outcome.conversation) parts.push(`conversation cut back (${outcome.conversation.uiMessageCount} messages kept)`);
+    return `Restored checkpoint ${outcome.checkpoint.hash.slice(0, 12)}${taskId !== current ? ` of task ${taskId}` : ""}: ${parts.join("; ")}. Type a message to continue the task.`;
+  };
+
+  return {
+    currentTask: () => controller.currentSession?.task,
+    currentTaskId: () => controller.taskId,
+    newTask: () => controller.newTask(),
+    setModel: (spec) => controller.switchModel(spec),
+    describeModel: () => `${settings().model}${settings().profile ? ` (profile ${settings().profile})` : ""} via ${settings().provider}`,
+    setMode: (mode) => controller.setMode(mode),
+    costReport: () => {
+      const task = controller.currentSession?.task.usage.totals() ?? { tokensIn: 0, tokensOut: 0, cost: 0 };
+      const totals = controller.sessionTotals;
+      return [
+        `This task: ${task.tokensIn} tokens in, ${task.tokensOut} out, ${money(task.cost)}`,
+        `This session: ${totals.tokensIn + task.tokensIn} tokens in, ${totals.tokensOut + task.tokensOut} out, ${money(totals.cost + task.cost)}`,
+      ].join("\n");
+    },
+    undo: async () => {
+      const taskId = controller.taskId;
+      if (taskId === undefined) return "There is no task to undo yet.";
+      const { CheckpointTracker } = await import("../checkpoints/tracker.js");
+      const tracker = new CheckpointTracker({ workspace: settings().cwd, dataDir: settings().dataDir });
+      await tracker.init();
+      const [latest] = await tracker.list({ taskId });
+      if (latest === undefined) return "This task has no checkpoint yet.";
+      return restore(latest.hash, "files");
+    },
+    restore,
+    history: async () => {
+      const { TaskStore } = await import("../store/task-store.js");
+      const rows = (await new TaskStore({ dataDir: settings().dataDir }).list()).filter((row) => row.workspace === settings().cwd);
+      if (rows.length === 0) return "No tasks in this folder yet.";
+      const now = Date.now();
+      return [
+        "Tasks in this folder (newest first; /resume <id> continues one):",
+        ...rows.slice(0, 15).map((row) => `  ${row.taskId}  ${row.status.padEnd(9)} ${describeAge(now - row.updatedAt).padEnd(12)} ${money(row.cost).padEnd(8)} ${row.title}`),
+      ].join("\n");
+    },
+    resume: async (reference) => {
+      const { TaskStore } = await import("../store/task-store.js");
+      const store = new TaskStore({ dataDir: settings().dataDir });
+      let taskId: string | undefined;
+      if (reference === undefined) {
+        taskId = (await store.list()).find((row) => row.workspace === settings().cwd && row.taskId !== controller.taskId)?.taskId;
+        if (taskId === undefined) return "No other task in this folder to resume.";
+      } else {
+        taskId = await store.resolveTaskId(reference);
+      }
+      await controller.between(async () => {});
+      controller.continueTask(taskId, true);
+      return `Task ${taskId} is open: type a message to continue it (Enter with nothing typed shows nothing; say what to do next).`;
+    },
+    mcpReport: async () => {
+      const { loadMcpConfig } = await import("../mcp/config.js");
+      const { servers, warnings } = await loadMcpConfig({ userConfigDir: settings().userConfigDir, workspace: settings().cwd, projectTrusted: settings().trust.trusted });
+      if (servers.length === 0) return "No MCP servers configured. Add one with: cairn mcp add <name> <command-or-url> [args...]";
+      return [
+        "MCP servers (cairn mcp list connects and shows their tools):",
+        ...servers.map((server) => `  ${server.name}  (${server.source})`),
+        ...warnings.map((warning) => `  warning: ${warning}`),
+      ].join("\n");
+    },
+    exit: () => controller.exit(),
+  };
+}

@@ -1,0 +1,102 @@
+/** The slash commands every terminal UI has (docs/tui.md lists them). */
+import type { SlashCommand, SlashCommandRegistry } from "./slash-commands.js";
+
+const initPrompt = [
+  "Look at this project (its layout, build and test commands, conventions, and anything a newcomer would trip on)",
+  "and write an AGENTS.md at its root for coding agents: how to build, test and lint; where things live; the rules to follow.",
+  "Keep it short and true. If an AGENTS.md (or CLAUDE.md / .clinerules) exists, improve it instead of starting over.",
+].join(" ");
+
+export function builtinSlashCommands(registry: SlashCommandRegistry): SlashCommand[] {
+  return [
+    {
+      name: "help",
+      description: "List the commands and keys",
+      run: ({ print }) => {
+        const lines = registry.list().map((command) => `  /${command.name}${command.usage ? ` ${command.usage}` : ""}  ${command.description}`);
+        print(
+          [
+            "Commands (handled by cairn, never sent to the model):",
+            ...lines,
+            "Keys: Enter send · Shift+Enter or \\ then Enter new line · Esc stop · Tab plan/act · Ctrl+O reasoning · Up/Down history · Ctrl+C twice quit",
+            "Mentions: @path attaches a file (a folder: its listing), @https://… a page, @git-changes the working-tree diff.",
+          ].join("\n"),
+        );
+      },
+    },
+    {
+      name: "clear",
+      description: "Start a new task (the next message is a new task)",
+      run: ({ session, print }) => {
+        session.newTask();
+        print("New task: the next message starts it.");
+      },
+    },
+    {
+      name: "model",
+      usage: "[model|profile]",
+      description: "Show or switch the model or provider profile for the next request",
+      run: async ({ args, session, print }) => {
+        if (args === "") {
+          print(`Model: ${session.describeModel()}. Switch with /model <model id or profile name>.`);
+          return;
+        }
+        print(`Model for the next request: ${await session.setModel(args)}`);
+      },
+    },
+    {
+      name: "mode",
+      usage: "plan|act",
+      description: "Plan (read-only, discuss) or act (use tools)",
+      run: ({ args, session, print }) => {
+        const mode = args.toLowerCase();
+        if (mode !== "plan" && mode !== "act") {
+          print("Usage: /mode plan|act", "error");
+          return;
+        }
+        session.setMode(mode);
+        print(`Mode: ${mode}`);
+      },
+    },
+    { name: "cost", description: "Tokens and cost of this task and session", run: ({ session, print }) => print(session.costReport()) },
+    {
+      name: "undo",
+      description: "Put the files back as they were at the last checkpoint",
+      run: async ({ session, print }) => print(await session.undo()),
+    },
+    {
+      name: "restore",
+      usage: "<checkpoint> [files|task|both]",
+      description: "Restore a checkpoint's files and/or conversation",
+      run: async ({ args, session, print }) => {
+        const match = /^(\S+)(?:\s+(files|task|both))?$/.exec(args);
+        if (match?.[1] === undefined) {
+          print("Usage: /restore <checkpoint> [files|task|both] (the hashes are shown as ◇ Checkpoint lines)", "error");
+          return;
+        }
+        print(await session.restore(match[1], (match[2] ?? "both") as "files" | "task" | "both"));
+      },
+    },
+    { name: "history", description: "This folder's tasks", run: async ({ session, print }) => print(await session.history()) },
+    {
+      name: "resume",
+      usage: "[task id]",
+      description: "Continue one of this folder's tasks (default: the latest)",
+      run: async ({ args, session, print }) => print(await session.resume(args === "" ? undefined : args)),
+    },
+    { name: "mcp", description: "The MCP servers configured for this folder", run: async ({ session, print }) => print(await session.mcpReport()) },
+    {
+      name: "init",
+      description: "Ask the model to write an AGENTS.md for this project",
+      run: ({ send }) => send(initPrompt),
+    },
+    { name: "exit", description: "Quit cairn", run: ({ session }) => session.exit() },
+  ];
+}
+
+/** Adds the built-in commands to a registry (a feature's own command of the same name replaces one). */
+export function registerBuiltinSlashCommands(registry: SlashCommandRegistry): void {
+  for (const command of builtinSlashCommands(registry)) {
+    if (registry.get(command.name) === undefined) registry.register(command);
+  }
+}
