@@ -19,6 +19,7 @@ import { createCheckpoints } from "./checkpoint-wiring.js";
 import { createShellHooks } from "../hooks/shell-hooks.js";
 import { startMcp } from "./mcp-wiring.js";
 import { createSessionSecurity } from "./security-wiring.js";
+import { createSubagents } from "./subagent-wiring.js";
 import type { SessionSecurity } from "./security-wiring.js";
 import type { UiMessage } from "../task/messages.js";
 import type { McpServerConfig } from "../mcp/config.js";
@@ -79,6 +80,18 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     ...(settings.models[settings.model] ? { modelOverrides: stripUndefined(settings.models[settings.model] ?? {}) } : {}),
   });
   const provider = options.wrapProvider ? options.wrapProvider(createdProvider) : createdProvider;
+  // Subagents whose agent type names another model (issue #17): same provider, key and base URL.
+  const providerForModel = async (model: string): Promise<Provider> => {
+    const other = await createProvider({
+      provider: settings.provider,
+      model,
+      ...(apiKey === undefined ? {} : { apiKey }),
+      ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),
+      ...(options.scenario ? { scenario: options.scenario } : {}),
+      stall: settings.stallTimeouts,
+    });
+    return options.wrapProvider ? options.wrapProvider(other) : other;
+  };
 
   const store = new TaskStore({ dataDir: settings.dataDir });
   let log: TaskLog & { close(): Promise<void> };
@@ -111,7 +124,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
 
   try {
     const security = createSessionSecurity({ settings, apiKey, ...(usedSoFar ? { resumedMessages: usedSoFar } : {}) });
-    return await buildSession({ options, settings, provider, log, taskId, resumed, resumedUsage, current, early, notice, security });
+    return await buildSession({ options, settings, provider, log, taskId, resumed, resumedUsage, current, early, notice, security, providerForModel });
   } catch (error) {
     // The log was opened and holds the task's lock: a session that could not be
     // built (an invalid mcp.json, say) must not leave them behind (#11 item 6).
@@ -132,8 +145,10 @@ async function buildSession(parts: {
   early: string[];
   notice: (text: string, meta?: Record<string, unknown>) => void;
   security: SessionSecurity;
+  providerForModel: (model: string) => Promise<Provider>;
 }): Promise<Session> {
   const { options, settings, provider, log, taskId, resumed, resumedUsage, current, early, notice, security } = parts;
+  const subagents = await createSubagents({ settings, provider, providerForModel: parts.providerForModel, security, host: security.wrapHost(options.host), parentTaskId: taskId, current, notice, ...(options.operations ? { operations: options.operations } : {}) });
   const mcp = await startMcp({
     settings,
     notice,
@@ -157,6 +172,7 @@ async function buildSession(parts: {
     supportsImages: provider.model.supportsImages,
     keepBackgroundProcesses: settings.keepBackgroundProcesses,
     ...(options.operations ? { operations: options.operations } : {}),
+    childTasks: subagents.factory,
   });
   const toolExecutor = (options.wrapToolExecutor ?? ((executor: ToolExecutor) => executor))(mcp.wrap(baseExecutor));
 
@@ -175,7 +191,7 @@ async function buildSession(parts: {
     provider: security.wrapProvider(provider),
     toolExecutor,
     host: security.wrapHost(options.host),
-    prompt: createPromptBuilder({ workspace: settings.cwd, toolExecutor, globalRulesDir: join(settings.userConfigDir, "rules") }),
+    prompt: createPromptBuilder({ workspace: settings.cwd, toolExecutor, globalRulesDir: join(settings.userConfigDir, "rules"), extraSections: subagents.promptSections }),
     protocol: settings.toolProtocol,
     mode: settings.plan ? "plan" : "act",
     yes: settings.yes,
@@ -185,7 +201,7 @@ async function buildSession(parts: {
     // Redacted first, so the fleet's mirror (wrapLog) never holds a secret.
     log: security.wrapLog(options.wrapLog ? options.wrapLog(log, taskId) : log),
     mcp: mcp.gate,
-    ...(security.budget ? { budget: security.budget } : {}),
+    ...(security.budget ? { budget: subagents.factory.parentBudget() ?? security.budget } : {}),
     mcpWaitMs: settings.mcpWaitMs,
     checkpoints,
     hooks: createShellHooks({

@@ -62,6 +62,8 @@ export const configFileSchema = z.strictObject({
     .strictObject({ firstChunkMs: positiveInteger.optional(), betweenChunksMs: positiveInteger.optional(), mcpWaitMs: milliseconds.optional() })
     .optional(),
   retry: z.strictObject({ delaysMs: z.array(milliseconds).max(20) }).optional(),
+  /** Subagents (issue #17): how many children run at once. */
+  subagents: z.strictObject({ maxParallel: positiveInteger.max(16).optional() }).optional(),
   ...securitySettingsSchema,
 });
 

@@ -47,6 +47,7 @@ export function configFileLayer(layer: Layer, config: ConfigFile, file: string):
   set(layer, "timeouts.betweenChunksMs", config.timeouts?.betweenChunksMs);
   set(layer, "timeouts.mcpWaitMs", config.timeouts?.mcpWaitMs);
   set(layer, "retry.delaysMs", config.retry?.delaysMs);
+  set(layer, "subagents.maxParallel", config.subagents?.maxParallel);
   for (const [id, override] of Object.entries(config.models ?? {})) set(layer, `models.${id}`, override);
   for (const [name, command] of Object.entries(config.hooks ?? {})) set(layer, `hooks.${name}`, command);
   set(layer, "sandbox", config.sandbox);

@@ -74,6 +74,7 @@ function defaultsLayer(): Layer {
     "timeouts.betweenChunksMs": 30_000,
     "timeouts.mcpWaitMs": 10_000,
     "retry.delaysMs": [2000, 4000, 8000],
+    "subagents.maxParallel": 3,
   };
   for (const key of autoApproveKeys) values[`autoApprove.${key}`] = defaultAutoApprove[key];
   for (const [key, value] of Object.entries(values)) layer.values.set(key, value);
@@ -310,6 +311,7 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
       betweenChunksMs: value<number>("timeouts.betweenChunksMs"),
     },
     retry: { delaysMs: value<number[]>("retry.delaysMs") },
+    subagents: { maxParallel: value<number>("subagents.maxParallel") },
     userConfigDir,
     userConfigPath: userFile,
     projectConfigPath: projectFile,

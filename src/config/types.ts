@@ -119,6 +119,8 @@ export interface ResolvedSettings {
   parallelTools: boolean;
   /** A command's background processes outlive it (default false: they are ended with it). */
   keepBackgroundProcesses: boolean;
+  /** Subagents (issue #17): at most this many children run at once (default 3). */
+  subagents: { maxParallel: number };
   allowOutsideWrites: boolean;
   /** Checkpoints of the workspace (`checkpoints: false`, `--no-checkpoints` turn them off). */
   checkpoints: boolean;

@@ -10,6 +10,8 @@ export interface PromptOptions {
   globalRulesDir?: string;
   shell?: string;
   now?: () => Date;
+  /** More sections after the rules (e.g. the subagent types, or a subagent's own instructions; issue #17). */
+  extraSections?: () => string[];
 }
 
 function roleSection(): string {
@@ -90,6 +92,7 @@ export function createPromptBuilder(options: PromptOptions): PromptBuilder {
         modesSection(mode),
         systemInfoSection(options.workspace, shell),
         rulesSection(rules),
+        ...(options.extraSections?.() ?? []),
         objectiveSection(),
       ];
       return sections.filter((section) => section.trim().length > 0).join("\n\n====\n\n");

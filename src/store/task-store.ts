@@ -42,9 +42,9 @@ export class TaskStore {
   }
 
   /** Starts a new task's folder and log; the returned writer holds the task's lock. */
-  async create(meta: { taskId?: string; task: string; workspace: string; createdAt?: number }): Promise<TaskLogWriter> {
+  async create(meta: { taskId?: string; task: string; workspace: string; createdAt?: number; parent?: TaskMeta["parent"] }): Promise<TaskLogWriter> {
     const createdAt = meta.createdAt ?? Date.now();
-    const full: TaskMeta = { taskId: meta.taskId ?? createTaskId(createdAt), task: meta.task, workspace: meta.workspace, createdAt };
+    const full: TaskMeta = { taskId: meta.taskId ?? createTaskId(createdAt), task: meta.task, workspace: meta.workspace, createdAt, ...(meta.parent ? { parent: meta.parent } : {}) };
     const dir = this.taskDir(full.taskId);
     await mkdir(dir, { recursive: true });
     const lock = await acquireTaskLock({ path: join(dir, "lock"), taskId: full.taskId });
@@ -174,7 +174,9 @@ export class TaskStore {
       if (typeof meta.task !== "string" || typeof meta.workspace !== "string" || typeof meta.createdAt !== "number") {
         throw new Error("missing fields");
       }
-      return { taskId, task: meta.task, workspace: meta.workspace, createdAt: meta.createdAt };
+      const parent = meta.parent;
+      const linked = parent !== undefined && typeof parent.taskId === "string" && typeof parent.subagentId === "string" ? { parent: { taskId: parent.taskId, subagentId: parent.subagentId } } : {};
+      return { taskId, task: meta.task, workspace: meta.workspace, createdAt: meta.createdAt, ...linked };
     } catch {
       throw new Error(`the task file ${path} is damaged (not the JSON cairn wrote); the task cannot be opened`);
     }

@@ -8,6 +8,8 @@ export interface TaskMeta {
   task: string;
   workspace: string;
   createdAt: number;
+  /** A subagent's task (issue #17): the parent task that started it, and the child's id there. */
+  parent?: { taskId: string; subagentId: string };
 }
 
 /**

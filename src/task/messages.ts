@@ -48,6 +48,8 @@ interface UiMessageBase {
   partial: boolean;
   /** Structured detail for the surface (tool name, path, diff, exit code ...). */
   meta?: Record<string, unknown>;
+  /** Set on a subagent's messages as the parent's host sees them (issue #17). */
+  subagentId?: string;
 }
 
 export interface SayMessage extends UiMessageBase {

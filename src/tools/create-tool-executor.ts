@@ -24,6 +24,9 @@ import { defaultUserConfigDir } from "../config/paths.js";
 import type { PermissionRules } from "../security/permission-rules.js";
 import type { LaunchPolicy } from "../security/process-launch.js";
 import { localOperations, type WorkspaceOperations } from "./operations.js";
+import { readOnlyCommandRefusal } from "./read-only-commands.js";
+import { createUseSubagentsTool } from "./builtin/use-subagents.js";
+import type { ChildTaskFactory } from "../task/subagents.js";
 
 export type { ApprovalSettings } from "./approval.js";
 export { defaultApprovalSettings } from "./approval.js";
@@ -55,6 +58,14 @@ export interface ToolExecutorOptions {
   supportsImages?: boolean;
   /** File and command operations (default: the local disk and shell). */
   operations?: WorkspaceOperations;
+  /** Subagents (issue #17): only these tools are offered (the agent type's list). */
+  onlyTools?: string[];
+  /** Subagents (issue #17): commands run only when the rules' analysis finds them read-only. */
+  readOnlyCommands?: boolean;
+  /** Subagents (issue #17): this executor serves a child task (its completion goes to the parent, not the user). */
+  subagent?: { subagentId: string };
+  /** Subagents (issue #17): offers use_subagents, whose children this factory builds. */
+  childTasks?: ChildTaskFactory;
 }
 
 export const defaultCommandTimeoutMs = 10 * 60 * 1000;
@@ -88,11 +99,17 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     ...(options.mcp !== undefined ? { mcp: options.mcp } : {}),
     ...(options.launchPolicy !== undefined ? { launchPolicy: options.launchPolicy } : {}),
     ...(options.supportsImages === true ? { supportsImages: true } : {}),
+    ...(options.subagent !== undefined ? { subagent: options.subagent } : {}),
+    ...(options.readOnlyCommands === true
+      ? { readOnlyCommands: (command: string) => readOnlyCommandRefusal(command, options.rules, workspacePathOracle(guard, options.userConfigDir ?? defaultUserConfigDir())) }
+      : {}),
   };
   const tools = new Map<string, ToolDefinition>();
   for (const tool of builtinTools) tools.set(tool.name, tool);
+  if (options.childTasks !== undefined) tools.set("use_subagents", createUseSubagentsTool(options.childTasks));
 
-  const offered = (tool: ToolDefinition): boolean => tool.isAvailable?.(runtimeOptions) ?? true;
+  const onlyTools = options.onlyTools === undefined ? undefined : new Set(options.onlyTools);
+  const offered = (tool: ToolDefinition): boolean => (onlyTools === undefined || onlyTools.has(tool.name)) && (tool.isAvailable?.(runtimeOptions) ?? true);
   const inMode = (mode: Mode): ToolDefinition[] =>
     [...tools.values()].filter((tool) => offered(tool) && availableIn(tool, mode) && !(mode === "plan" && tool.mutates === true));
 
@@ -173,7 +190,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
       }
     },
     async abortAll() {
-      await commands.stopAll();
+      await Promise.all([commands.stopAll(), options.childTasks?.abortAll()]);
     },
   };
 }

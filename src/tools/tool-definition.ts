@@ -72,6 +72,10 @@ export interface ToolRuntimeOptions {
   supportsImages?: boolean;
   /** Where file reads, writes and commands happen (local, or through an editor). */
   operations: WorkspaceOperations;
+  /** A subagent's tools (issue #17): its completion ends it without asking the user. */
+  subagent?: { subagentId: string };
+  /** A read-only subagent (issue #17): a reason to refuse a command that is not read-only. */
+  readOnlyCommands?: (command: string) => string | undefined;
 }
 
 /** Everything a tool may use for one call. */

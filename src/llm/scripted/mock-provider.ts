@@ -6,6 +6,7 @@ import type { StallTimeouts } from "../stall.js";
 import type { Chunk, ModelInfo, Provider, ProviderRequest } from "../types.js";
 import type { Scenario, ScenarioTurn } from "./scenario.js";
 import { splitText, toolArgumentsText } from "./scenario.js";
+import { ConversationRouter, firstUserText } from "./conversation-router.js";
 
 export interface MockProviderOptions {
   scenario: Scenario;
@@ -25,21 +26,24 @@ export class MockProvider implements Provider {
   readonly requests: ProviderRequest[] = [];
   private readonly scenario: Scenario;
   private readonly stall: Partial<StallTimeouts>;
+  private readonly router: ConversationRouter;
 
   constructor(options: MockProviderOptions) {
     this.scenario = options.scenario;
     this.model = options.model ?? modelInfo(options.scenario.model ?? "mock-model");
     this.stall = options.stall ?? {};
+    this.router = new ConversationRouter(options.scenario);
   }
 
   createMessage(request: ProviderRequest): AsyncIterable<Chunk> {
     const index = this.requests.length;
     this.requests.push(request);
-    const turn = this.scenario.turns[index];
+    const routed = this.router.next(firstUserText(request.messages));
+    const turn = routed.turn;
     const controller = new AbortController();
     const onAbort = (): void => controller.abort();
     request.signal.addEventListener("abort", onAbort, { once: true });
-    const source = this.play(turn, index, controller.signal);
+    const source = this.play(turn, routed.position, controller.signal, routed);
     const guarded = withStallTimeout(source, { ...this.stall, providerName: "mock", onStall: () => controller.abort() });
     return (async function* () {
       try {
@@ -54,13 +58,15 @@ export class MockProvider implements Provider {
     })();
   }
 
-  private async *play(turn: ScenarioTurn | undefined, index: number, signal: AbortSignal): AsyncGenerator<Chunk> {
+  private async *play(turn: ScenarioTurn | undefined, index: number, signal: AbortSignal, routed: { conversation: string; turnCount: number }): AsyncGenerator<Chunk> {
     const context = { providerName: "mock" };
     if (turn === undefined) {
+      const where = routed.conversation === "main" ? "the scenario has" : `the scenario's ${routed.conversation} has`;
+      const count = routed.turnCount;
       throw new ProviderError({
         kind: "bad_request",
         status: 400,
-        message: `mock refused the request: the scenario has ${this.scenario.turns.length} turns but this is request ${index + 1}; add a turn for it`,
+        message: `mock refused the request: ${where} ${count} turns but this is request ${index + 1}; add a turn for it`,
       });
     }
     if (turn.error !== undefined) {

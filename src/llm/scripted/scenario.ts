@@ -62,6 +62,15 @@ const turnSchema = z.strictObject({
   stallAfterChunks: nonNegativeInteger.optional(),
 });
 
+/**
+ * A conversation of its own (subagents, issue #17): a request whose first user
+ * message contains `match` is answered by this conversation's next turn.
+ */
+const conversationSchema = z.strictObject({
+  match: z.string().min(1),
+  turns: z.array(turnSchema),
+});
+
 export const scenarioSchema = z.strictObject({
   /** Model name reported in responses when the request does not name one. */
   model: z.string().optional(),
@@ -69,12 +78,15 @@ export const scenarioSchema = z.strictObject({
   chunkSize: z.number().int().min(1).optional(),
   delayMs: nonNegativeInteger.optional(),
   turns: z.array(turnSchema),
+  /** Requests routed by their first user message; the rest go to `turns`. */
+  conversations: z.array(conversationSchema).optional(),
 });
 
 export type ScenarioToolCall = z.infer<typeof toolCallSchema>;
 export type ScenarioUsage = z.infer<typeof usageSchema>;
 export type ScenarioTurn = z.infer<typeof turnSchema>;
 export type Scenario = z.infer<typeof scenarioSchema>;
+export type ScenarioConversation = z.infer<typeof conversationSchema>;
 
 export class ScenarioError extends Error {
   constructor(message: string) {

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import type { Scenario, ScenarioTurn } from "./scenario.js";
+import { ConversationRouter, firstUserText } from "./conversation-router.js";
 import { anthropicErrorBody, anthropicFrames, anthropicStreamError } from "./anthropic-stream.js";
 import { openAiErrorBody, openAiFrames, openAiStreamError } from "./openai-stream.js";
 
@@ -91,6 +92,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
   const progressByTurn = new Map<number, TurnProgress>();
   const waiters = new Set<() => void>();
   let nextIndex = 0;
+  const router = new ConversationRouter(scenario);
 
   const progressOf = (turnIndex: number): TurnProgress => {
     let found = progressByTurn.get(turnIndex);
@@ -202,16 +204,15 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     if (options.logFile !== undefined) appendFileSync(options.logFile, `${JSON.stringify(logged)}\n`);
     progressOf(index);
 
-    const turn = scenario.turns[index];
+    const messages = typeof body === "object" && body !== null ? (body as Record<string, unknown>)["messages"] : undefined;
+    const routed = router.next(firstUserText(messages));
+    const turn = routed.turn;
     if (turn === undefined) {
+      const where = routed.conversation === "main" ? "the scenario has" : `the scenario's ${routed.conversation} has`;
       sendJson(
         response,
         400,
-        errorBody(
-          api,
-          400,
-          `scripted LLM server: the scenario has ${scenario.turns.length} turns but this is request ${index + 1}; add a turn for it`,
-        ),
+        errorBody(api, 400, `scripted LLM server: ${where} ${routed.turnCount} turns but this is ${routed.conversation === "main" ? "" : "its "}request ${routed.position + 1}; add a turn for it`),
       );
       return;
     }

@@ -82,6 +82,8 @@ export const executeCommandTool: ToolDefinition = {
   },
   async execute(params, runtime) {
     const command = params["command"] ?? "";
+    const refusal = runtime.options.readOnlyCommands?.(command);
+    if (refusal !== undefined) return toolError(refusal);
     let timeoutMs = runtime.options.commandTimeoutMs;
     const timeoutText = params["timeout"]?.trim();
     if (timeoutText !== undefined && timeoutText !== "") {

@@ -122,6 +122,7 @@ export class HeadlessHost implements Host {
       ts: message.ts,
       id: message.id,
       taskId: this.#options.taskId,
+      ...(message.subagentId === undefined ? {} : { subagentId: message.subagentId }),
       ...(message.meta === undefined ? {} : { meta: message.meta }),
     });
   }

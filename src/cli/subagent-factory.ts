@@ -1,0 +1,230 @@
+/**
+ * The child-task factory (issue #17, contract in src/task/subagents.ts): each
+ * subagent is a Task built from the parent's session wiring: the parent's
+ * provider (or its agent type's model), settings, permission rules, sandbox,
+ * ignore file and budget, a fresh conversation, and its own task log linked
+ * from the parent's. Its messages reach the parent's host carrying its
+ * `subagentId`; its asks name it.
+ */
+import { join } from "node:path";
+import type { ResolvedSettings } from "../config/index.js";
+import type { Provider } from "../llm/types.js";
+import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
+import { createPromptBuilder } from "../prompt/system-prompt.js";
+import type { TaskStore } from "../store/task-store.js";
+import type { Host } from "../task/host.js";
+import type { UiMessage } from "../task/messages.js";
+import type { ChildTaskFactory, SubagentReport, SubagentRequest } from "../task/subagents.js";
+import { Task } from "../task/task.js";
+import { builtinTools } from "../tools/builtin-tools.js";
+import { createToolExecutor } from "../tools/create-tool-executor.js";
+import type { WorkspaceOperations } from "../tools/operations.js";
+import type { AgentType } from "./agent-types.js";
+import type { SessionSecurity } from "./security-wiring.js";
+
+interface Totals {
+  tokensIn: number;
+  tokensOut: number;
+  cost: number;
+}
+
+export interface SubagentFactoryOptions {
+  settings: ResolvedSettings;
+  /** The parent's provider, before the security layer wraps it (each child wraps its own). */
+  provider: Provider;
+  /** A provider for an agent type that names its own model. */
+  providerForModel: (model: string) => Promise<Provider>;
+  security: SessionSecurity;
+  /** The parent's host (already wrapped by the security layer). */
+  host: Host;
+  store: TaskStore;
+  parentTaskId: string;
+  /** The parent's own usage so far (the budget counts parent and children together). */
+  parentUsage: () => Totals;
+  /** Says a message in the parent's task (the link to each child's log). */
+  parentSay: (text: string, meta: Record<string, unknown>) => void;
+  agentTypes: AgentType[];
+  operations?: WorkspaceOperations;
+}
+
+interface RunningChild {
+  task: Task;
+  done: Promise<unknown>;
+}
+
+/** Tools a general subagent never gets: handing off or planning is the parent's business. */
+const parentOnlyTools = new Set(["new_task", "plan_mode_respond", "use_subagents"]);
+
+export class SubagentFactory implements ChildTaskFactory {
+  readonly maxParallel: number;
+  private readonly running = new Set<RunningChild>();
+  /** Usage of every child of this parent, live for running ones. */
+  private readonly spending = new Map<string, () => Totals>();
+
+  constructor(private readonly options: SubagentFactoryOptions) {
+    this.maxParallel = options.settings.subagents.maxParallel;
+  }
+
+  agentTypes(): Array<{ name: string; description: string; readOnly: boolean }> {
+    return this.options.agentTypes.map(({ name, description, readOnly }) => ({ name, description, readOnly }));
+  }
+
+  /** What the children spent so far (running ones included). */
+  childrenSpent(): Totals {
+    const total = { tokensIn: 0, tokensOut: 0, cost: 0 };
+    for (const spent of this.spending.values()) {
+      const usage = spent();
+      total.tokensIn += usage.tokensIn;
+      total.tokensOut += usage.tokensOut;
+      total.cost += usage.cost;
+    }
+    return total;
+  }
+
+  /** The parent's budget seam, counting what its children spent too. */
+  parentBudget(): { beforeRequest(usage: Totals): string | undefined; beforeToolCall(): string | undefined } | undefined {
+    const budget = this.options.security.budget;
+    if (budget === undefined) return undefined;
+    return {
+      beforeRequest: (usage) => budget.beforeRequest(add(usage, this.childrenSpent())),
+      beforeToolCall: () => budget.beforeToolCall(),
+    };
+  }
+
+  async runChild(request: SubagentRequest): Promise<SubagentReport> {
+    const { settings, security, store } = this.options;
+    const type = this.options.agentTypes.find((candidate) => candidate.name === request.agent);
+    const base = { subagentId: request.subagentId, agent: request.agent, tokensIn: 0, tokensOut: 0, cost: 0 };
+    if (type === undefined) return { ...base, taskId: "", status: "failed", error: `unknown agent type ${request.agent}` };
+    if (request.signal.aborted) return { ...base, taskId: "", status: "aborted" };
+
+    let provider: Provider;
+    try {
+      provider = type.model === undefined ? this.options.provider : await this.options.providerForModel(type.model);
+    } catch (error) {
+      return { ...base, taskId: "", status: "failed", error: `the agent type ${type.name} names the model ${type.model ?? ""}: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    const writer = await store.create({ task: request.prompt, workspace: settings.cwd, parent: { taskId: this.options.parentTaskId, subagentId: request.subagentId } });
+    this.options.parentSay(`Subagent ${request.subagentId} (${type.name}) started: task ${writer.taskId}`, {
+      subagentId: request.subagentId,
+      agent: type.name,
+      childTaskId: writer.taskId,
+    });
+
+    const allTools = builtinTools.map((tool) => tool.name).filter((name) => !parentOnlyTools.has(name));
+    const toolExecutor = createToolExecutor({
+      workspace: settings.cwd,
+      dataDir: settings.dataDir,
+      approval: settings.autoApprove,
+      yes: settings.yes,
+      allowOutsideWrites: settings.allowOutsideWrites,
+      protocol: settings.toolProtocol,
+      parallelTools: settings.parallelTools,
+      rules: security.rules,
+      allowOutsideReads: settings.allowOutsideReads,
+      launchPolicy: security.launchPolicy,
+      userConfigDir: settings.userConfigDir,
+      supportsImages: provider.model.supportsImages,
+      keepBackgroundProcesses: settings.keepBackgroundProcesses,
+      onlyTools: (type.tools ?? allTools).filter((name) => !parentOnlyTools.has(name)),
+      readOnlyCommands: type.readOnly,
+      subagent: { subagentId: request.subagentId },
+      ...(this.options.operations ? { operations: this.options.operations } : {}),
+    });
+
+    let result: string | undefined;
+    const host = childHost(this.options.host, request.subagentId, (message) => {
+      if (message.type === "say" && message.say === "completion_result" && !message.partial) result = message.text;
+    });
+    const budget = security.budget;
+    const task: Task = new Task({
+      taskId: writer.taskId,
+      provider: security.wrapProvider(provider),
+      toolExecutor,
+      host,
+      prompt: createPromptBuilder({
+        workspace: settings.cwd,
+        toolExecutor,
+        globalRulesDir: join(settings.userConfigDir, "rules"),
+        extraSections: () => [subagentSection(type, request.subagentId)],
+      }),
+      protocol: settings.toolProtocol,
+      mode: "act",
+      yes: settings.yes,
+      maxMistakes: settings.maxMistakes,
+      parallelTools: settings.parallelTools,
+      retrySchedule: settings.retry,
+      log: security.wrapLog(writer),
+      ...(budget
+        ? {
+            budget: {
+              // Each child draws from the parent's budget: the parent's and every child's spending count.
+              beforeRequest: () => budget.beforeRequest(add(this.options.parentUsage(), this.childrenSpent())),
+              beforeToolCall: () => budget.beforeToolCall(),
+            },
+          }
+        : {}),
+      mcpWaitMs: settings.mcpWaitMs,
+      createNativeToolCalls: () => new NativeToolCallAssembler(),
+    });
+    this.spending.set(request.subagentId, () => task.usage.totals());
+
+    const onAbort = (): void => void task.abortTask();
+    request.signal.addEventListener("abort", onAbort, { once: true });
+    const done = task.startTask(request.prompt);
+    const entry: RunningChild = { task, done };
+    this.running.add(entry);
+    try {
+      const outcome = await done;
+      const totals = task.usage.totals();
+      return {
+        ...base,
+        taskId: writer.taskId,
+        status: outcome.status,
+        ...(outcome.status === "completed" && result !== undefined ? { result } : {}),
+        ...(outcome.error === undefined ? {} : { error: outcome.error }),
+        ...totals,
+      };
+    } finally {
+      request.signal.removeEventListener("abort", onAbort);
+      this.running.delete(entry);
+      await writer.flush();
+      await writer.close();
+    }
+  }
+
+  async abortAll(): Promise<void> {
+    const children = [...this.running];
+    await Promise.all(children.map((child) => child.task.abortTask()));
+    await Promise.all(children.map((child) => child.done.catch(() => undefined)));
+  }
+}
+
+function add(left: Totals, right: Totals): Totals {
+  return { tokensIn: left.tokensIn + right.tokensIn, tokensOut: left.tokensOut + right.tokensOut, cost: left.cost + right.cost };
+}
+
+/** The parent's host as a child sees it: ids kept apart, every message tagged, asks naming the child. */
+function childHost(parent: Host, subagentId: string, observe: (message: UiMessage) => void): Host {
+  const tag = <T extends UiMessage>(message: T): T => ({ ...message, id: `${subagentId}:${message.id}`, subagentId });
+  return {
+    onMessage: (message) => {
+      observe(message);
+      parent.onMessage(message.type === "ask" ? { ...tag(message), text: askText(subagentId, message.text) } : tag(message));
+    },
+    answerAsk: (message, signal) => parent.answerAsk({ ...tag(message), text: askText(subagentId, message.text) }, signal),
+  };
+}
+
+function askText(subagentId: string, text: string): string {
+  return `[subagent ${subagentId}] ${text}`;
+}
+
+function subagentSection(type: AgentType, subagentId: string): string {
+  const rules = [
+    `You are the subagent ${subagentId} (agent type ${type.name}) of another cairn task. You see only the prompt you were given, not the parent's conversation.`,
+    "Work on that prompt alone and end with attempt_completion: its result is the report the parent reads, so make it complete and concise (what you found or did, with file paths).",
+    ...(type.readOnly ? ["You are read-only: you do not change files, and you run only commands that read."] : []),
+  ];
+  return `# SUBAGENT\n\n${rules.join("\n")}${type.instructions ? `\n\n${type.instructions}` : ""}`;
+}

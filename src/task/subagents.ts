@@ -1,0 +1,51 @@
+/**
+ * The child-task contract (issue #17). A tool (use_subagents) asks for child
+ * tasks through this seam; the session (src/cli) implements it with the same
+ * loop, a fresh conversation and the parent's provider and settings. The Task
+ * itself knows nothing of it (SPEC T19): it is handed to the tool executor.
+ */
+import type { TaskStatus } from "./seams.js";
+
+export interface SubagentRequest {
+  /** Stable id naming the child in every message it shows (`subagentId`). */
+  subagentId: string;
+  prompt: string;
+  /** An agent type name: `explore`, `general`, or a user-defined one. */
+  agent: string;
+  /** The parent's abort: aborting it stops the child (staged, as for the parent). */
+  signal: AbortSignal;
+}
+
+export interface SubagentReport {
+  subagentId: string;
+  agent: string;
+  /** The child's own task id (its log is linked from the parent's). */
+  taskId: string;
+  status: Exclude<TaskStatus, "running">;
+  /** The child's attempt_completion result, when it completed. */
+  result?: string;
+  /** Why it did not complete (failed, budget). */
+  error?: string;
+  tokensIn: number;
+  tokensOut: number;
+  cost: number;
+}
+
+export interface AgentTypeSummary {
+  name: string;
+  description: string;
+  /** Changes nothing: shares the workspace without a checkpoint first. */
+  readOnly: boolean;
+}
+
+/** What the use_subagents tool sees of the child-task factory. */
+export interface ChildTaskFactory {
+  /** The agent types a subagent may name (listed in the system prompt). */
+  agentTypes(): AgentTypeSummary[];
+  /** How many children run at once at most. */
+  readonly maxParallel: number;
+  /** Runs one child to its end; never throws for the child's own failures. */
+  runChild(request: SubagentRequest): Promise<SubagentReport>;
+  /** Stops every running child and waits until they have ended (parent abort). */
+  abortAll(): Promise<void>;
+}

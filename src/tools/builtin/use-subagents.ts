@@ -1,0 +1,116 @@
+/**
+ * use_subagents (issue #17): runs focused child tasks, each with a fresh
+ * conversation, in parallel up to the factory's limit; the result is each
+ * child's attempt_completion report with its tokens and cost. The children
+ * are built behind the ChildTaskFactory contract (src/task/subagents.ts).
+ */
+import type { ChildTaskFactory, SubagentReport } from "../../task/subagents.js";
+import { invalidParameter, success, toolError } from "../responses.js";
+import type { ToolDefinition } from "../tool-definition.js";
+
+export interface SubagentCall {
+  prompt: string;
+  agent: string;
+}
+
+/** The `subagents` parameter: a JSON array of `{ "prompt": "...", "agent": "explore" }` (agent defaults to general). */
+export function parseSubagentCalls(text: string, known: string[]): SubagentCall[] | { problem: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { problem: 'it must be a JSON array such as [{"prompt": "Find where X is defined", "agent": "explore"}].' };
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0) return { problem: "it must be a non-empty JSON array of objects with a prompt." };
+  const calls: SubagentCall[] = [];
+  for (const [index, item] of parsed.entries()) {
+    if (typeof item !== "object" || item === null) return { problem: `item ${index + 1} is not an object with a "prompt".` };
+    const { prompt, agent } = item as Record<string, unknown>;
+    if (typeof prompt !== "string" || prompt.trim() === "") return { problem: `item ${index + 1} has no "prompt" text.` };
+    if (agent !== undefined && typeof agent !== "string") return { problem: `item ${index + 1}: "agent" must be a name.` };
+    const name = agent === undefined || agent.trim() === "" ? "general" : agent.trim();
+    if (!known.includes(name)) return { problem: `item ${index + 1} names the agent type "${name}", which does not exist; the types are: ${known.join(", ")}.` };
+    calls.push({ prompt, agent: name });
+  }
+  return calls;
+}
+
+/** Runs `work` over `items` with at most `limit` at once, keeping their order in the result. */
+async function inParallel<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next;
+      next += 1;
+      results[index] = await work(items[index] as T, index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return results;
+}
+
+export function formatReport(report: SubagentReport): string {
+  const usage = `tokens_in="${report.tokensIn}" tokens_out="${report.tokensOut}" cost="${report.cost.toFixed(4)}"`;
+  const body = report.status === "completed" ? (report.result ?? "") : `The subagent did not complete (${report.status})${report.error ? `: ${report.error}` : "."}`;
+  return `<subagent id="${report.subagentId}" agent="${report.agent}" task="${report.taskId}" status="${report.status}" ${usage}>\n${body}\n</subagent>`;
+}
+
+export function createUseSubagentsTool(factory: ChildTaskFactory): ToolDefinition {
+  let counter = 0;
+  const known = (): string[] => factory.agentTypes().map((type) => type.name);
+  return {
+    name: "use_subagents",
+    description: () =>
+      "Run focused subagents, each with its own fresh conversation, to explore or do self-contained work in parallel " +
+      `(at most ${factory.maxParallel} at once); each returns one report, which keeps your own conversation small. ` +
+      `Give each a complete prompt: it sees nothing of this conversation. Agent types: ${factory.agentTypes().map((type) => `${type.name} (${type.description})`).join("; ")}.`,
+    parameters: [
+      {
+        name: "subagents",
+        required: true,
+        type: "array",
+        items: { type: "object", properties: { prompt: { type: "string" }, agent: { type: "string" } }, required: ["prompt"] },
+        description: 'The subagents to run, as a JSON array of objects: [{"prompt": "...", "agent": "explore"}]; "agent" defaults to "general".',
+        usage: '[{"prompt": "Find where the config is loaded and summarise it", "agent": "explore"}]',
+      },
+    ],
+    // A general subagent may edit: the parent waits for its first checkpoint, and checkpoints after the turn.
+    readOnly: false,
+    modes: ["act"],
+    async execute(params, runtime) {
+      const calls = parseSubagentCalls(params["subagents"] ?? "", known());
+      if (!Array.isArray(calls)) return invalidParameter({ tool: "use_subagents", parameter: "subagents", problem: calls.problem });
+      const ids = calls.map((call) => {
+        counter += 1;
+        return `${call.agent}-${counter}`;
+      });
+      const list = calls.map((call, index) => ({ subagentId: ids[index] ?? "", agent: call.agent, prompt: call.prompt }));
+      runtime.context.say("tool", list.map((item) => `${item.subagentId}: ${item.prompt}`).join("\n"), {
+        key: runtime.callId,
+        meta: { tool: "use_subagents", subagents: list },
+      });
+      const readOnlyTypes = new Set(factory.agentTypes().filter((type) => type.readOnly).map((type) => type.name));
+      if (calls.some((call) => !readOnlyTypes.has(call.agent))) await runtime.context.beforeMutation();
+      const signal = runtime.context.signal;
+      const onAbort = (): void => void factory.abortAll();
+      signal.addEventListener("abort", onAbort, { once: true });
+      let reports: SubagentReport[];
+      try {
+        reports = await inParallel(calls, factory.maxParallel, (call, index) =>
+          factory.runChild({ subagentId: ids[index] ?? "", prompt: call.prompt, agent: call.agent, signal }),
+        );
+      } finally {
+        signal.removeEventListener("abort", onAbort);
+      }
+      if (signal.aborted) return toolError("the task was cancelled while its subagents ran; they were stopped and can be resumed.");
+      for (const report of reports) {
+        const spent = `${report.tokensIn + report.tokensOut} tokens, $${report.cost.toFixed(4)}`;
+        runtime.context.say("info", `Subagent ${report.subagentId} ${report.status} (${spent}).`, {
+          meta: { tool: "use_subagents", subagentReport: { subagentId: report.subagentId, taskId: report.taskId, status: report.status, tokensIn: report.tokensIn, tokensOut: report.tokensOut, cost: report.cost } },
+        });
+      }
+      return success(reports.map(formatReport).join("\n\n"));
+    },
+  };
+}
