@@ -75,7 +75,7 @@ export interface ToolRuntimeOptions {
   /** A subagent's tools (issue #17): its completion ends it without asking the user. */
   subagent?: { subagentId: string };
   /** A read-only subagent (issue #17): a reason to refuse a command that is not read-only. */
-  readOnlyCommands?: (command: string) => string | undefined;
+  readOnlyCommands?: (command: string) => Promise<string | undefined>;
 }
 
 /** Everything a tool may use for one call. */

@@ -36,7 +36,6 @@ export class MockProvider implements Provider {
   }
 
   createMessage(request: ProviderRequest): AsyncIterable<Chunk> {
-    const index = this.requests.length;
     this.requests.push(request);
     const routed = this.router.next(firstUserText(request.messages));
     const turn = routed.turn;

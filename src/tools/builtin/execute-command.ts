@@ -82,7 +82,7 @@ export const executeCommandTool: ToolDefinition = {
   },
   async execute(params, runtime) {
     const command = params["command"] ?? "";
-    const refusal = runtime.options.readOnlyCommands?.(command);
+    const refusal = await runtime.options.readOnlyCommands?.(command);
     if (refusal !== undefined) return toolError(refusal);
     let timeoutMs = runtime.options.commandTimeoutMs;
     const timeoutText = params["timeout"]?.trim();

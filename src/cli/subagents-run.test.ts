@@ -1,0 +1,240 @@
+/**
+ * Issue #17 (subagents) through the real CLI against the scripted server, its
+ * requests routed per conversation by each subagent's prompt.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Scenario } from "../llm/scripted/scenario.js";
+import { startScriptedServer, type ScriptedServer } from "../llm/scripted/server.js";
+import { firstUserText } from "../llm/scripted/conversation-router.js";
+import { TaskStore } from "../store/task-store.js";
+import { makeSandbox, runCli, startCli, type Sandbox } from "./test-support/cli-harness.js";
+
+let sandbox: Sandbox;
+let server: ScriptedServer | undefined;
+
+beforeEach(async () => {
+  sandbox = await makeSandbox();
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await sandbox.cleanup();
+});
+
+const useSubagents = (items: Array<{ prompt: string; agent?: string }>): string =>
+  `Delegating.\n<use_subagents>\n<subagents>${JSON.stringify(items)}</subagents>\n</use_subagents>`;
+const complete = (result: string): string => `<attempt_completion>\n<result>${result}</result>\n</attempt_completion>`;
+const command = (text: string): string => `<execute_command>\n<command>${text}</command>\n<requires_approval>false</requires_approval>\n</execute_command>`;
+const readFileCall = (path: string): string => `<read_file>\n<path>${path}</path>\n</read_file>`;
+
+const runArgs = (extra: string[], task: string): string[] => ["run", "--provider", "anthropic", "--base-url", server!.url, "--api-key", "sk-test-subagents", ...extra, task];
+
+/** Which conversation each request belonged to, in arrival order. */
+function conversationOrder(markers: string[]): string[] {
+  return server!.requests.map((request) => {
+    const text = firstUserText((request.body as Record<string, unknown>)["messages"]);
+    return markers.find((marker) => text.includes(marker)) ?? "parent";
+  });
+}
+
+function requestText(index: number): string {
+  return JSON.stringify(server!.requests[index]?.body);
+}
+
+function pgrep(pattern: string): string {
+  try {
+    return execFileSync("pgrep", ["-f", pattern], { encoding: "utf8" }).trim();
+  } catch {
+    return "";
+  }
+}
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("issue #17 subagents through the real CLI", () => {
+  it("two explore subagents run in parallel and their reports (with tokens and cost) reach the parent; each has its own log linked from the parent's", { timeout: 60_000 }, async () => {
+    await writeFile(join(sandbox.workspace, "alpha.txt"), "the alpha file says hello\n");
+    const scenario: Scenario = {
+      turns: [
+        { text: useSubagents([{ prompt: "ALPHA: read alpha.txt", agent: "explore" }, { prompt: "BETA: list the files" }].map((item, index) => (index === 1 ? { ...item, agent: "explore" } : item))) },
+        { text: complete("Both reports read.") },
+      ],
+      conversations: [
+        { match: "ALPHA:", turns: [{ text: readFileCall("alpha.txt"), chunkSize: 4, delayMs: 15, usage: { inputTokens: 100, outputTokens: 20 } }, { text: complete("alpha report: the file says hello") }] },
+        { match: "BETA:", turns: [{ text: "<list_files>\n<path>.</path>\n</list_files>", chunkSize: 4, delayMs: 15 }, { text: complete("beta report: one file, alpha.txt") }] },
+      ],
+    };
+    server = await startScriptedServer({ scenario });
+    const result = await runCli(runArgs(["--yes", "--json"], "Explore the workspace"), { env: sandbox.env, cwd: sandbox.workspace });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+
+    // Parallel: both children's first requests arrive before either child's second one.
+    const order = conversationOrder(["ALPHA:", "BETA:"]);
+    expect(order).toHaveLength(6);
+    expect(order[0]).toBe("parent");
+    expect(new Set(order.slice(1, 3))).toEqual(new Set(["ALPHA:", "BETA:"]));
+    expect(new Set(order.slice(3, 5))).toEqual(new Set(["ALPHA:", "BETA:"]));
+    expect(order[5]).toBe("parent");
+
+    // The parent's next request holds each child's attempt_completion result with its usage.
+    const back = requestText(5);
+    expect(back).toContain("alpha report: the file says hello");
+    expect(back).toContain("beta report: one file, alpha.txt");
+    expect(back).toMatch(/<subagent id=\\"explore-1\\" agent=\\"explore\\"[^>]*status=\\"completed\\" tokens_in=\\"1\d\d\\" tokens_out=\\"\d+\\" cost=\\"[\d.]+\\">/);
+    // The child read the file (its tool result went to its own conversation, not the parent's).
+    expect(JSON.stringify(server.requests.map((request) => request.body))).toContain("the alpha file says hello");
+    expect(requestText(5)).not.toContain("the alpha file says hello");
+
+    // --json: the children's messages carry their subagentId; the parent links each child's log.
+    const childEvents = result.events.filter((event) => event["subagentId"] === "explore-1");
+    expect(childEvents.some((event) => event["say"] === "completion_result" && event["text"] === "alpha report: the file says hello")).toBe(true);
+    expect(result.events.some((event) => event["subagentId"] === "explore-2" && event["say"] === "completion_result")).toBe(true);
+    const links = result.events.filter((event) => typeof (event["meta"] as Record<string, unknown> | undefined)?.["childTaskId"] === "string");
+    expect(links).toHaveLength(2);
+    const store = new TaskStore({ dataDir: sandbox.dataDir });
+    const parentId = String(result.events[0]?.["taskId"]);
+    for (const link of links) {
+      const childId = String((link["meta"] as Record<string, unknown>)["childTaskId"]);
+      const meta = JSON.parse(await readFile(join(store.tasksDir, childId, "meta.json"), "utf8")) as Record<string, unknown>;
+      expect(meta["parent"]).toEqual({ taskId: parentId, subagentId: (link["meta"] as Record<string, unknown>)["subagentId"] });
+      expect((await store.load(childId)).status).toBe("completed");
+    }
+    // The parent's own log holds the links.
+    const parentLog = await readFile(join(store.tasksDir, parentId, "log.jsonl"), "utf8");
+    for (const link of links) expect(parentLog).toContain(String((link["meta"] as Record<string, unknown>)["childTaskId"]));
+  });
+
+  it("an explore subagent offers no editing tools and refuses commands that are not read-only", { timeout: 60_000 }, async () => {
+    await writeFile(join(sandbox.workspace, "seen-by-ls.txt"), "x\n");
+    const scenario: Scenario = {
+      turns: [{ text: useSubagents([{ prompt: "GAMMA: look around", agent: "explore" }]) }, { text: complete("ok") }],
+      conversations: [
+        {
+          match: "GAMMA:",
+          turns: [{ text: command("touch made-by-explore") }, { text: command("ls") }, { text: complete("gamma done") }],
+        },
+      ],
+    };
+    server = await startScriptedServer({ scenario });
+    const result = await runCli(runArgs(["--yes", "--json"], "Look"), { env: sandbox.env, cwd: sandbox.workspace });
+    expect(result.status).toBe(0);
+    expect(existsSync(join(sandbox.workspace, "made-by-explore"))).toBe(false);
+    const childSystem = String((server.requests[1]?.body as Record<string, unknown>)["system"] ? JSON.stringify((server.requests[1]?.body as Record<string, unknown>)["system"]) : "");
+    expect(childSystem).toContain("## read_file");
+    expect(childSystem).not.toContain("## write_to_file");
+    expect(childSystem).not.toContain("## use_subagents");
+    expect(requestText(2)).toContain("this agent is read-only");
+    // A read-only command still runs.
+    expect(result.events.some((event) => event["subagentId"] === "explore-1" && event["say"] === "command_output" && String(event["text"]).includes("seen-by-ls.txt"))).toBe(true);
+  });
+
+  it("abort during two running children: the parent's SIGINT stops both (no orphan process), every task is left resumable, and a child resumes to its end", { timeout: 90_000 }, async () => {
+    const marker = "sleep 3017";
+    const scenario: Scenario = {
+      turns: [{ text: useSubagents([{ prompt: "ALPHA: run the long command", agent: "general" }, { prompt: "BETA: think slowly", agent: "general" }]) }],
+      conversations: [
+        { match: "ALPHA:", turns: [{ text: command(marker) }, { text: complete("alpha resumed and done") }] },
+        { match: "BETA:", turns: [{ text: "Thinking slowly. ".repeat(50), stallAfterChunks: 6 }] },
+      ],
+    };
+    server = await startScriptedServer({ scenario });
+    const run = startCli(runArgs(["--yes", "--json"], "Do two things"), { env: sandbox.env, cwd: sandbox.workspace });
+    await until(() => pgrep(marker) !== "" && server!.requests.length >= 3);
+    await server.waitForChunks(2, 6).catch(() => undefined);
+    run.child.kill("SIGINT");
+    expect(await run.exit).toBe(130);
+    await until(() => pgrep(marker) === "", 10_000);
+
+    const events = run.events();
+    const parentId = String(events[0]?.["taskId"]);
+    const children = events.flatMap((event) => {
+      const meta = event["meta"] as Record<string, unknown> | undefined;
+      return typeof meta?.["childTaskId"] === "string" ? [{ subagentId: String(meta["subagentId"]), taskId: meta["childTaskId"] }] : [];
+    });
+    expect(children.map((child) => child.subagentId)).toEqual(["general-1", "general-2"]);
+    const store = new TaskStore({ dataDir: sandbox.dataDir });
+    expect((await store.load(parentId)).status).toBe("aborted");
+    for (const child of children) expect((await store.load(child.taskId)).status).toBe("aborted");
+
+    const resumed = await runCli(["resume", "--json", "--yes", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-subagents", children[0]!.taskId], {
+      env: sandbox.env,
+      cwd: sandbox.workspace,
+    });
+    expect(resumed.status).toBe(0);
+    expect(resumed.events.some((event) => event["say"] === "completion_result" && event["text"] === "alpha resumed and done")).toBe(true);
+  });
+
+  it("a child hitting the parent's budget stops with a budget status, and the parent stops too (exit status 3)", { timeout: 60_000 }, async () => {
+    const scenario: Scenario = {
+      turns: [{ text: useSubagents([{ prompt: "ALPHA: spend tokens", agent: "explore" }]), usage: { inputTokens: 30, outputTokens: 10 } }, { text: complete("never reached") }],
+      conversations: [{ match: "ALPHA:", turns: [{ text: "<list_files>\n<path>.</path>\n</list_files>", usage: { inputTokens: 50, outputTokens: 20 } }, { text: complete("never reached either") }] }],
+    };
+    server = await startScriptedServer({ scenario });
+    const result = await runCli(runArgs(["--yes", "--json", "--max-tokens", "100"], "Spend"), { env: sandbox.env, cwd: sandbox.workspace });
+    expect(result.status).toBe(3);
+    // Parent (40 tokens) + child's first request (70): the child's second request is refused, and so is the parent's.
+    expect(conversationOrder(["ALPHA:"])).toEqual(["parent", "ALPHA:"]);
+    const childBudget = result.events.find((event) => event["say"] === "budget" && event["subagentId"] === "explore-1");
+    expect(String(childBudget?.["text"])).toMatch(/--max-tokens 100/);
+    expect(result.events.some((event) => event["say"] === "budget" && event["subagentId"] === undefined)).toBe(true);
+    const link = result.events.find((event) => typeof (event["meta"] as Record<string, unknown> | undefined)?.["childTaskId"] === "string");
+    const childId = String((link?.["meta"] as Record<string, unknown>)["childTaskId"]);
+    expect((await new TaskStore({ dataDir: sandbox.dataDir }).load(childId)).status).toBe("budget");
+  });
+
+  it("a user-defined agent type from a Claude Code agent file (.claude/agents/): listed in the parent's system prompt, its tools and instructions given to the child", { timeout: 60_000 }, async () => {
+    await mkdir(join(sandbox.workspace, ".claude", "agents"), { recursive: true });
+    await writeFile(
+      join(sandbox.workspace, ".claude", "agents", "doc-reader.md"),
+      "---\nname: doc-reader\ndescription: Reads documentation and summarises it in one line\ntools: Read, Grep, Glob\nmodel: inherit\n---\n\nYou summarise documentation. Marker DOCREADER-INSTRUCTIONS.\n",
+    );
+    const scenario: Scenario = {
+      turns: [{ text: useSubagents([{ prompt: "DELTA: summarise the docs", agent: "doc-reader" }]) }, { text: complete("summarised") }],
+      conversations: [{ match: "DELTA:", turns: [{ text: complete("delta summary: nothing to read") }] }],
+    };
+    server = await startScriptedServer({ scenario });
+    const result = await runCli(runArgs(["--yes", "--json"], "Summarise"), { env: sandbox.env, cwd: sandbox.workspace });
+    expect(result.status).toBe(0);
+    const parentSystem = JSON.stringify((server.requests[0]?.body as Record<string, unknown>)["system"]);
+    expect(parentSystem).toContain("doc-reader: Reads documentation and summarises it in one line");
+    const childSystem = JSON.stringify((server.requests[1]?.body as Record<string, unknown>)["system"]);
+    expect(childSystem).toContain("DOCREADER-INSTRUCTIONS");
+    expect(childSystem).toContain("## read_file");
+    expect(childSystem).toContain("## search_files");
+    expect(childSystem).toContain("## list_files");
+    expect(childSystem).not.toContain("## execute_command");
+    expect(childSystem).not.toContain("## write_to_file");
+    expect(requestText(2)).toContain("delta summary: nothing to read");
+  });
+
+  it("approval prompts name the subagent in --json (subagentId and the ask's text); the answer reaches the child", { timeout: 60_000 }, async () => {
+    const scenario: Scenario = {
+      turns: [{ text: useSubagents([{ prompt: "EPSILON: write a file" }]) }, { text: complete("the child wrote it") }],
+      conversations: [{ match: "EPSILON:", turns: [{ text: command("echo from-child > child.txt") }, { text: complete("wrote child.txt") }] }],
+    };
+    server = await startScriptedServer({ scenario });
+    const run = startCli(runArgs(["--json"], "Write"), { env: sandbox.env, cwd: sandbox.workspace, keepStdinOpen: true });
+    await run.waitForOutput(/"ask":"command"/);
+    const ask = run.events().find((event) => event["ask"] === "command");
+    expect(ask?.["subagentId"]).toBe("general-1");
+    expect(String(ask?.["text"])).toMatch(/^\[subagent general-1\] /);
+    run.child.stdin?.write(`${JSON.stringify({ id: ask?.["id"], response: "yes" })}\n`);
+    await run.waitForOutput(/"ask":"completion_result"/);
+    const completion = run.events().find((event) => event["ask"] === "completion_result");
+    expect(completion?.["subagentId"]).toBeUndefined();
+    run.child.stdin?.end(`${JSON.stringify({ id: completion?.["id"], response: "yes" })}\n`);
+    expect(await run.exit).toBe(0);
+    expect(await readFile(join(sandbox.workspace, "child.txt"), "utf8")).toBe("from-child\n");
+  });
+});
