@@ -237,4 +237,35 @@ describe("issue #17 subagents through the real CLI", () => {
     expect(await run.exit).toBe(0);
     expect(await readFile(join(sandbox.workspace, "child.txt"), "utf8")).toBe("from-child\n");
   });
+
+  it("native tool protocol: use_subagents with a JSON array argument; at most subagents.maxParallel children run at once", { timeout: 60_000 }, async () => {
+    await writeFile(join(sandbox.configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, subagents: { maxParallel: 2 } }));
+    const child = (name: string) => ({
+      match: `${name}:`,
+      turns: [
+        { toolCalls: [{ name: "list_files", arguments: { path: "." } }], chunkSize: 4, delayMs: 10 },
+        { toolCalls: [{ name: "attempt_completion", arguments: { result: `${name} report` } }] },
+      ],
+    });
+    const scenario: Scenario = {
+      turns: [
+        { toolCalls: [{ name: "use_subagents", arguments: { subagents: [{ prompt: "ONE: look", agent: "explore" }, { prompt: "TWO: look", agent: "explore" }, { prompt: "THREE: look", agent: "explore" }] } }] },
+        { toolCalls: [{ name: "attempt_completion", arguments: { result: "all three reported" } }] },
+      ],
+      conversations: [child("ONE"), child("TWO"), child("THREE")],
+    };
+    server = await startScriptedServer({ scenario });
+    const result = await runCli(runArgs(["--yes", "--json", "--tool-protocol", "native"], "Look three times"), { env: sandbox.env, cwd: sandbox.workspace });
+    expect(result.status).toBe(0);
+    const order = conversationOrder(["ONE:", "TWO:", "THREE:"]);
+    // The third starts only after one of the first two ended (its last request came first).
+    const thirdStart = order.indexOf("THREE:");
+    const firstEnd = Math.min(order.lastIndexOf("ONE:"), order.lastIndexOf("TWO:"));
+    expect(order.slice(1, 3).sort()).toEqual(["ONE:", "TWO:"]);
+    expect(thirdStart).toBeGreaterThan(firstEnd);
+    const back = requestText(order.length - 1);
+    for (const name of ["ONE", "TWO", "THREE"]) expect(back).toContain(`${name} report`);
+    const tools = ((server.requests[0]?.body as Record<string, unknown>)["tools"] as Array<Record<string, unknown>>).map((tool) => tool["name"]);
+    expect(tools).toContain("use_subagents");
+  });
 });

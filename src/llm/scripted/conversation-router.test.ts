@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { ConversationRouter, firstUserText } from "./conversation-router.js";
+
+describe("issue #17 scripted conversations", () => {
+  it("routes requests by their first user message, each conversation counting its own turns; the rest go to the main turns", () => {
+    const router = new ConversationRouter({
+      turns: [{ text: "main 0" }, { text: "main 1" }],
+      conversations: [{ match: "ALPHA", turns: [{ text: "alpha 0" }, { text: "alpha 1" }] }],
+    });
+    expect(router.next("parent task").turn?.text).toBe("main 0");
+    expect(router.next("<task>ALPHA: go</task>").turn?.text).toBe("alpha 0");
+    expect(router.next("parent task").turn?.text).toBe("main 1");
+    expect(router.next("ALPHA again").turn?.text).toBe("alpha 1");
+    const past = router.next("ALPHA");
+    expect(past).toMatchObject({ conversation: "conversations[0]", position: 2, turnCount: 2 });
+    expect(past.turn).toBeUndefined();
+  });
+
+  it("reads the first user message of Anthropic and OpenAI bodies", () => {
+    expect(firstUserText([{ role: "user", content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] }])).toBe("a\nb");
+    expect(firstUserText([{ role: "system", content: "sys" }, { role: "user", content: "hello" }])).toBe("hello");
+    expect(firstUserText(undefined)).toBe("");
+  });
+});

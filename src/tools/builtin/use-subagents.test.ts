@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { formatReport, parseSubagentCalls } from "./use-subagents.js";
+
+describe("issue #17 use_subagents parameter", () => {
+  const known = ["explore", "general", "doc-reader"];
+
+  it("reads a JSON array of {prompt, agent}; agent defaults to general", () => {
+    expect(parseSubagentCalls('[{"prompt": "find X", "agent": "explore"}, {"prompt": "fix Y"}]', known)).toEqual([
+      { prompt: "find X", agent: "explore" },
+      { prompt: "fix Y", agent: "general" },
+    ]);
+  });
+
+  it("says exactly what is wrong: not JSON, empty, no prompt, unknown agent type (listing the known ones)", () => {
+    expect(parseSubagentCalls("find X", known)).toEqual({ problem: expect.stringContaining("JSON array") });
+    expect(parseSubagentCalls("[]", known)).toEqual({ problem: expect.stringContaining("non-empty") });
+    expect(parseSubagentCalls('[{"agent": "explore"}]', known)).toEqual({ problem: 'item 1 has no "prompt" text.' });
+    expect(parseSubagentCalls('[{"prompt": "a", "agent": "planner"}]', known)).toEqual({
+      problem: 'item 1 names the agent type "planner", which does not exist; the types are: explore, general, doc-reader.',
+    });
+  });
+
+  it("a report carries the child's result, status, tokens and cost; a child that did not complete says why", () => {
+    const base = { subagentId: "explore-1", agent: "explore", taskId: "t1", tokensIn: 120, tokensOut: 30, cost: 0.0012 };
+    expect(formatReport({ ...base, status: "completed", result: "found it" })).toBe(
+      '<subagent id="explore-1" agent="explore" task="t1" status="completed" tokens_in="120" tokens_out="30" cost="0.0012">\nfound it\n</subagent>',
+    );
+    expect(formatReport({ ...base, status: "budget", error: "Budget reached: --max-tokens 100" })).toContain("The subagent did not complete (budget): Budget reached: --max-tokens 100");
+  });
+});
