@@ -34,7 +34,8 @@ export function AskPrompt({ ask, selected, width }: { ask: AskMessage; selected:
       </Box>
     );
   }
-  const question = questions[ask.ask] ?? "Answer?";
+  // A subagent's ask names it (issue #17): the user knows which helper is asking.
+  const question = `${ask.subagentId === undefined ? "" : `[subagent ${ask.subagentId}] `}${questions[ask.ask] ?? "Answer?"}`;
   const keys = ask.ask === "completion_result" ? "" : "  y/Enter yes · n no · or type a message";
   return (
     <Box width={width}>
