@@ -20,6 +20,7 @@ import { createShellHooks } from "../hooks/shell-hooks.js";
 import { startMcp } from "./mcp-wiring.js";
 import { createSessionSecurity } from "./security-wiring.js";
 import { createSubagents } from "./subagent-wiring.js";
+import { SharedRateLimit } from "./shared-rate-limit.js";
 import type { SessionSecurity } from "./security-wiring.js";
 import type { UiMessage } from "../task/messages.js";
 import type { McpServerConfig } from "../mcp/config.js";
@@ -79,7 +80,9 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     stall: settings.stallTimeouts,
     ...(settings.models[settings.model] ? { modelOverrides: stripUndefined(settings.models[settings.model] ?? {}) } : {}),
   });
-  const provider = options.wrapProvider ? options.wrapProvider(createdProvider) : createdProvider;
+  // The task and its subagents share one rate limit (issue #17): a 429 slows them all.
+  const rateLimit = new SharedRateLimit();
+  const provider = rateLimit.wrap(options.wrapProvider ? options.wrapProvider(createdProvider) : createdProvider);
   // Subagents whose agent type names another model (issue #17): same provider, key and base URL.
   const providerForModel = async (model: string): Promise<Provider> => {
     const other = await createProvider({
@@ -90,7 +93,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
       ...(options.scenario ? { scenario: options.scenario } : {}),
       stall: settings.stallTimeouts,
     });
-    return options.wrapProvider ? options.wrapProvider(other) : other;
+    return rateLimit.wrap(options.wrapProvider ? options.wrapProvider(other) : other);
   };
 
   const store = new TaskStore({ dataDir: settings.dataDir });
