@@ -162,12 +162,12 @@ describe("issue #17 subagents through the real CLI", () => {
       const meta = event["meta"] as Record<string, unknown> | undefined;
       return typeof meta?.["childTaskId"] === "string" ? [{ subagentId: String(meta["subagentId"]), taskId: meta["childTaskId"] }] : [];
     });
-    expect(children.map((child) => child.subagentId)).toEqual(["general-1", "general-2"]);
+    expect(children.map((child) => child.subagentId).sort()).toEqual(["general-1", "general-2"]);
     const store = new TaskStore({ dataDir: sandbox.dataDir });
     expect((await store.load(parentId)).status).toBe("aborted");
     for (const child of children) expect((await store.load(child.taskId)).status).toBe("aborted");
 
-    const resumed = await runCli(["resume", "--json", "--yes", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-subagents", children[0]!.taskId], {
+    const resumed = await runCli(["resume", "--json", "--yes", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-subagents", children.find((child) => child.subagentId === "general-1")!.taskId], {
       env: sandbox.env,
       cwd: sandbox.workspace,
     });
