@@ -240,6 +240,7 @@ async function buildSession(parts: {
     close: async () => {
       // The first checkpoint may still be running (it never takes longer than its bound).
       await checkpoints.waitInitial();
+      await subagents.factory.removeAll();
       await mcp.close();
       await log.flush();
       await log.close();

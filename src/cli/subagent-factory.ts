@@ -21,6 +21,10 @@ import { createToolExecutor } from "../tools/create-tool-executor.js";
 import type { WorkspaceOperations } from "../tools/operations.js";
 import type { AgentType } from "./agent-types.js";
 import type { SessionSecurity } from "./security-wiring.js";
+import { createIsolatedWorkspace, type IsolatedWorkspace } from "./subagent-workspace.js";
+import { PermissionRules } from "../security/permission-rules.js";
+import { createLaunchPolicy } from "../tools/sandbox-policy.js";
+import type { SubagentMergeResult } from "../task/subagents.js";
 
 interface Totals {
   tokensIn: number;
@@ -60,6 +64,8 @@ export class SubagentFactory implements ChildTaskFactory {
   private readonly running = new Set<RunningChild>();
   /** Usage of every child of this parent, live for running ones. */
   private readonly spending = new Map<string, () => Totals>();
+  /** Writing children's own worktrees (or copies), until merged, discarded or the session ends. */
+  private readonly isolated = new Map<string, { workspace: IsolatedWorkspace; diff: string }>();
 
   constructor(private readonly options: SubagentFactoryOptions) {
     this.maxParallel = options.settings.subagents.maxParallel;
@@ -111,18 +117,36 @@ export class SubagentFactory implements ChildTaskFactory {
       childTaskId: writer.taskId,
     });
 
+    // A child that may write works in its own worktree (or copy); read-only ones share the workspace.
+    let isolated: IsolatedWorkspace | undefined;
+    if (!type.readOnly) {
+      try {
+        isolated = await createIsolatedWorkspace({ workspace: settings.cwd, dataDir: settings.dataDir, parentTaskId: this.options.parentTaskId, subagentId: request.subagentId });
+      } catch (error) {
+        await writer.close();
+        return { ...base, taskId: writer.taskId, status: "failed", error: `its own worktree could not be made: ${error instanceof Error ? error.message : String(error)}` };
+      }
+      this.isolated.set(request.subagentId, { workspace: isolated, diff: "" });
+    }
+    const cwd = isolated?.cwd ?? settings.cwd;
+    const rules = isolated === undefined ? security.rules : new PermissionRules(settings.permissions, cwd);
+    const launchPolicy =
+      isolated === undefined
+        ? security.launchPolicy
+        : createLaunchPolicy({ workspace: cwd, sandbox: settings.sandbox, network: settings.sandboxNetwork, allowEnv: settings.allowEnv, userConfigDir: settings.userConfigDir });
+
     const allTools = builtinTools.map((tool) => tool.name).filter((name) => !parentOnlyTools.has(name));
     const toolExecutor = createToolExecutor({
-      workspace: settings.cwd,
+      workspace: cwd,
       dataDir: settings.dataDir,
       approval: settings.autoApprove,
       yes: settings.yes,
       allowOutsideWrites: settings.allowOutsideWrites,
       protocol: settings.toolProtocol,
       parallelTools: settings.parallelTools,
-      rules: security.rules,
+      rules,
       allowOutsideReads: settings.allowOutsideReads,
-      launchPolicy: security.launchPolicy,
+      launchPolicy,
       userConfigDir: settings.userConfigDir,
       supportsImages: provider.model.supportsImages,
       keepBackgroundProcesses: settings.keepBackgroundProcesses,
@@ -143,7 +167,7 @@ export class SubagentFactory implements ChildTaskFactory {
       toolExecutor,
       host,
       prompt: createPromptBuilder({
-        workspace: settings.cwd,
+        workspace: cwd,
         toolExecutor,
         globalRulesDir: join(settings.userConfigDir, "rules"),
         extraSections: () => [subagentSection(type, request.subagentId)],
@@ -177,12 +201,15 @@ export class SubagentFactory implements ChildTaskFactory {
     try {
       const outcome = await done;
       const totals = task.usage.totals();
+      const changes = isolated === undefined ? undefined : await isolated.finish();
+      if (changes !== undefined) this.isolated.set(request.subagentId, { workspace: isolated as IsolatedWorkspace, diff: changes.diff });
       return {
         ...base,
         taskId: writer.taskId,
         status: outcome.status,
         ...(outcome.status === "completed" && result !== undefined ? { result } : {}),
         ...(outcome.error === undefined ? {} : { error: outcome.error }),
+        ...(changes !== undefined && changes.files.length > 0 ? { changes: { ...changes, ...(isolated?.branch === undefined ? {} : { branch: isolated.branch }) } } : {}),
         ...totals,
       };
     } finally {
@@ -191,6 +218,26 @@ export class SubagentFactory implements ChildTaskFactory {
       await writer.flush();
       await writer.close();
     }
+  }
+
+  async mergeChanges(subagentId: string): Promise<SubagentMergeResult> {
+    const found = this.isolated.get(subagentId);
+    if (found === undefined) return { kind: "empty" };
+    const result = await found.workspace.merge(found.diff);
+    // Merged: the worktree has served; a conflict keeps it (and its branch) until the session ends.
+    if (result.kind !== "conflict") await this.discardChanges(subagentId);
+    return result;
+  }
+
+  async discardChanges(subagentId: string): Promise<void> {
+    const found = this.isolated.get(subagentId);
+    this.isolated.delete(subagentId);
+    await found?.workspace.remove();
+  }
+
+  /** When the parent's session ends: every worktree and branch left is removed. */
+  async removeAll(): Promise<void> {
+    for (const subagentId of [...this.isolated.keys()]) await this.discardChanges(subagentId);
   }
 
   async abortAll(): Promise<void> {

@@ -230,6 +230,13 @@ describe("issue #17 subagents through the real CLI", () => {
     expect(ask?.["subagentId"]).toBe("general-1");
     expect(String(ask?.["text"])).toMatch(/^\[subagent general-1\] /);
     run.child.stdin?.write(`${JSON.stringify({ id: ask?.["id"], response: "yes" })}\n`);
+    // The child wrote in its own copy of the workspace: merging its diff is asked, naming it.
+    await run.waitForOutput(/"ask":"tool"/);
+    const merge = run.events().find((event) => event["ask"] === "tool");
+    expect(String(merge?.["text"])).toBe("[subagent general-1] Merge its changes into the workspace (child.txt)?");
+    expect(String((merge?.["meta"] as Record<string, unknown>)["diff"])).toContain("+from-child");
+    expect(existsSync(join(sandbox.workspace, "child.txt"))).toBe(false);
+    run.child.stdin?.write(`${JSON.stringify({ id: merge?.["id"], response: "yes" })}\n`);
     await run.waitForOutput(/"ask":"completion_result"/);
     const completion = run.events().find((event) => event["ask"] === "completion_result");
     expect(completion?.["subagentId"]).toBeUndefined();
@@ -267,5 +274,69 @@ describe("issue #17 subagents through the real CLI", () => {
     for (const name of ["ONE", "TWO", "THREE"]) expect(back).toContain(`${name} report`);
     const tools = ((server.requests[0]?.body as Record<string, unknown>)["tools"] as Array<Record<string, unknown>>).map((tool) => tool["name"]);
     expect(tools).toContain("use_subagents");
+  });
+
+  it("a writing subagent works in its own git worktree (branch after parent and subagent, in the data folder, repository hooks off); its diff is approved and merged uncommitted; a conflicting change is reported and nothing overwritten", { timeout: 90_000 }, async () => {
+    const ws = sandbox.workspace;
+    const gitIn = (...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, encoding: "utf8" });
+    gitIn("init", "-q");
+    await writeFile(join(ws, "a.txt"), "original\n");
+    gitIn("add", "-A");
+    gitIn("commit", "-q", "-m", "start");
+    for (const hook of ["post-checkout", "pre-commit", "post-commit"]) {
+      await writeFile(join(ws, ".git", "hooks", hook), `#!/bin/sh\ntouch "${join(sandbox.root, `hook-ran-${hook}`)}"\n`, { mode: 0o755 });
+    }
+    await writeFile(join(ws, "untracked.txt"), "not committed yet\n");
+    const write = (path: string, content: string): string => `<write_to_file>\n<path>${path}</path>\n<content>\n${content}\n</content>\n</write_to_file>`;
+    const scenario: Scenario = {
+      turns: [
+        { text: useSubagents([{ prompt: "ALPHA: change a.txt" }, { prompt: "BETA: also change a.txt" }]) },
+        { text: complete("merged what could be") },
+      ],
+      conversations: [
+        { match: "ALPHA:", turns: [{ text: readFileCall("untracked.txt") }, { text: write("a.txt", "alpha") }, { text: complete("alpha changed a.txt") }] },
+        { match: "BETA:", turns: [{ text: write("a.txt", "beta"), delayMs: 20, chunkSize: 8 }, { text: complete("beta changed a.txt") }] },
+      ],
+    };
+    server = await startScriptedServer({ scenario });
+    const run = startCli(runArgs(["--json"], "Change a.txt twice"), { env: sandbox.env, cwd: ws, keepStdinOpen: true });
+    let answered = 0;
+    const answer = (): void => {
+      for (const event of run.events().filter((item) => item["type"] === "ask").slice(answered)) {
+        answered += 1;
+        run.child.stdin?.write(`${JSON.stringify({ id: event["id"], response: "yes" })}\n`);
+      }
+    };
+    const timer = setInterval(answer, 50);
+    const status = await run.exit.finally(() => clearInterval(timer));
+    expect(run.stderr).toBe("");
+    expect(status).toBe(0);
+
+    // Each child started from the workspace as it was, untracked files included.
+    expect(JSON.stringify(server.requests.map((request) => request.body))).toContain("not committed yet");
+    const asks = run.events().filter((event) => event["ask"] === "tool" && (event["meta"] as Record<string, unknown>)["tool"] === "subagent_merge");
+    // The children's own approvals (their edits in their worktrees) named them too.
+    expect(run.events().filter((event) => event["ask"] === "tool" && event["subagentId"] !== undefined).map((event) => event["subagentId"]).sort()).toEqual(["general-1", "general-2"]);
+    expect(asks.map((event) => event["text"])).toEqual(["[subagent general-1] Merge its changes into the workspace (a.txt)?", "[subagent general-2] Merge its changes into the workspace (a.txt)?"]);
+    const branch = (asks[0]?.["meta"] as Record<string, unknown>)["branch"];
+    const parentId = String(run.events()[0]?.["taskId"]);
+    expect(branch).toBe(`cairn/${parentId}/general-1`);
+
+    // The first merge landed, uncommitted; the second did not apply: reported, nothing overwritten.
+    expect(await readFile(join(ws, "a.txt"), "utf8")).toBe("alpha\n");
+    expect(gitIn("status", "--porcelain")).toContain(" M a.txt");
+    expect(gitIn("log", "--oneline")).toHaveLength(gitIn("log", "--oneline").split("\n")[0]!.length + 1);
+    const back = requestText(server.requests.length - 1);
+    expect(back).toContain('status=\\"merged\\"');
+    expect(back).toContain('status=\\"conflict\\"');
+    expect(back).toContain("do not apply to the workspace as it is now");
+    expect(run.events().some((event) => event["say"] === "warning" && String(event["text"]).includes("general-2"))).toBe(true);
+
+    // The repository's hooks never ran; worktrees and branches are gone when the task ends.
+    for (const hook of ["post-checkout", "pre-commit", "post-commit"]) expect(existsSync(join(sandbox.root, `hook-ran-${hook}`))).toBe(false);
+    expect(gitIn("branch", "--list", "cairn/*")).toBe("");
+    expect(gitIn("worktree", "list").trim().split("\n")).toHaveLength(1);
+    expect(existsSync(join(sandbox.dataDir, "worktrees", parentId, "general-1"))).toBe(false);
+    expect(existsSync(join(sandbox.dataDir, "worktrees", parentId, "general-2"))).toBe(false);
   });
 });

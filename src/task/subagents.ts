@@ -29,7 +29,19 @@ export interface SubagentReport {
   tokensIn: number;
   tokensOut: number;
   cost: number;
+  /** A writing subagent worked in its own worktree (or copy): what it changed there. */
+  changes?: SubagentChanges;
 }
+
+export interface SubagentChanges {
+  /** Unified diff (git format) against the workspace as it was when the child started. */
+  diff: string;
+  files: string[];
+  /** The branch that holds the child's work (a git worktree), if any. */
+  branch?: string;
+}
+
+export type SubagentMergeResult = { kind: "merged"; files: string[] } | { kind: "conflict"; message: string } | { kind: "empty" };
 
 export interface AgentTypeSummary {
   name: string;
@@ -48,4 +60,8 @@ export interface ChildTaskFactory {
   runChild(request: SubagentRequest): Promise<SubagentReport>;
   /** Stops every running child and waits until they have ended (parent abort). */
   abortAll(): Promise<void>;
+  /** Merges a child's changes into the workspace's working tree (uncommitted), or refuses them whole. */
+  mergeChanges(subagentId: string): Promise<SubagentMergeResult>;
+  /** Drops a child's worktree and branch without merging. */
+  discardChanges(subagentId: string): Promise<void>;
 }

@@ -4,9 +4,9 @@
  * child's attempt_completion report with its tokens and cost. The children
  * are built behind the ChildTaskFactory contract (src/task/subagents.ts).
  */
-import type { ChildTaskFactory, SubagentReport } from "../../task/subagents.js";
+import type { ChildTaskFactory, SubagentChanges, SubagentReport } from "../../task/subagents.js";
 import { invalidParameter, success, toolError } from "../responses.js";
-import type { ToolDefinition } from "../tool-definition.js";
+import type { ToolDefinition, ToolRuntime } from "../tool-definition.js";
 
 export interface SubagentCall {
   prompt: string;
@@ -54,6 +54,38 @@ export function formatReport(report: SubagentReport): string {
   const usage = `tokens_in="${report.tokensIn}" tokens_out="${report.tokensOut}" cost="${report.cost.toFixed(4)}"`;
   const body = report.status === "completed" ? (report.result ?? "") : `The subagent did not complete (${report.status})${report.error ? `: ${report.error}` : "."}`;
   return `<subagent id="${report.subagentId}" agent="${report.agent}" task="${report.taskId}" status="${report.status}" ${usage}>\n${body}\n</subagent>`;
+}
+
+/**
+ * A writing child's changes: shown to the parent as a diff, merged into the
+ * working tree on approval (the turn's checkpoint, taken before this tool ran,
+ * lets the merge be undone); a conflict is reported and nothing is written.
+ */
+async function offerMerge(factory: ChildTaskFactory, report: SubagentReport, changes: SubagentChanges, runtime: ToolRuntime): Promise<string> {
+  const id = report.subagentId;
+  const meta = { tool: "subagent_merge", subagentId: id, files: changes.files, diff: changes.diff, ...(changes.branch === undefined ? {} : { branch: changes.branch }) };
+  const question = `[subagent ${id}] Merge its changes into the workspace (${changes.files.join(", ")})?`;
+  if (report.status !== "completed") {
+    await factory.discardChanges(id);
+    return `<merge subagent="${id}" status="discarded">\nThe subagent did not complete; its changes were not merged.\n</merge>`;
+  }
+  if (runtime.options.yes) {
+    runtime.context.say("tool", question, { meta });
+  } else {
+    const answer = await runtime.context.ask("tool", question, { meta });
+    if (answer.response !== "yes") {
+      await factory.discardChanges(id);
+      const feedback = answer.text?.trim() ? `\nThe user said: ${answer.text.trim()}` : "";
+      return `<merge subagent="${id}" status="declined">\nThe user did not merge the subagent's changes; the workspace is unchanged.${feedback}\n</merge>`;
+    }
+  }
+  const merged = await factory.mergeChanges(id);
+  if (merged.kind === "conflict") {
+    runtime.context.say("warning", `Subagent ${id}: ${merged.message}`, { meta: { tool: "subagent_merge", subagentId: id, status: "conflict" } });
+    return `<merge subagent="${id}" status="conflict">\n${merged.message}\nThe diff was:\n${changes.diff}\n</merge>`;
+  }
+  const files = merged.kind === "merged" ? merged.files : [];
+  return `<merge subagent="${id}" status="merged">\nMerged into the working tree (uncommitted): ${files.join(", ")}\n</merge>`;
 }
 
 export function createUseSubagentsTool(factory: ChildTaskFactory): ToolDefinition {
@@ -110,7 +142,12 @@ export function createUseSubagentsTool(factory: ChildTaskFactory): ToolDefinitio
           meta: { tool: "use_subagents", subagentReport: { subagentId: report.subagentId, taskId: report.taskId, status: report.status, tokensIn: report.tokensIn, tokensOut: report.tokensOut, cost: report.cost } },
         });
       }
-      return success(reports.map(formatReport).join("\n\n"));
+      const merges: string[] = [];
+      for (const report of reports) {
+        if (report.changes === undefined) continue;
+        merges.push(await offerMerge(factory, report, report.changes, runtime));
+      }
+      return success([...reports.map(formatReport), ...merges].join("\n\n"));
     },
   };
 }
