@@ -127,7 +127,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
 
   try {
     const security = createSessionSecurity({ settings, apiKey, ...(usedSoFar ? { resumedMessages: usedSoFar } : {}) });
-    return await buildSession({ options, settings, provider, log, taskId, resumed, resumedUsage, current, early, notice, security, providerForModel });
+    return await buildSession({ options, settings, provider, log, taskId, resumed, resumedUsage, current, early, notice, security, providerForModel, ...(usedSoFar ? { resumedMessages: usedSoFar } : {}) });
   } catch (error) {
     // The log was opened and holds the task's lock: a session that could not be
     // built (an invalid mcp.json, say) must not leave them behind (#11 item 6).
@@ -149,9 +149,10 @@ async function buildSession(parts: {
   notice: (text: string, meta?: Record<string, unknown>) => void;
   security: SessionSecurity;
   providerForModel: (model: string) => Promise<Provider>;
+  resumedMessages?: UiMessage[];
 }): Promise<Session> {
   const { options, settings, provider, log, taskId, resumed, resumedUsage, current, early, notice, security } = parts;
-  const subagents = await createSubagents({ settings, provider, providerForModel: parts.providerForModel, security, host: security.wrapHost(options.host), parentTaskId: taskId, current, notice, ...(options.operations ? { operations: options.operations } : {}) });
+  const subagents = await createSubagents({ settings, provider, providerForModel: parts.providerForModel, security, host: security.wrapHost(options.host), parentTaskId: taskId, current, notice, ...(parts.resumedMessages ? { resumedMessages: parts.resumedMessages } : {}), ...(options.operations ? { operations: options.operations } : {}) });
   const mcp = await startMcp({
     settings,
     notice,

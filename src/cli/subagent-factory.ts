@@ -16,6 +16,11 @@ import type { Host } from "../task/host.js";
 import type { UiMessage } from "../task/messages.js";
 import type { ChildTaskFactory, SubagentReport, SubagentRequest } from "../task/subagents.js";
 import { Task } from "../task/task.js";
+import type { TaskOptions } from "../task/task.js";
+import type { ContentBlock } from "../llm/types.js";
+import { openForResume } from "../store/resume-task.js";
+import type { TaskLogWriter } from "../store/log-writer.js";
+import type { LoadedTask } from "../store/types.js";
 import { builtinTools } from "../tools/builtin-tools.js";
 import { createToolExecutor } from "../tools/create-tool-executor.js";
 import type { WorkspaceOperations } from "../tools/operations.js";
@@ -49,6 +54,8 @@ export interface SubagentFactoryOptions {
   parentSay: (text: string, meta: Record<string, unknown>) => void;
   agentTypes: AgentType[];
   operations?: WorkspaceOperations;
+  /** A resumed parent's messages: the children it started before (issue #17, resume). */
+  resumedMessages?: ReadonlyArray<UiMessage>;
 }
 
 interface RunningChild {
@@ -65,6 +72,10 @@ export class SubagentFactory implements ChildTaskFactory {
   /** Usage of every child of this parent, live for running ones. */
   private readonly spending = new Map<string, () => Totals>();
   /** Writing children's own worktrees (or copies), until merged, discarded or the session ends. */
+  /** The parent was interrupted: its children's worktrees stay for a resume. */
+  private interrupted = false;
+  /** Children of an earlier run of this parent (a resumed parent), by agent and prompt; each is taken once. */
+  private previous: Promise<Map<string, { subagentId: string; taskId: string }>> | undefined;
   private readonly isolated = new Map<string, { workspace: IsolatedWorkspace; diff: string }>();
 
   constructor(private readonly options: SubagentFactoryOptions) {
@@ -100,9 +111,12 @@ export class SubagentFactory implements ChildTaskFactory {
   async runChild(request: SubagentRequest): Promise<SubagentReport> {
     const { settings, security, store } = this.options;
     const type = this.options.agentTypes.find((candidate) => candidate.name === request.agent);
-    const base = { subagentId: request.subagentId, agent: request.agent, tokensIn: 0, tokensOut: 0, cost: 0 };
+    const previous = await this.previousChild(request);
+    const subagentId = previous?.subagentId ?? request.subagentId;
+    const base = { subagentId, agent: request.agent, tokensIn: 0, tokensOut: 0, cost: 0 };
     if (type === undefined) return { ...base, taskId: "", status: "failed", error: `unknown agent type ${request.agent}` };
-    if (request.signal.aborted) return { ...base, taskId: "", status: "aborted" };
+    if (request.signal.aborted) return { ...base, taskId: previous?.taskId ?? "", status: "aborted" };
+    if (previous?.loaded.status === "completed") return this.reuseReport(type, previous);
 
     let provider: Provider;
     try {
@@ -110,9 +124,19 @@ export class SubagentFactory implements ChildTaskFactory {
     } catch (error) {
       return { ...base, taskId: "", status: "failed", error: `the agent type ${type.name} names the model ${type.model ?? ""}: ${error instanceof Error ? error.message : String(error)}` };
     }
-    const writer = await store.create({ task: request.prompt, workspace: settings.cwd, parent: { taskId: this.options.parentTaskId, subagentId: request.subagentId } });
-    this.options.parentSay(`Subagent ${request.subagentId} (${type.name}) started: task ${writer.taskId}`, {
-      subagentId: request.subagentId,
+    let writer: TaskLogWriter;
+    let resumed: { history: NonNullable<TaskOptions["history"]>; content: ContentBlock[] } | undefined;
+    if (previous === undefined) {
+      writer = await store.create({ task: request.prompt, workspace: settings.cwd, parent: { taskId: this.options.parentTaskId, subagentId } });
+    } else {
+      // The parent was resumed: its interrupted child goes on where it stopped.
+      const opened = await openForResume(store, previous.taskId, { now: Date.now() });
+      writer = opened.writer;
+      const { tokensIn, tokensOut, cost } = opened.loaded;
+      resumed = { history: { apiHistory: opened.resume.apiHistory, uiMessages: opened.resume.uiMessages, usage: { tokensIn, tokensOut, cost } }, content: opened.resume.nextUserContent };
+    }
+    this.options.parentSay(`Subagent ${subagentId} (${type.name}) ${resumed ? "resumed" : "started"}: task ${writer.taskId}`, {
+      subagentId,
       agent: type.name,
       childTaskId: writer.taskId,
     });
@@ -121,12 +145,12 @@ export class SubagentFactory implements ChildTaskFactory {
     let isolated: IsolatedWorkspace | undefined;
     if (!type.readOnly) {
       try {
-        isolated = await createIsolatedWorkspace({ workspace: settings.cwd, dataDir: settings.dataDir, parentTaskId: this.options.parentTaskId, subagentId: request.subagentId });
+        isolated = await createIsolatedWorkspace({ workspace: settings.cwd, dataDir: settings.dataDir, parentTaskId: this.options.parentTaskId, subagentId, reuse: resumed !== undefined });
       } catch (error) {
         await writer.close();
         return { ...base, taskId: writer.taskId, status: "failed", error: `its own worktree could not be made: ${error instanceof Error ? error.message : String(error)}` };
       }
-      this.isolated.set(request.subagentId, { workspace: isolated, diff: "" });
+      this.isolated.set(subagentId, { workspace: isolated, diff: "" });
     }
     const cwd = isolated?.cwd ?? settings.cwd;
     const rules = isolated === undefined ? security.rules : new PermissionRules(settings.permissions, cwd);
@@ -152,12 +176,12 @@ export class SubagentFactory implements ChildTaskFactory {
       keepBackgroundProcesses: settings.keepBackgroundProcesses,
       onlyTools: (type.tools ?? allTools).filter((name) => !parentOnlyTools.has(name)),
       readOnlyCommands: type.readOnly,
-      subagent: { subagentId: request.subagentId },
+      subagent: { subagentId },
       ...(this.options.operations ? { operations: this.options.operations } : {}),
     });
 
     let result: string | undefined;
-    const host = childHost(this.options.host, request.subagentId, (message) => {
+    const host = childHost(this.options.host, subagentId, (message) => {
       if (message.type === "say" && message.say === "completion_result" && !message.partial) result = message.text;
     });
     const budget = security.budget;
@@ -170,7 +194,7 @@ export class SubagentFactory implements ChildTaskFactory {
         workspace: cwd,
         toolExecutor,
         globalRulesDir: join(settings.userConfigDir, "rules"),
-        extraSections: () => [subagentSection(type, request.subagentId)],
+        extraSections: () => [subagentSection(type, subagentId)],
       }),
       protocol: settings.toolProtocol,
       mode: "act",
@@ -190,19 +214,20 @@ export class SubagentFactory implements ChildTaskFactory {
         : {}),
       mcpWaitMs: settings.mcpWaitMs,
       createNativeToolCalls: () => new NativeToolCallAssembler(),
+      ...(resumed ? { history: resumed.history } : {}),
     });
-    this.spending.set(request.subagentId, () => task.usage.totals());
+    this.spending.set(subagentId, () => task.usage.totals());
 
     const onAbort = (): void => void task.abortTask();
     request.signal.addEventListener("abort", onAbort, { once: true });
-    const done = task.startTask(request.prompt);
+    const done = resumed ? task.resumeTask(resumed.content) : task.startTask(request.prompt);
     const entry: RunningChild = { task, done };
     this.running.add(entry);
     try {
       const outcome = await done;
       const totals = task.usage.totals();
       const changes = isolated === undefined ? undefined : await isolated.finish();
-      if (changes !== undefined) this.isolated.set(request.subagentId, { workspace: isolated as IsolatedWorkspace, diff: changes.diff });
+      if (changes !== undefined) this.isolated.set(subagentId, { workspace: isolated as IsolatedWorkspace, diff: changes.diff });
       return {
         ...base,
         taskId: writer.taskId,
@@ -220,6 +245,57 @@ export class SubagentFactory implements ChildTaskFactory {
     }
   }
 
+  /** The child an earlier run of this (resumed) parent started with the same agent type and prompt. */
+  private async previousChild(request: SubagentRequest): Promise<PreviousChild | undefined> {
+    // One lookup shared by children that start at the same moment.
+    this.previous ??= this.loadPrevious();
+    const previous = await this.previous;
+    const key = `${request.agent}\0${request.prompt}`;
+    const found = previous.get(key);
+    if (found === undefined) return undefined;
+    previous.delete(key);
+    const loaded = await this.options.store.load(found.taskId).catch(() => undefined);
+    return loaded === undefined ? undefined : { ...found, loaded };
+  }
+
+  private async loadPrevious(): Promise<Map<string, { subagentId: string; taskId: string }>> {
+    const found = new Map<string, { subagentId: string; taskId: string }>();
+    for (const message of this.options.resumedMessages ?? []) {
+      const { childTaskId, subagentId, agent } = message.meta ?? {};
+      if (typeof childTaskId !== "string" || typeof subagentId !== "string" || typeof agent !== "string") continue;
+      const loaded = await this.options.store.load(childTaskId).catch(() => undefined);
+      if (loaded !== undefined) found.set(`${agent}\0${loaded.meta.task}`, { subagentId, taskId: childTaskId });
+    }
+    return found;
+  }
+
+  /** A child that had completed before the parent was interrupted: its report is used again, not rerun. */
+  private async reuseReport(type: AgentType, previous: PreviousChild): Promise<SubagentReport> {
+    const { loaded, subagentId } = previous;
+    const result = loaded.uiMessages.filter((message) => message.type === "say" && message.say === "completion_result").at(-1)?.text;
+    this.options.parentSay(`Subagent ${subagentId} (${type.name}) had completed: its report is used again (task ${previous.taskId})`, { subagentId, agent: type.name, childTaskId: previous.taskId });
+    let changes: SubagentReport["changes"];
+    if (!type.readOnly) {
+      const isolated = await createIsolatedWorkspace({ workspace: this.options.settings.cwd, dataDir: this.options.settings.dataDir, parentTaskId: this.options.parentTaskId, subagentId, reuse: true }).catch(() => undefined);
+      const finished = await isolated?.finish().catch(() => undefined);
+      if (isolated !== undefined && finished !== undefined) {
+        this.isolated.set(subagentId, { workspace: isolated, diff: finished.diff });
+        if (finished.files.length > 0) changes = { ...finished, ...(isolated.branch === undefined ? {} : { branch: isolated.branch }) };
+      }
+    }
+    return {
+      subagentId,
+      agent: type.name,
+      taskId: previous.taskId,
+      status: "completed",
+      ...(result === undefined ? {} : { result }),
+      tokensIn: loaded.tokensIn,
+      tokensOut: loaded.tokensOut,
+      cost: loaded.cost,
+      ...(changes === undefined ? {} : { changes }),
+    };
+  }
+
   async mergeChanges(subagentId: string): Promise<SubagentMergeResult> {
     const found = this.isolated.get(subagentId);
     if (found === undefined) return { kind: "empty" };
@@ -235,17 +311,21 @@ export class SubagentFactory implements ChildTaskFactory {
     await found?.workspace.remove();
   }
 
-  /** When the parent's session ends: every worktree and branch left is removed. */
+  /** When the parent's session ends: every worktree and branch left is removed (kept for a resume when it was interrupted). */
   async removeAll(): Promise<void> {
+    if (this.interrupted) return;
     for (const subagentId of [...this.isolated.keys()]) await this.discardChanges(subagentId);
   }
 
   async abortAll(): Promise<void> {
+    this.interrupted = true;
     const children = [...this.running];
     await Promise.all(children.map((child) => child.task.abortTask()));
     await Promise.all(children.map((child) => child.done.catch(() => undefined)));
   }
 }
+
+type PreviousChild = { subagentId: string; taskId: string; loaded: LoadedTask };
 
 function add(left: Totals, right: Totals): Totals {
   return { tokensIn: left.tokensIn + right.tokensIn, tokensOut: left.tokensOut + right.tokensOut, cost: left.cost + right.cost };

@@ -4,6 +4,7 @@ import type { Provider } from "../llm/types.js";
 import { TaskStore } from "../store/task-store.js";
 import type { Host } from "../task/host.js";
 import type { Task } from "../task/task.js";
+import type { UiMessage } from "../task/messages.js";
 import type { WorkspaceOperations } from "../tools/operations.js";
 import { agentTypesSection, loadAgentTypes } from "./agent-types.js";
 import type { SessionSecurity } from "./security-wiring.js";
@@ -19,6 +20,7 @@ export async function createSubagents(options: {
   current: { task?: Task };
   notice: (text: string) => void;
   operations?: WorkspaceOperations;
+  resumedMessages?: ReadonlyArray<UiMessage>;
 }): Promise<{ factory: SubagentFactory; promptSections: () => string[] }> {
   const { settings, current } = options;
   const { types, warnings } = await loadAgentTypes({ workspace: settings.cwd, userConfigDir: settings.userConfigDir });
@@ -35,6 +37,7 @@ export async function createSubagents(options: {
     parentSay: (text, meta) => current.task?.say("info", text, { meta }),
     agentTypes: types,
     ...(options.operations ? { operations: options.operations } : {}),
+    ...(options.resumedMessages ? { resumedMessages: options.resumedMessages } : {}),
   });
   const section = agentTypesSection(types);
   return { factory, promptSections: () => [section] };

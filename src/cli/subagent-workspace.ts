@@ -9,6 +9,7 @@
  * silently). The repository's own hooks never run for cairn's git commands.
  */
 import { execFile } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
 import { cp, mkdir, rm } from "node:fs/promises";
 import { join, relative } from "node:path";
 
@@ -55,8 +56,19 @@ export interface IsolatedWorkspace {
   remove(): Promise<void>;
 }
 
-export async function createIsolatedWorkspace(options: { workspace: string; dataDir: string; parentTaskId: string; subagentId: string }): Promise<IsolatedWorkspace> {
+export async function createIsolatedWorkspace(options: {
+  workspace: string;
+  dataDir: string;
+  parentTaskId: string;
+  subagentId: string;
+  /** A resumed subagent: its worktree (or copy) from before is used again when it is still there. */
+  reuse?: boolean;
+}): Promise<IsolatedWorkspace> {
   const folder = join(options.dataDir, "worktrees", options.parentTaskId, options.subagentId);
+  if (options.reuse === true && existsSync(join(folder, ".git"))) {
+    const reattached = await reattach({ ...options, folder });
+    if (reattached !== undefined) return reattached;
+  }
   await rm(folder, { recursive: true, force: true });
   await mkdir(join(options.dataDir, "worktrees", options.parentTaskId), { recursive: true });
   const top = await git(options.workspace, ["rev-parse", "--show-toplevel"]);
@@ -77,7 +89,8 @@ async function changes(cwd: string, base: string, message: string): Promise<{ di
   await gitOk(cwd, ["add", "-A"]);
   const diff = await gitOk(cwd, ["diff", "--cached", "--binary", base]);
   const files = (await gitOk(cwd, ["diff", "--cached", "--name-only", base])).split("\n").filter((line) => line !== "");
-  if (files.length > 0) await gitOk(cwd, ["commit", "-q", "--no-verify", "-m", message]);
+  // Committed on its branch (a resumed subagent may have committed part of it before).
+  if ((await gitOk(cwd, ["status", "--porcelain"])).trim() !== "") await gitOk(cwd, ["commit", "-q", "--no-verify", "-m", message]);
   return { diff, files };
 }
 
@@ -131,4 +144,30 @@ async function copy(options: { workspace: string; folder: string; subagentId: st
     merge: (diff) => mergeInto(options.workspace, diff),
     remove: () => rm(folder, { recursive: true, force: true }),
   };
+}
+
+/** The worktree (or copy) of an interrupted subagent, with the commit it started from. */
+async function reattach(options: { workspace: string; folder: string; subagentId: string; parentTaskId: string }): Promise<IsolatedWorkspace | undefined> {
+  const { folder } = options;
+  const start = `cairn: the workspace when subagent ${options.subagentId} started`;
+  const base = (await git(folder, ["log", "--format=%H", "-1", "--fixed-strings", `--grep=${start}`])).stdout.trim();
+  if (base === "") return undefined;
+  const message = `cairn: subagent ${options.subagentId}`;
+  if (statSync(join(folder, ".git")).isFile()) {
+    const root = (await gitOk(options.workspace, ["rev-parse", "--show-toplevel"])).trim();
+    const branch = `cairn/${options.parentTaskId}/${options.subagentId}`;
+    return {
+      cwd: join(folder, relative(root, options.workspace)),
+      kind: "worktree",
+      branch,
+      finish: () => changes(folder, base, message),
+      merge: (diff) => mergeInto(root, diff),
+      remove: async () => {
+        await git(root, ["worktree", "remove", "--force", folder]);
+        await git(root, ["branch", "-D", branch]);
+        await rm(folder, { recursive: true, force: true });
+      },
+    };
+  }
+  return { cwd: folder, kind: "copy", branch: undefined, finish: () => changes(folder, base, message), merge: (diff) => mergeInto(options.workspace, diff), remove: () => rm(folder, { recursive: true, force: true }) };
 }

@@ -339,4 +339,42 @@ describe("issue #17 subagents through the real CLI", () => {
     expect(existsSync(join(sandbox.dataDir, "worktrees", parentId, "general-1"))).toBe(false);
     expect(existsSync(join(sandbox.dataDir, "worktrees", parentId, "general-2"))).toBe(false);
   });
+
+  it("resuming a parent whose children were interrupted resumes them, and reuses the reports (and unmerged changes) of those that finished", { timeout: 90_000 }, async () => {
+    const delegate = useSubagents([{ prompt: "ALPHA: write alpha.txt", agent: "general" }, { prompt: "BETA: look slowly", agent: "explore" }]);
+    const scenario: Scenario = {
+      turns: [{ text: delegate }, { text: delegate }, { text: complete("both reported after the resume") }],
+      conversations: [
+        { match: "ALPHA:", turns: [{ text: "<write_to_file>\n<path>alpha.txt</path>\n<content>\nfrom alpha\n</content>\n</write_to_file>" }, { text: complete("alpha report: wrote alpha.txt") }] },
+        { match: "BETA:", turns: [{ text: "Looking slowly. ".repeat(50), stallAfterChunks: 5 }, { text: complete("beta report after its resume") }] },
+      ],
+    };
+    server = await startScriptedServer({ scenario });
+    const run = startCli(runArgs(["--yes", "--json"], "Two children"), { env: sandbox.env, cwd: sandbox.workspace });
+    await run.waitForOutput(/"subagentId":"general-1"[^\n]*"say":"completion_result"|"say":"completion_result"[^\n]*"subagentId":"general-1"/);
+    await server.waitForChunks(conversationOrder(["BETA:"]).indexOf("BETA:"), 5);
+    run.child.kill("SIGINT");
+    expect(await run.exit).toBe(130);
+    const parentId = String(run.events()[0]?.["taskId"]);
+    expect(existsSync(join(sandbox.workspace, "alpha.txt"))).toBe(false);
+
+    const resumed = await runCli(["resume", "--json", "--yes", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-subagents", parentId], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(resumed.stderr).toBe("");
+    expect(resumed.status).toBe(0);
+    // ALPHA was not run again; BETA went on where it stopped, in its own task.
+    const order = conversationOrder(["ALPHA:", "BETA:"]);
+    expect(order.filter((name) => name === "ALPHA:")).toHaveLength(2);
+    expect(order.filter((name) => name === "BETA:")).toHaveLength(2);
+    const betaResumed = JSON.stringify(server.requests[order.lastIndexOf("BETA:")]?.body);
+    expect(betaResumed).toContain("Looking slowly.");
+    const links = resumed.events.filter((event) => typeof (event["meta"] as Record<string, unknown> | undefined)?.["childTaskId"] === "string").map((event) => String(event["text"]));
+    expect(links.some((text) => /Subagent general-1 \(general\) had completed: its report is used again/.test(text))).toBe(true);
+    expect(links.some((text) => /Subagent explore-2 \(explore\) resumed/.test(text))).toBe(true);
+    const back = requestText(server.requests.length - 1);
+    expect(back).toContain("alpha report: wrote alpha.txt");
+    expect(back).toContain("beta report after its resume");
+    // The finished child's changes, kept through the interruption, were merged now.
+    expect(await readFile(join(sandbox.workspace, "alpha.txt"), "utf8")).toBe("from alpha\n");
+    expect(existsSync(join(sandbox.dataDir, "worktrees", parentId, "general-1"))).toBe(false);
+  });
 });

@@ -135,7 +135,9 @@ export function createUseSubagentsTool(factory: ChildTaskFactory): ToolDefinitio
       } finally {
         signal.removeEventListener("abort", onAbort);
       }
-      if (signal.aborted) return toolError("the task was cancelled while its subagents ran; they were stopped and can be resumed.");
+      if (signal.aborted) {
+        return toolError("the task was cancelled while its subagents ran; they were stopped. When the task resumes, call use_subagents again with the same subagents: interrupted ones go on where they stopped, finished ones give their reports again.");
+      }
       for (const report of reports) {
         const spent = `${report.tokensIn + report.tokensOut} tokens, $${report.cost.toFixed(4)}`;
         runtime.context.say("info", `Subagent ${report.subagentId} ${report.status} (${spent}).`, {
