@@ -94,15 +94,19 @@ export function registerHistoryCommands(program: Command, context: HistoryComman
       const store = new TaskStore({ dataDir: dataDirOf(context, flags) });
       const loaded = await store.load(await store.resolveTaskId(input));
       for (const warning of loaded.warnings) process.stderr.write(`cairn: warning: ${warning}\n`);
+      const { subagentsOf, formatSubagentTree } = await import("./subagent-tree.js");
+      const subagents = await subagentsOf(store, loaded);
       if (flags.json === true) {
         const { meta, uiMessages, status, tokensIn, tokensOut, cost } = loaded;
-        write(`${JSON.stringify({ ...meta, status, tokensIn, tokensOut, cost, messages: uiMessages }, null, 2)}\n`);
+        write(`${JSON.stringify({ ...meta, status, tokensIn, tokensOut, cost, subagents, messages: uiMessages }, null, 2)}\n`);
         return;
       }
       const { meta } = loaded;
       write(
         `${pc.bold(`Task ${meta.taskId}`)} (${loaded.status}; ${loaded.tokensIn} tokens in, ${loaded.tokensOut} out; ${formatCost(loaded.cost)})\n` +
-          `Workspace: ${meta.workspace}\nStarted:   ${formatTime(meta.createdAt)}\n\n` +
+          `Workspace: ${meta.workspace}\nStarted:   ${formatTime(meta.createdAt)}\n` +
+          formatSubagentTree(loaded, subagents, formatCost) +
+          "\n" +
           (loaded.uiMessages.length === 0 ? "(no messages)\n" : `${formatTranscript(loaded.uiMessages)}\n`),
       );
     });

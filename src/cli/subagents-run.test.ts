@@ -113,6 +113,15 @@ describe("issue #17 subagents through the real CLI", () => {
     // The parent's own log holds the links.
     const parentLog = await readFile(join(store.tasksDir, parentId, "log.jsonl"), "utf8");
     for (const link of links) expect(parentLog).toContain(String((link["meta"] as Record<string, unknown>)["childTaskId"]));
+
+    // cairn show draws the tree: the parent lists its subagents, a child names its parent.
+    const shown = await runCli(["show", parentId], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(shown.stdout).toMatch(/Subagents:\n {2}├─ explore-\d \(explore\) \S+: completed; \d+ tokens in, \d+ out; \$[\d.]+\n {2}└─ explore-\d \(explore\) \S+: completed/);
+    const firstChild = String((links[0]?.["meta"] as Record<string, unknown>)["childTaskId"]);
+    const childShown = await runCli(["show", firstChild], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(childShown.stdout).toMatch(new RegExp(`Subagent explore-\\d of task ${parentId}`));
+    const shownJson = JSON.parse((await runCli(["show", "--json", parentId], { env: sandbox.env, cwd: sandbox.workspace })).stdout) as { subagents: Array<Record<string, unknown>> };
+    expect(shownJson.subagents.map((node) => node["status"])).toEqual(["completed", "completed"]);
   });
 
   it("an explore subagent offers no editing tools and refuses commands that are not read-only", { timeout: 60_000 }, async () => {
