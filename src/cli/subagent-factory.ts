@@ -26,6 +26,7 @@ import { createToolExecutor } from "../tools/create-tool-executor.js";
 import type { WorkspaceOperations } from "../tools/operations.js";
 import type { AgentType } from "./agent-types.js";
 import type { SessionSecurity } from "./security-wiring.js";
+import { runSubagentStopHook, type SubagentStopPayload } from "./subagent-stop-hook.js";
 import { createIsolatedWorkspace, type IsolatedWorkspace } from "./subagent-workspace.js";
 import { PermissionRules } from "../security/permission-rules.js";
 import { createLaunchPolicy } from "../tools/sandbox-policy.js";
@@ -52,6 +53,8 @@ export interface SubagentFactoryOptions {
   parentUsage: () => Totals;
   /** Says a message in the parent's task (the link to each child's log). */
   parentSay: (text: string, meta: Record<string, unknown>) => void;
+  /** Says a hook's outcome in the parent's task. */
+  parentStatus: (text: string, meta: Record<string, unknown>) => void;
   agentTypes: AgentType[];
   operations?: WorkspaceOperations;
   /** A resumed parent's messages: the children it started before (issue #17, resume). */
@@ -60,7 +63,8 @@ export interface SubagentFactoryOptions {
 
 interface RunningChild {
   task: Task;
-  done: Promise<unknown>;
+  /** Resolves when the child is wholly done: its task ended, its worktree committed, its log closed. */
+  settled: Promise<void>;
 }
 
 /** Tools a general subagent never gets: handing off or planning is the parent's business. */
@@ -221,12 +225,15 @@ export class SubagentFactory implements ChildTaskFactory {
     const onAbort = (): void => void task.abortTask();
     request.signal.addEventListener("abort", onAbort, { once: true });
     const done = resumed ? task.resumeTask(resumed.content) : task.startTask(request.prompt);
-    const entry: RunningChild = { task, done };
+    let release: () => void = () => undefined;
+    const entry: RunningChild = { task, settled: new Promise<void>((resolve) => (release = resolve)) };
     this.running.add(entry);
     try {
       const outcome = await done;
       const totals = task.usage.totals();
       const changes = isolated === undefined ? undefined : await isolated.finish();
+      // An interrupted child did not stop by itself: the hook is for children that ended.
+      if (outcome.status !== "aborted") await this.subagentStop({ subagentId, childTaskId: writer.taskId, agent: type.name, status: outcome.status, ...(result === undefined ? {} : { result }) });
       if (changes !== undefined) this.isolated.set(subagentId, { workspace: isolated as IsolatedWorkspace, diff: changes.diff });
       return {
         ...base,
@@ -242,6 +249,7 @@ export class SubagentFactory implements ChildTaskFactory {
       this.running.delete(entry);
       await writer.flush();
       await writer.close();
+      release();
     }
   }
 
@@ -296,6 +304,19 @@ export class SubagentFactory implements ChildTaskFactory {
     };
   }
 
+  /** The user's SubagentStop hook, if configured, in the parent's workspace. */
+  private async subagentStop(payload: Omit<SubagentStopPayload, "taskId">): Promise<void> {
+    const command = this.options.settings.hooks["SubagentStop"];
+    if (command === undefined) return;
+    await runSubagentStopHook({
+      command,
+      cwd: this.options.settings.cwd,
+      launchPolicy: this.options.security.launchPolicy,
+      payload: { taskId: this.options.parentTaskId, ...payload },
+      onStatus: (text, meta) => this.options.parentStatus(text, meta),
+    });
+  }
+
   async mergeChanges(subagentId: string): Promise<SubagentMergeResult> {
     const found = this.isolated.get(subagentId);
     if (found === undefined) return { kind: "empty" };
@@ -321,7 +342,7 @@ export class SubagentFactory implements ChildTaskFactory {
     this.interrupted = true;
     const children = [...this.running];
     await Promise.all(children.map((child) => child.task.abortTask()));
-    await Promise.all(children.map((child) => child.done.catch(() => undefined)));
+    await Promise.all(children.map((child) => child.settled));
   }
 }
 

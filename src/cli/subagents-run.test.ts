@@ -202,7 +202,7 @@ describe("issue #17 subagents through the real CLI", () => {
     expect((await new TaskStore({ dataDir: sandbox.dataDir }).load(childId)).status).toBe("budget");
   });
 
-  it("a user-defined agent type from a Claude Code agent file (.claude/agents/): listed in the parent's system prompt, its tools and instructions given to the child", { timeout: 60_000 }, async () => {
+  it("a user-defined agent type from a Claude Code agent file (.claude/agents/): listed in the parent's system prompt, its tools and instructions given to the child; the SubagentStop hook runs when it ends", { timeout: 60_000 }, async () => {
     await mkdir(join(sandbox.workspace, ".claude", "agents"), { recursive: true });
     await writeFile(
       join(sandbox.workspace, ".claude", "agents", "doc-reader.md"),
@@ -212,9 +212,15 @@ describe("issue #17 subagents through the real CLI", () => {
       turns: [{ text: useSubagents([{ prompt: "DELTA: summarise the docs", agent: "doc-reader" }]) }, { text: complete("summarised") }],
       conversations: [{ match: "DELTA:", turns: [{ text: complete("delta summary: nothing to read") }] }],
     };
+    const hookFile = join(sandbox.root, "subagent-stop.json");
+    await writeFile(join(sandbox.configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, hooks: { SubagentStop: `cat > '${hookFile}'` } }));
     server = await startScriptedServer({ scenario });
     const result = await runCli(runArgs(["--yes", "--json"], "Summarise"), { env: sandbox.env, cwd: sandbox.workspace });
     expect(result.status).toBe(0);
+    // The SubagentStop hook ran with the child's outcome, and its status shows in the parent.
+    const stopped = JSON.parse(await readFile(hookFile, "utf8")) as Record<string, unknown>;
+    expect(stopped).toMatchObject({ hook: "SubagentStop", taskId: result.events[0]?.["taskId"], subagentId: "doc-reader-1", agent: "doc-reader", status: "completed", result: "delta summary: nothing to read" });
+    expect(result.events.some((event) => event["say"] === "hook_status" && String(event["text"]).startsWith("SubagentStop hook (doc-reader-1) exited with 0"))).toBe(true);
     const parentSystem = JSON.stringify((server.requests[0]?.body as Record<string, unknown>)["system"]);
     expect(parentSystem).toContain("doc-reader: Reads documentation and summarises it in one line");
     const childSystem = JSON.stringify((server.requests[1]?.body as Record<string, unknown>)["system"]);
