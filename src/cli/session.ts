@@ -152,7 +152,7 @@ async function buildSession(parts: {
   resumedMessages?: UiMessage[];
 }): Promise<Session> {
   const { options, settings, provider, log, taskId, resumed, resumedUsage, current, early, notice, security } = parts;
-  const subagents = await createSubagents({ settings, provider, providerForModel: parts.providerForModel, security, host: security.wrapHost(options.host), parentTaskId: taskId, current, notice, ...(parts.resumedMessages ? { resumedMessages: parts.resumedMessages } : {}), ...(options.operations ? { operations: options.operations } : {}) });
+  const subagents = await createSubagents({ settings, provider, providerForModel: parts.providerForModel, security, host: security.wrapHost(options.host), parentTaskId: taskId, current, notice, checkpoints: options.checkpoints !== false, ...(parts.resumedMessages ? { resumedMessages: parts.resumedMessages } : {}), ...(options.operations ? { operations: options.operations } : {}) });
   const mcp = await startMcp({
     settings,
     notice,

@@ -29,6 +29,7 @@ import type { SessionSecurity } from "./security-wiring.js";
 import { runSubagentStopHook, type SubagentStopPayload } from "./subagent-stop-hook.js";
 import { createIsolatedWorkspace, type IsolatedWorkspace } from "./subagent-workspace.js";
 import { PermissionRules } from "../security/permission-rules.js";
+import { createCheckpoints } from "./checkpoint-wiring.js";
 import { createLaunchPolicy } from "../tools/sandbox-policy.js";
 import type { SubagentMergeResult } from "../task/subagents.js";
 
@@ -57,6 +58,8 @@ export interface SubagentFactoryOptions {
   parentStatus: (text: string, meta: Record<string, unknown>) => void;
   agentTypes: AgentType[];
   operations?: WorkspaceOperations;
+  /** False when the parent runs without checkpoints (`--no-checkpoints`). */
+  checkpoints?: boolean;
   /** A resumed parent's messages: the children it started before (issue #17, resume). */
   resumedMessages?: ReadonlyArray<UiMessage>;
 }
@@ -189,6 +192,18 @@ export class SubagentFactory implements ChildTaskFactory {
       if (message.type === "say" && message.say === "completion_result" && !message.partial) result = message.text;
     });
     const budget = security.budget;
+    const current: { task?: Task } = {};
+    // A writing child's checkpoints are of its own worktree (or copy); read-only children change nothing.
+    const checkpoints =
+      isolated !== undefined && settings.checkpoints && this.options.checkpoints !== false
+        ? createCheckpoints({
+            workspace: isolated.cwd,
+            dataDir: settings.dataDir,
+            taskId: writer.taskId,
+            position: () => ({ apiHistoryLength: current.task?.apiConversationHistory.length ?? 0, uiMessageCount: current.task?.messages.messageCount ?? 0 }),
+            say: (kind, text, meta) => current.task?.say(kind, text, meta ? { meta } : {}),
+          })
+        : undefined;
     const task: Task = new Task({
       taskId: writer.taskId,
       provider: security.wrapProvider(provider),
@@ -219,7 +234,9 @@ export class SubagentFactory implements ChildTaskFactory {
       mcpWaitMs: settings.mcpWaitMs,
       createNativeToolCalls: () => new NativeToolCallAssembler(),
       ...(resumed ? { history: resumed.history } : {}),
+      ...(checkpoints ? { checkpoints } : {}),
     });
+    current.task = task;
     this.spending.set(subagentId, () => task.usage.totals());
 
     const onAbort = (): void => void task.abortTask();
@@ -247,9 +264,13 @@ export class SubagentFactory implements ChildTaskFactory {
     } finally {
       request.signal.removeEventListener("abort", onAbort);
       this.running.delete(entry);
-      await writer.flush();
-      await writer.close();
-      release();
+      try {
+        await checkpoints?.waitInitial();
+        await writer.flush();
+        await writer.close();
+      } finally {
+        release();
+      }
     }
   }
 

@@ -21,6 +21,7 @@ export async function createSubagents(options: {
   notice: (text: string) => void;
   operations?: WorkspaceOperations;
   resumedMessages?: ReadonlyArray<UiMessage>;
+  checkpoints?: boolean;
 }): Promise<{ factory: SubagentFactory; promptSections: () => string[] }> {
   const { settings, current } = options;
   const { types, warnings } = await loadAgentTypes({ workspace: settings.cwd, userConfigDir: settings.userConfigDir });
@@ -39,6 +40,7 @@ export async function createSubagents(options: {
     agentTypes: types,
     ...(options.operations ? { operations: options.operations } : {}),
     ...(options.resumedMessages ? { resumedMessages: options.resumedMessages } : {}),
+    ...(options.checkpoints === false ? { checkpoints: false } : {}),
   });
   const section = agentTypesSection(types);
   return { factory, promptSections: () => [section] };

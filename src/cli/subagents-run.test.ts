@@ -347,6 +347,8 @@ describe("issue #17 subagents through the real CLI", () => {
     expect(back).toContain("do not apply to the workspace as it is now");
     expect(run.events().some((event) => event["say"] === "warning" && String(event["text"]).includes("general-2"))).toBe(true);
 
+    // Each writing child took checkpoints of its own worktree.
+    expect(run.events().some((event) => event["say"] === "checkpoint_created" && event["subagentId"] === "general-1")).toBe(true);
     // The repository's hooks never ran; worktrees and branches are gone when the task ends.
     for (const hook of ["post-checkout", "pre-commit", "post-commit"]) expect(existsSync(join(sandbox.root, `hook-ran-${hook}`))).toBe(false);
     expect(gitIn("branch", "--list", "cairn/*")).toBe("");
