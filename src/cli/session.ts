@@ -160,6 +160,7 @@ async function buildSession(parts: {
     ...(options.extraMcpServers ? { extraServers: options.extraMcpServers } : {}),
   });
 
+  subagents.factory.useMcp(mcp);
   const baseExecutor = createToolExecutor({
     workspace: settings.cwd,
     dataDir: settings.dataDir,

@@ -17,6 +17,9 @@ import type { UiMessage } from "../task/messages.js";
 import type { ChildTaskFactory, SubagentReport, SubagentRequest } from "../task/subagents.js";
 import { Task } from "../task/task.js";
 import type { TaskOptions } from "../task/task.js";
+import type { McpGate } from "../task/seams.js";
+import type { ToolExecutor } from "../task/tool-executor.js";
+import type { McpPort } from "../tools/mcp-port.js";
 import type { ContentBlock } from "../llm/types.js";
 import { openForResume } from "../store/resume-task.js";
 import type { TaskLogWriter } from "../store/log-writer.js";
@@ -79,6 +82,8 @@ export class SubagentFactory implements ChildTaskFactory {
   /** Usage of every child of this parent, live for running ones. */
   private readonly spending = new Map<string, () => Totals>();
   /** Writing children's own worktrees (or copies), until merged, discarded or the session ends. */
+  /** The parent's MCP hub (set once it started): general children use its servers too. */
+  private mcp: SubagentMcp | undefined;
   /** The parent was interrupted: its children's worktrees stay for a resume. */
   private interrupted = false;
   /** Children of an earlier run of this parent (a resumed parent), by agent and prompt; each is taken once. */
@@ -87,6 +92,11 @@ export class SubagentFactory implements ChildTaskFactory {
 
   constructor(private readonly options: SubagentFactoryOptions) {
     this.maxParallel = options.settings.subagents.maxParallel;
+  }
+
+  /** Hands the children the parent's MCP servers (after the hub started). */
+  useMcp(mcp: SubagentMcp): void {
+    this.mcp = mcp;
   }
 
   agentTypes(): Array<{ name: string; description: string; readOnly: boolean }> {
@@ -166,8 +176,11 @@ export class SubagentFactory implements ChildTaskFactory {
         ? security.launchPolicy
         : createLaunchPolicy({ workspace: cwd, sandbox: settings.sandbox, network: settings.sandboxNetwork, allowEnv: settings.allowEnv, userConfigDir: settings.userConfigDir });
 
+    // MCP tools may change anything: only types given the parent's tools (or use_mcp_tool by name) get them.
+    const mcp = this.mcp !== undefined && (type.tools === undefined || type.tools.includes("use_mcp_tool")) && !type.readOnly ? this.mcp : undefined;
     const allTools = builtinTools.map((tool) => tool.name).filter((name) => !parentOnlyTools.has(name));
-    const toolExecutor = createToolExecutor({
+    const baseExecutor = createToolExecutor({
+      ...(mcp?.port ? { mcp: mcp.port } : {}),
       workspace: cwd,
       dataDir: settings.dataDir,
       approval: settings.autoApprove,
@@ -186,6 +199,7 @@ export class SubagentFactory implements ChildTaskFactory {
       subagent: { subagentId },
       ...(this.options.operations ? { operations: this.options.operations } : {}),
     });
+    const toolExecutor = mcp ? mcp.wrap(baseExecutor) : baseExecutor;
 
     let result: string | undefined;
     const host = childHost(this.options.host, subagentId, (message) => {
@@ -232,6 +246,7 @@ export class SubagentFactory implements ChildTaskFactory {
           }
         : {}),
       mcpWaitMs: settings.mcpWaitMs,
+      ...(mcp ? { mcp: mcp.gate } : {}),
       createNativeToolCalls: () => new NativeToolCallAssembler(),
       ...(resumed ? { history: resumed.history } : {}),
       ...(checkpoints ? { checkpoints } : {}),
@@ -365,6 +380,13 @@ export class SubagentFactory implements ChildTaskFactory {
     await Promise.all(children.map((child) => child.task.abortTask()));
     await Promise.all(children.map((child) => child.settled));
   }
+}
+
+/** What a child needs of the parent's MCP hub (src/cli/mcp-wiring.ts). */
+export interface SubagentMcp {
+  port: McpPort | undefined;
+  gate: McpGate;
+  wrap(executor: ToolExecutor): ToolExecutor;
 }
 
 type PreviousChild = { subagentId: string; taskId: string; loaded: LoadedTask };

@@ -12,6 +12,7 @@ import { startScriptedServer, type ScriptedServer } from "../llm/scripted/server
 import { firstUserText } from "../llm/scripted/conversation-router.js";
 import { TaskStore } from "../store/task-store.js";
 import { makeSandbox, runCli, startCli, type Sandbox } from "./test-support/cli-harness.js";
+import { everythingEntry } from "../mcp/test-support/servers.js";
 
 let sandbox: Sandbox;
 let server: ScriptedServer | undefined;
@@ -393,5 +394,28 @@ describe("issue #17 subagents through the real CLI", () => {
     // The finished child's changes, kept through the interruption, were merged now.
     expect(await readFile(join(sandbox.workspace, "alpha.txt"), "utf8")).toBe("from alpha\n");
     expect(existsSync(join(sandbox.dataDir, "worktrees", parentId, "general-1"))).toBe(false);
+  });
+
+  it("a general subagent uses the parent's MCP servers; an explore subagent is not offered them", { timeout: 90_000 }, async () => {
+    await writeFile(join(sandbox.configDir, "cairn", "mcp.json"), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everythingEntry, "stdio"] } } }));
+    const echo = `<use_mcp_tool>\n<server_name>everything</server_name>\n<tool_name>echo</tool_name>\n<arguments>${JSON.stringify({ message: "hi from the child" })}</arguments>\n</use_mcp_tool>`;
+    const scenario: Scenario = {
+      turns: [{ text: useSubagents([{ prompt: "ZETA: echo through MCP" }, { prompt: "ETA: only look", agent: "explore" }]) }, { text: complete("done") }],
+      conversations: [
+        { match: "ZETA:", turns: [{ text: echo }, { text: complete("zeta echoed") }] },
+        { match: "ETA:", turns: [{ text: complete("eta looked") }] },
+      ],
+    };
+    server = await startScriptedServer({ scenario });
+    const result = await runCli(runArgs(["--yes", "--json"], "Use MCP"), { env: sandbox.env, cwd: sandbox.workspace });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    const order = conversationOrder(["ZETA:", "ETA:"]);
+    const zetaSecond = requestText(order.lastIndexOf("ZETA:"));
+    expect(zetaSecond).toContain("Echo: hi from the child");
+    const etaSystem = JSON.stringify((server.requests[order.indexOf("ETA:")]?.body as Record<string, unknown>)["system"]);
+    expect(etaSystem).not.toContain("use_mcp_tool");
+    const zetaSystem = JSON.stringify((server.requests[order.indexOf("ZETA:")]?.body as Record<string, unknown>)["system"]);
+    expect(zetaSystem).toContain("## use_mcp_tool");
   });
 });
