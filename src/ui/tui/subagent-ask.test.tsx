@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { AskMessage } from "../../task/messages.js";
+import type { AskMessage, SayMessage } from "../../task/messages.js";
 import { mountApp } from "./test-support/mount.js";
 import type { Mounted } from "./test-support/mount.js";
 
@@ -27,5 +27,34 @@ describe("issue #17 in the TUI", () => {
     expect(mounted.frame()).toContain("[subagent general-1] Run this command?");
     await mounted.press("y");
     await expect(answer).resolves.toEqual({ response: "yes" });
+  });
+
+  it("each running subagent is one card (current tool, tokens, elapsed time); its messages fold into it; the card goes when the parent reports its end", async () => {
+    mounted = mountApp();
+    const child = (id: string, say: SayMessage["say"], text: string, meta: Record<string, unknown> = {}, partial = false): SayMessage => ({
+      type: "say",
+      say,
+      id: `explore-1:${id}`,
+      ts: 0,
+      text,
+      partial,
+      subagentId: "explore-1",
+      meta,
+    });
+    mounted.host.onMessage(child("m1", "task", "ALPHA: look around"));
+    mounted.host.onMessage(child("m2", "api_req_started", "", { tokensIn: 120, tokensOut: 30 }));
+    mounted.host.onMessage(child("m3", "text", "I will read the file now, the detail stays in the card."));
+    mounted.host.onMessage(child("m4", "tool", "Read src/a.ts", { tool: "read_file", path: "src/a.ts" }));
+    await mounted.tick(3000);
+    expect(mounted.frame()).toMatch(/◆ explore-1 · read_file src\/a\.ts · 150 tokens · [23]s/);
+    expect(mounted.frame()).not.toContain("the detail stays in the card");
+    mounted.host.onMessage(child("m5", "api_req_started", "", { tokensIn: 1330, tokensOut: 100 }));
+    await mounted.tick();
+    expect(mounted.frame()).toContain("1.6k tokens");
+    const report: SayMessage = { type: "say", say: "info", id: "p9", ts: 0, text: "Subagent explore-1 completed (1450 tokens, $0.0040).", partial: false, meta: { subagentReport: { subagentId: "explore-1" } } };
+    mounted.host.onMessage(report);
+    await mounted.tick();
+    expect(mounted.frame()).not.toContain("◆ explore-1");
+    expect(mounted.frame()).toContain("Subagent explore-1 completed");
   });
 });

@@ -7,6 +7,7 @@
 import type { AskMessage, AskResponse, SayType, UiMessage } from "../../task/messages.js";
 import { initialMarkdownState, parseMarkdownLines } from "./markdown.js";
 import type { MarkdownLine, MarkdownState } from "./markdown.js";
+import type { SubagentCard } from "./subagent-board.js";
 
 export type StaticItem =
   | { key: string; kind: "message"; message: UiMessage; answer: AskResponse | undefined }
@@ -33,6 +34,8 @@ export interface TranscriptSnapshot {
   lastReasoning: string | undefined;
   /** Complete lines are waiting to be printed: publish again at the next frame. */
   backlog: boolean;
+  /** Running subagents, one card each (issue #17; src/ui/tui/subagent-board.ts). */
+  subagents?: readonly SubagentCard[];
 }
 
 export const emptySnapshot: TranscriptSnapshot = {

@@ -3,6 +3,7 @@ import type { AskMessage, AskResponse, UiMessage } from "../../task/messages.js"
 import { systemClock } from "./clock.js";
 import type { TuiClock } from "./clock.js";
 import { Transcript, emptySnapshot } from "./transcript.js";
+import { SubagentBoard } from "./subagent-board.js";
 import type { TranscriptSnapshot } from "./transcript.js";
 
 export interface TuiHostOptions {
@@ -28,6 +29,7 @@ export class TuiHost implements Host {
   /** How many snapshots were published (each is one render of the UI). */
   publishCount = 0;
   private readonly transcript = new Transcript();
+  private readonly subagents = new SubagentBoard();
   private readonly pending = new Map<string, PendingAsk>();
   private readonly pendingMessages = new Map<string, AskMessage>();
   private readonly listeners = new Set<() => void>();
@@ -42,6 +44,11 @@ export class TuiHost implements Host {
   }
 
   onMessage(message: UiMessage): void {
+    // A running subagent's messages fold into its card (issue #17).
+    if (this.subagents.note(message, this.clock.now())) {
+      this.schedulePublish();
+      return;
+    }
     // A printed card cannot change: a tool's failure, amended later (#11), gets a card of its own.
     const failedLater = message.type === "say" && !message.partial && message.meta?.["status"] === "error" && this.transcript.has(message.id);
     this.transcript.upsert(failedLater ? { ...message, id: `${message.id}:failed` } : message, this.clock.now());
@@ -117,7 +124,7 @@ export class TuiHost implements Host {
     this.cancelTimer = undefined;
     this.lastPublish = this.clock.now();
     this.publishCount += 1;
-    this.snapshot = this.transcript.snapshot(this.pendingMessages);
+    this.snapshot = { ...this.transcript.snapshot(this.pendingMessages), subagents: this.subagents.running() };
     for (const listener of this.listeners) listener();
     if (this.snapshot.backlog) this.schedulePublish();
   }

@@ -1,0 +1,56 @@
+/**
+ * Running subagents in the terminal UI (issue #17): each is one card (its
+ * current tool, tokens, elapsed time) instead of its every message in the
+ * transcript. A child's asks still go to the transcript (they need an answer);
+ * its other messages are folded into its card (`cairn show CHILD-ID` has them
+ * all). The card goes when the parent reports the child's end.
+ */
+import type { UiMessage } from "../../task/messages.js";
+
+export interface SubagentCard {
+  subagentId: string;
+  since: number;
+  /** What it is doing now: the last tool or command it started. */
+  current: string | undefined;
+  tokens: number;
+  messages: number;
+}
+
+export class SubagentBoard {
+  private readonly cards = new Map<string, SubagentCard>();
+  /** Tokens per request message id, so an updated request is counted once. */
+  private readonly requestTokens = new Map<string, number>();
+
+  /** Takes note of a message; true when it is folded into a card (not shown in the transcript). */
+  note(message: UiMessage, now: number): boolean {
+    const report = message.meta?.["subagentReport"] as { subagentId?: unknown } | undefined;
+    if (message.subagentId === undefined) {
+      if (typeof report?.subagentId === "string") this.cards.delete(report.subagentId);
+      return false;
+    }
+    const id = message.subagentId;
+    let card = this.cards.get(id);
+    if (card === undefined) {
+      card = { subagentId: id, since: now, current: undefined, tokens: 0, messages: 0 };
+      this.cards.set(id, card);
+    }
+    card.messages += 1;
+    if (message.type === "ask") return false;
+    if (message.say === "api_req_started") {
+      const tokensIn = Number(message.meta?.["tokensIn"] ?? 0);
+      const tokensOut = Number(message.meta?.["tokensOut"] ?? 0);
+      this.requestTokens.set(message.id, tokensIn + tokensOut);
+      card.tokens = [...this.requestTokens.entries()].filter(([key]) => key.startsWith(`${id}:`)).reduce((sum, [, tokens]) => sum + tokens, 0);
+    }
+    if (message.say === "tool" || message.say === "command") {
+      const tool = typeof message.meta?.["tool"] === "string" ? message.meta["tool"] : message.say;
+      const detail = typeof message.meta?.["path"] === "string" ? message.meta["path"] : typeof message.meta?.["command"] === "string" ? message.meta["command"] : "";
+      card.current = `${tool}${detail ? ` ${detail}` : ""}`;
+    }
+    return true;
+  }
+
+  running(): SubagentCard[] {
+    return [...this.cards.values()].map((card) => ({ ...card }));
+  }
+}
