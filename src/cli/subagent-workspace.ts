@@ -13,6 +13,9 @@ import { existsSync, statSync } from "node:fs";
 import { cp, mkdir, rm } from "node:fs/promises";
 import { join, relative } from "node:path";
 
+/** The workspace guard's ignore files (src/tools/workspace-guard.ts). */
+const ignoreFileNames = [".cairnignore", ".clineignore"];
+
 interface GitOutput {
   stdout: string;
   stderr: string;
@@ -114,6 +117,11 @@ async function worktree(options: { workspace: string; folder: string; root: stri
   if (uncommitted.trim() !== "") await gitOk(folder, ["apply", "--binary", "-"], uncommitted);
   const untracked = (await gitOk(root, ["ls-files", "--others", "--exclude-standard", "-z"])).split("\0").filter((path) => path !== "");
   for (const path of untracked) await cp(join(root, path), join(folder, path), { recursive: true, force: true });
+  // The ignore files hold in the worktree too, even when git ignores them (they never reach the diff then).
+  for (const name of ignoreFileNames) {
+    const source = join(options.workspace, name);
+    if (existsSync(source)) await cp(source, join(folder, relative(root, options.workspace), name), { force: true });
+  }
   const base = await commitAll(folder, `cairn: the workspace when subagent ${options.subagentId} started`);
   const cwd = join(folder, relative(root, options.workspace));
   return {

@@ -418,4 +418,25 @@ describe("issue #17 subagents through the real CLI", () => {
     const zetaSystem = JSON.stringify((server.requests[order.indexOf("ZETA:")]?.body as Record<string, unknown>)["system"]);
     expect(zetaSystem).toContain("## use_mcp_tool");
   });
+
+  it("the ignore file holds in a subagent's worktree, also when git ignores the ignore file itself", { timeout: 60_000 }, async () => {
+    const ws = sandbox.workspace;
+    const gitIn = (...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, encoding: "utf8" });
+    gitIn("init", "-q");
+    await writeFile(join(ws, "secret.txt"), "the hidden value\n");
+    await writeFile(join(ws, ".gitignore"), ".cairnignore\n");
+    await writeFile(join(ws, ".cairnignore"), "secret.txt\n");
+    gitIn("add", "-A");
+    gitIn("commit", "-q", "-m", "start");
+    const scenario: Scenario = {
+      turns: [{ text: useSubagents([{ prompt: "THETA: read the secret" }]) }, { text: complete("done") }],
+      conversations: [{ match: "THETA:", turns: [{ text: readFileCall("secret.txt") }, { text: complete("could not read it") }] }],
+    };
+    server = await startScriptedServer({ scenario });
+    const result = await runCli(runArgs(["--yes", "--json"], "Try the secret"), { env: sandbox.env, cwd: ws });
+    expect(result.status).toBe(0);
+    const sent = JSON.stringify(server.requests.map((request) => request.body));
+    expect(sent).not.toContain("the hidden value");
+    expect(sent).toContain("blocked by the workspace's .cairnignore");
+  });
 });
