@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { colors as pc } from "./colors.js";
-import type { UiMessage } from "../task/messages.js";
+import type { UiMessage } from "../task/contracts/messages.js";
 import type { TaskSummary } from "../store/types.js";
 
 export interface HistoryCommandContext {

@@ -8,14 +8,14 @@ import { TaskAbortedError } from "./errors.js";
 import { assistantHistoryContent } from "./history-content.js";
 import { MessageState } from "./message-state.js";
 import type { SayOptions } from "./message-state.js";
-import type { ApiRequestMeta, RetryMeta } from "./message-meta.js";
-import type { AskResponse, AskType, SayType } from "./messages.js";
+import type { ApiRequestMeta, RetryMeta } from "./contracts/message-meta.js";
+import type { AskResponse, AskType, SayType } from "./contracts/messages.js";
 import { MistakeTracker } from "./mistakes.js";
 import { presentAssistantMessage } from "./present-assistant-message.js";
 import type { PresenterContext } from "./present-assistant-message.js";
 import * as responses from "./responses.js";
-import { noCheckpoints, noHooks, noLog, noMcp } from "./seams.js";
-import type { CheckpointGate, McpGate, TaskHooks, TaskLog } from "./seams.js";
+import { noCheckpoints, noHooks, noLog, noMcp } from "./contracts/seams.js";
+import type { CheckpointGate, McpGate, TaskHooks, TaskLog } from "./contracts/seams.js";
 import { StateLock } from "./state-lock.js";
 import { GuardedLog } from "./guarded-log.js";
 import { StreamAssembler } from "./stream-assembler.js";
@@ -27,11 +27,11 @@ import { consumeStream } from "./consume-stream.js";
 import { ConversationHistory } from "./conversation-history.js";
 import { FailureDecisions } from "./failure-decisions.js";
 import { TaskState } from "./task-state.js";
-import type { Mode } from "./tool-executor.js";
-import type { TaskOptions, TaskResult } from "./task-options.js";
+import type { Mode } from "./contracts/tool-executor.js";
+import type { TaskOptions, TaskResult } from "./contracts/task-options.js";
 import { UsageCounter } from "./usage-counter.js";
 
-export type { TaskOptions, TaskResult } from "./task-options.js";
+export type { TaskOptions, TaskResult } from "./contracts/task-options.js";
 
 /**
  * One task, one instance (SPEC T1). The seed's names are kept: startTask →

@@ -2,8 +2,8 @@
  * The one approval policy every tool call goes through: what runs by itself,
  * what asks the user, and what is refused outright.
  */
-import type { AskType, SayType } from "../task/messages.js";
-import type { ToolCallContext, ToolOutcome } from "../task/tool-executor.js";
+import type { AskType, SayType } from "../task/contracts/messages.js";
+import type { ToolCallContext, ToolOutcome } from "../task/contracts/tool-executor.js";
 import { denied, refusedOutsideWrite } from "./responses.js";
 
 /** `true` means "auto-approve": run without asking. */

@@ -1,7 +1,7 @@
 import { useApp, useInput } from "ink";
 import type { Key } from "ink";
 import { useRef, useState } from "react";
-import type { AskMessage, AskResponse } from "../../task/messages.js";
+import type { AskMessage, AskResponse } from "../../task/contracts/messages.js";
 import type { TuiController } from "./controller.js";
 import { readFollowupMeta } from "./meta.js";
 import type { TuiHost } from "./tui-host.js";
