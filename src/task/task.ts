@@ -56,7 +56,6 @@ export class Task {
   private readonly abortController = new AbortController();
   private readonly knownTags: ReadonlySet<string>;
   private readonly tools: ToolRunner;
-  private presentationError: unknown;
   private includeFileDetails = true;
   private readonly failures: FailureDecisions;
   private abortDone: Promise<void> | undefined;
@@ -268,7 +267,6 @@ export class Task {
     });
     const round = this.taskState.startRound(assembler); // SPEC T10: a new round, nothing carried over
     this.messages.forgetRound();
-    this.presentationError = undefined;
 
     this.requestCounter += 1;
     const requestKey = `api_req:${this.requestCounter}`;
@@ -345,8 +343,8 @@ export class Task {
     this.schedulePresentation();
     await this.taskState.waitForUserMessageContentReady();
     if (this.taskState.abort) await this.saveInterruptedRound(round, assembler, finished.rawText);
-    if (this.presentationError !== undefined) {
-      throw this.presentationError instanceof Error ? this.presentationError : new Error("presenting the answer failed", { cause: this.presentationError });
+    if (round.presentationError !== undefined) {
+      throw round.presentationError instanceof Error ? round.presentationError : new Error("presenting the answer failed", { cause: round.presentationError });
     }
     this.finishRequestMessage(streamError ? { cancelReason: "streaming_failed", error: streamError.message } : {});
     this.messages.finalizeOpen();
@@ -444,7 +442,7 @@ export class Task {
   private schedulePresentation(): void {
     this.presentAssistantMessage().catch((error: unknown) => {
       if (this.taskState.abort || error instanceof TaskAbortedError) return;
-      this.presentationError = error;
+      this.taskState.round.presentationError = error;
       this.taskState.wakeAllWaiters();
     });
   }
