@@ -4,8 +4,8 @@
  * always reads `cancelled`, however the task noticed it.
  */
 import type { StopReason } from "@agentclientprotocol/sdk";
-import type { UiMessage } from "../task/messages.js";
-import type { TaskResult } from "../task/task-options.js";
+import type { UiMessage } from "../task/contracts/messages.js";
+import type { TaskResult } from "../task/contracts/task-options.js";
 
 const limitReasons = new Set<StopReason>(["max_tokens", "max_turn_requests", "refusal"]);
 

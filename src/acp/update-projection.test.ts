@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { UiMessage } from "../task/messages.js";
+import type { UiMessage } from "../task/contracts/messages.js";
 import { diffContent } from "./tool-call-fields.js";
 import { UpdateProjection } from "./update-projection.js";
 

@@ -5,7 +5,7 @@
  * remember which tool call a later message (output, outcome) belongs to.
  */
 import type { SessionUpdate, ToolCallContent, ToolCallStatus, ToolCallUpdate } from "@agentclientprotocol/sdk";
-import type { AskMessage, SayMessage, UiMessage } from "../task/messages.js";
+import type { AskMessage, SayMessage, UiMessage } from "../task/contracts/messages.js";
 import { diffContent, textContent, toolKind, toolLocations, toolTitle } from "./tool-call-fields.js";
 
 export interface ProjectionOptions {

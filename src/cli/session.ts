@@ -6,13 +6,13 @@ import type { Scenario } from "../llm/scripted/scenario.js";
 import type { ImageContent, Provider } from "../llm/types.js";
 import { createPromptBuilder } from "../prompt/system-prompt.js";
 import { TaskStore } from "../store/task-store.js";
-import type { Host } from "../task/host.js";
+import type { Host } from "../task/contracts/host.js";
 import { Task } from "../task/task.js";
 import type { TaskResult } from "../task/task.js";
 import { openForResume } from "../store/resume-task.js";
 import type { PreparedResume } from "../store/resume.js";
-import type { TaskLog } from "../task/seams.js";
-import { noCheckpoints } from "../task/seams.js";
+import type { TaskLog } from "../task/contracts/seams.js";
+import { noCheckpoints } from "../task/contracts/seams.js";
 import { createToolExecutor } from "../tools/create-tool-executor.js";
 import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
@@ -20,9 +20,9 @@ import { createShellHooks } from "../hooks/shell-hooks.js";
 import { startMcp } from "./mcp-wiring.js";
 import { createSessionSecurity } from "./security-wiring.js";
 import type { SessionSecurity } from "./security-wiring.js";
-import type { UiMessage } from "../task/messages.js";
+import type { UiMessage } from "../task/contracts/messages.js";
 import type { McpServerConfig } from "../mcp/config.js";
-import type { ToolExecutor } from "../task/tool-executor.js";
+import type { ToolExecutor } from "../task/contracts/tool-executor.js";
 import type { WorkspaceOperations } from "../tools/operations.js";
 
 export interface Session {

@@ -7,7 +7,7 @@
  * entry that starts the next step are written in one MULTI, so Redis never
  * holds a log that is ahead of its patch.
  */
-import type { TaskLog, TaskLogEntry } from "../task/seams.js";
+import type { TaskLog, TaskLogEntry } from "../task/contracts/seams.js";
 import type { StoreLogEntry } from "../store/types.js";
 import type { FleetKeys } from "./keys.js";
 import type { RedisClient } from "./redis-connection.js";

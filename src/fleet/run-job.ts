@@ -12,7 +12,7 @@ import { resolveSettings } from "../config/index.js";
 import { createSession } from "../cli/session.js";
 import { HeadlessHost } from "../ui/headless/index.js";
 import { requireApiKey } from "../config/index.js";
-import type { TaskLogEntry } from "../task/seams.js";
+import type { TaskLogEntry } from "../task/contracts/seams.js";
 import type { FleetSettings } from "./fleet-settings.js";
 import type { JobData, JobResult } from "./job-spec.js";
 import type { FleetKeys } from "./keys.js";

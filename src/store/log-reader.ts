@@ -1,7 +1,7 @@
 import { dropMessages } from "../context/truncate-history.js";
 import type { Message } from "../llm/types.js";
-import type { TaskStatus } from "../task/seams.js";
-import type { UiMessage } from "../task/messages.js";
+import type { TaskStatus } from "../task/contracts/seams.js";
+import type { UiMessage } from "../task/contracts/messages.js";
 import type { ConversationPosition, StoreLogEntry } from "./types.js";
 
 export interface ReadLog {

@@ -1,6 +1,6 @@
 import { closeSync, fdatasync, writeSync } from "node:fs";
 import { promisify } from "node:util";
-import type { TaskLog, TaskLogEntry, TaskStatus } from "../task/seams.js";
+import type { TaskLog, TaskLogEntry, TaskStatus } from "../task/contracts/seams.js";
 import type { HeldLock } from "./lock.js";
 import type { ConversationPosition, StoreLogEntry } from "./types.js";
 

@@ -1,6 +1,6 @@
 import type { Message } from "../llm/types.js";
-import type { TaskLogEntry, TaskStatus } from "../task/seams.js";
-import type { UiMessage } from "../task/messages.js";
+import type { TaskLogEntry, TaskStatus } from "../task/contracts/seams.js";
+import type { UiMessage } from "../task/contracts/messages.js";
 
 /** What a task was started with; written once to `meta.json` when it is created. */
 export interface TaskMeta {

@@ -1,6 +1,6 @@
 import { truncateHistory } from "../context/truncate-history.js";
 import type { Message } from "../llm/types.js";
-import type { TaskLog } from "./seams.js";
+import type { TaskLog } from "./contracts/seams.js";
 import type { StateLock } from "./state-lock.js";
 
 /**

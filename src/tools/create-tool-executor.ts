@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { homedir } from "node:os";
 import { invalidArgumentsParam } from "../llm/native-tool-calls.js";
 import type { ToolUseBlock } from "../parser/types.js";
-import type { Mode, ToolCallContext, ToolExecutor, ToolOutcome } from "../task/tool-executor.js";
+import type { Mode, ToolCallContext, ToolExecutor, ToolOutcome } from "../task/contracts/tool-executor.js";
 import { ApprovalPolicy, defaultApprovalSettings, type ApprovalSettings } from "./approval.js";
 import { builtinTools } from "./builtin-tools.js";
 import { CommandRegistry } from "./command/command-registry.js";

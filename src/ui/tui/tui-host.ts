@@ -1,5 +1,5 @@
-import type { Host } from "../../task/host.js";
-import type { AskMessage, AskResponse, UiMessage } from "../../task/messages.js";
+import type { Host } from "../../task/contracts/host.js";
+import type { AskMessage, AskResponse, UiMessage } from "../../task/contracts/messages.js";
 import { systemClock } from "./clock.js";
 import type { TuiClock } from "./clock.js";
 import { Transcript, emptySnapshot } from "./transcript.js";

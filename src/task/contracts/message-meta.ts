@@ -1,4 +1,4 @@
-import type { ProviderErrorKind } from "../llm/types.js";
+import type { ProviderErrorKind } from "../../llm/types.js";
 import type { SayType } from "./messages.js";
 
 /**

@@ -2,7 +2,7 @@
  * Small seams the Task calls at fixed points (SPEC T5, T15, T16, T18). Each has
  * a no-op default here; later parts (hooks, MCP hub, checkpoints, store) fill them.
  */
-import type { Message } from "../llm/types.js";
+import type { Message } from "../../llm/types.js";
 import type { UiMessage } from "./messages.js";
 
 export interface TaskHooks {
