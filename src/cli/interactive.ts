@@ -227,7 +227,11 @@ export async function runInteractive(options: {
     exitWhenDone: options.exitWhenDone ?? false,
     ...(options.scenario ? { scenario: options.scenario } : {}),
     ...(options.resumeTaskId ? { resumeTaskId: options.resumeTaskId } : {}),
-    onExit: () => ui.instance?.unmount(),
+    onExit: () => {
+      // The task's last messages (its completion) may still wait for the next frame.
+      host.flush();
+      setImmediate(() => ui.instance?.unmount());
+    },
   });
   const instance = renderTui({ controller, host, ...(options.initialTask ? { initialTask: options.initialTask } : {}) });
   ui.instance = instance;

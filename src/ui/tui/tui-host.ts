@@ -84,6 +84,11 @@ export class TuiHost implements Host {
 
   getSnapshot = (): TranscriptSnapshot => this.snapshot;
 
+  /** Shows now what waits for the next frame: the program is about to end and would lose it. */
+  flush(): void {
+    if (this.cancelTimer !== undefined) this.publish();
+  }
+
   /** Stops the pending frame timer (the UI is going away). */
   dispose(): void {
     this.cancelTimer?.();
