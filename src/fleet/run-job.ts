@@ -18,6 +18,7 @@ import type { JobData, JobResult } from "./job-spec.js";
 import type { FleetKeys } from "./keys.js";
 import { LogMirror, readMirroredLog } from "./log-mirror.js";
 import { JobRejectedError, narrowSettings, providerFlagsFor } from "./narrow-settings.js";
+import { applySecurityNarrowing } from "./apply-security.js";
 import type { RedisClient } from "./redis-connection.js";
 import { entriesAfter, rebuildLocalTask, summarizeEntries } from "./resume-from-mirror.js";
 import { SharedLimits, limitedProvider, providerKeyHash, type Spending } from "./shared-limits.js";
@@ -86,7 +87,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobOutcome> {
     const flags = providerFlagsFor({ job: data.options, worker: worker.settings, fleet: worker.fleet, workerFlags: worker.flags });
     const resolved = await resolveSettings({ flags: { ...flags, json: true }, env: worker.env, cwd: worker.cwd });
     narrowed = narrowSettings({ resolved, worker: worker.settings, job: data.options, fleet: worker.fleet });
-    settings = narrowed.settings;
+    settings = await applySecurityNarrowing({ settings: narrowed.settings, budgets: narrowed.budgets, jobPermissions: narrowed.permissions, sandbox: narrowed.sandbox });
     if (settings.provider === "mock" && data.options.scenario === undefined) throw new JobRejectedError("the job uses the mock provider but carries no scenario");
   } catch (error) {
     return { result: finish({ status: "rejected", error: error instanceof Error ? error.message : String(error) }) };
