@@ -42,7 +42,9 @@ export async function applySecurityNarrowing(options: {
   jobPermissions: PermissionRules | undefined;
   sandbox: SandboxMode | undefined;
 }): Promise<ResolvedSettings> {
-  const settings = { ...options.settings } as ResolvedSettings & Partial<SecurityFields>;
+  // Seen only through the fields of that layer, so this compiles whether or not the settings declare them.
+  const result: ResolvedSettings = { ...options.settings };
+  const settings = result as unknown as Partial<SecurityFields>;
   if (settings.budget !== undefined) {
     const budget = { ...settings.budget };
     const { maxTurns, maxTokens, maxCostUsd, maxDurationMs } = options.budgets;
@@ -79,5 +81,5 @@ export async function applySecurityNarrowing(options: {
       throw new JobRejectedError(`the job's permission rules: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  return settings;
+  return result;
 }

@@ -4,6 +4,7 @@
  * suite on the fleet.
  */
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +14,7 @@ import { hasRedisServer } from "./test-support/redis-server.js";
 import { makeFleetSandbox, writeThenComplete, type FleetSandbox } from "./test-support/fleet-harness.js";
 
 const samples = fileURLToPath(new URL("../../samples/eval/", import.meta.url));
+const permissionLayer = fileURLToPath(new URL("../security/permission-rules.ts", import.meta.url));
 let sandbox: FleetSandbox | undefined;
 afterEach(async () => {
   await sandbox?.cleanup();
@@ -102,6 +104,29 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
     expect(own.requests).toHaveLength(1);
     expect(spent.patch).toContain("+++ b/y.txt");
   }, 90_000);
+
+  it("#19 a job's deny rule reaches the permission layer on the worker (or, without that layer, the job is refused, never run unguarded)", async () => {
+    sandbox = await makeFleetSandbox();
+    const fleet = sandbox;
+    const server = await fleet.serve({
+      turns: [
+        { text: "<execute_command>\n<command>echo hi > denied.txt</command>\n<requires_approval>false</requires_approval>\n</execute_command>" },
+        { text: "<attempt_completion>\n<result>\ntried\n</result>\n</attempt_completion>" },
+      ],
+    });
+    await fleet.startWorker("guarded");
+    const jobId = (await fleet.cli(["queue", "add", "--repo", fleet.repo, "--base-url", server.url, "--deny", "Bash(echo *)", "run echo"])).stdout.trim();
+    const report = await finished(fleet, jobId);
+    if (!existsSync(permissionLayer)) {
+      expect(report.status).toBe("rejected");
+      expect(report.error).toMatch(/cannot enforce/);
+      expect(server.requests).toHaveLength(0);
+      return;
+    }
+    expect(report.status, report.error).toBe("completed");
+    expect(report.patch).not.toContain("denied.txt");
+    expect(JSON.stringify(server.requests[1]?.body)).toMatch(/denied|Bash\(echo \*\)/i);
+  }, 60_000);
 
   it("#19 a finished job can push its result to a branch of the repository", async () => {
     sandbox = await makeFleetSandbox();

@@ -101,10 +101,11 @@ describe("a job's narrowed budgets, rules and sandbox reach the permission layer
   it("#19 a worker without a permission layer refuses a job with rules or a sandbox instead of running it without them", async () => {
     const { applySecurityNarrowing } = await import("./apply-security.js");
     // The settings as they are without that layer (whether or not this build has it).
-    const bare = { ...worker } as ResolvedSettings & { permissions?: unknown; sandbox?: unknown; budget?: unknown };
-    delete bare.permissions;
-    delete bare.sandbox;
-    delete bare.budget;
+    const fields: Record<string, unknown> = { ...worker };
+    delete fields["permissions"];
+    delete fields["sandbox"];
+    delete fields["budget"];
+    const bare = fields as unknown as ResolvedSettings;
     await expect(applySecurityNarrowing({ settings: bare, budgets: {}, jobPermissions: undefined, sandbox: "read-only" })).rejects.toThrow(/cannot provide/);
     await expect(applySecurityNarrowing({ settings: bare, budgets: {}, jobPermissions: { deny: ["Bash(rm *)"] }, sandbox: undefined })).rejects.toThrow(/cannot enforce/);
     expect(narrowPermissions({ allow: ["Bash(npm test)"], deny: ["Read(.env)"] }, undefined)).toEqual({ allow: [], ask: [], deny: ["Read(.env)"] });
