@@ -100,7 +100,8 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
     const budgeted = (await fleet.cli(["queue", "add", "--repo", fleet.repo, "--max-turns", "1", "two turns needed"])).stdout.trim();
     const spent = await finished(fleet, budgeted);
     expect(spent.status).toBe("failed");
-    expect(spent.error).toMatch(/budget spent: 1 of 1 turns/);
+    // The fleet's own check, or the permission layer's budget where cairn has it (issue #14): both stop at one request.
+    expect(spent.error).toMatch(/budget spent: 1 of 1 turns|Budget reached: --max-requests 1/);
     expect(own.requests).toHaveLength(1);
     expect(spent.patch).toContain("+++ b/y.txt");
   }, 90_000);
@@ -143,7 +144,7 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
   it("#19 providerConcurrency caps requests in flight across the fleet; queue status shows where jobs run", async () => {
     sandbox = await makeFleetSandbox({ fleet: { providerConcurrency: { anthropic: 1 } } });
     const fleet = sandbox;
-    const slowAnswer = { text: `Working. ${"step ".repeat(100)}`, chunkSize: 10, delayMs: 30 };
+    const slowAnswer = { text: `Working. ${"step ".repeat(300)}`, chunkSize: 10, delayMs: 30 };
     const first = await fleet.serve({ turns: [slowAnswer, writeThenComplete("a.txt", "a").turns[1]!] });
     const second = await fleet.serve({ turns: [writeThenComplete("b.txt", "b").turns[1]!] });
     await fleet.startWorker("one");
@@ -151,10 +152,10 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
     const firstId = (await fleet.cli(["queue", "add", "--repo", fleet.repo, "--base-url", first.url, "slow"])).stdout.trim();
     await first.waitForChunks(0, 2);
     await fleet.cli(["queue", "add", "--repo", fleet.repo, "--base-url", second.url, "quick"]);
-    const status = await fleet.cli(["queue", "status", "--json"]);
+    const [status, text] = await Promise.all([fleet.cli(["queue", "status", "--json"]), fleet.cli(["queue", "status"])]);
     const parsed = JSON.parse(status.stdout) as { counts: Record<string, number>; running: Array<{ id: string; worker: string }> };
     expect(parsed.running.find((job) => job.id === firstId)?.worker).toMatch(/^(one|two)$/);
-    expect((await fleet.cli(["queue", "status"])).stdout).toMatch(new RegExp(`${firstId}\\s+running on (one|two)`));
+    expect(text.stdout).toMatch(new RegExp(`${firstId}\\s+running on (one|two)`));
     // The other worker is idle, but the fleet allows one request at a time: the second waits for the first's answer.
     await fleet.waitFor("the second job's request", () => (second.requests.length > 0 ? true : undefined));
     expect(first.progress(0).completed).toBe(true);
