@@ -52,6 +52,12 @@ export interface RunJobOptions {
   fleet?: FleetConnection | undefined;
   /** Aborts the task (cancel): a staged abort, as Ctrl-C in `cairn run`. */
   signal?: AbortSignal | undefined;
+  /**
+   * Aborted when this worker lost the job's lock (its event loop stalled past
+   * the lock duration): another worker may own the job now, so this one stops
+   * writing to the job's log and ends its task without a word.
+   */
+  lockLost?: AbortSignal | undefined;
   attempt: number;
 }
 
@@ -162,6 +168,11 @@ export async function runJob(options: RunJobOptions): Promise<RunJobOutcome> {
     const onAbort = (): void => stop("cancelled");
     if (options.signal?.aborted) stop("cancelled");
     options.signal?.addEventListener("abort", onAbort, { once: true });
+    const onLockLost = (): void => {
+      mirror?.detach();
+      stop("cancelled");
+    };
+    options.lockLost?.addEventListener("abort", onLockLost, { once: true });
     const timer = narrowed.budgets.maxDurationMs === undefined ? undefined : setTimeout(() => stop("timeout"), narrowed.budgets.maxDurationMs);
 
     let outcome;
@@ -170,6 +181,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobOutcome> {
     } finally {
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
+      options.lockLost?.removeEventListener("abort", onLockLost);
       host.close();
       await session.close();
     }
