@@ -51,8 +51,17 @@ export class LogMirror {
     };
   }
 
+  private detached = false;
+
+  /** Stops writing to Redis (the job belongs to another worker now); what is queued is dropped. */
+  detach(): void {
+    this.detached = true;
+    this.pending.length = 0;
+  }
+
   /** Queues one entry; a user turn is a step boundary, so the patch goes with it. */
   mirror(entry: StoreLogEntry): void {
+    if (this.detached) return;
     let patch: string | undefined;
     // The first user turn (the task) comes before any change: the patch is stored from the second on.
     if (entry.kind === "api" && entry.message.role === "user" && this.userTurns++ > 0) {
@@ -71,6 +80,7 @@ export class LogMirror {
 
   /** Stores the patch now (after the task ended), in order with the log. */
   storePatch(patch: string): void {
+    if (this.detached) return;
     this.lastPatch = patch;
     this.pending.push({ kind: "patch", patch });
     this.drain();
