@@ -18,9 +18,15 @@ import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
 import { createShellHooks } from "../hooks/shell-hooks.js";
 import { startMcp } from "./mcp-wiring.js";
+import { ContextManager } from "../context/context-manager.js";
+import type { UncompactState } from "../context/compaction-log.js";
+import { checklistReminder, withChecklistReminder } from "../context/checklist.js";
+import { workspaceFileReader } from "../context/workspace-files.js";
 
 export interface Session {
   task: Task;
+  /** Context management of the task: `/compact`, `/uncompact`, tokens used of the window. */
+  context: ContextManager;
   taskId: string;
   provider: Provider;
   /** Runs the task: starts it, or continues a resumed one. */
@@ -56,13 +62,16 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),
     ...(options.scenario ? { scenario: options.scenario } : {}),
     stall: settings.stallTimeouts,
-    ...(settings.models[settings.model] ? { modelOverrides: stripUndefined(settings.models[settings.model] ?? {}) } : {}),
+    ...(settings.models[settings.model] || settings.modelLimits.contextWindow !== undefined || settings.modelLimits.maxOutputTokens !== undefined
+      ? { modelOverrides: { ...stripUndefined(settings.models[settings.model] ?? {}), ...settings.modelLimits } }
+      : {}),
   });
 
   const store = new TaskStore({ dataDir: settings.dataDir });
   let log: TaskLog & { close(): Promise<void> };
   let taskId: string;
   let resumed: PreparedResume | undefined;
+  let uncompact: UncompactState | undefined;
   if (options.start.kind === "new") {
     const writer = await store.create({ task: options.start.task, workspace: settings.cwd });
     log = writer;
@@ -73,6 +82,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     log = opened.writer;
     for (const warning of opened.loaded.warnings) options.onNotice?.(warning);
     resumed = opened.resume;
+    uncompact = opened.loaded.uncompact;
   }
 
   // Parts built before the Task report to it once it exists.
@@ -108,12 +118,25 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     },
   });
 
+  const context = new ContextManager({
+    provider,
+    settings: settings.context,
+    readFile: workspaceFileReader(settings.cwd),
+    ...(uncompact ? { uncompact } : {}),
+  });
+  const prompt = createPromptBuilder({ workspace: settings.cwd, toolExecutor, globalRulesDir: join(settings.userConfigDir, "rules") });
   const task = new Task({
     taskId,
     provider,
     toolExecutor,
     host: options.host,
-    prompt: createPromptBuilder({ workspace: settings.cwd, toolExecutor, globalRulesDir: join(settings.userConfigDir, "rules") }),
+    prompt: {
+      systemPrompt: (promptOptions) => prompt.systemPrompt(promptOptions),
+      // Open checklist items come back in the environment details every few requests without an update.
+      environmentDetails: async (detailOptions) =>
+        withChecklistReminder(await prompt.environmentDetails(detailOptions), checklistReminder(current.task?.apiConversationHistory ?? [], settings.context.checklistReminderEvery)),
+    },
+    context,
     protocol: settings.toolProtocol,
     mode: settings.plan ? "plan" : "act",
     yes: settings.yes,
@@ -142,6 +165,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
 
   return {
     task: created,
+    context,
     taskId,
     provider,
     run: () => (start.kind === "new" ? created.startTask(start.task) : created.resumeTask(resumed?.nextUserContent ?? [])),

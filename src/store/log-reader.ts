@@ -1,3 +1,5 @@
+import { replayCompaction } from "../context/compaction-log.js";
+import type { UncompactState } from "../context/compaction-log.js";
 import type { Message } from "../llm/types.js";
 import type { TaskStatus } from "../task/seams.js";
 import type { UiMessage } from "../task/messages.js";
@@ -11,6 +13,8 @@ export interface ReadLog {
   tokensOut: number;
   cost: number;
   warnings: string[];
+  /** The conversation before the last compaction (for `/uncompact` after a resume). */
+  uncompact?: UncompactState;
 }
 
 const statuses: ReadonlySet<string> = new Set(["running", "completed", "failed", "aborted"]);
@@ -32,6 +36,10 @@ function asEntry(value: unknown): StoreLogEntry | undefined {
       return typeof entry["length"] === "number" ? (value as StoreLogEntry) : undefined;
     case "ui_truncate":
       return typeof entry["count"] === "number" ? (value as StoreLogEntry) : undefined;
+    case "api_compact":
+      return Array.isArray(entry["messages"]) ? (value as StoreLogEntry) : undefined;
+    case "api_uncompact":
+      return typeof entry["length"] === "number" ? (value as StoreLogEntry) : undefined;
     case "status":
       return statuses.has(String(entry["status"])) ? (value as StoreLogEntry) : undefined;
     default:
@@ -48,6 +56,7 @@ export class LogReplay {
   tokensIn = 0;
   tokensOut = 0;
   cost = 0;
+  uncompact: UncompactState | undefined;
 
   apply(entry: StoreLogEntry): void {
     switch (entry.kind) {
@@ -67,6 +76,10 @@ export class LogReplay {
         this.uiOrder = this.uiOrder.slice(0, Math.max(0, entry.count));
         break;
       }
+      case "api_compact":
+      case "api_uncompact":
+        this.uncompact = replayCompaction(this.apiHistory, this.uncompact, entry);
+        break;
       case "status":
         this.status = entry.status;
         this.tokensIn = entry.tokensIn;
@@ -129,5 +142,6 @@ export function readLog(text: string): ReadLog {
     tokensOut: replay.tokensOut,
     cost: replay.cost,
     warnings,
+    ...(replay.uncompact ? { uncompact: replay.uncompact } : {}),
   };
 }

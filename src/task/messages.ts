@@ -22,7 +22,11 @@ export type SayType =
   | "empty_assistant_message"
   | "info"
   | "warning"
-  | "diff_error";
+  | "diff_error"
+  /** Context compaction: what was condensed, and the summary (meta.summary). */
+  | "condense"
+  /** The task checklist (markdown) as the model last set it. */
+  | "checklist";
 
 export type AskType =
   | "tool"

@@ -111,6 +111,13 @@ export class Task {
       skipTool: (block, reason) => this.tools.skip(block, reason),
       presentAssistantMessage: () => this.presentAssistantMessage(),
     };
+    options.context?.attach({
+      messages: () => this.history.messages,
+      replace: (messages, entry) => this.history.replace(messages, entry),
+      say: (type, text, meta) => this.say(type, text, meta ? { meta } : {}),
+      lastContextTokens: () => this.usage.lastContextTokens(),
+      signal: this.signal,
+    });
   }
 
   /** The API conversation so far (read-only view for hosts and checkpoints). */
@@ -229,6 +236,7 @@ export class Task {
     this.includeFileDetails = false;
     content.push({ type: "text", text: environment });
     await this.history.add({ role: "user", content });
+    await this.options.context?.beforeRequest();
 
     const assembler = new StreamAssembler({
       protocol: this.options.protocol,
@@ -282,6 +290,7 @@ export class Task {
       onExhausted: (error) =>
         this.failures.afterRequestFailure(error, () => this.finishRequestMessage({ cancelReason: "api_error", error: error.message })),
       onContextWindow: async () => {
+        if (this.options.context) return this.options.context.afterContextWindowError();
         const removed = await this.history.shrink();
         if (removed > 0) this.say("info", responses.contextTruncated(removed));
         return removed > 0;
@@ -375,7 +384,7 @@ export class Task {
   /** Each request's `api_req_started` ends with its tokens and cost, or its cancel reason. */
   private finishRequestMessage(extra: Record<string, unknown>): void {
     if (this.currentRequestKey === undefined) return;
-    this.say("api_req_started", "", { key: this.currentRequestKey, meta: { ...this.usage.roundSummary(), ...extra } });
+    this.say("api_req_started", "", { key: this.currentRequestKey, meta: { ...this.usage.roundSummary(), ...this.options.context?.requestMeta(), ...extra } });
     this.currentRequestKey = undefined;
   }
 

@@ -19,6 +19,7 @@ import { invalidArgumentsJson, missingParameter, notInMode, toolError, unknownTo
 import type { ToolDefinition, ToolRuntime, ToolRuntimeOptions } from "./tool-definition.js";
 import { availableIn, nativeSchema, promptSection, xmlFormatIntroduction } from "./tool-schema.js";
 import { WorkspaceGuard } from "./workspace-guard.js";
+import { reportChecklist, taskProgressParameter, taskProgressSection } from "./task-progress.js";
 
 export type { ApprovalSettings } from "./approval.js";
 export { defaultApprovalSettings } from "./approval.js";
@@ -111,7 +112,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     },
     promptDescriptions(mode) {
       const sections = inMode(mode).map((tool) => promptSection(tool, mode));
-      return [xmlFormatIntroduction(options.parallelTools === true), ...sections].join("\n\n");
+      return [xmlFormatIntroduction(options.parallelTools === true), ...sections, taskProgressSection].join("\n\n");
     },
     toolNames() {
       return [...tools.values()].filter(offered).map((tool) => tool.name);
@@ -119,6 +120,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     parameterNames() {
       const names = new Set<string>();
       for (const tool of tools.values()) for (const parameter of tool.parameters) names.add(parameter.name);
+      if (options.protocol === "xml") names.add(taskProgressParameter);
       return [...names];
     },
     isReadOnly(name) {
@@ -136,6 +138,8 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
       }
     },
     async executeTool(block, context) {
+      const progress = block.params[taskProgressParameter];
+      if (progress !== undefined) reportChecklist(progress, context);
       const checked = checkCall(block, context);
       if ("outcome" in checked) return checked.outcome;
       if (context.signal.aborted) return toolError("the task was cancelled before this tool ran.");

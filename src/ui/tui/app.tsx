@@ -7,6 +7,7 @@ import { InputLine } from "./components/input-line.js";
 import { LiveMessage, PrintedItem } from "./components/message-view.js";
 import type { LiveLimits } from "./components/message-view.js";
 import { StatusLine } from "./components/status-line.js";
+import { ChecklistPanel } from "./components/checklist-panel.js";
 import { useNow } from "./components/use-clock.js";
 import type { TuiController } from "./controller.js";
 import { cleanLine, lastLines } from "./terminal-text.js";
@@ -84,6 +85,7 @@ export function App({ controller, host, initialTask }: AppProps): ReactNode {
         <ReasoningPanel text={snapshot.lastReasoning} width={width} maxLines={Math.max(3, rows - 12)} />
       ) : null}
       {snapshot.activity.kind === "waiting" ? <WaitingSpinner since={snapshot.activity.since} /> : null}
+      <ChecklistPanel message={host.latestChecklist} width={width} />
       {ask === undefined ? null : <AskPrompt ask={ask} selected={keys.selected} width={width} />}
       <InputLine value={keys.value} placeholder={placeholder(status.busy, hasHistory, ask !== undefined)} width={width} />
       <StatusLine

@@ -27,6 +27,8 @@ export class TuiHost implements Host {
   readonly clock: TuiClock;
   /** How many snapshots were published (each is one render of the UI). */
   publishCount = 0;
+  /** The task checklist as last set (shown pinned by the UI). */
+  latestChecklist: UiMessage | undefined;
   private readonly transcript = new Transcript();
   private readonly pending = new Map<string, PendingAsk>();
   private readonly pendingMessages = new Map<string, AskMessage>();
@@ -43,6 +45,7 @@ export class TuiHost implements Host {
 
   onMessage(message: UiMessage): void {
     this.transcript.upsert(message, this.clock.now());
+    if (message.type === "say" && message.say === "checklist") this.latestChecklist = message;
     this.schedulePublish();
   }
 

@@ -1,0 +1,202 @@
+import type { Message, Provider } from "../llm/types.js";
+import { compactConversation } from "./compact-conversation.js";
+import type { CompactionReason, CompactionResult } from "./compact-conversation.js";
+import type { ContextDriver, ConversationAccess } from "./contract.js";
+import { contextBudget, defaultContextSettings } from "./context-settings.js";
+import type { ContextSettings } from "./context-settings.js";
+import { describeCompaction } from "./describe-compaction.js";
+import type { SummaryRequest } from "./summary-request.js";
+import { loadTokenizer, TokenEstimator } from "./token-estimate.js";
+import { truncateHistory } from "./truncate-history.js";
+import type { UncompactState } from "./compaction-log.js";
+import { uncompacted } from "./compaction-log.js";
+
+export interface ContextManagerOptions {
+  provider: Provider;
+  settings?: ContextSettings;
+  /** A workspace file's current content (path as the model gave it), undefined if unreadable. */
+  readFile: (path: string) => Promise<string | undefined>;
+  /** A resumed task's last compaction, so `/uncompact` works after a resume. */
+  uncompact?: UncompactState;
+}
+
+export type ManualOutcome = { done: true; text: string } | { done: false; text: string };
+
+/**
+ * Context management of one task: accounting (provider usage, else gpt-tokenizer
+ * estimates), compaction before a request when the budget is spent, after a
+ * context-window error, or when the user asks; and uncompact.
+ */
+export class ContextManager implements ContextDriver {
+  readonly settings: ContextSettings;
+  private readonly estimator = new TokenEstimator();
+  private conversation: ConversationAccess | undefined;
+  private previous: UncompactState | undefined;
+  private compactionRequested = false;
+  /** History length and estimate of the last request sent. */
+  private sentLength = 0;
+  private sentEstimate = 0;
+  /** The conversation was replaced since the last request: the provider's count is stale. */
+  private stale = true;
+  private running: Promise<unknown> | undefined;
+
+  constructor(private readonly options: ContextManagerOptions) {
+    this.settings = options.settings ?? defaultContextSettings;
+    this.previous = options.uncompact;
+    void loadTokenizer().catch(() => undefined);
+  }
+
+  get budget(): number {
+    return contextBudget(this.options.provider.model, this.settings.threshold);
+  }
+
+  attach(conversation: ConversationAccess): void {
+    this.conversation = conversation;
+  }
+
+  /** Tokens the conversation fills now: the provider's count of the last request plus estimates of what came after. */
+  tokensUsed(): number {
+    const conversation = this.conversation;
+    if (conversation === undefined) return 0;
+    const messages = conversation.messages();
+    const reported = conversation.lastContextTokens();
+    if (this.stale || reported === 0 || this.sentLength > messages.length) return this.estimator.messages(messages);
+    const from = messages[this.sentLength]?.role === "assistant" ? this.sentLength + 1 : this.sentLength;
+    return reported + this.estimator.messages(messages, from);
+  }
+
+  requestMeta(): { contextTokens: number; contextWindow: number } {
+    const reported = this.conversation?.lastContextTokens() ?? 0;
+    return { contextTokens: reported > 0 ? reported : this.sentEstimate, contextWindow: this.options.provider.model.contextWindow };
+  }
+
+  async beforeRequest(): Promise<void> {
+    const conversation = this.required();
+    if (this.compactionRequested) {
+      this.compactionRequested = false;
+      await this.compactNow("manual");
+    } else if (this.settings.enabled && this.tokensUsed() > this.budget) {
+      await this.compactNow("threshold");
+    }
+    this.noteSent(conversation.messages());
+  }
+
+  async afterContextWindowError(): Promise<boolean> {
+    const conversation = this.required();
+    const done = await this.compactNow("context_window");
+    if (!done) {
+      // Nothing could be summarised: fall back to dropping the oldest turns.
+      const result = truncateHistory([...conversation.messages()]);
+      if (result.removed === 0) return false;
+      await conversation.replace(result.messages, { kind: "api_compact", messages: result.messages, reason: "context_window" });
+      this.previous = undefined;
+      conversation.say("warning", `The request did not fit the context window; ${result.removed} older messages were dropped.`);
+    }
+    this.noteSent(conversation.messages());
+    return true;
+  }
+
+  /** `/compact` while a task runs: compacts before its next request. */
+  requestCompaction(): void {
+    this.compactionRequested = true;
+  }
+
+  /** `/compact` between requests: compacts at once. */
+  async compact(): Promise<ManualOutcome> {
+    const done = await this.compactNow("manual");
+    return done ? { done, text: "The conversation was condensed." } : { done, text: "Nothing was condensed." };
+  }
+
+  /** `/uncompact`: the conversation as it was before the last compaction, plus what came after it. */
+  async uncompact(): Promise<ManualOutcome> {
+    const conversation = this.required();
+    if (this.previous === undefined) {
+      const text = "There is no compaction to undo.";
+      conversation.say("info", text);
+      return { done: false, text };
+    }
+    const restored = uncompacted(this.previous, conversation.messages());
+    await conversation.replace(restored, { kind: "api_uncompact", length: restored.length });
+    this.previous = undefined;
+    this.stale = true;
+    const text = `Restored the conversation as it was before the last compaction (${restored.length} messages). The next request may compact it again.`;
+    conversation.say("info", text);
+    return { done: true, text };
+  }
+
+  private required(): ConversationAccess {
+    if (this.conversation === undefined) throw new Error("the context manager is not attached to a task");
+    return this.conversation;
+  }
+
+  private noteSent(messages: readonly Message[]): void {
+    this.sentLength = messages.length;
+    this.sentEstimate = this.estimator.messages(messages);
+    this.stale = false;
+  }
+
+  /** One compaction at a time; returns whether the conversation changed. */
+  private async compactNow(reason: CompactionReason): Promise<boolean> {
+    while (this.running) await this.running.catch(() => undefined);
+    const work = this.runCompaction(reason);
+    this.running = work;
+    try {
+      return await work;
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  private async runCompaction(reason: CompactionReason): Promise<boolean> {
+    const conversation = this.required();
+    const before = conversation.messages().slice();
+    let result: CompactionResult;
+    try {
+      result = await compactConversation({
+        messages: before,
+        reason,
+        settings: this.settings,
+        model: this.options.provider.model,
+        budget: this.budget,
+        estimator: this.estimator,
+        summarize: (request) => this.summarize(request),
+        readFile: this.options.readFile,
+      });
+    } catch (error) {
+      if (conversation.signal.aborted) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      conversation.say("warning", `Could not condense the conversation: ${message}`);
+      return false;
+    }
+    if (result.kind === "none") {
+      if (reason === "manual") conversation.say("info", `Nothing to condense: ${result.why}.`);
+      return false;
+    }
+    await conversation.replace(result.messages, {
+      kind: "api_compact",
+      messages: result.messages,
+      reason,
+      ...(result.kind === "summary" ? { summary: result.summary } : {}),
+    });
+    this.previous = { messages: before, compactedLength: result.messages.length };
+    this.stale = true;
+    const described = describeCompaction(result, reason);
+    conversation.say("condense", described.text, described.meta);
+    if (result.kind === "summary" && (result.missing.files.length > 0 || result.missing.items.length > 0)) {
+      const named = [...result.missing.files, ...result.missing.items.map((item) => `"${item}"`)].join(", ");
+      conversation.say("warning", `The summary did not mention ${named}; the turns that mention them were kept verbatim.`);
+    }
+    return true;
+  }
+
+  /** The summary request: the same provider, no tools; the text of its answer. */
+  private async summarize(request: SummaryRequest): Promise<string> {
+    const conversation = this.required();
+    let text = "";
+    const stream = this.options.provider.createMessage({ systemPrompt: request.systemPrompt, messages: request.messages, signal: conversation.signal });
+    for await (const chunk of stream) {
+      if (chunk.type === "text") text += chunk.text;
+    }
+    return text;
+  }
+}
