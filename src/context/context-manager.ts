@@ -54,15 +54,21 @@ export class ContextManager implements ContextDriver {
     this.conversation = conversation;
   }
 
-  /** Tokens the conversation fills now: the provider's count of the last request plus estimates of what came after. */
+  /**
+   * Tokens the conversation fills now: the provider's count of the last request plus
+   * estimates of what came after, or the estimate of the whole conversation when that is
+   * larger (a provider that reports late, too little or nothing). Estimates are cached per
+   * message, so this stays cheap at any turn.
+   */
   tokensUsed(): number {
     const conversation = this.conversation;
     if (conversation === undefined) return 0;
     const messages = conversation.messages();
+    const estimate = this.estimator.messages(messages);
     const reported = conversation.lastContextTokens();
-    if (this.stale || reported === 0 || this.sentLength > messages.length) return this.estimator.messages(messages);
+    if (this.stale || reported === 0 || this.sentLength > messages.length) return estimate;
     const from = messages[this.sentLength]?.role === "assistant" ? this.sentLength + 1 : this.sentLength;
-    return reported + this.estimator.messages(messages, from);
+    return Math.max(estimate, reported + this.estimator.messages(messages, from));
   }
 
   requestMeta(): { contextTokens: number; contextWindow: number } {
