@@ -134,7 +134,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
       systemPrompt: (promptOptions) => prompt.systemPrompt(promptOptions),
       // Open checklist items come back in the environment details every few requests without an update.
       environmentDetails: async (detailOptions) =>
-        withChecklistReminder(await prompt.environmentDetails(detailOptions), checklistReminder(current.task?.apiConversationHistory ?? [], settings.context.checklistReminderEvery)),
+        withChecklistReminder(await prompt.environmentDetails({ ...detailOptions, contextTokens: context.tokensUsed() }), checklistReminder(current.task?.apiConversationHistory ?? [], settings.context.checklistReminderEvery)),
     },
     context,
     protocol: settings.toolProtocol,

@@ -11,6 +11,9 @@ import type { TokenEstimator } from "./token-estimate.js";
 import { filesTouched } from "./tool-history.js";
 import { truncateHistory } from "./truncate-history.js";
 
+/** Share of the budget the cheap step must get under to count as enough. */
+const cheapStepTarget = 0.85;
+
 export type CompactionReason = "threshold" | "context_window" | "manual";
 
 /** What one compaction did; `messages` is the conversation to continue from. */
@@ -93,7 +96,8 @@ export async function compactConversation(options: CompactOptions): Promise<Comp
   const tokensBefore = estimator.messages(options.messages);
   const cheap = supersedeFileReads(options.messages);
   const afterCheap = cheap.replaced > 0 ? estimator.messages(cheap.messages) : tokensBefore;
-  if (options.reason === "threshold" && cheap.replaced > 0 && afterCheap <= options.budget) {
+  // The cheap step is enough only when it leaves room to work; just under the budget would compact again at once.
+  if (options.reason === "threshold" && cheap.replaced > 0 && afterCheap <= options.budget * cheapStepTarget) {
     return { kind: "reads", messages: cheap.messages, replacedReads: cheap.replaced, tokensBefore, tokensAfter: afterCheap };
   }
 
@@ -144,7 +148,8 @@ export async function compactConversation(options: CompactOptions): Promise<Comp
     keepFrom,
     extraTurns,
     summary,
-    userMessages: laterUserMessages(toSummarise),
+    // All of them, also those in the kept turns: the block is the one complete, ordered record.
+    userMessages: laterUserMessages(messages),
     checklist: checklist?.markdown,
     files,
   });
