@@ -39,6 +39,8 @@ export class ContextManager implements ContextDriver {
   /** The conversation was replaced since the last request: the provider's count is stale. */
   private stale = true;
   private running: Promise<unknown> | undefined;
+  /** Running estimate of the conversation: messages are only appended between replacements. */
+  private counted = { messages: undefined as readonly Message[] | undefined, length: 0, tokens: 0 };
 
   constructor(private readonly options: ContextManagerOptions) {
     this.settings = options.settings ?? defaultContextSettings;
@@ -64,7 +66,7 @@ export class ContextManager implements ContextDriver {
     const conversation = this.conversation;
     if (conversation === undefined) return 0;
     const messages = conversation.messages();
-    const estimate = this.estimator.messages(messages);
+    const estimate = this.estimateAll(messages);
     const reported = conversation.lastContextTokens();
     if (this.stale || reported === 0 || this.sentLength > messages.length) return estimate;
     const from = messages[this.sentLength]?.role === "assistant" ? this.sentLength + 1 : this.sentLength;
@@ -137,8 +139,24 @@ export class ContextManager implements ContextDriver {
 
   private noteSent(messages: readonly Message[]): void {
     this.sentLength = messages.length;
-    this.sentEstimate = this.estimator.messages(messages);
+    this.sentEstimate = this.estimateAll(messages);
     this.stale = false;
+  }
+
+  /**
+   * The estimate of the whole conversation, counting only the messages added since the
+   * last call: the cost of accounting does not grow with the length of the task.
+   */
+  private estimateAll(messages: readonly Message[]): number {
+    const counted = this.counted;
+    if (counted.messages !== messages || messages.length < counted.length || this.stale) {
+      counted.messages = messages;
+      counted.length = 0;
+      counted.tokens = 0;
+    }
+    counted.tokens += this.estimator.messages(messages, counted.length);
+    counted.length = messages.length;
+    return counted.tokens;
   }
 
   /** One compaction at a time; returns whether the conversation changed. */
