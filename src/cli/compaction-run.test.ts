@@ -252,4 +252,32 @@ describe("context management end to end (issue #13, real CLI and SDK over HTTP)"
     // Requests without a checklist update bring a reminder of the open items.
     expect(mainRequests(second).some((request) => bodyText(request).includes("# Task checklist reminder"))).toBe(true);
   }, 180_000);
+
+  it("native protocol: update_checklist is shown as its own message and survives a compaction; every tool call keeps its result", async () => {
+    await writeSources();
+    const checklist = "- [x] Plan\n- [ ] Read every source\n- [ ] Report";
+    const turns: ScenarioTurn[] = [
+      { toolCalls: [{ name: "update_checklist", arguments: { checklist } }] },
+      ...Array.from({ length: 24 }, (_, index): ScenarioTurn => ({ text: `Reading ${index}.`, toolCalls: [{ name: "read_file", arguments: { path: `src/file${index}.ts` } }] })),
+      { toolCalls: [{ name: "attempt_completion", arguments: { result: "done" } }] },
+    ];
+    const server = await serve({ turns, routes: [{ bodyIncludes: summaryRoute, turns: Array.from({ length: 5 }, (_, index) => summary(`native ${index}`)) }] });
+    await configure(server, { contextWindow: 8_000 });
+    const result = await runCli(["run", "--json", "-y", "--tool-protocol", "native", "--api-key", "test-key", "Read the sources and write the outputs"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(result.status, result.stderr).toBe(0);
+    expect(says(result.events, "checklist").map((event) => event["text"])).toEqual([checklist]);
+    const after = requestsAfterSummaries(server);
+    expect(after.length).toBeGreaterThanOrEqual(1);
+    for (const { next } of after) {
+      const body = next?.body as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }>; tools?: unknown[] };
+      expect(JSON.stringify(body.messages[0])).toContain("<current_checklist>\\n- [x] Plan\\n- [ ] Read every source\\n- [ ] Report\\n</current_checklist>");
+      expect(body.tools?.length).toBeGreaterThan(0);
+      body.messages.forEach((message, index) => {
+        expect(message.role).toBe(index % 2 === 0 ? "user" : "assistant");
+        for (const block of message.content.filter((part) => part["type"] === "tool_use")) {
+          expect(body.messages[index + 1]?.content.some((part) => part["type"] === "tool_result" && part["tool_use_id"] === block["id"])).toBe(true);
+        }
+      });
+    }
+  }, 120_000);
 });
