@@ -42,7 +42,7 @@ export async function compactStoredTask(options: {
     const history: Message[] = [...loaded.apiHistory];
     const manager = new ContextManager({
       provider,
-      settings: settings.context,
+      ...(settings.context ? { settings: settings.context } : {}),
       readFile: workspaceFileReader(loaded.meta.workspace),
       ...(loaded.uncompact ? { uncompact: loaded.uncompact } : {}),
     });

@@ -176,6 +176,8 @@ describe("context management end to end (issue #13, real CLI and SDK over HTTP)"
     const condensed = says(result.events, "condense");
     expect(condensed[0]?.["meta"]).toMatchObject({ reason: "context_window", step: "summary" });
     expect((condensed[0]?.["meta"] as Record<string, number>)["truncatedForSummary"]).toBeGreaterThan(0);
+    // What the summary requests cost is shown, and counted in the task's tokens.
+    expect((condensed[0]?.["meta"] as Record<string, unknown>)["summaryRequests"]).toMatchObject({ requests: 2, tokensIn: 10, tokensOut: 10 });
     expect(bodyText(mainRequests(server).at(-1))).toContain("Go on (second try)");
   }, 120_000);
 

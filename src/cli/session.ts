@@ -62,7 +62,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),
     ...(options.scenario ? { scenario: options.scenario } : {}),
     stall: settings.stallTimeouts,
-    ...(settings.models[settings.model] || settings.modelLimits.contextWindow !== undefined || settings.modelLimits.maxOutputTokens !== undefined
+    ...(settings.models[settings.model] || settings.modelLimits !== undefined
       ? { modelOverrides: { ...stripUndefined(settings.models[settings.model] ?? {}), ...settings.modelLimits } }
       : {}),
   });
@@ -120,7 +120,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
 
   const context = new ContextManager({
     provider,
-    settings: settings.context,
+    ...(settings.context ? { settings: settings.context } : {}),
     readFile: workspaceFileReader(settings.cwd),
     ...(uncompact ? { uncompact } : {}),
   });
@@ -134,7 +134,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
       systemPrompt: (promptOptions) => prompt.systemPrompt(promptOptions),
       // Open checklist items come back in the environment details every few requests without an update.
       environmentDetails: async (detailOptions) =>
-        withChecklistReminder(await prompt.environmentDetails({ ...detailOptions, contextTokens: context.tokensUsed() }), checklistReminder(current.task?.apiConversationHistory ?? [], settings.context.checklistReminderEvery)),
+        withChecklistReminder(await prompt.environmentDetails({ ...detailOptions, contextTokens: context.tokensUsed() }), checklistReminder(current.task?.apiConversationHistory ?? [], context.settings.checklistReminderEvery)),
     },
     context,
     protocol: settings.toolProtocol,

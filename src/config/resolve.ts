@@ -257,7 +257,7 @@ function contextSettings(value: <T>(key: string) => T): ContextSettings {
   return settings;
 }
 
-function modelLimits(optional: <T>(key: string) => T | undefined): ResolvedSettings["modelLimits"] {
+function modelLimits(optional: <T>(key: string) => T | undefined): NonNullable<ResolvedSettings["modelLimits"]> {
   const contextWindow = optional<number>("modelLimits.contextWindow");
   const maxOutputTokens = optional<number>("modelLimits.maxOutputTokens");
   return { ...(contextWindow === undefined ? {} : { contextWindow }), ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }) };

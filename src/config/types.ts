@@ -116,9 +116,10 @@ export interface ResolvedSettings {
   mcpWaitMs: number;
   retry: { delaysMs: number[] };
   /** Context management: compaction threshold (share of the window), what a summary keeps, or off. */
-  context: ContextSettings;
+  /** Absent in settings built by hand (tests): the defaults apply. */
+  context?: ContextSettings;
   /** The selected profile's model limits, applied over the catalogue and `models`. */
-  modelLimits: { contextWindow?: number; maxOutputTokens?: number };
+  modelLimits?: { contextWindow?: number; maxOutputTokens?: number };
   userConfigDir: string;
   userConfigPath: string;
   projectConfigPath: string;

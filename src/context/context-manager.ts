@@ -6,7 +6,7 @@ import { contextBudget, defaultContextSettings } from "./context-settings.js";
 import type { ContextSettings } from "./context-settings.js";
 import { describeCompaction } from "./describe-compaction.js";
 import type { SummaryRequest } from "./summary-request.js";
-import { loadTokenizer, TokenEstimator } from "./token-estimate.js";
+import { isTokenizerLoaded, loadTokenizer, TokenEstimator } from "./token-estimate.js";
 import { truncateHistory } from "./truncate-history.js";
 import type { UncompactState } from "./compaction-log.js";
 import { uncompacted } from "./compaction-log.js";
@@ -40,12 +40,13 @@ export class ContextManager implements ContextDriver {
   private stale = true;
   private running: Promise<unknown> | undefined;
   /** Running estimate of the conversation: messages are only appended between replacements. */
-  private counted = { messages: undefined as readonly Message[] | undefined, length: 0, tokens: 0 };
+  /** What the summary requests of the current compaction cost (shown in its `condense` message). */
+  private summaryUsage = { requests: 0, tokensIn: 0, tokensOut: 0, cost: 0 };
+  private counted = { messages: undefined as readonly Message[] | undefined, length: 0, tokens: 0, exact: false };
 
   constructor(private readonly options: ContextManagerOptions) {
     this.settings = options.settings ?? defaultContextSettings;
     this.previous = options.uncompact;
-    void loadTokenizer().catch(() => undefined);
   }
 
   get budget(): number {
@@ -149,13 +150,17 @@ export class ContextManager implements ContextDriver {
    */
   private estimateAll(messages: readonly Message[]): number {
     const counted = this.counted;
-    if (counted.messages !== messages || messages.length < counted.length || this.stale) {
+    const exact = isTokenizerLoaded();
+    if (counted.messages !== messages || messages.length < counted.length || this.stale || counted.exact !== exact) {
       counted.messages = messages;
       counted.length = 0;
       counted.tokens = 0;
+      counted.exact = exact;
     }
     counted.tokens += this.estimator.messages(messages, counted.length);
     counted.length = messages.length;
+    // The tokenizer is worth loading once the context starts to matter.
+    if (!exact && counted.tokens > this.budget / 2) void loadTokenizer().catch(() => undefined);
     return counted.tokens;
   }
 
@@ -173,7 +178,9 @@ export class ContextManager implements ContextDriver {
 
   private async runCompaction(reason: CompactionReason): Promise<boolean> {
     const conversation = this.required();
+    await loadTokenizer().catch(() => undefined);
     const before = conversation.messages().slice();
+    this.summaryUsage = { requests: 0, tokensIn: 0, tokensOut: 0, cost: 0 };
     let result: CompactionResult;
     try {
       result = await compactConversation({
@@ -205,7 +212,7 @@ export class ContextManager implements ContextDriver {
     this.previous = { messages: before, compactedLength: result.messages.length };
     this.stale = true;
     const described = describeCompaction(result, reason);
-    conversation.say("condense", described.text, described.meta);
+    conversation.say("condense", described.text, { ...described.meta, summaryRequests: { ...this.summaryUsage } });
     if (result.kind === "summary" && (result.missing.files.length > 0 || result.missing.items.length > 0)) {
       const named = [...result.missing.files, ...result.missing.items.map((item) => `"${item}"`)].join(", ");
       conversation.say("warning", `The summary did not mention ${named}; the turns that mention them were kept verbatim.`);
@@ -217,9 +224,16 @@ export class ContextManager implements ContextDriver {
   private async summarize(request: SummaryRequest): Promise<string> {
     const conversation = this.required();
     let text = "";
+    this.summaryUsage.requests += 1;
     const stream = this.options.provider.createMessage({ systemPrompt: request.systemPrompt, messages: request.messages, signal: conversation.signal });
     for await (const chunk of stream) {
       if (chunk.type === "text") text += chunk.text;
+      if (chunk.type === "usage") {
+        this.summaryUsage.tokensIn += chunk.inputTokens + (chunk.cacheReadTokens ?? 0) + (chunk.cacheWriteTokens ?? 0);
+        this.summaryUsage.tokensOut += chunk.outputTokens;
+        this.summaryUsage.cost += chunk.cost ?? 0;
+        conversation.addUsage?.(chunk);
+      }
     }
     return text;
   }

@@ -3,7 +3,7 @@
  * driven by the Task before each request). The Task lends the conversation; the
  * driver decides when and how to compact and commits through `replace`.
  */
-import type { Message } from "../llm/types.js";
+import type { Message, UsageChunk } from "../llm/types.js";
 import type { CompactionReason } from "./compact-conversation.js";
 
 /** Log entries of compaction: appended, never rewriting what came before (SPEC P-perf-4). */
@@ -22,6 +22,8 @@ export interface ConversationAccess {
   say(type: "condense" | "warning" | "info", text: string, meta?: Record<string, unknown>): void;
   /** Tokens the last request filled per the provider's usage (0 when none was reported). */
   lastContextTokens(): number;
+  /** The summary request's usage, counted in the task's tokens and cost. */
+  addUsage?(chunk: UsageChunk): void;
   readonly signal: AbortSignal;
 }
 

@@ -11,24 +11,27 @@ let loaded: CountTokens | undefined;
 let loading: Promise<CountTokens> | undefined;
 
 /**
- * Loads gpt-tokenizer once, in the background: importing its tables takes a second or more,
- * which must not delay start-up. Until it is in, estimates use four characters a token.
+ * Loads gpt-tokenizer once. Building its tables blocks the process for 0.1-1 s (more on a
+ * loaded machine), so it is loaded only when a task's context starts to matter (see
+ * ContextManager), never at start-up; until then estimates use four characters a token.
+ * cl100k_base is the smaller table; for an estimate it is as good as any.
  */
 export function loadTokenizer(): Promise<CountTokens> {
-  loading ??= import("gpt-tokenizer/encoding/o200k_base").then((module) => {
+  loading ??= import("gpt-tokenizer/encoding/cl100k_base").then((module) => {
     loaded = (text: string) => module.countTokens(text);
     return loaded;
   });
   return loading;
 }
 
+export function isTokenizerLoaded(): boolean {
+  return loaded !== undefined;
+}
+
 /** Tokens of `text`: gpt-tokenizer's count once loaded, else a quarter of the characters. */
 export function textTokens(text: string): number {
   if (text.length === 0) return 0;
-  if (loaded === undefined) {
-    void loadTokenizer().catch(() => undefined);
-    return Math.ceil(text.length / 4);
-  }
+  if (loaded === undefined) return Math.ceil(text.length / 4);
   return loaded(text);
 }
 

@@ -116,6 +116,7 @@ export class Task {
       replace: (messages, entry) => this.history.replace(messages, entry),
       say: (type, text, meta) => this.say(type, text, meta ? { meta } : {}),
       lastContextTokens: () => this.usage.lastContextTokens(),
+      addUsage: (chunk) => this.usage.add(chunk),
       signal: this.signal,
     });
   }
