@@ -31,7 +31,9 @@ describe("/compact and /uncompact in the terminal UI (issue #13)", () => {
   it("condense the finished task's conversation at once, then restore it; both land in the task log", async () => {
     const workspace = join(root, "workspace");
     await mkdir(workspace, { recursive: true });
-    for (let file = 0; file < 8; file += 1) await writeFile(join(workspace, `f${file}.txt`), `file ${file}\n`.repeat(40));
+    for (let file = 0; file < 8; file += 1) await writeFile(join(workspace, `f${file}.txt`), `File ${file}: the quick brown fox jumps over the lazy dog.\n`.repeat(70));
+    await mkdir(join(root, "config", "cairn"), { recursive: true });
+    await writeFile(join(root, "config", "cairn", "config.json"), JSON.stringify({ context: { filesKept: 1 } }));
     const read = (path: string) => ({ text: `<read_file>\n<path>${path}</path>\n</read_file>` });
     const scenario: Scenario = {
       turns: [...Array.from({ length: 8 }, (_, file) => read(`f${file}.txt`)), { text: "<attempt_completion>\n<result>read them</result>\n</attempt_completion>" }],
@@ -41,7 +43,7 @@ describe("/compact and /uncompact in the terminal UI (issue #13)", () => {
       flags: { cwd: workspace, provider: "mock", yes: true, dataDir: join(root, "data") },
       env: {},
       cwd: workspace,
-      userConfigDir: join(root, "config"),
+      userConfigDir: join(root, "config", "cairn"),
     });
     const host = new TuiHost();
     const seen: UiMessage[] = [];

@@ -142,7 +142,9 @@ export async function compactConversation(options: CompactOptions): Promise<Comp
 
   const missing = summaryOmissions(summary, { editedFiles: touched.edited, openItems: open });
   const extraTurns = [...missing.files, ...missing.items].flatMap((needle) => turnsMentioning(messages, keepFrom, needle, 2));
-  const files = await rereadFiles(options, touched.recent);
+  // Files read or changed in the kept turns are there already, as recent as anything.
+  const inTail = new Set(filesTouched(messages.slice(keepFrom)).recent);
+  const files = await rereadFiles(options, touched.recent.filter((path) => !inTail.has(path)));
   const rebuilt = rebuildConversation({
     messages,
     keepFrom,
