@@ -19,7 +19,7 @@ import { invalidArgumentsJson, missingParameter, notInMode, toolError, unknownTo
 import type { ToolDefinition, ToolRuntime, ToolRuntimeOptions } from "./tool-definition.js";
 import { availableIn, nativeSchema, promptSection, xmlFormatIntroduction } from "./tool-schema.js";
 import { WorkspaceGuard } from "./workspace-guard.js";
-import { reportChecklist, taskProgressParameter, taskProgressSection } from "./task-progress.js";
+import { checklistReporter, taskProgressParameter, taskProgressSection } from "./task-progress.js";
 
 export type { ApprovalSettings } from "./approval.js";
 export { defaultApprovalSettings } from "./approval.js";
@@ -52,6 +52,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     allowOutsideWrites: options.allowOutsideWrites,
   });
   const files = new FileTracker();
+  const reportProgress = checklistReporter();
   const commands = new CommandRegistry();
   const runtimeOptions: ToolRuntimeOptions = {
     yes: options.yes,
@@ -139,7 +140,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     },
     async executeTool(block, context) {
       const progress = block.params[taskProgressParameter];
-      if (progress !== undefined) reportChecklist(progress, context);
+      if (progress !== undefined) reportProgress(progress, context);
       const checked = checkCall(block, context);
       if ("outcome" in checked) return checked.outcome;
       if (context.signal.aborted) return toolError("the task was cancelled before this tool ran.");

@@ -27,3 +27,16 @@ export function reportChecklist(markdown: string, context: Pick<ToolCallContext,
   context.say("checklist", formatChecklist(items), { meta: { items, done, total: items.length } });
   return true;
 }
+
+/**
+ * For `task_progress`: the model may repeat the same list with every tool call; only a
+ * changed list is shown again.
+ */
+export function checklistReporter(): (markdown: string, context: Pick<ToolCallContext, "say">) => void {
+  let last: string | undefined;
+  return (markdown, context) => {
+    const normalised = formatChecklist(parseChecklist(markdown));
+    if (normalised === last) return;
+    if (reportChecklist(markdown, context)) last = normalised;
+  };
+}
