@@ -159,6 +159,21 @@ describe("context management end to end (issue #13, real CLI and SDK over HTTP)"
     expect(server.requests).toHaveLength(turns.length + 1);
   }, 120_000);
 
+  it("a context-window error in the middle of a stream also compacts, and the task goes on", async () => {
+    await writeSources();
+    const turns: ScenarioTurn[] = [
+      ...Array.from({ length: 6 }, (_, index) => read(`src/file${index}.ts`)),
+      { text: "Thinking about it at some length.", chunkSize: 4, streamError: { type: "invalid_request_error", message: "prompt is too long: 210000 tokens > 200000 maximum", afterChunks: 4 } },
+      complete("done"),
+    ];
+    const server = await serve({ turns, routes: [{ bodyIncludes: summaryRoute, turns: [summary("mid-stream")] }] });
+    await configure(server, { contextWindow: 200_000 });
+    const result = await runCli(["run", "--json", "-y", "--api-key", "test-key", "Read the sources and write the outputs"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(result.status, result.stderr).toBe(0);
+    expect(says(result.events, "condense")[0]?.["meta"]).toMatchObject({ reason: "context_window", step: "summary" });
+    expect(bodyText(mainRequests(server).at(-1))).toContain("Go on (mid-stream)");
+  }, 120_000);
+
   it("a summary request that itself overflows is truncated, keeping the first exchange, and sent again", async () => {
     await writeSources();
     const tooLong = { status: 400, body: { type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 250000 tokens > 200000 maximum" } } };

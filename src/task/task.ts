@@ -340,8 +340,9 @@ export class Task {
     await this.history.add({ role: "assistant", content: assistantContent });
 
     if (streamError) {
-      // Keep what completed and go on where the answer was cut.
-      await this.failures.afterStreamFailure(streamError);
+      // Keep what completed and go on where the answer was cut (after condensing, if it no longer fit).
+      const condensed = streamError.kind === "context_window" && (await this.options.context?.afterContextWindowError()) === true;
+      if (!condensed) await this.failures.afterStreamFailure(streamError);
       const results = this.taskState.userMessageContent;
       return this.recursivelyMakeRequests([...results, { type: "text", text: responses.continueAfterApiError(streamError.message) }]);
     }
