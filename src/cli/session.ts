@@ -22,6 +22,9 @@ import { ContextManager } from "../context/context-manager.js";
 import type { UncompactState } from "../context/compaction-log.js";
 import { checklistReminder, withChecklistReminder } from "../context/checklist.js";
 import { workspaceFileReader } from "../context/workspace-files.js";
+import type { McpServerConfig } from "../mcp/config.js";
+import type { ToolExecutor } from "../task/tool-executor.js";
+import type { WorkspaceOperations } from "../tools/operations.js";
 
 export interface Session {
   task: Task;
@@ -41,11 +44,17 @@ export interface SessionOptions {
   /** For the mock provider: the scenario to play. */
   scenario?: Scenario;
   /** A new task, or a task reopened for resume (with the user's message, if any). */
-  start: { kind: "new"; task: string } | { kind: "resume"; taskId: string; message?: string };
+  start: { kind: "new"; task: string; taskId?: string } | { kind: "resume"; taskId: string; message?: string };
   /** Checkpoints of the workspace (default on). */
   checkpoints?: boolean;
   /** Say messages about the environment (MCP, checkpoints) before the task starts. */
   onNotice?: (text: string) => void;
+  /** MCP servers besides the configured ones (e.g. given by an editor over ACP). */
+  extraMcpServers?: McpServerConfig[];
+  /** Where file reads, writes and commands happen (default: local disk and shell). */
+  operations?: WorkspaceOperations;
+  /** Decorates the tool executor (e.g. to report tool outcomes to an editor). */
+  wrapToolExecutor?: (executor: ToolExecutor) => ToolExecutor;
 }
 
 /**
@@ -73,7 +82,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   let resumed: PreparedResume | undefined;
   let uncompact: UncompactState | undefined;
   if (options.start.kind === "new") {
-    const writer = await store.create({ task: options.start.task, workspace: settings.cwd });
+    const writer = await store.create({ task: options.start.task, workspace: settings.cwd, ...(options.start.taskId ? { taskId: options.start.taskId } : {}) });
     log = writer;
     taskId = writer.taskId;
   } else {
@@ -94,7 +103,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   };
 
 
-  const mcp = await startMcp({ settings, notice });
+  const mcp = await startMcp({ settings, notice, ...(options.extraMcpServers ? { extraServers: options.extraMcpServers } : {}) });
 
   const baseExecutor = createToolExecutor({
     workspace: settings.cwd,
@@ -105,10 +114,12 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     protocol: settings.toolProtocol,
     ...(mcp.port ? { mcp: mcp.port } : {}),
     parallelTools: settings.parallelTools,
+    keepBackgroundProcesses: settings.keepBackgroundProcesses,
+    ...(options.operations ? { operations: options.operations } : {}),
   });
-  const toolExecutor = mcp.wrap(baseExecutor);
+  const toolExecutor = (options.wrapToolExecutor ?? ((executor: ToolExecutor) => executor))(mcp.wrap(baseExecutor));
 
-  const checkpoints = options.checkpoints === false ? noCheckpoints : createCheckpoints({
+  const checkpoints = options.checkpoints === false || !settings.checkpoints ? noCheckpoints : createCheckpoints({
     workspace: settings.cwd,
     dataDir: settings.dataDir,
     taskId,

@@ -26,7 +26,9 @@ export type SayType =
   /** Context compaction: what was condensed, and the summary (meta.summary). */
   | "condense"
   /** The task checklist (markdown) as the model last set it. */
-  | "checklist";
+  | "checklist"
+  /** A tool call ended: meta `{ tool, status }` (an editor shows it as completed or failed). */
+  | "tool_result";
 
 export type AskType =
   | "tool"
