@@ -92,7 +92,8 @@ export function registerCompactCommand(program: Command): void {
         undo: flags.undo === true,
         ...(scenario ? { scenario } : {}),
         onMessage: (message) => {
-          if (settings.json) process.stdout.write(`${JSON.stringify(message)}\n`);
+          // The same line shape as `cairn run --json`.
+          if (settings.json) process.stdout.write(`${JSON.stringify({ ...message, ...(message.type === "say" ? { say: message.say } : {}), taskId })}\n`);
           else process.stdout.write(`${message.type === "say" && message.say === "warning" ? "warning: " : ""}${message.text}\n`);
         },
       });

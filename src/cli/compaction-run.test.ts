@@ -211,7 +211,7 @@ describe("context management end to end (issue #13, real CLI and SDK over HTTP)"
     await configure(summaryServer, { contextWindow: 200_000 });
     const compacted = await runCli(["compact", taskId, "--json", "--api-key", "test-key"], { env: sandbox.env, cwd: sandbox.workspace });
     expect(compacted.status, compacted.stderr).toBe(0);
-    expect(says(compacted.events, "condense")[0]?.["meta"]).toMatchObject({ reason: "manual", step: "summary" });
+    expect(says(compacted.events, "condense")[0]).toMatchObject({ taskId, meta: { reason: "manual", step: "summary" } });
     const afterCompact = (await store.load(taskId)).apiHistory;
     expect(afterCompact.length).toBeLessThan(original.length);
     expect(JSON.stringify(afterCompact[0])).toContain("Go on (by hand)");
