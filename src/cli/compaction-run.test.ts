@@ -30,11 +30,15 @@ async function serve(scenario: Scenario): Promise<ScriptedServer> {
 }
 
 /** A user config with a "small" profile: the scripted server, and a small context window. */
-async function configure(server: ScriptedServer, options: { contextWindow: number; context?: Record<string, unknown>; autoApprove?: Record<string, boolean> }): Promise<void> {
+async function configure(
+  server: ScriptedServer,
+  options: { contextWindow: number; context?: Record<string, unknown>; autoApprove?: Record<string, boolean>; api?: "anthropic" | "openai" },
+): Promise<void> {
+  const endpoint = options.api === "openai" ? { provider: "openai", baseUrl: `${server.url}/v1`, model: "gpt-4.1" } : { provider: "anthropic", baseUrl: server.url, model: "claude-sonnet-5-5" };
   const config = {
     retry: { delaysMs: [10, 20, 40] },
     profile: "small",
-    profiles: { small: { provider: "anthropic", baseUrl: server.url, model: "claude-sonnet-5-5", contextWindow: options.contextWindow, maxOutputTokens: 2_000 } },
+    profiles: { small: { ...endpoint, contextWindow: options.contextWindow, maxOutputTokens: 2_000 } },
     context: { filesKept: 2, ...options.context },
     ...(options.autoApprove ? { autoApprove: options.autoApprove } : {}),
   };
@@ -157,6 +161,21 @@ describe("context management end to end (issue #13, real CLI and SDK over HTTP)"
     expect(bodyText(server.requests[refused + 2])).toContain("Go on (after overflow)");
     expect(bodyText(server.requests[refused + 2]).length).toBeLessThan(bodyText(server.requests[refused]).length);
     expect(server.requests).toHaveLength(turns.length + 1);
+  }, 120_000);
+
+  it("OpenAI API: context_length_exceeded on the first chunk compacts through the same provider and retries once", async () => {
+    await writeSources();
+    const tooLong = { status: 400, body: { error: { message: "This model's maximum context length is 1047576 tokens.", type: "invalid_request_error", code: "context_length_exceeded" } } };
+    const turns = [write("src/a.ts", "export const a = 1;"), ...Array.from({ length: 6 }, (_, index) => read(`src/file${index}.ts`)), { error: tooLong }, complete("done")];
+    const server = await serve({ turns, routes: [{ bodyIncludes: summaryRoute, turns: [summary("openai", "src/a.ts")] }] });
+    await configure(server, { contextWindow: 200_000, api: "openai" });
+    const result = await runCli(["run", "--json", "-y", "--api-key", "test-key", "Read the sources and write the outputs"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(result.status, result.stderr).toBe(0);
+    expect(says(result.events, "condense")[0]?.["meta"]).toMatchObject({ reason: "context_window", step: "summary" });
+    const summaryRequest = server.requests.find((request) => request.route === 0);
+    expect(summaryRequest?.path).toBe("/v1/chat/completions");
+    expect((summaryRequest?.body as Record<string, unknown>)["tools"]).toBeUndefined();
+    expect(bodyText(mainRequests(server).at(-1))).toContain("Go on (openai)");
   }, 120_000);
 
   it("a context-window error in the middle of a stream also compacts, and the task goes on", async () => {
