@@ -151,8 +151,7 @@ export class InteractiveController implements TuiController {
         this.notify("info", "/uncompact works between steps: press Esc to stop this one first.");
         return;
       }
-      session.context.requestCompaction();
-      this.notify("info", "The conversation will be condensed before the next request.");
+      void session.context.compactWhenPossible().then((outcome) => this.notify("info", outcome.text));
       return;
     }
     const taskId = session?.taskId ?? this.resumeTaskId;

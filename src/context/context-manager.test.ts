@@ -92,6 +92,32 @@ describe("ContextManager (issue #13)", () => {
     expect((await manager.uncompact()).done).toBe(false);
   });
 
+  it("/compact during a request waits for the next request; between requests it compacts at once", async () => {
+    const history = conversation(6);
+    let inFlight = true;
+    const manager = new ContextManager({ provider: provider(200_000), readFile: async () => undefined });
+    const entries: CompactionLogEntry[] = [];
+    manager.attach({
+      messages: () => history,
+      replace: async (messages, entry) => {
+        history.splice(0, history.length, ...messages);
+        entries.push(entry);
+      },
+      say: () => {},
+      lastContextTokens: () => 0,
+      requestInFlight: () => inFlight,
+      signal: new AbortController().signal,
+    });
+    expect((await manager.compactWhenPossible()).done).toBe(false);
+    expect(entries).toHaveLength(0);
+    inFlight = false;
+    await manager.beforeRequest();
+    expect(entries).toHaveLength(1);
+    history.push(...conversation(4).slice(1));
+    expect((await manager.compactWhenPossible()).done).toBe(true);
+    expect(entries).toHaveLength(2);
+  });
+
   it("replaying the log's compaction entries gives the same conversations (resume, uncompact after resume)", async () => {
     const history = conversation(6);
     const original = history.slice();

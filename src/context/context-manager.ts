@@ -110,6 +110,18 @@ export class ContextManager implements ContextDriver {
     this.compactionRequested = true;
   }
 
+  /**
+   * `/compact` from anywhere: at once between requests, else before the next request
+   * (a task never has two requests in flight, SPEC T1).
+   */
+  async compactWhenPossible(): Promise<ManualOutcome> {
+    if (this.conversation?.requestInFlight?.() === true) {
+      this.requestCompaction();
+      return { done: false, text: "The conversation will be condensed before the next request." };
+    }
+    return this.compact();
+  }
+
   /** `/compact` between requests: compacts at once. */
   async compact(): Promise<ManualOutcome> {
     const done = await this.compactNow("manual");

@@ -22,6 +22,8 @@ export interface ConversationAccess {
   say(type: "condense" | "warning" | "info", text: string, meta?: Record<string, unknown>): void;
   /** Tokens the last request filled per the provider's usage (0 when none was reported). */
   lastContextTokens(): number;
+  /** A request (and its tools) is under way: a compaction asked for now waits for the next request. */
+  requestInFlight?(): boolean;
   /** The summary request's usage, counted in the task's tokens and cost. */
   addUsage?(chunk: UsageChunk): void;
   readonly signal: AbortSignal;

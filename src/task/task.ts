@@ -122,6 +122,7 @@ export class Task {
       say: (type, text, meta) => this.say(type, text, meta ? { meta } : {}),
       lastContextTokens: () => this.usage.lastContextTokens(),
       addUsage: (chunk) => this.usage.add(chunk),
+      requestInFlight: () => this.currentRequestKey !== undefined,
       signal: this.signal,
     });
   }
