@@ -22,6 +22,7 @@ import { ContextManager } from "../context/context-manager.js";
 import type { UncompactState } from "../context/compaction-log.js";
 import { checklistReminder, withChecklistReminder } from "../context/checklist.js";
 import { workspaceFileReader } from "../context/workspace-files.js";
+import { registerContextManager } from "../context/context-registry.js";
 import type { McpServerConfig } from "../mcp/config.js";
 import type { ToolExecutor } from "../task/tool-executor.js";
 import type { WorkspaceOperations } from "../tools/operations.js";
@@ -170,6 +171,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     ...(resumed ? { history: { apiHistory: resumed.apiHistory, uiMessages: resumed.uiMessages } } : {}),
   });
   current.task = task;
+  registerContextManager(task, context);
   for (const text of early) task.say("info", text);
   const created = task;
   const start = options.start;
