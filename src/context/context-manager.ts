@@ -20,7 +20,8 @@ export interface ContextManagerOptions {
   uncompact?: UncompactState;
 }
 
-export type ManualOutcome = { done: true; text: string } | { done: false; text: string };
+/** What `/compact` or `/uncompact` did; the messages about it were already shown, except for a deferral. */
+export type ManualOutcome = { done: true; text: string } | { done: false; text: string; deferred?: true };
 
 /**
  * Context management of one task: accounting (provider usage, else gpt-tokenizer
@@ -117,7 +118,7 @@ export class ContextManager implements ContextDriver {
   async compactWhenPossible(): Promise<ManualOutcome> {
     if (this.conversation?.requestInFlight?.() === true) {
       this.requestCompaction();
-      return { done: false, text: "The conversation will be condensed before the next request." };
+      return { done: false, deferred: true, text: "The conversation will be condensed before the next request." };
     }
     return this.compact();
   }
