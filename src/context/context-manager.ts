@@ -96,10 +96,12 @@ export class ContextManager implements ContextDriver {
     const done = await this.compactNow("context_window");
     if (!done) {
       // Nothing could be summarised: fall back to dropping the oldest turns.
-      const result = truncateHistory([...conversation.messages()]);
+      const before = conversation.messages().slice();
+      const result = truncateHistory(before);
       if (result.removed === 0) return false;
       await conversation.replace(result.messages, { kind: "api_compact", messages: result.messages, reason: "context_window" });
-      this.previous = undefined;
+      this.previous = { messages: before, compactedLength: result.messages.length };
+      this.stale = true;
       conversation.say("warning", `The request did not fit the context window; ${result.removed} older messages were dropped.`);
     }
     this.noteSent(conversation.messages());
