@@ -147,6 +147,12 @@ export class TaskLogWriter implements TaskLog {
       case "api_drop":
         this.apiHistoryLength = Math.max(0, this.apiHistoryLength - Math.max(0, Math.min(entry.count, this.apiHistoryLength - entry.start)));
         break;
+      case "api_compact":
+        this.apiHistoryLength = entry.messages.length;
+        break;
+      case "api_uncompact":
+        this.apiHistoryLength = entry.length;
+        break;
       case "ui_truncate":
         for (const id of this.uiMessageIds.slice(Math.max(0, entry.count))) this.knownUiIds.delete(id);
         this.uiMessageIds = this.uiMessageIds.slice(0, Math.max(0, entry.count));

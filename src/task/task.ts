@@ -122,6 +122,15 @@ export class Task {
       skipTool: (block, reason, round) => this.applyToolRun(round, this.tools.skip(block, reason)),
       presentAssistantMessage: () => this.presentAssistantMessage(),
     };
+    options.context?.attach({
+      messages: () => this.history.messages,
+      replace: (messages, entry) => this.history.replace(messages, entry),
+      say: (type, text, meta) => this.say(type, text, meta ? { meta } : {}),
+      lastContextTokens: () => this.usage.lastContextTokens(),
+      addUsage: (chunk) => this.usage.add(chunk),
+      requestInFlight: () => this.currentRequestKey !== undefined,
+      signal: this.signal,
+    });
   }
 
   /** The API conversation so far (read-only view for hosts and checkpoints). */
@@ -268,6 +277,7 @@ export class Task {
     this.includeFileDetails = false;
     content.push({ type: "text", text: environment });
     await this.history.add({ role: "user", content });
+    await this.options.context?.beforeRequest();
 
     const assembler = new StreamAssembler({
       protocol: this.options.protocol,
@@ -322,6 +332,7 @@ export class Task {
       onExhausted: (error) =>
         this.failures.afterRequestFailure(error, () => this.finishRequestMessage({ cancelReason: "api_error", error: error.message })),
       onContextWindow: async () => {
+        if (this.options.context) return this.options.context.afterContextWindowError();
         const removed = await this.history.shrink();
         if (removed > 0) this.say("info", responses.contextTruncated(removed));
         return removed > 0;
@@ -382,8 +393,9 @@ export class Task {
     await this.history.add({ role: "assistant", content: assistantContent });
 
     if (streamError) {
-      // Keep what completed and go on where the answer was cut.
-      await this.failures.afterStreamFailure(streamError);
+      // Keep what completed and go on where the answer was cut (after condensing, if it no longer fit).
+      const condensed = streamError.kind === "context_window" && (await this.options.context?.afterContextWindowError()) === true;
+      if (!condensed) await this.failures.afterStreamFailure(streamError);
       return {
         kind: "retry",
         reason: "stream_failed",
@@ -446,7 +458,7 @@ export class Task {
   /** Each request's `api_req_started` ends with its tokens and cost, or its cancel reason. */
   private finishRequestMessage(extra: Pick<ApiRequestMeta, "cancelReason" | "error" | "stopReason">): void {
     if (this.currentRequestKey === undefined) return;
-    const meta: ApiRequestMeta = { ...this.usage.roundSummary(), ...extra };
+    const meta: ApiRequestMeta = { ...this.usage.roundSummary(), ...this.options.context?.requestMeta(), ...extra };
     this.say("api_req_started", "", { key: this.currentRequestKey, meta });
     this.currentRequestKey = undefined;
   }

@@ -1,3 +1,4 @@
+import type { ContextDriver } from "../../context/contract.js";
 import type { RetrySchedule } from "../../llm/retry.js";
 import type { Message, Provider } from "../../llm/types.js";
 import type { Host } from "./host.js";
@@ -49,6 +50,8 @@ export interface TaskOptions {
   };
   /** Minimum interval between two partial updates of one message (default 40 ms, ~25 a second). */
   partialUpdateIntervalMs?: number;
+  /** Context management (src/context): compaction before requests and after context-window errors. */
+  context?: ContextDriver;
 }
 
 export interface TaskResult {
