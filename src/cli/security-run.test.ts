@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedServer, type ScriptedServer } from "../llm/scripted/server.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
+import { everythingEntry } from "../mcp/test-support/servers.js";
 import { checkBubblewrap } from "../security/sandbox.js";
 import { makeSandbox, runCli, type Sandbox } from "./test-support/cli-harness.js";
 
@@ -159,5 +160,14 @@ describe("#14 what was found, through the real CLI", () => {
     expect(seen).not.toContain("canary-hook-token-998877");
     expect(seen).not.toContain(apiKey);
     expect(existsSync(join(sandbox.root, "hook-outside.txt"))).toBe(false);
+  });
+
+  it.skipIf(!bubblewrap.ok)("stdio MCP servers start under the sandbox and still answer", async () => {
+    await writeFile(join(sandbox.configDir, "cairn", "mcp.json"), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everythingEntry, "stdio"] } } }));
+    const call = `<use_mcp_tool>\n<server_name>everything</server_name>\n<tool_name>echo</tool_name>\n<arguments>{"message": "from the sandbox"}</arguments>\n</use_mcp_tool>`;
+    await start([call, complete]);
+    const result = await runCli(runArgs(["--yes", "--api-key", apiKey, "--sandbox", "workspace-write"]), { env: sandbox.env, cwd: sandbox.workspace });
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.stringify(server!.requests[1]?.body)).toContain("Echo: from the sandbox");
   });
 });
