@@ -45,6 +45,11 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
     if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, got "${cwd}"`);
     const settings = await resolveSettings({ flags: { ...options.flags, cwd }, env: options.env, cwd }).catch(configError);
     for (const warning of settings.warnings) options.log(`warning: ${warning}`);
+    // A project config that would send the key to another server needs confirmation (#14): refuse, as headless runs do.
+    const blocked = (settings.trust as { blockedBaseUrl?: unknown }).blockedBaseUrl;
+    if (typeof blocked === "string") {
+      throw RequestError.invalidParams(undefined, `this folder's .cairn config sets the base URL ${blocked}, which would receive your API key; trust the folder (cairn --trust) or confirm it with --allow-base-url ${blocked}`);
+    }
     // A missing key is said when the session opens, not after the first prompt.
     try {
       requireApiKey(settings);
