@@ -62,6 +62,7 @@ export function createSessionSecurity(options: {
         ? {
             name: provider.name,
             model: provider.model,
+            ...(provider.baseUrl === undefined ? {} : { baseUrl: provider.baseUrl }),
             createMessage: (request) => provider.createMessage({ ...request, systemPrompt: redactor.text(request.systemPrompt), messages: redactor.deep(request.messages) }),
           }
         : provider,

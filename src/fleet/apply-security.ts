@@ -2,33 +2,18 @@
  * Hands a job's narrowed budgets, permission rules and sandbox to cairn's
  * permission layer (issue #14: `settings.budget`, `settings.permissions`,
  * `settings.sandbox`). The fleet checks that a job only narrows; the layer
- * enforces. Written against the settings' shape so it also runs where that
- * layer is absent: then budgets are still enforced by the fleet's provider
- * wrapper, and a job asking for permission rules or a sandbox is refused
- * rather than run without them.
+ * enforces. A worker whose settings lack a field (none today) refuses a job
+ * that needs it rather than run without it.
  */
 import type { ResolvedSettings } from "../config/index.js";
 import type { Budgets, PermissionRules } from "./fleet-settings.js";
 import { JobRejectedError, type SandboxMode } from "./narrow-settings.js";
+import { parseRule } from "../security/permission-rules.js";
 
 interface SecurityFields {
   budget: { maxRequests?: number; maxTokens?: number; maxCost?: number; maxTime?: number; maxToolCalls?: number };
   permissions: unknown[];
   sandbox: SandboxMode;
-}
-
-type RuleParser = (text: string, decision: "allow" | "ask" | "deny", source: string) => unknown;
-
-// A variable, so the compiler does not require the module where the layer is absent.
-const permissionRulesModule = "../security/permission-rules.js";
-
-async function loadRuleParser(): Promise<RuleParser | undefined> {
-  try {
-    const module = (await import(permissionRulesModule)) as { parseRule?: RuleParser };
-    return module.parseRule;
-  } catch {
-    return undefined;
-  }
 }
 
 const minimum = (left: number | undefined, right: number | undefined): number | undefined =>
@@ -65,8 +50,7 @@ export async function applySecurityNarrowing(options: {
   const rules = options.jobPermissions;
   const count = (rules?.allow?.length ?? 0) + (rules?.ask?.length ?? 0) + (rules?.deny?.length ?? 0);
   if (rules !== undefined && count > 0) {
-    const parseRule = settings.permissions !== undefined ? await loadRuleParser() : undefined;
-    if (parseRule === undefined || settings.permissions === undefined) {
+    if (settings.permissions === undefined) {
       throw new JobRejectedError("the job carries permission rules, which this worker cannot enforce");
     }
     const source = "job (cairn queue add)";

@@ -108,7 +108,7 @@ describe("slash commands in the UI (ink-testing-library)", () => {
     const controller = new SlashController();
     controller.current = { ...controller.current, busy: false };
     const ui = (mounted = mountApp({ controller }));
-    await ui.press("/co");
+    await ui.press("/cos");
     expect(ui.frame()).toContain("/cost");
     expect(ui.frame()).toContain("Tokens and cost");
     await ui.press("\t");
