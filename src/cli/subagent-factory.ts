@@ -1,5 +1,5 @@
 /**
- * The child-task factory (issue #17, contract in src/task/subagents.ts): each
+ * The child-task factory (issue #17, contract in src/task/contracts/subagents.ts): each
  * subagent is a Task built from the parent's session wiring: the parent's
  * provider (or its agent type's model), settings, permission rules, sandbox,
  * ignore file and budget, a fresh conversation, and its own task log linked
@@ -12,13 +12,13 @@ import type { Provider } from "../llm/types.js";
 import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import { createPromptBuilder } from "../prompt/system-prompt.js";
 import type { TaskStore } from "../store/task-store.js";
-import type { Host } from "../task/host.js";
-import type { UiMessage } from "../task/messages.js";
-import type { ChildTaskFactory, SubagentReport, SubagentRequest } from "../task/subagents.js";
+import type { Host } from "../task/contracts/host.js";
+import type { UiMessage } from "../task/contracts/messages.js";
+import type { ChildTaskFactory, SubagentReport, SubagentRequest } from "../task/contracts/subagents.js";
 import { Task } from "../task/task.js";
 import type { TaskOptions } from "../task/task.js";
-import type { McpGate } from "../task/seams.js";
-import type { ToolExecutor } from "../task/tool-executor.js";
+import type { McpGate } from "../task/contracts/seams.js";
+import type { ToolExecutor } from "../task/contracts/tool-executor.js";
 import type { McpPort } from "../tools/mcp-port.js";
 import type { ContentBlock } from "../llm/types.js";
 import { openForResume } from "../store/resume-task.js";
@@ -34,7 +34,7 @@ import { createIsolatedWorkspace, type IsolatedWorkspace } from "./subagent-work
 import { PermissionRules } from "../security/permission-rules.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
 import { createLaunchPolicy } from "../tools/sandbox-policy.js";
-import type { SubagentMergeResult } from "../task/subagents.js";
+import type { SubagentMergeResult } from "../task/contracts/subagents.js";
 
 interface Totals {
   tokensIn: number;

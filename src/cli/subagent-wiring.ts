@@ -2,9 +2,9 @@
 import type { ResolvedSettings } from "../config/index.js";
 import type { Provider } from "../llm/types.js";
 import { TaskStore } from "../store/task-store.js";
-import type { Host } from "../task/host.js";
+import type { Host } from "../task/contracts/host.js";
 import type { Task } from "../task/task.js";
-import type { UiMessage } from "../task/messages.js";
+import type { UiMessage } from "../task/contracts/messages.js";
 import type { WorkspaceOperations } from "../tools/operations.js";
 import { agentTypesSection, loadAgentTypes } from "./agent-types.js";
 import type { SessionSecurity } from "./security-wiring.js";

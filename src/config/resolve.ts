@@ -35,6 +35,8 @@ function sameUrl(left: string, right: string): boolean {
   const normal = (url: string): string => url.trim().replace(/\/+$/, "").toLowerCase();
   return normal(left) === normal(right);
 }
+import { defaultContextSettings } from "../context/context-settings.js";
+import type { ContextSettings } from "../context/context-settings.js";
 
 export interface ResolveSettingsOptions {
   flags: CliFlags;
@@ -76,6 +78,7 @@ function defaultsLayer(): Layer {
     "retry.delaysMs": [2000, 4000, 8000],
     "subagents.maxParallel": 3,
   };
+  for (const [key, value] of Object.entries(defaultContextSettings)) values[`context.${key}`] = value;
   for (const key of autoApproveKeys) values[`autoApprove.${key}`] = defaultAutoApprove[key];
   for (const [key, value] of Object.entries(values)) layer.values.set(key, value);
   return layer;
@@ -312,6 +315,8 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     },
     retry: { delaysMs: value<number[]>("retry.delaysMs") },
     subagents: { maxParallel: value<number>("subagents.maxParallel") },
+    context: contextSettings(value),
+    modelLimits: modelLimits(optional),
     userConfigDir,
     userConfigPath: userFile,
     projectConfigPath: projectFile,
@@ -320,6 +325,18 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     sourceDetails,
     warnings,
   };
+}
+
+function contextSettings(value: <T>(key: string) => T): ContextSettings {
+  const settings = { ...defaultContextSettings };
+  for (const key of Object.keys(settings) as Array<keyof ContextSettings>) (settings as Record<string, unknown>)[key] = value(`context.${key}`);
+  return settings;
+}
+
+function modelLimits(optional: <T>(key: string) => T | undefined): NonNullable<ResolvedSettings["modelLimits"]> {
+  const contextWindow = optional<number>("modelLimits.contextWindow");
+  const maxOutputTokens = optional<number>("modelLimits.maxOutputTokens");
+  return { ...(contextWindow === undefined ? {} : { contextWindow }), ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }) };
 }
 
 function pick<T>(layers: readonly Layer[], key: string): { value: T; layer: Layer } {

@@ -6,7 +6,7 @@ import type { StallTimeouts } from "../stall.js";
 import type { Chunk, ModelInfo, Provider, ProviderRequest } from "../types.js";
 import type { Scenario, ScenarioTurn } from "./scenario.js";
 import { splitText, toolArgumentsText } from "./scenario.js";
-import { ConversationRouter, firstUserText } from "./conversation-router.js";
+import { ConversationRouter, firstUserText, type RoutedTurn } from "./conversation-router.js";
 
 export interface MockProviderOptions {
   scenario: Scenario;
@@ -37,7 +37,7 @@ export class MockProvider implements Provider {
 
   createMessage(request: ProviderRequest): AsyncIterable<Chunk> {
     this.requests.push(request);
-    const routed = this.router.next(firstUserText(request.messages));
+    const routed = this.nextTurn(request);
     const turn = routed.turn;
     const controller = new AbortController();
     const onAbort = (): void => controller.abort();
@@ -55,6 +55,27 @@ export class MockProvider implements Provider {
         controller.abort();
       }
     })();
+  }
+
+  private readonly routeCounts = new Map<number, number>();
+
+  /**
+   * A request matching a route takes that route's next turn; else one whose first
+   * user message matches a conversation (subagents) that conversation's; any other the next main turn.
+   */
+  private nextTurn(request: ProviderRequest): RoutedTurn {
+    const routes = this.scenario.routes ?? [];
+    if (routes.length > 0) {
+      const text = JSON.stringify({ system: request.systemPrompt, messages: request.messages, tools: request.tools });
+      const routeIndex = routes.findIndex((route) => text.includes(route.bodyIncludes));
+      const route = routes[routeIndex];
+      if (route !== undefined) {
+        const position = this.routeCounts.get(routeIndex) ?? 0;
+        this.routeCounts.set(routeIndex, position + 1);
+        return { conversation: `routes[${routeIndex}]`, position, turn: route.turns[position], turnCount: route.turns.length };
+      }
+    }
+    return this.router.next(firstUserText(request.messages));
   }
 
   private async *play(turn: ScenarioTurn | undefined, index: number, signal: AbortSignal, routed: { conversation: string; turnCount: number }): AsyncGenerator<Chunk> {

@@ -63,6 +63,16 @@ const turnSchema = z.strictObject({
 });
 
 /**
+ * Requests whose body contains `bodyIncludes` are answered from this route's own turns, in
+ * order, without using up the main turns (e.g. cairn's summary requests, which come whenever
+ * compaction decides).
+ */
+const routeSchema = z.strictObject({
+  bodyIncludes: z.string().min(1),
+  turns: z.array(turnSchema),
+});
+
+/**
  * A conversation of its own (subagents, issue #17): a request whose first user
  * message contains `match` is answered by this conversation's next turn.
  */
@@ -80,6 +90,7 @@ export const scenarioSchema = z.strictObject({
   turns: z.array(turnSchema),
   /** Requests routed by their first user message; the rest go to `turns`. */
   conversations: z.array(conversationSchema).optional(),
+  routes: z.array(routeSchema).optional(),
 });
 
 export type ScenarioToolCall = z.infer<typeof toolCallSchema>;

@@ -2,9 +2,9 @@
  * use_subagents (issue #17): runs focused child tasks, each with a fresh
  * conversation, in parallel up to the factory's limit; the result is each
  * child's attempt_completion report with its tokens and cost. The children
- * are built behind the ChildTaskFactory contract (src/task/subagents.ts).
+ * are built behind the ChildTaskFactory contract (src/task/contracts/subagents.ts).
  */
-import type { ChildTaskFactory, SubagentChanges, SubagentReport } from "../../task/subagents.js";
+import type { ChildTaskFactory, SubagentChanges, SubagentReport } from "../../task/contracts/subagents.js";
 import { invalidParameter, success, toolError } from "../responses.js";
 import type { ToolDefinition, ToolRuntime } from "../tool-definition.js";
 

@@ -8,6 +8,7 @@ import { LiveMessage, PrintedItem } from "./components/message-view.js";
 import type { LiveLimits } from "./components/message-view.js";
 import { StatusLine } from "./components/status-line.js";
 import { SubagentCards } from "./components/subagent-cards.js";
+import { ChecklistPanel } from "./components/checklist-panel.js";
 import { useNow } from "./components/use-clock.js";
 import type { InputHistoryStore, TuiController } from "./controller.js";
 import { cleanLine, lastLines } from "./terminal-text.js";
@@ -95,6 +96,7 @@ export function App({ controller, host, initialTask, commands = slashCommands, h
       {snapshot.activity.kind === "waiting" ? <WaitingSpinner since={snapshot.activity.since} /> : null}
       {snapshot.activity.kind === "command" && status.busy ? <CommandTimer since={snapshot.activity.since} command={snapshot.activity.command} /> : null}
       <SubagentCards cards={snapshot.subagents ?? []} width={width} />
+      <ChecklistPanel message={host.latestChecklist} width={width} />
       {ask === undefined ? null : <AskPrompt ask={ask} selected={keys.selected} width={width} />}
       <QueuedMessages messages={controller.queued?.() ?? []} width={width} />
       <InputLine value={keys.value} cursor={keys.cursor} placeholder={placeholder(status.busy, hasHistory, ask !== undefined)} width={width} />

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { AskMessage, SayMessage } from "../../task/messages.js";
+import type { AskMessage, SayMessage } from "../../task/contracts/messages.js";
 import { mountApp } from "./test-support/mount.js";
 import type { Mounted } from "./test-support/mount.js";
 

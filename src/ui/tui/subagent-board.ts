@@ -5,7 +5,7 @@
  * its other messages are folded into its card (`cairn show CHILD-ID` has them
  * all). The card goes when the parent reports the child's end.
  */
-import type { UiMessage } from "../../task/messages.js";
+import type { UiMessage } from "../../task/contracts/messages.js";
 
 export interface SubagentCard {
   subagentId: string;
