@@ -33,6 +33,8 @@ import { runSubagentStopHook, type SubagentStopPayload } from "./subagent-stop-h
 import { createIsolatedWorkspace, type IsolatedWorkspace } from "./subagent-workspace.js";
 import { PermissionRules } from "../security/permission-rules.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
+import { ContextManager } from "../context/context-manager.js";
+import { workspaceFileReader } from "../context/workspace-files.js";
 import { createLaunchPolicy } from "../tools/sandbox-policy.js";
 import type { SubagentMergeResult } from "../task/contracts/subagents.js";
 
@@ -250,6 +252,8 @@ export class SubagentFactory implements ChildTaskFactory {
       createNativeToolCalls: () => new NativeToolCallAssembler(),
       ...(resumed ? { history: resumed.history } : {}),
       ...(checkpoints ? { checkpoints } : {}),
+      // A long-running child compacts its own conversation as the parent does.
+      context: new ContextManager({ provider, ...(settings.context ? { settings: settings.context } : {}), readFile: workspaceFileReader(cwd) }),
     });
     current.task = task;
     this.spending.set(subagentId, () => task.usage.totals());
