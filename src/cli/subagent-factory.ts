@@ -96,6 +96,22 @@ export class SubagentFactory implements ChildTaskFactory {
     this.maxParallel = options.settings.subagents.maxParallel;
   }
 
+  /** Ids so far: numbered on from the children of an earlier run of this parent, so none is used twice. */
+  private counter: number | undefined;
+
+  newSubagentId(agent: string): string {
+    if (this.counter === undefined) {
+      this.counter = 0;
+      for (const message of this.options.resumedMessages ?? []) {
+        const id = message.meta?.["subagentId"];
+        const number = typeof id === "string" ? Number(/-(\d+)$/.exec(id)?.[1] ?? 0) : 0;
+        this.counter = Math.max(this.counter, number);
+      }
+    }
+    this.counter += 1;
+    return `${agent}-${this.counter}`;
+  }
+
   /** Hands the children the parent's MCP servers (after the hub started). */
   useMcp(mcp: SubagentMcp): void {
     this.mcp = mcp;

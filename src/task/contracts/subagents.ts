@@ -56,6 +56,8 @@ export interface ChildTaskFactory {
   agentTypes(): AgentTypeSummary[];
   /** How many children run at once at most. */
   readonly maxParallel: number;
+  /** A new subagent id (`explore-3`), unique within the parent task, also across its resumes. */
+  newSubagentId(agent: string): string;
   /** Runs one child to its end; never throws for the child's own failures. */
   runChild(request: SubagentRequest): Promise<SubagentReport>;
   /** Stops every running child and waits until they have ended (parent abort). */

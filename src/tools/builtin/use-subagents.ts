@@ -89,7 +89,6 @@ async function offerMerge(factory: ChildTaskFactory, report: SubagentReport, cha
 }
 
 export function createUseSubagentsTool(factory: ChildTaskFactory): ToolDefinition {
-  let counter = 0;
   const known = (): string[] => factory.agentTypes().map((type) => type.name);
   return {
     name: "use_subagents",
@@ -113,10 +112,7 @@ export function createUseSubagentsTool(factory: ChildTaskFactory): ToolDefinitio
     async execute(params, runtime) {
       const calls = parseSubagentCalls(params["subagents"] ?? "", known());
       if (!Array.isArray(calls)) return invalidParameter({ tool: "use_subagents", parameter: "subagents", problem: calls.problem });
-      const ids = calls.map((call) => {
-        counter += 1;
-        return `${call.agent}-${counter}`;
-      });
+      const ids = calls.map((call) => factory.newSubagentId(call.agent));
       const list = calls.map((call, index) => ({ subagentId: ids[index] ?? "", agent: call.agent, prompt: call.prompt }));
       runtime.context.say("tool", list.map((item) => `${item.subagentId}: ${item.prompt}`).join("\n"), {
         key: runtime.callId,
