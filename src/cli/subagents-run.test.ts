@@ -388,6 +388,9 @@ describe("issue #17 subagents through the real CLI", () => {
     const links = resumed.events.filter((event) => typeof (event["meta"] as Record<string, unknown> | undefined)?.["childTaskId"] === "string").map((event) => String(event["text"]));
     expect(links.some((text) => /Subagent general-1 \(general\) had completed: its report is used again/.test(text))).toBe(true);
     expect(links.some((text) => /Subagent explore-2 \(explore\) resumed/.test(text))).toBe(true);
+    // New ids after a resume never repeat the earlier run's.
+    const listed = resumed.events.find((event) => Array.isArray((event["meta"] as Record<string, unknown> | undefined)?.["subagents"]));
+    expect(((listed?.["meta"] as Record<string, unknown>)["subagents"] as Array<Record<string, unknown>>).map((item) => item["subagentId"])).toEqual(["general-3", "explore-4"]);
     const back = requestText(server.requests.length - 1);
     expect(back).toContain("alpha report: wrote alpha.txt");
     expect(back).toContain("beta report after its resume");
