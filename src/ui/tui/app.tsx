@@ -95,7 +95,7 @@ export function App({ controller, host, initialTask, commands = slashCommands, h
       ) : null}
       {snapshot.activity.kind === "waiting" ? <WaitingSpinner since={snapshot.activity.since} /> : null}
       {snapshot.activity.kind === "command" && status.busy ? <CommandTimer since={snapshot.activity.since} command={snapshot.activity.command} /> : null}
-      <SubagentCards cards={snapshot.subagents ?? []} width={width} />
+      <SubagentCards cards={snapshot.subagents ?? []} width={width} expanded={keys.showReasoning} />
       <ChecklistPanel message={host.latestChecklist} width={width} />
       {ask === undefined ? null : <AskPrompt ask={ask} selected={keys.selected} width={width} />}
       <QueuedMessages messages={controller.queued?.() ?? []} width={width} />

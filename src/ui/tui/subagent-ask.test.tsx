@@ -48,6 +48,14 @@ describe("issue #17 in the TUI", () => {
     await mounted.tick(3000);
     expect(mounted.frame()).toMatch(/◆ explore-1 · read_file src\/a\.ts · 150 tokens · [23]s/);
     expect(mounted.frame()).not.toContain("the detail stays in the card");
+    // Ctrl+O (details) expands the cards: the child's latest messages show under its card.
+    await mounted.press("\u000f");
+    await mounted.tick();
+    expect(mounted.frame()).toMatch(/▼ explore-1/);
+    expect(mounted.frame()).toContain("text: I will read the file now, the detail stays in the card.");
+    await mounted.press("\u000f");
+    await mounted.tick();
+    expect(mounted.frame()).not.toContain("the detail stays in the card");
     mounted.host.onMessage(child("m5", "api_req_started", "", { tokensIn: 1330, tokensOut: 100 }));
     await mounted.tick();
     expect(mounted.frame()).toContain("1.6k tokens");

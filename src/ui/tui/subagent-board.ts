@@ -14,7 +14,12 @@ export interface SubagentCard {
   current: string | undefined;
   tokens: number;
   messages: number;
+  /** Its latest folded messages (shown when the cards are expanded), by message id. */
+  recent: Array<{ id: string; text: string }>;
 }
+
+/** How many folded messages an expanded card shows. */
+const recentCount = 5;
 
 export class SubagentBoard {
   private readonly cards = new Map<string, SubagentCard>();
@@ -31,7 +36,7 @@ export class SubagentBoard {
     const id = message.subagentId;
     let card = this.cards.get(id);
     if (card === undefined) {
-      card = { subagentId: id, since: now, current: undefined, tokens: 0, messages: 0 };
+      card = { subagentId: id, since: now, current: undefined, tokens: 0, messages: 0, recent: [] };
       this.cards.set(id, card);
     }
     card.messages += 1;
@@ -42,6 +47,12 @@ export class SubagentBoard {
       this.requestTokens.set(message.id, tokensIn + tokensOut);
       card.tokens = [...this.requestTokens.entries()].filter(([key]) => key.startsWith(`${id}:`)).reduce((sum, [, tokens]) => sum + tokens, 0);
     }
+    if (message.say !== "api_req_started" && message.text.trim() !== "") {
+      const line = `${message.say}: ${message.text.trim().split("\n")[0] ?? ""}`;
+      const known = card.recent.find((entry) => entry.id === message.id);
+      if (known !== undefined) known.text = line;
+      else card.recent = [...card.recent, { id: message.id, text: line }].slice(-recentCount);
+    }
     if (message.say === "tool" || message.say === "command") {
       const tool = typeof message.meta?.["tool"] === "string" ? message.meta["tool"] : message.say;
       const detail = typeof message.meta?.["path"] === "string" ? message.meta["path"] : typeof message.meta?.["command"] === "string" ? message.meta["command"] : "";
@@ -51,6 +62,6 @@ export class SubagentBoard {
   }
 
   running(): SubagentCard[] {
-    return [...this.cards.values()].map((card) => ({ ...card }));
+    return [...this.cards.values()].map((card) => ({ ...card, recent: [...card.recent] }));
   }
 }

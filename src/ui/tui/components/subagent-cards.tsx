@@ -9,7 +9,7 @@ function formatTokens(tokens: number): string {
 }
 
 /** One line per running subagent (issue #17): its id, what it does now, its tokens and elapsed time. */
-export function SubagentCards({ cards, width }: { cards: readonly SubagentCard[]; width: number }): ReactNode {
+export function SubagentCards({ cards, width, expanded }: { cards: readonly SubagentCard[]; width: number; expanded: boolean }): ReactNode {
   const now = useNow(1000, cards.length > 0);
   if (cards.length === 0) return null;
   return (
@@ -18,11 +18,20 @@ export function SubagentCards({ cards, width }: { cards: readonly SubagentCard[]
         const seconds = Math.max(0, Math.floor((now - card.since) / 1000));
         const elapsed = seconds >= 60 ? `${Math.floor(seconds / 60)}m ${seconds % 60}s` : `${seconds}s`;
         return (
-          <Text key={card.subagentId} wrap="truncate-end">
-            <Text color="magenta">{"◆ "}</Text>
-            <Text bold>{card.subagentId}</Text>
-            {` · ${card.current === undefined ? "thinking" : cleanLine(card.current.split("\n")[0] ?? "")} · ${formatTokens(card.tokens)} tokens · ${elapsed}`}
-          </Text>
+          <Box key={card.subagentId} flexDirection="column">
+            <Text wrap="truncate-end">
+              <Text color="magenta">{expanded ? "▼ " : "◆ "}</Text>
+              <Text bold>{card.subagentId}</Text>
+              {` · ${card.current === undefined ? "thinking" : cleanLine(card.current.split("\n")[0] ?? "")} · ${formatTokens(card.tokens)} tokens · ${elapsed}`}
+            </Text>
+            {expanded
+              ? card.recent.map((entry) => (
+                  <Text key={entry.id} color="gray" wrap="truncate-end">
+                    {`    ${cleanLine(entry.text)}`}
+                  </Text>
+                ))
+              : null}
+          </Box>
         );
       })}
     </Box>
