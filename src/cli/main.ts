@@ -8,6 +8,7 @@ import { defaultMcpCommandContext, registerMcpCommands } from "./mcp-commands.js
 import { registerMockLlmCommand } from "./mock-llm-command.js";
 import { registerHistoryCommands } from "./history-commands.js";
 import { registerCheckpointCommands } from "./checkpoint-commands.js";
+import { registerHooksCommands } from "./hooks-command.js";
 
 function packageVersion(): string {
   const raw = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerMcpCommands(program, defaultMcpCommandContext());
   registerHistoryCommands(program, defaultMcpCommandContext());
   registerCheckpointCommands(program, defaultMcpCommandContext());
+  registerHooksCommands(program);
   return program;
 }
 

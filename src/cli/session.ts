@@ -16,7 +16,7 @@ import { noCheckpoints } from "../task/seams.js";
 import { createToolExecutor } from "../tools/create-tool-executor.js";
 import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
-import { createShellHooks } from "../hooks/shell-hooks.js";
+import { createHookWiring } from "./hook-wiring.js";
 import { startMcp } from "./mcp-wiring.js";
 
 export interface Session {
@@ -96,7 +96,15 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     ...(mcp.port ? { mcp: mcp.port } : {}),
     parallelTools: settings.parallelTools,
   });
-  const toolExecutor = mcp.wrap(baseExecutor);
+  const hooks = await createHookWiring({
+    settings,
+    taskId,
+    say: (text, meta) => current.task?.say("hook_status", text, { meta }),
+    stopTask: () => void current.task?.abortTask(),
+    signal: () => current.task?.signal,
+  });
+  for (const text of hooks.notices) (options.onNotice ?? notice)(text);
+  const toolExecutor = hooks.wrapExecutor(mcp.wrap(baseExecutor));
 
   const checkpoints = options.checkpoints === false ? noCheckpoints : createCheckpoints({
     workspace: settings.cwd,
@@ -112,7 +120,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     taskId,
     provider,
     toolExecutor,
-    host: options.host,
+    host: hooks.wrapHost(options.host),
     prompt: createPromptBuilder({ workspace: settings.cwd, toolExecutor, globalRulesDir: join(settings.userConfigDir, "rules") }),
     protocol: settings.toolProtocol,
     mode: settings.plan ? "plan" : "act",
@@ -124,14 +132,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     mcp: mcp.gate,
     mcpWaitMs: settings.mcpWaitMs,
     checkpoints,
-    hooks: createShellHooks({
-      hooks: settings.hooks,
-      cwd: settings.cwd,
-      onStatus: (result) => {
-        const state = result.timedOut ? "timed out" : result.cancelled ? "cancelled" : `exited with ${result.exitCode ?? "no status"}`;
-        current.task?.say("hook_status", `${result.hook} hook ${state}${result.output ? `: ${result.output}` : ""}`, { meta: { ...result } });
-      },
-    }),
+    hooks: hooks.taskHooks,
     createNativeToolCalls: () => new NativeToolCallAssembler(),
     ...(resumed ? { history: { apiHistory: resumed.apiHistory, uiMessages: resumed.uiMessages } } : {}),
   });

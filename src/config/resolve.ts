@@ -12,6 +12,7 @@ import { defaultDataDir, defaultUserConfigDir, projectConfigPath, userConfigPath
 import { SecretValue } from "./secret.js";
 import { isTrusted, trustFolder } from "./trust.js";
 import type {
+  HookSetting,
   AutoApproveSettings,
   CliFlags,
   ModelOverride,
@@ -229,7 +230,7 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     onAsk: value<OnAskPolicy>("onAsk"),
     autoApprove,
     models: record<ModelOverride>("models."),
-    hooks: record<string>("hooks."),
+    hooks: record<HookSetting>("hooks."),
     mcpWaitMs: value<number>("timeouts.mcpWaitMs"),
     stallTimeouts: {
       firstChunkMs: value<number>("timeouts.firstChunkMs"),

@@ -80,9 +80,10 @@ export class ApprovalPolicy {
     presentation: Presentation;
   }): Promise<ApprovalDecision> {
     const { request, context, presentation } = options;
-    const verdict = this.verdict(request);
+    const verdict = withHookAnswer({ verdict: this.verdict(request), request, answer: context.hookApproval, yes: this.options.yes });
     const sayType: SayType = request.kind === "command" ? "command" : "tool";
-    const meta = { ...presentation.meta, approval: verdict };
+    // A PermissionRequest hook may answer this ask only where a PreToolUse allow could skip it.
+    const meta = { ...presentation.meta, approval: verdict, ...(verdict === "ask" ? { hookMayApprove: hooksMayApprove(request) } : {}) };
     context.say(sayType, presentation.text, { partial: false, key: presentation.key, meta });
     if (verdict === "refuse") {
       const path = request.kind === "edit" ? request.path : "this path";
@@ -94,4 +95,21 @@ export class ApprovalPolicy {
     if (answer.response === "yes") return answer.text === undefined ? { approved: true } : { approved: true, feedback: answer.text };
     return { approved: false, outcome: denied(answer.text) };
   }
+}
+
+/**
+ * Whether a hook's `allow` may stand in for the user's yes. Never for what the
+ * security rules require the user to see: reads and edits outside the workspace.
+ */
+export function hooksMayApprove(request: ApprovalRequest): boolean {
+  if (request.kind === "read" || request.kind === "edit") return request.inside;
+  return true;
+}
+
+/** A PreToolUse hook's answer: `allow` lifts an ask hooks may lift; `ask` turns an automatic approval into an ask (not under --yes). */
+function withHookAnswer(options: { verdict: ApprovalVerdict; request: ApprovalRequest; answer: "allow" | "ask" | undefined; yes: boolean }): ApprovalVerdict {
+  const { verdict, request, answer } = options;
+  if (answer === "allow" && verdict === "ask" && hooksMayApprove(request)) return "auto";
+  if (answer === "ask" && verdict === "auto" && !options.yes) return "ask";
+  return verdict;
 }

@@ -130,6 +130,9 @@ export class TextPrinter {
         return;
       case "api_req_started":
         return;
+      case "hook_status":
+        this.#line(colors.dim(`hook: ${message.text}`), this.#stderr);
+        return;
       default:
         if (message.text !== "") this.#line(colors.dim(`· ${message.text}`));
     }
