@@ -104,3 +104,21 @@ describe("hooks through cairn run (issue #15 Hooks)", () => {
     expect(after.stdout).toMatch(/TaskStart\s+matcher \*\s+runs/);
   });
 });
+
+describe("custom commands through cairn run (issue #15 Custom commands)", () => {
+  it('cairn run "/name args" runs the command with its arguments and its model', async () => {
+    await mkdir(join(sandbox.workspace, ".cairn", "commands"), { recursive: true });
+    await writeFile(join(sandbox.workspace, ".cairn", "commands", "fix.md"), "---\ndescription: Fix an issue\nmodel: claude-from-front-matter\n---\nFix issue #$1 in $2, then run the tests.\n");
+    await mkdir(join(sandbox.workspace, ".clinerules", "workflows"), { recursive: true });
+    await writeFile(join(sandbox.workspace, ".clinerules", "workflows", "ship.md"), "Ship it: $ARGUMENTS\n");
+    const result = await run({ turns: [complete] }, [], "/fix 42 src/parser.ts");
+    expect(result.status).toBe(0);
+    expect(requestText(0)).toContain("Fix issue #42 in src/parser.ts, then run the tests.");
+    expect((server?.requests[0]?.body as { model?: string }).model).toBe("claude-from-front-matter");
+    expect(result.stderr).toContain("Running the command /fix");
+    await server?.close();
+    const workflow = await run({ turns: [complete] }, [], "/ship.md to staging");
+    expect(workflow.status).toBe(0);
+    expect(requestText(0)).toContain("Ship it: to staging");
+  });
+});

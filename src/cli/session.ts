@@ -17,6 +17,7 @@ import { createToolExecutor } from "../tools/create-tool-executor.js";
 import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
 import { createHookWiring } from "./hook-wiring.js";
+import { applyStartCommand } from "./custom-command-wiring.js";
 import { startMcp } from "./mcp-wiring.js";
 
 export interface Session {
@@ -46,7 +47,8 @@ export interface SessionOptions {
  * Builds everything one task needs from resolved settings: provider, tools,
  * MCP hub, store, checkpoints, prompt, and the Task itself.
  */
-export async function createSession(options: SessionOptions): Promise<Session> {
+export async function createSession(sessionOptions: SessionOptions): Promise<Session> {
+  const options = await withStartCommand(sessionOptions);
   const { settings } = options;
   const apiKey = requireApiKey(settings);
   const provider = await createProvider({
@@ -154,6 +156,14 @@ export async function createSession(options: SessionOptions): Promise<Session> {
       await log.close();
     },
   };
+}
+
+/** A new task typed as `/name args` runs that custom command. */
+async function withStartCommand(options: SessionOptions): Promise<SessionOptions> {
+  if (options.start.kind !== "new") return options;
+  const applied = await applyStartCommand(options.settings, options.start.task);
+  if (applied.notice !== undefined) options.onNotice?.(applied.notice);
+  return { ...options, settings: applied.settings, start: { kind: "new", task: applied.task } };
 }
 
 function stripUndefined<T extends object>(value: T): { [K in keyof T]-?: Exclude<T[K], undefined> } {
