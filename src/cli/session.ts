@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import type { ResolvedSettings } from "../config/index.js";
 import { requireApiKey } from "../config/index.js";
 import { createProvider } from "../llm/create-provider.js";
@@ -18,12 +17,16 @@ import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
 import { createHookWiring } from "./hook-wiring.js";
 import { applyStartCommand } from "./custom-command-wiring.js";
+import { createExtensionWiring } from "./extension-wiring.js";
+import type { TaskRules } from "../prompt/task-rules.js";
 import { startMcp } from "./mcp-wiring.js";
 
 export interface Session {
   task: Task;
   taskId: string;
   provider: Provider;
+  /** The task's rules: what applies now, and toggles (`/rules`). */
+  rules: TaskRules;
   /** Runs the task: starts it, or continues a resumed one. */
   run(): Promise<TaskResult>;
   /** Stops MCP servers and releases the task's lock, after the task ended. */
@@ -106,7 +109,9 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
     signal: () => current.task?.signal,
   });
   for (const text of hooks.notices) (options.onNotice ?? notice)(text);
-  const toolExecutor = hooks.wrapExecutor(mcp.wrap(baseExecutor));
+  const extensions = await createExtensionWiring(settings);
+  for (const tool of extensions.tools) baseExecutor.registerTool(tool);
+  const toolExecutor = hooks.wrapExecutor(extensions.wrapExecutor(mcp.wrap(baseExecutor)));
 
   const checkpoints = options.checkpoints === false ? noCheckpoints : createCheckpoints({
     workspace: settings.cwd,
@@ -123,7 +128,7 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
     provider,
     toolExecutor,
     host: hooks.wrapHost(options.host),
-    prompt: createPromptBuilder({ workspace: settings.cwd, toolExecutor, globalRulesDir: join(settings.userConfigDir, "rules") }),
+    prompt: createPromptBuilder({ workspace: settings.cwd, toolExecutor, ...extensions.prompt }),
     protocol: settings.toolProtocol,
     mode: settings.plan ? "plan" : "act",
     yes: settings.yes,
@@ -147,6 +152,7 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
     task: created,
     taskId,
     provider,
+    rules: extensions.rules,
     run: () => (start.kind === "new" ? created.startTask(start.task) : created.resumeTask(resumed?.nextUserContent ?? [])),
     close: async () => {
       // The first checkpoint may still be running (it never takes longer than its bound).

@@ -1,0 +1,60 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startScriptedServer } from "../llm/scripted/server.js";
+import type { ScriptedServer } from "../llm/scripted/server.js";
+import type { Scenario } from "../llm/scripted/scenario.js";
+import { makeSandbox, runCli } from "./test-support/cli-harness.js";
+import type { Sandbox } from "./test-support/cli-harness.js";
+
+let sandbox: Sandbox;
+let server: ScriptedServer | undefined;
+
+beforeEach(async () => {
+  sandbox = await makeSandbox();
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await sandbox.cleanup();
+});
+
+const complete = { text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>" };
+
+async function run(scenario: Scenario, task = "do the thing", extraArgs: string[] = []): Promise<Awaited<ReturnType<typeof runCli>>> {
+  server = await startScriptedServer({ scenario });
+  return runCli(["run", "--json", "--yes", ...extraArgs, "--provider", "anthropic", "--base-url", server.url, "--api-key", "test-key", task], { env: sandbox.env, cwd: sandbox.workspace });
+}
+
+const requestText = (index: number): string => JSON.stringify(server?.requests[index]?.body ?? null);
+
+async function put(path: string, text: string): Promise<void> {
+  await mkdir(join(path, ".."), { recursive: true });
+  await writeFile(path, text);
+}
+
+describe("skills and rules through cairn run (issue #15 Skills, Rules)", () => {
+  it("a skill is listed by name and description, and its body is loaded on demand with use_skill", async () => {
+    await put(join(sandbox.workspace, ".claude", "skills", "pdf-forms", "SKILL.md"), "---\nname: pdf-forms\ndescription: Fill in PDF forms\n---\n# PDF forms\n\nSECRET-BODY-MARKER: run scripts/fill.py with the field map.\n");
+    await put(join(sandbox.workspace, ".claude", "skills", "pdf-forms", "scripts", "fill.py"), "print('fill')\n");
+    await put(join(sandbox.configDir, "cairn", "skills", "changelog", "SKILL.md"), "---\nname: changelog\ndescription: Write the changelog entry\n---\nKeep a Changelog format.\n");
+    const result = await run({ turns: [{ text: "<use_skill>\n<skill_name>pdf-forms</skill_name>\n</use_skill>" }, complete] });
+    expect(result.status).toBe(0);
+    expect(requestText(0)).toContain("- pdf-forms: Fill in PDF forms");
+    expect(requestText(0)).toContain("- changelog: Write the changelog entry");
+    expect(requestText(0)).not.toContain("SECRET-BODY-MARKER");
+    expect(requestText(1)).toContain("SECRET-BODY-MARKER: run scripts/fill.py");
+    expect(requestText(1)).toContain("scripts/fill.py");
+  });
+
+  it("a nested AGENTS.md reaches the request after its folder is first touched", async () => {
+    await put(join(sandbox.workspace, "AGENTS.md"), "ROOT-RULE");
+    await put(join(sandbox.workspace, "server", "AGENTS.md"), "NESTED-SERVER-RULE");
+    await put(join(sandbox.workspace, "server", "main.py"), "print(1)\n");
+    const result = await run({ turns: [{ text: "<read_file>\n<path>server/main.py</path>\n</read_file>" }, complete] });
+    expect(result.status).toBe(0);
+    expect(requestText(0)).toContain("ROOT-RULE");
+    expect(requestText(0)).not.toContain("NESTED-SERVER-RULE");
+    expect(requestText(1)).toContain("NESTED-SERVER-RULE");
+  });
+});
