@@ -4,6 +4,7 @@
  * becomes the task; its `model` front matter picks the model.
  */
 import type { ResolvedSettings } from "../config/index.js";
+import { expandBuiltinPromptCommand } from "../extensions/builtin-commands.js";
 import { expandCustomCommand, loadCustomCommands } from "../extensions/custom-commands.js";
 
 export interface StartCommand {
@@ -16,7 +17,10 @@ export async function applyStartCommand(settings: ResolvedSettings, task: string
   if (!task.trimStart().startsWith("/")) return { task, settings };
   const commands = await loadCustomCommands({ workspace: settings.cwd, userConfigDir: settings.userConfigDir });
   const expanded = expandCustomCommand(task, commands);
-  if (!expanded) return { task, settings };
+  if (!expanded) {
+    const builtin = expandBuiltinPromptCommand(task);
+    return builtin ? { task: builtin.task, settings, notice: `Running /${builtin.command.name}` } : { task, settings };
+  }
   const { command } = expanded;
   return {
     task: expanded.task,

@@ -8,6 +8,7 @@ import type { ResolvedSettings } from "../config/index.js";
 import { loadSkills, skillsSection } from "../extensions/skills.js";
 import type { Skill } from "../extensions/skills.js";
 import { createUseSkillTool } from "../extensions/use-skill-tool.js";
+import { newRuleTool } from "../extensions/new-rule-tool.js";
 import { TaskRules, withRulePathTracking } from "../prompt/task-rules.js";
 import type { RuleScope } from "../prompt/rules.js";
 import type { ToolExecutor } from "../task/tool-executor.js";
@@ -25,7 +26,7 @@ export async function createExtensionWiring(settings: ResolvedSettings): Promise
   const globalRulesDir = join(settings.userConfigDir, "rules");
   const rules = new TaskRules({ workspace: settings.cwd, globalRulesDir });
   const skills = await loadSkills({ workspace: settings.cwd, userConfigDir: settings.userConfigDir });
-  const tools: ToolDefinition[] = [];
+  const tools: ToolDefinition[] = [newRuleTool];
   if (skills.length > 0) tools.push(createUseSkillTool(() => skills));
   return {
     rules,

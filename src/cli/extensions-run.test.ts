@@ -58,3 +58,16 @@ describe("skills and rules through cairn run (issue #15 Skills, Rules)", () => {
     expect(requestText(1)).toContain("NESTED-SERVER-RULE");
   });
 });
+
+describe("/newrule through cairn run (issue #15 new_rule)", () => {
+  it('cairn run "/newrule ..." asks the model for a rule, which new_rule writes into .clinerules/', async () => {
+    const newRule = "<new_rule>\n<path>.clinerules/package-manager.md</path>\n<content># Package manager\n\nAlways use pnpm.\n</content>\n</new_rule>";
+    const result = await run({ turns: [{ text: newRule }, complete] }, "/newrule always use pnpm");
+    expect(result.status).toBe(0);
+    expect(requestText(0)).toContain("The rule should capture: always use pnpm");
+    const { readFile } = await import("node:fs/promises");
+    expect(await readFile(join(sandbox.workspace, ".clinerules", "package-manager.md"), "utf8")).toContain("Always use pnpm.");
+    // The rule is in force from the next request on.
+    expect(requestText(1)).toContain("Always use pnpm.");
+  });
+});
