@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -69,5 +70,26 @@ describe("/newrule through cairn run (issue #15 new_rule)", () => {
     expect(await readFile(join(sandbox.workspace, ".clinerules", "package-manager.md"), "utf8")).toContain("Always use pnpm.");
     // The rule is in force from the next request on.
     expect(requestText(1)).toContain("Always use pnpm.");
+  });
+});
+
+describe.skipIf(!existsSync("/usr/bin/chromium"))("browser_action through cairn run (issue #15 browser_action)", () => {
+  it("the screenshot reaches the model as an image with the console output; the browser closes with the task", { timeout: 120_000 }, async () => {
+    const { createServer } = await import("node:http");
+    const page = createServer((_request, response) => response.end("<html><body><h1>Local page</h1><script>console.log('hello from the page')</script></body></html>"));
+    await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
+    const address = page.address();
+    const pageUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/`;
+    try {
+      const launch = `<browser_action>\n<action>launch</action>\n<url>${pageUrl}</url>\n</browser_action>`;
+      // The model never closes the browser: the task's end does.
+      const result = await run({ turns: [{ text: launch }, complete] });
+      expect(result.status).toBe(0);
+      const second = requestText(1);
+      expect(second).toContain("hello from the page");
+      expect(second).toMatch(/"type":"image","source":\{"type":"base64","media_type":"image\/png","data":"iVBOR/);
+    } finally {
+      await new Promise((resolve) => page.close(resolve));
+    }
   });
 });

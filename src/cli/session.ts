@@ -109,7 +109,7 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
     signal: () => current.task?.signal,
   });
   for (const text of hooks.notices) (options.onNotice ?? notice)(text);
-  const extensions = await createExtensionWiring(settings);
+  const extensions = await createExtensionWiring(settings, provider.model);
   for (const tool of extensions.tools) baseExecutor.registerTool(tool);
   const toolExecutor = hooks.wrapExecutor(extensions.wrapExecutor(mcp.wrap(baseExecutor)));
 
@@ -158,6 +158,7 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
       // The first checkpoint may still be running (it never takes longer than its bound).
       await checkpoints.waitInitial();
       await mcp.close();
+      await extensions.close();
       await log.flush();
       await log.close();
     },
