@@ -4,6 +4,7 @@
  * wrapper). Held-back project hooks and configuration problems are reported.
  */
 import type { ResolvedSettings } from "../config/index.js";
+import type { ContentBlock } from "../llm/types.js";
 import type { Host } from "../task/host.js";
 import type { TaskHooks } from "../task/seams.js";
 import type { ToolExecutor } from "../task/tool-executor.js";
@@ -24,6 +25,8 @@ export interface HookWiring {
   taskHooks: TaskHooks;
   wrapExecutor(executor: ToolExecutor): ToolExecutor;
   wrapHost(host: Host): Host;
+  /** UserPromptSubmit for the message a task is resumed with: blocked, or the content plus any context. */
+  resumeMessage(message: string | undefined, content: ContentBlock[]): Promise<{ blocked: string } | { content: ContentBlock[] }>;
   /** Lines for the user: configuration problems and held-back project hooks. */
   notices: string[];
 }
@@ -92,9 +95,16 @@ export async function createHookWiring(options: {
       options.say(described.text, described.meta);
     },
   });
+  const taskHooks = createTaskHooks(runner, { signal: options.signal });
   return {
     runner,
-    taskHooks: createTaskHooks(runner, { signal: options.signal }),
+    taskHooks,
+    resumeMessage: async (message, content) => {
+      if (message === undefined || message.trim() === "") return { content };
+      const result = await taskHooks.userPromptSubmit?.({ taskId: options.taskId, prompt: message });
+      if (result?.blocked !== undefined) return { blocked: result.blocked };
+      return { content: result?.context === undefined ? content : [...content, { type: "text", text: result.context }] };
+    },
     wrapExecutor: (executor) =>
       withToolHooks(executor, {
         runner,

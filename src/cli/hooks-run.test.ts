@@ -122,3 +122,27 @@ describe("custom commands through cairn run (issue #15 Custom commands)", () => 
     expect(requestText(0)).toContain("Ship it: to staging");
   });
 });
+
+describe("hooks on resume (issue #15 Hooks: UserPromptSubmit, TaskResume)", () => {
+  it("the message a task is resumed with goes through UserPromptSubmit; TaskResume context reaches the request", async () => {
+    await userConfig({
+      hooks: {
+        UserPromptSubmit: [{ hooks: [{ type: "command", command: `input=$(cat); case "$input" in *prod*) echo 'no prod talk' >&2; exit 2;; esac; echo 'ctx for the message'` }] }],
+        SessionStart: [{ matcher: "resume", hooks: [{ type: "command", command: "echo 'RESUMED-CONTEXT'" }] }],
+      },
+    });
+    const first = await run({ turns: [complete, complete] });
+    expect(first.status).toBe(0);
+    const taskId = String(first.events[0]?.["taskId"]);
+    const args = (message: string) => ["resume", "--json", "--yes", "--provider", "anthropic", "--base-url", server?.url ?? "", "--api-key", "test-key", taskId, message];
+    const blocked = await runCli(args("ship it to prod"), { env: sandbox.env, cwd: sandbox.workspace });
+    expect(blocked.status).not.toBe(0);
+    expect(blocked.stdout).toContain("no prod talk");
+    expect(server?.requests).toHaveLength(1);
+    const resumed = await runCli(args("one more thing"), { env: sandbox.env, cwd: sandbox.workspace });
+    expect(resumed.status).toBe(0);
+    expect(requestText(1)).toContain("ctx for the message");
+    expect(requestText(1)).toContain("RESUMED-CONTEXT");
+    expect(requestText(1)).toContain("one more thing");
+  });
+});

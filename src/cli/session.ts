@@ -153,7 +153,15 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
     taskId,
     provider,
     rules: extensions.rules,
-    run: () => (start.kind === "new" ? created.startTask(start.task) : created.resumeTask(resumed?.nextUserContent ?? [])),
+    run: async () => {
+      if (start.kind === "new") return created.startTask(start.task);
+      const prompt = await hooks.resumeMessage(start.message, resumed?.nextUserContent ?? []);
+      if ("blocked" in prompt) {
+        created.say("error", `A UserPromptSubmit hook blocked this message: ${prompt.blocked}`);
+        return { status: "failed", error: prompt.blocked };
+      }
+      return created.resumeTask(prompt.content);
+    },
     close: async () => {
       // The first checkpoint may still be running (it never takes longer than its bound).
       await checkpoints.waitInitial();
