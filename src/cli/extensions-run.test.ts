@@ -93,3 +93,17 @@ describe.skipIf(!existsSync("/usr/bin/chromium"))("browser_action through cairn 
     }
   });
 });
+
+describe("cairn commands (issue #15 Custom commands)", () => {
+  it("lists custom commands, workflows, the built-in /newrule and skills with where each comes from", async () => {
+    await put(join(sandbox.workspace, ".claude", "commands", "review.md"), "---\ndescription: Review code\nargument-hint: <file>\n---\nReview $1\n");
+    await put(join(sandbox.workspace, ".clinerules", "workflows", "release.md"), "# Cut a release\n");
+    await put(join(sandbox.workspace, ".cairn", "skills", "db", "SKILL.md"), "---\nname: db\ndescription: Database migrations\n---\nbody\n");
+    const listed = await runCli(["commands"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toContain("/newrule");
+    expect(listed.stdout).toMatch(/\/review <file>\s+Review code \(command, .*\.claude\/commands\/review\.md\)/);
+    expect(listed.stdout).toContain("/release  Cut a release (workflow");
+    expect(listed.stdout).toContain("db  Database migrations");
+  });
+});

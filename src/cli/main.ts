@@ -9,6 +9,7 @@ import { registerMockLlmCommand } from "./mock-llm-command.js";
 import { registerHistoryCommands } from "./history-commands.js";
 import { registerCheckpointCommands } from "./checkpoint-commands.js";
 import { registerHooksCommands } from "./hooks-command.js";
+import { registerCommandsCommand } from "./commands-command.js";
 
 function packageVersion(): string {
   const raw = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerHistoryCommands(program, defaultMcpCommandContext());
   registerCheckpointCommands(program, defaultMcpCommandContext());
   registerHooksCommands(program);
+  registerCommandsCommand(program);
   return program;
 }
 
