@@ -11,6 +11,7 @@ import { configFileLayer, createLayer, environmentLayer, flagLayer, profileLayer
 import { defaultDataDir, defaultUserConfigDir, projectConfigPath, userConfigPath } from "./paths.js";
 import { SecretValue } from "./secret.js";
 import { isTrusted, trustFolder } from "./trust.js";
+import { projectHookPlaces } from "./project-hook-places.js";
 import type {
   HookSetting,
   AutoApproveSettings,
@@ -158,6 +159,7 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
   warnings.push(...(user?.warnings ?? []), ...(project?.warnings ?? []));
   const gated = project ? sanitizeProject({ project, trusted, userFile, warnings }) : [];
   if (!trusted && (await exists(join(cwd, ".cairn", "mcp.json")))) gated.push(".cairn/mcp.json");
+  if (!trusted) gated.push(...(await projectHookPlaces(cwd)));
 
   const defaults = defaultsLayer();
   const userLayer = user ? configFileLayer(createLayer("user", userFile), user.config, userFile) : createLayer("user", userFile);

@@ -7,6 +7,7 @@ const explanations: Array<[RegExp, string]> = [
   [/^baseUrl$/, "send requests (with your API key) to its own server"],
   [/^profiles\.(.+)\.baseUrl$/, 'send requests (with your API key) to the server of profile "$1"'],
   [/^\.cairn\/mcp\.json$/, "start the MCP servers in .cairn/mcp.json"],
+  [/^(\.cairn\/hooks|\.clinerules\/hooks|\.claude\/settings(?:\.local)?\.json)$/, "run the hooks in $1"],
 ];
 
 function explain(key: string): string {

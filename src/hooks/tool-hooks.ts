@@ -65,6 +65,11 @@ export function withToolHooks(executor: ToolExecutor, options: ToolHookOptions):
       if (pre.decision === "block") {
         return { status: "rejected", content: `A PreToolUse hook blocked this ${block.name} call: ${pre.reason ?? "no reason given"}` };
       }
+      if (pre.stopReason !== undefined) {
+        // `continue: false` before the call: nothing runs, and the task stops.
+        options.stopTask(pre.stopReason);
+        return { status: "rejected", content: `A PreToolUse hook stopped the task before this ${block.name} call: ${pre.stopReason}` };
+      }
       if (pre.updatedInput !== undefined) {
         // The rewritten call goes through the same checks and approval as any other.
         call = { ...block, params: toolParamsFromHook(pre.updatedInput, block.params) };
@@ -75,7 +80,6 @@ export function withToolHooks(executor: ToolExecutor, options: ToolHookOptions):
       if (runner.has("PermissionRequest")) callContext = withPermissionHooks(callContext, call, input);
 
       let outcome = await executor.executeTool(call, callContext);
-      if (pre.stopReason !== undefined) options.stopTask(pre.stopReason);
 
       const post = await runner.run(
         "PostToolUse",
