@@ -11,6 +11,8 @@ export interface StartCommand {
   task: string;
   settings: ResolvedSettings;
   notice?: string;
+  /** The command's `allowed-tools`: calls that need no approval ask while it runs. */
+  allowedTools?: string[];
 }
 
 export async function applyStartCommand(settings: ResolvedSettings, task: string): Promise<StartCommand> {
@@ -26,5 +28,6 @@ export async function applyStartCommand(settings: ResolvedSettings, task: string
     task: expanded.task,
     settings: command.model === undefined ? settings : { ...settings, model: command.model },
     notice: `Running the ${command.kind} /${command.name} (${command.file})`,
+    allowedTools: command.allowedTools,
   };
 }

@@ -18,6 +18,7 @@ import { createCheckpoints } from "./checkpoint-wiring.js";
 import { createHookWiring } from "./hook-wiring.js";
 import { applyStartCommand } from "./custom-command-wiring.js";
 import { createExtensionWiring } from "./extension-wiring.js";
+import { withAllowedTools } from "../extensions/allowed-tools.js";
 import type { TaskRules } from "../prompt/task-rules.js";
 import { startMcp } from "./mcp-wiring.js";
 
@@ -51,7 +52,7 @@ export interface SessionOptions {
  * MCP hub, store, checkpoints, prompt, and the Task itself.
  */
 export async function createSession(sessionOptions: SessionOptions): Promise<Session> {
-  const options = await withStartCommand(sessionOptions);
+  const { options, allowedTools } = await withStartCommand(sessionOptions);
   const { settings } = options;
   const apiKey = requireApiKey(settings);
   const provider = await createProvider({
@@ -111,7 +112,7 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
   for (const text of hooks.notices) (options.onNotice ?? notice)(text);
   const extensions = await createExtensionWiring(settings, provider.model);
   for (const tool of extensions.tools) baseExecutor.registerTool(tool);
-  const toolExecutor = hooks.wrapExecutor(extensions.wrapExecutor(mcp.wrap(baseExecutor)));
+  const toolExecutor = withAllowedTools(hooks.wrapExecutor(extensions.wrapExecutor(mcp.wrap(baseExecutor))), allowedTools);
 
   const checkpoints = options.checkpoints === false ? noCheckpoints : createCheckpoints({
     workspace: settings.cwd,
@@ -174,11 +175,11 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
 }
 
 /** A new task typed as `/name args` runs that custom command. */
-async function withStartCommand(options: SessionOptions): Promise<SessionOptions> {
-  if (options.start.kind !== "new") return options;
+async function withStartCommand(options: SessionOptions): Promise<{ options: SessionOptions; allowedTools: string[] }> {
+  if (options.start.kind !== "new") return { options, allowedTools: [] };
   const applied = await applyStartCommand(options.settings, options.start.task);
   if (applied.notice !== undefined) options.onNotice?.(applied.notice);
-  return { ...options, settings: applied.settings, start: { kind: "new", task: applied.task } };
+  return { options: { ...options, settings: applied.settings, start: { kind: "new", task: applied.task } }, allowedTools: applied.allowedTools ?? [] };
 }
 
 function stripUndefined<T extends object>(value: T): { [K in keyof T]-?: Exclude<T[K], undefined> } {
