@@ -49,6 +49,15 @@ describe("hooks through cairn run (issue #15 Hooks)", () => {
     expect(hookMessages(result.events).join("\n")).toMatch(/TaskStart hook echo 'the build command is make' added context|TaskStart hook .* ran/);
   });
 
+  it("plain output shows each hook run as a hook: line", async () => {
+    await userConfig({ hooks: { TaskStart: "echo 'plain context'", PostToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "exit 1" }] }] } });
+    server = await startScriptedServer({ scenario: { turns: [command("echo hi"), complete] } });
+    const result = await runCli(["run", "--yes", "--provider", "anthropic", "--base-url", server.url, "--api-key", "test-key", "go"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(result.status).toBe(0);
+    expect(result.stderr).toContain("hook: TaskStart hook echo 'plain context' added context");
+    expect(result.stderr).toContain("hook: PostToolUse hook exit 1 exited with 1");
+  });
+
   it("UserPromptSubmit exit 2 blocks the task before any request, with the reason", async () => {
     await userConfig({ hooks: { UserPromptSubmit: "echo 'prompts mentioning prod are refused' >&2; exit 2" } });
     const result = await run({ turns: [complete] }, [], "deploy to prod");

@@ -1,5 +1,6 @@
 import { relative } from "node:path";
 import type { HookReport } from "./hook-runner.js";
+import { plainOutputIsContext } from "./hook-runner.js";
 import { hookLabel } from "./hook-definition.js";
 
 function shorten(text: string, limit = 300): string {
@@ -17,7 +18,7 @@ export function describeHookReport(report: HookReport, workspace: string): { tex
   else if (verdict.decision === "block") what = `blocked: ${shorten(verdict.reason ?? "")}`;
   else if (verdict.decision !== undefined) what = `answered ${verdict.decision}${verdict.reason ? `: ${shorten(verdict.reason)}` : ""}`;
   else if (verdict.stopReason !== undefined) what = `stopped the task: ${shorten(verdict.stopReason)}`;
-  else if (verdict.additionalContext !== undefined) what = "added context";
+  else if (verdict.additionalContext !== undefined || (verdict.plainOutput !== undefined && plainOutputIsContext.has(report.event))) what = "added context";
   else what = "ran";
   const extra = [verdict.systemMessage, verdict.decision === undefined && verdict.problem === undefined ? verdict.plainOutput : undefined]
     .filter((line): line is string => line !== undefined)

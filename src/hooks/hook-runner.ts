@@ -31,7 +31,7 @@ export interface CombinedHookResult {
 }
 
 /** Events whose plain (non-JSON) output is context, as in Claude Code (SessionStart, UserPromptSubmit). */
-const plainOutputIsContext: ReadonlySet<HookEvent> = new Set(["TaskStart", "TaskResume", "UserPromptSubmit"]);
+export const plainOutputIsContext: ReadonlySet<HookEvent> = new Set(["TaskStart", "TaskResume", "UserPromptSubmit"]);
 
 export interface HookRunnerOptions {
   hooks: readonly HookDefinition[];
