@@ -26,9 +26,9 @@ export interface ExtensionWiring {
   close(): Promise<void>;
 }
 
-export async function createExtensionWiring(settings: ResolvedSettings, model: { supportsImages: boolean }): Promise<ExtensionWiring> {
+export async function createExtensionWiring(settings: ResolvedSettings, model: { supportsImages: boolean }, taskId: string): Promise<ExtensionWiring> {
   const globalRulesDir = join(settings.userConfigDir, "rules");
-  const rules = new TaskRules({ workspace: settings.cwd, globalRulesDir });
+  const rules = new TaskRules({ workspace: settings.cwd, globalRulesDir, taskId });
   const skills = await loadSkills({ workspace: settings.cwd, userConfigDir: settings.userConfigDir });
   const browser = new BrowserSession();
   // The security helper's sandbox setting decides this at merge; until then the network is allowed.

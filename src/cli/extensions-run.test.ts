@@ -107,3 +107,15 @@ describe("cairn commands (issue #15 Custom commands)", () => {
     expect(listed.stdout).toContain("db  Database migrations");
   });
 });
+
+describe("custom commands as a resumed task's message (issue #15 Custom commands)", () => {
+  it("cairn resume ID \"/name args\" expands the command into the message", async () => {
+    await put(join(sandbox.workspace, ".cairn", "commands", "followup.md"), "Now also handle $1 carefully.\n");
+    const first = await run({ turns: [complete, complete] });
+    expect(first.status).toBe(0);
+    const taskId = String(first.events[0]?.["taskId"]);
+    const resumed = await runCli(["resume", "--json", "--yes", "--provider", "anthropic", "--base-url", server?.url ?? "", "--api-key", "test-key", taskId, "/followup timeouts"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(resumed.status).toBe(0);
+    expect(requestText(1)).toContain("Now also handle timeouts carefully.");
+  });
+});

@@ -110,7 +110,7 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
     signal: () => current.task?.signal,
   });
   for (const text of hooks.notices) (options.onNotice ?? notice)(text);
-  const extensions = await createExtensionWiring(settings, provider.model);
+  const extensions = await createExtensionWiring(settings, provider.model, taskId);
   for (const tool of extensions.tools) baseExecutor.registerTool(tool);
   const toolExecutor = withAllowedTools(hooks.wrapExecutor(extensions.wrapExecutor(mcp.wrap(baseExecutor))), allowedTools);
 
@@ -176,10 +176,13 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
 
 /** A new task typed as `/name args` runs that custom command. */
 async function withStartCommand(options: SessionOptions): Promise<{ options: SessionOptions; allowedTools: string[] }> {
-  if (options.start.kind !== "new") return { options, allowedTools: [] };
-  const applied = await applyStartCommand(options.settings, options.start.task);
+  const { start } = options;
+  const typed = start.kind === "new" ? start.task : start.message;
+  if (typed === undefined) return { options, allowedTools: [] };
+  const applied = await applyStartCommand(options.settings, typed);
   if (applied.notice !== undefined) options.onNotice?.(applied.notice);
-  return { options: { ...options, settings: applied.settings, start: { kind: "new", task: applied.task } }, allowedTools: applied.allowedTools ?? [] };
+  const expanded: SessionOptions["start"] = start.kind === "new" ? { kind: "new", task: applied.task } : { ...start, message: applied.task };
+  return { options: { ...options, settings: applied.settings, start: expanded }, allowedTools: applied.allowedTools ?? [] };
 }
 
 function stripUndefined<T extends object>(value: T): { [K in keyof T]-?: Exclude<T[K], undefined> } {

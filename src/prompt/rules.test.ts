@@ -92,3 +92,17 @@ describe("rules (issue #15 Rules)", () => {
     expect(await prompt(rules)).toContain("Global: answer in English.");
   });
 });
+
+describe("/rules (issue #15 Rules: toggles)", () => {
+  it("lists the rules with marks and toggles one by a unique part of its name; the toggles stay with the task id", async () => {
+    await put(join(workspace, "AGENTS.md"), "Root.");
+    await put(join(workspace, ".clinerules", "db.md"), "---\npaths: [\"**/*.sql\"]\n---\nNo DROP.");
+    const rules = new TaskRules({ workspace, globalRulesDir, taskId: "task-rules-test" });
+    expect(await rules.command("")).toBe("[x] AGENTS.md\n[x] .clinerules/db.md (only with **/*.sql)\n/rules NAME switches one off or on for this task.");
+    expect(await rules.command("AGENTS")).toBe("AGENTS.md is now off for this task.");
+    expect(await rules.command("nothing")).toBe('No rule matches "nothing".');
+    const again = new TaskRules({ workspace, globalRulesDir, taskId: "task-rules-test" });
+    expect(await again.command("")).toContain("[ ] AGENTS.md");
+    expect(await prompt(again)).not.toContain("Root.");
+  });
+});
