@@ -81,11 +81,15 @@ export function withToolHooks(executor: ToolExecutor, options: ToolHookOptions):
 
       let outcome = await executor.executeTool(call, callContext);
 
-      const post = await runner.run(
-        "PostToolUse",
-        { tool_name: call.name, tool_input: input, tool_use_id: call.id, tool_response: { status: outcome.status, content: responseText(outcome.content) } },
-        { subjects: matchableToolNames(call.name, input), signal: context.signal },
-      );
+      const postSubjects = matchableToolNames(call.name, input);
+      const post =
+        runner.matching("PostToolUse", postSubjects).length === 0
+          ? { ran: 0, contexts: [] as string[] }
+          : await runner.run(
+              "PostToolUse",
+              { tool_name: call.name, tool_input: input, tool_use_id: call.id, tool_response: { status: outcome.status, content: responseText(outcome.content) } },
+              { subjects: postSubjects, signal: context.signal },
+            );
       // Claude Code's PostToolUse `decision: "block"` tells the model the reason.
       if (post.decision === "block" && post.reason !== undefined) contexts.push(post.reason);
       contexts.push(...post.contexts);

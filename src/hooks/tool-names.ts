@@ -35,13 +35,24 @@ export function matchableToolNames(toolName: string, input: Record<string, unkno
  */
 export function matcherMatches(matcher: string | undefined, subjects: readonly string[]): boolean {
   if (matcher === undefined || matcher === "" || matcher === "*") return true;
-  let pattern: RegExp | undefined;
-  try {
-    pattern = new RegExp(`^(?:${matcher})$`);
-  } catch {
-    pattern = undefined;
-  }
+  const pattern = compiledMatcher(matcher);
   return subjects.some((subject) => (pattern ? pattern.test(subject) : subject === matcher));
+}
+
+/** Matchers are compiled once: they are tested on every tool call. */
+const compiledMatchers = new Map<string, RegExp | null>();
+
+function compiledMatcher(matcher: string): RegExp | null {
+  let pattern = compiledMatchers.get(matcher);
+  if (pattern === undefined) {
+    try {
+      pattern = new RegExp(`^(?:${matcher})$`);
+    } catch {
+      pattern = null; // not a valid expression: compared as a plain name
+    }
+    compiledMatchers.set(matcher, pattern);
+  }
+  return pattern;
 }
 
 /**

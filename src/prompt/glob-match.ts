@@ -29,10 +29,20 @@ function toRegExp(glob: string): RegExp {
   return new RegExp(`^${pattern}$`);
 }
 
+/** Compiled patterns: the same few globs are tested against every touched file before each request. */
+const compiled = new Map<string, RegExp | null>();
+
+function patternFor(glob: string): RegExp | null {
+  let pattern = compiled.get(glob);
+  if (pattern === undefined) {
+    const cleaned = glob.trim().replace(/^\.\//, "").replace(/^\//, "");
+    pattern = cleaned === "" ? null : toRegExp(cleaned.includes("/") ? cleaned : `**/${cleaned}`);
+    if (compiled.size > 1000) compiled.clear();
+    compiled.set(glob, pattern);
+  }
+  return pattern;
+}
+
 export function globMatches(glob: string, relativePath: string): boolean {
-  const cleaned = glob.trim().replace(/^\.\//, "").replace(/^\//, "");
-  if (cleaned === "") return false;
-  const path = relativePath.split("\\").join("/");
-  if (!cleaned.includes("/")) return toRegExp(`**/${cleaned}`).test(path);
-  return toRegExp(cleaned).test(path);
+  return patternFor(glob)?.test(relativePath.split("\\").join("/")) ?? false;
 }

@@ -89,15 +89,32 @@ function inside(workspace: string, path: string): boolean {
   return rel !== "" && !rel.startsWith("..") && !rel.startsWith(sep);
 }
 
+/** Whether a touched path is a folder (`list_files`); asked once per path, since that rarely changes. */
+const folderPaths = new Map<string, boolean>();
+
+async function isFolder(path: string): Promise<boolean> {
+  let known = folderPaths.get(path);
+  if (known === undefined) {
+    known = (await stat(path).catch(() => undefined))?.isDirectory() === true;
+    if (folderPaths.size > 10_000) folderPaths.clear();
+    folderPaths.set(path, known);
+  }
+  return known;
+}
+
 /** The nearest AGENTS.md (or CLAUDE.md) between each touched file's folder and the root (the root's own are always read). */
 export async function nestedRules(workspace: string, touched: ReadonlySet<string>): Promise<RuleFile[]> {
-  const found = new Map<string, RuleFile>();
-  const checked = new Map<string, RuleFile | null>();
+  // Many touched files share a few folders: each folder is looked at once.
+  const starts = new Set<string>();
   for (const path of touched) {
     const absolute = resolve(workspace, path);
     if (!inside(workspace, absolute)) continue;
-    const info = await stat(absolute).catch(() => undefined);
-    let folder = info?.isDirectory() === true ? absolute : dirname(absolute);
+    starts.add((await isFolder(absolute)) ? absolute : dirname(absolute));
+  }
+  const found = new Map<string, RuleFile>();
+  const checked = new Map<string, RuleFile | null>();
+  for (const start of starts) {
+    let folder = start;
     while (inside(workspace, folder)) {
       let rule = checked.get(folder);
       if (rule === undefined) {
