@@ -210,7 +210,7 @@ function report(): void {
   goal("linearity, one 1 MB value: incremental 4 MB / 1 MB", single4Incremental / single1Incremental, single4Incremental / single1Incremental <= 6, "<= 6");
   // For context: the one-shot parse grows the same way, so the excess is the heap (see bench/RESULTS.md).
   line("(context) mixed: one-shot 4 MB / 1 MB", `${(mixed4OneShot / mixed1OneShot).toFixed(2)}x`);
-  goal("mixed 1 MB: incremental / one-shot", mixed1Incremental / mixed1OneShot, mixed1Incremental / mixed1OneShot <= 5, "<= 5");
+  goal("mixed 1 MB: incremental / one-shot (issue 18)", mixed1Incremental / mixed1OneShot, mixed1Incremental / mixed1OneShot <= 4, "<= 4");
   goal("mixed 4 MB: incremental / one-shot", mixed4Incremental / mixed4OneShot, mixed4Incremental / mixed4OneShot <= 5, "<= 5");
   goal("100 KB: re-parse every chunk / incremental", small100kReparse / small100kIncremental, small100kReparse / small100kIncremental >= 100, ">= 100");
   console.log(failures === 0 ? "parser: all goals met" : `parser: ${failures} goal(s) missed`);

@@ -32,7 +32,7 @@ function recordingGate(tracker: CheckpointTracker | undefined, extra: { firstTim
 }
 
 describe("createCheckpointGate", () => {
-  it("T16: starts the first checkpoint without blocking, then checkpoints turns that changed files and every completion", async () => {
+  it("T16: starts the first checkpoint without blocking, then checkpoints turns and completions that changed files", async () => {
     const tracker = new CheckpointTracker({ workspace: workspace.path, dataDir: data.path });
     const { gate, created, warnings, setPosition } = recordingGate(tracker);
     gate.startInitial();
@@ -46,6 +46,9 @@ describe("createCheckpointGate", () => {
     setPosition({ apiHistoryLength: 4, uiMessageCount: 9 });
     const turn = await gate.commit("turn");
     expect(turn).toMatch(/^[0-9a-f]{40}$/);
+    // Issue 18: no completion checkpoint when nothing changed since the last one.
+    expect(await gate.commit("completion")).toBeUndefined();
+    await writeFiles(workspace.path, { "b.txt": "new" });
     const completion = await gate.commit("completion");
     expect(completion).toMatch(/^[0-9a-f]{40}$/);
     expect(created.map(([hash, reason]) => [hash, reason])).toEqual([

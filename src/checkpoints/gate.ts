@@ -112,9 +112,8 @@ export function createCheckpointGate(options: CheckpointGateOptions): Checkpoint
         await this.waitInitial();
       }
       if (state.kind !== "ready") return undefined;
-      return bounded(reason, commitTimeoutMs, (tracker, signal) =>
-        tracker.commit(note(reason), { onlyIfChanged: reason === "turn", signal }),
-      );
+      // A completion that changed nothing since the last checkpoint would only repeat it (issue 18).
+      return bounded(reason, commitTimeoutMs, (tracker, signal) => tracker.commit(note(reason), { onlyIfChanged: true, signal }));
     },
   };
 }

@@ -81,6 +81,72 @@ async function nestedRepositoryFiles(repository: ShadowRepository, prefix: strin
   }
 }
 
+/** The nested repositories and large files named in info/exclude by an earlier checkpoint. */
+interface OwnExclusions {
+  excludePath: string;
+  /** The rest of info/exclude, kept as the user left it. */
+  userPart: string;
+  /** Nested repositories (with a trailing slash) and large files that still are. */
+  nested: Set<string>;
+  large: Set<string>;
+  /** Some earlier entry no longer applies (a file shrank, a nested repository went away). */
+  stale: boolean;
+}
+
+async function readOwnExclusions(repository: ShadowRepository): Promise<OwnExclusions> {
+  const excludePath = join(repository.gitDir, "info", "exclude");
+  const previous = await readFile(excludePath, "utf8").catch(() => "");
+  const markerAt = previous.indexOf(beginMarker);
+  const userPart = markerAt === -1 ? previous : previous.slice(0, markerAt);
+  const ourLines = markerAt === -1 ? [] : previous.slice(markerAt).split("\n").slice(1).filter((line) => line.startsWith("/"));
+  // Keep earlier entries that still apply (a large file stays large, a nested repo stays one).
+  const nested = new Set<string>();
+  const large = new Set<string>();
+  let stale = false;
+  for (const line of ourLines) {
+    const { path, directory } = unescapePattern(line);
+    const absolute = join(repository.workTree, path);
+    if (directory && (await isNestedRepository(absolute))) nested.add(`${path}/`);
+    else if (!directory && ((await sizeOf(absolute)) ?? 0) > repository.maxFileBytes) large.add(path);
+    else stale = true;
+  }
+  return { excludePath, userPart, nested, large, stale };
+}
+
+async function writeOwnExclusions(exclusions: OwnExclusions, gitDir: string): Promise<void> {
+  const patterns = [
+    ...[...exclusions.nested].sort().map((path) => literalPattern(path.slice(0, -1), true)),
+    ...[...exclusions.large].sort().map((path) => literalPattern(path, false)),
+  ];
+  const { userPart } = exclusions;
+  await mkdir(join(gitDir, "info"), { recursive: true });
+  await writeFile(exclusions.excludePath, `${userPart.trimEnd()}${userPart.trim() === "" ? "" : "\n"}${beginMarker}\n${patterns.join("\n")}\n`);
+}
+
+/**
+ * Sorts untracked entries as `ls-files --others` or `status -uall` list them: a
+ * nested repository (an entry ending in "/") or a large file is excluded, the
+ * rest is returned to be added. Returns whether a new nested repository appeared.
+ */
+async function classifyUntracked(repository: ShadowRepository, entries: string[], exclusions: OwnExclusions): Promise<{ files: string[]; newNested: boolean }> {
+  const files: string[] = [];
+  let newNested = false;
+  for (const entry of entries) {
+    const absolute = join(repository.workTree, entry);
+    if (entry.endsWith("/")) {
+      if (await isNestedRepository(absolute)) {
+        exclusions.nested.add(entry);
+        newNested = true;
+      }
+    } else if (((await sizeOf(absolute)) ?? 0) > repository.maxFileBytes) {
+      exclusions.large.add(entry);
+    } else {
+      files.push(entry);
+    }
+  }
+  return { files, newNested };
+}
+
 /**
  * Brings the shadow index up to the workspace as it is now: `git add -A` for the
  * workspace (which honours its .gitignore files and the default excludes), with
@@ -90,55 +156,69 @@ async function nestedRepositoryFiles(repository: ShadowRepository, prefix: strin
  */
 export async function stageWorkspace(repository: ShadowRepository): Promise<void> {
   const signalOption = repository.signal === undefined ? {} : { signal: repository.signal };
-  const excludePath = join(repository.gitDir, "info", "exclude");
-  const previous = await readFile(excludePath, "utf8").catch(() => "");
-  const markerAt = previous.indexOf(beginMarker);
-  const userPart = markerAt === -1 ? previous : previous.slice(0, markerAt);
-  const ourLines = markerAt === -1 ? [] : previous.slice(markerAt).split("\n").slice(1).filter((line) => line.startsWith("/"));
-
-  // Keep earlier entries that still apply (a large file stays large, a nested repo stays one).
-  const nested = new Set<string>();
-  const large = new Set<string>();
-  for (const line of ourLines) {
-    const { path, directory } = unescapePattern(line);
-    const absolute = join(repository.workTree, path);
-    if (directory && (await isNestedRepository(absolute))) nested.add(`${path}/`);
-    if (!directory && ((await sizeOf(absolute)) ?? 0) > repository.maxFileBytes) large.add(path);
-  }
-
+  const exclusions = await readOwnExclusions(repository);
   const untracked = await runGit({
     gitDir: repository.gitDir,
     workTree: repository.workTree,
     args: ["ls-files", "-z", "--others", "--exclude-standard"],
     ...signalOption,
   });
-  for (const entry of splitNul(untracked.stdout)) {
-    const absolute = join(repository.workTree, entry);
-    if (entry.endsWith("/")) {
-      if (await isNestedRepository(absolute)) nested.add(entry);
-    } else if (((await sizeOf(absolute)) ?? 0) > repository.maxFileBytes) {
-      large.add(entry);
-    }
-  }
-
-  const patterns = [
-    ...[...nested].sort().map((path) => literalPattern(path.slice(0, -1), true)),
-    ...[...large].sort().map((path) => literalPattern(path, false)),
-  ];
-  await mkdir(join(repository.gitDir, "info"), { recursive: true });
-  await writeFile(excludePath, `${userPart.trimEnd()}${userPart.trim() === "" ? "" : "\n"}${beginMarker}\n${patterns.join("\n")}\n`);
+  await classifyUntracked(repository, splitNul(untracked.stdout), exclusions);
+  await writeOwnExclusions(exclusions, repository.gitDir);
 
   await runGit({ gitDir: repository.gitDir, workTree: repository.workTree, args: ["add", "-A", "--", "."], ...signalOption });
 
   const nestedFiles: string[] = [];
-  for (const path of [...nested].sort()) nestedFiles.push(...(await nestedRepositoryFiles(repository, path)));
-  if (nestedFiles.length > 0) {
-    await runGit({
-      gitDir: repository.gitDir,
-      workTree: repository.workTree,
-      args: ["update-index", "--add", "--remove", "-z", "--stdin"],
-      input: `${nestedFiles.join("\0")}\0`,
-      ...signalOption,
-    });
-  }
+  for (const path of [...exclusions.nested].sort()) nestedFiles.push(...(await nestedRepositoryFiles(repository, path)));
+  if (nestedFiles.length > 0) await addPaths(repository, nestedFiles);
+}
+
+/** `git update-index --add --remove` for exact paths: one process for any number of them. */
+async function addPaths(repository: ShadowRepository, paths: string[]): Promise<void> {
+  await runGit({
+    gitDir: repository.gitDir,
+    workTree: repository.workTree,
+    args: ["update-index", "--add", "--remove", "-z", "--stdin"],
+    input: `${paths.join("\0")}\0`,
+    ...(repository.signal === undefined ? {} : { signal: repository.signal }),
+  });
+}
+
+/** What changed in the workspace since the index was last brought up to it. */
+export type WorkspaceChanges =
+  /** Nothing: a checkpoint now would equal the last one. */
+  | { kind: "unchanged" }
+  /** Tracked files changed (a `commit -a` stages them); new files, if any, are already added. */
+  | { kind: "changed" }
+  /** `git status` cannot tell (nested repositories, exclusions that changed): stage everything. */
+  | { kind: "unknown" };
+
+/**
+ * The cheap way to a turn's checkpoint (issue 18): one `git status` says whether
+ * anything changed and lists the new files; only new files need a process of
+ * their own (`update-index --add`), tracked changes are left to `git commit -a`.
+ * Nested repositories hide their new files from `git status`, so with any of
+ * them the answer is "unknown" and the caller stages everything as before.
+ */
+export async function stageNewFiles(repository: ShadowRepository): Promise<WorkspaceChanges> {
+  const exclusions = await readOwnExclusions(repository);
+  if (exclusions.stale || exclusions.nested.size > 0) return { kind: "unknown" };
+  const status = await runGit({
+    gitDir: repository.gitDir,
+    workTree: repository.workTree,
+    args: ["status", "--porcelain", "-z", "--untracked-files=all", "--no-renames"],
+    ...(repository.signal === undefined ? {} : { signal: repository.signal }),
+  });
+  const entries = splitNul(status.stdout);
+  if (entries.length === 0) return { kind: "unchanged" };
+  // Porcelain v1: two status letters, a space, the path; "??" marks an untracked one.
+  const untracked = entries.filter((entry) => entry.startsWith("?? ")).map((entry) => entry.slice(3));
+  const trackedChanged = untracked.length < entries.length;
+  if (untracked.length === 0) return { kind: "changed" };
+  const largeBefore = exclusions.large.size;
+  const { files, newNested } = await classifyUntracked(repository, untracked, exclusions);
+  if (newNested) return { kind: "unknown" };
+  if (exclusions.large.size !== largeBefore) await writeOwnExclusions(exclusions, repository.gitDir);
+  if (files.length > 0) await addPaths(repository, files);
+  return files.length > 0 || trackedChanged ? { kind: "changed" } : { kind: "unchanged" };
 }

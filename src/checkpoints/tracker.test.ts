@@ -125,6 +125,41 @@ describe("CheckpointTracker", () => {
     expect((await subject.list()).length).toBe(4);
   });
 
+  it("issue 18: a turn checkpoint (git status, update-index, commit -a) records edits, deletions and new files, never large or ignored ones", async () => {
+    await writeFiles(workspace.path, { "a.txt": "1", "gone.txt": "x", ".gitignore": "*.log\n" });
+    const subject = await tracker();
+    const initial = (await subject.commit({ taskId: "t", reason: "initial" }))!;
+    const { rm } = await import("node:fs/promises");
+    // Only tracked changes: no new file.
+    await writeFiles(workspace.path, { "a.txt": "2" });
+    const edited = await subject.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true });
+    expect((await subject.diff(initial, edited)).files).toEqual([{ path: "a.txt", status: "modified" }]);
+    // New files (one large, one ignored), an edit and a deletion in one turn.
+    await writeFiles(workspace.path, { "a.txt": "3", "src/new.ts": "new", "huge.bin": big, "run.log": "noise" });
+    await rm(join(workspace.path, "gone.txt"));
+    const turn = await subject.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true });
+    expect(turn).toMatch(/^[0-9a-f]{40}$/);
+    expect((await subject.diff(edited!, turn)).files).toEqual([
+      { path: "a.txt", status: "modified" },
+      { path: "gone.txt", status: "deleted" },
+      { path: "src/new.ts", status: "added" },
+    ]);
+    // The large file is excluded from now on, so it does not make later turns look changed.
+    expect(await subject.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true })).toBeUndefined();
+    // A file changed and changed back is no change either.
+    await writeFiles(workspace.path, { "a.txt": "4" });
+    await writeFiles(workspace.path, { "a.txt": "3" });
+    expect(await subject.commit({ taskId: "t", reason: "completion" }, { onlyIfChanged: true })).toBeUndefined();
+    // A nested repository that appears in a turn is handled the slow, careful way.
+    await writeFiles(workspace.path, { "libs/inner/lib.txt": "v1" });
+    initUserRepository(join(workspace.path, "libs/inner"));
+    const nested = await subject.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true });
+    expect((await subject.diff(turn!, nested)).files).toEqual([{ path: "libs/inner/lib.txt", status: "added" }]);
+    await writeFiles(workspace.path, { "libs/inner/more.txt": "new inside" });
+    const inside = await subject.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true });
+    expect((await subject.diff(nested!, inside)).files).toEqual([{ path: "libs/inner/more.txt", status: "added" }]);
+  });
+
   it("diffs two checkpoints and names a hash that does not exist", async () => {
     await writeFiles(workspace.path, { "a.txt": "one\n" });
     const subject = await tracker();

@@ -4,7 +4,7 @@ import { homedir } from "node:os";
 import { dirname, join, parse, relative, sep } from "node:path";
 import { defaultExcludePatterns } from "./default-excludes.js";
 import { CheckpointUnavailableError, runGit, type GitResult } from "./git.js";
-import { stageWorkspace, type ShadowRepository } from "./staging.js";
+import { stageNewFiles, stageWorkspace, type ShadowRepository } from "./staging.js";
 
 export type CheckpointReason = "initial" | "turn" | "completion" | "before-restore";
 
@@ -147,7 +147,15 @@ export class CheckpointTracker {
    */
   async commit(note: CheckpointNote, options: { onlyIfChanged?: boolean; signal?: AbortSignal } = {}): Promise<string | undefined> {
     return this.serial(async () => {
-      await stageWorkspace(this.repository(options.signal));
+      const repository = this.repository(options.signal);
+      if (options.onlyIfChanged === true && (await this.hasHead())) {
+        // Git processes are most of a checkpoint's cost (issue 18): one `git status` when
+        // nothing changed, then `commit -a` (plus one `update-index` when files are new).
+        const changes = await stageNewFiles(repository);
+        if (changes.kind === "unchanged") return undefined;
+        if (changes.kind === "changed") return this.commitStaged(note, { ...options, allTracked: true });
+      }
+      await stageWorkspace(repository);
       return this.commitStaged(note, options);
     });
   }
@@ -245,15 +253,26 @@ export class CheckpointTracker {
     };
   }
 
-  private async commitStaged(note: CheckpointNote, options: { onlyIfChanged?: boolean; signal?: AbortSignal }): Promise<string | undefined> {
+  /**
+   * Commits the index (with `allTracked`, also tracked files changed since: `commit -a`).
+   * With `onlyIfChanged`, a commit that would change nothing is not made: git refuses it
+   * ("nothing to commit"), which saves asking first with a process of its own.
+   */
+  private async commitStaged(
+    note: CheckpointNote,
+    options: { onlyIfChanged?: boolean; allTracked?: boolean; signal?: AbortSignal },
+  ): Promise<string | undefined> {
     const signal = options.signal === undefined ? {} : { signal: options.signal };
-    const hasHead = await this.hasHead();
-    if (options.onlyIfChanged === true && hasHead) {
-      const changed = await this.git(["diff", "--cached", "--quiet", "HEAD"], { ...signal, allowExitCodes: [1] });
-      if (changed.exitCode === 0) return undefined;
-    }
+    const skipUnchanged = options.onlyIfChanged === true && (await this.hasHead());
     const message = `${subjectPrefix}: ${note.reason} (task ${note.taskId})\n\n${JSON.stringify(note)}\n`;
-    await this.git(["commit", "--quiet", "--allow-empty", "--no-verify", "--file=-"], { ...signal, input: message });
+    const args = ["commit", "--quiet", "--no-verify", "--file=-"];
+    if (!skipUnchanged) args.push("--allow-empty");
+    if (options.allTracked === true) args.push("--all");
+    const result = await this.git(args, { ...signal, input: message, allowExitCodes: skipUnchanged ? [1] : [] });
+    if (result.exitCode === 1) {
+      if (/nothing (added )?to commit|no changes added to commit/.test(result.stdout + result.stderr)) return undefined;
+      throw new Error(`git commit failed (exit 1): ${(result.stderr || result.stdout).trim()}`);
+    }
     return (await this.headHash()) ?? (await this.git(["rev-parse", "HEAD"], signal)).stdout.trim();
   }
 

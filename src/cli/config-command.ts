@@ -49,6 +49,7 @@ function rows(settings: ResolvedSettings): Row[] {
     row("maxMistakes", settings.maxMistakes),
     row("parallelTools", settings.parallelTools),
     row("allowOutsideWrites", settings.allowOutsideWrites),
+    row("checkpoints", settings.checkpoints),
     row("dataDir", settings.dataDir),
     row("askTimeoutMs", settings.askTimeoutMs ?? "(none while stdin is open)"),
     row("onAsk", settings.onAsk),

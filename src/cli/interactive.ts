@@ -2,6 +2,7 @@ import { createInterface } from "node:readline/promises";
 import type { ResolvedSettings } from "../config/index.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import type { TaskResult } from "../task/task.js";
+import type { AskMessage } from "../task/messages.js";
 import type { Mode } from "../task/tool-executor.js";
 import type { TuiController, TuiStatus } from "../ui/tui/controller.js";
 import { TuiHost } from "../ui/tui/tui-host.js";
@@ -24,6 +25,7 @@ export class InteractiveController implements TuiController {
   private running: Promise<void> | undefined;
   private mode: Mode;
   private exitRequested = false;
+  private replayOnResume: boolean;
   private readonly onExit: () => void;
 
   constructor(
@@ -39,6 +41,7 @@ export class InteractiveController implements TuiController {
     this.mode = options.settings.plan ? "plan" : "act";
     this.onExit = options.onExit;
     this.resumeTaskId = options.resumeTaskId;
+    this.replayOnResume = options.resumeTaskId !== undefined;
   }
 
   get result(): TaskResult | undefined {
@@ -68,6 +71,9 @@ export class InteractiveController implements TuiController {
     const previous = this.session;
     const resumeId = this.resumeTaskId ?? (previous !== undefined && this.lastResult?.status !== "completed" ? previous.taskId : undefined);
     this.resumeTaskId = undefined;
+    // A task opened from the command line has nothing on screen yet: show its transcript first.
+    const replay = this.replayOnResume;
+    this.replayOnResume = false;
     this.running = (async () => {
       if (previous) await previous.close();
       this.session = undefined;
@@ -83,6 +89,11 @@ export class InteractiveController implements TuiController {
       });
       this.session = session;
       session.task.mode = this.mode;
+      if (start.kind === "resume") {
+        if (replay) for (const message of session.task.messages.messages) this.options.host.onMessage(message);
+        // The model receives the message with the resumed content; the user sees it too.
+        if (text) session.task.say("user_feedback", text);
+      }
       this.lastResult = await session.run();
     })()
       .catch((error: unknown) => {
@@ -130,11 +141,23 @@ export class InteractiveController implements TuiController {
   }
 
   abort(): void {
+    // Nothing runs while the result waits for acceptance: there is nothing to stop.
+    if (this.pendingAsk()?.ask === "completion_result") return;
     if (this.session && this.running) void this.session.task.abortTask();
+  }
+
+  private pendingAsk(): AskMessage | undefined {
+    return this.options.host.getSnapshot().pendingAsk;
   }
 
   exit(): void {
     this.exitRequested = true;
+    const ask = this.pendingAsk();
+    if (ask?.ask === "completion_result") {
+      // Quitting at the completion prompt accepts the result: the task is complete, not interrupted.
+      this.options.host.answer(ask.id, { response: "yes" });
+      return;
+    }
     if (this.running) {
       this.abort();
       return;

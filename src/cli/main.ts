@@ -10,6 +10,7 @@ import { registerHistoryCommands } from "./history-commands.js";
 import { registerCheckpointCommands } from "./checkpoint-commands.js";
 import { registerHooksCommands } from "./hooks-command.js";
 import { registerCommandsCommand } from "./commands-command.js";
+import { registerAcpCommand } from "./acp-command.js";
 
 function packageVersion(): string {
   const raw = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   registerCheckpointCommands(program, defaultMcpCommandContext());
   registerHooksCommands(program);
   registerCommandsCommand(program);
+  registerAcpCommand(program, packageVersion);
   return program;
 }
 

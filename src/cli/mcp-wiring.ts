@@ -1,5 +1,6 @@
 import type { ResolvedSettings } from "../config/index.js";
 import { loadMcpConfig } from "../mcp/config.js";
+import type { McpServerConfig } from "../mcp/config.js";
 import type { McpPort } from "../tools/mcp-port.js";
 import type { McpGate } from "../task/seams.js";
 import { noMcp } from "../task/seams.js";
@@ -20,9 +21,13 @@ export interface McpWiring {
 export async function startMcp(options: {
   settings: ResolvedSettings;
   notice: (text: string, meta?: Record<string, unknown>) => void;
+  /** Servers given by the caller (an editor over ACP); they replace configured ones of the same name. */
+  extraServers?: McpServerConfig[];
 }): Promise<McpWiring> {
   const { settings, notice } = options;
-  const config = await loadMcpConfig({ userConfigDir: settings.userConfigDir, workspace: settings.cwd, projectTrusted: settings.trust.trusted });
+  const loaded = await loadMcpConfig({ userConfigDir: settings.userConfigDir, workspace: settings.cwd, projectTrusted: settings.trust.trusted });
+  const extra = options.extraServers ?? [];
+  const config = { warnings: loaded.warnings, servers: [...loaded.servers.filter((server) => !extra.some((given) => given.name === server.name)), ...extra] };
   for (const warning of config.warnings) notice(warning);
   if (config.servers.length === 0) return { gate: noMcp, port: undefined, wrap: (executor) => executor, close: async () => {} };
 

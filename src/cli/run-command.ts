@@ -23,7 +23,8 @@ export function addTaskOptions(command: Command): Command {
     .option("--ask-timeout <duration>", "longest wait for an answer on stdin (e.g. 30s)")
     .option("--on-ask <policy>", "deny | fail: what happens to an ask nobody answers (default fail)")
     .option("--allow-outside-writes", "with --yes, allow writing outside the workspace")
-    .option("--trust", "trust this folder's .cairn config (auto-approval, hooks, MCP servers)");
+    .option("--trust", "trust this folder's .cairn config (auto-approval, hooks, MCP servers)")
+    .option("--no-checkpoints", "keep no checkpoints of the workspace (setting: checkpoints: false)");
 }
 
 export type TaskCommandOptions = CliFlags & { scenario?: string };
@@ -127,6 +128,12 @@ export async function runHeadless(options: {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  const { watchClosedStdout } = await import("./closed-stdout.js");
+  // #11 item 2: a reader that went away (`| head`) stops the task as SIGTERM does.
+  const stopWatchingStdout = watchClosedStdout(process.stdout, () => {
+    interrupted = true;
+    void session.task.abortTask();
+  });
   try {
     const result = await session.run();
     if (result.status === "failed" && result.error) process.stderr.write(`cairn: task failed: ${result.error}\n`);
@@ -135,6 +142,7 @@ export async function runHeadless(options: {
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    stopWatchingStdout();
     host.close();
     await session.close();
   }

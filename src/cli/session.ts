@@ -21,6 +21,9 @@ import { createExtensionWiring } from "./extension-wiring.js";
 import { withAllowedTools } from "../extensions/allowed-tools.js";
 import type { TaskRules } from "../prompt/task-rules.js";
 import { startMcp } from "./mcp-wiring.js";
+import type { McpServerConfig } from "../mcp/config.js";
+import type { ToolExecutor } from "../task/tool-executor.js";
+import type { WorkspaceOperations } from "../tools/operations.js";
 
 export interface Session {
   task: Task;
@@ -40,11 +43,17 @@ export interface SessionOptions {
   /** For the mock provider: the scenario to play. */
   scenario?: Scenario;
   /** A new task, or a task reopened for resume (with the user's message, if any). */
-  start: { kind: "new"; task: string } | { kind: "resume"; taskId: string; message?: string };
+  start: { kind: "new"; task: string; taskId?: string } | { kind: "resume"; taskId: string; message?: string };
   /** Checkpoints of the workspace (default on). */
   checkpoints?: boolean;
   /** Say messages about the environment (MCP, checkpoints) before the task starts. */
   onNotice?: (text: string) => void;
+  /** MCP servers besides the configured ones (e.g. given by an editor over ACP). */
+  extraMcpServers?: McpServerConfig[];
+  /** Where file reads, writes and commands happen (default: local disk and shell). */
+  operations?: WorkspaceOperations;
+  /** Decorates the tool executor (e.g. to report tool outcomes to an editor). */
+  wrapToolExecutor?: (executor: ToolExecutor) => ToolExecutor;
 }
 
 /**
@@ -70,7 +79,7 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
   let taskId: string;
   let resumed: PreparedResume | undefined;
   if (options.start.kind === "new") {
-    const writer = await store.create({ task: options.start.task, workspace: settings.cwd });
+    const writer = await store.create({ task: options.start.task, workspace: settings.cwd, ...(options.start.taskId ? { taskId: options.start.taskId } : {}) });
     log = writer;
     taskId = writer.taskId;
   } else {
@@ -90,7 +99,7 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
   };
 
 
-  const mcp = await startMcp({ settings, notice });
+  const mcp = await startMcp({ settings, notice, ...(options.extraMcpServers ? { extraServers: options.extraMcpServers } : {}) });
 
   const baseExecutor = createToolExecutor({
     workspace: settings.cwd,
@@ -101,6 +110,8 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
     protocol: settings.toolProtocol,
     ...(mcp.port ? { mcp: mcp.port } : {}),
     parallelTools: settings.parallelTools,
+    keepBackgroundProcesses: settings.keepBackgroundProcesses,
+    ...(options.operations ? { operations: options.operations } : {}),
   });
   const hooks = await createHookWiring({
     settings,
@@ -112,9 +123,10 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
   for (const text of hooks.notices) (options.onNotice ?? notice)(text);
   const extensions = await createExtensionWiring(settings, provider.model, taskId);
   for (const tool of extensions.tools) baseExecutor.registerTool(tool);
-  const toolExecutor = withAllowedTools(hooks.wrapExecutor(extensions.wrapExecutor(mcp.wrap(baseExecutor))), allowedTools);
+  const hostWrap = options.wrapToolExecutor ?? ((executor: ToolExecutor) => executor);
+  const toolExecutor = withAllowedTools(hooks.wrapExecutor(hostWrap(extensions.wrapExecutor(mcp.wrap(baseExecutor)))), allowedTools);
 
-  const checkpoints = options.checkpoints === false ? noCheckpoints : createCheckpoints({
+  const checkpoints = options.checkpoints === false || !settings.checkpoints ? noCheckpoints : createCheckpoints({
     workspace: settings.cwd,
     dataDir: settings.dataDir,
     taskId,
@@ -181,7 +193,7 @@ async function withStartCommand(options: SessionOptions): Promise<{ options: Ses
   if (typed === undefined) return { options, allowedTools: [] };
   const applied = await applyStartCommand(options.settings, typed);
   if (applied.notice !== undefined) options.onNotice?.(applied.notice);
-  const expanded: SessionOptions["start"] = start.kind === "new" ? { kind: "new", task: applied.task } : { ...start, message: applied.task };
+  const expanded: SessionOptions["start"] = start.kind === "new" ? { ...start, task: applied.task } : { ...start, message: applied.task };
   return { options: { ...options, settings: applied.settings, start: expanded }, allowedTools: applied.allowedTools ?? [] };
 }
 

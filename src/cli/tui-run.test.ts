@@ -32,7 +32,7 @@ describe.skipIf(!tmuxAvailable())("the terminal UI in a real terminal (tmux, 80x
       scenario: {
         turns: [
           { text: "I'll create the file.\n<write_to_file>\n<path>hello.txt</path>\n<content>\nhello\n</content>\n</write_to_file>", chunkSize: 8 },
-          { text: "Now a long command.\n<execute_command>\n<command>sleep 30</command>\n<requires_approval>false</requires_approval>\n</execute_command>" },
+          { text: "Now a long command.\n<execute_command>\n<command>echo output-marker; sleep 30</command>\n<requires_approval>false</requires_approval>\n</execute_command>" },
         ],
       },
     });
@@ -51,6 +51,8 @@ describe.skipIf(!tmuxAvailable())("the terminal UI in a real terminal (tmux, 80x
     await terminal.sendKeys("Escape");
     const screen = await terminal.waitFor(/Task interrupted/, { timeoutMs: 30_000 });
     for (const line of screen.split("\n")) expect(line.length).toBeLessThanOrEqual(80);
+    // issue #12: Esc during a command shows its output once
+    expect(screen.split("\n").filter((line) => /^\s*│?\s*output-marker/.test(line))).toHaveLength(1);
     await terminal.sendKeys("C-c");
     await terminal.sendKeys("C-c");
     expect(await terminal.waitForExit({ timeoutMs: 30_000 })).toBe(130);

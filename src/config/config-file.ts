@@ -53,6 +53,8 @@ export const configFileSchema = z.strictObject({
   toolProtocol: z.enum(["xml", "native"]).optional(),
   maxMistakes: positiveInteger.optional(),
   parallelTools: z.boolean().optional(),
+  keepBackgroundProcesses: z.boolean().optional(),
+  checkpoints: z.boolean().optional(),
   allowOutsideWrites: z.boolean().optional(),
   dataDir: z.string().min(1).optional(),
   askTimeoutMs: milliseconds.optional(),

@@ -37,6 +37,7 @@ export function configFileLayer(layer: Layer, config: ConfigFile, file: string):
   set(layer, "toolProtocol", config.toolProtocol);
   set(layer, "maxMistakes", config.maxMistakes);
   set(layer, "parallelTools", config.parallelTools);
+  set(layer, "checkpoints", config.checkpoints);
   set(layer, "allowOutsideWrites", config.allowOutsideWrites);
   set(layer, "dataDir", config.dataDir === undefined ? undefined : expandPath(config.dataDir, base));
   set(layer, "askTimeoutMs", config.askTimeoutMs);
@@ -145,6 +146,7 @@ const flagNames: Record<string, string> = {
   askTimeoutMs: "--ask-timeout",
   onAsk: "--on-ask",
   allowOutsideWrites: "--allow-outside-writes",
+  checkpoints: "--no-checkpoints",
 };
 
 export function flagLayer(flags: CliFlags, cwd: string): Layer {
@@ -170,5 +172,6 @@ export function flagLayer(flags: CliFlags, cwd: string): Layer {
   for (const key of ["yes", "json", "plan", "parallelTools", "allowOutsideWrites"] as const) {
     if (flags[key] === true) set(layer, key, true);
   }
+  if (flags.checkpoints === false) set(layer, "checkpoints", false);
   return layer;
 }

@@ -45,6 +45,19 @@ describe("resolveSettings precedence", () => {
     expect(settings.warnings).toEqual([]);
   });
 
+  it("issue 18: checkpoints are on by default, off with `checkpoints: false` in a config or --no-checkpoints", async () => {
+    expect((await resolveWith()).checkpoints).toBe(true);
+    await folders.writeUserConfig({ checkpoints: false });
+    const fromConfig = await resolveWith({ flags: { checkpoints: true } });
+    // Commander sets `checkpoints: true` when --no-checkpoints is absent: that must not hide the config.
+    expect(fromConfig.checkpoints).toBe(false);
+    expect(fromConfig.sources["checkpoints"]).toBe("user");
+    await folders.writeUserConfig({ checkpoints: true });
+    const fromFlag = await resolveWith({ flags: { checkpoints: false } });
+    expect(fromFlag.checkpoints).toBe(false);
+    expect(fromFlag.sourceDetails["checkpoints"]).toBe("--no-checkpoints");
+  });
+
   it("orders flag > env > project > user > default, with each source named", async () => {
     await folders.writeUserConfig({ model: "user-model", maxMistakes: 5, toolProtocol: "native", parallelTools: true, dataDir: "/tmp/user-data" });
     await folders.writeProjectConfig({ model: "project-model", maxMistakes: 4, toolProtocol: "xml" });

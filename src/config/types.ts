@@ -30,6 +30,8 @@ export interface CliFlags {
   onAsk?: string | undefined;
   allowOutsideWrites?: boolean | undefined;
   trust?: boolean | undefined;
+  /** False with `--no-checkpoints` (commander sets true when the switch is absent). */
+  checkpoints?: boolean | undefined;
 }
 
 /** `true` means "run without asking": the tools' own approval settings. */
@@ -100,7 +102,11 @@ export interface ResolvedSettings {
   json: boolean;
   plan: boolean;
   parallelTools: boolean;
+  /** A command's background processes outlive it (default false: they are ended with it). */
+  keepBackgroundProcesses: boolean;
   allowOutsideWrites: boolean;
+  /** Checkpoints of the workspace (`checkpoints: false`, `--no-checkpoints` turn them off). */
+  checkpoints: boolean;
   maxMistakes: number;
   dataDir: string;
   /** Undefined: wait as long as stdin is open. */

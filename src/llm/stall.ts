@@ -19,9 +19,14 @@ export interface StallOptions extends Partial<StallTimeouts> {
 /**
  * Yields what `source` yields, but fails with a `stalled` ProviderError when it stays silent too long.
  * Only time spent waiting on the source counts, not time the consumer spends between items.
- * One timer serves the whole stream (re-armed lazily) rather than one per item, because a long
- * answer has tens of thousands of items. The pending `next()` of the source cannot be cancelled
- * from here, so `onStall` must abort the underlying request; its late answer is then ignored.
+ *
+ * Each wait has its own promise and its own rejector, which the timer uses to fail that wait only.
+ * (Racing every item against one stream-long promise that never settles left one reaction per race
+ * on it, and each reaction kept its item reachable until the stream ended: issue 18.) At most one
+ * timer is armed at a time, re-armed lazily from the start of the current wait, rather than a
+ * setTimeout/clearTimeout pair per item, because a long answer has tens of thousands of items.
+ * The pending `next()` of the source cannot be cancelled from here, so `onStall` must abort the
+ * underlying request; its late answer is then ignored.
  */
 export async function* withStallTimeout<T>(source: AsyncIterable<T>, options: StallOptions = {}): AsyncGenerator<T> {
   const firstChunkMs = options.firstChunkMs ?? defaultStallTimeouts.firstChunkMs;
@@ -31,22 +36,19 @@ export async function* withStallTimeout<T>(source: AsyncIterable<T>, options: St
   let finished = false;
   let waitingSince: number | undefined;
   let timer: NodeJS.Timeout | undefined;
-  let reportStall: (error: ProviderError) => void = () => undefined;
-  const stalled = new Promise<never>((_resolve, reject) => {
-    reportStall = reject;
-  });
-  stalled.catch(() => undefined);
+  /** Fails the wait in progress; undefined between waits. */
+  let rejectWait: ((error: ProviderError) => void) | undefined;
   const limit = (): number => (received === 0 ? firstChunkMs : betweenChunksMs);
   const check = (): void => {
     timer = undefined;
-    if (waitingSince === undefined) return;
+    if (waitingSince === undefined || rejectWait === undefined) return;
     const elapsed = performance.now() - waitingSince;
     if (elapsed < limit()) {
       timer = setTimeout(check, limit() - elapsed);
       return;
     }
     const phase = received === 0 ? "before the first chunk" : `after ${received} chunks`;
-    reportStall(
+    rejectWait(
       new ProviderError({
         kind: "stalled",
         message: `${options.providerName ?? "provider"} stream stalled: nothing received for ${limit()} ms ${phase}`,
@@ -60,18 +62,19 @@ export async function* withStallTimeout<T>(source: AsyncIterable<T>, options: St
       const pending = iterator.next();
       let outcome: IteratorResult<T>;
       try {
-        outcome = await Promise.race([pending, stalled]);
+        outcome = await new Promise<IteratorResult<T>>((resolve, reject) => {
+          rejectWait = reject;
+          pending.then(resolve, reject);
+        });
       } catch (error) {
         if (error instanceof ProviderError && error.kind === "stalled") {
-          // The source is stuck inside next(); swallow whatever it eventually settles with.
-          pending.then(
-            () => undefined,
-            () => undefined,
-          );
+          // The source is stuck inside next(); its late answer settles a wait nobody awaits any more.
           finished = true;
           options.onStall?.();
         }
         throw error;
+      } finally {
+        rejectWait = undefined;
       }
       waitingSince = undefined;
       if (outcome.done === true) {

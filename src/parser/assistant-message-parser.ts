@@ -9,7 +9,7 @@
  */
 import type { Block, TextBlock, ToolUseBlock } from "./types.js";
 import { KNOWN_PARAMETER_NAMES, KNOWN_TOOL_NAMES, TagNames, VERBATIM_PARAMETER_NAMES } from "./names.js";
-import { scanTag, unfinishedTagLength } from "./tags.js";
+import { indexOfTagOrItsStart, scanTag, unfinishedTagLength } from "./tags.js";
 import { TrimmedValue, VerbatimValue } from "./values.js";
 
 export interface ParserOptions {
@@ -31,6 +31,12 @@ type State =
    */
   | { kind: "verbatim-closed"; block: ToolUseBlock; name: string; value: VerbatimValue; sinceClose: string; closeTag: string }
   | { kind: "ended" };
+
+/**
+ * Inputs up to this long (a push's chunk) look for a value's closing tag `<` by `<`;
+ * longer ones (a one-shot parse) with one substring search.
+ */
+const SHORT_INPUT = 256;
 
 const VERBATIM = new Set(VERBATIM_PARAMETER_NAMES);
 
@@ -172,6 +178,7 @@ export class AssistantMessageParser {
   }
 
   private stepValue(state: Extract<State, { kind: "value" }>, input: string, at: number): number {
+    if (input.length - at <= SHORT_INPUT) return this.stepShortValue(state, input, at);
     const lessThan = input.indexOf("<", at);
     if (lessThan === -1) {
       state.value.append(at === 0 ? input : input.slice(at));
@@ -179,18 +186,36 @@ export class AssistantMessageParser {
     }
     const close = input.indexOf(state.closeTag, lessThan);
     if (close === -1) {
-      const held = unfinishedTagLength(input, at, state.closeTag);
+      const held = unfinishedTagLength(input, lessThan, state.closeTag);
       state.value.append(input.slice(at, input.length - held));
       return this.holdBack(input, input.length - held);
     }
     state.value.append(input.slice(at, close));
+    this.closeValue(state);
+    return close + state.closeTag.length;
+  }
+
+  /** `stepValue` for the short input of a push. */
+  private stepShortValue(state: Extract<State, { kind: "value" }>, input: string, at: number): number {
+    const close = indexOfTagOrItsStart(input, at, state.closeTag);
+    if (close === -1) {
+      state.value.append(at === 0 ? input : input.slice(at));
+      return input.length;
+    }
+    state.value.append(input.slice(at, close));
+    if (input.length - close < state.closeTag.length) return this.holdBack(input, close);
+    this.closeValue(state);
+    return close + state.closeTag.length;
+  }
+
+  /** The value's closing tag has been read. */
+  private closeValue(state: Extract<State, { kind: "value" }>): void {
     const { block, name, value, closeTag } = state;
     block.params[name] = value.settledValue();
     this.state =
       value instanceof VerbatimValue
         ? { kind: "verbatim-closed", block, name, value, sinceClose: closeTag, closeTag }
         : { kind: "tool", block };
-    return close + closeTag.length;
   }
 
   private stepVerbatimClosed(state: Extract<State, { kind: "verbatim-closed" }>, input: string, at: number): number {
@@ -285,12 +310,14 @@ export class AssistantMessageParser {
     if (state.kind === "value") {
       state.block.params[state.name] = state.value.value;
     } else if (state.kind === "text") {
-      // The open text block is listed only when it has something to show (rule 2).
-      this.blocks.length = this.settledCount;
-      if (!state.text.isEmpty) {
-        this.openText.content = state.text.value;
-        this.blocks.push(this.openText);
+      // The open text block is listed only when it has something to show (rule 2). It is
+      // updated in place: truncating and refilling the array on every push cost a reallocation.
+      if (state.text.isEmpty) {
+        if (this.blocks.length !== this.settledCount) this.blocks.length = this.settledCount;
+        return;
       }
+      this.openText.content = state.text.value;
+      if (this.blocks.length === this.settledCount) this.blocks.push(this.openText);
     }
   }
 }

@@ -57,3 +57,22 @@ export function unfinishedTagLength(text: string, from: number, tag: string): nu
   }
   return length;
 }
+
+/**
+ * Where `tag` starts in `text[from..]`: the index of its `<` when it is there
+ * whole, or when the text ends inside it (fewer than `tag.length` characters
+ * are left from there, and they are its beginning); -1 when neither. For the
+ * short texts of a push: one pass over their `<`s, comparing in place, where a
+ * substring search spent more time setting itself up than searching.
+ */
+export function indexOfTagOrItsStart(text: string, from: number, tag: string): number {
+  let at = text.indexOf("<", from);
+  while (at !== -1) {
+    const length = Math.min(tag.length, text.length - at);
+    let index = 1;
+    while (index < length && text.charCodeAt(at + index) === tag.charCodeAt(index)) index += 1;
+    if (index === length) return at;
+    at = text.indexOf("<", at + 1);
+  }
+  return -1;
+}

@@ -11,6 +11,8 @@ export interface ReasoningBlock {
   partial: boolean;
   /** Anthropic thinking signature, kept so the history can be sent back. */
   signature?: string;
+  /** Anthropic redacted_thinking data: an encrypted block sent back unchanged (#11 item 4). */
+  redactedData?: string;
 }
 
 export interface ToolUseBlock {

@@ -3,6 +3,7 @@ import type { Chunk } from "../llm/types.js";
 import type { OpenedStream } from "./attempt-api-request.js";
 import * as responses from "./responses.js";
 import type { StreamAssembler } from "./stream-assembler.js";
+import type { Round } from "./round.js";
 import type { TaskState } from "./task-state.js";
 import type { UsageCounter } from "./usage-counter.js";
 
@@ -13,6 +14,8 @@ export interface ConsumedStream {
   note?: string;
   /** The stream failed after its first chunk. */
   streamError?: ProviderError;
+  /** The provider's normalised stop reason (`max_tokens` when the output limit cut the answer). */
+  stopReason?: string;
 }
 
 /**
@@ -25,15 +28,17 @@ export async function consumeStream(options: {
   opened: OpenedStream;
   assembler: StreamAssembler;
   taskState: TaskState;
+  round: Round;
   usage: UsageCounter;
   parallelTools: boolean;
   providerName: string;
   schedulePresentation: () => void;
 }): Promise<ConsumedStream> {
-  const { assembler, taskState: state } = options;
+  const { assembler, taskState: state, round } = options;
   let rawText = "";
   let note: string | undefined;
   let streamError: ProviderError | undefined;
+  let stopReason: string | undefined;
   const { iterator } = options.opened;
   let next: IteratorResult<Chunk> = options.opened.first;
   try {
@@ -57,14 +62,15 @@ export async function consumeStream(options: {
           options.schedulePresentation();
           break;
         case "stop":
+          stopReason = chunk.reason;
           break;
       }
       if (state.abort) break;
-      if (state.didRejectTool) {
+      if (round.didRejectTool) {
         note = responses.interruptedByUserFeedback;
         break;
       }
-      if (state.didAlreadyUseTool && !options.parallelTools) {
+      if (round.didAlreadyUseTool && !options.parallelTools) {
         note = responses.interruptedByToolUse;
         break;
       }
@@ -79,5 +85,5 @@ export async function consumeStream(options: {
     // Leaving early closes the HTTP stream instead of draining it.
     if (next.done !== true) void iterator.return?.().catch(() => undefined);
   }
-  return { rawText, ...(note ? { note } : {}), ...(streamError ? { streamError } : {}) };
+  return { rawText, ...(note ? { note } : {}), ...(streamError ? { streamError } : {}), ...(stopReason === undefined ? {} : { stopReason }) };
 }

@@ -46,8 +46,13 @@ export function assistantHistoryContent(options: {
   const cut = options.cutAfterToolId === undefined ? -1 : options.blocks.findIndex((block) => block.type === "tool_use" && block.id === options.cutAfterToolId);
   const blocks = cut === -1 ? options.blocks : options.blocks.slice(0, cut + 1);
   for (const block of blocks) {
-    if (block.type === "reasoning" && (block.content.length > 0 || block.signature)) {
-      content.push({ type: "reasoning", text: block.content, ...(block.signature ? { signature: block.signature } : {}) });
+    if (block.type === "reasoning" && (block.content.length > 0 || block.signature !== undefined || block.redactedData !== undefined)) {
+      content.push({
+        type: "reasoning",
+        text: block.content,
+        ...(block.signature === undefined ? {} : { signature: block.signature }),
+        ...(block.redactedData === undefined ? {} : { redactedData: block.redactedData }),
+      });
     }
   }
   if (options.protocol === "xml") {

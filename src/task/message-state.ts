@@ -29,6 +29,8 @@ export class MessageState {
   readonly messages: UiMessage[] = [];
   private readonly entries = new Map<string, Entry>();
   private readonly openByKey = new Map<string, string>();
+  /** Keys the last `finalizeOpen` closed: a late final say (an aborted command's output) lands on its message. */
+  private closedByKey = new Map<string, string>();
   private counter = 0;
   private readonly idPrefix: string;
 
@@ -62,6 +64,15 @@ export class MessageState {
       if (!partial && options.key !== undefined) this.openByKey.delete(options.key);
       return open.message.id;
     }
+    const closedId = options.key === undefined || partial ? undefined : this.closedByKey.get(options.key);
+    const closed = closedId === undefined ? undefined : this.entries.get(closedId);
+    if (closed && closed.message.type === "say" && closed.message.say === type) {
+      // Issue #12: shown once; only real new text is sent again.
+      this.closedByKey.delete(options.key!);
+      const changed = closed.raw !== text;
+      this.update(closed, text, false, options.meta, changed);
+      return closed.message.id;
+    }
     const message: SayMessage = { type: "say", say: type, id: this.nextId(), ts: this.options.now(), text, partial };
     if (options.meta) message.meta = options.meta;
     this.add(message, options.transform);
@@ -90,6 +101,7 @@ export class MessageState {
 
   /** Finalises every message still partial (abort, stream end) so none stays open. */
   finalizeOpen(): void {
+    this.closedByKey = new Map(this.openByKey);
     for (const [key, id] of this.openByKey) {
       const entry = this.entries.get(id);
       if (entry && entry.message.partial) this.update(entry, entry.raw, false, undefined);
@@ -107,7 +119,7 @@ export class MessageState {
     this.send(entry);
   }
 
-  private update(entry: Entry, raw: string, partial: boolean, meta: Record<string, unknown> | undefined): void {
+  private update(entry: Entry, raw: string, partial: boolean, meta: Record<string, unknown> | undefined, notify = true): void {
     entry.raw = raw;
     const message = { ...entry.message, partial };
     if (meta) message.meta = { ...entry.message.meta, ...meta };
@@ -119,7 +131,11 @@ export class MessageState {
     if (entry.timer) clearTimeout(entry.timer);
     entry.timer = undefined;
     this.options.log.append({ kind: "ui", message: { ...entry.message, text: this.render(entry) } });
-    this.send(entry);
+    if (notify) this.send(entry);
+    else {
+      entry.message = { ...entry.message, text: this.render(entry) };
+      this.replaceInList(entry.message);
+    }
   }
 
   private schedule(entry: Entry): void {

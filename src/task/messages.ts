@@ -22,7 +22,9 @@ export type SayType =
   | "empty_assistant_message"
   | "info"
   | "warning"
-  | "diff_error";
+  | "diff_error"
+  /** A tool call ended: meta `{ tool, status }` (an editor shows it as completed or failed). */
+  | "tool_result";
 
 export type AskType =
   | "tool"

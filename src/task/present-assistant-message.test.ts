@@ -20,13 +20,13 @@ class Blocks implements BlockList {
 }
 
 function fixture(options: { parallelTools?: boolean } = {}) {
-  const state = new TaskState();
+  const taskState = new TaskState();
   const blocks = new Blocks();
-  state.resetStreamingState(blocks);
+  const state = taskState.startRound(blocks);
   const events: string[] = [];
   let release: (() => void) | undefined;
   const context: PresenterContext = {
-    taskState: state,
+    taskState,
     parallelTools: options.parallelTools ?? false,
     say: (type, text, sayOptions) => {
       events.push(`say ${type} ${text}${sayOptions?.partial ? " (partial)" : ""}`);
@@ -39,10 +39,12 @@ function fixture(options: { parallelTools?: boolean } = {}) {
       if (block.name === "slow") await new Promise<void>((resolve) => (release = resolve));
       state.didAlreadyUseTool = true;
     },
-    skipTool: (block, reason) => events.push(`skip ${block.name} ${reason}`),
+    skipTool: async (block, reason) => {
+      events.push(`skip ${block.name} ${reason}`);
+    },
     presentAssistantMessage: () => presentAssistantMessage(context),
   };
-  return { state, blocks, events, context, release: () => release?.() };
+  return { state, taskState, blocks, events, context, release: () => release?.() };
 }
 
 const tool = (name: string, partial = false): ToolUseBlock => ({ type: "tool_use", id: name, name, params: {}, partial });
@@ -103,9 +105,9 @@ describe("presentAssistantMessage", () => {
   });
 
   it("P8: the abort flag is checked first, and the call throws", async () => {
-    const { blocks, events, context, state } = fixture();
+    const { blocks, events, context, taskState } = fixture();
     blocks.items.push({ type: "text", content: "a", partial: false });
-    state.abort = true;
+    taskState.abort = true;
     await expect(presentAssistantMessage(context)).rejects.toBeInstanceOf(TaskAbortedError);
     expect(events).toEqual([]);
   });

@@ -2,6 +2,7 @@ import type { Block, ToolUseBlock } from "../parser/types.js";
 import { TaskAbortedError } from "./errors.js";
 import type { SayOptions } from "./message-state.js";
 import type { SayType } from "./messages.js";
+import type { Round, StreamCut } from "./round.js";
 import type { TaskState } from "./task-state.js";
 
 /** What the presenter needs from its Task. */
@@ -11,11 +12,11 @@ export interface PresenterContext {
   say(type: SayType, text: string, options?: SayOptions): string;
   cleanText(raw: string, partial: boolean): string;
   /** Shows a tool call that is still streaming (never runs it). */
-  presentPartialTool(block: ToolUseBlock): void;
+  presentPartialTool(block: ToolUseBlock, round: Round): void;
   /** Runs a complete tool call and records its result (SPEC T19: through the ToolExecutor). */
-  runTool(block: ToolUseBlock): Promise<void>;
+  runTool(block: ToolUseBlock, round: Round): Promise<void>;
   /** Records that a tool was not run, with the reason the model is given. */
-  skipTool(block: ToolUseBlock, reason: "serial" | "rejected" | "stream_failed"): void;
+  skipTool(block: ToolUseBlock, reason: "serial" | "rejected" | StreamCut, round: Round): Promise<void>;
   presentAssistantMessage(): Promise<void>;
 }
 
@@ -29,72 +30,77 @@ function cloneBlock(block: Block): Block {
  * and calls itself for the next block if it already exists.
  */
 export async function presentAssistantMessage(context: PresenterContext): Promise<void> {
-  const state = context.taskState;
-  if (state.abort) throw new TaskAbortedError(); // P8
+  if (context.taskState.abort) throw new TaskAbortedError(); // P8
+  // P2: the state lives on the round being presented (a new one each recursion, T10).
+  const round = context.taskState.round;
 
   // P3: lock + pending, not a queue; many stream callbacks merge into one run.
-  if (state.presentAssistantMessageLocked) {
-    state.presentAssistantMessageHasPendingUpdates = true;
+  if (round.presentAssistantMessageLocked) {
+    round.presentAssistantMessageHasPendingUpdates = true;
     return;
   }
-  state.presentAssistantMessageLocked = true;
-  state.presentAssistantMessageHasPendingUpdates = false;
+  round.presentAssistantMessageLocked = true;
+  round.presentAssistantMessageHasPendingUpdates = false;
 
-  const index = state.currentStreamingContentIndex;
-  const original = state.assistantMessageContent.at(index);
+  const index = round.currentStreamingContentIndex;
+  const original = round.assistantMessageContent.at(index);
   if (original === undefined) {
     // P7: past the end means the next block has not arrived yet, or never will.
-    if (state.didCompleteReadingStream) state.markUserMessageContentReady();
-    state.presentAssistantMessageLocked = false;
+    if (round.didCompleteReadingStream) round.markUserMessageContentReady();
+    round.presentAssistantMessageLocked = false;
     return;
   }
   const block = cloneBlock(original);
-  const serialGateClosed = state.didAlreadyUseTool && !context.parallelTools;
+  const serialGateClosed = round.didAlreadyUseTool && !context.parallelTools;
 
   try {
     switch (block.type) {
       case "reasoning": // P14
-        context.say("reasoning", block.content, { partial: block.partial, key: `reasoning:${index}` });
+        if (block.redactedData !== undefined && block.content === "") {
+          context.say("reasoning", "[redacted thinking]", { partial: false, key: `reasoning:${index}` });
+        } else {
+          context.say("reasoning", block.content, { partial: block.partial, key: `reasoning:${index}` });
+        }
         break;
       case "text":
-        if (state.didRejectTool) break; // P9
+        if (round.didRejectTool) break; // P9
         context.say("text", block.content, {
-          partial: block.partial && !state.didStreamFail,
+          partial: block.partial && round.streamCut === undefined,
           key: `text:${index}`,
           transform: (raw, partial) => context.cleanText(raw, partial), // P12
         });
         break;
       case "tool_use":
-        if (state.didRejectTool) {
-          context.skipTool(block, "rejected"); // P9
+        if (round.didRejectTool) {
+          await context.skipTool(block, "rejected", round); // P9
         } else if (serialGateClosed) {
-          context.skipTool(block, "serial"); // P5
-        } else if (block.partial && state.didStreamFail) {
-          context.skipTool(block, "stream_failed");
+          await context.skipTool(block, "serial", round); // P5
+        } else if (block.partial && round.streamCut !== undefined) {
+          await context.skipTool(block, round.streamCut, round); // #11 item 1: a cut-off call never runs
         } else if (block.partial) {
-          context.presentPartialTool(block);
+          context.presentPartialTool(block, round);
         } else {
           // P4: run as soon as the block is complete, while the answer still streams.
           // P10 (T16): the Task's runTool waits for the initial checkpoint unless the tool is read-only.
-          await context.runTool(block);
+          await context.runTool(block, round);
         }
         break;
     }
   } finally {
     // P11: unlock before moving on, because this method calls itself below.
-    state.presentAssistantMessageLocked = false;
+    round.presentAssistantMessageLocked = false;
   }
 
   // P13: advance when the block is done, a tool was rejected, the serial gate is closed,
-  // or the stream failed (nothing partial of it will ever complete).
-  if (!block.partial || state.didRejectTool || serialGateClosed || state.didStreamFail) {
-    state.currentStreamingContentIndex = index + 1;
-    if (index + 1 < state.assistantMessageContent.length) {
+  // or the stream was cut (nothing partial of it will ever complete).
+  if (!block.partial || round.didRejectTool || serialGateClosed || round.streamCut !== undefined) {
+    round.currentStreamingContentIndex = index + 1;
+    if (index + 1 < round.assistantMessageContent.length) {
       await context.presentAssistantMessage();
       return;
     }
     // cairn marks "ready" only once the stream is complete: a block can still arrive otherwise.
-    if (state.didCompleteReadingStream) state.markUserMessageContentReady();
+    if (round.didCompleteReadingStream) round.markUserMessageContentReady();
   }
-  if (state.presentAssistantMessageHasPendingUpdates) await context.presentAssistantMessage();
+  if (round.presentAssistantMessageHasPendingUpdates) await context.presentAssistantMessage();
 }

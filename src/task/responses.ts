@@ -44,6 +44,21 @@ export function toolSkippedAfterStreamFailure(name: string): string {
   return `Tool ${name} was not executed because the answer was cut off by an API error before it was complete.`;
 }
 
+export function toolSkippedAtOutputLimit(name: string): string {
+  return (
+    `Tool ${name} was not executed because your answer was cut off by the output-token limit before the call was complete. ` +
+    "Split the work into smaller steps: for example write a long file in parts (write_to_file with the first part, then " +
+    "replace_in_file to add the rest), or change an existing file with replace_in_file instead of rewriting it."
+  );
+}
+
+/** What the user sees when a cut-off tool call is skipped (#11 item 1). */
+export function toolCutOffNotice(name: string): string {
+  return `${name} was not run: the answer was cut off by the output-token limit before the call was complete. The model is asked to split the work.`;
+}
+
+export const interruptedByOutputLimit = "[Response cut off by the output-token limit]";
+
 export const interruptedByUserFeedback = "[Response interrupted by user feedback]";
 export const interruptedByToolUse =
   "[Response interrupted by a tool use result. Only one tool may be used at a time and it should be placed at the end of the answer.]";

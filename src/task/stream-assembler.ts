@@ -70,13 +70,22 @@ export class StreamAssembler implements BlockList {
     this.current.block.content += text;
   }
 
+  /**
+   * Reasoning deltas join the current reasoning block, except that a signed or
+   * redacted block is closed: Anthropic signs each thinking block on its own and
+   * sends redacted_thinking whole, and the API wants every one back exactly as
+   * it came (#11 item 4).
+   */
   pushReasoning(chunk: Extract<Chunk, { type: "reasoning" }>): void {
-    if (this.current?.kind !== "reasoning") {
+    const open = this.current?.kind === "reasoning" ? this.current.block : undefined;
+    const closed = open !== undefined && (open.signature !== undefined || open.redactedData !== undefined);
+    if (this.current?.kind !== "reasoning" || closed || chunk.redactedData !== undefined) {
       this.settle();
       this.current = { kind: "reasoning", block: { type: "reasoning", content: "", partial: true } };
     }
     this.current.block.content += chunk.text;
     if (chunk.signature !== undefined) this.current.block.signature = chunk.signature;
+    if (chunk.redactedData !== undefined) this.current.block.redactedData = chunk.redactedData;
   }
 
   pushToolCall(chunk: ToolCallChunk): void {

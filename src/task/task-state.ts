@@ -1,74 +1,40 @@
-import type { Block } from "../parser/types.js";
-import type { ContentBlock } from "../llm/types.js";
+import { Round, emptyBlockList } from "./round.js";
+import type { BlockList } from "./round.js";
+import type { Protocol } from "./history-content.js";
+import { StateLock } from "./state-lock.js";
+
+export type { BlockList, StreamCut } from "./round.js";
 
 /**
- * The streaming state of one round (SPEC P2, T10). Reset at the start of every
- * recursion; read and written by the stream consumer and the presenter.
+ * The state of a task that outlives a round (the abort flag, completion) and
+ * the round being requested and presented now. SPEC T10: each recursion starts
+ * a new Round instead of resetting fields one by one.
  */
 export class TaskState {
   abort = false;
   /** Set once `attempt_completion` (or `new_task`) was accepted. */
   completed = false;
+  /** Replaced, never reset, at the start of each recursion. */
+  round: Round;
 
-  currentStreamingContentIndex = 0;
-  assistantMessageContent: BlockList = emptyBlockList;
-  didCompleteReadingStream = false;
-  userMessageContent: ContentBlock[] = [];
-  userMessageContentReady = false;
-  didRejectTool = false;
-  didAlreadyUseTool = false;
-  /** A tool that may change the workspace ran in this round (checkpoint after it). */
-  didRunMutatingTool = false;
-  presentAssistantMessageLocked = false;
-  presentAssistantMessageHasPendingUpdates = false;
-  /** The stream failed after its first chunk: present nothing more of it. */
-  didStreamFail = false;
-
-  private readyWaiters: Array<() => void> = [];
-
-  /** SPEC T10: everything a recursion starts from. */
-  resetStreamingState(blocks: BlockList): void {
-    this.currentStreamingContentIndex = 0;
-    this.assistantMessageContent = blocks;
-    this.didCompleteReadingStream = false;
-    this.userMessageContent = [];
-    this.userMessageContentReady = false;
-    this.didRejectTool = false;
-    this.didAlreadyUseTool = false;
-    this.didRunMutatingTool = false;
-    this.presentAssistantMessageLocked = false;
-    this.presentAssistantMessageHasPendingUpdates = false;
-    this.didStreamFail = false;
-    this.readyWaiters = [];
+  constructor(private readonly options: { protocol: Protocol; parallelTools: boolean; stateLock: StateLock } = { protocol: "xml", parallelTools: false, stateLock: new StateLock() }) {
+    this.round = new Round(emptyBlockList, options);
   }
 
-  markUserMessageContentReady(): void {
-    this.userMessageContentReady = true;
-    const waiters = this.readyWaiters;
-    this.readyWaiters = [];
-    for (const wake of waiters) wake();
+  /** SPEC T10: a new round, with nothing carried over from the last one. */
+  startRound(blocks: BlockList): Round {
+    this.round.wakeAllWaiters();
+    this.round = new Round(blocks, this.options);
+    return this.round;
   }
 
-  /**
-   * Resolves when every block of the round is presented. cairn waits on a
-   * promise instead of the seed's polling; the abort path wakes it as well.
-   */
+  /** Resolves when the round's blocks are all presented, or at once when the task is aborted. */
   waitForUserMessageContentReady(): Promise<void> {
-    if (this.userMessageContentReady || this.abort) return Promise.resolve();
-    return new Promise((resolve) => this.readyWaiters.push(resolve));
+    if (this.abort) return Promise.resolve();
+    return this.round.waitForUserMessageContentReady();
   }
 
   wakeAllWaiters(): void {
-    const waiters = this.readyWaiters;
-    this.readyWaiters = [];
-    for (const wake of waiters) wake();
+    this.round.wakeAllWaiters();
   }
 }
-
-/** Read access to the blocks of the answer being streamed. */
-export interface BlockList {
-  readonly length: number;
-  at(index: number): Block | undefined;
-}
-
-const emptyBlockList: BlockList = { length: 0, at: () => undefined };

@@ -19,6 +19,9 @@ import { StateLock } from "./state-lock.js";
 import { GuardedLog } from "./guarded-log.js";
 import { StreamAssembler } from "./stream-assembler.js";
 import { ToolRunner } from "./tool-runner.js";
+import type { ToolRun } from "./tool-runner.js";
+import type { Round } from "./round.js";
+import type { RoundOutcome } from "./round-outcome.js";
 import { consumeStream } from "./consume-stream.js";
 import { ConversationHistory } from "./conversation-history.js";
 import { FailureDecisions } from "./failure-decisions.js";
@@ -36,7 +39,7 @@ export type { TaskOptions, TaskResult } from "./task-options.js";
  */
 export class Task {
   readonly taskId: string;
-  readonly taskState = new TaskState();
+  readonly taskState: TaskState;
   private readonly history: ConversationHistory;
   readonly messages: MessageState;
   readonly usage: UsageCounter;
@@ -71,6 +74,7 @@ export class Task {
     this.mcp = options.mcp ?? noMcp;
     this.checkpoints = options.checkpoints ?? noCheckpoints;
     this.mistakes = new MistakeTracker(options.maxMistakes ?? 3);
+    this.taskState = new TaskState({ protocol: options.protocol, parallelTools: options.parallelTools ?? false, stateLock: this.stateLock });
     this.history = new ConversationHistory({ log: this.log, stateLock: this.stateLock, initial: options.history?.apiHistory ?? [] });
     this.messages = new MessageState({
       host: options.host,
@@ -93,11 +97,8 @@ export class Task {
     this.tools = new ToolRunner({
       task: this,
       executor: options.toolExecutor,
-      protocol: options.protocol,
-      parallelTools: options.parallelTools ?? false,
-      mistakes: this.mistakes,
-      stateLock: this.stateLock,
       checkpoints: this.checkpoints,
+      noteToolCall: (block) => this.mistakes.noteToolCall(block.name, block.params),
       now: options.now ?? Date.now,
       partialUpdateIntervalMs: options.partialUpdateIntervalMs ?? 40,
     });
@@ -106,9 +107,13 @@ export class Task {
       parallelTools: options.parallelTools ?? false,
       say: (type, text, sayOptions) => this.say(type, text, sayOptions),
       cleanText: (raw, partial) => cleanTextForDisplay(raw, partial, this.knownTags),
-      presentPartialTool: (block) => this.tools.presentPartial(block),
-      runTool: (block) => this.tools.run(block),
-      skipTool: (block, reason) => this.tools.skip(block, reason),
+      presentPartialTool: (block, round) => this.tools.presentPartial(block, round.partialShownAt),
+      runTool: async (block, round) => {
+        const run = await this.tools.run(block);
+        if (this.taskState.abort) throw new TaskAbortedError();
+        await this.applyToolRun(round, run);
+      },
+      skipTool: (block, reason, round) => this.applyToolRun(round, this.tools.skip(block, reason)),
       presentAssistantMessage: () => this.presentAssistantMessage(),
     };
   }
@@ -218,8 +223,24 @@ export class Task {
   /**
    * SPEC T6 (middle loop): one API call and its tools, then itself with the
    * tool results. Returns true when the task ended, false when no tool was used.
+   * Each round ends in one decision (`finishRound`'s outcome), and this is the
+   * one place that recurses.
    */
   async recursivelyMakeRequests(userContent: ContentBlock[]): Promise<boolean> {
+    const outcome = await this.makeRequest(userContent);
+    switch (outcome.kind) {
+      case "done":
+        return true;
+      case "no_tools":
+        return false;
+      case "continue":
+      case "retry":
+        return this.recursivelyMakeRequests(outcome.userContent);
+    }
+  }
+
+  /** One round (SPEC T2): the request, the streamed answer and its tools, and the decision after it. */
+  private async makeRequest(userContent: ContentBlock[]): Promise<RoundOutcome> {
     if (this.taskState.abort) throw new TaskAbortedError();
     const content = [...userContent];
     if (this.mistakes.reachedLimit()) content.push(await this.failures.atMistakeLimit());
@@ -239,8 +260,7 @@ export class Task {
       parser: { toolNames: this.options.toolExecutor.toolNames(), parameterNames: this.options.toolExecutor.parameterNames() },
       ...(this.options.protocol === "native" && this.options.createNativeToolCalls ? { nativeToolCalls: this.options.createNativeToolCalls() } : {}),
     });
-    this.taskState.resetStreamingState(assembler); // SPEC T10
-    this.tools.startRound();
+    const round = this.taskState.startRound(assembler); // SPEC T10: a new round, nothing carried over
     this.presentationError = undefined;
 
     this.requestCounter += 1;
@@ -253,13 +273,14 @@ export class Task {
       opened,
       assembler,
       taskState: this.taskState,
+      round,
       usage: this.usage,
       parallelTools: this.options.parallelTools ?? false,
       providerName: this.options.provider.name,
       schedulePresentation: () => this.schedulePresentation(),
     });
-    if (this.taskState.abort) await this.saveInterruptedRound(assembler, outcome.rawText);
-    return this.finishRound({ assembler, ...outcome });
+    if (this.taskState.abort) await this.saveInterruptedRound(round, assembler, outcome.rawText);
+    return this.finishRound({ round, assembler, ...outcome });
   }
 
   /** SPEC T11, T15: waits for MCP, builds the request, and opens the stream once its first chunk is in. */
@@ -293,34 +314,43 @@ export class Task {
     });
   }
 
-  private async finishRound(round: {
+  /**
+   * The one decision after each round: done, no tools, continue with the tool
+   * results, or retry for a reason. The stop reason is read here (#11 item 1).
+   */
+  private async finishRound(finished: {
+    round: Round;
     assembler: StreamAssembler;
     rawText: string;
     note?: string;
     streamError?: ProviderError;
-  }): Promise<boolean> {
-    const state = this.taskState;
-    const { assembler, streamError } = round;
+    stopReason?: string;
+  }): Promise<RoundOutcome> {
+    const { round, assembler, streamError } = finished;
+    const cutAtOutputLimit = !streamError && finished.stopReason === "max_tokens";
     if (streamError) {
-      state.didStreamFail = true; // nothing half-streamed runs
+      round.streamCut = "stream_failed"; // nothing half-streamed runs
+    } else if (cutAtOutputLimit) {
+      round.streamCut = "output_limit"; // #11 item 1: a call cut by the output limit is incomplete
     } else {
       assembler.finish(); // SPEC T17
     }
-    state.didCompleteReadingStream = true;
+    round.didCompleteReadingStream = true;
     this.schedulePresentation();
-    await state.waitForUserMessageContentReady();
-    if (state.abort) await this.saveInterruptedRound(assembler, round.rawText);
+    await this.taskState.waitForUserMessageContentReady();
+    if (this.taskState.abort) await this.saveInterruptedRound(round, assembler, finished.rawText);
     if (this.presentationError !== undefined) {
       throw this.presentationError instanceof Error ? this.presentationError : new Error("presenting the answer failed", { cause: this.presentationError });
     }
     this.finishRequestMessage(streamError ? { cancelReason: "streaming_failed", error: streamError.message } : {});
     this.messages.finalizeOpen();
 
-    let note = round.note;
-    if (state.didRejectTool) note = responses.interruptedByUserFeedback; // SPEC T14, also when the stream had ended
+    let note = finished.note;
+    if (cutAtOutputLimit) note = responses.interruptedByOutputLimit;
+    if (round.didRejectTool) note = responses.interruptedByUserFeedback; // SPEC T14, also when the stream had ended
     if (streamError) note = responses.interruptedByApiError(streamError.message);
     const blocks = assembler.toArray();
-    const assistantContent = this.assistantContent(assembler, round.rawText, note);
+    const assistantContent = this.assistantContent(round, assembler, finished.rawText, note);
     const hasToolUse = blocks.some((block) => block.type === "tool_use");
     const hasText = blocks.some((block) => block.type === "text" && block.content.trim().length > 0);
     if (!hasToolUse && !hasText && !streamError) {
@@ -329,50 +359,69 @@ export class Task {
       const recorded = assistantContent.length > 0 ? assistantContent : [{ type: "text" as const, text: "Failure: I did not provide a response." }];
       await this.history.add({ role: "assistant", content: recorded });
       await this.failures.afterEmptyAnswer();
-      return this.recursivelyMakeRequests([{ type: "text", text: responses.emptyAnswerRetry() }]);
+      return { kind: "retry", reason: "empty_answer", userContent: [{ type: "text", text: responses.emptyAnswerRetry() }] };
     }
     await this.history.add({ role: "assistant", content: assistantContent });
 
     if (streamError) {
       // Keep what completed and go on where the answer was cut.
       await this.failures.afterStreamFailure(streamError);
-      const results = this.taskState.userMessageContent;
-      return this.recursivelyMakeRequests([...results, { type: "text", text: responses.continueAfterApiError(streamError.message) }]);
+      return {
+        kind: "retry",
+        reason: "stream_failed",
+        userContent: [...round.userMessageContent, { type: "text", text: responses.continueAfterApiError(streamError.message) }],
+      };
     }
     this.failures.streamSucceeded();
-    if (state.completed) {
+    if (this.taskState.completed) {
       await this.checkpoints.commit("completion");
-      return true;
+      return { kind: "done" };
     }
-    if (!hasToolUse) return false;
-    if (state.didRunMutatingTool) await this.checkpoints.commit("turn");
-    return this.recursivelyMakeRequests(state.userMessageContent);
+    if (!hasToolUse) return { kind: "no_tools" };
+    if (round.didRunMutatingTool) await this.checkpoints.commit("turn");
+    return { kind: "continue", userContent: [...round.userMessageContent] };
+  }
+
+  /**
+   * Applies what a tool's run returned, to the round and the task, inside the
+   * state lock (SPEC T8): the mistake count (T9), the round's result and flags,
+   * completion and a mode switch. The only place a tool changes task state.
+   */
+  private async applyToolRun(round: Round, run: ToolRun): Promise<void> {
+    await this.stateLock.withStateLock(() => {
+      if (run.status === "success") this.mistakes.reset();
+      if (run.status === "error" || run.status === "mistake") this.mistakes.record("tool_failed");
+      if (run.repetition === "limit") this.mistakes.markLimitReached();
+      const applied = round.applyToolRun(run);
+      if (applied.completed) this.taskState.completed = true;
+      if (run.switchMode) this.mode = run.switchMode;
+    });
   }
 
   /**
    * SPEC T5: an aborted round keeps what it had: the partial answer, marked as
    * interrupted, and the results of tools that finished, so resume loses nothing.
    */
-  private async saveInterruptedRound(assembler: StreamAssembler, rawText: string): Promise<never> {
+  private async saveInterruptedRound(round: Round, assembler: StreamAssembler, rawText: string): Promise<never> {
     this.finishRequestMessage({ cancelReason: "user_cancelled" });
     this.messages.finalizeOpen();
-    const assistantContent = this.assistantContent(assembler, rawText, responses.interruptedByUser);
+    const assistantContent = this.assistantContent(round, assembler, rawText, responses.interruptedByUser);
     await this.history.add({ role: "assistant", content: assistantContent });
-    const results = this.taskState.userMessageContent;
+    const results = round.userMessageContent;
     if (results.length > 0) await this.history.add({ role: "user", content: [...results] });
     throw new TaskAbortedError();
   }
 
   /** The assistant message the history keeps for this round (cut at the tool that stopped it). */
-  private assistantContent(assembler: StreamAssembler, rawText: string, note: string | undefined): ContentBlock[] {
+  private assistantContent(round: Round, assembler: StreamAssembler, rawText: string, note: string | undefined): ContentBlock[] {
     return assistantHistoryContent({
       protocol: this.options.protocol,
       blocks: assembler.toArray(),
       rawText,
-      answeredToolIds: this.tools.answeredToolIds,
+      answeredToolIds: round.answeredToolIds,
       toolInput: (id) => assembler.toolInput(id),
       ...(note ? { note } : {}),
-      ...(this.tools.stoppingToolId ? { cutAfterToolId: this.tools.stoppingToolId } : {}),
+      ...(round.stoppingToolId ? { cutAfterToolId: round.stoppingToolId } : {}),
     });
   }
 

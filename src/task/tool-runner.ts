@@ -1,67 +1,61 @@
 import type { ToolUseBlock } from "../parser/types.js";
-import { TaskAbortedError } from "./errors.js";
-import { toolResultContent } from "./history-content.js";
-import type { Protocol } from "./history-content.js";
+import type { RepetitionVerdict } from "./mistakes.js";
 import type { SayOptions } from "./message-state.js";
 import type { AskResponse, AskType, SayType } from "./messages.js";
-import type { MistakeTracker } from "./mistakes.js";
 import * as responses from "./responses.js";
+import type { StreamCut } from "./round.js";
 import type { CheckpointGate } from "./seams.js";
-import type { StateLock } from "./state-lock.js";
-import type { TaskState } from "./task-state.js";
-import type { Mode, ToolCallContext, ToolExecutor } from "./tool-executor.js";
+import type { Mode, ToolCallContext, ToolExecutor, ToolOutcome, ToolOutcomeStatus } from "./tool-executor.js";
 
-/** What the runner needs of its Task. */
+/** What the runner needs of its Task: the exits to the user and what a tool call may read. */
 export interface ToolRunnerTask {
-  readonly taskState: TaskState;
   readonly signal: AbortSignal;
-  mode: Mode;
+  readonly mode: Mode;
   say(type: SayType, text: string, options?: SayOptions): string;
   ask(type: AskType, text: string, meta?: Record<string, unknown>): Promise<AskResponse>;
 }
 
-type ToolResultInput = Parameters<typeof toolResultContent>[0]["content"];
-
 /**
- * Runs the tool blocks of an answer through the ToolExecutor (SPEC T19) and
- * keeps the score the Task needs: results for the next user turn, mistakes,
- * the serial gate, rejections, completion.
+ * What running (or skipping) one tool call produced. The runner changes no task
+ * state: the Task applies this (#11 item 5), so one place decides what a
+ * result does to the round, the mistake count, the mode and completion.
  */
-export class ToolRunner {
-  /** Tool calls that got a result (the history keeps only those, so pairs stay whole). */
-  readonly answeredToolIds = new Set<string>();
-  /** The tool after which the answer stopped counting (rejected, or the serial gate closed). */
-  stoppingToolId: string | undefined;
-  private readonly partialShownAt = new Map<string, number>();
+export interface ToolRun {
+  block: ToolUseBlock;
+  status: ToolOutcomeStatus | "skipped";
+  /** What goes back to the model as the tool's result. */
+  content: ToolOutcome["content"];
+  /** The tool may have changed the workspace (checkpoint after the round). */
+  mutating: boolean;
+  completed: boolean;
+  switchMode?: Mode;
+  /** The same call repeated (SPEC T9): "limit" counts as reaching the mistake limit. */
+  repetition: RepetitionVerdict;
+}
 
+/** Runs the tool blocks of an answer through the ToolExecutor (SPEC T19). */
+export class ToolRunner {
   constructor(
     private readonly options: {
       task: ToolRunnerTask;
       executor: ToolExecutor;
-      protocol: Protocol;
-      parallelTools: boolean;
-      mistakes: MistakeTracker;
-      stateLock: StateLock;
       checkpoints: CheckpointGate;
+      noteToolCall: (block: ToolUseBlock) => RepetitionVerdict;
       now: () => number;
       partialUpdateIntervalMs: number;
     },
   ) {}
-
-  startRound(): void {
-    this.stoppingToolId = undefined;
-  }
 
   /**
    * A tool's preview of a call still streaming may look at the whole of a long
    * parameter (a file's content), so it runs at most once per update interval,
    * not on every chunk: the stream's cost stays linear (P-perf-2).
    */
-  presentPartial(block: ToolUseBlock): void {
+  presentPartial(block: ToolUseBlock, shownAt: Map<string, number>): void {
     const now = this.options.now();
-    const last = this.partialShownAt.get(block.id);
+    const last = shownAt.get(block.id);
     if (last !== undefined && now - last < this.options.partialUpdateIntervalMs) return;
-    this.partialShownAt.set(block.id, now);
+    shownAt.set(block.id, now);
     this.options.executor.presentPartial(block, this.context());
   }
 
@@ -78,47 +72,40 @@ export class ToolRunner {
     };
   }
 
-  /** SPEC T19: every tool goes through the executor; the Task only keeps score. */
-  async run(block: ToolUseBlock): Promise<void> {
-    const { executor, mistakes, task } = this.options;
-    const state = task.taskState;
-    const repetition = mistakes.noteToolCall(block.name, block.params);
+  /** SPEC T19: every tool goes through the executor; the outcome goes back to the Task. */
+  async run(block: ToolUseBlock): Promise<ToolRun> {
+    const { executor } = this.options;
+    const repetition = this.options.noteToolCall(block);
     const readOnly = executor.isReadOnly(block.name);
     if (!readOnly) await this.options.checkpoints.waitInitial(); // SPEC T16, P10
     const outcome = await executor.executeTool(block, this.context());
-    if (state.abort) throw new TaskAbortedError();
-    if (outcome.status === "success") mistakes.reset();
-    if (outcome.status === "error" || outcome.status === "mistake") mistakes.record("tool_failed");
-    if (repetition === "limit") mistakes.markLimitReached();
     let content = outcome.content;
     if (repetition !== "ok") {
       const warning = responses.repeatedToolCall(block.name);
       content = typeof content === "string" ? `${content}\n\n${warning}` : [...content, { type: "text", text: warning }];
     }
-    await this.record(block, content, outcome.status !== "success");
-    if (outcome.status === "rejected") state.didRejectTool = true;
-    if (outcome.status === "rejected" || !this.options.parallelTools) this.stoppingToolId ??= block.id;
-    if (!readOnly) state.didRunMutatingTool = true;
-    if (outcome.completed) state.completed = true;
-    if (outcome.switchMode) task.mode = outcome.switchMode;
-    state.didAlreadyUseTool = true;
+    return {
+      block,
+      status: outcome.status,
+      content,
+      mutating: !readOnly,
+      completed: outcome.completed === true,
+      ...(outcome.switchMode === undefined ? {} : { switchMode: outcome.switchMode }),
+      repetition,
+    };
   }
 
-  /** Records that a tool was not run, with the reason the model is given. */
-  skip(block: ToolUseBlock, reason: "serial" | "rejected" | "stream_failed"): void {
+  /** A tool that is not run, with the reason the model is given. */
+  skip(block: ToolUseBlock, reason: "serial" | "rejected" | StreamCut): ToolRun {
     const text =
       reason === "serial"
         ? responses.toolSkippedSerial(block.name)
         : reason === "rejected"
           ? responses.toolSkippedAfterRejection(block.name)
-          : responses.toolSkippedAfterStreamFailure(block.name);
-    void this.record(block, text, true);
-  }
-
-  private async record(block: ToolUseBlock, content: ToolResultInput, isError: boolean): Promise<void> {
-    await this.options.stateLock.withStateLock(() => {
-      this.answeredToolIds.add(block.id);
-      this.options.task.taskState.userMessageContent.push(...toolResultContent({ protocol: this.options.protocol, block, content, isError }));
-    });
+          : reason === "output_limit"
+            ? responses.toolSkippedAtOutputLimit(block.name)
+            : responses.toolSkippedAfterStreamFailure(block.name);
+    if (reason === "output_limit") this.options.task.say("warning", responses.toolCutOffNotice(block.name));
+    return { block, status: "skipped", content: text, mutating: false, completed: false, repetition: "ok" };
   }
 }

@@ -19,6 +19,7 @@ import { invalidArgumentsJson, missingParameter, notInMode, toolError, unknownTo
 import type { ToolDefinition, ToolRuntime, ToolRuntimeOptions } from "./tool-definition.js";
 import { availableIn, nativeSchema, promptSection, xmlFormatIntroduction } from "./tool-schema.js";
 import { WorkspaceGuard } from "./workspace-guard.js";
+import { localOperations, type WorkspaceOperations } from "./operations.js";
 
 export type { ApprovalSettings } from "./approval.js";
 export { defaultApprovalSettings } from "./approval.js";
@@ -35,8 +36,12 @@ export interface ToolExecutorOptions {
   mcp?: McpPort;
   parallelTools?: boolean;
   commandTimeoutMs?: number;
+  /** Leave a command's background processes running when it finishes (#11 item 3; default false). */
+  keepBackgroundProcesses?: boolean;
   shell?: string;
   fetch?: typeof fetch;
+  /** File and command operations (default: the local disk and shell). */
+  operations?: WorkspaceOperations;
 }
 
 export const defaultCommandTimeoutMs = 10 * 60 * 1000;
@@ -59,7 +64,9 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     dataDir: options.dataDir ?? join(homedir(), ".cairn"),
     commandTimeoutMs: options.commandTimeoutMs ?? defaultCommandTimeoutMs,
     shell: options.shell ?? process.env["SHELL"] ?? "/bin/sh",
+    keepBackgroundProcesses: options.keepBackgroundProcesses ?? false,
     fetch: options.fetch ?? globalThis.fetch,
+    operations: options.operations ?? localOperations,
     ...(options.mcp !== undefined ? { mcp: options.mcp } : {}),
   };
   const tools = new Map<string, ToolDefinition>();

@@ -11,6 +11,7 @@ import type { ApprovalPolicy } from "./approval.js";
 import type { FileTracker } from "./file-tracker.js";
 import type { WorkspaceGuard } from "./workspace-guard.js";
 import type { CommandRegistry } from "./command/command-registry.js";
+import type { WorkspaceOperations } from "./operations.js";
 
 export type ParameterType = "string" | "boolean" | "integer" | "array" | "object";
 
@@ -60,8 +61,12 @@ export interface ToolRuntimeOptions {
   dataDir: string;
   commandTimeoutMs: number;
   shell: string;
+  /** See `keepBackgroundProcesses` in docs/configuration.md. */
+  keepBackgroundProcesses: boolean;
   fetch: typeof fetch;
   mcp?: McpPort;
+  /** Where file reads, writes and commands happen (local, or through an editor). */
+  operations: WorkspaceOperations;
 }
 
 /** Everything a tool may use for one call. */

@@ -1,7 +1,7 @@
 /** execute_command: runs a shell command in the workspace, with its output streamed and capped. */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { runCommand, type CommandResult } from "../command/run-command.js";
+import type { CommandResult } from "../command/run-command.js";
 import { ignoredPath, invalidParameter, success, withApprovalFeedback } from "../responses.js";
 import type { ToolDefinition, ToolRuntime } from "../tool-definition.js";
 
@@ -100,11 +100,12 @@ export const executeCommandTool: ToolDefinition = {
     const outputKey = `${runtime.callId}:output`;
     const outputFile = join(runtime.options.dataDir, "outputs", `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(3).toString("hex")}.log`);
     const running = runtime.commands.track(
-      runCommand({
+      runtime.options.operations.runCommand({
         command,
         cwd: runtime.guard.root,
         shell: runtime.options.shell,
         timeoutMs,
+        keepBackgroundProcesses: runtime.options.keepBackgroundProcesses,
         signal: runtime.context.signal,
         outputFile,
         onOutput: (preview) => runtime.context.say("command_output", preview, { partial: true, key: outputKey }),

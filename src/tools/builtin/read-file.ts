@@ -1,5 +1,5 @@
 /** read_file: a window of a text file (1,000 lines by default), with a note on how to read on. */
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { approvePath, checkIgnored } from "../path-access.js";
 import { decodeText, describeError, looksBinary } from "../file-io.js";
 import { stampOf } from "../file-tracker.js";
@@ -52,7 +52,7 @@ export const readFileTool: ToolDefinition = {
       if (fileStat.size > maximumFileBytes) {
         return toolError(`${path.display} is ${Math.round(fileStat.size / 1048576)} MB, too large to read. Use search_files to find the part you need, or a command such as sed -n to print some lines.`);
       }
-      content = await readFile(path.real);
+      content = await runtime.options.operations.readFile(path.real);
       info = fileStat;
     } catch (error) {
       const code = (error as { code?: string }).code;

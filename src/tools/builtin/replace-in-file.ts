@@ -1,10 +1,10 @@
 /** replace_in_file: targeted SEARCH/REPLACE edits; all blocks apply or nothing is written. */
 import { readFileSync, statSync } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { applySearchReplace } from "../diff/apply-blocks.js";
 import { describeMalformedDiff, parseSearchReplace } from "../diff/parse-blocks.js";
 import { approvePath, checkIgnored } from "../path-access.js";
-import { decodeText, describeError, encodeText, looksBinary, writeFileAtomic } from "../file-io.js";
+import { decodeText, describeError, encodeText, looksBinary } from "../file-io.js";
 import { stampOf } from "../file-tracker.js";
 import { success, toolError, withApprovalFeedback } from "../responses.js";
 import type { ToolDefinition, ToolRuntime } from "../tool-definition.js";
@@ -46,7 +46,7 @@ async function readTarget(runtime: ToolRuntime, real: string, display: string) {
   try {
     const info = await stat(real);
     if (info.isDirectory()) return { error: toolError(`${display} is a folder, not a file.`) } as const;
-    const buffer = await readFile(real);
+    const buffer = await runtime.options.operations.readFile(real);
     if (looksBinary(real, buffer)) return { error: toolError(`${display} is a binary file and cannot be edited as text.`) } as const;
     const decoded = decodeText(buffer);
     const stamp = stampOf(buffer, info);
@@ -125,7 +125,7 @@ export const replaceInFileTool: ToolDefinition = {
       finalContent = again.content;
     }
     try {
-      await writeFileAtomic(target.real, encodeText(finalContent, fresh.decoded.encoding));
+      await runtime.options.operations.writeFile(target.real, encodeText(finalContent, fresh.decoded.encoding));
     } catch (error) {
       return toolError(`could not write ${target.display}: ${describeError(error)}. Nothing was changed.`);
     }

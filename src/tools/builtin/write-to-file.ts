@@ -1,8 +1,8 @@
 /** write_to_file: creates or replaces a whole file, atomically, after showing the diff. */
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { extname } from "node:path";
 import { approvePath, checkIgnored } from "../path-access.js";
-import { decodeText, describeError, encodeText, looksBinary, writeFileAtomic, type TextEncodingKind } from "../file-io.js";
+import { decodeText, describeError, encodeText, looksBinary, type TextEncodingKind } from "../file-io.js";
 import { detectCrlf } from "../diff/apply-blocks.js";
 import { success, toolError, withApprovalFeedback } from "../responses.js";
 import type { ToolDefinition } from "../tool-definition.js";
@@ -46,7 +46,7 @@ export const writeToFileTool: ToolDefinition = {
     try {
       const info = await stat(target.real);
       if (info.isDirectory()) return toolError(`${target.display} is a folder; give the path of a file inside it.`);
-      const existing = await readFile(target.real);
+      const existing = await runtime.options.operations.readFile(target.real);
       if (looksBinary(target.real, existing)) {
         return toolError(`${target.display} is a binary file; cairn does not overwrite binary files. Choose another path.`);
       }
@@ -72,7 +72,7 @@ export const writeToFileTool: ToolDefinition = {
     if (!approved.ok) return approved.outcome;
     await runtime.context.beforeMutation();
     try {
-      await writeFileAtomic(target.real, encodeText(after, encoding));
+      await runtime.options.operations.writeFile(target.real, encodeText(after, encoding));
     } catch (error) {
       return toolError(`could not write ${target.display}: ${describeError(error)}. Nothing was changed.`);
     }

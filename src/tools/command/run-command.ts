@@ -1,12 +1,13 @@
 /**
  * Runs one shell command in its own process group, streams its output,
- * and stops the whole group on timeout or abort (SIGTERM, then SIGKILL
+ * and ends the whole group, and processes that left it (command-processes.ts),
+ * when the command finishes, times out or is aborted (SIGTERM, then SIGKILL
  * after 500 ms), so children and grandchildren never outlive it.
  */
 import { spawn } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
-import { setTimeout as delay } from "node:timers/promises";
 import { OutputBuffer } from "./output-buffer.js";
+import { commandTokenVariable, endCommandProcesses, newCommandToken } from "./command-processes.js";
 
 export type CommandEnd =
   | { kind: "exited"; exitCode: number | null; signal: string | null }
@@ -36,34 +37,16 @@ export interface RunCommandOptions {
   updateIntervalMs?: number;
   headCharacters?: number;
   tailCharacters?: number;
+  /**
+   * Leave processes the command started in the background running after it
+   * finishes (the `commands.keepBackgroundProcesses` setting). By default they
+   * are ended with it (#11 item 3). Timeouts and aborts end them regardless.
+   */
+  keepBackgroundProcesses?: boolean;
 }
 
-const killGraceMs = 500;
 /** After the shell exits, background children may hold the pipes open; do not wait for them forever. */
 const pipeDrainGraceMs = 1000;
-
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-export async function killProcessGroup(pid: number): Promise<void> {
-  try {
-    process.kill(-pid, "SIGTERM");
-  } catch {
-    return;
-  }
-  for (let waited = 0; waited < killGraceMs && groupAlive(pid); waited += 50) await delay(50);
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // already gone
-  }
-}
 
 export function runCommand(options: RunCommandOptions): { done: Promise<CommandResult>; stop(): Promise<void> } {
   const started = Date.now();
@@ -74,12 +57,13 @@ export function runCommand(options: RunCommandOptions): { done: Promise<CommandR
   });
   let stopping: CommandEnd | undefined;
   let child: ReturnType<typeof spawn>;
+  const token = newCommandToken();
   try {
     child = spawn(options.shell, ["-c", options.command], {
       cwd: options.cwd,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, PAGER: "cat", GIT_PAGER: "cat" },
+      env: { ...process.env, PAGER: "cat", GIT_PAGER: "cat", [commandTokenVariable]: token },
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -93,7 +77,7 @@ export function runCommand(options: RunCommandOptions): { done: Promise<CommandR
   const stopWith = (end: CommandEnd): Promise<void> => {
     stopping ??= end;
     if (pid === undefined) return Promise.resolve();
-    stopPromise ??= killProcessGroup(pid);
+    stopPromise ??= endCommandProcesses({ processGroup: pid, token });
     return stopPromise;
   };
   const timer = setTimeout(() => void stopWith({ kind: "timed_out", timeoutMs: options.timeoutMs }), options.timeoutMs);
@@ -150,6 +134,8 @@ export function runCommand(options: RunCommandOptions): { done: Promise<CommandR
     child.on("close", () => void finish());
     child.on("exit", (code, signal) => {
       exit = { code, signal };
+      // The shell is done: what it left running in the background goes with it (#11 item 3).
+      if (options.keepBackgroundProcesses !== true) stopPromise ??= endCommandProcesses({ processGroup: pid, token });
       setTimeout(() => void finish(), pipeDrainGraceMs).unref();
     });
   });

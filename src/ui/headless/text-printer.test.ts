@@ -27,6 +27,25 @@ describe("HeadlessHost text mode", () => {
     expect(stdout.text).toBe("Hello world\n");
   });
 
+  it("issue #12: a line that arrives mid-stream (a checkpoint) is printed after the streamed line ends, never inside a word", () => {
+    const { host, stdout } = createTextHost();
+    const text = say("text", "This", { partial: true });
+    host.onMessage(text);
+    host.onMessage(say("checkpoint_created", "f520fb59fd34aaaa"));
+    host.onMessage({ ...text, text: "This is one sentence.\nAnd more" });
+    host.onMessage({ ...text, text: "This is one sentence.\nAnd more text.", partial: false });
+    expect(stdout.text).toBe("This is one sentence.\n· checkpoint f520fb59\nAnd more text.\n");
+  });
+
+  it("issue #12: a streamed reasoning keeps its words together when a line arrives meanwhile", () => {
+    const { host, stdout } = createTextHost();
+    const reasoning = say("reasoning", "Let me th", { partial: true });
+    host.onMessage(reasoning);
+    host.onMessage(say("checkpoint_created", "0123456789abcdef"));
+    host.onMessage({ ...reasoning, text: "Let me think.", partial: false });
+    expect(stdout.text).toContain("Let me think.\n· checkpoint 01234567\n");
+  });
+
   it("prints a readable log of a task: tools, commands, output, errors, the result", () => {
     const { host, stdout, stderr } = createTextHost();
     host.onMessage(say("task", "fix the failing test"));

@@ -37,6 +37,10 @@ export class TextPrinter {
   /** The stream whose text ends stdout right now. */
   #current: string | undefined;
   #lineOpen = false;
+  /** A streaming message whose text leaves the current line open. */
+  #streamHoldingLine: string | undefined;
+  /** Lines that arrived while a stream was mid-line: printed once that line ends (issue #12). */
+  readonly #deferred: Array<{ text: string; target: Writable }> = [];
 
   constructor(options: { stdout: Writable; stderr: Writable; color: boolean }) {
     this.#stdout = options.stdout;
@@ -139,6 +143,8 @@ export class TextPrinter {
   }
 
   #printAsk(message: AskMessage): void {
+    // An ask needs an answer now: it never waits for a streamed line to end.
+    this.#endLine();
     const colors = this.#colors;
     const question = colors.bold(colors.yellow("?"));
     switch (message.ask) {
@@ -202,10 +208,19 @@ export class TextPrinter {
       this.#endLine();
       addition = message.text;
     }
+    this.#streamHoldingLine = undefined;
+    const lineBreak = addition.indexOf("\n");
+    if (lineBreak !== -1 && this.#deferred.length > 0) {
+      // The streamed line ends here: the lines that waited for it go right after it.
+      this.#write(style(addition.slice(0, lineBreak + 1)));
+      this.#flushDeferred();
+      addition = addition.slice(lineBreak + 1);
+    }
     if (addition !== "") this.#write(style(addition));
     this.#current = message.id;
     if (message.partial) {
       this.#streams.set(message.id, message.text);
+      if (this.#lineOpen) this.#streamHoldingLine = message.id;
       return;
     }
     this.#streams.delete(message.id);
@@ -213,6 +228,10 @@ export class TextPrinter {
   }
 
   #line(text: string, target: Writable = this.#stdout): void {
+    if (this.#streamHoldingLine !== undefined && this.#lineOpen) {
+      this.#deferred.push({ text, target });
+      return;
+    }
     this.#endLine();
     if (target === this.#stdout) this.#write(`${text}\n`);
     else target.write(`${text}\n`);
@@ -227,5 +246,15 @@ export class TextPrinter {
   #endLine(): void {
     if (this.#lineOpen) this.#write("\n");
     this.#current = undefined;
+    this.#streamHoldingLine = undefined;
+    this.#flushDeferred();
+  }
+
+  #flushDeferred(): void {
+    const lines = this.#deferred.splice(0);
+    for (const line of lines) {
+      if (line.target === this.#stdout) this.#write(`${line.text}\n`);
+      else line.target.write(`${line.text}\n`);
+    }
   }
 }

@@ -60,6 +60,34 @@ describe("the answer", () => {
     expect(ui.frame()).toContain("Second line.");
   });
 
+  it("issue #12: a streaming answer keeps updating in place when a checkpoint is shown after it", async () => {
+    const ui = mount();
+    ui.host.onMessage(say("a", "text", "This", { partial: true }));
+    await ui.tick();
+    ui.host.onMessage(say("k", "checkpoint_created", "f520fb59fd34aaaa", { meta: { hash: "f520fb59fd34aaaa" } }));
+    await ui.tick();
+    ui.host.onMessage(say("a", "text", "This sentence is complete.\nSecond line", { partial: true }));
+    await ui.tick();
+    expect(ui.frame()).toContain("This sentence is complete.");
+    ui.host.onMessage(say("a", "text", "This sentence is complete.\nSecond line too.", { partial: false }));
+    await ui.tick();
+    const frame = ui.frame();
+    expect(frame).toContain("Second line too.");
+    expect(occurrences(frame, "This")).toBe(1);
+    expect(frame.indexOf("Second line too.")).toBeLessThan(frame.indexOf("Checkpoint f520fb59fd34"));
+  });
+
+  it("issue #12: a streaming reasoning keeps updating when a warning arrives meanwhile", async () => {
+    const ui = mount();
+    ui.host.onMessage(say("r", "reasoning", "Let me th", { partial: true }));
+    await ui.tick();
+    ui.host.onMessage(say("w", "warning", "MCP servers not ready yet"));
+    await ui.tick();
+    ui.host.onMessage(say("r", "reasoning", "Let me think about add.", { partial: false }));
+    await ui.tick();
+    expect(ui.frame()).toContain("Let me think about add.");
+  });
+
   it("renders markdown: headings, lists, emphasis, inline code and fenced code", async () => {
     const ui = mount();
     const text = [

@@ -151,14 +151,15 @@ export class Transcript {
       const entry = this.entries.get(id)!;
       const message = entry.message;
       if (pending.has(id)) break;
-      // The Task only updates its newest message (as Cline does), so anything
-      // followed by a newer message is final, except asks the user still owes.
+      // A message is final only when it says so: a partial answer keeps streaming
+      // while a checkpoint or a warning is shown after it (issue #12), so it and
+      // everything after it stay live until then. An unanswered ask stays open too;
+      // a retry countdown only while nothing came after it.
       const isLast = this.cursor === this.order.length - 1;
       const open =
-        isLast &&
-        (message.partial ||
-          (message.type === "ask" && !this.answers.has(id)) ||
-          (message.type === "say" && message.say === "error_retry"));
+        message.partial ||
+        (message.type === "ask" && !this.answers.has(id) && isLast) ||
+        (isLast && message.type === "say" && message.say === "error_retry");
       if (open) {
         if (message.partial && isMarkdownMessage(message)) {
           const printed = this.printLines(entry, { final: false, budget });

@@ -71,6 +71,8 @@ describe("TuiHost", () => {
         .map((line) => (line.kind === "paragraph" ? line.spans.map((span) => span.text).join("") : line.kind));
     expect(printedLines()).toHaveLength(200);
     expect(host.getSnapshot().backlog).toBe(true);
+    // A message is final only when it says so (issue #12): the answer ends, then a note follows.
+    host.onMessage(say("t", "text", `${lines.join("\n")}\n`, false));
     host.onMessage(say("next", "info", "after the answer"));
     clock.advance(40);
     expect(printedLines()).toHaveLength(400);

@@ -1,0 +1,328 @@
+/**
+ * `cairn acp` end to end (issue #16): a real `cairn acp` child process, driven
+ * by the ACP SDK's client side, against cairn's scripted LLM server over HTTP.
+ * Run `npm run build` first: the child runs dist/.
+ */
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
+import { startScriptedServer } from "../llm/scripted/server.js";
+import type { ScriptedServer } from "../llm/scripted/server.js";
+import type { Scenario } from "../llm/scripted/scenario.js";
+import { makeSandbox } from "../cli/test-support/cli-harness.js";
+import type { Sandbox } from "../cli/test-support/cli-harness.js";
+import { startAcpClient } from "./test-support/acp-client.js";
+import type { AcpTestClient, PermissionAnswer } from "./test-support/acp-client.js";
+
+let sandbox: Sandbox;
+let server: ScriptedServer | undefined;
+const clients: AcpTestClient[] = [];
+
+beforeEach(async () => {
+  sandbox = await makeSandbox();
+});
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) await client.close();
+  await server?.close();
+  server = undefined;
+  await sandbox.cleanup();
+});
+
+async function start(scenario: Scenario, options: { permissions?: PermissionAnswer[]; fs?: boolean; terminal?: boolean; keepServer?: boolean } = {}): Promise<AcpTestClient> {
+  if (options.keepServer !== true || server === undefined) server = await startScriptedServer({ scenario });
+  const client = startAcpClient({
+    args: ["--provider", "anthropic", "--base-url", server.url, "--api-key", "test-key-acp", "--model", "claude-sonnet-5-5", "--tool-protocol", "native"],
+    env: sandbox.env,
+    cwd: sandbox.workspace,
+    ...options,
+  });
+  clients.push(client);
+  await client.initialize();
+  return client;
+}
+
+function toolCallUpdates(client: AcpTestClient, toolCallId: string): SessionUpdate[] {
+  return client.updates.map((notification) => notification.update).filter((update) => "toolCallId" in update && update.toolCallId === toolCallId);
+}
+
+function statusesOf(client: AcpTestClient, toolCallId: string): string[] {
+  return toolCallUpdates(client, toolCallId).flatMap((update) => ("status" in update && typeof update.status === "string" ? [update.status] : []));
+}
+
+function contentOf(client: AcpTestClient, toolCallId: string): ToolCallContent[] {
+  return toolCallUpdates(client, toolCallId).flatMap((update) => ("content" in update && Array.isArray(update.content) ? update.content : []));
+}
+
+function requestText(index: number): string {
+  return JSON.stringify(server?.requests[index]?.body);
+}
+
+function toolNamesOf(index: number): string[] {
+  const body = server?.requests[index]?.body as { tools?: Array<{ name: string }> } | undefined;
+  return (body?.tools ?? []).map((tool) => tool.name);
+}
+
+describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => {
+  it("#16 prompt turn: text, a thought, an edit with its diff (permission asked and granted), a command with its output; the next prompt answers the completion", async () => {
+    await writeFile(join(sandbox.workspace, "hello.txt"), "hello\nworld\n");
+    const client = await start(
+      {
+        chunkSize: 8,
+        turns: [
+          {
+            reasoning: "Let me change the greeting first.",
+            text: "I will change the greeting.",
+            toolCalls: [{ name: "replace_in_file", arguments: { path: "hello.txt", diff: "------- SEARCH\nhello\n=======\nhello, editor\n+++++++ REPLACE" } }],
+          },
+          { toolCalls: [{ name: "execute_command", arguments: { command: "echo from-the-shell && cat hello.txt", requires_approval: false } }] },
+          { toolCalls: [{ name: "attempt_completion", arguments: { result: "Changed the greeting." } }] },
+          { text: "Adding the line.", toolCalls: [{ name: "attempt_completion", arguments: { result: "Added the line too." } }] },
+        ],
+      },
+      { permissions: ["allow_once", "allow_once"] },
+    );
+    const sessionId = await client.newSession(sandbox.workspace);
+    const first = await client.prompt(sessionId, "greet the editor");
+    expect(first.stopReason).toBe("end_turn");
+
+    expect(client.text("agent_thought_chunk")).toBe("Let me change the greeting first.");
+    expect(client.text("agent_message_chunk")).toContain("I will change the greeting.");
+    expect(client.text("agent_message_chunk")).toContain("Changed the greeting.");
+
+    const calls = client.updatesOf("tool_call");
+    const edit = calls.find((call) => call.kind === "edit");
+    const command = calls.find((call) => call.kind === "execute");
+    const titles = toolCallUpdates(client, edit?.toolCallId ?? "").flatMap((update) => ("title" in update && typeof update.title === "string" ? [update.title] : []));
+    expect(titles.at(-1)).toBe("Edit hello.txt");
+    const locations = toolCallUpdates(client, edit?.toolCallId ?? "").flatMap((update) => ("locations" in update && Array.isArray(update.locations) ? update.locations : []));
+    expect(locations.at(-1)?.path).toBe(join(sandbox.workspace, "hello.txt"));
+    const diff = contentOf(client, edit?.toolCallId ?? "").find((content) => content.type === "diff");
+    expect(diff).toMatchObject({ type: "diff", path: join(sandbox.workspace, "hello.txt") });
+    expect(diff && "oldText" in diff ? diff.oldText : "").toContain("hello");
+    expect(diff && "newText" in diff ? diff.newText : "").toContain("hello, editor");
+    expect(statusesOf(client, edit?.toolCallId ?? "")).toEqual(["pending", "in_progress", "completed"]);
+
+    expect(client.permissionRequests.map((request) => request.toolCall.toolCallId)).toEqual([edit?.toolCallId, command?.toolCallId]);
+    expect(client.permissionRequests[0]?.options.map((option) => option.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
+    expect(toolCallUpdates(client, command?.toolCallId ?? "").some((update) => "title" in update && update.title === "Run `echo from-the-shell && cat hello.txt`")).toBe(true);
+    const output = contentOf(client, command?.toolCallId ?? "").flatMap((content) => (content.type === "content" && content.content.type === "text" ? [content.content.text] : []));
+    expect(output.join("\n")).toContain("from-the-shell");
+    expect(statusesOf(client, command?.toolCallId ?? "").at(-1)).toBe("completed");
+    expect(await readFile(join(sandbox.workspace, "hello.txt"), "utf8")).toBe("hello, editor\nworld\n");
+
+    // The same Task waits on its completion ask: the next prompt is the user's feedback.
+    const second = await client.prompt(sessionId, "also add a line");
+    expect(second.stopReason).toBe("end_turn");
+    expect(server?.requests).toHaveLength(4);
+    expect(requestText(3)).toContain("also add a line");
+    expect(client.text("agent_message_chunk")).toContain("Added the line too.");
+    expect(client.stderr()).not.toContain("test-key-acp");
+  }, 60_000);
+
+  it("#16 rejected permission: the edit does not happen and its tool call fails", async () => {
+    const client = await start(
+      {
+        turns: [
+          { toolCalls: [{ name: "write_to_file", arguments: { path: "new.txt", content: "should not exist\n" } }] },
+          { text: "Understood, no file.", toolCalls: [{ name: "attempt_completion", arguments: { result: "Nothing written." } }] },
+        ],
+      },
+      { permissions: ["reject_once"] },
+    );
+    const sessionId = await client.newSession(sandbox.workspace);
+    expect((await client.prompt(sessionId, "write new.txt")).stopReason).toBe("end_turn");
+    expect(existsSync(join(sandbox.workspace, "new.txt"))).toBe(false);
+    const edit = client.updatesOf("tool_call").find((call) => call.kind === "edit");
+    expect(statusesOf(client, edit?.toolCallId ?? "").at(-1)).toBe("failed");
+    expect(requestText(1)).toContain("The user denied this operation");
+    expect(client.text("agent_message_chunk")).toContain("Understood, no file.");
+  }, 60_000);
+
+  it("#16 allow always: a second edit in the session runs without asking again", async () => {
+    const client = await start(
+      {
+        turns: [
+          { toolCalls: [{ name: "write_to_file", arguments: { path: "one.txt", content: "1\n" } }] },
+          { toolCalls: [{ name: "write_to_file", arguments: { path: "two.txt", content: "2\n" } }] },
+          { toolCalls: [{ name: "attempt_completion", arguments: { result: "Two files." } }] },
+        ],
+      },
+      { permissions: ["allow_always"] },
+    );
+    const sessionId = await client.newSession(sandbox.workspace);
+    expect((await client.prompt(sessionId, "write two files")).stopReason).toBe("end_turn");
+    expect(client.permissionRequests).toHaveLength(1);
+    expect(await readFile(join(sandbox.workspace, "two.txt"), "utf8")).toBe("2\n");
+  }, 60_000);
+
+  it("#16 cancel during a stream: the prompt answers cancelled and the request is aborted", async () => {
+    const client = await start({ turns: [{ text: "a long answer ".repeat(200), chunkSize: 4, delayMs: 30 }] });
+    const sessionId = await client.newSession(sandbox.workspace);
+    const prompt = client.prompt(sessionId, "talk for a while");
+    await client.waitForUpdate((update) => update.sessionUpdate === "agent_message_chunk");
+    await client.agent.notify("session/cancel", { sessionId });
+    expect((await prompt).stopReason).toBe("cancelled");
+    await server?.waitForClientClose(0);
+    expect(server?.progress(0).completed).toBe(false);
+  }, 60_000);
+
+  it("#16 cancel during a command: the command is stopped, its call fails, the prompt answers cancelled", async () => {
+    const client = await start({ turns: [{ toolCalls: [{ name: "execute_command", arguments: { command: "sleep 30 && echo never", requires_approval: false } }] }] });
+    const sessionId = await client.newSession(sandbox.workspace);
+    const started = Date.now();
+    const prompt = client.prompt(sessionId, "wait a while");
+    const call = await client.waitForUpdate((update) => update.sessionUpdate === "tool_call" && update.kind === "execute");
+    const toolCallId = "toolCallId" in call ? call.toolCallId : "";
+    await client.waitForUpdate((update) => "toolCallId" in update && update.toolCallId === toolCallId && "status" in update && update.status === "in_progress");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await client.agent.notify("session/cancel", { sessionId });
+    expect((await prompt).stopReason).toBe("cancelled");
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(statusesOf(client, toolCallId).at(-1)).toBe("failed");
+  }, 60_000);
+
+  it("#16 load: a follow-up question ends the turn; another process loads the session, replays it, and the next prompt answers", async () => {
+    const scenario: Scenario = {
+      turns: [
+        { text: "One question first.", toolCalls: [{ name: "ask_followup_question", arguments: { question: "Which file should I create?", options: ["a.txt", "b.txt"] } }] },
+        { toolCalls: [{ name: "attempt_completion", arguments: { result: "Will make a.txt." } }] },
+      ],
+    };
+    const first = await start(scenario);
+    const sessionId = await first.newSession(sandbox.workspace);
+    expect((await first.prompt(sessionId, "make a file")).stopReason).toBe("end_turn");
+    expect(first.text("agent_message_chunk")).toContain("Which file should I create?");
+    expect(first.text("agent_message_chunk")).toContain("- a.txt");
+    await first.close();
+    clients.splice(clients.indexOf(first), 1);
+
+    const second = await start(scenario, { keepServer: true });
+    await second.agent.request("session/load", { sessionId, cwd: sandbox.workspace, mcpServers: [] });
+    expect(second.text("user_message_chunk")).toContain("make a file");
+    expect(second.text("agent_message_chunk")).toContain("One question first.");
+    expect(second.text("agent_message_chunk")).toContain("Which file should I create?");
+    expect((await second.prompt(sessionId, "a.txt please")).stopReason).toBe("end_turn");
+    expect(server?.requests).toHaveLength(2);
+    expect(requestText(1)).toContain("a.txt please");
+    expect(second.text("agent_message_chunk")).toContain("Will make a.txt.");
+  }, 60_000);
+
+  it("#16 client-side fs and terminal: reads see the editor's buffer, writes go to the editor, commands run in its terminal", async () => {
+    await writeFile(join(sandbox.workspace, "a.txt"), "disk version\n");
+    const client = await start(
+      {
+        turns: [
+          { toolCalls: [{ name: "read_file", arguments: { path: "a.txt" } }] },
+          { toolCalls: [{ name: "write_to_file", arguments: { path: "b.txt", content: "written via editor\n" } }] },
+          { toolCalls: [{ name: "execute_command", arguments: { command: "echo terminal-output", requires_approval: false } }] },
+          { toolCalls: [{ name: "attempt_completion", arguments: { result: "Done." } }] },
+        ],
+      },
+      { fs: true, terminal: true },
+    );
+    client.buffers.set(join(sandbox.workspace, "a.txt"), "unsaved editor version\n");
+    const sessionId = await client.newSession(sandbox.workspace);
+    expect((await client.prompt(sessionId, "use the editor")).stopReason).toBe("end_turn");
+
+    expect(client.fsReads).toContain(join(sandbox.workspace, "a.txt"));
+    expect(requestText(1)).toContain("unsaved editor version");
+    expect(requestText(1)).not.toContain("disk version");
+    expect(client.fsWrites).toEqual([{ path: join(sandbox.workspace, "b.txt"), content: "written via editor\n" }]);
+    expect(existsSync(join(sandbox.workspace, "b.txt"))).toBe(false);
+
+    const terminal = [...client.terminals.values()][0];
+    expect(terminal?.args).toEqual(["-c", "echo terminal-output"]);
+    const command = client.updatesOf("tool_call").find((call) => call.kind === "execute");
+    expect(contentOf(client, command?.toolCallId ?? "")).toContainEqual({ type: "terminal", terminalId: "term-1" });
+    expect(requestText(3)).toContain("terminal-output");
+  }, 60_000);
+
+  it("#16 set mode and model: plan mode offers no editing tools; act mode and a new model apply to the next prompt", async () => {
+    const client = await start({
+      turns: [
+        { toolCalls: [{ name: "plan_mode_respond", arguments: { response: "Plan: edit nothing yet." } }] },
+        { toolCalls: [{ name: "attempt_completion", arguments: { result: "Carried out." } }] },
+      ],
+    });
+    const sessionId = await client.newSession(sandbox.workspace);
+    await client.agent.request("session/set_mode", { sessionId, modeId: "plan" });
+    await expect(client.agent.request("session/set_mode", { sessionId, modeId: "yolo" })).rejects.toMatchObject({ code: -32602 });
+    expect((await client.prompt(sessionId, "plan something")).stopReason).toBe("end_turn");
+    expect(client.text("agent_message_chunk")).toContain("Plan: edit nothing yet.");
+    expect(toolNamesOf(0)).toContain("plan_mode_respond");
+    expect(toolNamesOf(0)).not.toContain("write_to_file");
+
+    await client.agent.request("session/set_mode", { sessionId, modeId: "act" });
+    const changed = await client.agent.request("session/set_config_option", { sessionId, configId: "model", value: "claude-opus-5-5" });
+    expect(changed.configOptions.find((option) => option.id === "model")).toMatchObject({ currentValue: "claude-opus-5-5" });
+    expect((await client.prompt(sessionId, "go ahead")).stopReason).toBe("end_turn");
+    expect(toolNamesOf(1)).toContain("write_to_file");
+    expect((server?.requests[1]?.body as { model?: string }).model).toBe("claude-opus-5-5");
+    expect(requestText(1)).toContain("go ahead");
+  }, 60_000);
+});
+
+describe("cairn acp protocol hygiene (issue #16)", () => {
+  it("#16 malformed input gets JSON-RPC errors, never a crash; stdout carries only protocol messages", async () => {
+    const { spawn } = await import("node:child_process");
+    const { cairnBin } = await import("../cli/test-support/cli-harness.js");
+    const child = spawn(process.execPath, [cairnBin, "acp", "--provider", "openai", "--base-url", "http://127.0.0.1:9/v1", "--api-key", "k", "--model", "gpt-4.1"], {
+      cwd: sandbox.workspace,
+      env: sandbox.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (data: string) => (stdout += data));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const responses = (): Array<Record<string, unknown>> => stdout.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const waitFor = async (id: number | null, count = 1): Promise<Record<string, unknown>> => {
+      for (let waited = 0; waited < 20_000; waited += 25) {
+        const found = responses().filter((response) => response["id"] === id);
+        if (found.length >= count) return found[count - 1] as Record<string, unknown>;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      throw new Error(`no response with id ${String(id)}; stdout:\n${stdout}`);
+    };
+    const send = (line: string): void => {
+      child.stdin.write(`${line}\n`);
+    };
+
+    send('{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/tmp","mcpServers":[]}}');
+    expect(await waitFor(1)).toMatchObject({ error: { code: -32600 } }); // before initialize
+    send("this is not json {");
+    expect(await waitFor(null)).toMatchObject({ error: { code: -32700 } });
+    send('{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":1}}');
+    expect(await waitFor(2)).toMatchObject({ result: { protocolVersion: 1, agentCapabilities: { loadSession: true } } });
+    send('{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":7}}');
+    expect(await waitFor(3)).toMatchObject({ result: { protocolVersion: 1 } }); // the latest cairn speaks
+    send('{"jsonrpc":"2.0","id":4,"method":"no/such_method","params":{}}');
+    expect(await waitFor(4)).toMatchObject({ error: { code: -32601 } });
+    send('{"jsonrpc":"2.0","id":5,"method":"session/prompt","params":{"sessionId":"missing","prompt":[{"type":"text","text":"hi"}]}}');
+    expect(await waitFor(5)).toMatchObject({ error: { code: -32002 } });
+    send('{"jsonrpc":"2.0","id":6,"method":"session/prompt","params":{"sessionId":"missing"}}');
+    expect(await waitFor(6)).toMatchObject({ error: { code: -32602 } });
+    send('{"jsonrpc":"2.0","id":7,"method":"session/new","params":{"cwd":"relative/path","mcpServers":[]}}');
+    expect(await waitFor(7)).toMatchObject({ error: { code: -32602 } });
+    send('{"jsonrpc":"2.0","id":8,"method":"session/load","params":{"sessionId":"../escape","cwd":"/tmp","mcpServers":[]}}');
+    expect(await waitFor(8)).toMatchObject({ error: { code: -32002 } });
+    send("[1, 2]");
+    expect(await waitFor(null, 2)).toMatchObject({ error: { code: -32600 } });
+    send(`{"jsonrpc":"2.0","id":9,"method":"session/new","params":{"cwd":${JSON.stringify(sandbox.workspace)},"mcpServers":[]}}`);
+    const created = await waitFor(9);
+    const sessionId = (created["result"] as { sessionId: string }).sessionId;
+    send(`{"jsonrpc":"2.0","id":10,"method":"session/prompt","params":{"sessionId":"${sessionId}","prompt":[]}}`);
+    expect(await waitFor(10)).toMatchObject({ error: { code: -32602 } });
+    send(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"${sessionId}"}}`);
+    send(`{"jsonrpc":"2.0","id":11,"method":"session/set_mode","params":{"sessionId":"${sessionId}","modeId":"plan"}}`);
+    expect(await waitFor(11)).toMatchObject({ result: {} });
+
+    // Everything on stdout was a JSON-RPC message.
+    expect(responses().every((message) => message["jsonrpc"] === "2.0")).toBe(true);
+    child.stdin.end();
+    expect(await exited).toBe(0);
+  }, 60_000);
+});

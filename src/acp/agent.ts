@@ -1,0 +1,166 @@
+/**
+ * `cairn acp`: cairn as an Agent Client Protocol agent over stdio. Each ACP
+ * session is one cairn task (its id is the task id, so `session/load` and
+ * `cairn resume` reach the same task); every update is a projection of the
+ * task's UI messages (update-projection.ts).
+ */
+import { isAbsolute } from "node:path";
+import { Readable, Writable } from "node:stream";
+import { PROTOCOL_VERSION, RequestError, agent, ndJsonStream } from "@agentclientprotocol/sdk";
+import type { AgentConnection, ClientCapabilities, InitializeResponse } from "@agentclientprotocol/sdk";
+import { ConfigError, resolveSettings } from "../config/index.js";
+import type { CliFlags, ResolvedSettings } from "../config/index.js";
+import type { Scenario } from "../llm/scripted/scenario.js";
+import { TaskNotFoundError, TaskStore } from "../store/task-store.js";
+import { createTaskId } from "../store/task-id.js";
+import { AcpSession } from "./acp-session.js";
+import { mcpServersFromClient } from "./mcp-servers.js";
+import { userTurnFromPrompt } from "./prompt-content.js";
+import { configOptions, isMode, modeState } from "./session-config.js";
+
+export interface AcpAgentOptions {
+  flags: CliFlags;
+  env: NodeJS.ProcessEnv;
+  version: string;
+  scenario?: Scenario;
+  /** Whether cairn's command sandbox is on: sandboxed commands never run in the editor's terminal. */
+  sandboxed?: (settings: ResolvedSettings) => boolean;
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  log: (text: string) => void;
+}
+
+function configError(error: unknown): never {
+  if (error instanceof ConfigError) throw RequestError.invalidParams(undefined, error.message);
+  throw error;
+}
+
+/** Serves one client until it disconnects; resolves when the connection is closed and every task stopped. */
+export async function serveAcp(options: AcpAgentOptions): Promise<void> {
+  const sessions = new Map<string, AcpSession>();
+  let clientCapabilities: ClientCapabilities = {};
+
+  const settingsFor = async (cwd: string): Promise<ResolvedSettings> => {
+    if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, got "${cwd}"`);
+    const settings = await resolveSettings({ flags: { ...options.flags, cwd }, env: options.env, cwd }).catch(configError);
+    for (const warning of settings.warnings) options.log(`warning: ${warning}`);
+    return settings;
+  };
+
+  const sessionFor = (sessionId: string): AcpSession => {
+    const session = sessions.get(sessionId);
+    if (session === undefined) throw RequestError.sessionNotFound(sessionId);
+    return session;
+  };
+
+  const openSession = async (request: {
+    sessionId: string;
+    cwd: string;
+    created: boolean;
+    mcpServers: Parameters<typeof mcpServersFromClient>[0];
+    client: ConstructorParameters<typeof AcpSession>[0]["client"];
+    settings: ResolvedSettings;
+  }): Promise<AcpSession> => {
+    const { settings } = request;
+    const session = new AcpSession({
+      sessionId: request.sessionId,
+      cwd: settings.cwd,
+      settings,
+      client: request.client,
+      offers: {
+        readTextFile: clientCapabilities.fs?.readTextFile === true,
+        writeTextFile: clientCapabilities.fs?.writeTextFile === true,
+        terminal: clientCapabilities.terminal === true && options.sandboxed?.(settings) !== true,
+      },
+      notices: clientCapabilities.session?.notices !== undefined && clientCapabilities.session.notices !== null,
+      mcpServers: mcpServersFromClient(request.mcpServers),
+      ...(options.scenario ? { scenario: options.scenario } : {}),
+      created: request.created,
+      log: options.log,
+    });
+    await sessions.get(request.sessionId)?.close();
+    sessions.set(request.sessionId, session);
+    return session;
+  };
+
+  const sessionState = (session: AcpSession, settings: ResolvedSettings) => ({
+    modes: modeState(session.mode),
+    configOptions: configOptions({ mode: session.mode, model: session.model, provider: settings.provider }),
+  });
+  const settingsById = new Map<string, ResolvedSettings>();
+
+  const app = agent({ name: "cairn" })
+    .onRequest("initialize", ({ params }): InitializeResponse => {
+      clientCapabilities = params.clientCapabilities ?? {};
+      // cairn speaks ACP v1: a client asking for another version gets ours and decides.
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: true },
+        },
+        agentInfo: { name: "cairn", title: "cairn", version: options.version },
+        authMethods: [],
+      };
+    })
+    .onRequest("session/new", async ({ params, client }) => {
+      const settings = await settingsFor(params.cwd);
+      const sessionId = createTaskId();
+      const session = await openSession({ sessionId, cwd: params.cwd, created: false, mcpServers: params.mcpServers, client, settings });
+      settingsById.set(sessionId, settings);
+      return { sessionId, ...sessionState(session, settings) };
+    })
+    .onRequest("session/load", async ({ params, client }) => {
+      const settings = await settingsFor(params.cwd);
+      const store = new TaskStore({ dataDir: settings.dataDir });
+      const loaded = await store.load(params.sessionId).catch((error: unknown) => {
+        if (error instanceof TaskNotFoundError || (error instanceof Error && /not a valid task id/.test(error.message))) throw RequestError.sessionNotFound(params.sessionId);
+        throw error;
+      });
+      if (loaded.meta.workspace !== settings.cwd) options.log(`session ${params.sessionId} was started in ${loaded.meta.workspace}; it continues in ${settings.cwd}`);
+      const session = await openSession({ sessionId: params.sessionId, cwd: params.cwd, created: true, mcpServers: params.mcpServers, client, settings });
+      settingsById.set(params.sessionId, settings);
+      session.replay(loaded.uiMessages);
+      await session.flush();
+      return sessionState(session, settings);
+    })
+    .onRequest("session/prompt", async ({ params }) => {
+      const session = sessionFor(params.sessionId);
+      const stopReason = await session.prompt(userTurnFromPrompt(params.prompt));
+      return { stopReason };
+    })
+    .onNotification("session/cancel", ({ params }) => {
+      sessions.get(params.sessionId)?.cancel();
+    })
+    .onRequest("session/set_mode", ({ params }) => {
+      const session = sessionFor(params.sessionId);
+      if (!isMode(params.modeId)) throw RequestError.invalidParams(undefined, `unknown mode "${params.modeId}"; cairn has "act" and "plan"`);
+      session.setMode(params.modeId);
+      return {};
+    })
+    .onRequest("session/set_config_option", ({ params }) => {
+      const session = sessionFor(params.sessionId);
+      const settings = settingsById.get(params.sessionId);
+      if (settings === undefined) throw RequestError.sessionNotFound(params.sessionId);
+      const value = params.value;
+      if (typeof value !== "string") throw RequestError.invalidParams(undefined, `option "${params.configId}" takes a value id`);
+      if (params.configId === "mode") {
+        if (!isMode(value)) throw RequestError.invalidParams(undefined, `unknown mode "${value}"; cairn has "act" and "plan"`);
+        session.setMode(value);
+      } else if (params.configId === "model") {
+        session.setModel(value);
+      } else {
+        throw RequestError.invalidParams(undefined, `unknown config option "${params.configId}"; cairn has "mode" and "model"`);
+      }
+      return { configOptions: sessionState(session, settings).configOptions };
+    });
+
+  const stream = ndJsonStream(
+    Writable.toWeb(options.output as Writable) as WritableStream<Uint8Array>,
+    Readable.toWeb(options.input as Readable) as ReadableStream<Uint8Array>,
+  );
+  const connection: AgentConnection = app.connect(stream);
+  await connection.closed.catch((error: unknown) => options.log(`connection closed: ${error instanceof Error ? error.message : String(error)}`));
+  await Promise.all([...sessions.values()].map((session) => session.close().catch(() => undefined)));
+}

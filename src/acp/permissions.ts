@@ -1,0 +1,63 @@
+/**
+ * cairn's approval asks as ACP permission requests: allow once, allow always
+ * (for the rest of the session, for the same kind of action), or reject.
+ */
+import type { PermissionOption, RequestPermissionOutcome } from "@agentclientprotocol/sdk";
+import type { AskMessage, AskResponse } from "../task/messages.js";
+
+export const permissionOptions: PermissionOption[] = [
+  { optionId: "allow_once", name: "Allow", kind: "allow_once" },
+  { optionId: "allow_always", name: "Always allow in this session", kind: "allow_always" },
+  { optionId: "reject_once", name: "Reject", kind: "reject_once" },
+];
+
+/** The asks an editor answers with a permission dialog; every other ask waits for the next prompt. */
+export function isPermissionAsk(message: AskMessage): boolean {
+  return message.ask === "tool" || message.ask === "command" || message.ask === "use_mcp_server";
+}
+
+/**
+ * What "always allow" covers: every edit, every read outside the workspace,
+ * commands starting with the same program, one MCP tool, web fetches.
+ */
+export function alwaysKey(message: AskMessage): string {
+  const meta = message.meta ?? {};
+  const tool = typeof meta["tool"] === "string" ? meta["tool"] : message.ask;
+  switch (tool) {
+    case "write_to_file":
+    case "replace_in_file":
+      return "edit";
+    case "execute_command": {
+      const command = typeof meta["command"] === "string" ? meta["command"] : message.text;
+      return `command:${command.trim().split(/\s+/, 1)[0] ?? ""}`;
+    }
+    case "use_mcp_tool":
+    case "access_mcp_resource":
+      return `mcp:${text(meta["server"])}/${text(meta["name"] ?? meta["uri"])}`;
+    case "read_file":
+    case "list_files":
+    case "search_files":
+    case "list_code_definition_names":
+      return "read";
+    default:
+      return `tool:${tool}`;
+  }
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+export type PermissionDecision = { answer: AskResponse; always: boolean };
+
+export function decisionFor(outcome: RequestPermissionOutcome): PermissionDecision {
+  if (outcome.outcome === "cancelled") return { answer: { response: "no" }, always: false };
+  switch (outcome.optionId) {
+    case "allow_once":
+      return { answer: { response: "yes" }, always: false };
+    case "allow_always":
+      return { answer: { response: "yes" }, always: true };
+    default:
+      return { answer: { response: "no" }, always: false };
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * Why a prompt turn ended, in ACP's words. A turn ends when the task asks the
+ * user something (the next prompt answers it) or the task ends; a cancel
+ * always reads `cancelled`, however the task noticed it.
+ */
+import type { StopReason } from "@agentclientprotocol/sdk";
+import type { UiMessage } from "../task/messages.js";
+import type { TaskResult } from "../task/task-options.js";
+
+const limitReasons = new Set<StopReason>(["max_tokens", "max_turn_requests", "refusal"]);
+
+/** A limit or refusal a message reports (the model's stop reason, a budget), if any. */
+export function stopHintOf(message: UiMessage): StopReason | undefined {
+  const reason = message.meta?.["stopReason"];
+  return typeof reason === "string" && limitReasons.has(reason as StopReason) ? (reason as StopReason) : undefined;
+}
+
+export function stopReasonFor(options: { cancelled: boolean; result?: TaskResult; hint: StopReason | undefined }): StopReason {
+  if (options.cancelled || options.result?.status === "aborted") return "cancelled";
+  if (options.result?.status === "completed") return "end_turn";
+  return options.hint ?? "end_turn";
+}

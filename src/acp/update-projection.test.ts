@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import type { UiMessage } from "../task/messages.js";
+import { diffContent } from "./tool-call-fields.js";
+import { UpdateProjection } from "./update-projection.js";
+
+function say(id: string, sayType: string, text: string, extra: Partial<UiMessage> = {}): UiMessage {
+  return { type: "say", say: sayType, id, ts: 0, text, partial: false, ...extra } as UiMessage;
+}
+
+describe("the ACP projection of cairn's messages (issue #16: one mapping)", () => {
+  it("#16 streams only what is new of a message's text, as agent message and thought chunks", () => {
+    const projection = new UpdateProjection({ cwd: "/w", notices: false });
+    expect(projection.project(say("a", "text", "Hel", { partial: true }))).toEqual([
+      { sessionUpdate: "agent_message_chunk", messageId: "a", content: { type: "text", text: "Hel" } },
+    ]);
+    expect(projection.project(say("a", "text", "Hello", { partial: true }))[0]).toMatchObject({ content: { text: "lo" } });
+    expect(projection.project(say("a", "text", "Hello"))).toEqual([]);
+    expect(projection.project(say("r", "reasoning", "hmm"))[0]).toMatchObject({ sessionUpdate: "agent_thought_chunk", content: { text: "hmm" } });
+  });
+
+  it("#16 a tool message becomes one tool call: pending, its diff and location, then completed by its outcome", () => {
+    const projection = new UpdateProjection({ cwd: "/w", notices: false });
+    const patch = "--- a.txt\n+++ a.txt\n@@ -1,2 +1,2 @@\n-old\n+new\n same\n";
+    const [created] = projection.project(say("t", "tool", "Edit a.txt", { partial: true, meta: { tool: "replace_in_file", path: "a.txt" } }));
+    expect(created).toMatchObject({ sessionUpdate: "tool_call", toolCallId: "t", kind: "edit", status: "pending", title: "Edit a.txt", locations: [{ path: "/w/a.txt" }] });
+    const [asked] = projection.project(say("t", "tool", `Edit a.txt\n${patch}`, { meta: { tool: "replace_in_file", path: "a.txt", diff: patch, approval: "ask" } }));
+    expect(asked).toMatchObject({ sessionUpdate: "tool_call_update", content: [{ type: "diff", path: "/w/a.txt", oldText: "old\nsame", newText: "new\nsame" }] });
+    expect(projection.currentToolCallId).toBe("t");
+    expect(projection.permissionAnswered("t", true)).toEqual([{ sessionUpdate: "tool_call_update", toolCallId: "t", status: "in_progress" }]);
+    expect(projection.project(say("x", "tool_result", "Applied.", { meta: { tool: "replace_in_file", status: "success" } }))[0]).toMatchObject({
+      sessionUpdate: "tool_call_update",
+      toolCallId: "t",
+      status: "completed",
+    });
+    // An outcome of a tool with no call of its own ends nothing.
+    expect(projection.project(say("y", "tool_result", "answer", { meta: { tool: "ask_followup_question", status: "success" } }))).toEqual([]);
+  });
+
+  it("#16 a failed or rejected tool fails its call and shows why", () => {
+    const projection = new UpdateProjection({ cwd: "/w", notices: false });
+    projection.project(say("c", "command", "rm -rf build", { meta: { tool: "execute_command", command: "rm -rf build", approval: "ask" } }));
+    const [failed] = projection.project(say("z", "tool_result", "The user denied this operation; it did not run.", { meta: { tool: "execute_command", status: "rejected" } }));
+    expect(failed).toMatchObject({ status: "failed", content: [{ type: "content", content: { type: "text" } }] });
+    expect(JSON.stringify(failed)).toContain("The user denied this operation");
+  });
+
+  it("#16 a command's output goes to its call, unless it runs in the client's terminal", () => {
+    const projection = new UpdateProjection({ cwd: "/w", notices: false });
+    projection.project(say("c", "command", "ls", { meta: { tool: "execute_command", command: "ls", approval: "auto" } }));
+    expect(JSON.stringify(projection.project(say("o", "command_output", "a.txt\n", { partial: true })))).toContain("a.txt");
+    expect(projection.attachTerminal("term-7")).toEqual([{ sessionUpdate: "tool_call_update", toolCallId: "c", content: [{ type: "terminal", terminalId: "term-7" }] }]);
+    expect(projection.project(say("o", "command_output", "a.txt\nb.txt\n"))).toEqual([]);
+  });
+
+  it("#16 user messages only on replay; questions and errors as agent messages; notices when the client shows them", () => {
+    const plain = new UpdateProjection({ cwd: "/w", notices: false });
+    expect(plain.project(say("u", "task", "do it"))).toEqual([]);
+    expect(plain.project(say("u", "task", "do it"), true)).toEqual([{ sessionUpdate: "user_message_chunk", messageId: "u", content: { type: "text", text: "do it" } }]);
+    const question: UiMessage = { type: "ask", ask: "followup", id: "q", ts: 0, text: "Which?", partial: false, meta: { options: ["a", "b"] } };
+    expect(plain.project(question)[0]).toMatchObject({ sessionUpdate: "agent_message_chunk", content: { text: "Which?\n\n- a\n- b" } });
+    expect(JSON.stringify(plain.project(say("e", "error", "boom")))).toContain("**Error:** boom");
+    expect(plain.project(say("i", "info", "checkpoint made"))).toEqual([]);
+    const withNotices = new UpdateProjection({ cwd: "/w", notices: true });
+    expect(withNotices.project(say("w", "warning", "careful"))).toEqual([{ sessionUpdate: "notice", severity: "warning", title: "careful", description: "careful" }]);
+  });
+
+  it("#16 a created file's diff has no old text; every hunk is its own diff", () => {
+    const patch = "--- n.txt\n+++ n.txt\n@@ -0,0 +1,2 @@\n+one\n+two\n";
+    expect(diffContent("/w", "n.txt", patch, true)).toEqual([{ type: "diff", path: "/w/n.txt", oldText: null, newText: "one\ntwo" }]);
+    const two = "--- a\n+++ a\n@@ -1,1 +1,1 @@\n-x\n+y\n@@ -9,1 +9,1 @@\n-p\n+q\n";
+    expect(diffContent("/w", "/abs/a", two, false)).toEqual([
+      { type: "diff", path: "/abs/a", oldText: "x", newText: "y" },
+      { type: "diff", path: "/abs/a", oldText: "p", newText: "q" },
+    ]);
+  });
+});
