@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import type { ResolvedSettings } from "../config/index.js";
 import { requireApiKey } from "../config/index.js";
 import { createProvider } from "../llm/create-provider.js";
@@ -16,7 +15,11 @@ import { noCheckpoints } from "../task/contracts/seams.js";
 import { createToolExecutor } from "../tools/create-tool-executor.js";
 import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
-import { createShellHooks } from "../hooks/shell-hooks.js";
+import { createHookWiring } from "./hook-wiring.js";
+import { applyStartCommand } from "./custom-command-wiring.js";
+import { createExtensionWiring } from "./extension-wiring.js";
+import { withAllowedTools } from "../extensions/allowed-tools.js";
+import type { TaskRules } from "../prompt/task-rules.js";
 import { startMcp } from "./mcp-wiring.js";
 import { createSessionSecurity } from "./security-wiring.js";
 import type { SessionSecurity } from "./security-wiring.js";
@@ -36,6 +39,8 @@ export interface Session {
   context: ContextManager;
   taskId: string;
   provider: Provider;
+  /** The task's rules: what applies now, and toggles (`/rules`). */
+  rules: TaskRules;
   /** Runs the task: starts it, or continues a resumed one. */
   run(): Promise<TaskResult>;
   /** Stops MCP servers and releases the task's lock, after the task ended. */
@@ -73,7 +78,8 @@ export interface SessionOptions {
  * Builds everything one task needs from resolved settings: provider, tools,
  * MCP hub, store, checkpoints, prompt, and the Task itself.
  */
-export async function createSession(options: SessionOptions): Promise<Session> {
+export async function createSession(sessionOptions: SessionOptions): Promise<Session> {
+  const { options, allowedTools } = await withStartCommand(sessionOptions);
   const { settings } = options;
   const apiKey = requireApiKey(settings);
   const createdProvider = await createProvider({
@@ -122,7 +128,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
 
   try {
     const security = createSessionSecurity({ settings, apiKey, ...(usedSoFar ? { resumedMessages: usedSoFar } : {}) });
-    return await buildSession({ options, settings, provider, log, taskId, resumed, resumedUsage, uncompact, current, early, notice, security });
+    return await buildSession({ options, settings, provider, log, taskId, resumed, resumedUsage, uncompact, allowedTools, current, early, notice, security });
   } catch (error) {
     // The log was opened and holds the task's lock: a session that could not be
     // built (an invalid mcp.json, say) must not leave them behind (#11 item 6).
@@ -140,12 +146,14 @@ async function buildSession(parts: {
   resumed: PreparedResume | undefined;
   resumedUsage: { tokensIn: number; tokensOut: number; cost: number } | undefined;
   uncompact: UncompactState | undefined;
+  /** Tools a custom command's front matter pre-approves. */
+  allowedTools: string[];
   current: { task?: Task };
   early: string[];
   notice: (text: string, meta?: Record<string, unknown>) => void;
   security: SessionSecurity;
 }): Promise<Session> {
-  const { options, settings, provider, log, taskId, resumed, resumedUsage, uncompact, current, early, notice, security } = parts;
+  const { options, settings, provider, log, taskId, resumed, resumedUsage, uncompact, allowedTools, current, early, notice, security } = parts;
   const mcp = await startMcp({
     settings,
     notice,
@@ -170,7 +178,19 @@ async function buildSession(parts: {
     keepBackgroundProcesses: settings.keepBackgroundProcesses,
     ...(options.operations ? { operations: options.operations } : {}),
   });
-  const toolExecutor = (options.wrapToolExecutor ?? ((executor: ToolExecutor) => executor))(mcp.wrap(baseExecutor));
+  const hooks = await createHookWiring({
+    settings,
+    taskId,
+    say: (text, meta) => current.task?.say("hook_status", text, { meta }),
+    stopTask: () => void current.task?.abortTask(),
+    signal: () => current.task?.signal,
+    launchPolicy: security.launchPolicy,
+  });
+  for (const text of hooks.notices) (options.onNotice ?? notice)(text);
+  const extensions = await createExtensionWiring(settings, provider.model, taskId);
+  for (const tool of extensions.tools) baseExecutor.registerTool(tool);
+  const hostWrap = options.wrapToolExecutor ?? ((executor: ToolExecutor) => executor);
+  const toolExecutor = withAllowedTools(hooks.wrapExecutor(hostWrap(extensions.wrapExecutor(mcp.wrap(baseExecutor)))), allowedTools);
 
   const checkpoints = options.checkpoints === false || !settings.checkpoints ? noCheckpoints : createCheckpoints({
     workspace: settings.cwd,
@@ -188,12 +208,12 @@ async function buildSession(parts: {
     readFile: workspaceFileReader(settings.cwd),
     ...(uncompact ? { uncompact } : {}),
   });
-  const prompt = createPromptBuilder({ workspace: settings.cwd, toolExecutor, globalRulesDir: join(settings.userConfigDir, "rules") });
+  const prompt = createPromptBuilder({ workspace: settings.cwd, toolExecutor, ...extensions.prompt });
   const task = new Task({
     taskId,
     provider: security.wrapProvider(provider),
     toolExecutor,
-    host: security.wrapHost(options.host),
+    host: security.wrapHost(hooks.wrapHost(options.host)),
     prompt: {
       systemPrompt: (promptOptions) => prompt.systemPrompt(promptOptions),
       // Open checklist items come back in the environment details every few requests without an update.
@@ -213,15 +233,7 @@ async function buildSession(parts: {
     ...(security.budget ? { budget: security.budget } : {}),
     mcpWaitMs: settings.mcpWaitMs,
     checkpoints,
-    hooks: createShellHooks({
-      hooks: settings.hooks,
-      cwd: settings.cwd,
-      launchPolicy: security.launchPolicy,
-      onStatus: (result) => {
-        const state = result.timedOut ? "timed out" : result.cancelled ? "cancelled" : `exited with ${result.exitCode ?? "no status"}`;
-        current.task?.say("hook_status", `${result.hook} hook ${state}${result.output ? `: ${result.output}` : ""}`, { meta: { ...result } });
-      },
-    }),
+    hooks: hooks.taskHooks,
     createNativeToolCalls: () => new NativeToolCallAssembler(),
     ...(options.pendingUserMessages ? { pendingUserMessages: options.pendingUserMessages } : {}),
     ...(resumed ? { history: { apiHistory: resumed.apiHistory, uiMessages: resumed.uiMessages, ...(resumedUsage ? { usage: resumedUsage } : {}) } } : {}),
@@ -244,15 +256,36 @@ async function buildSession(parts: {
     context,
     taskId,
     provider,
-    run: () => (start.kind === "new" ? created.startTask(start.task, images) : created.resumeTask([...(resumed?.nextUserContent ?? []), ...images])),
+    rules: extensions.rules,
+    run: async () => {
+      if (start.kind === "new") return created.startTask(start.task, images);
+      const prompt = await hooks.resumeMessage(start.message, resumed?.nextUserContent ?? []);
+      if ("blocked" in prompt) {
+        created.say("error", `A UserPromptSubmit hook blocked this message: ${prompt.blocked}`);
+        return { status: "failed", error: prompt.blocked };
+      }
+      return created.resumeTask([...prompt.content, ...images]);
+    },
     close: async () => {
       // The first checkpoint may still be running (it never takes longer than its bound).
       await checkpoints.waitInitial();
       await mcp.close();
+      await extensions.close();
       await log.flush();
       await log.close();
     },
   };
+}
+
+/** A new task typed as `/name args` runs that custom command. */
+async function withStartCommand(options: SessionOptions): Promise<{ options: SessionOptions; allowedTools: string[] }> {
+  const { start } = options;
+  const typed = start.kind === "new" ? start.task : start.message;
+  if (typed === undefined) return { options, allowedTools: [] };
+  const applied = await applyStartCommand(options.settings, typed);
+  if (applied.notice !== undefined) options.onNotice?.(applied.notice);
+  const expanded: SessionOptions["start"] = start.kind === "new" ? { ...start, task: applied.task } : { ...start, message: applied.task };
+  return { options: { ...options, settings: applied.settings, start: expanded }, allowedTools: applied.allowedTools ?? [] };
 }
 
 function stripUndefined<T extends object>(value: T): { [K in keyof T]-?: Exclude<T[K], undefined> } {
