@@ -118,11 +118,12 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
   }
 
   // Parts built before the Task report to it once it exists.
-  const current: { task?: Task } = {};
-  const early: string[] = [];
+  // `started`: the caller's host is listening (run() was called); notices wait until then.
+  const current: { task?: Task; started?: boolean } = {};
+  const early: Array<{ text: string; meta?: Record<string, unknown> }> = [];
   const notice = (text: string, meta?: Record<string, unknown>): void => {
-    if (current.task) current.task.say("mcp_notification", text, meta ? { meta } : {});
-    else early.push(text);
+    if (current.task && current.started) current.task.say("mcp_notification", text, meta ? { meta } : {});
+    else early.push(meta ? { text, meta } : { text });
   };
 
 
@@ -148,8 +149,8 @@ async function buildSession(parts: {
   uncompact: UncompactState | undefined;
   /** Tools a custom command's front matter pre-approves. */
   allowedTools: string[];
-  current: { task?: Task };
-  early: string[];
+  current: { task?: Task; started?: boolean };
+  early: Array<{ text: string; meta?: Record<string, unknown> }>;
   notice: (text: string, meta?: Record<string, unknown>) => void;
   security: SessionSecurity;
 }): Promise<Session> {
@@ -207,6 +208,9 @@ async function buildSession(parts: {
     ...(settings.context ? { settings: settings.context } : {}),
     readFile: workspaceFileReader(settings.cwd),
     ...(uncompact ? { uncompact } : {}),
+    beforeCompaction: async (trigger) => {
+      await hooks.taskHooks.preCompact?.({ taskId, trigger });
+    },
   });
   const prompt = createPromptBuilder({ workspace: settings.cwd, toolExecutor, ...extensions.prompt });
   const task = new Task({
@@ -240,7 +244,6 @@ async function buildSession(parts: {
   });
   current.task = task;
   registerContextManager(task, context);
-  for (const text of early) task.say("info", text);
   const created = task;
   const start = options.start;
   // Images from an editor's prompt (start.images) or the terminal (options.images), for models that take them.
@@ -258,6 +261,9 @@ async function buildSession(parts: {
     provider,
     rules: extensions.rules,
     run: async () => {
+      // Notices that came while the session was built (an MCP server that failed at once), now that the host listens.
+      current.started = true;
+      for (const { text, meta } of early.splice(0)) created.say("mcp_notification", text, meta ? { meta } : {});
       if (start.kind === "new") return created.startTask(start.task, images);
       const prompt = await hooks.resumeMessage(start.message, resumed?.nextUserContent ?? []);
       if ("blocked" in prompt) {

@@ -49,7 +49,8 @@ describe("new_rule (issue #15 The rest of Cline's tools)", () => {
 
   it("when .clinerules is a single file, a bare name goes into .cairn/rules/", async () => {
     await writeFile(join(workspace, ".clinerules"), "old single rules file\n");
-    const outcome = await tools(true).executeTool(call("db.md"), createRecordingContext());
+    // .cairn/ is protected (#14): even under --yes the rule is written only on an explicit yes.
+    const outcome = await tools(true).executeTool(call("db.md"), createRecordingContext({ answers: [{ response: "yes" }] }));
     expect(outcome.status).toBe("success");
     expect(await readFile(join(workspace, ".cairn", "rules", "db.md"), "utf8")).toContain("Run npm test");
   });
