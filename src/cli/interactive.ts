@@ -418,6 +418,12 @@ export async function runInteractive(options: {
     },
   });
   controller.pendingImages.push(...(options.images ?? []));
+  // Custom commands, workflows, /newrule and /rules join the menu and /help (#15).
+  const { extensionSlashCommands } = await import("./extension-slash-commands.js");
+  const { registerSlashCommand, slashCommands } = await import("../ui/tui/slash-commands.js");
+  for (const command of await extensionSlashCommands({ workspace: settings.cwd, userConfigDir: settings.userConfigDir, currentRules: () => controller.currentSession?.rules })) {
+    if (slashCommands.get(command.name) === undefined) registerSlashCommand(command);
+  }
   const history = new FileInputHistory({ dataDir: settings.dataDir, workspace: settings.cwd });
   const instance = renderTui({ controller, host, history, ...(options.initialTask ? { initialTask: options.initialTask } : {}) });
   ui.instance = instance;

@@ -29,7 +29,6 @@ import { createToolExecutor } from "../tools/create-tool-executor.js";
 import type { WorkspaceOperations } from "../tools/operations.js";
 import type { AgentType } from "./agent-types.js";
 import type { SessionSecurity } from "./security-wiring.js";
-import { runSubagentStopHook, type SubagentStopPayload } from "./subagent-stop-hook.js";
 import { createIsolatedWorkspace, type IsolatedWorkspace } from "./subagent-workspace.js";
 import { PermissionRules } from "../security/permission-rules.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
@@ -59,8 +58,6 @@ export interface SubagentFactoryOptions {
   parentUsage: () => Totals;
   /** Says a message in the parent's task (the link to each child's log). */
   parentSay: (text: string, meta: Record<string, unknown>) => void;
-  /** Says a hook's outcome in the parent's task. */
-  parentStatus: (text: string, meta: Record<string, unknown>) => void;
   agentTypes: AgentType[];
   operations?: WorkspaceOperations;
   /** False when the parent runs without checkpoints (`--no-checkpoints`). */
@@ -111,6 +108,8 @@ export class SubagentFactory implements ChildTaskFactory {
     this.counter += 1;
     return `${agent}-${this.counter}`;
   }
+
+  private hooks: SubagentHookRunner | undefined;
 
   /** Hands the children the parent's MCP servers (after the hub started). */
   useMcp(mcp: SubagentMcp): void {
@@ -245,7 +244,7 @@ export class SubagentFactory implements ChildTaskFactory {
         workspace: cwd,
         toolExecutor,
         globalRulesDir: join(settings.userConfigDir, "rules"),
-        extraSections: () => [subagentSection(type, subagentId)],
+        extraSections: async () => [subagentSection(type, subagentId)],
       }),
       protocol: settings.toolProtocol,
       mode: "act",
@@ -360,17 +359,15 @@ export class SubagentFactory implements ChildTaskFactory {
     };
   }
 
-  /** The user's SubagentStop hook, if configured, in the parent's workspace. */
-  private async subagentStop(payload: Omit<SubagentStopPayload, "taskId">): Promise<void> {
-    const command = this.options.settings.hooks["SubagentStop"];
-    if (command === undefined) return;
-    await runSubagentStopHook({
-      command,
-      cwd: this.options.settings.cwd,
-      launchPolicy: this.options.security.launchPolicy,
-      payload: { taskId: this.options.parentTaskId, ...payload },
-      onStatus: (text, meta) => this.options.parentStatus(text, meta),
-    });
+  /** The hooks of the parent's session (after they were wired): SubagentStop runs when a child ends. */
+  useHooks(runner: SubagentHookRunner): void {
+    this.hooks = runner;
+  }
+
+  /** The SubagentStop hooks (Claude Code's event), run by the parent's hook runner in the workspace. */
+  private async subagentStop(payload: { subagentId: string; childTaskId: string; agent: string; status: string; result?: string }): Promise<void> {
+    if (this.hooks === undefined || !this.hooks.has("SubagentStop")) return;
+    await this.hooks.run("SubagentStop", { ...payload, stop_hook_active: false });
   }
 
   async mergeChanges(subagentId: string): Promise<SubagentMergeResult> {
@@ -407,6 +404,12 @@ export interface SubagentMcp {
   port: McpPort | undefined;
   gate: McpGate;
   wrap(executor: ToolExecutor): ToolExecutor;
+}
+
+/** What the factory needs of the session's hook runner (src/hooks/hook-runner.ts). */
+export interface SubagentHookRunner {
+  has(event: "SubagentStop"): boolean;
+  run(event: "SubagentStop", payload: Record<string, unknown>): Promise<unknown>;
 }
 
 type PreviousChild = { subagentId: string; taskId: string; loaded: LoadedTask };

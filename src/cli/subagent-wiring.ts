@@ -36,7 +36,6 @@ export async function createSubagents(options: {
     parentTaskId: options.parentTaskId,
     parentUsage: () => current.task?.usage.totals() ?? { tokensIn: 0, tokensOut: 0, cost: 0 },
     parentSay: (text, meta) => current.task?.say("info", text, { meta }),
-    parentStatus: (text, meta) => current.task?.say("hook_status", text, { meta }),
     agentTypes: types,
     ...(options.operations ? { operations: options.operations } : {}),
     ...(options.resumedMessages ? { resumedMessages: options.resumedMessages } : {}),
