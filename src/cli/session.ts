@@ -208,7 +208,7 @@ async function buildSession(parts: {
     signal: () => current.task?.signal,
     launchPolicy: security.launchPolicy,
   });
-  subagents.factory.useHooks(hooks.runner);
+  subagents.factory.useHooks(hooks);
   for (const text of hooks.notices) (options.onNotice ?? notice)(text);
   const extensions = await createExtensionWiring(settings, provider.model, taskId);
   for (const tool of extensions.tools) baseExecutor.registerTool(tool);

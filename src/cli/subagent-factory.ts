@@ -109,7 +109,7 @@ export class SubagentFactory implements ChildTaskFactory {
     return `${agent}-${this.counter}`;
   }
 
-  private hooks: SubagentHookRunner | undefined;
+  private hooks: SubagentHooks | undefined;
 
   /** Hands the children the parent's MCP servers (after the hub started). */
   useMcp(mcp: SubagentMcp): void {
@@ -216,7 +216,9 @@ export class SubagentFactory implements ChildTaskFactory {
       subagent: { subagentId },
       ...(this.options.operations ? { operations: this.options.operations } : {}),
     });
-    const toolExecutor = mcp ? mcp.wrap(baseExecutor) : baseExecutor;
+    // The parent's tool hooks (PreToolUse, PostToolUse) hold for the child's tools too.
+    const withMcp = mcp ? mcp.wrap(baseExecutor) : baseExecutor;
+    const toolExecutor = this.hooks ? this.hooks.wrapExecutor(withMcp) : withMcp;
 
     let result: string | undefined;
     const host = childHost(this.options.host, subagentId, (message) => {
@@ -360,14 +362,14 @@ export class SubagentFactory implements ChildTaskFactory {
   }
 
   /** The hooks of the parent's session (after they were wired): SubagentStop runs when a child ends. */
-  useHooks(runner: SubagentHookRunner): void {
-    this.hooks = runner;
+  useHooks(hooks: SubagentHooks): void {
+    this.hooks = hooks;
   }
 
   /** The SubagentStop hooks (Claude Code's event), run by the parent's hook runner in the workspace. */
   private async subagentStop(payload: { subagentId: string; childTaskId: string; agent: string; status: string; result?: string }): Promise<void> {
-    if (this.hooks === undefined || !this.hooks.has("SubagentStop")) return;
-    await this.hooks.run("SubagentStop", { ...payload, stop_hook_active: false });
+    if (this.hooks === undefined || !this.hooks.runner.has("SubagentStop")) return;
+    await this.hooks.runner.run("SubagentStop", { ...payload, stop_hook_active: false });
   }
 
   async mergeChanges(subagentId: string): Promise<SubagentMergeResult> {
@@ -410,6 +412,12 @@ export interface SubagentMcp {
 export interface SubagentHookRunner {
   has(event: "SubagentStop"): boolean;
   run(event: "SubagentStop", payload: Record<string, unknown>): Promise<unknown>;
+}
+
+/** The session's hooks as children use them: SubagentStop, and the tool hooks around each child's tools. */
+export interface SubagentHooks {
+  runner: SubagentHookRunner;
+  wrapExecutor(executor: ToolExecutor): ToolExecutor;
 }
 
 type PreviousChild = { subagentId: string; taskId: string; loaded: LoadedTask };

@@ -442,4 +442,19 @@ describe("issue #17 subagents through the real CLI", () => {
     expect(sent).not.toContain("the hidden value");
     expect(sent).toContain("blocked by the workspace's .cairnignore");
   });
+
+  it("the parent's PreToolUse hooks hold for a subagent's tools", { timeout: 60_000 }, async () => {
+    const hooks = { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo refused-by-the-hook >&2; exit 2" }] }] };
+    await writeFile(join(sandbox.configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, hooks }));
+    const scenario: Scenario = {
+      turns: [{ text: useSubagents([{ prompt: "IOTA: run a command" }]) }, { text: complete("done") }],
+      conversations: [{ match: "IOTA:", turns: [{ text: command("echo ran > ran.txt") }, { text: complete("iota stopped") }] }],
+    };
+    server = await startScriptedServer({ scenario });
+    const result = await runCli(runArgs(["--yes", "--json"], "Hooked"), { env: sandbox.env, cwd: sandbox.workspace });
+    expect(result.status).toBe(0);
+    const order = conversationOrder(["IOTA:"]);
+    expect(requestText(order.lastIndexOf("IOTA:"))).toContain("refused-by-the-hook");
+    expect(result.events.some((event) => event["say"] === "info" && String(event["text"]).startsWith("Subagent general-1 completed"))).toBe(true);
+  });
 });
