@@ -31,8 +31,9 @@ export async function createExtensionWiring(settings: ResolvedSettings, model: {
   const rules = new TaskRules({ workspace: settings.cwd, globalRulesDir, taskId });
   const skills = await loadSkills({ workspace: settings.cwd, userConfigDir: settings.userConfigDir });
   const browser = new BrowserSession();
-  // The security helper's sandbox setting decides this at merge; until then the network is allowed.
-  const tools: ToolDefinition[] = [newRuleTool, createBrowserActionTool({ session: browser, supportsImages: model.supportsImages, allowNetwork: () => true })];
+  // Pages beyond loopback only where commands may reach the network too: no sandbox, or `--sandbox-network`.
+  const allowNetwork = settings.sandbox === "off" || settings.sandboxNetwork;
+  const tools: ToolDefinition[] = [newRuleTool, createBrowserActionTool({ session: browser, supportsImages: model.supportsImages, allowNetwork: () => allowNetwork })];
   if (skills.length > 0) tools.push(createUseSkillTool(() => skills));
   return {
     rules,

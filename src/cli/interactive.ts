@@ -336,6 +336,7 @@ export class InteractiveController implements TuiController {
       contextWindow: this.session?.provider.model.contextWindow ?? 0,
       cost: task?.usage.totals().cost ?? 0,
       busy: this.running !== undefined,
+      ...(this.session?.budgetLeft() ? { budgetLeft: this.session.budgetLeft() } : {}),
     };
   }
 

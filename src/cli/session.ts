@@ -43,6 +43,8 @@ export interface Session {
   provider: Provider;
   /** The task's rules: what applies now, and toggles (`/rules`). */
   rules: TaskRules;
+  /** What is left of the task's budgets for the status line (#14), "" without limits. */
+  budgetLeft(): string;
   /** Runs the task: starts it, or continues a resumed one. */
   run(): Promise<TaskResult>;
   /** Stops MCP servers and releases the task's lock, after the task ended. */
@@ -143,12 +145,14 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
   };
 
 
+  const started: Array<() => Promise<void>> = [];
   try {
     const security = createSessionSecurity({ settings, apiKey, ...(usedSoFar ? { resumedMessages: usedSoFar } : {}) });
-    return await buildSession({ options, settings, provider, log, taskId, resumed, resumedUsage, uncompact, allowedTools, current, early, notice, security, providerForModel, ...(usedSoFar ? { resumedMessages: usedSoFar } : {}) });
+    return await buildSession({ options, settings, provider, log, taskId, resumed, resumedUsage, uncompact, allowedTools, current, early, notice, security, started, providerForModel, ...(usedSoFar ? { resumedMessages: usedSoFar } : {}) });
   } catch (error) {
-    // The log was opened and holds the task's lock: a session that could not be
-    // built (an invalid mcp.json, say) must not leave them behind (#11 item 6).
+    // The log was opened and holds the task's lock, MCP servers may run: a session
+    // that could not be built (an invalid mcp.json, say) leaves none of them behind (#11 item 6).
+    for (const stop of started.reverse()) await stop().catch(() => undefined);
     await log.close().catch(() => undefined);
     throw error;
   }
@@ -169,10 +173,12 @@ async function buildSession(parts: {
   early: Array<{ text: string; meta?: Record<string, unknown> }>;
   notice: (text: string, meta?: Record<string, unknown>) => void;
   security: SessionSecurity;
+  /** What was started so far, stopped again if building the session fails. */
+  started: Array<() => Promise<void>>;
   providerForModel: (model: string) => Promise<Provider>;
   resumedMessages?: UiMessage[];
 }): Promise<Session> {
-  const { options, settings, provider, log, taskId, resumed, resumedUsage, uncompact, allowedTools, current, early, notice, security } = parts;
+  const { options, settings, provider, log, taskId, resumed, resumedUsage, uncompact, allowedTools, current, early, notice, security, started } = parts;
   const subagents = await createSubagents({ settings, provider, providerForModel: parts.providerForModel, security, host: security.wrapHost(options.host), parentTaskId: taskId, current, notice, checkpoints: options.checkpoints !== false, ...(parts.resumedMessages ? { resumedMessages: parts.resumedMessages } : {}), ...(options.operations ? { operations: options.operations } : {}) });
   const mcp = await startMcp({
     settings,
@@ -180,6 +186,7 @@ async function buildSession(parts: {
     sandboxServers: (servers) => security.sandboxMcpServers(servers),
     ...(options.extraMcpServers ? { extraServers: options.extraMcpServers } : {}),
   });
+  started.push(() => mcp.close());
 
   subagents.factory.useMcp(mcp);
   const baseExecutor = createToolExecutor({
@@ -211,6 +218,7 @@ async function buildSession(parts: {
   subagents.factory.useHooks(hooks);
   for (const text of hooks.notices) (options.onNotice ?? notice)(text);
   const extensions = await createExtensionWiring(settings, provider.model, taskId);
+  started.push(() => extensions.close());
   for (const tool of extensions.tools) baseExecutor.registerTool(tool);
   const hostWrap = options.wrapToolExecutor ?? ((executor: ToolExecutor) => executor);
   const toolExecutor = withAllowedTools(hooks.wrapExecutor(hostWrap(extensions.wrapExecutor(mcp.wrap(baseExecutor)))), allowedTools);
@@ -287,6 +295,7 @@ async function buildSession(parts: {
     taskId,
     provider,
     rules: extensions.rules,
+    budgetLeft: () => security.budget?.remaining(created.usage.totals()) ?? "",
     run: async () => {
       // Notices that came while the session was built (an MCP server that failed at once), now that the host listens.
       current.started = true;
