@@ -28,6 +28,7 @@ import { builtinTools } from "../tools/builtin-tools.js";
 import { createToolExecutor } from "../tools/create-tool-executor.js";
 import type { WorkspaceOperations } from "../tools/operations.js";
 import type { AgentType } from "./agent-types.js";
+import { childHost, subagentSection } from "./subagent-host.js";
 import type { SessionSecurity } from "./security-wiring.js";
 import { createIsolatedWorkspace, type IsolatedWorkspace } from "./subagent-workspace.js";
 import { PermissionRules } from "../security/permission-rules.js";
@@ -424,29 +425,4 @@ type PreviousChild = { subagentId: string; taskId: string; loaded: LoadedTask };
 
 function add(left: Totals, right: Totals): Totals {
   return { tokensIn: left.tokensIn + right.tokensIn, tokensOut: left.tokensOut + right.tokensOut, cost: left.cost + right.cost };
-}
-
-/** The parent's host as a child sees it: ids kept apart, every message tagged, asks naming the child. */
-function childHost(parent: Host, subagentId: string, observe: (message: UiMessage) => void): Host {
-  const tag = <T extends UiMessage>(message: T): T => ({ ...message, id: `${subagentId}:${message.id}`, subagentId });
-  return {
-    onMessage: (message) => {
-      observe(message);
-      parent.onMessage(message.type === "ask" ? { ...tag(message), text: askText(subagentId, message.text) } : tag(message));
-    },
-    answerAsk: (message, signal) => parent.answerAsk({ ...tag(message), text: askText(subagentId, message.text) }, signal),
-  };
-}
-
-function askText(subagentId: string, text: string): string {
-  return `[subagent ${subagentId}] ${text}`;
-}
-
-function subagentSection(type: AgentType, subagentId: string): string {
-  const rules = [
-    `You are the subagent ${subagentId} (agent type ${type.name}) of another cairn task. You see only the prompt you were given, not the parent's conversation.`,
-    "Work on that prompt alone and end with attempt_completion: its result is the report the parent reads, so make it complete and concise (what you found or did, with file paths).",
-    ...(type.readOnly ? ["You are read-only: you do not change files, and you run only commands that read."] : []),
-  ];
-  return `# SUBAGENT\n\n${rules.join("\n")}${type.instructions ? `\n\n${type.instructions}` : ""}`;
 }
