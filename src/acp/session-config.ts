@@ -21,7 +21,7 @@ export function modeState(mode: Mode): SessionModeState {
 }
 
 export function modelChoices(provider: ProviderName, current: string): string[] {
-  const family = provider === "anthropic" || provider === "openai" ? knownModelIds(provider) : [];
+  const family = provider === "anthropic" ? knownModelIds("anthropic") : provider === "mock" ? [] : knownModelIds("openai");
   return [current, ...family.filter((id) => id !== current)];
 }
 

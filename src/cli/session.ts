@@ -76,6 +76,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),
     ...(options.scenario ? { scenario: options.scenario } : {}),
     stall: settings.stallTimeouts,
+    ...(options.onNotice ? { onNotice: options.onNotice } : {}),
     ...(settings.models[settings.model] ? { modelOverrides: stripUndefined(settings.models[settings.model] ?? {}) } : {}),
   });
   const provider = options.wrapProvider ? options.wrapProvider(createdProvider) : createdProvider;

@@ -4,7 +4,7 @@ import type { ProviderName, ResolvedSettings } from "./types.js";
 /** The environment variable a provider's key is read from after `CAIRN_API_KEY`. */
 export function providerKeyVariable(provider: ProviderName): string | undefined {
   if (provider === "anthropic") return "ANTHROPIC_API_KEY";
-  if (provider === "openai") return "OPENAI_API_KEY";
+  if (provider === "openai" || provider === "openai-responses") return "OPENAI_API_KEY";
   return undefined;
 }
 

@@ -136,7 +136,7 @@ export function environmentLayer(options: { env: NodeJS.ProcessEnv; cwd: string;
 }
 
 function providerBaseUrlVariables(provider: ProviderName): string[] {
-  if (provider === "openai") return ["OPENAI_BASE_URL"];
+  if (provider === "openai" || provider === "openai-responses") return ["OPENAI_BASE_URL"];
   if (provider === "anthropic") return ["ANTHROPIC_BASE_URL"];
   return [];
 }

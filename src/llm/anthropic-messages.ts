@@ -1,4 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
+import { signatureOwner } from "./reasoning-signature.js";
 import { ensureToolResultPairing } from "./tool-result-pairing.js";
 import type { ContentBlock, ImageContent, Message, TextContent, ToolSchema } from "./types.js";
 
@@ -45,8 +46,9 @@ function convertBlock(block: ContentBlock): ContentBlockParam | undefined {
     }
     case "reasoning":
       if (block.redactedData !== undefined) return { type: "redacted_thinking", data: block.redactedData };
-      // Thinking without its signature would be refused; it is only kept for display.
-      if (block.signature === undefined) return undefined;
+      // Thinking without its signature would be refused; it is only kept for display. Reasoning
+      // another API signed (reasoning-signature.ts) cannot go back either.
+      if (block.signature === undefined || signatureOwner(block.signature) !== "anthropic") return undefined;
       return { type: "thinking", thinking: block.text, signature: block.signature };
   }
 }

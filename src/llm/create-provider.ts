@@ -5,7 +5,7 @@ import type { Scenario } from "./scripted/scenario.js";
 import type { StallTimeouts } from "./stall.js";
 import type { ModelInfo, Provider } from "./types.js";
 
-export type ProviderName = "anthropic" | "openai" | "mock";
+export type ProviderName = "anthropic" | "openai" | "openai-responses" | "mock";
 
 export interface CreateProviderOptions {
   provider: ProviderName;
@@ -23,13 +23,15 @@ export interface CreateProviderOptions {
   thinkingBudgetTokens?: number;
   /** OpenAI-compatible servers: flags over the defaults for the base URL. */
   compatibility?: Partial<OpenAiCompatibility>;
+  /** Told things the user should know that are not errors (reasoning left out on a provider switch). */
+  onNotice?: (message: string) => void;
   /** Where API keys are looked up; default `process.env`. */
   environment?: Record<string, string | undefined>;
 }
 
-export const apiKeyVariables = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY" } as const;
+export const apiKeyVariables = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY", "openai-responses": "OPENAI_API_KEY" } as const;
 
-function missingKey(provider: "anthropic" | "openai"): ProviderError {
+function missingKey(provider: keyof typeof apiKeyVariables): ProviderError {
   const variable = apiKeyVariables[provider];
   return new ProviderError({
     kind: "auth",
@@ -82,6 +84,19 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
         ...baseUrl,
         ...stall,
         ...(options.compatibility === undefined ? {} : { compatibility: options.compatibility }),
+      });
+    }
+    case "openai-responses": {
+      // Same rules as "openai": a base URL of a local server needs no key.
+      const apiKey = options.apiKey ?? environment[apiKeyVariables["openai-responses"]];
+      if ((apiKey === undefined || apiKey === "") && options.baseUrl === undefined) throw missingKey("openai-responses");
+      const { OpenAiResponsesProvider } = await import("./openai-responses.js");
+      return new OpenAiResponsesProvider({
+        ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }),
+        model,
+        ...baseUrl,
+        ...stall,
+        ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
       });
     }
   }

@@ -84,9 +84,10 @@ function openai(sheet: PriceSheet): CatalogueEntry {
   };
 }
 
-export const defaultModels: Record<ProviderFamily | "mock", string> = {
+export const defaultModels: Record<ProviderFamily | "openai-responses" | "mock", string> = {
   anthropic: "claude-sonnet-5-5",
   openai: "gpt-5.4",
+  "openai-responses": "gpt-5.4",
   mock: "mock-model",
 };
 

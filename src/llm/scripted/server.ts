@@ -6,8 +6,9 @@ import { randomBytes } from "node:crypto";
 import type { Scenario, ScenarioTurn } from "./scenario.js";
 import { anthropicErrorBody, anthropicFrames, anthropicStreamError } from "./anthropic-stream.js";
 import { openAiErrorBody, openAiFrames, openAiStreamError } from "./openai-stream.js";
+import { responsesFrames, responsesStreamError } from "./responses-stream.js";
 
-type Api = "anthropic" | "openai";
+type Api = "anthropic" | "openai" | "openai-responses";
 
 /** What one request received, for the request log and for tests. */
 export interface LoggedRequest {
@@ -53,6 +54,7 @@ function apiOf(path: string): Api | undefined {
   const pathname = path.split("?")[0] ?? "";
   if (pathname.endsWith("/messages")) return "anthropic";
   if (pathname.endsWith("/chat/completions")) return "openai";
+  if (pathname.endsWith("/responses")) return "openai-responses";
   return undefined;
 }
 
@@ -77,7 +79,26 @@ function sendJson(response: ServerResponse, status: number, body: unknown, heade
 }
 
 function errorBody(api: Api | undefined, status: number, message: string): unknown {
-  return api === "openai" ? openAiErrorBody(status, message) : anthropicErrorBody(status, message);
+  // The Responses API answers errors in the same shape as Chat Completions.
+  return api === "anthropic" || api === undefined ? anthropicErrorBody(status, message) : openAiErrorBody(status, message);
+}
+
+function framesFor(
+  api: Api,
+  turn: ScenarioTurn,
+  options: { body: Record<string, unknown>; model: string; chunkSize: number; includeUsage: boolean },
+): string[] {
+  const { model, chunkSize } = options;
+  if (api === "anthropic") return anthropicFrames(turn, { model, chunkSize });
+  if (api === "openai") return openAiFrames(turn, { model, chunkSize, includeUsage: options.includeUsage });
+  const include = options.body["include"];
+  const includeEncryptedReasoning = Array.isArray(include) && include.includes("reasoning.encrypted_content");
+  return responsesFrames(turn, { model, chunkSize, includeEncryptedReasoning });
+}
+
+function streamErrorFor(api: Api, type: string, message: string): string {
+  if (api === "anthropic") return anthropicStreamError(type, message);
+  return api === "openai" ? openAiStreamError(type, message) : responsesStreamError(type, message);
 }
 
 function pause(ms: number): Promise<void> {
@@ -126,8 +147,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     const streamOptions = body["stream_options"];
     const includeUsage =
       typeof streamOptions === "object" && streamOptions !== null && (streamOptions as Record<string, unknown>)["include_usage"] === true;
-    const frames =
-      api === "anthropic" ? anthropicFrames(turn, { model, chunkSize }) : openAiFrames(turn, { model, chunkSize, includeUsage });
+    const frames = framesFor(api, turn, { body, model, chunkSize, includeUsage });
 
     let droppedByServer = false;
     response.on("close", () => {
@@ -156,7 +176,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       if (response.destroyed || progress.closedByClient) return;
       if (turn.streamError?.afterChunks === position) {
         const { type, message } = turn.streamError;
-        response.end(api === "anthropic" ? anthropicStreamError(type, message) : openAiStreamError(type, message));
+        response.end(streamErrorFor(api, type, message));
         return;
       }
       if (turn.dropAfterChunks === position) {
@@ -184,7 +204,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       sendJson(
         response,
         404,
-        errorBody(api, 404, `scripted LLM server: no route for ${request.method ?? "?"} ${path}; use POST /v1/messages or POST /v1/chat/completions`),
+        errorBody(api, 404, `scripted LLM server: no route for ${request.method ?? "?"} ${path}; use POST /v1/messages, /v1/chat/completions or /v1/responses`),
       );
       return;
     }
