@@ -21,7 +21,7 @@ export function modeState(mode: Mode): SessionModeState {
 }
 
 export function modelChoices(provider: ProviderName, current: string): string[] {
-  const family = provider === "anthropic" ? knownModelIds("anthropic") : provider === "mock" ? [] : knownModelIds("openai");
+  const family = provider === "mock" ? [] : knownModelIds(provider === "openai-responses" ? "openai" : provider);
   return [current, ...family.filter((id) => id !== current)];
 }
 

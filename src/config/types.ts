@@ -4,8 +4,8 @@ import type { PermissionRule } from "../security/permission-rules.js";
 import type { SandboxMode } from "../security/security-decision.js";
 import type { BudgetLimits } from "../security/settings-schema.js";
 
-export type ProviderName = "anthropic" | "openai" | "openai-responses" | "mock";
-export const providerNames: readonly ProviderName[] = ["anthropic", "openai", "openai-responses", "mock"];
+export type ProviderName = "anthropic" | "openai" | "openai-responses" | "gemini" | "mock";
+export const providerNames: readonly ProviderName[] = ["anthropic", "openai", "openai-responses", "gemini", "mock"];
 
 export type ToolProtocol = "xml" | "native";
 export type OnAskPolicy = "deny" | "fail";

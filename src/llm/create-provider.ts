@@ -5,7 +5,7 @@ import type { Scenario } from "./scripted/scenario.js";
 import type { StallTimeouts } from "./stall.js";
 import type { ModelInfo, Provider } from "./types.js";
 
-export type ProviderName = "anthropic" | "openai" | "openai-responses" | "mock";
+export type ProviderName = "anthropic" | "openai" | "openai-responses" | "gemini" | "mock";
 
 export interface CreateProviderOptions {
   provider: ProviderName;
@@ -29,7 +29,12 @@ export interface CreateProviderOptions {
   environment?: Record<string, string | undefined>;
 }
 
-export const apiKeyVariables = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY", "openai-responses": "OPENAI_API_KEY" } as const;
+export const apiKeyVariables = {
+  anthropic: "ANTHROPIC_API_KEY",
+  openai: "OPENAI_API_KEY",
+  "openai-responses": "OPENAI_API_KEY",
+  gemini: "GEMINI_API_KEY",
+} as const;
 
 function missingKey(provider: keyof typeof apiKeyVariables): ProviderError {
   const variable = apiKeyVariables[provider];
@@ -92,6 +97,18 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
       if ((apiKey === undefined || apiKey === "") && options.baseUrl === undefined) throw missingKey("openai-responses");
       const { OpenAiResponsesProvider } = await import("./openai-responses.js");
       return new OpenAiResponsesProvider({
+        ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }),
+        model,
+        ...baseUrl,
+        ...stall,
+        ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
+      });
+    }
+    case "gemini": {
+      const apiKey = options.apiKey ?? environment[apiKeyVariables.gemini] ?? environment["GOOGLE_API_KEY"];
+      if ((apiKey === undefined || apiKey === "") && options.baseUrl === undefined) throw missingKey("gemini");
+      const { GeminiProvider } = await import("./gemini.js");
+      return new GeminiProvider({
         ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }),
         model,
         ...baseUrl,
