@@ -32,6 +32,8 @@ const external = [
   "ioredis",
   // Finds its browser driver files relative to itself.
   "playwright-core",
+  // Loaded only behind a proxy (#20); bundled, its CommonJS EnvHttpProxyAgent is "not a constructor".
+  "undici",
 ];
 
 const result = await build({

@@ -7,6 +7,8 @@ import type { StallTimeouts } from "./stall.js";
 import type { Chunk, ModelInfo, Provider, ProviderRequest } from "./types.js";
 
 export interface AnthropicProviderOptions {
+  /** The fetch the SDK uses (a proxy-aware one, see proxy-fetch.ts); default the global fetch. */
+  fetch?: typeof fetch;
   apiKey: string;
   model: ModelInfo;
   baseUrl?: string;
@@ -35,6 +37,7 @@ export class AnthropicProvider implements Provider {
       apiKey: options.apiKey,
       maxRetries: 0,
       ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     });
   }
 

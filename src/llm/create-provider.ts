@@ -1,5 +1,6 @@
 import { ProviderError } from "./errors.js";
 import { defaultModels, modelInfo } from "./models.js";
+import { proxyFetch } from "./proxy-fetch.js";
 import type { OpenAiCompatibility } from "./openai.js";
 import type { Scenario } from "./scripted/scenario.js";
 import type { StallTimeouts } from "./stall.js";
@@ -58,6 +59,9 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
   const model = modelInfo(modelId, options.modelOverrides === undefined ? {} : { overrides: options.modelOverrides });
   const stall = options.stall === undefined ? {} : { stall: options.stall };
   const baseUrl = options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl };
+  // HTTPS_PROXY / HTTP_PROXY / NO_PROXY for every HTTP provider (#20 item 4).
+  const proxied = options.provider === "mock" ? undefined : await proxyFetch(environment);
+  const fetchOption = proxied === undefined ? {} : { fetch: proxied };
   switch (options.provider) {
     case "mock": {
       if (options.scenario === undefined) {
@@ -75,6 +79,7 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
         model,
         ...baseUrl,
         ...stall,
+        ...fetchOption,
         ...(options.thinkingBudgetTokens === undefined ? {} : { thinkingBudgetTokens: options.thinkingBudgetTokens }),
       });
     }
@@ -88,6 +93,7 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
         model,
         ...baseUrl,
         ...stall,
+        ...fetchOption,
         ...(options.compatibility === undefined ? {} : { compatibility: options.compatibility }),
       });
     }
@@ -101,6 +107,7 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
         model,
         ...baseUrl,
         ...stall,
+        ...fetchOption,
         ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
       });
     }
@@ -113,6 +120,7 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
         model,
         ...baseUrl,
         ...stall,
+        ...fetchOption,
         ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
       });
     }

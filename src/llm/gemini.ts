@@ -12,6 +12,8 @@ import type { StallTimeouts } from "./stall.js";
 import type { Chunk, ModelInfo, Provider, ProviderRequest } from "./types.js";
 
 export interface GeminiProviderOptions {
+  /** The fetch the SDK uses (a proxy-aware one, see proxy-fetch.ts); default the global fetch. */
+  fetch?: typeof fetch;
   /** A server on this machine needs none; a placeholder is sent. */
   apiKey?: string;
   model: ModelInfo;
@@ -48,7 +50,10 @@ export class GeminiProvider implements Provider {
     this.context = { providerName: "gemini", apiKeyEnv: options.apiKeyEnv ?? "GEMINI_API_KEY" };
     this.client = new GoogleGenAI({
       apiKey: options.apiKey ?? "not-needed",
-      ...(options.baseUrl === undefined ? {} : { httpOptions: { baseUrl: options.baseUrl } }),
+      httpOptions: {
+        ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      },
     });
   }
 

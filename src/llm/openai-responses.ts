@@ -7,6 +7,8 @@ import type { StallTimeouts } from "./stall.js";
 import type { Chunk, ModelInfo, Provider, ProviderRequest } from "./types.js";
 
 export interface OpenAiResponsesProviderOptions {
+  /** The fetch the SDK uses (a proxy-aware one, see proxy-fetch.ts); default the global fetch. */
+  fetch?: typeof fetch;
   /** Local servers need none; a placeholder is sent. */
   apiKey?: string;
   model: ModelInfo;
@@ -43,6 +45,7 @@ export class OpenAiResponsesProvider implements Provider {
       apiKey: options.apiKey ?? "not-needed",
       maxRetries: 0,
       ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     });
   }
 

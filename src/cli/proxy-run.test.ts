@@ -1,0 +1,67 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startScriptedServer } from "../llm/scripted/server.js";
+import type { ScriptedServer } from "../llm/scripted/server.js";
+import { startRecordingProxy } from "../llm/test-support/recording-proxy.js";
+import type { RecordingProxy } from "../llm/test-support/recording-proxy.js";
+import { makeSandbox, runCli } from "./test-support/cli-harness.js";
+import type { Sandbox } from "./test-support/cli-harness.js";
+
+/** #20 item 4: every provider's requests go through HTTPS_PROXY / HTTP_PROXY unless NO_PROXY says otherwise. */
+let sandbox: Sandbox;
+let server: ScriptedServer | undefined;
+let proxy: RecordingProxy | undefined;
+
+beforeEach(async () => {
+  sandbox = await makeSandbox();
+  for (const name of ["http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY"]) delete sandbox.env[name];
+});
+
+afterEach(async () => {
+  await server?.close();
+  await proxy?.close();
+  server = undefined;
+  proxy = undefined;
+  await sandbox.cleanup();
+});
+
+const providers = [
+  { provider: "anthropic", path: (url: string) => url, model: "claude-sonnet-5-5" },
+  { provider: "openai", path: (url: string) => `${url}/v1`, model: "gpt-4.1" },
+  { provider: "openai-responses", path: (url: string) => `${url}/v1`, model: "gpt-5.4" },
+  { provider: "gemini", path: (url: string) => url, model: "gemini-2.5-pro" },
+] as const;
+
+const complete = { text: "<attempt_completion>\n<result>via the proxy</result>\n</attempt_completion>" };
+
+describe("#20 item 4: requests through a proxy", () => {
+  it("every provider sends its requests through HTTP_PROXY / HTTPS_PROXY, and none when NO_PROXY names the host", { timeout: 90_000 }, async () => {
+    server = await startScriptedServer({ scenario: { turns: Array.from({ length: providers.length * 2 }, () => complete) } });
+    proxy = await startRecordingProxy();
+    for (const { provider, path, model } of providers) {
+      const args = ["run", "--json", "--yes", "--provider", provider, "--base-url", path(server.url), "--api-key", "k", "--model", model, "go"];
+      const before = proxy.requests.length;
+      const proxied = await runCli(args, { env: { ...sandbox.env, HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url }, cwd: sandbox.workspace });
+      expect(proxied.stderr).toBe("");
+      expect(proxied.status).toBe(0);
+      expect(proxied.events.some((event) => event["say"] === "completion_result" && event["text"] === "via the proxy")).toBe(true);
+      const seen = proxy.requests.slice(before).map((request) => request.target);
+      expect(seen.length, `${provider} went through the proxy`).toBeGreaterThan(0);
+      expect(seen.every((target) => target.includes(`127.0.0.1:${server!.port}`))).toBe(true);
+
+      const after = proxy.requests.length;
+      const direct = await runCli(args, { env: { ...sandbox.env, http_proxy: proxy.url, https_proxy: proxy.url, NO_PROXY: "127.0.0.1" }, cwd: sandbox.workspace });
+      expect(direct.status).toBe(0);
+      expect(proxy.requests.length, `${provider} skipped the proxy for NO_PROXY`).toBe(after);
+    }
+    expect(server.requests).toHaveLength(providers.length * 2);
+  });
+
+  it("a proxy address that is not a URL is a clear error", { timeout: 30_000 }, async () => {
+    const result = await runCli(["run", "--json", "--yes", "--provider", "openai", "--base-url", "http://127.0.0.1:9/v1", "--api-key", "k", "go"], {
+      env: { ...sandbox.env, HTTPS_PROXY: "not a proxy" },
+      cwd: sandbox.workspace,
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr).toMatch(/the proxy address "not a proxy" \(HTTPS_PROXY \/ HTTP_PROXY\) is not a URL/);
+  });
+});
