@@ -3,6 +3,7 @@ import { startScriptedServer } from "../llm/scripted/server.js";
 import type { ScriptedServer } from "../llm/scripted/server.js";
 import { startRecordingProxy } from "../llm/test-support/recording-proxy.js";
 import type { RecordingProxy } from "../llm/test-support/recording-proxy.js";
+import { hasOpenssl, makeCertificate, startTlsFront } from "../llm/test-support/tls-front.js";
 import { makeSandbox, runCli } from "./test-support/cli-harness.js";
 import type { Sandbox } from "./test-support/cli-harness.js";
 
@@ -63,5 +64,38 @@ describe("#20 item 4: requests through a proxy", () => {
     });
     expect(result.status).not.toBe(0);
     expect(result.stderr).toMatch(/the proxy address "not a proxy" \(HTTPS_PROXY \/ HTTP_PROXY\) is not a URL/);
+  });
+});
+
+const openssl = hasOpenssl();
+if (!openssl) console.warn("proxy-run.test.ts: openssl is missing: the NODE_EXTRA_CA_CERTS tests are skipped (install the openssl package)");
+
+describe.skipIf(!openssl)("#20 item 4: an extra CA bundle (NODE_EXTRA_CA_CERTS)", () => {
+  it("every provider reaches an HTTPS server signed by the extra CA, directly and through the proxy's tunnel, and fails without it", { timeout: 120_000 }, async () => {
+    server = await startScriptedServer({ scenario: { turns: Array.from({ length: providers.length * 2 }, () => complete) } });
+    proxy = await startRecordingProxy();
+    const { certFile, cert, key } = makeCertificate(sandbox.root);
+    const front = await startTlsFront({ cert, key, targetPort: server.port });
+    try {
+      const https = `https://127.0.0.1:${front.port}`;
+      for (const { provider, path, model } of providers) {
+        const args = ["run", "--json", "--yes", "--provider", provider, "--base-url", path(https), "--api-key", "k", "--model", model, "go"];
+        const direct = await runCli(args, { env: { ...sandbox.env, NODE_EXTRA_CA_CERTS: certFile }, cwd: sandbox.workspace });
+        expect(direct.stderr, provider).toBe("");
+        expect(direct.status, provider).toBe(0);
+        const before = proxy.requests.length;
+        const tunnelled = await runCli(args, { env: { ...sandbox.env, NODE_EXTRA_CA_CERTS: certFile, HTTPS_PROXY: proxy.url }, cwd: sandbox.workspace });
+        expect(tunnelled.status, provider).toBe(0);
+        expect(proxy.requests.slice(before)).toContainEqual({ method: "CONNECT", target: `127.0.0.1:${front.port}` });
+      }
+      const withoutCa = { ...sandbox.env };
+      delete withoutCa["NODE_EXTRA_CA_CERTS"];
+      const refused = await runCli(["run", "--json", "--yes", "--provider", "gemini", "--base-url", https, "--api-key", "k", "go"], { env: withoutCa, cwd: sandbox.workspace });
+      expect(refused.status).not.toBe(0);
+      expect(refused.stderr).toMatch(/TLS certificate is not trusted \(DEPTH_ZERO_SELF_SIGNED_CERT\).*NODE_EXTRA_CA_CERTS/);
+      expect(server.requests).toHaveLength(providers.length * 2);
+    } finally {
+      await front.close();
+    }
   });
 });
