@@ -76,7 +76,8 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),
     ...(options.scenario ? { scenario: options.scenario } : {}),
     stall: settings.stallTimeouts,
-    ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+    // Notes from the provider (reasoning left out on a provider switch, #20) reach the user: on stderr headless, in the task's messages otherwise.
+    onNotice: (text: string) => (options.onNotice ? options.onNotice(text) : current.task?.say("warning", text)),
     ...(settings.models[settings.model] ? { modelOverrides: stripUndefined(settings.models[settings.model] ?? {}) } : {}),
   });
   const provider = options.wrapProvider ? options.wrapProvider(createdProvider) : createdProvider;
