@@ -7,7 +7,7 @@ import { tagSignature } from "./reasoning-signature.js";
 import type { Scenario } from "./scripted/scenario.js";
 import { startScriptedServer } from "./scripted/server.js";
 import type { ScriptedServer } from "./scripted/server.js";
-import { collectFrom, readFileTool, reasoningOf, simpleRequest, textOf, toolCallsOf } from "./test-support/chunks.js";
+import { collect, collectFrom, readFileTool, reasoningOf, simpleRequest, textOf, toolCallsOf } from "./test-support/chunks.js";
 import type { Message } from "./types.js";
 
 let server: ScriptedServer | undefined;
@@ -18,7 +18,7 @@ afterEach(async () => {
 
 async function providerFor(scenario: Scenario) {
   server = await startScriptedServer({ scenario });
-  return new GeminiProvider({ apiKey: "AIza-test-secret", model: modelInfo("gemini-2.5-pro"), baseUrl: server.url });
+  return new GeminiProvider({ apiKey: "AIza-test-secret", model: modelInfo("gemini-2.5-pro"), baseUrl: server.url, stall: { firstChunkMs: 5000, betweenChunksMs: 300 } });
 }
 
 describe("#20 item 2: GeminiProvider through @google/genai and the scripted Gemini stream", () => {
@@ -83,6 +83,32 @@ describe("#20 item 2: GeminiProvider through @google/genai and the scripted Gemi
     const badKey = await collectFrom(provider);
     expect(badKey.error).toMatchObject({ kind: "auth" });
     expect((badKey.error as ProviderError).message).toMatch(/GEMINI_API_KEY/);
+  });
+
+  it("closes the socket at once when aborted mid-stream, and when the consumer stops reading, and notices a stall", async () => {
+    const provider = await providerFor({
+      turns: [
+        { text: "a".repeat(200), chunkSize: 1, delayMs: 5 },
+        { text: "a".repeat(200), chunkSize: 1, delayMs: 5 },
+        { text: "a".repeat(50), chunkSize: 1, stallAfterChunks: 5 },
+      ],
+    });
+    const controller = new AbortController();
+    const consumed = collect(provider.createMessage(simpleRequest(controller.signal)));
+    await server!.waitForChunks(0, 10);
+    controller.abort();
+    expect((await consumed).error).toMatchObject({ kind: "aborted" });
+    await server!.waitForClientClose(0);
+    expect(server!.progress(0).completed).toBe(false);
+
+    for await (const chunk of provider.createMessage(simpleRequest())) {
+      if (chunk.type === "text") break;
+    }
+    await server!.waitForClientClose(1);
+    expect(server!.progress(1).completed).toBe(false);
+
+    const stalled = await collectFrom(provider);
+    expect(stalled.error).toMatchObject({ kind: "stalled", retryable: true });
   });
 
   it("maps an error inside the stream and a dropped connection to retryable errors", async () => {

@@ -9,7 +9,7 @@ import { tagSignature } from "./reasoning-signature.js";
 import type { Scenario } from "./scripted/scenario.js";
 import { startScriptedServer } from "./scripted/server.js";
 import type { ScriptedServer } from "./scripted/server.js";
-import { collectFrom, readFileTool, reasoningOf, simpleRequest, textOf, toolCallsOf } from "./test-support/chunks.js";
+import { collect, collectFrom, readFileTool, reasoningOf, simpleRequest, textOf, toolCallsOf } from "./test-support/chunks.js";
 import type { Message } from "./types.js";
 
 let server: ScriptedServer | undefined;
@@ -20,7 +20,7 @@ afterEach(async () => {
 
 async function providerFor(scenario: Scenario, options: Partial<OpenAiResponsesProviderOptions> = {}) {
   server = await startScriptedServer({ scenario });
-  return new OpenAiResponsesProvider({ apiKey: "sk-test-secret", model: modelInfo("gpt-5.4"), baseUrl: `${server.url}/v1`, ...options });
+  return new OpenAiResponsesProvider({ apiKey: "sk-test-secret", model: modelInfo("gpt-5.4"), baseUrl: `${server.url}/v1`, stall: { firstChunkMs: 5000, betweenChunksMs: 300 }, ...options });
 }
 
 describe("#20 item 1: OpenAiResponsesProvider through the openai SDK and the scripted Responses stream", () => {
@@ -98,6 +98,32 @@ describe("#20 item 1: OpenAiResponsesProvider through the openai SDK and the scr
     expect(second.error).toBeInstanceOf(ProviderError);
     expect((second.error as ProviderError).message).toMatch(/overloaded mid-answer/);
     expect((second.error as ProviderError).retryable).toBe(true);
+  });
+
+  it("closes the socket at once when aborted mid-stream, and when the consumer stops reading, and notices a stall", async () => {
+    const provider = await providerFor({
+      turns: [
+        { text: "a".repeat(200), chunkSize: 1, delayMs: 5 },
+        { text: "a".repeat(200), chunkSize: 1, delayMs: 5 },
+        { text: "a".repeat(50), chunkSize: 1, stallAfterChunks: 5 },
+      ],
+    });
+    const controller = new AbortController();
+    const consumed = collect(provider.createMessage(simpleRequest(controller.signal)));
+    await server!.waitForChunks(0, 10);
+    controller.abort();
+    expect((await consumed).error).toMatchObject({ kind: "aborted" });
+    await server!.waitForClientClose(0);
+    expect(server!.progress(0).completed).toBe(false);
+
+    for await (const chunk of provider.createMessage(simpleRequest())) {
+      if (chunk.type === "text") break;
+    }
+    await server!.waitForClientClose(1);
+    expect(server!.progress(1).completed).toBe(false);
+
+    const stalled = await collectFrom(provider);
+    expect(stalled.error).toMatchObject({ kind: "stalled", retryable: true });
   });
 
   it("reports a dropped connection mid-stream as a retryable network error", async () => {
