@@ -169,3 +169,18 @@ describe("#20 item 2: the history as Gemini contents", () => {
     expect(note).toMatch(/1 reasoning block\(s\) from anthropic left out of the request: the Gemini API/);
   });
 });
+
+describe("#20 item 2: images in Gemini contents", () => {
+  it("sends user images and tool-result images as inlineData", () => {
+    const { contents } = toGeminiContents([
+      { role: "user", content: [{ type: "text", text: "look" }, { type: "image", mediaType: "image/png", data: "iVBORw0" }] },
+      { role: "assistant", content: [{ type: "tool_use", id: "g1", name: "browser_action", input: { action: "screenshot" } }] },
+      { role: "user", content: [{ type: "tool_result", toolUseId: "g1", content: [{ type: "text", text: "shot" }, { type: "image", mediaType: "image/jpeg", data: "/9j/4AA" }] }] },
+    ]);
+    expect(contents[0]).toEqual({ role: "user", parts: [{ text: "look" }, { inlineData: { mimeType: "image/png", data: "iVBORw0" } }] });
+    expect(contents[2]).toEqual({
+      role: "user",
+      parts: [{ functionResponse: { name: "browser_action", response: { output: "shot" } } }, { inlineData: { mimeType: "image/jpeg", data: "/9j/4AA" } }],
+    });
+  });
+});

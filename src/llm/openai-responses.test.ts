@@ -185,3 +185,19 @@ describe("#20 item 1: the history as Responses input items", () => {
     expect(JSON.stringify(backToAnthropic)).toContain('"tool_use_id":"call_a"');
   });
 });
+
+describe("#20 item 1: images in the Responses input", () => {
+  it("sends user images and tool-result images as input_image data URLs", () => {
+    const { input } = toResponsesInput([
+      { role: "user", content: [{ type: "text", text: "look" }, { type: "image", mediaType: "image/png", data: "iVBORw0" }] },
+      { role: "assistant", content: [{ type: "tool_use", id: "call_s", name: "browser_action", input: { action: "screenshot" } }] },
+      { role: "user", content: [{ type: "tool_result", toolUseId: "call_s", content: [{ type: "text", text: "shot" }, { type: "image", mediaType: "image/jpeg", data: "/9j/4AA" }] }] },
+    ]);
+    expect(input[0]).toEqual({ role: "user", content: [{ type: "input_text", text: "look" }, { type: "input_image", detail: "auto", image_url: "data:image/png;base64,iVBORw0" }] });
+    expect(input[2]).toEqual({
+      type: "function_call_output",
+      call_id: "call_s",
+      output: [{ type: "input_text", text: "shot" }, { type: "input_image", detail: "auto", image_url: "data:image/jpeg;base64,/9j/4AA" }],
+    });
+  });
+});
