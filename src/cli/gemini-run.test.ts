@@ -136,6 +136,7 @@ describe("#20 item 2 end to end: cairn run --provider gemini", () => {
     const anthropic = ["--json", "--yes", "--tool-protocol", "native", "--provider", "anthropic", "--base-url", server.url, "--api-key", "k", "--model", "claude-sonnet-5-5"];
     const second = await runCli(["resume", ...anthropic, taskId, "part two"], { env: sandbox.env, cwd: sandbox.workspace });
     expect(second.status).toBe(0);
+    expect(second.stderr).toMatch(/1 reasoning block\(s\) from gemini left out of the request: the Anthropic API/);
     const anthropicBody = JSON.stringify(server.requests[2]?.body);
     expect(server.requests[2]?.path).toBe("/v1/messages");
     expect(anthropicBody).toMatch(/"type":"tool_use","id":"gemini_[0-9a-f]+","name":"write_to_file"/);

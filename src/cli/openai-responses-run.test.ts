@@ -144,6 +144,7 @@ describe("#20 item 1 end to end: cairn run --provider openai-responses", () => {
     const second = await runCli(["resume", ...anthropic, taskId, "part two"], { env: sandbox.env, cwd: sandbox.workspace });
     expect(second.status).toBe(0);
     expect(second.events.some((event) => event["say"] === "completion_result" && event["text"] === "second part done")).toBe(true);
+    expect(second.stderr).toMatch(/1 reasoning block\(s\) from openai-responses left out of the request: the Anthropic API/);
     const anthropicBody = JSON.stringify(server.requests[2]?.body);
     expect(server.requests[2]?.path).toBe("/v1/messages");
     expect(anthropicBody).toContain('"type":"tool_use","id":"call_a"');

@@ -1,5 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { signatureOwner } from "./reasoning-signature.js";
+import type { DroppedReasoning } from "./reasoning-signature.js";
 import { ensureToolResultPairing } from "./tool-result-pairing.js";
 import type { ContentBlock, ImageContent, Message, TextContent, ToolSchema } from "./types.js";
 
@@ -56,6 +57,8 @@ function convertBlock(block: ContentBlock): ContentBlockParam | undefined {
 export interface AnthropicConversionOptions {
   /** Mark the last block of this many latest user messages for prompt caching (default 2). */
   cachedUserTurns?: number;
+  /** Counts reasoning another API signed, left out here (#20: a task resumed on another provider). */
+  dropped?: DroppedReasoning;
 }
 
 /**
@@ -68,6 +71,9 @@ export function toAnthropicMessages(messages: Message[], options: AnthropicConve
   for (const message of ensureToolResultPairing(messages)) {
     const blocks = message.content.flatMap((block) => {
       const param = convertBlock(block);
+      if (param === undefined && block.type === "reasoning" && block.signature !== undefined && block.redactedData === undefined) {
+        options.dropped?.add(signatureOwner(block.signature));
+      }
       return param === undefined ? [] : [param];
     });
     if (message.role === "user") {

@@ -81,6 +81,7 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
         ...stall,
         ...fetchOption,
         ...(options.thinkingBudgetTokens === undefined ? {} : { thinkingBudgetTokens: options.thinkingBudgetTokens }),
+        ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
       });
     }
     case "openai": {
