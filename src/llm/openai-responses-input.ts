@@ -69,8 +69,10 @@ function userItems(content: ContentBlock[]): InputItem[] {
   return items;
 }
 
-function reasoningItem(block: ReasoningContent, dropped: DroppedReasoning): InputItem[] {
+function reasoningItem(block: ReasoningContent, dropped: DroppedReasoning, keepReasoning: boolean): InputItem[] {
   const stored = storedReasoning(block);
+  // A model without reasoning refuses reasoning items (the task switched from a reasoning model).
+  if (stored !== undefined && !keepReasoning) return [];
   if (stored !== undefined) {
     return [
       {
@@ -87,7 +89,7 @@ function reasoningItem(block: ReasoningContent, dropped: DroppedReasoning): Inpu
   return [];
 }
 
-function assistantItems(content: ContentBlock[], dropped: DroppedReasoning): InputItem[] {
+function assistantItems(content: ContentBlock[], dropped: DroppedReasoning, keepReasoning: boolean): InputItem[] {
   const items: InputItem[] = [];
   let text = "";
   const flushText = (): void => {
@@ -99,7 +101,7 @@ function assistantItems(content: ContentBlock[], dropped: DroppedReasoning): Inp
       text += block.text;
     } else if (block.type === "reasoning") {
       flushText();
-      items.push(...reasoningItem(block, dropped));
+      items.push(...reasoningItem(block, dropped, keepReasoning));
     } else if (block.type === "tool_use") {
       flushText();
       items.push({ type: "function_call", call_id: block.id, name: block.name, arguments: JSON.stringify(block.input) });
@@ -115,12 +117,18 @@ export interface ResponsesInput {
   note?: string;
 }
 
+export interface ResponsesInputOptions {
+  /** Send encrypted reasoning items back (default true); false for models without reasoning. */
+  keepReasoning?: boolean;
+}
+
 /** The internal history as Responses input items, every function_call paired with its output by call_id. */
-export function toResponsesInput(messages: Message[]): ResponsesInput {
+export function toResponsesInput(messages: Message[], options: ResponsesInputOptions = {}): ResponsesInput {
+  const keepReasoning = options.keepReasoning ?? true;
   const dropped = new DroppedReasoning();
   const input: InputItem[] = [];
   for (const message of ensureToolResultPairing(messages)) {
-    input.push(...(message.role === "user" ? userItems(message.content) : assistantItems(message.content, dropped)));
+    input.push(...(message.role === "user" ? userItems(message.content) : assistantItems(message.content, dropped, keepReasoning)));
   }
   const note = dropped.note("the OpenAI Responses API");
   return note === undefined ? { input } : { input, note };

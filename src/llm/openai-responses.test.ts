@@ -171,6 +171,12 @@ describe("#20 item 1: the history as Responses input items", () => {
     ]);
   });
 
+  it("leaves encrypted reasoning out for a model without reasoning (a switch from gpt-5.4 to gpt-4.1)", () => {
+    const { input } = toResponsesInput(history, { keepReasoning: false });
+    expect(input.some((item) => "type" in item && item.type === "reasoning")).toBe(false);
+    expect(input.filter((item) => "type" in item && item.type === "function_call")).toHaveLength(2);
+  });
+
   it("drops Anthropic-signed thinking with a note, and Anthropic drops the Responses item (resume on another provider)", () => {
     const anthropicHistory: Message[] = [
       history[0]!,

@@ -54,7 +54,7 @@ export class OpenAiResponsesProvider implements Provider {
   }
 
   createMessage(request: ProviderRequest): AsyncIterable<Chunk> {
-    const { input, note } = toResponsesInput(request.messages);
+    const { input, note } = toResponsesInput(request.messages, { keepReasoning: this.model.supportsReasoning });
     // Once per distinct note: every later request of the task would repeat it.
     if (note !== undefined && note !== this.lastNote) this.options.onNotice?.(note);
     this.lastNote = note;
