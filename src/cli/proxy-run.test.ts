@@ -34,25 +34,31 @@ const providers = [
 
 const complete = { text: "<attempt_completion>\n<result>via the proxy</result>\n</attempt_completion>" };
 
+/** A name no resolver knows: only the recording proxy (which serves every name from 127.0.0.1) reaches it. */
+const remoteHost = "llm.cairn-test.invalid";
+
 describe("#20 item 4: requests through a proxy", () => {
-  it("every provider sends its requests through HTTP_PROXY / HTTPS_PROXY, and none when NO_PROXY names the host", { timeout: 90_000 }, async () => {
+  it("every provider sends its requests through HTTP_PROXY / HTTPS_PROXY, not for NO_PROXY hosts, never for this machine", { timeout: 120_000 }, async () => {
     server = await startScriptedServer({ scenario: { turns: Array.from({ length: providers.length * 2 }, () => complete) } });
     proxy = await startRecordingProxy();
+    const remote = `http://${remoteHost}:${server.port}`;
     for (const { provider, path, model } of providers) {
-      const args = ["run", "--json", "--yes", "--provider", provider, "--base-url", path(server.url), "--api-key", "k", "--model", model, "go"];
+      const argsFor = (base: string) => ["run", "--json", "--yes", "--provider", provider, "--base-url", path(base), "--api-key", "k", "--model", model, "go"];
       const before = proxy.requests.length;
-      const proxied = await runCli(args, { env: { ...sandbox.env, HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url }, cwd: sandbox.workspace });
-      expect(proxied.stderr).toBe("");
-      expect(proxied.status).toBe(0);
+      const proxied = await runCli(argsFor(remote), { env: { ...sandbox.env, HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url }, cwd: sandbox.workspace });
+      expect(proxied.stderr, provider).toBe("");
+      expect(proxied.status, provider).toBe(0);
       expect(proxied.events.some((event) => event["say"] === "completion_result" && event["text"] === "via the proxy")).toBe(true);
       const seen = proxy.requests.slice(before).map((request) => request.target);
       expect(seen.length, `${provider} went through the proxy`).toBeGreaterThan(0);
-      expect(seen.every((target) => target.includes(`127.0.0.1:${server!.port}`))).toBe(true);
+      expect(seen.every((target) => target.includes(`${remoteHost}:${server!.port}`))).toBe(true);
 
       const after = proxy.requests.length;
-      const direct = await runCli(args, { env: { ...sandbox.env, http_proxy: proxy.url, https_proxy: proxy.url, NO_PROXY: "127.0.0.1" }, cwd: sandbox.workspace });
-      expect(direct.status).toBe(0);
-      expect(proxy.requests.length, `${provider} skipped the proxy for NO_PROXY`).toBe(after);
+      const excluded = await runCli(argsFor(remote), { env: { ...sandbox.env, http_proxy: proxy.url, https_proxy: proxy.url, NO_PROXY: remoteHost }, cwd: sandbox.workspace });
+      expect(excluded.status, `${provider}: ${remoteHost} cannot be reached without the proxy`).not.toBe(0);
+      const local = await runCli(argsFor(server.url), { env: { ...sandbox.env, HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url }, cwd: sandbox.workspace });
+      expect(local.status, provider).toBe(0);
+      expect(proxy.requests.length, `${provider} skipped the proxy for NO_PROXY and for 127.0.0.1`).toBe(after);
     }
     expect(server.requests).toHaveLength(providers.length * 2);
   });
@@ -84,9 +90,11 @@ describe.skipIf(!openssl)("#20 item 4: an extra CA bundle (NODE_EXTRA_CA_CERTS)"
         expect(direct.stderr, provider).toBe("");
         expect(direct.status, provider).toBe(0);
         const before = proxy.requests.length;
-        const tunnelled = await runCli(args, { env: { ...sandbox.env, NODE_EXTRA_CA_CERTS: certFile, HTTPS_PROXY: proxy.url }, cwd: sandbox.workspace });
+        const remoteArgs = ["run", "--json", "--yes", "--provider", provider, "--base-url", path(`https://${remoteHost}:${front.port}`), "--api-key", "k", "--model", model, "go"];
+        const tunnelled = await runCli(remoteArgs, { env: { ...sandbox.env, NODE_EXTRA_CA_CERTS: certFile, HTTPS_PROXY: proxy.url }, cwd: sandbox.workspace });
+        expect(tunnelled.stderr, provider).toBe("");
         expect(tunnelled.status, provider).toBe(0);
-        expect(proxy.requests.slice(before)).toContainEqual({ method: "CONNECT", target: `127.0.0.1:${front.port}` });
+        expect(proxy.requests.slice(before)).toContainEqual({ method: "CONNECT", target: `${remoteHost}:${front.port}` });
       }
       const withoutCa = { ...sandbox.env };
       delete withoutCa["NODE_EXTRA_CA_CERTS"];

@@ -11,7 +11,7 @@ export function addTaskOptions(command: Command): Command {
     .option("--provider <name>", "anthropic | openai | openai-responses | gemini | mock")
     .option("--base-url <url>", "API base URL (any OpenAI-compatible server with --provider openai)")
     .option("--model <id>", "model id")
-    .option("--api-key <key>", "API key (default from ANTHROPIC_API_KEY, OPENAI_API_KEY or CAIRN_API_KEY)")
+    .option("--api-key <key>", "API key (default from CAIRN_API_KEY, then ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY)")
     .option("--profile <name>", "a named provider profile from the config")
     .option("--tool-protocol <protocol>", "xml | native")
     .option("--scenario <file>", "scenario file for --provider mock (the scripted model)")

@@ -17,7 +17,8 @@ export interface RecordingProxy {
 
 /**
  * An HTTP proxy on 127.0.0.1 that records every request and forwards it: CONNECT tunnels (as
- * undici's proxy agents open them) and plain absolute-form requests. Tests only.
+ * undici's proxy agents open them) and plain absolute-form requests. Every host name is served by
+ * 127.0.0.1, so a test can name a server no resolver knows (only the proxy can reach it). Tests only.
  */
 export async function startRecordingProxy(): Promise<RecordingProxy> {
   const requests: ProxiedRequest[] = [];
@@ -26,7 +27,7 @@ export async function startRecordingProxy(): Promise<RecordingProxy> {
     requests.push({ method: incoming.method ?? "?", target: incoming.url ?? "" });
     const target = new URL(incoming.url ?? "");
     const forwarded = httpRequest(
-      { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: incoming.method, headers: incoming.headers },
+      { host: "127.0.0.1", port: target.port, path: `${target.pathname}${target.search}`, method: incoming.method, headers: incoming.headers },
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(outgoing);
@@ -37,8 +38,8 @@ export async function startRecordingProxy(): Promise<RecordingProxy> {
   });
   server.on("connect", (incoming, clientSocket: Socket, head: Buffer) => {
     requests.push({ method: "CONNECT", target: incoming.url ?? "" });
-    const [host, port] = (incoming.url ?? "").split(":");
-    const upstream = connect(Number(port), host ?? "127.0.0.1", () => {
+    const port = (incoming.url ?? "").split(":").at(-1);
+    const upstream = connect(Number(port), "127.0.0.1", () => {
       clientSocket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
       if (head.length > 0) upstream.write(head);
       upstream.pipe(clientSocket);

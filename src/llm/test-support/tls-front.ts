@@ -14,13 +14,13 @@ export function hasOpenssl(): boolean {
   }
 }
 
-/** A self-signed certificate for 127.0.0.1, written to `folder` (cert.pem, key.pem). */
+/** A self-signed certificate for 127.0.0.1 and `llm.cairn-test.invalid`, written to `folder` (cert.pem, key.pem). */
 export function makeCertificate(folder: string): { certFile: string; cert: string; key: string } {
   const certFile = join(folder, "cert.pem");
   const keyFile = join(folder, "key.pem");
   execFileSync(
     "openssl",
-    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", keyFile, "-out", certFile, "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", keyFile, "-out", certFile, "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:llm.cairn-test.invalid"],
     { stdio: "ignore" },
   );
   return { certFile, cert: readFileSync(certFile, "utf8"), key: readFileSync(keyFile, "utf8") };
