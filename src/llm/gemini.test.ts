@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ProviderError } from "./errors.js";
-import { GeminiProvider } from "./gemini.js";
+import type { GenerateContentResponse } from "@google/genai";
+import { GeminiProvider, translateGeminiResponses } from "./gemini.js";
 import { toGeminiContents } from "./gemini-contents.js";
 import { modelInfo } from "./models.js";
 import { tagSignature } from "./reasoning-signature.js";
@@ -182,5 +183,18 @@ describe("#20 item 2: images in Gemini contents", () => {
       role: "user",
       parts: [{ functionResponse: { name: "browser_action", response: { output: "shot" } } }, { inlineData: { mimeType: "image/jpeg", data: "/9j/4AA" } }],
     });
+  });
+});
+
+describe("#20 item 2: responses outside the scripted server's repertoire (fixtures built from @google/genai's GenerateContentResponse type)", () => {
+  it("a blocked prompt is a bad request, not a retried network error", async () => {
+    async function* responses(): AsyncGenerator<GenerateContentResponse> {
+      yield { promptFeedback: { blockReason: "PROHIBITED_CONTENT" } } as GenerateContentResponse;
+    }
+    const failure = await translateGeminiResponses(responses(), modelInfo("gemini-2.5-pro"), { providerName: "gemini" })
+      .next()
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ kind: "bad_request", retryable: false });
+    expect((failure as ProviderError).message).toMatch(/prompt was blocked \(PROHIBITED_CONTENT\)/);
   });
 });

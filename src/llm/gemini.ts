@@ -1,6 +1,7 @@
 import { GoogleGenAI } from "@google/genai";
 import type { GenerateContentConfig, GenerateContentResponse } from "@google/genai";
 import { randomBytes } from "node:crypto";
+import { ProviderError } from "./errors.js";
 import type { ErrorContext } from "./errors.js";
 import { geminiProviderError } from "./gemini-errors.js";
 import { toGeminiContents, toGeminiTools } from "./gemini-contents.js";
@@ -117,6 +118,11 @@ export async function* translateGeminiResponses(
   let usage: GenerateContentResponse["usageMetadata"];
   for await (const response of events) {
     if (response.usageMetadata !== undefined) usage = response.usageMetadata;
+    const blocked = response.promptFeedback?.blockReason;
+    if (blocked !== undefined) {
+      const detail = response.promptFeedback?.blockReasonMessage ?? blocked;
+      throw new ProviderError({ kind: "bad_request", message: `${context.providerName} refused the request: the prompt was blocked (${detail})` });
+    }
     const candidate = response.candidates?.[0];
     for (const part of candidate?.content?.parts ?? []) {
       const signature = part.thoughtSignature === undefined ? undefined : tagSignature("gemini", part.thoughtSignature);

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { toAnthropicMessages } from "./anthropic-messages.js";
-import { ProviderError } from "./errors.js";
+import type OpenAI from "openai";
+import { ProviderError, toProviderError } from "./errors.js";
 import { modelInfo } from "./models.js";
-import { OpenAiResponsesProvider } from "./openai-responses.js";
+import { OpenAiResponsesProvider, translateResponsesEvents } from "./openai-responses.js";
 import type { OpenAiResponsesProviderOptions } from "./openai-responses.js";
 import { toResponsesInput } from "./openai-responses-input.js";
 import { tagSignature } from "./reasoning-signature.js";
@@ -10,7 +11,7 @@ import type { Scenario } from "./scripted/scenario.js";
 import { startScriptedServer } from "./scripted/server.js";
 import type { ScriptedServer } from "./scripted/server.js";
 import { collect, collectFrom, readFileTool, reasoningOf, simpleRequest, textOf, toolCallsOf } from "./test-support/chunks.js";
-import type { Message } from "./types.js";
+import type { Chunk, Message } from "./types.js";
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -205,5 +206,34 @@ describe("#20 item 1: images in the Responses input", () => {
       call_id: "call_s",
       output: [{ type: "input_text", text: "shot" }, { type: "input_image", detail: "auto", image_url: "data:image/jpeg;base64,/9j/4AA" }],
     });
+  });
+});
+
+describe("#20 item 1: events outside the scripted server's repertoire (fixtures built from the openai SDK's ResponseStreamEvent types)", () => {
+  async function* events(list: unknown[]): AsyncGenerator<OpenAI.Responses.ResponseStreamEvent> {
+    for (const event of list) yield event as OpenAI.Responses.ResponseStreamEvent;
+  }
+  const usage = { input_tokens: 5, input_tokens_details: { cached_tokens: 0 }, output_tokens: 3, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 8 };
+
+  it("shows a refusal as text, and reads a failed response as an error", async () => {
+    const chunks: Chunk[] = [];
+    for await (const chunk of translateResponsesEvents(
+      events([
+        { type: "response.refusal.delta", delta: "I can't help with that.", item_id: "msg_1", output_index: 0, content_index: 0, sequence_number: 1 },
+        { type: "response.completed", sequence_number: 2, response: { usage, incomplete_details: null } },
+      ]),
+      modelInfo("gpt-5.4"),
+      { providerName: "openai-responses" },
+    )) {
+      chunks.push(chunk);
+    }
+    expect(chunks[0]).toEqual({ type: "text", text: "I can't help with that." });
+    const failing = translateResponsesEvents(
+      events([{ type: "response.failed", sequence_number: 1, response: { error: { code: "rate_limit_exceeded", message: "slow down" } } }]),
+      modelInfo("gpt-5.4"),
+      { providerName: "openai-responses" },
+    );
+    const failure = await failing.next().catch((error: unknown) => error);
+    expect(toProviderError(failure, { providerName: "openai-responses" })).toMatchObject({ kind: "rate_limit", retryable: true });
   });
 });

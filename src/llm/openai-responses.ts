@@ -126,6 +126,8 @@ export async function* translateResponsesEvents(
   for await (const event of events) {
     switch (event.type) {
       case "response.output_text.delta":
+      case "response.refusal.delta":
+        // A refusal is what the model says instead of an answer: the user must see it.
         if (event.delta !== "") yield { type: "text", text: event.delta };
         break;
       case "response.reasoning_summary_text.delta":
