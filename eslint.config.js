@@ -28,5 +28,23 @@ export default tseslint.config(
       "@typescript-eslint/unbound-method": "off",
     },
   },
+  {
+    // #11, DESIGN.md: adapters reach task/ only through its contracts (and the Task class itself).
+    files: ["src/**/*.ts", "src/**/*.tsx"],
+    ignores: ["src/task/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "(^|/)task/(?!contracts/|task\\.js$)",
+              message: "Outside src/task/, import only its contracts (src/task/contracts/) or the Task class (src/task/task.js).",
+            },
+          ],
+        },
+      ],
+    },
+  },
   { files: ["eslint.config.js"], ...tseslint.configs.disableTypeChecked },
 );

@@ -9,8 +9,8 @@
  */
 import { EventEmitter } from "node:events";
 import { Writable } from "node:stream";
-import type { Host } from "../src/task/host.js";
-import type { UiMessage } from "../src/task/messages.js";
+import type { Host } from "../src/task/contracts/host.js";
+import type { UiMessage } from "../src/task/contracts/messages.js";
 import { HeadlessHost } from "../src/ui/headless/index.js";
 import type { TuiController } from "../src/ui/tui/controller.js";
 import { renderTui } from "../src/ui/tui/render.js";

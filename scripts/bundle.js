@@ -8,8 +8,6 @@
  *
  * Chunks sit next to `dist/cli/main.js`: code that finds files relative to its
  * own module (`new URL("../../package.json", import.meta.url)`) keeps working.
- * Packages that load files relative to themselves (binaries, WebAssembly) or that
- * only the terminal UI uses stay external and load from node_modules as before.
  */
 import { rm } from "node:fs/promises";
 import { build } from "esbuild";
@@ -17,24 +15,33 @@ import { build } from "esbuild";
 // Files of an earlier build (one .js per source file) must not linger beside the bundle.
 await rm("dist", { recursive: true, force: true });
 
-const external = [
-  "@vscode/ripgrep",
-  "web-tree-sitter",
-  "tree-sitter-wasms",
-  "ink",
-  "react",
-  "react/*",
-  "@modelcontextprotocol/sdk",
-  "@modelcontextprotocol/sdk/*",
-  // Loaded only by the fleet's commands; CommonJS packages whose classes an ES bundle
-  // would re-wrap (ioredis's `Redis` is then "not a constructor").
-  "bullmq",
-  "ioredis",
-  // Finds its browser driver files relative to itself.
-  "playwright-core",
-  // Loaded only behind a proxy (#20); bundled, its CommonJS EnvHttpProxyAgent is "not a constructor".
-  "undici",
-];
+/**
+ * The packages bundled with cairn's own code: those on the way to the first
+ * request, where hundreds of module files cost most. They are plain JavaScript
+ * (no files found relative to themselves). Every other package stays external
+ * and loads from node_modules as it always did: a package that reads files next
+ * to its own code (`__dirname`, WebAssembly, binaries, scripts) would break in a
+ * bundle, and packages added later are safe by default.
+ */
+const bundled = new Set(["@anthropic-ai/sdk", "openai", "zod", "commander", "picocolors", "diff", "ignore", "tinyglobby", "gpt-tokenizer"]);
+
+function packageName(specifier) {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+/** Bare imports from cairn's sources are bundled only for the packages above; their own imports follow them. */
+const externalPackages = {
+  name: "external-packages",
+  setup(builder) {
+    builder.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith("node:")) return { external: true };
+      const fromPackage = args.importer.includes("/node_modules/");
+      if (fromPackage || bundled.has(packageName(args.path))) return undefined;
+      return { external: true };
+    });
+  },
+};
 
 const result = await build({
   entryPoints: { "cli/main": "src/cli/main.ts", index: "src/index.ts" },
@@ -45,7 +52,7 @@ const result = await build({
   platform: "node",
   target: "node20",
   chunkNames: "cli/chunk-[hash]",
-  external,
+  plugins: [externalPackages],
   sourcemap: true,
   // CommonJS packages inside an ES module bundle still call require() for Node's own modules.
   banner: { js: 'import { createRequire as __cairnCreateRequire } from "node:module"; const require = __cairnCreateRequire(import.meta.url);' },

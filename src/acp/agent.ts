@@ -7,6 +7,7 @@
 import { isAbsolute } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { PROTOCOL_VERSION, RequestError, agent, ndJsonStream } from "@agentclientprotocol/sdk";
+import { blockedBaseUrlMessage } from "../security/cli-options.js";
 import type { AgentConnection, ClientCapabilities, InitializeResponse } from "@agentclientprotocol/sdk";
 import { ConfigError, requireApiKey, resolveSettings } from "../config/index.js";
 import type { CliFlags, ResolvedSettings } from "../config/index.js";
@@ -45,6 +46,9 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
     if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, got "${cwd}"`);
     const settings = await resolveSettings({ flags: { ...options.flags, cwd }, env: options.env, cwd }).catch(configError);
     for (const warning of settings.warnings) options.log(`warning: ${warning}`);
+    // A project config that would send the key to another server needs confirmation (#14): refuse, as headless runs do.
+    const blocked = settings.trust.blockedBaseUrl;
+    if (blocked !== undefined) throw RequestError.invalidParams(undefined, blockedBaseUrlMessage(blocked, settings.projectConfigPath));
     // A missing key is said when the session opens, not after the first prompt.
     try {
       requireApiKey(settings);

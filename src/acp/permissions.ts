@@ -3,7 +3,7 @@
  * (for the rest of the session, for the same kind of action), or reject.
  */
 import type { PermissionOption, RequestPermissionOutcome } from "@agentclientprotocol/sdk";
-import type { AskMessage, AskResponse } from "../task/messages.js";
+import type { AskMessage, AskResponse } from "../task/contracts/messages.js";
 
 export const permissionOptions: PermissionOption[] = [
   { optionId: "allow_once", name: "Allow", kind: "allow_once" },

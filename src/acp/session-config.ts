@@ -2,7 +2,7 @@
 import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
 import { knownModelIds } from "../llm/models.js";
 import type { ProviderName } from "../config/types.js";
-import type { Mode } from "../task/tool-executor.js";
+import type { Mode } from "../task/contracts/tool-executor.js";
 
 export const modeDescriptions: Record<Mode, { name: string; description: string }> = {
   plan: { name: "Plan", description: "Explore and plan with read-only tools; nothing is changed." },

@@ -4,8 +4,8 @@
  * always reads `cancelled`, however the task noticed it.
  */
 import type { StopReason } from "@agentclientprotocol/sdk";
-import type { UiMessage } from "../task/messages.js";
-import type { TaskResult } from "../task/task-options.js";
+import type { UiMessage } from "../task/contracts/messages.js";
+import type { TaskResult } from "../task/contracts/task-options.js";
 
 const limitReasons = new Set<StopReason>(["max_tokens", "max_turn_requests", "refusal"]);
 
@@ -22,6 +22,8 @@ export function stopReasonFor(options: { cancelled: boolean; result?: TaskResult
   if (options.cancelled) return "cancelled";
   // A refusal stops the task (staged abort) so the turn can end with it.
   if (options.hint === "refusal") return "refusal";
+  // A budget (#14: requests, tokens, cost, time, tool calls) stopped the task.
+  if ((options.result?.status as string | undefined) === "budget") return "max_turn_requests";
   if (options.result?.status === "aborted") return "cancelled";
   if (options.result?.status === "completed") return "end_turn";
   return options.hint ?? "end_turn";

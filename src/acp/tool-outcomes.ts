@@ -3,7 +3,7 @@
  * can mark the call completed or failed. The message goes through the task's
  * own `say`, which also logs it: a session replayed later shows the same.
  */
-import type { ToolExecutor, ToolOutcome } from "../task/tool-executor.js";
+import type { ToolExecutor, ToolOutcome } from "../task/contracts/tool-executor.js";
 
 /** Longest result text kept in the message (the model's copy is never cut). */
 const maximumResultCharacters = 4000;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { UiMessage } from "../task/messages.js";
+import type { UiMessage } from "../task/contracts/messages.js";
 import { diffContent } from "./tool-call-fields.js";
+import type { TaskResult } from "../task/contracts/task-options.js";
+import { stopReasonFor } from "./stop-reasons.js";
 import { UpdateProjection } from "./update-projection.js";
 
 function say(id: string, sayType: string, text: string, extra: Partial<UiMessage> = {}): UiMessage {
@@ -62,6 +64,33 @@ describe("the ACP projection of cairn's messages (issue #16: one mapping)", () =
     expect(plain.project(say("i", "info", "checkpoint made"))).toEqual([]);
     const withNotices = new UpdateProjection({ cwd: "/w", notices: true });
     expect(withNotices.project(say("w", "warning", "careful"))).toEqual([{ sessionUpdate: "notice", severity: "warning", title: "careful", description: "careful" }]);
+  });
+
+  it("#16 the task checklist becomes the plan: done steps completed, the next in progress, the rest pending", () => {
+    const projection = new UpdateProjection({ cwd: "/w", notices: false });
+    const items = [
+      { text: "Read the test", done: true },
+      { text: "Fix the parser", done: false },
+      { text: "Run the tests", done: false },
+    ];
+    expect(projection.project(say("k", "checklist", "- [x] Read the test\n- [ ] Fix the parser\n- [ ] Run the tests", { meta: { items, done: 1, total: 3 } }))).toEqual([
+      {
+        sessionUpdate: "plan",
+        entries: [
+          { content: "Read the test", priority: "medium", status: "completed" },
+          { content: "Fix the parser", priority: "medium", status: "in_progress" },
+          { content: "Run the tests", priority: "medium", status: "pending" },
+        ],
+      },
+    ]);
+  });
+
+  it("#16 stop reasons: a budget reads max_turn_requests; a cancel wins over everything", () => {
+    expect(stopReasonFor({ cancelled: false, result: { status: "budget" } as unknown as TaskResult, hint: undefined })).toBe("max_turn_requests");
+    expect(stopReasonFor({ cancelled: true, result: { status: "completed" }, hint: "refusal" })).toBe("cancelled");
+    expect(stopReasonFor({ cancelled: false, result: { status: "aborted" }, hint: "refusal" })).toBe("refusal");
+    expect(stopReasonFor({ cancelled: false, result: { status: "failed", error: "x" }, hint: "max_tokens" })).toBe("max_tokens");
+    expect(stopReasonFor({ cancelled: false, result: { status: "failed", error: "x" }, hint: undefined })).toBe("end_turn");
   });
 
   it("#16 a created file's diff has no old text; every hunk is its own diff", () => {

@@ -5,7 +5,8 @@
  * remember which tool call a later message (output, outcome) belongs to.
  */
 import type { SessionUpdate, ToolCallContent, ToolCallStatus, ToolCallUpdate } from "@agentclientprotocol/sdk";
-import type { AskMessage, SayMessage, UiMessage } from "../task/messages.js";
+import type { AskMessage, SayMessage, UiMessage } from "../task/contracts/messages.js";
+import { planEntries } from "./plan-entries.js";
 import { diffContent, textContent, toolKind, toolLocations, toolTitle } from "./tool-call-fields.js";
 
 export interface ProjectionOptions {
@@ -95,6 +96,11 @@ export class UpdateProjection {
       case "checkpoint_created":
         return this.notice(message, "info", false);
       default:
+        // The task checklist (#13) becomes the session's plan; the client replaces it each time.
+        if ((message.say as string) === "checklist" && !message.partial) {
+          const entries = planEntries(message.meta);
+          return entries.length === 0 ? [] : [{ sessionUpdate: "plan", entries }];
+        }
         return [];
     }
   }

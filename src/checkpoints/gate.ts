@@ -1,4 +1,4 @@
-import type { CheckpointGate } from "../task/seams.js";
+import type { CheckpointGate } from "../task/contracts/seams.js";
 import type { ConversationPosition } from "../store/types.js";
 import { CheckpointUnavailableError } from "./git.js";
 import type { CheckpointReason, CheckpointTracker } from "./tracker.js";

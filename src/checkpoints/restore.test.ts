@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { TaskStore } from "../store/task-store.js";
 import type { TaskLogWriter } from "../store/log-writer.js";
-import type { UiMessage } from "../task/messages.js";
+import type { UiMessage } from "../task/contracts/messages.js";
 import { conversationCutFor } from "./conversation-cut.js";
 import { createCheckpointGate } from "./gate.js";
 import { restoreCheckpoint, restoreOpenTask } from "./restore.js";

@@ -47,6 +47,11 @@ export function registerAcpCommand(program: Command, version: () => string): voi
         env: process.env,
         version: version(),
         ...(scenario ? { scenario } : {}),
+        // With cairn's sandbox on (#14), commands run sandboxed here, never in the editor's terminal.
+        sandboxed: (settings) => {
+          const mode = (settings as { sandbox?: unknown }).sandbox;
+          return mode !== undefined && mode !== "off";
+        },
         input: process.stdin,
         output: process.stdout,
         log,

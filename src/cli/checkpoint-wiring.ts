@@ -1,7 +1,7 @@
 import { CheckpointTracker } from "../checkpoints/tracker.js";
 import { createCheckpointGate } from "../checkpoints/gate.js";
 import type { ConversationPosition } from "../store/types.js";
-import type { CheckpointGate } from "../task/seams.js";
+import type { CheckpointGate } from "../task/contracts/seams.js";
 
 /**
  * The task's checkpoints: a shadow git repository of the workspace, each

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { resolve as resolvePath } from "node:path";
 import { colors as pc } from "./colors.js";
-import type { UiMessage } from "../task/messages.js";
+import type { UiMessage } from "../task/contracts/messages.js";
 import type { TaskSummary } from "../store/types.js";
 
 export interface HistoryCommandContext {

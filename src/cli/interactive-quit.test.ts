@@ -1,3 +1,4 @@
+import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import type { ResolvedSettings } from "../config/index.js";
 import { TuiHost } from "../ui/tui/tui-host.js";
@@ -21,7 +22,7 @@ describe("#11 item 6: quitting while a session is still being created", () => {
     } as unknown as Session;
     let exited = 0;
     const controller = new InteractiveController({
-      settings: { plan: false, model: "m" } as ResolvedSettings,
+      settings: { plan: false, model: "m", cwd: tmpdir() } as ResolvedSettings,
       host: new TuiHost(),
       exitWhenDone: false,
       onExit: () => (exited += 1),

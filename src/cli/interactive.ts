@@ -2,8 +2,8 @@ import { createInterface } from "node:readline/promises";
 import type { CliFlags, ResolvedSettings } from "../config/index.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import type { TaskResult } from "../task/task.js";
-import type { AskMessage } from "../task/messages.js";
-import type { Mode } from "../task/tool-executor.js";
+import type { AskMessage } from "../task/contracts/messages.js";
+import type { Mode } from "../task/contracts/tool-executor.js";
 import type { TuiController, TuiStatus } from "../ui/tui/controller.js";
 import type { SlashSession } from "../ui/tui/slash-commands.js";
 import { createSlashSession } from "./slash-session.js";
@@ -239,6 +239,47 @@ export class InteractiveController implements TuiController {
     this.sessionTotals.cost += totals.cost;
   }
 
+  /**
+   * `/compact` and `/uncompact` (src/context). While a step runs, compaction waits for the
+   * next request (a task never has two requests in flight); between steps it runs at once,
+   * on the live task or on the stored one.
+   */
+  contextCommand(command: "compact" | "uncompact"): void {
+    const session = this.session;
+    if (session && this.running) {
+      if (command === "uncompact") {
+        this.notify("info", "/uncompact works between steps: press Esc to stop this one first.");
+        return;
+      }
+      void session.context.compactWhenPossible().then((outcome) => this.notify("info", outcome.text));
+      return;
+    }
+    const taskId = session?.taskId ?? this.resumeTaskId;
+    if (taskId === undefined) {
+      this.notify("error", "There is no task to condense yet.");
+      return;
+    }
+    this.running = (async () => {
+      if (session) {
+        const outcome = command === "compact" ? await session.context.compact() : await session.context.uncompact();
+        if (!outcome.done) this.notify("info", outcome.text);
+        return;
+      }
+      const { compactStoredTask } = await import("./compact-command.js");
+      await compactStoredTask({
+        settings: this.options.settings,
+        taskId,
+        undo: command === "uncompact",
+        ...(this.options.scenario ? { scenario: this.options.scenario } : {}),
+        onMessage: (message) => this.options.host.onMessage(message),
+      });
+    })()
+      .catch((error: unknown) => this.notify("error", `/${command} failed: ${error instanceof Error ? error.message : String(error)}`))
+      .finally(() => {
+        this.running = undefined;
+      });
+  }
+
   /** A message of the UI's own, between tasks (no Task to say it). */
   notify(kind: "info" | "error", text: string): void {
     this.notices += 1;
@@ -291,7 +332,7 @@ export class InteractiveController implements TuiController {
       ...(totals === undefined ? {} : { tokensIn: totals.tokensIn, tokensOut: totals.tokensOut }),
       model: this.settings.model,
       mode: this.mode,
-      tokensUsed: task?.usage.lastContextTokens() ?? 0,
+      tokensUsed: this.session?.context.tokensUsed() ?? 0,
       contextWindow: this.session?.provider.model.contextWindow ?? 0,
       cost: task?.usage.totals().cost ?? 0,
       busy: this.running !== undefined,

@@ -12,6 +12,7 @@ import { registerHistoryCommands } from "./history-commands.js";
 import { registerCheckpointCommands } from "./checkpoint-commands.js";
 import { registerFleetCommands } from "./fleet-commands.js";
 import { registerPermissionsCommand } from "./permissions-command.js";
+import { registerCompactCommand } from "./compact-command.js";
 import { registerAcpCommand } from "./acp-command.js";
 
 function packageVersion(): string {
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
   registerCheckpointCommands(program, defaultMcpCommandContext());
   registerFleetCommands(program);
   registerPermissionsCommand(program);
+  registerCompactCommand(program);
   registerAcpCommand(program, packageVersion);
   return program;
 }

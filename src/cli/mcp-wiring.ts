@@ -2,9 +2,9 @@ import type { ResolvedSettings } from "../config/index.js";
 import { loadMcpConfig } from "../mcp/config.js";
 import type { McpServerConfig } from "../mcp/config.js";
 import type { McpPort } from "../tools/mcp-port.js";
-import type { McpGate } from "../task/seams.js";
-import { noMcp } from "../task/seams.js";
-import type { ToolExecutor } from "../task/tool-executor.js";
+import type { McpGate } from "../task/contracts/seams.js";
+import { noMcp } from "../task/contracts/seams.js";
+import type { ToolExecutor } from "../task/contracts/tool-executor.js";
 
 export interface McpWiring {
   gate: McpGate;

@@ -9,7 +9,12 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedServer, type ScriptedServer } from "../llm/scripted/server.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
+import { everythingEntry } from "../mcp/test-support/servers.js";
+import { checkBubblewrap } from "../security/sandbox.js";
 import { makeSandbox, runCli, type Sandbox } from "./test-support/cli-harness.js";
+
+const bubblewrap = checkBubblewrap();
+if (!bubblewrap.ok) console.warn(`SKIPPED the sandboxed hook test: bubblewrap (Debian package "bubblewrap") is not usable: ${bubblewrap.message}`);
 
 let sandbox: Sandbox;
 let server: ScriptedServer | undefined;
@@ -141,5 +146,28 @@ describe("#14 what was found, through the real CLI", () => {
     expect(result.stderr).toMatch(/bubblewrap \(bwrap\), which is not installed/);
     expect(existsSync(join(sandbox.workspace, "ran"))).toBe(false);
     expect(server!.requests).toHaveLength(0);
+  });
+
+  it.skipIf(!bubblewrap.ok)("hooks get the scrubbed environment too (and run in the sandbox when it is on)", async () => {
+    await start([complete]);
+    await mkdir(join(sandbox.workspace, ".cairn"), { recursive: true });
+    await writeFile(join(sandbox.workspace, ".cairn", "config.json"), JSON.stringify({ hooks: { TaskStart: "env > hook-env.txt; echo outside > ../hook-outside.txt" } }));
+    const env = { ...sandbox.env, ANTHROPIC_API_KEY: apiKey, SERVICE_TOKEN: "canary-hook-token-998877", VISIBLE_SETTING: "seen-by-hook" };
+    const result = await runCli(runArgs(["--yes", "--trust", "--sandbox", "workspace-write"]), { env, cwd: sandbox.workspace });
+    expect(result.status, result.stderr).toBe(0);
+    const seen = await readFile(join(sandbox.workspace, "hook-env.txt"), "utf8");
+    expect(seen).toContain("VISIBLE_SETTING=seen-by-hook");
+    expect(seen).not.toContain("canary-hook-token-998877");
+    expect(seen).not.toContain(apiKey);
+    expect(existsSync(join(sandbox.root, "hook-outside.txt"))).toBe(false);
+  });
+
+  it.skipIf(!bubblewrap.ok)("stdio MCP servers start under the sandbox and still answer", async () => {
+    await writeFile(join(sandbox.configDir, "cairn", "mcp.json"), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everythingEntry, "stdio"] } } }));
+    const call = `<use_mcp_tool>\n<server_name>everything</server_name>\n<tool_name>echo</tool_name>\n<arguments>{"message": "from the sandbox"}</arguments>\n</use_mcp_tool>`;
+    await start([call, complete]);
+    const result = await runCli(runArgs(["--yes", "--api-key", apiKey, "--sandbox", "workspace-write"]), { env: sandbox.env, cwd: sandbox.workspace });
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.stringify(server!.requests[1]?.body)).toContain("Echo: from the sandbox");
   });
 });

@@ -14,9 +14,9 @@ import type { LaunchPolicy } from "../security/process-launch.js";
 import { launchProcess } from "../security/process-launch.js";
 import { SecretRedactor } from "../security/redaction.js";
 import { checkBubblewrap } from "../security/sandbox.js";
-import type { Host } from "../task/host.js";
-import type { UiMessage } from "../task/messages.js";
-import type { TaskLog } from "../task/seams.js";
+import type { Host } from "../task/contracts/host.js";
+import type { UiMessage } from "../task/contracts/messages.js";
+import type { TaskLog } from "../task/contracts/seams.js";
 import { createLaunchPolicy } from "../tools/sandbox-policy.js";
 
 export interface SessionSecurity {
@@ -62,6 +62,7 @@ export function createSessionSecurity(options: {
         ? {
             name: provider.name,
             model: provider.model,
+            ...(provider.baseUrl === undefined ? {} : { baseUrl: provider.baseUrl }),
             createMessage: (request) => provider.createMessage({ ...request, systemPrompt: redactor.text(request.systemPrompt), messages: redactor.deep(request.messages) }),
           }
         : provider,

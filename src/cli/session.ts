@@ -6,13 +6,13 @@ import type { Scenario } from "../llm/scripted/scenario.js";
 import type { ImageContent, Provider } from "../llm/types.js";
 import { createPromptBuilder } from "../prompt/system-prompt.js";
 import { TaskStore } from "../store/task-store.js";
-import type { Host } from "../task/host.js";
+import type { Host } from "../task/contracts/host.js";
 import { Task } from "../task/task.js";
 import type { TaskResult } from "../task/task.js";
 import { openForResume } from "../store/resume-task.js";
 import type { PreparedResume } from "../store/resume.js";
-import type { TaskLog } from "../task/seams.js";
-import { noCheckpoints } from "../task/seams.js";
+import type { TaskLog } from "../task/contracts/seams.js";
+import { noCheckpoints } from "../task/contracts/seams.js";
 import { createToolExecutor } from "../tools/create-tool-executor.js";
 import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
@@ -20,13 +20,20 @@ import { createShellHooks } from "../hooks/shell-hooks.js";
 import { startMcp } from "./mcp-wiring.js";
 import { createSessionSecurity } from "./security-wiring.js";
 import type { SessionSecurity } from "./security-wiring.js";
-import type { UiMessage } from "../task/messages.js";
+import type { UiMessage } from "../task/contracts/messages.js";
+import { ContextManager } from "../context/context-manager.js";
+import type { UncompactState } from "../context/compaction-log.js";
+import { checklistReminder, withChecklistReminder } from "../context/checklist.js";
+import { workspaceFileReader } from "../context/workspace-files.js";
+import { registerContextManager } from "../context/context-registry.js";
 import type { McpServerConfig } from "../mcp/config.js";
-import type { ToolExecutor } from "../task/tool-executor.js";
+import type { ToolExecutor } from "../task/contracts/tool-executor.js";
 import type { WorkspaceOperations } from "../tools/operations.js";
 
 export interface Session {
   task: Task;
+  /** Context management of the task: `/compact`, `/uncompact`, tokens used of the window. */
+  context: ContextManager;
   taskId: string;
   provider: Provider;
   /** Runs the task: starts it, or continues a resumed one. */
@@ -78,7 +85,9 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     stall: settings.stallTimeouts,
     // Notes from the provider (reasoning left out on a provider switch, #20) reach the user: on stderr headless, in the task's messages otherwise.
     onNotice: (text: string) => (options.onNotice ? options.onNotice(text) : current.task?.say("warning", text)),
-    ...(settings.models[settings.model] ? { modelOverrides: stripUndefined(settings.models[settings.model] ?? {}) } : {}),
+    ...(settings.models[settings.model] || settings.modelLimits !== undefined
+      ? { modelOverrides: { ...stripUndefined(settings.models[settings.model] ?? {}), ...settings.modelLimits } }
+      : {}),
   });
   const provider = options.wrapProvider ? options.wrapProvider(createdProvider) : createdProvider;
 
@@ -88,6 +97,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   let resumed: PreparedResume | undefined;
   let resumedUsage: { tokensIn: number; tokensOut: number; cost: number } | undefined;
   let usedSoFar: UiMessage[] | undefined;
+  let uncompact: UncompactState | undefined;
   if (options.start.kind === "new") {
     const writer = await store.create({ task: options.start.task, workspace: settings.cwd, ...(options.start.taskId ? { taskId: options.start.taskId } : {}) });
     log = writer;
@@ -100,6 +110,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
     resumed = opened.resume;
     resumedUsage = { tokensIn: opened.loaded.tokensIn, tokensOut: opened.loaded.tokensOut, cost: opened.loaded.cost };
     usedSoFar = opened.loaded.uiMessages;
+    uncompact = opened.loaded.uncompact;
   }
 
   // Parts built before the Task report to it once it exists.
@@ -113,7 +124,7 @@ export async function createSession(options: SessionOptions): Promise<Session> {
 
   try {
     const security = createSessionSecurity({ settings, apiKey, ...(usedSoFar ? { resumedMessages: usedSoFar } : {}) });
-    return await buildSession({ options, settings, provider, log, taskId, resumed, resumedUsage, current, early, notice, security });
+    return await buildSession({ options, settings, provider, log, taskId, resumed, resumedUsage, uncompact, current, early, notice, security });
   } catch (error) {
     // The log was opened and holds the task's lock: a session that could not be
     // built (an invalid mcp.json, say) must not leave them behind (#11 item 6).
@@ -130,12 +141,13 @@ async function buildSession(parts: {
   taskId: string;
   resumed: PreparedResume | undefined;
   resumedUsage: { tokensIn: number; tokensOut: number; cost: number } | undefined;
+  uncompact: UncompactState | undefined;
   current: { task?: Task };
   early: string[];
   notice: (text: string, meta?: Record<string, unknown>) => void;
   security: SessionSecurity;
 }): Promise<Session> {
-  const { options, settings, provider, log, taskId, resumed, resumedUsage, current, early, notice, security } = parts;
+  const { options, settings, provider, log, taskId, resumed, resumedUsage, uncompact, current, early, notice, security } = parts;
   const mcp = await startMcp({
     settings,
     notice,
@@ -172,12 +184,25 @@ async function buildSession(parts: {
     },
   });
 
+  const context = new ContextManager({
+    provider,
+    ...(settings.context ? { settings: settings.context } : {}),
+    readFile: workspaceFileReader(settings.cwd),
+    ...(uncompact ? { uncompact } : {}),
+  });
+  const prompt = createPromptBuilder({ workspace: settings.cwd, toolExecutor, globalRulesDir: join(settings.userConfigDir, "rules") });
   const task = new Task({
     taskId,
     provider: security.wrapProvider(provider),
     toolExecutor,
     host: security.wrapHost(options.host),
-    prompt: createPromptBuilder({ workspace: settings.cwd, toolExecutor, globalRulesDir: join(settings.userConfigDir, "rules") }),
+    prompt: {
+      systemPrompt: (promptOptions) => prompt.systemPrompt(promptOptions),
+      // Open checklist items come back in the environment details every few requests without an update.
+      environmentDetails: async (detailOptions) =>
+        withChecklistReminder(await prompt.environmentDetails({ ...detailOptions, contextTokens: context.tokensUsed() }), checklistReminder(current.task?.apiConversationHistory ?? [], context.settings.checklistReminderEvery)),
+    },
+    context,
     protocol: settings.toolProtocol,
     mode: settings.plan ? "plan" : "act",
     yes: settings.yes,
@@ -204,6 +229,7 @@ async function buildSession(parts: {
     ...(resumed ? { history: { apiHistory: resumed.apiHistory, uiMessages: resumed.uiMessages, ...(resumedUsage ? { usage: resumedUsage } : {}) } } : {}),
   });
   current.task = task;
+  registerContextManager(task, context);
   for (const text of early) task.say("info", text);
   const created = task;
   const start = options.start;
@@ -217,6 +243,7 @@ async function buildSession(parts: {
 
   return {
     task: created,
+    context,
     taskId,
     provider,
     run: () => (start.kind === "new" ? created.startTask(start.task, images) : created.resumeTask([...(resumed?.nextUserContent ?? []), ...images])),

@@ -114,6 +114,7 @@ export function createSlashSession(controller: InteractiveController): SlashSess
       controller.continueTask(taskId, true);
       return `Task ${taskId} is open: type a message to continue it (Enter with nothing typed shows nothing; say what to do next).`;
     },
+    contextCommand: (command) => controller.contextCommand(command),
     mcpReport: async () => {
       const { loadMcpConfig } = await import("../mcp/config.js");
       const { servers, warnings } = await loadMcpConfig({ userConfigDir: settings().userConfigDir, workspace: settings().cwd, projectTrusted: settings().trust.trusted });

@@ -18,6 +18,19 @@ const profileSchema = z.strictObject({
   model: z.string().min(1).optional(),
   apiKey: z.string().min(1).optional(),
   toolProtocol: z.enum(["xml", "native"]).optional(),
+  /** The model's limits for this profile (a local model's window), over the catalogue's. */
+  contextWindow: positiveInteger.optional(),
+  maxOutputTokens: positiveInteger.optional(),
+});
+
+/** Context management (src/context): compaction threshold, what a summary keeps, or off. */
+const contextSchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  threshold: z.number().gt(0).max(1).optional(),
+  filesKept: z.number().int().nonnegative().optional(),
+  fileCharsKept: z.number().int().nonnegative().optional(),
+  turnsKept: positiveInteger.optional(),
+  checklistReminderEvery: z.number().int().nonnegative().optional(),
 });
 
 const autoApproveSchema = z.strictObject(
@@ -63,6 +76,7 @@ export const configFileSchema = z.strictObject({
     .optional(),
   retry: z.strictObject({ delaysMs: z.array(milliseconds).max(20) }).optional(),
   ...securitySettingsSchema,
+  context: contextSchema.optional(),
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;

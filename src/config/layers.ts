@@ -47,6 +47,7 @@ export function configFileLayer(layer: Layer, config: ConfigFile, file: string):
   set(layer, "timeouts.betweenChunksMs", config.timeouts?.betweenChunksMs);
   set(layer, "timeouts.mcpWaitMs", config.timeouts?.mcpWaitMs);
   set(layer, "retry.delaysMs", config.retry?.delaysMs);
+  for (const [key, value] of Object.entries(config.context ?? {})) set(layer, `context.${key}`, value);
   for (const [id, override] of Object.entries(config.models ?? {})) set(layer, `models.${id}`, override);
   for (const [name, command] of Object.entries(config.hooks ?? {})) set(layer, `hooks.${name}`, command);
   set(layer, "sandbox", config.sandbox);
@@ -64,6 +65,8 @@ export function profileLayer(name: string, profile: ProviderProfile, file: strin
   set(layer, "model", profile.model);
   set(layer, "apiKey", profile.apiKey);
   set(layer, "toolProtocol", profile.toolProtocol);
+  set(layer, "modelLimits.contextWindow", profile.contextWindow);
+  set(layer, "modelLimits.maxOutputTokens", profile.maxOutputTokens);
   return layer;
 }
 

@@ -35,6 +35,8 @@ function sameUrl(left: string, right: string): boolean {
   const normal = (url: string): string => url.trim().replace(/\/+$/, "").toLowerCase();
   return normal(left) === normal(right);
 }
+import { defaultContextSettings } from "../context/context-settings.js";
+import type { ContextSettings } from "../context/context-settings.js";
 
 export interface ResolveSettingsOptions {
   flags: CliFlags;
@@ -75,6 +77,7 @@ function defaultsLayer(): Layer {
     "timeouts.mcpWaitMs": 10_000,
     "retry.delaysMs": [2000, 4000, 8000],
   };
+  for (const [key, value] of Object.entries(defaultContextSettings)) values[`context.${key}`] = value;
   for (const key of autoApproveKeys) values[`autoApprove.${key}`] = defaultAutoApprove[key];
   for (const [key, value] of Object.entries(values)) layer.values.set(key, value);
   return layer;
@@ -310,6 +313,8 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
       betweenChunksMs: value<number>("timeouts.betweenChunksMs"),
     },
     retry: { delaysMs: value<number[]>("retry.delaysMs") },
+    context: contextSettings(value),
+    modelLimits: modelLimits(optional),
     userConfigDir,
     userConfigPath: userFile,
     projectConfigPath: projectFile,
@@ -318,6 +323,18 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     sourceDetails,
     warnings,
   };
+}
+
+function contextSettings(value: <T>(key: string) => T): ContextSettings {
+  const settings = { ...defaultContextSettings };
+  for (const key of Object.keys(settings) as Array<keyof ContextSettings>) (settings as Record<string, unknown>)[key] = value(`context.${key}`);
+  return settings;
+}
+
+function modelLimits(optional: <T>(key: string) => T | undefined): NonNullable<ResolvedSettings["modelLimits"]> {
+  const contextWindow = optional<number>("modelLimits.contextWindow");
+  const maxOutputTokens = optional<number>("modelLimits.maxOutputTokens");
+  return { ...(contextWindow === undefined ? {} : { contextWindow }), ...(maxOutputTokens === undefined ? {} : { maxOutputTokens }) };
 }
 
 function pick<T>(layers: readonly Layer[], key: string): { value: T; layer: Layer } {

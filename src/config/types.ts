@@ -3,6 +3,7 @@ import type { ApprovalSettings } from "../tools/approval.js";
 import type { PermissionRule } from "../security/permission-rules.js";
 import type { SandboxMode } from "../security/security-decision.js";
 import type { BudgetLimits } from "../security/settings-schema.js";
+import type { ContextSettings } from "../context/context-settings.js";
 
 export type ProviderName = "anthropic" | "openai" | "openai-responses" | "gemini" | "mock";
 export const providerNames: readonly ProviderName[] = ["anthropic", "openai", "openai-responses", "gemini", "mock"];
@@ -84,6 +85,9 @@ export interface ProviderProfile {
   /** Only honoured in the user config; a project config never holds keys. */
   apiKey?: string | undefined;
   toolProtocol?: ToolProtocol | undefined;
+  /** The model's context window and output limit with this profile (e.g. a local model). */
+  contextWindow?: number | undefined;
+  maxOutputTokens?: number | undefined;
 }
 
 export type SettingSource = "flag" | "env" | "project" | "user" | "default" | `profile:${string}`;
@@ -135,6 +139,11 @@ export interface ResolvedSettings {
   /** SPEC T15: longest wait for MCP servers before a request (default 10 s). */
   mcpWaitMs: number;
   retry: { delaysMs: number[] };
+  /** Context management: compaction threshold (share of the window), what a summary keeps, or off. */
+  /** Absent in settings built by hand (tests): the defaults apply. */
+  context?: ContextSettings;
+  /** The selected profile's model limits, applied over the catalogue and `models`. */
+  modelLimits?: { contextWindow?: number; maxOutputTokens?: number };
   userConfigDir: string;
   userConfigPath: string;
   projectConfigPath: string;

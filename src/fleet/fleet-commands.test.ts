@@ -4,6 +4,7 @@
  * suite on the fleet.
  */
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +14,7 @@ import { hasRedisServer } from "./test-support/redis-server.js";
 import { makeFleetSandbox, writeThenComplete, type FleetSandbox } from "./test-support/fleet-harness.js";
 
 const samples = fileURLToPath(new URL("../../samples/eval/", import.meta.url));
+const permissionLayer = fileURLToPath(new URL("../security/permission-rules.ts", import.meta.url));
 let sandbox: FleetSandbox | undefined;
 afterEach(async () => {
   await sandbox?.cleanup();
@@ -98,10 +100,34 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
     const budgeted = (await fleet.cli(["queue", "add", "--repo", fleet.repo, "--max-turns", "1", "two turns needed"])).stdout.trim();
     const spent = await finished(fleet, budgeted);
     expect(spent.status).toBe("failed");
-    expect(spent.error).toMatch(/budget spent: 1 of 1 turns/);
+    // The fleet's own check, or the permission layer's budget where cairn has it (issue #14): both stop at one request.
+    expect(spent.error).toMatch(/budget spent: 1 of 1 turns|Budget reached: --max-requests 1/);
     expect(own.requests).toHaveLength(1);
     expect(spent.patch).toContain("+++ b/y.txt");
   }, 90_000);
+
+  it("#19 a job's deny rule reaches the permission layer on the worker (or, without that layer, the job is refused, never run unguarded)", async () => {
+    sandbox = await makeFleetSandbox();
+    const fleet = sandbox;
+    const server = await fleet.serve({
+      turns: [
+        { text: "<execute_command>\n<command>echo hi > denied.txt</command>\n<requires_approval>false</requires_approval>\n</execute_command>" },
+        { text: "<attempt_completion>\n<result>\ntried\n</result>\n</attempt_completion>" },
+      ],
+    });
+    await fleet.startWorker("guarded");
+    const jobId = (await fleet.cli(["queue", "add", "--repo", fleet.repo, "--base-url", server.url, "--deny", "Bash(echo *)", "run echo"])).stdout.trim();
+    const report = await finished(fleet, jobId);
+    if (!existsSync(permissionLayer)) {
+      expect(report.status).toBe("rejected");
+      expect(report.error).toMatch(/cannot enforce/);
+      expect(server.requests).toHaveLength(0);
+      return;
+    }
+    expect(report.status, report.error).toBe("completed");
+    expect(report.patch).not.toContain("denied.txt");
+    expect(JSON.stringify(server.requests[1]?.body)).toMatch(/denied|Bash\(echo \*\)/i);
+  }, 60_000);
 
   it("#19 a finished job can push its result to a branch of the repository", async () => {
     sandbox = await makeFleetSandbox();
@@ -118,7 +144,7 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
   it("#19 providerConcurrency caps requests in flight across the fleet; queue status shows where jobs run", async () => {
     sandbox = await makeFleetSandbox({ fleet: { providerConcurrency: { anthropic: 1 } } });
     const fleet = sandbox;
-    const slowAnswer = { text: `Working. ${"step ".repeat(100)}`, chunkSize: 10, delayMs: 30 };
+    const slowAnswer = { text: `Working. ${"step ".repeat(300)}`, chunkSize: 10, delayMs: 30 };
     const first = await fleet.serve({ turns: [slowAnswer, writeThenComplete("a.txt", "a").turns[1]!] });
     const second = await fleet.serve({ turns: [writeThenComplete("b.txt", "b").turns[1]!] });
     await fleet.startWorker("one");
@@ -126,10 +152,10 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
     const firstId = (await fleet.cli(["queue", "add", "--repo", fleet.repo, "--base-url", first.url, "slow"])).stdout.trim();
     await first.waitForChunks(0, 2);
     await fleet.cli(["queue", "add", "--repo", fleet.repo, "--base-url", second.url, "quick"]);
-    const status = await fleet.cli(["queue", "status", "--json"]);
+    const [status, text] = await Promise.all([fleet.cli(["queue", "status", "--json"]), fleet.cli(["queue", "status"])]);
     const parsed = JSON.parse(status.stdout) as { counts: Record<string, number>; running: Array<{ id: string; worker: string }> };
     expect(parsed.running.find((job) => job.id === firstId)?.worker).toMatch(/^(one|two)$/);
-    expect((await fleet.cli(["queue", "status"])).stdout).toMatch(new RegExp(`${firstId}\\s+running on (one|two)`));
+    expect(text.stdout).toMatch(new RegExp(`${firstId}\\s+running on (one|two)`));
     // The other worker is idle, but the fleet allows one request at a time: the second waits for the first's answer.
     await fleet.waitFor("the second job's request", () => (second.requests.length > 0 ? true : undefined));
     expect(first.progress(0).completed).toBe(true);

@@ -105,6 +105,52 @@ describe.skipIf(!hasRedisServer)("cairn queue and cairn worker (issue #19)", () 
     expect(firstAfterTakeover.messages.filter((message) => message.role === "assistant")).toHaveLength(1);
   }, 150_000);
 
+  it("#19 a worker frozen past its lock (SIGSTOP) leaves the job to the worker that took it over and writes nothing more to its log", async () => {
+    // Unchecked, the frozen worker would notice its stalled stream after 15 s and try again, writing to the job's log.
+    sandbox = await makeFleetSandbox({ config: { timeouts: { firstChunkMs: 15_000, betweenChunksMs: 15_000 } } });
+    const fleet = sandbox;
+    const server = await fleet.serve({
+      turns: [
+        { text: "<write_to_file>\n<path>a.txt</path>\n<content>\nbefore the freeze\n</content>\n</write_to_file>" },
+        { text: "frozen here", stallAfterChunks: 2 },
+        { text: "<attempt_completion>\n<result>\nFinished by the second worker\n</result>\n</attempt_completion>" },
+      ],
+    });
+    const frozen = await fleet.startWorker("frozen");
+    const jobId = (await fleet.cli(["queue", "add", "--repo", fleet.repo, "--base-url", server.url, "write a.txt"])).stdout.trim();
+    await server.waitForChunks(1, 2);
+    const frozenAt = Date.now();
+    frozen.child.kill("SIGSTOP");
+    try {
+      await fleet.startWorker("second");
+      await fleet.waitFor("the takeover's request", () => (server.requests.length >= 3 ? true : undefined), 60_000);
+    } finally {
+      frozen.child.kill("SIGCONT");
+    }
+    const report = await fleet.waitFor("the job to finish", async () => {
+      const found = (await fleet.results()).find((entry) => entry.id === jobId);
+      return found?.status === "completed" ? found : undefined;
+    });
+    expect(report.worker).toBe("second");
+    expect(report.report).toBe("Finished by the second worker");
+    expect(report.patch).toContain("+before the freeze");
+    await fleet.waitFor("the frozen worker to notice", () => (/lost its lock/.test(frozen.stdout) ? true : undefined), 30_000);
+    // Past the frozen worker's stall timeout: had it gone on, it would have asked again by now.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, frozenAt + 20_000 - Date.now())));
+    // The frozen worker wrote no "aborted" status (nor anything else) into the log the second worker owns.
+    const { connectRedis } = await import("./redis-connection.js");
+    const { fleetKeys } = await import("./keys.js");
+    const { readMirroredLog } = await import("./log-mirror.js");
+    const redis = await connectRedis(fleet.redis.url);
+    try {
+      const statuses = (await readMirroredLog(redis, fleetKeys("cairn"), jobId)).flatMap((entry) => (entry.kind === "status" ? [entry.status] : []));
+      expect(statuses).toEqual(["completed"]);
+    } finally {
+      redis.disconnect();
+    }
+    expect(server.requests).toHaveLength(3);
+  }, 150_000);
+
   it("#19 a Redis restart with persistence on loses no job", async () => {
     sandbox = await makeFleetSandbox({ fleet: { lockDurationMs: 15_000, stalledIntervalMs: 5000 } });
     const fleet = sandbox;

@@ -3,7 +3,7 @@
  * patch with the entry that follows the step, and survives a Redis restart.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { TaskLogEntry } from "../task/seams.js";
+import type { TaskLogEntry } from "../task/contracts/seams.js";
 import { fleetKeys } from "./keys.js";
 import { LogMirror, readMirroredLog } from "./log-mirror.js";
 import { connectRedis, type RedisClient } from "./redis-connection.js";

@@ -7,7 +7,7 @@
  * entry that starts the next step are written in one MULTI, so Redis never
  * holds a log that is ahead of its patch.
  */
-import type { TaskLog, TaskLogEntry } from "../task/seams.js";
+import type { TaskLog, TaskLogEntry } from "../task/contracts/seams.js";
 import type { StoreLogEntry } from "../store/types.js";
 import type { FleetKeys } from "./keys.js";
 import type { RedisClient } from "./redis-connection.js";
@@ -51,8 +51,17 @@ export class LogMirror {
     };
   }
 
+  private detached = false;
+
+  /** Stops writing to Redis (the job belongs to another worker now); what is queued is dropped. */
+  detach(): void {
+    this.detached = true;
+    this.pending.length = 0;
+  }
+
   /** Queues one entry; a user turn is a step boundary, so the patch goes with it. */
   mirror(entry: StoreLogEntry): void {
+    if (this.detached) return;
     let patch: string | undefined;
     // The first user turn (the task) comes before any change: the patch is stored from the second on.
     if (entry.kind === "api" && entry.message.role === "user" && this.userTurns++ > 0) {
@@ -71,6 +80,7 @@ export class LogMirror {
 
   /** Stores the patch now (after the task ended), in order with the log. */
   storePatch(patch: string): void {
+    if (this.detached) return;
     this.lastPatch = patch;
     this.pending.push({ kind: "patch", patch });
     this.drain();

@@ -85,3 +85,29 @@ describe("a job narrows a worker's settings, never widens them (issue #19)", () 
     expect(matchesUrlPattern("http://user:pass@127.0.0.1:4000", "http://127.0.0.1:*")).toBe(false);
   });
 });
+
+describe("a job's narrowed budgets, rules and sandbox reach the permission layer (issues #19, #14)", () => {
+  it("#19 budgets become the lower of the worker's and the job's; the sandbox only gets stricter", async () => {
+    const { applySecurityNarrowing } = await import("./apply-security.js");
+    const withLayer = { ...worker, budget: { maxRequests: 40, maxCost: 1 }, sandbox: "workspace-write", permissions: [] } as unknown as ResolvedSettings;
+    const applied = (await applySecurityNarrowing({ settings: withLayer, budgets: { maxTurns: 10, maxCostUsd: 3, maxDurationMs: 60_000 }, jobPermissions: undefined, sandbox: "read-only" })) as unknown as {
+      budget: Record<string, number>;
+      sandbox: string;
+    };
+    expect(applied.budget).toEqual({ maxRequests: 10, maxCost: 1, maxTime: 60 });
+    expect(applied.sandbox).toBe("read-only");
+  });
+
+  it("#19 a worker without a permission layer refuses a job with rules or a sandbox instead of running it without them", async () => {
+    const { applySecurityNarrowing } = await import("./apply-security.js");
+    // The settings as they are without that layer (whether or not this build has it).
+    const fields: Record<string, unknown> = { ...worker };
+    delete fields["permissions"];
+    delete fields["sandbox"];
+    delete fields["budget"];
+    const bare = fields as unknown as ResolvedSettings;
+    await expect(applySecurityNarrowing({ settings: bare, budgets: {}, jobPermissions: undefined, sandbox: "read-only" })).rejects.toThrow(/cannot provide/);
+    await expect(applySecurityNarrowing({ settings: bare, budgets: {}, jobPermissions: { deny: ["Bash(rm *)"] }, sandbox: undefined })).rejects.toThrow(/cannot enforce/);
+    expect(narrowPermissions({ allow: ["Bash(npm test)"], deny: ["Read(.env)"] }, undefined)).toEqual({ allow: [], ask: [], deny: ["Read(.env)"] });
+  });
+});

@@ -119,15 +119,20 @@ export function narrowBudgets(worker: Budgets, job: Budgets): Budgets {
   return result;
 }
 
+/**
+ * The rules a job runs under: the worker's `ask` and `deny` rules for every
+ * job, plus the job's own; `allow` rules only those the job names, and only
+ * among the worker's (the worker's list is what a job may allow, not a default).
+ */
 export function narrowPermissions(worker: PermissionRules | undefined, job: PermissionRules | undefined): PermissionRules | undefined {
-  if (job === undefined) return worker;
+  if (job === undefined) return worker === undefined ? undefined : { allow: [], ask: worker.ask ?? [], deny: worker.deny ?? [] };
   const allowed = new Set(worker?.allow ?? []);
   const widening = (job.allow ?? []).filter((rule) => !allowed.has(rule));
   if (widening.length > 0) {
     throw new JobRejectedError(`the job's permission rules allow ${widening.map((rule) => `"${rule}"`).join(", ")}, which this worker does not allow`);
   }
   return {
-    allow: job.allow ?? worker?.allow ?? [],
+    allow: job.allow ?? [],
     ask: [...(worker?.ask ?? []), ...(job.ask ?? [])],
     deny: [...(worker?.deny ?? []), ...(job.deny ?? [])],
   };

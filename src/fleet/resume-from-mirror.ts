@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TaskStore } from "../store/task-store.js";
 import type { StoreLogEntry } from "../store/types.js";
-import type { TaskStatus } from "../task/seams.js";
+import type { TaskStatus } from "../task/contracts/seams.js";
 
 export interface MirroredTaskState {
   /** The last status the task wrote (a completed task is not run again). */

@@ -12,12 +12,13 @@ import { resolveSettings } from "../config/index.js";
 import { createSession } from "../cli/session.js";
 import { HeadlessHost } from "../ui/headless/index.js";
 import { requireApiKey } from "../config/index.js";
-import type { TaskLogEntry } from "../task/seams.js";
+import type { TaskLogEntry } from "../task/contracts/seams.js";
 import type { FleetSettings } from "./fleet-settings.js";
 import type { JobData, JobResult } from "./job-spec.js";
 import type { FleetKeys } from "./keys.js";
 import { LogMirror, readMirroredLog } from "./log-mirror.js";
 import { JobRejectedError, narrowSettings, providerFlagsFor } from "./narrow-settings.js";
+import { applySecurityNarrowing } from "./apply-security.js";
 import type { RedisClient } from "./redis-connection.js";
 import { entriesAfter, rebuildLocalTask, summarizeEntries } from "./resume-from-mirror.js";
 import { SharedLimits, limitedProvider, providerKeyHash, type Spending } from "./shared-limits.js";
@@ -51,6 +52,12 @@ export interface RunJobOptions {
   fleet?: FleetConnection | undefined;
   /** Aborts the task (cancel): a staged abort, as Ctrl-C in `cairn run`. */
   signal?: AbortSignal | undefined;
+  /**
+   * Aborted when this worker lost the job's lock (its event loop stalled past
+   * the lock duration): another worker may own the job now, so this one stops
+   * writing to the job's log and ends its task without a word.
+   */
+  lockLost?: AbortSignal | undefined;
   attempt: number;
 }
 
@@ -86,7 +93,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobOutcome> {
     const flags = providerFlagsFor({ job: data.options, worker: worker.settings, fleet: worker.fleet, workerFlags: worker.flags });
     const resolved = await resolveSettings({ flags: { ...flags, json: true }, env: worker.env, cwd: worker.cwd });
     narrowed = narrowSettings({ resolved, worker: worker.settings, job: data.options, fleet: worker.fleet });
-    settings = narrowed.settings;
+    settings = await applySecurityNarrowing({ settings: narrowed.settings, budgets: narrowed.budgets, jobPermissions: narrowed.permissions, sandbox: narrowed.sandbox });
     if (settings.provider === "mock" && data.options.scenario === undefined) throw new JobRejectedError("the job uses the mock provider but carries no scenario");
   } catch (error) {
     return { result: finish({ status: "rejected", error: error instanceof Error ? error.message : String(error) }) };
@@ -161,6 +168,11 @@ export async function runJob(options: RunJobOptions): Promise<RunJobOutcome> {
     const onAbort = (): void => stop("cancelled");
     if (options.signal?.aborted) stop("cancelled");
     options.signal?.addEventListener("abort", onAbort, { once: true });
+    const onLockLost = (): void => {
+      mirror?.detach();
+      stop("cancelled");
+    };
+    options.lockLost?.addEventListener("abort", onLockLost, { once: true });
     const timer = narrowed.budgets.maxDurationMs === undefined ? undefined : setTimeout(() => stop("timeout"), narrowed.budgets.maxDurationMs);
 
     let outcome;
@@ -169,6 +181,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobOutcome> {
     } finally {
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
+      options.lockLost?.removeEventListener("abort", onLockLost);
       host.close();
       await session.close();
     }

@@ -65,6 +65,8 @@ export async function runWorkerCommand(flags: WorkerCommandOptions): Promise<num
     log: say,
   };
 
+  /** Jobs running here, to stop when their lock is lost. */
+  const lostLocks = new Map<string, AbortController>();
   const processor = async (job: Job<unknown, JobResult>, _token?: string, signal?: AbortSignal): Promise<JobResult> => {
     const jobId = job.id ?? "";
     const parsed = jobDataSchema.safeParse(job.data);
@@ -76,7 +78,14 @@ export async function runWorkerCommand(flags: WorkerCommandOptions): Promise<num
       return cancelledResult(data, name, attempt);
     }
     say(`job ${jobId}: started (attempt ${attempt})`);
-    const outcome = await runJob({ jobId, data, worker: workerContext, fleet: { redis: context.redis, keys: context.keys }, signal, attempt });
+    const lockLost = new AbortController();
+    lostLocks.set(jobId, lockLost);
+    let outcome;
+    try {
+      outcome = await runJob({ jobId, data, worker: workerContext, fleet: { redis: context.redis, keys: context.keys }, signal, lockLost: lockLost.signal, attempt });
+    } finally {
+      lostLocks.delete(jobId);
+    }
     const result = outcome.result;
     await context.redis
       .multi()
@@ -96,8 +105,19 @@ export async function runWorkerCommand(flags: WorkerCommandOptions): Promise<num
     maxStalledCount: context.fleet.maxStalledCount,
     autorun: false,
   });
-  worker.on("error", (error) => say(`worker error: ${error.message}`));
+  worker.on("error", (error) => {
+    // A lost lock is said once, below; BullMQ repeats it at every renewal.
+    if (!/could not renew lock/.test(error.message)) say(`worker error: ${error.message}`);
+  });
   worker.on("failed", (job, error) => say(`job ${job?.id ?? "?"}: failed: ${error.message}`));
+  worker.on("lockRenewalFailed", (jobIds) => {
+    for (const jobId of jobIds) {
+      const running = lostLocks.get(jobId);
+      if (!running || running.signal.aborted) continue;
+      say(`job ${jobId}: lost its lock (this worker was too slow to renew it); leaving it to the worker that takes it over`);
+      running.abort();
+    }
+  });
 
   // Cancels come over pub/sub; a subscribed client can do nothing else, so it is a second connection.
   const subscriber = await connectRedis(context.redisUrl);

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import type { TaskHooks } from "../task/seams.js";
+import type { TaskHooks } from "../task/contracts/seams.js";
 import { launchShell, type LaunchPolicy } from "../security/process-launch.js";
 
 export interface HookResult {

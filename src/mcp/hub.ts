@@ -4,7 +4,7 @@
  */
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSchema } from "../llm/types.js";
-import type { McpStatus, McpGate } from "../task/seams.js";
+import type { McpStatus, McpGate } from "../task/contracts/seams.js";
 import type { McpCallResult, McpPort, McpToolInfo } from "../tools/mcp-port.js";
 import type { McpServerConfig } from "./config.js";
 import type { McpHubEvent, ReconnectSettings } from "./events.js";

@@ -1,6 +1,6 @@
 import type { ToolSchema } from "../llm/types.js";
 import type { ToolUseBlock } from "../parser/types.js";
-import type { Mode, ToolCallContext, ToolExecutor, ToolOutcome } from "../task/tool-executor.js";
+import type { Mode, ToolCallContext, ToolExecutor, ToolOutcome } from "../task/contracts/tool-executor.js";
 import type { McpHub } from "./hub.js";
 
 type NativeMcp = Pick<McpHub, "nativeToolSchemas" | "resolveNativeToolName" | "getTool">;

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import ignore from "ignore";
 import { glob } from "tinyglobby";
-import type { Mode } from "../task/tool-executor.js";
+import type { Mode } from "../task/contracts/tool-executor.js";
 
 const alwaysIgnored = ["**/node_modules/**", "**/.git/**", "**/dist/**", "**/build/**", "**/.venv/**", "**/__pycache__/**", "**/target/**"];
 

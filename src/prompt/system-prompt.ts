@@ -1,6 +1,6 @@
 import { homedir, platform, release } from "node:os";
-import type { PromptBuilder } from "../task/prompt-builder.js";
-import type { Mode, ToolExecutor } from "../task/tool-executor.js";
+import type { PromptBuilder } from "../task/contracts/prompt-builder.js";
+import type { Mode, ToolExecutor } from "../task/contracts/tool-executor.js";
 import { environmentDetails } from "./environment-details.js";
 import { loadRules, rulesSection } from "./rules.js";
 

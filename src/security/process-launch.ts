@@ -15,7 +15,7 @@ export interface LaunchPolicy {
   /** Variable names the user allows through although they look secret. */
   allowEnv: readonly string[];
   /** The sandbox, or undefined for none. `masked()` is asked at each start (ignored files change). */
-  sandbox: (Omit<SandboxSpec, "masked" | "readOnly"> & { masked(): string[]; readOnly(): string[] }) | undefined;
+  sandbox: (Omit<SandboxSpec, "masked" | "readOnly" | "blockedFolders"> & { masked(): string[]; readOnly(): string[]; blockedFolders?(): string[] }) | undefined;
 }
 
 /** `program args` as cairn starts it; `extraEnv` (a server's configured `env`) is added after scrubbing. */
@@ -25,7 +25,7 @@ export function launchProcess(options: { policy: LaunchPolicy | undefined; progr
   if (sandbox === undefined) return { file: options.program, args: options.args, env };
   const usable = checkBubblewrap();
   if (!usable.ok) throw new SandboxUnavailableError(usable.message);
-  const spec: SandboxSpec = { ...sandbox, masked: sandbox.masked(), readOnly: sandbox.readOnly() };
+  const spec: SandboxSpec = { ...sandbox, masked: sandbox.masked(), readOnly: sandbox.readOnly(), blockedFolders: sandbox.blockedFolders?.() ?? [] };
   return { file: "bwrap", args: bubblewrapArguments(spec, options.cwd, options.program, options.args), env };
 }
 

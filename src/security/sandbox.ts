@@ -19,6 +19,12 @@ export interface SandboxSpec {
   masked: string[];
   /** Paths that stay readable but not writable (protected paths inside a writable workspace). */
   readOnly: string[];
+  /**
+   * Protected folders that do not exist yet: an empty read-only folder is put
+   * there so a command cannot create them (bubblewrap leaves the empty folder
+   * behind as its mount point).
+   */
+  blockedFolders?: string[];
   /** Paths that must be writable though outside the workspace (rare: the command's own output folder). */
   writable?: string[];
 }
@@ -68,6 +74,9 @@ export function bubblewrapArguments(spec: SandboxSpec, cwd: string, program: str
   for (const path of spec.writable ?? []) if (existsSync(path)) result.push("--bind", path, path);
   for (const path of spec.readOnly) {
     if (kind(path) === "file" || kind(path) === "folder") result.push("--ro-bind", path, path);
+  }
+  for (const path of spec.blockedFolders ?? []) {
+    if (kind(path) === undefined) result.push("--tmpfs", path, "--remount-ro", path);
   }
   for (const path of spec.masked) {
     const found = kind(path);

@@ -91,6 +91,10 @@ export function verdictFor(assessment: CommandAssessment, context: SecurityConte
     const { rule, invocation } = assessment.asked;
     return { kind: "ask-explicit", reason: `the rule ${rule.text} (${rule.source}) asks before \`${invocation}\`` };
   }
+  // Protected paths need an explicit ask everywhere; the sandbox also keeps them read-only for what the parse cannot see.
+  if (sandboxed && assessment.protectedWrites.length > 0) {
+    return { kind: "ask-explicit", reason: `it writes protected paths: ${list(assessment.protectedWrites)}` };
+  }
   // In the sandbox, what the rules do not deny runs: it cannot reach outside the workspace or the network.
   if (sandboxed) return { kind: "allow", reason: `runs in the ${context.sandbox} sandbox` };
   if (assessment.unsure.length > 0 && assessment.exactRule === undefined) {

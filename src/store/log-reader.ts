@@ -1,7 +1,9 @@
 import { dropMessages } from "../context/truncate-history.js";
+import { replayCompaction } from "../context/compaction-log.js";
+import type { UncompactState } from "../context/compaction-log.js";
 import type { Message } from "../llm/types.js";
-import type { TaskStatus } from "../task/seams.js";
-import type { UiMessage } from "../task/messages.js";
+import type { TaskStatus } from "../task/contracts/seams.js";
+import type { UiMessage } from "../task/contracts/messages.js";
 import type { ConversationPosition, StoreLogEntry } from "./types.js";
 
 export interface ReadLog {
@@ -12,6 +14,8 @@ export interface ReadLog {
   tokensOut: number;
   cost: number;
   warnings: string[];
+  /** The conversation before the last compaction (for `/uncompact` after a resume). */
+  uncompact?: UncompactState;
 }
 
 const statuses: ReadonlySet<string> = new Set(["running", "completed", "failed", "aborted", "budget"]);
@@ -35,6 +39,10 @@ function asEntry(value: unknown): StoreLogEntry | undefined {
       return typeof entry["count"] === "number" ? (value as StoreLogEntry) : undefined;
     case "api_drop":
       return typeof entry["start"] === "number" && typeof entry["count"] === "number" ? (value as StoreLogEntry) : undefined;
+    case "api_compact":
+      return Array.isArray(entry["messages"]) ? (value as StoreLogEntry) : undefined;
+    case "api_uncompact":
+      return typeof entry["length"] === "number" ? (value as StoreLogEntry) : undefined;
     case "status":
       return statuses.has(String(entry["status"])) ? (value as StoreLogEntry) : undefined;
     default:
@@ -51,6 +59,7 @@ export class LogReplay {
   tokensIn = 0;
   tokensOut = 0;
   cost = 0;
+  uncompact: UncompactState | undefined;
 
   apply(entry: StoreLogEntry): void {
     switch (entry.kind) {
@@ -73,6 +82,10 @@ export class LogReplay {
         this.uiOrder = this.uiOrder.slice(0, Math.max(0, entry.count));
         break;
       }
+      case "api_compact":
+      case "api_uncompact":
+        this.uncompact = replayCompaction(this.apiHistory, this.uncompact, entry);
+        break;
       case "status":
         this.status = entry.status;
         this.tokensIn = entry.tokensIn;
@@ -135,5 +148,6 @@ export function readLog(text: string): ReadLog {
     tokensOut: replay.tokensOut,
     cost: replay.cost,
     warnings,
+    ...(replay.uncompact ? { uncompact: replay.uncompact } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import { closeSync, fdatasync, writeSync } from "node:fs";
 import { promisify } from "node:util";
-import type { TaskLog, TaskLogEntry, TaskStatus } from "../task/seams.js";
+import type { TaskLog, TaskLogEntry, TaskStatus } from "../task/contracts/seams.js";
 import type { HeldLock } from "./lock.js";
 import type { ConversationPosition, StoreLogEntry } from "./types.js";
 
@@ -146,6 +146,12 @@ export class TaskLogWriter implements TaskLog {
         break;
       case "api_drop":
         this.apiHistoryLength = Math.max(0, this.apiHistoryLength - Math.max(0, Math.min(entry.count, this.apiHistoryLength - entry.start)));
+        break;
+      case "api_compact":
+        this.apiHistoryLength = entry.messages.length;
+        break;
+      case "api_uncompact":
+        this.apiHistoryLength = entry.length;
         break;
       case "ui_truncate":
         for (const id of this.uiMessageIds.slice(Math.max(0, entry.count))) this.knownUiIds.delete(id);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Message } from "../llm/types.js";
-import type { UiMessage } from "../task/messages.js";
+import type { UiMessage } from "../task/contracts/messages.js";
 import { describeTimeAgo, interruptedToolResultText, prepareResume } from "./resume.js";
 import type { LoadedTask } from "./types.js";
 

@@ -1,5 +1,5 @@
 import type { ContentBlock, Message, ToolResultContent, ToolUseContent } from "../llm/types.js";
-import type { UiMessage } from "../task/messages.js";
+import type { UiMessage } from "../task/contracts/messages.js";
 import type { LoadedTask } from "./types.js";
 
 export interface PreparedResume {

@@ -1,6 +1,7 @@
+import type { UncompactState } from "../context/compaction-log.js";
 import type { Message } from "../llm/types.js";
-import type { TaskLogEntry, TaskStatus } from "../task/seams.js";
-import type { UiMessage } from "../task/messages.js";
+import type { TaskLogEntry, TaskStatus } from "../task/contracts/seams.js";
+import type { UiMessage } from "../task/contracts/messages.js";
 
 /** What a task was started with; written once to `meta.json` when it is created. */
 export interface TaskMeta {
@@ -32,6 +33,8 @@ export interface LoadedTask {
   warnings: string[];
   /** Time of the last write to the log (ms), or `createdAt` when it is empty. */
   updatedAt: number;
+  /** The conversation before the last compaction (for `/uncompact` after a resume). */
+  uncompact?: UncompactState;
 }
 
 /** One row of `cairn history`. */

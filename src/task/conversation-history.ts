@@ -1,6 +1,7 @@
+import type { CompactionLogEntry } from "../context/contract.js";
 import { truncateHistory } from "../context/truncate-history.js";
 import type { Message } from "../llm/types.js";
-import type { TaskLog } from "./seams.js";
+import type { TaskLog } from "./contracts/seams.js";
 import type { StateLock } from "./state-lock.js";
 
 /**
@@ -20,6 +21,14 @@ export class ConversationHistory {
     await this.options.stateLock.withStateLock(() => {
       this.messages.push(message);
       this.options.log.append({ kind: "api", message });
+    });
+  }
+
+  /** Compaction (src/context): the conversation continues from `messages`; the log says so. */
+  async replace(messages: Message[], entry: CompactionLogEntry): Promise<void> {
+    await this.options.stateLock.withStateLock(() => {
+      this.messages.splice(0, this.messages.length, ...messages);
+      this.options.log.append(entry);
     });
   }
 

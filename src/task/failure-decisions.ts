@@ -5,8 +5,8 @@ import type { RetrySchedule } from "../llm/retry.js";
 import type { ContentBlock } from "../llm/types.js";
 import { TaskAbortedError, TaskFailedError } from "./errors.js";
 import type { SayOptions } from "./message-state.js";
-import type { RetryMeta } from "./message-meta.js";
-import type { AskResponse, AskType, SayType } from "./messages.js";
+import type { RetryMeta } from "./contracts/message-meta.js";
+import type { AskResponse, AskType, SayType } from "./contracts/messages.js";
 import type { MistakeTracker } from "./mistakes.js";
 import * as responses from "./responses.js";
 

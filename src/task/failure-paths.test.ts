@@ -5,8 +5,8 @@ import type { Message } from "../llm/types.js";
 import { readLog } from "../store/log-reader.js";
 import { ConversationHistory } from "./conversation-history.js";
 import { MessageState } from "./message-state.js";
-import type { UiMessage } from "./messages.js";
-import { noLog } from "./seams.js";
+import type { UiMessage } from "./contracts/messages.js";
+import { noLog } from "./contracts/seams.js";
 import { StateLock } from "./state-lock.js";
 import { MemoryLog } from "./test-support/make-task.js";
 

@@ -1,4 +1,4 @@
-import type { TaskLog, TaskLogEntry } from "./seams.js";
+import type { TaskLog, TaskLogEntry } from "./contracts/seams.js";
 
 /**
  * The task log must never bring the task down: a failed write (full disk, a

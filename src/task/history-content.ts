@@ -1,7 +1,9 @@
 import type { ContentBlock, ImageContent, TextContent } from "../llm/types.js";
 import type { Block, ToolUseBlock } from "../parser/types.js";
 
-export type Protocol = "xml" | "native";
+import type { Protocol } from "./contracts/task-options.js";
+
+export type { Protocol };
 
 /** A short description of a call, used in xml-protocol results (`[read_file for 'a.ts'] Result:`). */
 export function describeToolCall(block: ToolUseBlock): string {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { UiMessage } from "./messages.js";
+import type { UiMessage } from "./contracts/messages.js";
 import { MessageState } from "./message-state.js";
-import { noLog } from "./seams.js";
-import type { TaskLogEntry } from "./seams.js";
+import { noLog } from "./contracts/seams.js";
+import type { TaskLogEntry } from "./contracts/seams.js";
 
 const logged: TaskLogEntry[] = [];
 

@@ -1,7 +1,7 @@
-import type { Host } from "./host.js";
-import type { AskMessage, AskType, SayMessage, SayType, UiMessage } from "./messages.js";
-import type { SayMeta } from "./message-meta.js";
-import type { TaskLog } from "./seams.js";
+import type { Host } from "./contracts/host.js";
+import type { AskMessage, AskType, SayMessage, SayType, UiMessage } from "./contracts/messages.js";
+import type { SayMeta } from "./contracts/message-meta.js";
+import type { TaskLog } from "./contracts/seams.js";
 
 /** `meta` is typed by the kind of message (message-meta.ts): the writer declares its shape. */
 export interface SayOptions<T extends SayType = SayType> {

@@ -1,7 +1,7 @@
 import type { Block, ToolUseBlock } from "../parser/types.js";
 import { TaskAbortedError } from "./errors.js";
 import type { SayOptions } from "./message-state.js";
-import type { SayType } from "./messages.js";
+import type { SayType } from "./contracts/messages.js";
 import type { Round, StreamCut } from "./round.js";
 import type { TaskState } from "./task-state.js";
 

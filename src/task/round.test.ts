@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import type { Chunk, Message } from "../llm/types.js";
-import type { TaskLogEntry } from "./seams.js";
+import type { TaskLogEntry } from "./contracts/seams.js";
 import { StateLock } from "./state-lock.js";
 import { TaskState } from "./task-state.js";
 import { MemoryLog, makeTask } from "./test-support/make-task.js";

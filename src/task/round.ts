@@ -48,6 +48,8 @@ export class Round {
   readonly answeredToolIds = new Set<string>();
   /** The tool after which the answer stopped counting (rejected, or the serial gate closed). */
   stoppingToolId: string | undefined = undefined;
+  /** Presenting this round's answer failed (not an abort): the round ends with this error. */
+  presentationError: unknown = undefined;
   /** When each streaming call was last previewed (previews are throttled per call). */
   readonly partialShownAt = new Map<string, number>();
 

@@ -2,13 +2,13 @@ import { AssistantMessageParser } from "../parser/assistant-message-parser.js";
 import type { ParserOptions } from "../parser/assistant-message-parser.js";
 import type { Block, ReasoningBlock, TextBlock, ToolUseBlock } from "../parser/types.js";
 import type { Chunk } from "../llm/types.js";
-import type { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import type { BlockList } from "./task-state.js";
 
 type ToolCallChunk = Extract<Chunk, { type: "tool_call" }>;
 
 /** Native tool calls assembled from their deltas (src/llm/native-tool-calls.ts). */
-export type NativeToolCallSink = Pick<NativeToolCallAssembler, "push" | "blocks" | "finish" | "toolUses">;
+export type { NativeToolCallSink } from "./contracts/task-options.js";
+import type { NativeToolCallSink } from "./contracts/task-options.js";
 
 type Segment =
   | { kind: "reasoning"; block: ReasoningBlock }

@@ -8,14 +8,14 @@ import { BudgetExceededError, TaskAbortedError } from "./errors.js";
 import { assistantHistoryContent } from "./history-content.js";
 import { MessageState } from "./message-state.js";
 import type { SayOptions } from "./message-state.js";
-import type { ApiRequestMeta, RetryMeta } from "./message-meta.js";
-import type { AskResponse, AskType, SayType } from "./messages.js";
+import type { ApiRequestMeta, RetryMeta } from "./contracts/message-meta.js";
+import type { AskResponse, AskType, SayType } from "./contracts/messages.js";
 import { MistakeTracker } from "./mistakes.js";
 import { presentAssistantMessage } from "./present-assistant-message.js";
 import type { PresenterContext } from "./present-assistant-message.js";
 import * as responses from "./responses.js";
-import { noCheckpoints, noHooks, noLog, noMcp } from "./seams.js";
-import type { CheckpointGate, McpGate, TaskHooks, TaskLog } from "./seams.js";
+import { noCheckpoints, noHooks, noLog, noMcp } from "./contracts/seams.js";
+import type { CheckpointGate, McpGate, TaskHooks, TaskLog } from "./contracts/seams.js";
 import { StateLock } from "./state-lock.js";
 import { GuardedLog } from "./guarded-log.js";
 import { StreamAssembler } from "./stream-assembler.js";
@@ -27,11 +27,11 @@ import { consumeStream } from "./consume-stream.js";
 import { ConversationHistory } from "./conversation-history.js";
 import { FailureDecisions } from "./failure-decisions.js";
 import { TaskState } from "./task-state.js";
-import type { Mode } from "./tool-executor.js";
-import type { TaskOptions, TaskResult } from "./task-options.js";
+import type { Mode } from "./contracts/tool-executor.js";
+import type { TaskOptions, TaskResult } from "./contracts/task-options.js";
 import { UsageCounter } from "./usage-counter.js";
 
-export type { TaskOptions, TaskResult } from "./task-options.js";
+export type { TaskOptions, TaskResult } from "./contracts/task-options.js";
 
 /**
  * One task, one instance (SPEC T1). The seed's names are kept: startTask →
@@ -56,7 +56,6 @@ export class Task {
   private readonly abortController = new AbortController();
   private readonly knownTags: ReadonlySet<string>;
   private readonly tools: ToolRunner;
-  private presentationError: unknown;
   private includeFileDetails = true;
   private readonly failures: FailureDecisions;
   private abortDone: Promise<void> | undefined;
@@ -123,6 +122,15 @@ export class Task {
       skipTool: (block, reason, round) => this.applyToolRun(round, this.tools.skip(block, reason)),
       presentAssistantMessage: () => this.presentAssistantMessage(),
     };
+    options.context?.attach({
+      messages: () => this.history.messages,
+      replace: (messages, entry) => this.history.replace(messages, entry),
+      say: (type, text, meta) => this.say(type, text, meta ? { meta } : {}),
+      lastContextTokens: () => this.usage.lastContextTokens(),
+      addUsage: (chunk) => this.usage.add(chunk),
+      requestInFlight: () => this.currentRequestKey !== undefined,
+      signal: this.signal,
+    });
   }
 
   /** The API conversation so far (read-only view for hosts and checkpoints). */
@@ -269,6 +277,7 @@ export class Task {
     this.includeFileDetails = false;
     content.push({ type: "text", text: environment });
     await this.history.add({ role: "user", content });
+    await this.options.context?.beforeRequest();
 
     const assembler = new StreamAssembler({
       protocol: this.options.protocol,
@@ -277,7 +286,6 @@ export class Task {
     });
     const round = this.taskState.startRound(assembler); // SPEC T10: a new round, nothing carried over
     this.messages.forgetRound();
-    this.presentationError = undefined;
 
     const overBudget = this.options.budget?.beforeRequest(this.usage.totals());
     if (overBudget !== undefined) throw new BudgetExceededError(overBudget);
@@ -324,6 +332,7 @@ export class Task {
       onExhausted: (error) =>
         this.failures.afterRequestFailure(error, () => this.finishRequestMessage({ cancelReason: "api_error", error: error.message })),
       onContextWindow: async () => {
+        if (this.options.context) return this.options.context.afterContextWindowError();
         const removed = await this.history.shrink();
         if (removed > 0) this.say("info", responses.contextTruncated(removed));
         return removed > 0;
@@ -356,8 +365,8 @@ export class Task {
     this.schedulePresentation();
     await this.taskState.waitForUserMessageContentReady();
     if (this.taskState.abort) await this.saveInterruptedRound(round, assembler, finished.rawText);
-    if (this.presentationError !== undefined) {
-      throw this.presentationError instanceof Error ? this.presentationError : new Error("presenting the answer failed", { cause: this.presentationError });
+    if (round.presentationError !== undefined) {
+      throw round.presentationError instanceof Error ? round.presentationError : new Error("presenting the answer failed", { cause: round.presentationError });
     }
     // The provider's stop reason rides on the request's message (an editor's turn can end with it).
     this.finishRequestMessage(
@@ -384,8 +393,9 @@ export class Task {
     await this.history.add({ role: "assistant", content: assistantContent });
 
     if (streamError) {
-      // Keep what completed and go on where the answer was cut.
-      await this.failures.afterStreamFailure(streamError);
+      // Keep what completed and go on where the answer was cut (after condensing, if it no longer fit).
+      const condensed = streamError.kind === "context_window" && (await this.options.context?.afterContextWindowError()) === true;
+      if (!condensed) await this.failures.afterStreamFailure(streamError);
       return {
         kind: "retry",
         reason: "stream_failed",
@@ -448,7 +458,7 @@ export class Task {
   /** Each request's `api_req_started` ends with its tokens and cost, or its cancel reason. */
   private finishRequestMessage(extra: Pick<ApiRequestMeta, "cancelReason" | "error" | "stopReason">): void {
     if (this.currentRequestKey === undefined) return;
-    const meta: ApiRequestMeta = { ...this.usage.roundSummary(), ...extra };
+    const meta: ApiRequestMeta = { ...this.usage.roundSummary(), ...this.options.context?.requestMeta(), ...extra };
     this.say("api_req_started", "", { key: this.currentRequestKey, meta });
     this.currentRequestKey = undefined;
   }
@@ -458,7 +468,7 @@ export class Task {
   private schedulePresentation(): void {
     this.presentAssistantMessage().catch((error: unknown) => {
       if (this.taskState.abort || error instanceof TaskAbortedError) return;
-      this.presentationError = error;
+      this.taskState.round.presentationError = error;
       this.taskState.wakeAllWaiters();
     });
   }

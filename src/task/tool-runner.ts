@@ -1,12 +1,12 @@
 import type { ToolUseBlock } from "../parser/types.js";
 import type { RepetitionVerdict } from "./mistakes.js";
 import type { SayOptions } from "./message-state.js";
-import type { ToolFailureMeta } from "./message-meta.js";
-import type { AskResponse, AskType, SayType } from "./messages.js";
+import type { ToolFailureMeta } from "./contracts/message-meta.js";
+import type { AskResponse, AskType, SayType } from "./contracts/messages.js";
 import * as responses from "./responses.js";
 import type { StreamCut } from "./round.js";
-import type { CheckpointGate } from "./seams.js";
-import type { Mode, ToolCallContext, ToolExecutor, ToolOutcome, ToolOutcomeStatus } from "./tool-executor.js";
+import type { CheckpointGate } from "./contracts/seams.js";
+import type { Mode, ToolCallContext, ToolExecutor, ToolOutcome, ToolOutcomeStatus } from "./contracts/tool-executor.js";
 
 /** What the runner needs of its Task: the exits to the user and what a tool call may read. */
 export interface ToolRunnerTask {

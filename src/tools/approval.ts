@@ -9,8 +9,8 @@ import { parseRule, PermissionRules } from "../security/permission-rules.js";
 import { addAllowRule, alwaysAllowChoice } from "../security/rule-store.js";
 import { decideCommand, decidePath, type SandboxMode, type SecurityContext, type SecurityVerdict } from "../security/security-decision.js";
 import type { PathOracle } from "../security/command-assessment.js";
-import type { AskType, SayType } from "../task/messages.js";
-import type { ToolCallContext, ToolOutcome } from "../task/tool-executor.js";
+import type { AskType, SayType } from "../task/contracts/messages.js";
+import type { ToolCallContext, ToolOutcome } from "../task/contracts/tool-executor.js";
 import { denied, toolError } from "./responses.js";
 
 /** `true` means "auto-approve": run without asking. */

@@ -13,6 +13,7 @@ import { searchFilesTool } from "./builtin/search-files.js";
 import { useMcpToolTool } from "./builtin/use-mcp-tool.js";
 import { webFetchTool } from "./builtin/web-fetch.js";
 import { writeToFileTool } from "./builtin/write-to-file.js";
+import { updateChecklistTool } from "./builtin/update-checklist.js";
 import type { ToolDefinition } from "./tool-definition.js";
 
 export const builtinTools: ToolDefinition[] = [
@@ -30,4 +31,5 @@ export const builtinTools: ToolDefinition[] = [
   attemptCompletionTool,
   planModeRespondTool,
   newTaskTool,
+  updateChecklistTool,
 ];

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { homedir } from "node:os";
 import { invalidArgumentsParam } from "../llm/native-tool-calls.js";
 import type { ToolUseBlock } from "../parser/types.js";
-import type { Mode, ToolCallContext, ToolExecutor, ToolOutcome } from "../task/tool-executor.js";
+import type { Mode, ToolCallContext, ToolExecutor, ToolOutcome } from "../task/contracts/tool-executor.js";
 import { ApprovalPolicy, defaultApprovalSettings, type ApprovalSettings } from "./approval.js";
 import { builtinTools } from "./builtin-tools.js";
 import { CommandRegistry } from "./command/command-registry.js";
@@ -23,6 +23,7 @@ import { workspacePathOracle } from "./path-facts.js";
 import { defaultUserConfigDir } from "../config/paths.js";
 import type { PermissionRules } from "../security/permission-rules.js";
 import type { LaunchPolicy } from "../security/process-launch.js";
+import { checklistReporter, taskProgressParameter, taskProgressSection } from "./task-progress.js";
 import { localOperations, type WorkspaceOperations } from "./operations.js";
 
 export type { ApprovalSettings } from "./approval.js";
@@ -74,6 +75,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     ...(options.userConfigDir !== undefined ? { ruleFiles: { user: join(options.userConfigDir, "config.json"), project: join(guard.root, ".cairn", "config.json") } } : {}),
   });
   const files = new FileTracker();
+  const reportProgress = checklistReporter();
   const commands = new CommandRegistry();
   const runtimeOptions: ToolRuntimeOptions = {
     yes: options.yes,
@@ -138,7 +140,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     },
     promptDescriptions(mode) {
       const sections = inMode(mode).map((tool) => promptSection(tool, mode));
-      return [xmlFormatIntroduction(options.parallelTools === true), ...sections].join("\n\n");
+      return [xmlFormatIntroduction(options.parallelTools === true), ...sections, taskProgressSection].join("\n\n");
     },
     toolNames() {
       return [...tools.values()].filter(offered).map((tool) => tool.name);
@@ -146,6 +148,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     parameterNames() {
       const names = new Set<string>();
       for (const tool of tools.values()) for (const parameter of tool.parameters) names.add(parameter.name);
+      if (options.protocol === "xml") names.add(taskProgressParameter);
       return [...names];
     },
     isReadOnly(name) {
@@ -163,6 +166,8 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
       }
     },
     async executeTool(block, context) {
+      const progress = block.params[taskProgressParameter];
+      if (progress !== undefined) reportProgress(progress, context);
       const checked = checkCall(block, context);
       if ("outcome" in checked) return checked.outcome;
       if (context.signal.aborted) return toolError("the task was cancelled before this tool ran.");

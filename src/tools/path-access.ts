@@ -2,7 +2,7 @@
  * The path checks every file tool shares: resolve through the workspace
  * guard, refuse ignored files, then ask the approval policy.
  */
-import type { ToolOutcome } from "../task/tool-executor.js";
+import type { ToolOutcome } from "../task/contracts/tool-executor.js";
 import { ignoredPath } from "./responses.js";
 import type { ToolRuntime } from "./tool-definition.js";
 import type { ResolvedPath } from "./workspace-guard.js";

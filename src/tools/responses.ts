@@ -2,7 +2,7 @@
  * Every text cairn sends back to the model about a tool call, in one place,
  * so the wording stays consistent and can be tuned without hunting.
  */
-import type { ToolOutcome } from "../task/tool-executor.js";
+import type { ToolOutcome } from "../task/contracts/tool-executor.js";
 
 export type Protocol = "xml" | "native";
 

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { checkBubblewrap } from "../security/sandbox.js";
 import type { SandboxMode } from "../security/sandbox.js";
 import { createLaunchPolicy } from "./sandbox-policy.js";
+import { WorkspaceGuard } from "./workspace-guard.js";
 import { createRecordingContext, textOf } from "./test-support/recording-context.js";
 import { createTestExecutor, createTestWorkspace, toolCall, type TestWorkspace } from "./test-support/test-workspace.js";
 
@@ -71,6 +72,22 @@ describe.skipIf(!usable.ok)("#14 sandbox (bubblewrap)", () => {
     expect(output).not.toContain("canary");
     expect(readFileSync(workspace.path(".git/config"), "utf8")).toBe("[core]\n");
     expect(readFileSync(workspace.path(".cairnignore"), "utf8")).toBe("secret.env\nvault/\n");
+  });
+
+  it("protected folders that do not exist yet cannot be created by a sandboxed command", async () => {
+    // Computed paths: the parse cannot see them, so only the sandbox's mounts stop them.
+    const output = await run("d=.cai; r=.clinerules/ho; mkdir -p ${d}rn ${r}oks; echo '{}' > ${d}rn/config.json; echo 'touch pwned' > ${r}oks/TaskStart; echo ran");
+    expect(output).toContain("ran");
+    expect(existsSync(workspace.path(".cairn/config.json"))).toBe(false);
+    expect(existsSync(workspace.path(".clinerules/hooks/TaskStart"))).toBe(false);
+  });
+
+  it("a new .clineignore cannot un-ignore what .cairnignore hides", async () => {
+    const before = await run("cat secret.env");
+    await run("echo '!secret.env' > .clineignore");
+    const guard = new WorkspaceGuard(workspace.root);
+    expect(guard.resolve("secret.env").ignored).toBe(true);
+    expect(before).not.toContain("canary");
   });
 
   it("a background process does not survive the command", async () => {

@@ -54,6 +54,7 @@ export function createLaunchPolicy(options: {
       network: options.network,
       masked: () => [...ignoredPaths(guard), ...credentialFolders(options.userConfigDir)],
       readOnly: () => protectedEntries.map((entry) => join(guard.root, entry)),
+      blockedFolders: () => [".cairn", ".claude", ".clinerules/hooks", ".clinerules/workflows"].map((entry) => join(guard.root, entry)),
     },
   };
 }

@@ -5,8 +5,8 @@
  * policy only through the `ToolRuntime` they are handed.
  */
 import type { LaunchPolicy } from "../security/process-launch.js";
-import type { SayType } from "../task/messages.js";
-import type { Mode, ToolCallContext, ToolOutcome } from "../task/tool-executor.js";
+import type { SayType } from "../task/contracts/messages.js";
+import type { Mode, ToolCallContext, ToolOutcome } from "../task/contracts/tool-executor.js";
 import type { McpPort } from "./mcp-port.js";
 import type { ApprovalPolicy } from "./approval.js";
 import type { FileTracker } from "./file-tracker.js";

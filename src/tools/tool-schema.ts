@@ -4,7 +4,7 @@
  * schema of its arguments (native protocol).
  */
 import type { ToolSchema } from "../llm/types.js";
-import type { Mode } from "../task/tool-executor.js";
+import type { Mode } from "../task/contracts/tool-executor.js";
 import type { ToolDefinition, ToolParameter } from "./tool-definition.js";
 
 export function descriptionOf(tool: ToolDefinition, mode: Mode): string {

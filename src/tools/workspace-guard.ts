@@ -73,7 +73,7 @@ function toPosix(path: string): string {
 
 export class WorkspaceGuard {
   readonly root: string;
-  private ignoreCache: { key: string; matcher: Ignore | undefined } | undefined;
+  private ignoreCache: { key: string; matcher: IgnoreFiles | undefined } | undefined;
 
   constructor(workspace: string) {
     this.root = resolveReal(resolve(workspace));
@@ -123,18 +123,18 @@ export class WorkspaceGuard {
     return frozen;
   }
 
-  private loadIgnore(): Ignore | undefined {
+  private loadIgnore(): IgnoreFiles | undefined {
     const stamps = ignoreFileNames.map((name) => {
       try {
-        const stat = statSync(join(this.root, name));
-        return `${stat.mtimeMs}:${stat.size}`;
+        const stat = statSync(join(this.root, name), { throwIfNoEntry: false });
+        return stat === undefined ? "-" : `${stat.mtimeMs}:${stat.size}`;
       } catch {
         return "-";
       }
     });
     const key = stamps.join("|");
     if (this.ignoreCache?.key === key) return this.ignoreCache.matcher;
-    let matcher: Ignore | undefined;
+    let matcher: IgnoreFiles | undefined;
     for (const name of ignoreFileNames) {
       let text: string;
       try {
@@ -142,8 +142,9 @@ export class WorkspaceGuard {
       } catch {
         continue;
       }
-      matcher ??= ignore();
-      matcher.add(text);
+      // Each file on its own: a new .clineignore cannot un-ignore (`!secret.env`) what .cairnignore hides.
+      matcher ??= new IgnoreFiles();
+      matcher.add(ignore().add(text));
     }
     this.ignoreCache = { key, matcher };
     return matcher;
@@ -155,5 +156,18 @@ function isDirectory(path: string): boolean {
     return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
   } catch {
     return false;
+  }
+}
+
+/** Several ignore files: a path is ignored when any of them ignores it. */
+class IgnoreFiles {
+  private readonly files: Ignore[] = [];
+
+  add(file: Ignore): void {
+    this.files.push(file);
+  }
+
+  ignores(path: string): boolean {
+    return this.files.some((file) => file.ignores(path));
   }
 }

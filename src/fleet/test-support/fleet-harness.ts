@@ -29,7 +29,7 @@ export interface FleetSandbox {
   cleanup(): Promise<void>;
 }
 
-export async function makeFleetSandbox(options: { fleet?: Record<string, unknown>; files?: Record<string, string> } = {}): Promise<FleetSandbox> {
+export async function makeFleetSandbox(options: { fleet?: Record<string, unknown>; config?: Record<string, unknown>; files?: Record<string, string> } = {}): Promise<FleetSandbox> {
   const root = await mkdtemp(join(tmpdir(), "cairn-fleet-"));
   const repo = join(root, "repo");
   const configDir = join(root, "config");
@@ -44,7 +44,7 @@ export async function makeFleetSandbox(options: { fleet?: Record<string, unknown
   execFileSync("git", ["add", "-A"], { cwd: repo, env: gitEnv });
   execFileSync("git", ["commit", "-qm", "base"], { cwd: repo, env: gitEnv });
   const redis = await startTestRedis();
-  await writeFile(join(configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] } }));
+  await writeFile(join(configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, ...options.config }));
   await writeFile(
     join(configDir, "cairn", "fleet.json"),
     JSON.stringify({ allow: { baseUrls: ["http://127.0.0.1:*"] }, lockDurationMs: 4000, stalledIntervalMs: 1500, ...options.fleet }),

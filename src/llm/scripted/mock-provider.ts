@@ -33,9 +33,9 @@ export class MockProvider implements Provider {
   }
 
   createMessage(request: ProviderRequest): AsyncIterable<Chunk> {
-    const index = this.requests.length;
     this.requests.push(request);
-    const turn = this.scenario.turns[index];
+    const turn = this.nextTurn(request);
+    const index = this.requests.length - 1;
     const controller = new AbortController();
     const onAbort = (): void => controller.abort();
     request.signal.addEventListener("abort", onAbort, { once: true });
@@ -52,6 +52,26 @@ export class MockProvider implements Provider {
         controller.abort();
       }
     })();
+  }
+
+  private readonly routeCounts = new Map<number, number>();
+  private mainTurns = 0;
+
+  /** A request matching a route takes that route's next turn; any other the next main turn. */
+  private nextTurn(request: ProviderRequest): ScenarioTurn | undefined {
+    const routes = this.scenario.routes ?? [];
+    if (routes.length > 0) {
+      const text = JSON.stringify({ system: request.systemPrompt, messages: request.messages, tools: request.tools });
+      const routeIndex = routes.findIndex((route) => text.includes(route.bodyIncludes));
+      const route = routes[routeIndex];
+      if (route !== undefined) {
+        const position = this.routeCounts.get(routeIndex) ?? 0;
+        this.routeCounts.set(routeIndex, position + 1);
+        return route.turns[position];
+      }
+    }
+    this.mainTurns += 1;
+    return this.scenario.turns[this.mainTurns - 1];
   }
 
   private async *play(turn: ScenarioTurn | undefined, index: number, signal: AbortSignal): AsyncGenerator<Chunk> {

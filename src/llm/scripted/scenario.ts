@@ -64,6 +64,16 @@ const turnSchema = z.strictObject({
   stallAfterChunks: nonNegativeInteger.optional(),
 });
 
+/**
+ * Requests whose body contains `bodyIncludes` are answered from this route's own turns, in
+ * order, without using up the main turns (e.g. cairn's summary requests, which come whenever
+ * compaction decides).
+ */
+const routeSchema = z.strictObject({
+  bodyIncludes: z.string().min(1),
+  turns: z.array(turnSchema),
+});
+
 export const scenarioSchema = z.strictObject({
   /** Model name reported in responses when the request does not name one. */
   model: z.string().optional(),
@@ -71,6 +81,7 @@ export const scenarioSchema = z.strictObject({
   chunkSize: z.number().int().min(1).optional(),
   delayMs: nonNegativeInteger.optional(),
   turns: z.array(turnSchema),
+  routes: z.array(routeSchema).optional(),
 });
 
 export type ScenarioToolCall = z.infer<typeof toolCallSchema>;

@@ -17,6 +17,8 @@ export interface LoggedRequest {
   method: string;
   path: string;
   body: unknown;
+  /** Set for a request answered by a scenario route: the route's position in `routes`. */
+  route?: number;
 }
 
 /** How far the answer to one request has gone. */
@@ -117,6 +119,8 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
   const progressByTurn = new Map<number, TurnProgress>();
   const waiters = new Set<() => void>();
   let nextIndex = 0;
+  const routeCounts = new Map<number, number>();
+  let routedRequests = 0;
 
   const progressOf = (turnIndex: number): TurnProgress => {
     let found = progressByTurn.get(turnIndex);
@@ -221,6 +225,24 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       sendJson(response, 400, errorBody(api, 400, "scripted LLM server: the request body is not valid JSON"));
       return;
     }
+    const routeIndex = scenario.routes?.findIndex((route) => text.includes(route.bodyIncludes)) ?? -1;
+    const route = routeIndex === -1 ? undefined : scenario.routes?.[routeIndex];
+    if (route !== undefined) {
+      // A routed request has its own turns; its progress is kept under negative indexes.
+      const position = routeCounts.get(routeIndex) ?? 0;
+      routeCounts.set(routeIndex, position + 1);
+      routedRequests += 1;
+      const logged: LoggedRequest = { index: position, method: request.method, path, body, route: routeIndex };
+      requests.push(logged);
+      if (options.logFile !== undefined) appendFileSync(options.logFile, `${JSON.stringify(logged)}\n`);
+      const turn = route.turns[position];
+      if (turn === undefined) {
+        sendJson(response, 400, errorBody(api, 400, `scripted LLM server: route ${routeIndex} has ${route.turns.length} turns but this is its request ${position + 1}; add a turn for it`));
+        return;
+      }
+      await answer(api, turn, body, -routedRequests, response);
+      return;
+    }
     const index = nextIndex;
     nextIndex += 1;
     const logged: LoggedRequest = { index, method: request.method, path, body };
@@ -241,6 +263,10 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       );
       return;
     }
+    await answer(api, turn, body, index, response);
+  }
+
+  async function answer(api: Api, turn: ScenarioTurn, body: unknown, index: number, response: ServerResponse): Promise<void> {
     if (turn.error !== undefined) {
       const { status, headers } = turn.error;
       const errorResponse = turn.error.body ?? errorBody(api, status, `scripted error ${status}`, headers ?? {});

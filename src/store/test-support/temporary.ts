@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { UiMessage } from "../../task/messages.js";
+import type { UiMessage } from "../../task/contracts/messages.js";
 
 /** A fresh folder under the system temp dir, and its removal. */
 export async function temporaryFolder(prefix = "cairn-store-"): Promise<{ path: string; remove(): Promise<void> }> {

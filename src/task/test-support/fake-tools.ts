@@ -1,6 +1,6 @@
 import type { ToolSchema } from "../../llm/types.js";
 import type { ToolUseBlock } from "../../parser/types.js";
-import type { Mode, ToolCallContext, ToolExecutor, ToolOutcome } from "../tool-executor.js";
+import type { Mode, ToolCallContext, ToolExecutor, ToolOutcome } from "../contracts/tool-executor.js";
 
 export interface FakeToolCall {
   name: string;

@@ -1,6 +1,6 @@
 import type { Message } from "../../llm/types.js";
-import type { PromptBuilder } from "../prompt-builder.js";
-import type { CheckpointGate, McpGate, TaskHooks, TaskLog, TaskLogEntry } from "../seams.js";
+import type { PromptBuilder } from "../contracts/prompt-builder.js";
+import type { CheckpointGate, McpGate, TaskHooks, TaskLog, TaskLogEntry } from "../contracts/seams.js";
 import { Task } from "../task.js";
 import type { TaskOptions } from "../task.js";
 import { FakeToolExecutor } from "./fake-tools.js";

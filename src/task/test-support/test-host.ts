@@ -1,5 +1,5 @@
-import type { Host } from "../host.js";
-import type { AskMessage, AskResponse, UiMessage } from "../messages.js";
+import type { Host } from "../contracts/host.js";
+import type { AskMessage, AskResponse, UiMessage } from "../contracts/messages.js";
 
 export type AskAnswerer = (message: AskMessage, signal: AbortSignal) => Promise<AskResponse> | AskResponse;
 

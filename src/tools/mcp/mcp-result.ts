@@ -1,5 +1,5 @@
 /** Shared handling of an MCP call's result for the two MCP tools. */
-import type { ToolOutcome } from "../../task/tool-executor.js";
+import type { ToolOutcome } from "../../task/contracts/tool-executor.js";
 import type { McpCallResult } from "../mcp-port.js";
 import type { ToolRuntime } from "../tool-definition.js";
 

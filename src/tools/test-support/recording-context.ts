@@ -3,8 +3,8 @@
  * from a script (one answer per ask, in order; "yes" once the script runs out
  * only when `defaultAnswer` says so).
  */
-import type { AskResponse, AskType, SayType } from "../../task/messages.js";
-import type { Mode, ToolCallContext } from "../../task/tool-executor.js";
+import type { AskResponse, AskType, SayType } from "../../task/contracts/messages.js";
+import type { Mode, ToolCallContext } from "../../task/contracts/tool-executor.js";
 
 export interface RecordedSay {
   type: SayType;

@@ -1,5 +1,5 @@
 /** One line of standard input as an answer to an ask. */
-import type { AskResponse } from "../../task/messages.js";
+import type { AskResponse } from "../../task/contracts/messages.js";
 
 export type ParsedAnswerLine =
   | { kind: "json"; id: string; answer: AskResponse }

@@ -1,4 +1,4 @@
-import type { AskType } from "../../task/messages.js";
+import type { AskType } from "../../task/contracts/messages.js";
 
 export type UnansweredReason = "stdin_closed" | "timeout";
 

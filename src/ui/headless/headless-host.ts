@@ -4,8 +4,8 @@
  * `askTimeoutMs`, the `--on-ask` policy answers instead.
  */
 import type { Readable, Writable } from "node:stream";
-import type { Host } from "../../task/host.js";
-import type { AskMessage, AskResponse, UiMessage } from "../../task/messages.js";
+import type { Host } from "../../task/contracts/host.js";
+import type { AskMessage, AskResponse, UiMessage } from "../../task/contracts/messages.js";
 import { parseAnswerLine, plainAnswer } from "./answer-line.js";
 import { HeadlessAskError, formatDuration, type UnansweredReason } from "./errors.js";
 import { LineReader } from "./line-reader.js";

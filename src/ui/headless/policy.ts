@@ -2,7 +2,7 @@
  * What a headless run answers when nobody can: under `--yes`, and when stdin
  * is closed or silent under `--on-ask deny`.
  */
-import type { AskResponse, AskType } from "../../task/messages.js";
+import type { AskResponse, AskType } from "../../task/contracts/messages.js";
 
 export const noAnswerAvailable =
   "No answer is available: cairn is running headless and nobody can reply. Proceed on your own judgement.";

@@ -5,7 +5,7 @@
  */
 import type { Writable } from "node:stream";
 import picocolors from "picocolors";
-import type { AskMessage, SayMessage, UiMessage } from "../../task/messages.js";
+import type { AskMessage, SayMessage, UiMessage } from "../../task/contracts/messages.js";
 
 type Colors = ReturnType<typeof picocolors.createColors>;
 type Style = (text: string) => string;

@@ -5,7 +5,7 @@ vi.hoisted(() => {
   process.env["FORCE_COLOR"] = "1";
 });
 
-import type { AskMessage, AskResponse, SayType, UiMessage } from "../../task/messages.js";
+import type { AskMessage, AskResponse, SayType, UiMessage } from "../../task/contracts/messages.js";
 import { FakeController } from "./test-support/fake-terminal.js";
 import { mountApp } from "./test-support/mount.js";
 import type { Mounted } from "./test-support/mount.js";

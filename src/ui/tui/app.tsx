@@ -7,6 +7,7 @@ import { InputLine, QueuedMessages } from "./components/input-line.js";
 import { LiveMessage, PrintedItem } from "./components/message-view.js";
 import type { LiveLimits } from "./components/message-view.js";
 import { StatusLine } from "./components/status-line.js";
+import { ChecklistPanel } from "./components/checklist-panel.js";
 import { useNow } from "./components/use-clock.js";
 import type { InputHistoryStore, TuiController } from "./controller.js";
 import { cleanLine, lastLines } from "./terminal-text.js";
@@ -93,6 +94,7 @@ export function App({ controller, host, initialTask, commands = slashCommands, h
       ) : null}
       {snapshot.activity.kind === "waiting" ? <WaitingSpinner since={snapshot.activity.since} /> : null}
       {snapshot.activity.kind === "command" && status.busy ? <CommandTimer since={snapshot.activity.since} command={snapshot.activity.command} /> : null}
+      <ChecklistPanel message={host.latestChecklist} width={width} />
       {ask === undefined ? null : <AskPrompt ask={ask} selected={keys.selected} width={width} />}
       <QueuedMessages messages={controller.queued?.() ?? []} width={width} />
       <InputLine value={keys.value} cursor={keys.cursor} placeholder={placeholder(status.busy, hasHistory, ask !== undefined)} width={width} />

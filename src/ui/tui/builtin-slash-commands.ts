@@ -90,6 +90,8 @@ export function builtinSlashCommands(registry: SlashCommandRegistry): SlashComma
       description: "Ask the model to write an AGENTS.md for this project",
       run: ({ send }) => send(initPrompt),
     },
+    { name: "compact", description: "Condense the conversation now (docs/context.md)", run: ({ session }) => session.contextCommand("compact") },
+    { name: "uncompact", description: "Restore the conversation as it was before the last compaction", run: ({ session }) => session.contextCommand("uncompact") },
     { name: "exit", description: "Quit cairn", run: ({ session }) => session.exit() },
   ];
 }

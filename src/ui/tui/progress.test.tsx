@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { UiMessage } from "../../task/messages.js";
+import type { UiMessage } from "../../task/contracts/messages.js";
 import { FakeController } from "./test-support/fake-terminal.js";
 import { mountApp } from "./test-support/mount.js";
 import type { Mounted } from "./test-support/mount.js";

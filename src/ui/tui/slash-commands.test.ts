@@ -25,12 +25,23 @@ function fakeSession(overrides: Partial<SlashSession> = {}): SlashSession & { ca
     history: async () => "no tasks",
     resume: async (id) => `resumed ${id ?? "latest"}`,
     mcpReport: async () => "no servers",
+    contextCommand: (command) => calls.push(command),
     exit: () => calls.push("exit"),
     ...overrides,
   };
 }
 
 describe("slash commands (issue #12)", () => {
+  it("#13 /compact and /uncompact are local commands that reach the session's context manager", async () => {
+    const session = fakeSession();
+    const registry = new SlashCommandRegistry();
+    registerBuiltinSlashCommands(registry);
+    const print = (): void => {};
+    await registry.get("compact")?.run({ args: "", print, send: () => {}, session });
+    await registry.get("uncompact")?.run({ args: "", print, send: () => {}, session });
+    expect(session.calls).toEqual(["compact", "uncompact"]);
+  });
+
   it("a command is / and a name at the very start of the input; /etc/hosts is text", () => {
     expect(parseSlashInput("/help")).toEqual({ kind: "command", name: "help", args: "" });
     expect(parseSlashInput("/mode plan")).toEqual({ kind: "command", name: "mode", args: "plan" });
@@ -97,7 +108,7 @@ describe("slash commands in the UI (ink-testing-library)", () => {
     const controller = new SlashController();
     controller.current = { ...controller.current, busy: false };
     const ui = (mounted = mountApp({ controller }));
-    await ui.press("/co");
+    await ui.press("/cos");
     expect(ui.frame()).toContain("/cost");
     expect(ui.frame()).toContain("Tokens and cost");
     await ui.press("\t");

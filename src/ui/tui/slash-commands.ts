@@ -39,6 +39,8 @@ export interface SlashSession {
   resume(taskId: string | undefined): Promise<string>;
   /** The MCP servers and their state. */
   mcpReport(): Promise<string>;
+  /** `/compact` condenses the conversation now (or before the next request while a step runs); `/uncompact` undoes the last one. */
+  contextCommand(command: "compact" | "uncompact"): void;
   exit(): void;
 }
 

@@ -4,7 +4,7 @@
  * again); only the open tail is re-rendered. A streaming answer is printed line
  * by line as its lines complete, so a 1 MB answer never re-renders as a whole.
  */
-import type { AskMessage, AskResponse, SayType, UiMessage } from "../../task/messages.js";
+import type { AskMessage, AskResponse, SayType, UiMessage } from "../../task/contracts/messages.js";
 import { initialMarkdownState, parseMarkdownLines } from "./markdown.js";
 import type { MarkdownLine, MarkdownState } from "./markdown.js";
 

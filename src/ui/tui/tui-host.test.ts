@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AskMessage, SayType, UiMessage } from "../../task/messages.js";
+import type { AskMessage, SayType, UiMessage } from "../../task/contracts/messages.js";
 import { ManualClock } from "./test-support/fake-terminal.js";
 import { TuiHost } from "./tui-host.js";
 

@@ -1,5 +1,5 @@
-import type { Host } from "../../task/host.js";
-import type { AskMessage, AskResponse, UiMessage } from "../../task/messages.js";
+import type { Host } from "../../task/contracts/host.js";
+import type { AskMessage, AskResponse, UiMessage } from "../../task/contracts/messages.js";
 import { systemClock } from "./clock.js";
 import type { TuiClock } from "./clock.js";
 import { Transcript, emptySnapshot } from "./transcript.js";
@@ -27,6 +27,8 @@ export class TuiHost implements Host {
   readonly clock: TuiClock;
   /** How many snapshots were published (each is one render of the UI). */
   publishCount = 0;
+  /** The task checklist as last set (shown pinned by the UI). */
+  latestChecklist: UiMessage | undefined;
   private readonly transcript = new Transcript();
   private readonly pending = new Map<string, PendingAsk>();
   private readonly pendingMessages = new Map<string, AskMessage>();
@@ -45,6 +47,7 @@ export class TuiHost implements Host {
     // A printed card cannot change: a tool's failure, amended later (#11), gets a card of its own.
     const failedLater = message.type === "say" && !message.partial && message.meta?.["status"] === "error" && this.transcript.has(message.id);
     this.transcript.upsert(failedLater ? { ...message, id: `${message.id}:failed` } : message, this.clock.now());
+    if (message.type === "say" && message.say === "checklist") this.latestChecklist = message;
     this.schedulePublish();
   }
 

@@ -1,6 +1,6 @@
 import { useApp, useStdin } from "ink";
 import { useEffect, useRef, useState } from "react";
-import type { AskMessage, AskResponse } from "../../task/messages.js";
+import type { AskMessage, AskResponse } from "../../task/contracts/messages.js";
 import type { InputHistoryStore, TuiController } from "./controller.js";
 import * as editor from "./input-editor.js";
 import type { EditorState } from "./input-editor.js";

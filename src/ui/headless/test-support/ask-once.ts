@@ -1,7 +1,7 @@
 // A tiny program that asks one question through HeadlessHost on the real
 // process stdin, to prove a headless run answers, or gives up, and then exits.
 import { HeadlessHost } from "../headless-host.js";
-import type { AskMessage } from "../../../task/messages.js";
+import type { AskMessage } from "../../../task/contracts/messages.js";
 
 const [mode, onAsk] = process.argv.slice(2);
 const host = new HeadlessHost({

@@ -1,5 +1,5 @@
 import { PassThrough, Writable } from "node:stream";
-import type { AskMessage, AskType, SayMessage, SayType } from "../../../task/messages.js";
+import type { AskMessage, AskType, SayMessage, SayType } from "../../../task/contracts/messages.js";
 
 /** A Writable that keeps everything written to it. */
 export class CapturedOutput extends Writable {

@@ -1,6 +1,6 @@
 import { Text } from "ink";
 import type { ReactNode } from "react";
-import type { UiMessage } from "../../../task/messages.js";
+import type { UiMessage } from "../../../task/contracts/messages.js";
 import { readRetryMeta } from "../meta.js";
 import { cleanLine } from "../terminal-text.js";
 import { useNow } from "./use-clock.js";

@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import type { AskMessage } from "../../../task/messages.js";
+import type { AskMessage } from "../../../task/contracts/messages.js";
 import { readFollowupMeta } from "../meta.js";
 import { cleanLine } from "../terminal-text.js";
 

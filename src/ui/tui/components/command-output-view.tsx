@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import type { UiMessage } from "../../../task/messages.js";
+import type { UiMessage } from "../../../task/contracts/messages.js";
 import { readCommandOutputMeta } from "../meta.js";
 import { cleanLine, lastLines, truncateEnd } from "../terminal-text.js";
 

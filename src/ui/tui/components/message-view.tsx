@@ -1,6 +1,6 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
-import type { AskResponse, UiMessage } from "../../../task/messages.js";
+import type { AskResponse, UiMessage } from "../../../task/contracts/messages.js";
 import { parseMarkdownLines } from "../markdown.js";
 import type { MarkdownLine, MarkdownState } from "../markdown.js";
 import { readCheckpointMeta, readToolMeta } from "../meta.js";

@@ -4,7 +4,7 @@
  * a "command" that prints until it is aborted. Used by the tmux test; run it by
  * hand with `node --import tsx src/ui/tui/test-support/tui-playground.ts`.
  */
-import type { AskMessage, SayType, UiMessage } from "../../../task/messages.js";
+import type { AskMessage, SayType, UiMessage } from "../../../task/contracts/messages.js";
 import type { TuiController, TuiMode, TuiStatus } from "../controller.js";
 import { renderTui } from "../render.js";
 import { TuiHost } from "../tui-host.js";

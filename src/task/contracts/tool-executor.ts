@@ -1,5 +1,5 @@
-import type { ImageContent, TextContent, ToolSchema } from "../llm/types.js";
-import type { ToolUseBlock } from "../parser/types.js";
+import type { ImageContent, TextContent, ToolSchema } from "../../llm/types.js";
+import type { ToolUseBlock } from "../../parser/types.js";
 import type { AskResponse, AskType, SayType } from "./messages.js";
 
 export type Mode = "plan" | "act";

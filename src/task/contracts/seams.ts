@@ -2,7 +2,8 @@
  * Small seams the Task calls at fixed points (SPEC T5, T15, T16, T18). Each has
  * a no-op default here; later parts (hooks, MCP hub, checkpoints, store) fill them.
  */
-import type { Message } from "../llm/types.js";
+import type { CompactionLogEntry } from "../../context/contract.js";
+import type { Message } from "../../llm/types.js";
 import type { UiMessage } from "./messages.js";
 
 export interface TaskHooks {
@@ -64,7 +65,9 @@ export type TaskLogEntry =
   | { kind: "api_truncate"; length: number }
   /** `count` messages from `start` were dropped to fit the context window (context/truncate-history `dropMessages`). */
   | { kind: "api_drop"; start: number; count: number }
-  | { kind: "status"; status: TaskStatus; tokensIn: number; tokensOut: number; cost: number };
+  | { kind: "status"; status: TaskStatus; tokensIn: number; tokensOut: number; cost: number }
+  /** Compaction and uncompact (src/context): the conversation continues from a new list. */
+  | CompactionLogEntry;
 
 export type TaskStatus = "running" | "completed" | "failed" | "aborted" | "budget";
 

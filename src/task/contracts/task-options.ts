@@ -1,12 +1,18 @@
-import type { RetrySchedule } from "../llm/retry.js";
-import type { Message, Provider } from "../llm/types.js";
-import type { Protocol } from "./history-content.js";
+import type { ContextDriver } from "../../context/contract.js";
+import type { RetrySchedule } from "../../llm/retry.js";
+import type { Message, Provider } from "../../llm/types.js";
 import type { Host } from "./host.js";
 import type { UiMessage } from "./messages.js";
 import type { PromptBuilder } from "./prompt-builder.js";
 import type { CheckpointGate, McpGate, TaskHooks, TaskLog, TaskStatus } from "./seams.js";
-import type { NativeToolCallSink } from "./stream-assembler.js";
+import type { NativeToolCallAssembler } from "../../llm/native-tool-calls.js";
 import type { Mode, ToolExecutor } from "./tool-executor.js";
+
+/** How tools reach the model: described in the prompt and parsed from text, or the provider's tool calling. */
+export type Protocol = "xml" | "native";
+
+/** Native tool calls assembled from their deltas (src/llm/native-tool-calls.ts). */
+export type NativeToolCallSink = Pick<NativeToolCallAssembler, "push" | "blocks" | "finish" | "toolUses">;
 
 /** What one Task is built from: its provider, tools, host and the seams (SPEC T1). */
 export interface TaskOptions {
@@ -44,6 +50,8 @@ export interface TaskOptions {
   };
   /** Minimum interval between two partial updates of one message (default 40 ms, ~25 a second). */
   partialUpdateIntervalMs?: number;
+  /** Context management (src/context): compaction before requests and after context-window errors. */
+  context?: ContextDriver;
 }
 
 export interface TaskResult {

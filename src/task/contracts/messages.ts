@@ -24,6 +24,10 @@ export type SayType =
   | "warning"
   | "diff_error"
   | "budget"
+  /** Context compaction: what was condensed, and the summary (meta.summary). */
+  | "condense"
+  /** The task checklist (markdown) as the model last set it. */
+  | "checklist"
   /** A tool call ended: meta `{ tool, status }` (an editor shows it as completed or failed). */
   | "tool_result";
 

@@ -1,4 +1,4 @@
-import type { ProviderErrorKind } from "../llm/types.js";
+import type { ProviderErrorKind } from "../../llm/types.js";
 import type { SayType } from "./messages.js";
 
 /**
@@ -19,6 +19,9 @@ export type ApiRequestMeta = {
   error?: string;
   /** The provider's stop reason (e.g. `max_tokens`), for hosts that end a turn with it (ACP). */
   stopReason?: string;
+  /** Tokens the conversation fills of the model's window, and the window (src/context). */
+  contextTokens?: number;
+  contextWindow?: number;
 };
 
 /** `error_retry`: an automatic retry is scheduled for `retryAt` (ms since the epoch). */

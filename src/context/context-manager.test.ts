@@ -1,0 +1,157 @@
+import { describe, expect, it } from "vitest";
+import type { Chunk, Message, Provider } from "../llm/types.js";
+import { ContextManager } from "./context-manager.js";
+import type { CompactionLogEntry } from "./contract.js";
+import { defaultContextSettings } from "./context-settings.js";
+import { replayCompaction } from "./compaction-log.js";
+import type { UncompactState } from "./compaction-log.js";
+import { loadTokenizer } from "./token-estimate.js";
+
+await loadTokenizer();
+
+function provider(contextWindow: number, summaries: string[] = []): Provider & { requests: number } {
+  const fake = {
+    name: "fake",
+    requests: 0,
+    model: { id: "fake", contextWindow, maxOutputTokens: 1_000, inputPrice: 0, outputPrice: 0, supportsImages: false, supportsReasoning: false },
+    createMessage(): AsyncIterable<Chunk> {
+      fake.requests += 1;
+      const text = summaries.shift() ?? "## Task\nsummary";
+      return (async function* () {
+        yield { type: "text", text };
+      })();
+    },
+  };
+  return fake;
+}
+
+function conversation(turns: number): Message[] {
+  const messages: Message[] = [{ role: "user", content: [{ type: "text", text: "<task>\nthe task\n</task>" }] }];
+  for (let turn = 0; turn < turns; turn += 1) {
+    messages.push({ role: "assistant", content: [{ type: "text", text: `<list_files>\n<path>dir${turn}</path>\n</list_files>` }] });
+    messages.push({ role: "user", content: [{ type: "text", text: `[list_files for 'dir${turn}'] Result:` }, { type: "text", text: `entry ${turn} `.repeat(60) }] });
+  }
+  return messages;
+}
+
+function attach(manager: ContextManager, history: Message[]): { entries: CompactionLogEntry[]; said: Array<{ type: string; text: string }> } {
+  const entries: CompactionLogEntry[] = [];
+  const said: Array<{ type: string; text: string }> = [];
+  manager.attach({
+    messages: () => history,
+    replace: async (messages, entry) => {
+      history.splice(0, history.length, ...messages);
+      entries.push(entry);
+    },
+    say: (type, text) => said.push({ type, text }),
+    lastContextTokens: () => 0,
+    signal: new AbortController().signal,
+  });
+  return { entries, said };
+}
+
+describe("ContextManager (issue #13)", () => {
+  it("compacts before a request once the conversation passes the budget, and not before", async () => {
+    const history = conversation(3);
+    const fake = provider(4_000);
+    const manager = new ContextManager({ provider: fake, readFile: async () => undefined });
+    const { entries, said } = attach(manager, history);
+    await manager.beforeRequest();
+    expect(entries).toHaveLength(0);
+    history.push(...conversation(20).slice(7));
+    expect(manager.tokensUsed()).toBeGreaterThan(manager.budget);
+    await manager.beforeRequest();
+    expect(entries.map((entry) => entry.kind)).toEqual(["api_compact"]);
+    expect(said.map((message) => message.type)).toContain("condense");
+    expect(manager.tokensUsed()).toBeLessThan(manager.budget);
+  });
+
+  it("off: never compacts before a request (config context.enabled false)", async () => {
+    const history = conversation(40);
+    const manager = new ContextManager({ provider: provider(4_000), settings: { ...defaultContextSettings, enabled: false }, readFile: async () => undefined });
+    const { entries } = attach(manager, history);
+    await manager.beforeRequest();
+    expect(entries).toHaveLength(0);
+  });
+
+  it("/compact asked while a task runs compacts before its next request; /uncompact restores the conversation plus what came after", async () => {
+    const history = conversation(6);
+    const original = history.slice();
+    const manager = new ContextManager({ provider: provider(200_000), readFile: async () => undefined });
+    const { entries, said } = attach(manager, history);
+    manager.requestCompaction();
+    await manager.beforeRequest();
+    expect(entries.map((entry) => entry.kind)).toEqual(["api_compact"]);
+    expect(history.length).toBeLessThan(original.length);
+    const added = conversation(1).slice(1);
+    history.push(...added);
+    const outcome = await manager.uncompact();
+    expect(outcome.done).toBe(true);
+    expect(history).toEqual([...original, ...added]);
+    expect(said.at(-1)?.text).toContain("Restored the conversation");
+    expect((await manager.uncompact()).done).toBe(false);
+  });
+
+  it("/compact during a request waits for the next request; between requests it compacts at once", async () => {
+    const history = conversation(6);
+    let inFlight = true;
+    const manager = new ContextManager({ provider: provider(200_000), readFile: async () => undefined });
+    const entries: CompactionLogEntry[] = [];
+    manager.attach({
+      messages: () => history,
+      replace: async (messages, entry) => {
+        history.splice(0, history.length, ...messages);
+        entries.push(entry);
+      },
+      say: () => {},
+      lastContextTokens: () => 0,
+      requestInFlight: () => inFlight,
+      signal: new AbortController().signal,
+    });
+    expect((await manager.compactWhenPossible()).done).toBe(false);
+    expect(entries).toHaveLength(0);
+    inFlight = false;
+    await manager.beforeRequest();
+    expect(entries).toHaveLength(1);
+    history.push(...conversation(4).slice(1));
+    expect((await manager.compactWhenPossible()).done).toBe(true);
+    expect(entries).toHaveLength(2);
+  });
+
+  it("replaying the log's compaction entries gives the same conversations (resume, uncompact after resume)", async () => {
+    const history = conversation(6);
+    const original = history.slice();
+    const manager = new ContextManager({ provider: provider(200_000), readFile: async () => undefined });
+    const { entries } = attach(manager, history);
+    await manager.compact();
+    const compacted = history.slice();
+    history.push(...conversation(1).slice(1));
+    await manager.uncompact();
+    const replayed = original.slice();
+    const state: UncompactState | undefined = replayCompaction(replayed, undefined, entries[0]!);
+    expect(replayed).toEqual(compacted);
+    replayed.push(...conversation(1).slice(1));
+    replayCompaction(replayed, state, entries[1]!);
+    expect(replayed).toEqual(history);
+  });
+
+  it("a context-window error whose summary request fails falls back to dropping the oldest turns (first exchange kept)", async () => {
+    const history = conversation(8);
+    const failing: Provider = {
+      ...provider(200_000),
+      createMessage: () => ({
+        [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(Object.assign(new Error("network down"), { kind: "network" })) }),
+      }),
+    };
+    const manager = new ContextManager({ provider: failing, readFile: async () => undefined });
+    const { said, entries } = attach(manager, history);
+    expect(await manager.afterContextWindowError()).toBe(true);
+    expect(said.map((message) => message.text)).toEqual([
+      "Could not condense the conversation: network down",
+      "The request did not fit the context window; 6 older messages were dropped.",
+    ]);
+    expect(entries).toHaveLength(1);
+    expect(history).toHaveLength(17 - 6);
+    expect(history[0]?.content[0]).toEqual({ type: "text", text: "<task>\nthe task\n</task>" });
+  });
+});

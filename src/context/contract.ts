@@ -1,0 +1,41 @@
+/**
+ * The small contract between the Task and context management (DESIGN: context/ is
+ * driven by the Task before each request). The Task lends the conversation; the
+ * driver decides when and how to compact and commits through `replace`.
+ */
+import type { Message, UsageChunk } from "../llm/types.js";
+import type { CompactionReason } from "./compact-conversation.js";
+
+/** Log entries of compaction: appended, never rewriting what came before (SPEC P-perf-4). */
+export type CompactionLogEntry =
+  /** The conversation continues from `messages` (the old one stays earlier in the log). */
+  | { kind: "api_compact"; messages: Message[]; reason: CompactionReason; summary?: string }
+  /** The conversation before the last compaction was restored; `length` is the history's new length. */
+  | { kind: "api_uncompact"; length: number };
+
+/** What the Task lends its context driver. */
+export interface ConversationAccess {
+  messages(): readonly Message[];
+  /** Replaces the whole conversation and appends `entry` to the task log, under the state lock. */
+  replace(messages: Message[], entry: CompactionLogEntry): Promise<void>;
+  /** Shows a message (`condense` with what was summarised, warnings, notes). */
+  say(type: "condense" | "warning" | "info", text: string, meta?: Record<string, unknown>): void;
+  /** Tokens the last request filled per the provider's usage (0 when none was reported). */
+  lastContextTokens(): number;
+  /** A request (and its tools) is under way: a compaction asked for now waits for the next request. */
+  requestInFlight?(): boolean;
+  /** The summary request's usage, counted in the task's tokens and cost. */
+  addUsage?(chunk: UsageChunk): void;
+  readonly signal: AbortSignal;
+}
+
+export interface ContextDriver {
+  /** Called once by the Task's constructor. */
+  attach(conversation: ConversationAccess): void;
+  /** Before each request (after the user turn was added): compacts when the budget is spent or the user asked. */
+  beforeRequest(): Promise<void>;
+  /** The provider refused the request as too long: compact; false when nothing could be removed. */
+  afterContextWindowError(): Promise<boolean>;
+  /** Tokens used of the window, for the request's `api_req_started` message. */
+  requestMeta(): { contextTokens: number; contextWindow: number };
+}
