@@ -166,6 +166,12 @@ export function isKnownModel(id: string): boolean {
   return catalogueKey(id) !== undefined;
 }
 
+/** The catalogue's models a provider can serve (both OpenAI APIs serve the OpenAI models; none for mock). */
+export function modelsForProvider(provider: string): string[] {
+  if (provider === "openai-responses") return knownModelIds("openai");
+  return provider === "anthropic" || provider === "openai" || provider === "gemini" ? knownModelIds(provider) : [];
+}
+
 export function knownModelIds(family?: ProviderFamily): string[] {
   return Object.entries(catalogue)
     .filter(([, entry]) => family === undefined || entry.family === family)
