@@ -5,7 +5,7 @@
  * prompt answers that ask. A cancel is the Task's staged abort (SPEC T5); the
  * next prompt then resumes the same task from its log.
  */
-import type { AgentContext, SessionConfigOption, SessionModeState, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
+import type { AgentContext, AvailableCommand, SessionConfigOption, SessionModeState, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { ResolvedSettings } from "../config/index.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
@@ -297,6 +297,11 @@ export class AcpSession implements Host {
     if (turn === undefined) return;
     this.turn = undefined;
     turn.resolve(turn.cancelled ? "cancelled" : reason);
+  }
+
+  /** Tells the editor which slash commands its prompt box can offer. */
+  announceCommands(availableCommands: AvailableCommand[]): void {
+    if (availableCommands.length > 0) this.send([{ sessionUpdate: "available_commands_update", availableCommands }]);
   }
 
   private send(updates: SessionUpdate[]): void {

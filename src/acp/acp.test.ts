@@ -4,7 +4,7 @@
  * Run `npm run build` first: the child runs dist/.
  */
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
@@ -123,6 +123,20 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(requestText(3)).toContain("also add a line");
     expect(client.text("agent_message_chunk")).toContain("Added the line too.");
     expect(client.stderr()).not.toContain("test-key-acp");
+  }, 60_000);
+
+  it("#16 available commands: the project's custom commands are offered to the editor, and a prompt typed as /name args runs one", async () => {
+    await mkdir(join(sandbox.workspace, ".claude", "commands"), { recursive: true });
+    await writeFile(join(sandbox.workspace, ".claude", "commands", "review.md"), "---\ndescription: Review a file carefully\nargument-hint: <file>\n---\nReview $ARGUMENTS and list every bug.\n");
+    const client = await start({ turns: [{ toolCalls: [{ name: "attempt_completion", arguments: { result: "Reviewed." } }] }] });
+    const sessionId = await client.newSession(sandbox.workspace);
+    const deadline = Date.now() + 10_000;
+    while (client.updatesOf("available_commands_update").length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const offered = client.updatesOf("available_commands_update").at(-1)?.availableCommands ?? [];
+    expect(offered.find((command) => command.name === "review")).toMatchObject({ description: "Review a file carefully", input: { hint: "<file>" } });
+    expect(offered.some((command) => command.name === "newrule")).toBe(true);
+    expect((await client.prompt(sessionId, "/review src/app.ts")).stopReason).toBe("end_turn");
+    expect(requestText(0)).toContain("Review src/app.ts and list every bug.");
   }, 60_000);
 
   it("#16 rejected permission: the edit does not happen and its tool call fails", async () => {

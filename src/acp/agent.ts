@@ -16,6 +16,7 @@ import { modelInfo } from "../llm/models.js";
 import { TaskNotFoundError, TaskStore } from "../store/task-store.js";
 import { createTaskId } from "../store/task-id.js";
 import { AcpSession } from "./acp-session.js";
+import { availableCommands } from "./available-commands.js";
 import { mcpServersFromClient } from "./mcp-servers.js";
 import { userTurnFromPrompt } from "./prompt-content.js";
 import { isMode } from "./session-config.js";
@@ -115,6 +116,7 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
       const settings = await settingsFor(params.cwd);
       const sessionId = createTaskId();
       const session = await openSession({ sessionId, cwd: params.cwd, created: false, mcpServers: params.mcpServers, client, settings });
+      announceCommandsSoon(session, settings);
       return { sessionId, ...session.state() };
     })
     .onRequest("session/load", async ({ params, client }) => {
@@ -128,6 +130,7 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
       const session = await openSession({ sessionId: params.sessionId, cwd: params.cwd, created: true, mcpServers: params.mcpServers, client, settings });
       session.replay(loaded.uiMessages);
       await session.flush();
+      announceCommandsSoon(session, settings);
       return session.state();
     })
     .onRequest("session/prompt", async ({ params }) => {
@@ -177,4 +180,11 @@ async function imagesAccepted(options: AcpAgentOptions): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** After the response that names the session, so the editor knows which session the commands belong to. */
+function announceCommandsSoon(session: AcpSession, settings: ResolvedSettings): void {
+  setImmediate(() => {
+    void availableCommands({ workspace: settings.cwd, userConfigDir: settings.userConfigDir }).then((commands) => session.announceCommands(commands));
+  });
 }

@@ -336,6 +336,7 @@ export class InteractiveController implements TuiController {
       contextWindow: this.session?.provider.model.contextWindow ?? 0,
       cost: task?.usage.totals().cost ?? 0,
       busy: this.running !== undefined,
+      ...(this.session?.budgetLeft() ? { budgetLeft: this.session.budgetLeft() } : {}),
     };
   }
 
@@ -418,6 +419,12 @@ export async function runInteractive(options: {
     },
   });
   controller.pendingImages.push(...(options.images ?? []));
+  // Custom commands, workflows, /newrule and /rules join the menu and /help (#15).
+  const { extensionSlashCommands } = await import("./extension-slash-commands.js");
+  const { registerSlashCommand, slashCommands } = await import("../ui/tui/slash-commands.js");
+  for (const command of await extensionSlashCommands({ workspace: settings.cwd, userConfigDir: settings.userConfigDir, currentRules: () => controller.currentSession?.rules })) {
+    if (slashCommands.get(command.name) === undefined) registerSlashCommand(command);
+  }
   const history = new FileInputHistory({ dataDir: settings.dataDir, workspace: settings.cwd });
   const instance = renderTui({ controller, host, history, ...(options.initialTask ? { initialTask: options.initialTask } : {}) });
   ui.instance = instance;

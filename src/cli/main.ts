@@ -13,6 +13,8 @@ import { registerCheckpointCommands } from "./checkpoint-commands.js";
 import { registerFleetCommands } from "./fleet-commands.js";
 import { registerPermissionsCommand } from "./permissions-command.js";
 import { registerCompactCommand } from "./compact-command.js";
+import { registerHooksCommands } from "./hooks-command.js";
+import { registerCommandsCommand } from "./commands-command.js";
 import { registerAcpCommand } from "./acp-command.js";
 
 function packageVersion(): string {
@@ -44,6 +46,8 @@ export function buildProgram(): Command {
   registerFleetCommands(program);
   registerPermissionsCommand(program);
   registerCompactCommand(program);
+  registerHooksCommands(program);
+  registerCommandsCommand(program);
   registerAcpCommand(program, packageVersion);
   return program;
 }

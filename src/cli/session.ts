@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import type { ResolvedSettings } from "../config/index.js";
 import { requireApiKey } from "../config/index.js";
 import { createProvider } from "../llm/create-provider.js";
@@ -16,7 +15,11 @@ import { noCheckpoints } from "../task/contracts/seams.js";
 import { createToolExecutor } from "../tools/create-tool-executor.js";
 import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
-import { createShellHooks } from "../hooks/shell-hooks.js";
+import { createHookWiring } from "./hook-wiring.js";
+import { applyStartCommand } from "./custom-command-wiring.js";
+import { createExtensionWiring } from "./extension-wiring.js";
+import { withAllowedTools } from "../extensions/allowed-tools.js";
+import type { TaskRules } from "../prompt/task-rules.js";
 import { startMcp } from "./mcp-wiring.js";
 import { createSessionSecurity } from "./security-wiring.js";
 import type { SessionSecurity } from "./security-wiring.js";
@@ -36,6 +39,10 @@ export interface Session {
   context: ContextManager;
   taskId: string;
   provider: Provider;
+  /** The task's rules: what applies now, and toggles (`/rules`). */
+  rules: TaskRules;
+  /** What is left of the task's budgets for the status line (#14), "" without limits. */
+  budgetLeft(): string;
   /** Runs the task: starts it, or continues a resumed one. */
   run(): Promise<TaskResult>;
   /** Stops MCP servers and releases the task's lock, after the task ended. */
@@ -73,7 +80,8 @@ export interface SessionOptions {
  * Builds everything one task needs from resolved settings: provider, tools,
  * MCP hub, store, checkpoints, prompt, and the Task itself.
  */
-export async function createSession(options: SessionOptions): Promise<Session> {
+export async function createSession(sessionOptions: SessionOptions): Promise<Session> {
+  const { options, allowedTools } = await withStartCommand(sessionOptions);
   const { settings } = options;
   const apiKey = requireApiKey(settings);
   const createdProvider = await createProvider({
@@ -114,20 +122,23 @@ export async function createSession(options: SessionOptions): Promise<Session> {
   }
 
   // Parts built before the Task report to it once it exists.
-  const current: { task?: Task } = {};
-  const early: string[] = [];
+  // `started`: the caller's host is listening (run() was called); notices wait until then.
+  const current: { task?: Task; started?: boolean } = {};
+  const early: Array<{ text: string; meta?: Record<string, unknown> }> = [];
   const notice = (text: string, meta?: Record<string, unknown>): void => {
-    if (current.task) current.task.say("mcp_notification", text, meta ? { meta } : {});
-    else early.push(text);
+    if (current.task && current.started) current.task.say("mcp_notification", text, meta ? { meta } : {});
+    else early.push(meta ? { text, meta } : { text });
   };
 
 
+  const started: Array<() => Promise<void>> = [];
   try {
     const security = createSessionSecurity({ settings, apiKey, ...(usedSoFar ? { resumedMessages: usedSoFar } : {}) });
-    return await buildSession({ options, settings, provider, log, taskId, resumed, resumedUsage, uncompact, current, early, notice, security });
+    return await buildSession({ options, settings, provider, log, taskId, resumed, resumedUsage, uncompact, allowedTools, current, early, notice, security, started });
   } catch (error) {
-    // The log was opened and holds the task's lock: a session that could not be
-    // built (an invalid mcp.json, say) must not leave them behind (#11 item 6).
+    // The log was opened and holds the task's lock, MCP servers may run: a session
+    // that could not be built (an invalid mcp.json, say) leaves none of them behind (#11 item 6).
+    for (const stop of started.reverse()) await stop().catch(() => undefined);
     await log.close().catch(() => undefined);
     throw error;
   }
@@ -142,18 +153,23 @@ async function buildSession(parts: {
   resumed: PreparedResume | undefined;
   resumedUsage: { tokensIn: number; tokensOut: number; cost: number } | undefined;
   uncompact: UncompactState | undefined;
-  current: { task?: Task };
-  early: string[];
+  /** Tools a custom command's front matter pre-approves. */
+  allowedTools: string[];
+  current: { task?: Task; started?: boolean };
+  early: Array<{ text: string; meta?: Record<string, unknown> }>;
   notice: (text: string, meta?: Record<string, unknown>) => void;
   security: SessionSecurity;
+  /** What was started so far, stopped again if building the session fails. */
+  started: Array<() => Promise<void>>;
 }): Promise<Session> {
-  const { options, settings, provider, log, taskId, resumed, resumedUsage, uncompact, current, early, notice, security } = parts;
+  const { options, settings, provider, log, taskId, resumed, resumedUsage, uncompact, allowedTools, current, early, notice, security, started } = parts;
   const mcp = await startMcp({
     settings,
     notice,
     sandboxServers: (servers) => security.sandboxMcpServers(servers),
     ...(options.extraMcpServers ? { extraServers: options.extraMcpServers } : {}),
   });
+  started.push(() => mcp.close());
 
   const baseExecutor = createToolExecutor({
     workspace: settings.cwd,
@@ -172,7 +188,20 @@ async function buildSession(parts: {
     keepBackgroundProcesses: settings.keepBackgroundProcesses,
     ...(options.operations ? { operations: options.operations } : {}),
   });
-  const toolExecutor = (options.wrapToolExecutor ?? ((executor: ToolExecutor) => executor))(mcp.wrap(baseExecutor));
+  const hooks = await createHookWiring({
+    settings,
+    taskId,
+    say: (text, meta) => current.task?.say("hook_status", text, { meta }),
+    stopTask: () => void current.task?.abortTask(),
+    signal: () => current.task?.signal,
+    launchPolicy: security.launchPolicy,
+  });
+  for (const text of hooks.notices) (options.onNotice ?? notice)(text);
+  const extensions = await createExtensionWiring(settings, provider.model, taskId);
+  started.push(() => extensions.close());
+  for (const tool of extensions.tools) baseExecutor.registerTool(tool);
+  const hostWrap = options.wrapToolExecutor ?? ((executor: ToolExecutor) => executor);
+  const toolExecutor = withAllowedTools(hooks.wrapExecutor(hostWrap(extensions.wrapExecutor(mcp.wrap(baseExecutor)))), allowedTools);
 
   const checkpoints = options.checkpoints === false || !settings.checkpoints ? noCheckpoints : createCheckpoints({
     workspace: settings.cwd,
@@ -189,13 +218,16 @@ async function buildSession(parts: {
     ...(settings.context ? { settings: settings.context } : {}),
     readFile: workspaceFileReader(settings.cwd),
     ...(uncompact ? { uncompact } : {}),
+    beforeCompaction: async (trigger) => {
+      await hooks.taskHooks.preCompact?.({ taskId, trigger });
+    },
   });
-  const prompt = createPromptBuilder({ workspace: settings.cwd, toolExecutor, globalRulesDir: join(settings.userConfigDir, "rules") });
+  const prompt = createPromptBuilder({ workspace: settings.cwd, toolExecutor, ...extensions.prompt });
   const task = new Task({
     taskId,
     provider: security.wrapProvider(provider),
     toolExecutor,
-    host: security.wrapHost(options.host),
+    host: security.wrapHost(hooks.wrapHost(options.host)),
     prompt: {
       systemPrompt: (promptOptions) => prompt.systemPrompt(promptOptions),
       // Open checklist items come back in the environment details every few requests without an update.
@@ -215,22 +247,13 @@ async function buildSession(parts: {
     ...(security.budget ? { budget: security.budget } : {}),
     mcpWaitMs: settings.mcpWaitMs,
     checkpoints,
-    hooks: createShellHooks({
-      hooks: settings.hooks,
-      cwd: settings.cwd,
-      launchPolicy: security.launchPolicy,
-      onStatus: (result) => {
-        const state = result.timedOut ? "timed out" : result.cancelled ? "cancelled" : `exited with ${result.exitCode ?? "no status"}`;
-        current.task?.say("hook_status", `${result.hook} hook ${state}${result.output ? `: ${result.output}` : ""}`, { meta: { ...result } });
-      },
-    }),
+    hooks: hooks.taskHooks,
     createNativeToolCalls: () => new NativeToolCallAssembler(),
     ...(options.pendingUserMessages ? { pendingUserMessages: options.pendingUserMessages } : {}),
     ...(resumed ? { history: { apiHistory: resumed.apiHistory, uiMessages: resumed.uiMessages, ...(resumedUsage ? { usage: resumedUsage } : {}) } } : {}),
   });
   current.task = task;
   registerContextManager(task, context);
-  for (const text of early) task.say("info", text);
   const created = task;
   const start = options.start;
   // Images from an editor's prompt (start.images) or the terminal (options.images), for models that take them.
@@ -246,15 +269,40 @@ async function buildSession(parts: {
     context,
     taskId,
     provider,
-    run: () => (start.kind === "new" ? created.startTask(start.task, images) : created.resumeTask([...(resumed?.nextUserContent ?? []), ...images])),
+    rules: extensions.rules,
+    budgetLeft: () => security.budget?.remaining(created.usage.totals()) ?? "",
+    run: async () => {
+      // Notices that came while the session was built (an MCP server that failed at once), now that the host listens.
+      current.started = true;
+      for (const { text, meta } of early.splice(0)) created.say("mcp_notification", text, meta ? { meta } : {});
+      if (start.kind === "new") return created.startTask(start.task, images);
+      const prompt = await hooks.resumeMessage(start.message, resumed?.nextUserContent ?? []);
+      if ("blocked" in prompt) {
+        created.say("error", `A UserPromptSubmit hook blocked this message: ${prompt.blocked}`);
+        return { status: "failed", error: prompt.blocked };
+      }
+      return created.resumeTask([...prompt.content, ...images]);
+    },
     close: async () => {
       // The first checkpoint may still be running (it never takes longer than its bound).
       await checkpoints.waitInitial();
       await mcp.close();
+      await extensions.close();
       await log.flush();
       await log.close();
     },
   };
+}
+
+/** A new task typed as `/name args` runs that custom command. */
+async function withStartCommand(options: SessionOptions): Promise<{ options: SessionOptions; allowedTools: string[] }> {
+  const { start } = options;
+  const typed = start.kind === "new" ? start.task : start.message;
+  if (typed === undefined) return { options, allowedTools: [] };
+  const applied = await applyStartCommand(options.settings, typed);
+  if (applied.notice !== undefined) options.onNotice?.(applied.notice);
+  const expanded: SessionOptions["start"] = start.kind === "new" ? { ...start, task: applied.task } : { ...start, message: applied.task };
+  return { options: { ...options, settings: applied.settings, start: expanded }, allowedTools: applied.allowedTools ?? [] };
 }
 
 function stripUndefined<T extends object>(value: T): { [K in keyof T]-?: Exclude<T[K], undefined> } {

@@ -51,6 +51,11 @@ const modelOverrideSchema = z.strictObject({
   supportsReasoning: z.boolean().optional(),
 });
 
+const hookGroupSchema = z.looseObject({
+  matcher: z.string().optional(),
+  hooks: z.array(z.looseObject({ type: z.string().optional(), command: z.string().optional(), timeout: z.number().positive().optional() })),
+});
+
 export const configFileSchema = z.strictObject({
   $schema: z.string().optional(),
   provider: z.enum(providerNames).optional(),
@@ -70,7 +75,8 @@ export const configFileSchema = z.strictObject({
   onAsk: z.enum(["deny", "fail"]).optional(),
   autoApprove: autoApproveSchema.optional(),
   models: z.record(z.string(), modelOverrideSchema).optional(),
-  hooks: z.record(z.string(), z.string().min(1)).optional(),
+  // The old `{"TaskStart": "cmd"}` form, or Claude Code's: event -> [{matcher, hooks: [{type, command, timeout}]}].
+  hooks: z.record(z.string(), z.union([z.string().min(1), z.array(hookGroupSchema)])).optional(),
   timeouts: z
     .strictObject({ firstChunkMs: positiveInteger.optional(), betweenChunksMs: positiveInteger.optional(), mcpWaitMs: milliseconds.optional() })
     .optional(),

@@ -12,7 +12,9 @@ import { configFileLayer, createLayer, environmentLayer, flagLayer, profileLayer
 import { defaultDataDir, defaultUserConfigDir, projectConfigPath, userConfigPath } from "./paths.js";
 import { SecretValue } from "./secret.js";
 import { isTrusted, trustFolder } from "./trust.js";
+import { projectHookPlaces } from "./project-hook-places.js";
 import type {
+  HookSetting,
   AutoApproveSettings,
   CliFlags,
   ModelOverride,
@@ -217,6 +219,7 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
   }
   gated.push(...permissions.gated);
   if (!trusted && (await exists(join(cwd, ".cairn", "mcp.json")))) gated.push(".cairn/mcp.json");
+  if (!trusted) gated.push(...(await projectHookPlaces(cwd)));
 
   const defaults = defaultsLayer();
   const userLayer = user ? configFileLayer(createLayer("user", userFile), user.config, userFile) : createLayer("user", userFile);
@@ -306,7 +309,7 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     onAsk: value<OnAskPolicy>("onAsk"),
     autoApprove,
     models: record<ModelOverride>("models."),
-    hooks: record<string>("hooks."),
+    hooks: record<HookSetting>("hooks."),
     mcpWaitMs: value<number>("timeouts.mcpWaitMs"),
     stallTimeouts: {
       firstChunkMs: value<number>("timeouts.firstChunkMs"),

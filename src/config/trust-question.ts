@@ -13,6 +13,7 @@ const explanations: Array<[RegExp, string]> = [
   [/^sandbox$/, "switch the sandbox off"],
   [/^sandboxNetwork$/, "give sandboxed commands the network"],
   [/^permissions\.allow$/, "allow commands and tools by its own rules"],
+  [/^(\.cairn\/hooks|\.clinerules\/hooks|\.claude\/settings(?:\.local)?\.json)$/, "run the hooks in $1"],
 ];
 
 function explain(key: string): string {

@@ -106,6 +106,9 @@ export interface TrustState {
   blockedBaseUrl?: string | undefined;
 }
 
+/** One event's hooks in settings: a command, or Claude Code's `[{matcher, hooks: [{type, command, timeout}]}]`. */
+export type HookSetting = string | Array<{ matcher?: string | undefined; hooks: Array<{ type?: string | undefined; command?: string | undefined; timeout?: number | undefined }> }>;
+
 export interface ResolvedSettings {
   /** Absolute, existing workspace folder. */
   cwd: string;
@@ -133,8 +136,8 @@ export interface ResolvedSettings {
   onAsk: OnAskPolicy;
   autoApprove: AutoApproveSettings;
   models: Record<string, ModelOverride>;
-  /** Hook name (e.g. `TaskStart`) to the shell command it runs. */
-  hooks: Record<string, string>;
+  /** Hook event (e.g. `TaskStart`) to the shell command it runs, or Claude Code's matcher groups (src/hooks). */
+  hooks: Record<string, HookSetting>;
   stallTimeouts: { firstChunkMs: number; betweenChunksMs: number };
   /** SPEC T15: longest wait for MCP servers before a request (default 10 s). */
   mcpWaitMs: number;

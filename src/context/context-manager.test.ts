@@ -66,6 +66,22 @@ describe("ContextManager (issue #13)", () => {
     expect(manager.tokensUsed()).toBeLessThan(manager.budget);
   });
 
+  it("#15 PreCompact: the hook seam runs before each compaction, auto before a request and manual on /compact", async () => {
+    const history = conversation(20);
+    const triggers: string[] = [];
+    const manager = new ContextManager({
+      provider: provider(4_000),
+      readFile: async () => undefined,
+      beforeCompaction: async (trigger) => void triggers.push(`${trigger}:${history.length}`),
+    });
+    attach(manager, history);
+    const before = history.length;
+    await manager.beforeRequest();
+    expect(triggers).toEqual([`auto:${before}`]);
+    await manager.compact();
+    expect(triggers[1]?.startsWith("manual:")).toBe(true);
+  });
+
   it("off: never compacts before a request (config context.enabled false)", async () => {
     const history = conversation(40);
     const manager = new ContextManager({ provider: provider(4_000), settings: { ...defaultContextSettings, enabled: false }, readFile: async () => undefined });

@@ -18,6 +18,8 @@ export interface ContextManagerOptions {
   readFile: (path: string) => Promise<string | undefined>;
   /** A resumed task's last compaction, so `/uncompact` works after a resume. */
   uncompact?: UncompactState;
+  /** Runs before each compaction (the PreCompact hooks, #15). */
+  beforeCompaction?: (trigger: "auto" | "manual") => Promise<void>;
 }
 
 /** What `/compact` or `/uncompact` did; the messages about it were already shown, except for a deferral. */
@@ -193,6 +195,7 @@ export class ContextManager implements ContextDriver {
 
   private async runCompaction(reason: CompactionReason): Promise<boolean> {
     const conversation = this.required();
+    await this.options.beforeCompaction?.(reason === "manual" ? "manual" : "auto");
     await loadTokenizer().catch(() => undefined);
     const before = conversation.messages().slice();
     this.summaryUsage = { requests: 0, tokensIn: 0, tokensOut: 0, cost: 0 };

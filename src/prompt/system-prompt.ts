@@ -3,11 +3,16 @@ import type { PromptBuilder } from "../task/contracts/prompt-builder.js";
 import type { Mode, ToolExecutor } from "../task/contracts/tool-executor.js";
 import { environmentDetails } from "./environment-details.js";
 import { loadRules, rulesSection } from "./rules.js";
+import type { RuleScope } from "./rules.js";
 
 export interface PromptOptions {
   workspace: string;
   toolExecutor: Pick<ToolExecutor, "promptDescriptions">;
   globalRulesDir?: string;
+  /** The task's touched files and rule toggles (nested and conditional rules, `/rules`). */
+  ruleScope?: RuleScope;
+  /** More sections after the rules (e.g. the skills list). */
+  extraSections?: () => Promise<string[]>;
   shell?: string;
   now?: () => Date;
 }
@@ -81,7 +86,8 @@ export function createPromptBuilder(options: PromptOptions): PromptBuilder {
   const now = options.now ?? (() => new Date());
   return {
     async systemPrompt({ mode, protocol, mcpSection }) {
-      const rules = await loadRules({ workspace: options.workspace, ...(options.globalRulesDir ? { globalRulesDir: options.globalRulesDir } : {}) });
+      const rules = await loadRules({ workspace: options.workspace, ...(options.globalRulesDir ? { globalRulesDir: options.globalRulesDir } : {}), ...options.ruleScope });
+      const extra = (await options.extraSections?.()) ?? [];
       const sections = [
         roleSection(),
         toolUseSection(protocol, mode, options.toolExecutor.promptDescriptions(mode)),
@@ -90,6 +96,7 @@ export function createPromptBuilder(options: PromptOptions): PromptBuilder {
         modesSection(mode),
         systemInfoSection(options.workspace, shell),
         rulesSection(rules),
+        ...extra,
         objectiveSection(),
       ];
       return sections.filter((section) => section.trim().length > 0).join("\n\n====\n\n");

@@ -183,17 +183,21 @@ export class Task {
   async startTask(task: string, images: ImageContent[] = []): Promise<TaskResult> {
     this.say("task", task);
     return this.runToEnd(async () => {
-      await this.hooks.taskStart({ taskId: this.taskId, task });
+      const prompt = await this.hooks.userPromptSubmit?.({ taskId: this.taskId, prompt: task });
+      if (prompt?.blocked !== undefined) throw new Error(`A UserPromptSubmit hook blocked this task: ${prompt.blocked}`);
+      const started = await this.hooks.taskStart({ taskId: this.taskId, task });
       this.checkpoints.startInitial();
-      await this.initiateTaskLoop([{ type: "text", text: `<task>\n${task}\n</task>` }, ...images]);
+      const hookContext = [prompt?.context, started?.context].flatMap((text) => (text === undefined ? [] : [{ type: "text" as const, text }]));
+      await this.initiateTaskLoop([{ type: "text", text: `<task>\n${task}\n</task>` }, ...hookContext, ...images]);
     });
   }
 
   /** Continues a resumed task with prepared user content (store/resume). */
   async resumeTask(userContent: ContentBlock[]): Promise<TaskResult> {
     return this.runToEnd(async () => {
+      const resumed = await this.hooks.taskResume?.({ taskId: this.taskId });
       this.checkpoints.startInitial();
-      await this.initiateTaskLoop(userContent);
+      await this.initiateTaskLoop(resumed?.context === undefined ? userContent : [...userContent, { type: "text", text: resumed.context }]);
     });
   }
 

@@ -191,13 +191,17 @@ export class ApprovalPolicy {
   }): Promise<ApprovalDecision> {
     const { request, context, presentation } = options;
     const detail = await this.verdict(request);
-    const verdict = detail.verdict;
+    // A PreToolUse hook's answer counts only where the security rules leave the choice open.
+    const hookMayApprove = hooksMayApprove(request, detail.explicit === true);
+    const verdict = withHookAnswer({ verdict: detail.verdict, hookMayApprove, answer: context.hookApproval, yes: this.options.yes });
     const shown = flagHidden(presentation.text);
     const meta: Record<string, unknown> = { ...escapeMetaStrings(presentation.meta), approval: verdict };
     if (shown.hidden.length > 0) meta["hiddenCharacters"] = shown.hidden;
     if (detail.reason !== undefined) meta["reason"] = detail.reason;
     if (detail.explicit === true) meta["explicitApproval"] = true;
     if (detail.suggestion !== undefined) meta["suggestedRule"] = detail.suggestion;
+    // A PermissionRequest hook may answer this ask only where a PreToolUse allow could skip it.
+    if (verdict === "ask") meta["hookMayApprove"] = hookMayApprove;
     const text = detail.reason !== undefined && verdict !== "auto" ? `${shown.text}\n(${escapeHidden(detail.reason).text})` : shown.text;
     const sayType: SayType = request.kind === "command" ? "command" : "tool";
     context.say(sayType, text, { partial: false, key: presentation.key, meta });
@@ -228,4 +232,24 @@ function ruleVerdict(found: { decision: "allow" | "ask" | "deny"; rule: { text: 
 
 export function refused(reason: string): ToolOutcome {
   return toolError(`cairn refused this: ${reason}. It did not run. Continue without it, or ask the user to change the rules.`);
+}
+
+/**
+ * Whether a hook's `allow` may stand in for the user's yes (#15). Never for what
+ * the security rules require the user to see: an explicit ask (protected paths,
+ * ask rules, commands the parser cannot understand outside the sandbox), reads
+ * and edits outside the workspace.
+ */
+export function hooksMayApprove(request: ApprovalRequest, explicitAsk: boolean): boolean {
+  if (explicitAsk) return false;
+  if (request.kind === "read" || request.kind === "edit") return request.inside;
+  return true;
+}
+
+/** A PreToolUse hook's answer: `allow` lifts an ask hooks may lift; `ask` turns an automatic approval into an ask (not under --yes). */
+function withHookAnswer(options: { verdict: ApprovalVerdict; hookMayApprove: boolean; answer: "allow" | "ask" | undefined; yes: boolean }): ApprovalVerdict {
+  const { verdict, answer } = options;
+  if (answer === "allow" && verdict === "ask" && options.hookMayApprove) return "auto";
+  if (answer === "ask" && verdict === "auto" && !options.yes) return "ask";
+  return verdict;
 }

@@ -6,15 +6,31 @@ import type { CompactionLogEntry } from "../../context/contract.js";
 import type { Message } from "../../llm/types.js";
 import type { UiMessage } from "./messages.js";
 
+/** What a hook adds to the next request: text already framed for the model. */
+export interface HookContext {
+  context?: string;
+}
+
+/** UserPromptSubmit: a hook may refuse the prompt (the reason is shown) or add context. */
+export interface PromptHookResult extends HookContext {
+  blocked?: string;
+}
+
 export interface TaskHooks {
-  /** SPEC T18: runs before the loop starts. */
-  taskStart(payload: { taskId: string; task: string }): Promise<void>;
+  /** SPEC T18: runs before the loop starts; its context goes into the first request. */
+  taskStart(payload: { taskId: string; task: string }): Promise<HookContext | void>;
   /** SPEC T5: runs last during an abort, if it was decided it must. */
   taskCancel(payload: { taskId: string }): Promise<void>;
   /** Cancels any hook still running. */
   cancelRunning(): void;
   /** Whether a TaskCancel hook is configured at all. */
   hasTaskCancel(): boolean;
+  /** A resumed task: its context goes into the first request. */
+  taskResume?(payload: { taskId: string }): Promise<HookContext | void>;
+  /** The user's prompt, before the model sees it. */
+  userPromptSubmit?(payload: { taskId: string; prompt: string }): Promise<PromptHookResult | void>;
+  /** Before the history is compacted (context/ calls it); context is guidance for the summary. */
+  preCompact?(payload: { taskId: string; trigger: "auto" | "manual" }): Promise<HookContext | void>;
 }
 
 export const noHooks: TaskHooks = {

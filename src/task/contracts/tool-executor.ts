@@ -14,6 +14,11 @@ export interface ToolCallContext {
   mode: Mode;
   /** Waits for the initial checkpoint (SPEC T16); call before any change to the workspace. */
   beforeMutation(): Promise<void>;
+  /**
+   * A PreToolUse hook's answer for this call: `allow` skips an approval ask the
+   * policy lets hooks skip, `ask` asks even where the settings would not.
+   */
+  hookApproval?: "allow" | "ask";
 }
 
 export type ToolOutcomeStatus =

@@ -144,6 +144,9 @@ export class TextPrinter {
       case "api_req_started":
       case "tool_result":
         return;
+      case "hook_status":
+        this.#line(colors.dim(`hook: ${message.text}`), this.#stderr);
+        return;
       default:
         if (message.text !== "") this.#line(colors.dim(`· ${message.text}`));
     }

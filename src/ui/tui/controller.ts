@@ -19,6 +19,8 @@ export interface TuiStatus {
   tokensOut?: number;
   /** A task step is running (Esc and Ctrl+C then abort it). */
   busy: boolean;
+  /** What is left of the task's budgets (#14), e.g. "budget left: 12 requests, $0.40"; absent without limits. */
+  budgetLeft?: string;
 }
 
 export interface TuiController {

@@ -33,4 +33,12 @@ describe("progress (issue #12)", () => {
     await ui.tick();
     expect(ui.frame()).toMatch(/↑12k ↓450 \$0\.0421/);
   });
+
+  it("#14 the status line shows what is left of the task's budgets", async () => {
+    const controller = new FakeController();
+    controller.current = { ...controller.current, budgetLeft: "budget left: 3 requests, $0.40" };
+    const ui = (mounted = mountApp({ controller }));
+    await ui.tick();
+    expect(ui.frame()).toContain("budget left: 3 requests, $0.40");
+  });
 });

@@ -21,6 +21,7 @@ export function StatusLine({ status, width, notice }: { status: TuiStatus; width
           <Text color="gray">{`↑${formatTokens(status.tokensIn)} ↓${formatTokens(status.tokensOut)} `}</Text>
         )}
         <Text>{formatCost(status.cost)}</Text>
+        {status.budgetLeft === undefined ? null : <Text color="yellow">{` · ${status.budgetLeft}`}</Text>}
         <Text color="gray">{notice === undefined ? "  Tab mode · Esc stop · ^C^C quit" : "  "}</Text>
         {notice === undefined ? null : <Text color="yellow">{notice}</Text>}
       </Text>

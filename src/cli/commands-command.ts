@@ -1,0 +1,33 @@
+/** `cairn commands`: the custom commands, workflows and skills this folder offers, and where each comes from. */
+import type { Command } from "commander";
+
+export function registerCommandsCommand(program: Command): void {
+  program
+    .command("commands")
+    .description("list custom slash commands, Cline workflows and skills (run one with: cairn run \"/name args\")")
+    .option("--cwd <dir>", "project folder")
+    .option("--json", "print them as JSON")
+    .action(async (options: { cwd?: string; json?: boolean }) => {
+      const [{ resolveSettings }, { loadCustomCommands }, { loadSkills }, { builtinPromptCommands }] = await Promise.all([
+        import("../config/index.js"),
+        import("../extensions/custom-commands.js"),
+        import("../extensions/skills.js"),
+        import("../extensions/builtin-commands.js"),
+      ]);
+      const settings = await resolveSettings({ flags: {}, env: process.env, cwd: options.cwd ?? process.cwd() });
+      const folders = { workspace: settings.cwd, userConfigDir: settings.userConfigDir };
+      const commands = await loadCustomCommands(folders);
+      const skills = await loadSkills(folders);
+      if (options.json === true) {
+        const listed = commands.map(({ body: _body, ...command }) => command);
+        process.stdout.write(`${JSON.stringify({ commands: listed, builtin: builtinPromptCommands.map((command) => ({ name: command.name, description: command.description, argumentHint: command.argumentHint })), skills }, null, 2)}\n`);
+        return;
+      }
+      for (const command of builtinPromptCommands) process.stdout.write(`/${command.name} ${command.argumentHint ?? ""}  ${command.description} (built in)\n`);
+      for (const command of commands) {
+        process.stdout.write(`/${command.name}${command.argumentHint ? ` ${command.argumentHint}` : ""}  ${command.description} (${command.kind}, ${command.file})\n`);
+      }
+      if (skills.length > 0) process.stdout.write("\nSkills (the model loads them with use_skill):\n");
+      for (const skill of skills) process.stdout.write(`  ${skill.name}  ${skill.description} (${skill.folder})\n`);
+    });
+}

@@ -1,0 +1,33 @@
+/**
+ * A task typed as `/name args` runs the custom command `name` (headless too:
+ * `cairn run "/review src/a.ts"`): its body, with the arguments substituted,
+ * becomes the task; its `model` front matter picks the model.
+ */
+import type { ResolvedSettings } from "../config/index.js";
+import { expandBuiltinPromptCommand } from "../extensions/builtin-commands.js";
+import { expandCustomCommand, loadCustomCommands } from "../extensions/custom-commands.js";
+
+export interface StartCommand {
+  task: string;
+  settings: ResolvedSettings;
+  notice?: string;
+  /** The command's `allowed-tools`: calls that need no approval ask while it runs. */
+  allowedTools?: string[];
+}
+
+export async function applyStartCommand(settings: ResolvedSettings, task: string): Promise<StartCommand> {
+  if (!task.trimStart().startsWith("/")) return { task, settings };
+  const commands = await loadCustomCommands({ workspace: settings.cwd, userConfigDir: settings.userConfigDir });
+  const expanded = expandCustomCommand(task, commands);
+  if (!expanded) {
+    const builtin = expandBuiltinPromptCommand(task);
+    return builtin ? { task: builtin.task, settings, notice: `Running /${builtin.command.name}` } : { task, settings };
+  }
+  const { command } = expanded;
+  return {
+    task: expanded.task,
+    settings: command.model === undefined ? settings : { ...settings, model: command.model },
+    notice: `Running the ${command.kind} /${command.name} (${command.file})`,
+    allowedTools: command.allowedTools,
+  };
+}

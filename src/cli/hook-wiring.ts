@@ -1,0 +1,123 @@
+/**
+ * Everything a session needs for hooks, from resolved settings: discovery,
+ * trust, the runner, and the adapters (TaskHooks, the tool wrapper, the host
+ * wrapper). Held-back project hooks and configuration problems are reported.
+ */
+import type { LaunchPolicy } from "../security/process-launch.js";
+import type { ResolvedSettings } from "../config/index.js";
+import type { ContentBlock } from "../llm/types.js";
+import type { Host } from "../task/contracts/host.js";
+import type { TaskHooks } from "../task/contracts/seams.js";
+import type { ToolExecutor } from "../task/contracts/tool-executor.js";
+import { describeHookReport } from "../hooks/describe-hook.js";
+import { discoverHooks } from "../hooks/discover-hooks.js";
+import type { DiscoveredHooks } from "../hooks/discover-hooks.js";
+import { hookLabel } from "../hooks/hook-definition.js";
+import { HookRunner } from "../hooks/hook-runner.js";
+import type { HookReport } from "../hooks/hook-runner.js";
+import { checkHookTrust } from "../hooks/hook-trust.js";
+import type { TrustedHooks } from "../hooks/hook-trust.js";
+import { withNotificationHooks } from "../hooks/notification-host.js";
+import { createTaskHooks } from "../hooks/task-hooks.js";
+import { withToolHooks } from "../hooks/tool-hooks.js";
+
+export interface HookWiring {
+  runner: HookRunner;
+  taskHooks: TaskHooks;
+  wrapExecutor(executor: ToolExecutor): ToolExecutor;
+  wrapHost(host: Host): Host;
+  /** UserPromptSubmit for the message a task is resumed with: blocked, or the content plus any context. */
+  resumeMessage(message: string | undefined, content: ContentBlock[]): Promise<{ blocked: string } | { content: ContentBlock[] }>;
+  /** Lines for the user: configuration problems and held-back project hooks. */
+  notices: string[];
+}
+
+/** The hooks configured for `settings`, before trust is applied (for `cairn hooks list`). */
+export function discoverSettingsHooks(settings: ResolvedSettings): Promise<DiscoveredHooks> {
+  return discoverHooks({
+    workspace: settings.cwd,
+    userConfigDir: settings.userConfigDir,
+    settings: settings.hooks,
+    settingScope: (event) => {
+      const key = `hooks.${event}`;
+      const source = settings.sources[key];
+      return {
+        scope: source === "project" ? "project" : "user",
+        file: settings.sourceDetails[key] ?? (source === "project" ? settings.projectConfigPath : settings.userConfigPath),
+      };
+    },
+  });
+}
+
+export async function loadTrustedHooks(settings: ResolvedSettings): Promise<{ discovered: DiscoveredHooks; trusted: TrustedHooks }> {
+  const discovered = await discoverSettingsHooks(settings);
+  const trusted = await checkHookTrust({
+    folder: settings.trust.folder,
+    folderTrusted: settings.trust.trusted,
+    userConfigDir: settings.userConfigDir,
+    hooks: discovered.hooks,
+  });
+  return { discovered, trusted };
+}
+
+export function heldHookNotices(trusted: TrustedHooks): string[] {
+  return trusted.held.map(({ hook, why }) =>
+    why === "changed since trusted"
+      ? `The project's ${hook.event} hook ${hookLabel(hook)} (${hook.origin.file}) is new or changed since you trusted this folder's hooks; it will not run until you review it and run \`cairn hooks trust\`.`
+      : `The project's ${hook.event} hook ${hookLabel(hook)} (${hook.origin.file}) did not run: this folder is not trusted (run once with --trust).`,
+  );
+}
+
+export async function createHookWiring(options: {
+  settings: ResolvedSettings;
+  taskId: string;
+  /** Reports each hook run (as a `hook_status` message). */
+  say: (text: string, meta: Record<string, unknown>) => void;
+  stopTask: (reason: string) => void;
+  signal: () => AbortSignal | undefined;
+  /** Hooks start as every child process does: scrubbed environment, sandbox when on (#14). */
+  launchPolicy?: LaunchPolicy;
+}): Promise<HookWiring> {
+  const { settings } = options;
+  const { discovered, trusted } = await loadTrustedHooks(settings);
+  const runner = new HookRunner({
+    hooks: trusted.runnable,
+    cwd: settings.cwd,
+    env: { CLAUDE_PROJECT_DIR: settings.cwd, CAIRN_PROJECT_DIR: settings.cwd },
+    ...(options.launchPolicy ? { launchPolicy: options.launchPolicy } : {}),
+    basePayload: () => ({
+      session_id: options.taskId,
+      cwd: settings.cwd,
+      workspace: settings.cwd,
+      model: settings.model,
+      provider: settings.provider,
+      permission_mode: settings.yes ? "bypassPermissions" : settings.plan ? "plan" : "default",
+      taskId: options.taskId,
+    }),
+    onReport: (report: HookReport) => {
+      const described = describeHookReport(report, settings.cwd);
+      options.say(described.text, described.meta);
+    },
+  });
+  const taskHooks = createTaskHooks(runner, { signal: options.signal });
+  return {
+    runner,
+    taskHooks,
+    resumeMessage: async (message, content) => {
+      if (message === undefined || message.trim() === "") return { content };
+      const result = await taskHooks.userPromptSubmit?.({ taskId: options.taskId, prompt: message });
+      if (result?.blocked !== undefined) return { blocked: result.blocked };
+      return { content: result?.context === undefined ? content : [...content, { type: "text", text: result.context }] };
+    },
+    wrapExecutor: (executor) =>
+      withToolHooks(executor, {
+        runner,
+        stopTask: (reason) => {
+          options.say(`A hook stopped the task: ${reason}`, { event: "stop", stopReason: reason });
+          options.stopTask(reason);
+        },
+      }),
+    wrapHost: (host) => withNotificationHooks(host, runner),
+    notices: [...discovered.warnings, ...heldHookNotices(trusted)],
+  };
+}

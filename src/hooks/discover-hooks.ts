@@ -1,0 +1,181 @@
+/**
+ * Finds every configured hook: cairn's settings (Claude Code's JSON form or
+ * the old `{"TaskStart": "cmd"}` one), Claude Code's own settings files in the
+ * project, and executables named after an event in `.cairn/hooks/`,
+ * `.clinerules/hooks/` (Cline's layout) and the user's config folder.
+ */
+import { constants } from "node:fs";
+import { access, readdir, readFile, stat } from "node:fs/promises";
+import { basename, extname, join } from "node:path";
+import { eventsNamed, acceptedEventNames } from "./events.js";
+import type { HookDefinition, HookOrigin, HookScope } from "./hook-definition.js";
+import { defaultHookTimeoutMs, fingerprintOf } from "./hook-definition.js";
+
+/** One event's value in settings: a command (old form) or Claude Code's matcher groups. */
+export type HookSettingValue = string | ReadonlyArray<{ matcher?: string | undefined; hooks: ReadonlyArray<Record<string, unknown>> }>;
+
+export interface DiscoverHooksOptions {
+  workspace: string;
+  userConfigDir: string;
+  /** The resolved `hooks` setting, with where each event's entry came from. */
+  settings: Record<string, HookSettingValue>;
+  settingScope: (event: string) => { scope: HookScope; file: string };
+}
+
+export interface DiscoveredHooks {
+  hooks: HookDefinition[];
+  warnings: string[];
+}
+
+const scriptRunners: Readonly<Record<string, string>> = { ".js": "node", ".mjs": "node", ".cjs": "node" };
+const plainExtensions = new Set(["", ".sh", ".bash", ".py", ".rb", ".pl", ".js", ".mjs", ".cjs"]);
+
+export function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+function fromSettingValue(options: {
+  name: string;
+  value: unknown;
+  scope: HookScope;
+  origin: HookOrigin;
+  warnings: string[];
+}): HookDefinition[] {
+  const { name, value, scope, origin, warnings } = options;
+  const events = eventsNamed(name);
+  const where = `${origin.file}: hooks.${name}`;
+  if (events.length === 0) {
+    warnings.push(`${where}: unknown hook event (known: ${acceptedEventNames().join(", ")}); ignored`);
+    return [];
+  }
+  const definitions: HookDefinition[] = [];
+  const add = (command: string, matcher: string | undefined, timeoutSeconds: unknown): void => {
+    const timeoutMs = typeof timeoutSeconds === "number" && timeoutSeconds > 0 ? timeoutSeconds * 1000 : defaultHookTimeoutMs;
+    for (const event of events) {
+      definitions.push({
+        event,
+        configuredAs: name,
+        ...(matcher === undefined ? {} : { matcher }),
+        command,
+        timeoutMs,
+        scope,
+        origin,
+        fingerprint: fingerprintOf([name, matcher ?? "", command, String(timeoutMs)]),
+      });
+    }
+  };
+  if (typeof value === "string") {
+    if (value.trim() !== "") add(value, undefined, undefined);
+    return definitions;
+  }
+  if (!Array.isArray(value)) {
+    warnings.push(`${where}: expected a command or a list of {matcher, hooks}; ignored`);
+    return definitions;
+  }
+  for (const group of value as unknown[]) {
+    if (typeof group !== "object" || group === null || !Array.isArray((group as Record<string, unknown>)["hooks"])) {
+      warnings.push(`${where}: an entry without a "hooks" list was ignored`);
+      continue;
+    }
+    const record = group as Record<string, unknown>;
+    const matcher = typeof record["matcher"] === "string" ? record["matcher"] : undefined;
+    for (const hook of record["hooks"] as unknown[]) {
+      const entry = (typeof hook === "object" && hook !== null ? hook : {}) as Record<string, unknown>;
+      const type = entry["type"] ?? "command";
+      if (type !== "command" || typeof entry["command"] !== "string" || entry["command"].trim() === "") {
+        warnings.push(`${where}: only {"type": "command", "command": ...} hooks run in cairn; a "${typeof type === "string" ? type : JSON.stringify(type)}" hook was ignored`);
+        continue;
+      }
+      add(entry["command"], matcher, entry["timeout"]);
+    }
+  }
+  return definitions;
+}
+
+async function readClaudeSettings(file: string, warnings: string[]): Promise<HookDefinition[]> {
+  let raw: string;
+  try {
+    raw = await readFile(file, "utf8");
+  } catch {
+    return [];
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    warnings.push(`${file}: not valid JSON; its hooks were ignored`);
+    return [];
+  }
+  const hooks = typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>)["hooks"] : undefined;
+  if (hooks === undefined) return [];
+  if (typeof hooks !== "object" || hooks === null) {
+    warnings.push(`${file}: "hooks" is not an object; ignored`);
+    return [];
+  }
+  return Object.entries(hooks).flatMap(([name, value]) =>
+    fromSettingValue({ name, value, scope: "project", origin: { kind: "claude-settings", file }, warnings }),
+  );
+}
+
+async function readHookFolder(folder: string, scope: HookScope, warnings: string[]): Promise<HookDefinition[]> {
+  let names: string[];
+  try {
+    names = (await readdir(folder)).sort();
+  } catch {
+    return [];
+  }
+  const definitions: HookDefinition[] = [];
+  for (const name of names) {
+    const extension = extname(name);
+    if (!plainExtensions.has(extension)) continue;
+    const events = eventsNamed(basename(name, extension));
+    if (events.length === 0) continue;
+    const file = join(folder, name);
+    const info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) continue;
+    const runner = scriptRunners[extension];
+    let command: string;
+    if (runner === "node") {
+      command = `${shellQuote(process.execPath)} ${shellQuote(file)}`;
+    } else {
+      const executable = await access(file, constants.X_OK).then(
+        () => true,
+        () => false,
+      );
+      if (!executable) {
+        warnings.push(`${file} is not executable (chmod +x it to run it as a hook); ignored`);
+        continue;
+      }
+      command = shellQuote(file);
+    }
+    const content = await readFile(file, "utf8").catch(() => "");
+    for (const event of events) {
+      definitions.push({
+        event,
+        configuredAs: basename(name, extension),
+        command,
+        timeoutMs: defaultHookTimeoutMs,
+        scope,
+        origin: { kind: "executable", file },
+        fingerprint: fingerprintOf([file, content]),
+      });
+    }
+  }
+  return definitions;
+}
+
+export async function discoverHooks(options: DiscoverHooksOptions): Promise<DiscoveredHooks> {
+  const warnings: string[] = [];
+  const hooks: HookDefinition[] = [];
+  for (const [name, value] of Object.entries(options.settings)) {
+    const { scope, file } = options.settingScope(name);
+    hooks.push(...fromSettingValue({ name, value, scope, origin: { kind: "settings", file }, warnings }));
+  }
+  const claude = join(options.workspace, ".claude");
+  hooks.push(...(await readClaudeSettings(join(claude, "settings.json"), warnings)));
+  hooks.push(...(await readClaudeSettings(join(claude, "settings.local.json"), warnings)));
+  hooks.push(...(await readHookFolder(join(options.workspace, ".cairn", "hooks"), "project", warnings)));
+  hooks.push(...(await readHookFolder(join(options.workspace, ".clinerules", "hooks"), "project", warnings)));
+  hooks.push(...(await readHookFolder(join(options.userConfigDir, "hooks"), "user", warnings)));
+  return { hooks, warnings };
+}

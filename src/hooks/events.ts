@@ -1,0 +1,46 @@
+/**
+ * The hook events cairn fires, and the names other agents use for them, so a
+ * hook written for Claude Code or Cline runs here unchanged.
+ */
+export const hookEvents = [
+  "TaskStart",
+  "TaskResume",
+  "TaskCancel",
+  "TaskComplete",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "PreCompact",
+  "Notification",
+  "PermissionRequest",
+  /** Accepted in configuration; fired once subagents exist. */
+  "SubagentStop",
+] as const;
+
+export type HookEvent = (typeof hookEvents)[number];
+
+/**
+ * Claude Code's names. `SessionStart` covers a new and a resumed task (its
+ * matcher `startup` / `resume` picks one); `Stop` is the end of a completed
+ * task; `SessionEnd` the end of a cancelled one.
+ */
+const aliases: Readonly<Record<string, readonly HookEvent[]>> = {
+  SessionStart: ["TaskStart", "TaskResume"],
+  Stop: ["TaskComplete"],
+  SessionEnd: ["TaskCancel"],
+};
+
+export function isHookEvent(name: string): name is HookEvent {
+  return (hookEvents as readonly string[]).includes(name);
+}
+
+/** The events a configured name stands for; empty when the name is unknown. */
+export function eventsNamed(name: string): readonly HookEvent[] {
+  if (isHookEvent(name)) return [name];
+  return aliases[name] ?? [];
+}
+
+/** Every name accepted in configuration, for error messages. */
+export function acceptedEventNames(): string[] {
+  return [...hookEvents, ...Object.keys(aliases)];
+}

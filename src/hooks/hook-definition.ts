@@ -1,0 +1,40 @@
+import { createHash } from "node:crypto";
+import type { HookEvent } from "./events.js";
+
+export type HookScope = "user" | "project";
+
+/** Where a hook was configured, for `cairn hooks list` and the messages. */
+export type HookOrigin =
+  /** cairn's settings, Claude Code's form or the old `{"TaskStart": "cmd"}` one. */
+  | { kind: "settings"; file: string }
+  /** `.claude/settings.json` / `.claude/settings.local.json`, read unchanged. */
+  | { kind: "claude-settings"; file: string }
+  /** An executable named after the event in a hooks folder. */
+  | { kind: "executable"; file: string };
+
+export interface HookDefinition {
+  event: HookEvent;
+  /** The name it was configured under (`SessionStart` for a TaskStart hook), sent as `hook_event_name`. */
+  configuredAs: string;
+  /** Claude Code's matcher (tool names for tool events); absent matches all. */
+  matcher?: string;
+  command: string;
+  timeoutMs: number;
+  scope: HookScope;
+  origin: HookOrigin;
+  /** Changes when the hook changes: a changed project hook needs trust again. */
+  fingerprint: string;
+}
+
+export const defaultHookTimeoutMs = 60_000;
+
+export function fingerprintOf(parts: readonly string[]): string {
+  const hash = createHash("sha256");
+  for (const part of parts) hash.update(part).update("\0");
+  return hash.digest("hex");
+}
+
+/** How the hook is named to the user: its command, or the executable's path. */
+export function hookLabel(definition: HookDefinition): string {
+  return definition.origin.kind === "executable" ? definition.origin.file : definition.command;
+}

@@ -1,0 +1,101 @@
+/**
+ * What one hook said, read from its exit code and output. Claude Code's
+ * fields are read at the top level and inside `hookSpecificOutput`; Cline's
+ * (`cancel`, `contextModification`, `errorMessage`) too.
+ */
+import type { HookProcessResult } from "./spawn-hook.js";
+
+export type HookDecision = "block" | "allow" | "ask";
+
+export interface HookVerdict {
+  decision?: HookDecision;
+  reason?: string;
+  additionalContext?: string;
+  updatedInput?: Record<string, unknown>;
+  /** `continue: false`: the task stops, with this reason. */
+  stopReason?: string;
+  /** A line for the user (Claude Code's `systemMessage`). */
+  systemMessage?: string;
+  /** Something wrong with the hook itself (failed, timed out, unreadable output). */
+  problem?: string;
+  /** Plain output that was not JSON (shown; context for the events that take it). */
+  plainOutput?: string;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" && value.trim() !== "" ? value : undefined;
+}
+
+function decisionFrom(value: unknown): HookDecision | undefined {
+  switch (value) {
+    case "block":
+    case "deny":
+      return "block";
+    case "allow":
+    case "approve":
+      return "allow";
+    case "ask":
+      return "ask";
+    default:
+      return undefined;
+  }
+}
+
+function readJson(output: Json): HookVerdict {
+  const verdict: HookVerdict = {};
+  const specific = isObject(output["hookSpecificOutput"]) ? output["hookSpecificOutput"] : {};
+  // PermissionRequest's answer in Claude Code: `decision: {behavior, message, updatedInput}`.
+  const permission = isObject(specific["decision"]) ? specific["decision"] : undefined;
+  const decision =
+    decisionFrom(specific["permissionDecision"]) ??
+    decisionFrom(permission?.["behavior"]) ??
+    decisionFrom(specific["decision"]) ??
+    decisionFrom(output["decision"]) ??
+    (output["cancel"] === true ? "block" : undefined);
+  if (decision) verdict.decision = decision;
+  const reason =
+    text(specific["permissionDecisionReason"]) ?? text(permission?.["message"]) ?? text(output["reason"]) ?? text(output["errorMessage"]);
+  if (reason !== undefined) verdict.reason = reason;
+  const context = text(specific["additionalContext"]) ?? text(output["additionalContext"]) ?? text(output["contextModification"]);
+  if (context !== undefined) verdict.additionalContext = context;
+  const updated = specific["updatedInput"] ?? permission?.["updatedInput"] ?? output["updatedInput"];
+  if (isObject(updated)) verdict.updatedInput = updated;
+  if (output["continue"] === false) verdict.stopReason = text(output["stopReason"]) ?? "a hook stopped the task";
+  const message = text(output["systemMessage"]);
+  if (message !== undefined) verdict.systemMessage = message;
+  return verdict;
+}
+
+/**
+ * Exit 0 reads the JSON on stdout (plain text is kept as plain output);
+ * exit 2 blocks with stderr as the reason (Claude Code's convention); any
+ * other failure is reported and blocks nothing.
+ */
+export function readHookOutput(result: HookProcessResult): HookVerdict {
+  if (result.spawnError !== undefined) return { problem: `could not start: ${result.spawnError}` };
+  if (result.cancelled) return { problem: "cancelled" };
+  if (result.timedOut) return { problem: `timed out after ${Math.round(result.durationMs / 1000)} s` };
+  const stderr = result.stderr.trim();
+  if (result.exitCode === 2) return { decision: "block", reason: stderr === "" ? "blocked by a hook (exit code 2)" : stderr };
+  if (result.exitCode !== 0) {
+    return { problem: `exited with ${result.exitCode ?? "a signal"}${stderr === "" ? "" : `: ${stderr.slice(0, 500)}`}` };
+  }
+  const stdout = result.stdout.trim();
+  if (stdout === "") return {};
+  if (stdout.startsWith("{")) {
+    try {
+      const parsed: unknown = JSON.parse(stdout);
+      if (isObject(parsed)) return readJson(parsed);
+    } catch {
+      // reported below
+    }
+    return { problem: "printed output that is not valid JSON; it was ignored", plainOutput: stdout.slice(0, 500) };
+  }
+  return { plainOutput: stdout };
+}

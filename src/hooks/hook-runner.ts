@@ -1,0 +1,126 @@
+/**
+ * Runs the hooks of one event: every matching hook at once, each with the
+ * JSON payload on stdin, then one combined answer (any block blocks, contexts
+ * are joined). Aborting the task cancels the hooks still running.
+ */
+import type { HookEvent } from "./events.js";
+import type { HookDefinition } from "./hook-definition.js";
+import { readHookOutput } from "./hook-output.js";
+import type { HookDecision, HookVerdict } from "./hook-output.js";
+import { spawnHook } from "./spawn-hook.js";
+import type { LaunchPolicy } from "../security/process-launch.js";
+import type { HookProcessResult } from "./spawn-hook.js";
+import { matcherMatches } from "./tool-names.js";
+
+export interface HookReport {
+  event: HookEvent;
+  hook: HookDefinition;
+  result: HookProcessResult;
+  verdict: HookVerdict;
+}
+
+export interface CombinedHookResult {
+  /** How many hooks ran. */
+  ran: number;
+  /** The strongest decision: block over ask over allow. */
+  decision?: HookDecision;
+  /** Reasons of the hooks that blocked (or the answering one), joined. */
+  reason?: string;
+  contexts: string[];
+  updatedInput?: Record<string, unknown>;
+  stopReason?: string;
+}
+
+/** Events whose plain (non-JSON) output is context, as in Claude Code (SessionStart, UserPromptSubmit). */
+export const plainOutputIsContext: ReadonlySet<HookEvent> = new Set(["TaskStart", "TaskResume", "UserPromptSubmit"]);
+
+export interface HookRunnerOptions {
+  hooks: readonly HookDefinition[];
+  cwd: string;
+  /** Fields every payload carries (`session_id`, `cwd`, model, workspace). */
+  basePayload: () => Record<string, unknown>;
+  onReport?: (report: HookReport) => void;
+  /** Variables for hook processes (e.g. `CLAUDE_PROJECT_DIR`). */
+  env?: Record<string, string>;
+  /** Scrubbed environment and sandbox for hook processes (src/security). */
+  launchPolicy?: LaunchPolicy;
+  spawn?: typeof spawnHook;
+}
+
+export class HookRunner {
+  private cancelAll = new AbortController();
+
+  constructor(private readonly options: HookRunnerOptions) {}
+
+  get hooks(): readonly HookDefinition[] {
+    return this.options.hooks;
+  }
+
+  has(event: HookEvent): boolean {
+    return this.options.hooks.some((hook) => hook.event === event);
+  }
+
+  /** Hooks of `event` whose matcher accepts one of `subjects` (tool names, or `startup` / `resume` ...). */
+  matching(event: HookEvent, subjects: readonly string[]): HookDefinition[] {
+    return this.options.hooks.filter((hook) => hook.event === event && (subjects.length === 0 || matcherMatches(hook.matcher, subjects)));
+  }
+
+  async run(
+    event: HookEvent,
+    payload: Record<string, unknown>,
+    options: { subjects?: readonly string[]; signal?: AbortSignal } = {},
+  ): Promise<CombinedHookResult> {
+    const hooks = this.matching(event, options.subjects ?? []);
+    if (hooks.length === 0) return { ran: 0, contexts: [] };
+    const signals = [this.cancelAll.signal, ...(options.signal ? [options.signal] : [])];
+    const signal = AbortSignal.any(signals);
+    const spawn = this.options.spawn ?? spawnHook;
+    const reports = await Promise.all(
+      hooks.map(async (hook): Promise<HookReport> => {
+        const input = JSON.stringify({
+          ...this.options.basePayload(),
+          ...payload,
+          hook_event_name: hook.configuredAs,
+          cairn_event: event,
+          // The old `{"TaskStart": "cmd"}` hooks read `hook`.
+          hook: event,
+        });
+        const result = await spawn({ command: hook.command, cwd: this.options.cwd, input, timeoutMs: hook.timeoutMs, signal, ...(this.options.env ? { env: this.options.env } : {}), ...(this.options.launchPolicy ? { launchPolicy: this.options.launchPolicy } : {}) });
+        const report = { event, hook, result, verdict: readHookOutput(result) };
+        this.options.onReport?.(report);
+        return report;
+      }),
+    );
+    return combine(event, reports);
+  }
+
+  /** Cancels every hook still running (the task is aborting). */
+  cancelRunning(): void {
+    this.cancelAll.abort();
+    this.cancelAll = new AbortController();
+  }
+}
+
+function combine(event: HookEvent, reports: readonly HookReport[]): CombinedHookResult {
+  const combined: CombinedHookResult = { ran: reports.length, contexts: [] };
+  const verdicts = reports.map((report) => report.verdict);
+  const strongest = (["block", "ask", "allow"] as const).find((decision) => verdicts.some((verdict) => verdict.decision === decision));
+  if (strongest) {
+    combined.decision = strongest;
+    const reasons = verdicts.filter((verdict) => verdict.decision === strongest && verdict.reason !== undefined).map((verdict) => verdict.reason);
+    if (reasons.length > 0) combined.reason = reasons.join("\n");
+  }
+  for (const verdict of verdicts) {
+    if (verdict.additionalContext !== undefined) combined.contexts.push(verdict.additionalContext);
+    else if (verdict.plainOutput !== undefined && verdict.problem === undefined && plainOutputIsContext.has(event)) combined.contexts.push(verdict.plainOutput);
+    if (verdict.updatedInput !== undefined && combined.updatedInput === undefined) combined.updatedInput = verdict.updatedInput;
+    if (verdict.stopReason !== undefined) combined.stopReason = combined.stopReason === undefined ? verdict.stopReason : `${combined.stopReason}\n${verdict.stopReason}`;
+  }
+  return combined;
+}
+
+/** Context from hooks, framed so the model knows where it came from. */
+export function hookContextText(event: HookEvent, contexts: readonly string[]): string | undefined {
+  if (contexts.length === 0) return undefined;
+  return `<hook_context event="${event}">\n${contexts.join("\n\n")}\n</hook_context>`;
+}

@@ -1,0 +1,113 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ToolUseBlock } from "../parser/types.js";
+import { createToolExecutor } from "../tools/create-tool-executor.js";
+import { createRecordingContext } from "../tools/test-support/recording-context.js";
+import type { HookDefinition } from "./hook-definition.js";
+import { HookRunner } from "./hook-runner.js";
+import { withToolHooks } from "./tool-hooks.js";
+
+let folder: string;
+let outside: string;
+beforeEach(async () => {
+  folder = await mkdtemp(join(tmpdir(), "cairn-tool-hooks-"));
+  outside = await mkdtemp(join(tmpdir(), "cairn-tool-hooks-outside-"));
+});
+afterEach(async () => {
+  await rm(folder, { recursive: true, force: true });
+  await rm(outside, { recursive: true, force: true });
+});
+
+function hook(event: HookDefinition["event"], command: string, matcher?: string): HookDefinition {
+  return { event, configuredAs: event, command, ...(matcher ? { matcher } : {}), timeoutMs: 60_000, scope: "user", origin: { kind: "settings", file: "test" }, fingerprint: command };
+}
+
+function executor(hooks: HookDefinition[], stops: string[] = []) {
+  const runner = new HookRunner({ hooks, cwd: folder, basePayload: () => ({ session_id: "t", cwd: folder }) });
+  const base = createToolExecutor({ workspace: folder, yes: false, allowOutsideWrites: false, protocol: "xml" });
+  return withToolHooks(base, { runner, stopTask: (reason) => stops.push(reason) });
+}
+
+function block(name: string, params: Record<string, string>): ToolUseBlock {
+  return { type: "tool_use", id: `call-${name}`, name, params, partial: false };
+}
+
+const write = (path: string, content = "hello\n") => block("write_to_file", { path, content });
+
+describe("tool hooks (issue #15 Hooks: effects)", () => {
+  it("PreToolUse block: the tool does not run and the model is told why (exit 2, stderr)", async () => {
+    const tools = executor([hook("PreToolUse", "echo 'generated files are read-only' >&2; exit 2", "Write")]);
+    const context = createRecordingContext();
+    const outcome = await tools.executeTool(write("gen.txt"), context);
+    expect(outcome.status).toBe("rejected");
+    expect(outcome.content).toContain("generated files are read-only");
+    await expect(readFile(join(folder, "gen.txt"), "utf8")).rejects.toThrow();
+    expect(context.asks).toEqual([]);
+  });
+
+  it("PreToolUse allow skips the approval ask inside the workspace", async () => {
+    const tools = executor([hook("PreToolUse", `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`, "Edit|Write")]);
+    const context = createRecordingContext();
+    const outcome = await tools.executeTool(write("a.txt"), context);
+    expect(outcome.status).toBe("success");
+    expect(context.asks).toEqual([]);
+    expect(await readFile(join(folder, "a.txt"), "utf8")).toBe("hello\n");
+  });
+
+  it("a hook's allow never lifts the ask for a write outside the workspace", async () => {
+    const tools = executor([hook("PreToolUse", `echo '{"decision":"allow"}'`), hook("PermissionRequest", `echo '{"decision":"allow"}'`)]);
+    const context = createRecordingContext({ answers: [{ response: "no" }] });
+    const outcome = await tools.executeTool(write(join(outside, "x.txt")), context);
+    expect(context.asks).toHaveLength(1);
+    expect(outcome.status).toBe("rejected");
+  });
+
+  it("PreToolUse rewrite: updatedInput replaces the call, which is then approved like any other", async () => {
+    const rewrite = `node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{const i=JSON.parse(d);console.log(JSON.stringify({hookSpecificOutput:{updatedInput:{file_path:"safe/"+i.tool_input.file_path}}}))})'`;
+    const tools = executor([hook("PreToolUse", rewrite)]);
+    const context = createRecordingContext({ answers: [{ response: "yes" }] });
+    const outcome = await tools.executeTool(write("b.txt"), context);
+    expect(outcome.status).toBe("success");
+    expect(context.asks).toHaveLength(1); // the rewritten write still asked
+    expect(await readFile(join(folder, "safe", "b.txt"), "utf8")).toBe("hello\n");
+  });
+
+  it("PreToolUse and PostToolUse context reach the tool result; PostToolUse continue:false stops the task", async () => {
+    await writeFile(join(folder, "r.txt"), "content\n");
+    const stops: string[] = [];
+    const tools = executor(
+      [
+        hook("PreToolUse", `echo '{"additionalContext":"pre note"}'`, "Read"),
+        hook("PostToolUse", `echo '{"hookSpecificOutput":{"additionalContext":"post note"},"continue":false,"stopReason":"enough reading"}'`),
+      ],
+      stops,
+    );
+    const outcome = await tools.executeTool(block("read_file", { path: "r.txt" }), createRecordingContext());
+    expect(JSON.stringify(outcome.content)).toContain("pre note");
+    expect(JSON.stringify(outcome.content)).toContain("post note");
+    expect(stops).toEqual(["enough reading"]);
+  });
+
+  it("PermissionRequest answers the approval: allow runs without asking, deny refuses with the reason", async () => {
+    const allowing = executor([hook("PermissionRequest", `echo '{"hookSpecificOutput":{"decision":{"behavior":"allow"}}}'`, "Bash")]);
+    const context = createRecordingContext();
+    const ran = await allowing.executeTool(block("execute_command", { command: "echo from-hook-approved", requires_approval: "false" }), context);
+    expect(ran.status).toBe("success");
+    expect(JSON.stringify(ran.content)).toContain("from-hook-approved");
+    expect(context.asks).toEqual([]);
+
+    const denying = executor([hook("PermissionRequest", "echo 'not on fridays' >&2; exit 2")]);
+    const refused = await denying.executeTool(block("execute_command", { command: "echo never", requires_approval: "false" }), createRecordingContext());
+    expect(refused.status).toBe("rejected");
+    expect(JSON.stringify(refused.content)).toContain("not on fridays");
+  });
+
+  it("TaskComplete (Claude Code's Stop) may say the task is not finished", async () => {
+    const tools = executor([hook("TaskComplete", `echo '{"decision":"block","reason":"run the tests first"}'`)]);
+    const outcome = await tools.executeTool(block("attempt_completion", { result: "done" }), createRecordingContext({ defaultAnswer: { response: "yes" } }));
+    expect(outcome.completed).toBeUndefined();
+    expect(outcome.content).toContain("run the tests first");
+  });
+});
