@@ -11,10 +11,13 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
+import { GoogleGenAI } from "@google/genai";
 import { AnthropicProvider } from "../src/llm/anthropic.js";
+import { GeminiProvider } from "../src/llm/gemini.js";
 import { modelInfo } from "../src/llm/models.js";
 import { NativeToolCallAssembler } from "../src/llm/native-tool-calls.js";
 import { OpenAiProvider } from "../src/llm/openai.js";
+import { OpenAiResponsesProvider } from "../src/llm/openai-responses.js";
 import { startScriptedServer } from "../src/llm/scripted/server.js";
 import type { Provider } from "../src/llm/types.js";
 
@@ -59,7 +62,7 @@ async function timedPair(baseline: () => Promise<void>, measured: () => Promise<
 }
 
 const answer = "The quick brown fox jumps over the lazy dog; ünïcödé 😀. ".repeat(4000);
-const turns = Array.from({ length: (REPETITIONS + 1) * 4 }, () => ({ text: answer, chunkSize: 8 }));
+const turns = Array.from({ length: (REPETITIONS + 1) * 8 }, () => ({ text: answer, chunkSize: 8 }));
 const server = await startScriptedServer({ scenario: { turns } });
 const request = { systemPrompt: "s", messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "go" }] }] };
 
@@ -75,6 +78,9 @@ const anthropicClient = new Anthropic({ apiKey: "k", baseURL: server.url, maxRet
 const openAiClient = new OpenAI({ apiKey: "k", baseURL: `${server.url}/v1`, maxRetries: 0 });
 const anthropicProvider = new AnthropicProvider({ apiKey: "k", model: modelInfo("claude-sonnet-5-5"), baseUrl: server.url });
 const openAiProvider = new OpenAiProvider({ apiKey: "k", model: modelInfo("gpt-5.4"), baseUrl: `${server.url}/v1` });
+const responsesProvider = new OpenAiResponsesProvider({ apiKey: "k", model: modelInfo("gpt-5.4"), baseUrl: `${server.url}/v1` });
+const geminiClient = new GoogleGenAI({ apiKey: "k", httpOptions: { baseUrl: server.url } });
+const geminiProvider = new GeminiProvider({ apiKey: "k", model: modelInfo("gemini-2.5-pro"), baseUrl: server.url });
 
 const [sdkAnthropic, cairnAnthropic] = await timedPair(async () => {
   const stream = await anthropicClient.messages.create({ model: "claude-sonnet-5-5", max_tokens: 100, messages: [{ role: "user", content: "go" }], stream: true });
@@ -90,6 +96,25 @@ const [sdkOpenAi, cairnOpenAi] = await timedPair(async () => {
   });
   for await (const chunk of stream) void chunk;
 }, () => drain(openAiProvider));
+const [sdkResponses, cairnResponses] = await timedPair(async () => {
+  const stream = await openAiClient.responses.create({
+    model: "gpt-5.4",
+    input: [{ role: "user", content: [{ type: "input_text", text: "go" }] }],
+    stream: true,
+    store: false,
+    include: ["reasoning.encrypted_content"],
+    reasoning: { summary: "auto" },
+  });
+  for await (const event of stream) void event;
+}, () => drain(responsesProvider));
+const [sdkGemini, cairnGemini] = await timedPair(async () => {
+  const stream = await geminiClient.models.generateContentStream({
+    model: "gemini-2.5-pro",
+    contents: [{ role: "user", parts: [{ text: "go" }] }],
+    config: { systemInstruction: "s", thinkingConfig: { includeThoughts: true } },
+  });
+  for await (const response of stream) void response;
+}, () => drain(geminiProvider));
 await server.close();
 
 function argumentsText(size: number): string {
@@ -114,6 +139,8 @@ const assembleLarge = await timed(() => assemble(large));
 const goals = [
   { name: "Anthropic provider / bare SDK stream (800 KB answer)", ratio: cairnAnthropic / sdkAnthropic, limit: 1.5 },
   { name: "OpenAI provider / bare SDK stream (800 KB answer)", ratio: cairnOpenAi / sdkOpenAi, limit: 1.5 },
+  { name: "OpenAI Responses provider / bare SDK stream (800 KB answer)", ratio: cairnResponses / sdkResponses, limit: 1.5 },
+  { name: "Gemini provider / bare SDK stream (800 KB answer)", ratio: cairnGemini / sdkGemini, limit: 1.5 },
   { name: "tool-call assembly 800 KB / 200 KB arguments in 4-char deltas (linear = 4)", ratio: assembleLarge / assembleSmall, limit: 6 },
 ];
 console.log(`| measure | ratio | goal |\n|---|---|---|`);
@@ -125,6 +152,7 @@ for (const goal of goals) {
 }
 console.log(
   `\n(median CPU ms: SDK anthropic ${sdkAnthropic.toFixed(1)}, cairn anthropic ${cairnAnthropic.toFixed(1)}, ` +
-    `SDK openai ${sdkOpenAi.toFixed(1)}, cairn openai ${cairnOpenAi.toFixed(1)}, assemble 200 KB ${assembleSmall.toFixed(1)}, 800 KB ${assembleLarge.toFixed(1)})`,
+    `SDK openai ${sdkOpenAi.toFixed(1)}, cairn openai ${cairnOpenAi.toFixed(1)}, ` +
+    `SDK responses ${sdkResponses.toFixed(1)}, cairn responses ${cairnResponses.toFixed(1)}, SDK gemini ${sdkGemini.toFixed(1)}, cairn gemini ${cairnGemini.toFixed(1)}, assemble 200 KB ${assembleSmall.toFixed(1)}, 800 KB ${assembleLarge.toFixed(1)})`,
 );
 process.exitCode = missed === 0 ? 0 : 1;

@@ -1,6 +1,6 @@
 /** The session's modes (plan / act) and its config options (mode and model selectors). */
 import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
-import { knownModelIds } from "../llm/models.js";
+import { modelsForProvider } from "../llm/models.js";
 import type { ProviderName } from "../config/types.js";
 import type { Mode } from "../task/contracts/tool-executor.js";
 
@@ -21,7 +21,7 @@ export function modeState(mode: Mode): SessionModeState {
 }
 
 export function modelChoices(provider: ProviderName, current: string): string[] {
-  const family = provider === "anthropic" || provider === "openai" ? knownModelIds(provider) : [];
+  const family = modelsForProvider(provider);
   return [current, ...family.filter((id) => id !== current)];
 }
 

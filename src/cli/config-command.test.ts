@@ -76,6 +76,20 @@ describe("cairn config", () => {
     }
   });
 
+  it("#20 item 3: shows openai-responses and gemini with their keys masked and where they came from", async () => {
+    const responses = await cairn(["config", "--provider", "openai-responses"], { OPENAI_API_KEY: "sk-responses-key-WXYZ" });
+    expect(responses.status).toBe(0);
+    expect(responses.stdout).toMatch(/provider\s+openai-responses\s+flag/);
+    expect(responses.stdout).toMatch(/model\s+gpt-5\.4\s+default/);
+    expect(responses.stdout).toMatch(/apiKey\s+set, \*\*\*\*WXYZ\s+env OPENAI_API_KEY/);
+    expect(responses.stdout).not.toContain("sk-responses-key");
+    const gemini = await cairn(["config", "--provider", "gemini"], { GOOGLE_API_KEY: "AIza-google-key-LMNO" });
+    expect(gemini.status).toBe(0);
+    expect(gemini.stdout).toMatch(/model\s+gemini-2\.5-pro\s+default/);
+    expect(gemini.stdout).toMatch(/apiKey\s+set, \*\*\*\*LMNO\s+env GOOGLE_API_KEY/);
+    expect(gemini.stdout).not.toContain("AIza-google-key");
+  });
+
   it("a missing key prints the settings, then names what to set and exits 2", async () => {
     const result = await cairn(["config"]);
     expect(result.status).toBe(2);

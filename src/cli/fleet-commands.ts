@@ -25,7 +25,7 @@ export function registerFleetCommands(program: Command): void {
       .option("--ref <rev>", "the revision to start from (default HEAD)")
       .option("--file <tasks.jsonl>", "one {\"repo\", \"ref\", \"task\", ...options} object per line")
       .option("--name <label>", "a label shown in results")
-      .option("--provider <name>", "anthropic | openai | mock (among those the workers allow)")
+      .option("--provider <name>", "anthropic | openai | openai-responses | gemini | mock (among those the workers allow)")
       .option("--base-url <url>", "API base URL (among those the workers allow)")
       .option("--model <id>", "model id")
       .option("--profile <name>", "a provider profile of the workers' settings")

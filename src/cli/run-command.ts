@@ -8,10 +8,10 @@ import { addSecurityOptions, blockedBaseUrlMessage } from "../security/cli-optio
 export function addTaskOptions(command: Command): Command {
   return addSecurityOptions(command
     .option("--cwd <dir>", "workspace folder (default: the current folder)")
-    .option("--provider <name>", "anthropic | openai | mock")
+    .option("--provider <name>", "anthropic | openai | openai-responses | gemini | mock")
     .option("--base-url <url>", "API base URL (any OpenAI-compatible server with --provider openai)")
     .option("--model <id>", "model id")
-    .option("--api-key <key>", "API key (default from ANTHROPIC_API_KEY, OPENAI_API_KEY or CAIRN_API_KEY)")
+    .option("--api-key <key>", "API key (default from CAIRN_API_KEY, then ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY)")
     .option("--profile <name>", "a named provider profile from the config")
     .option("--tool-protocol <protocol>", "xml | native")
     .option("--scenario <file>", "scenario file for --provider mock (the scripted model)")

@@ -93,6 +93,8 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
     ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),
     ...(options.scenario ? { scenario: options.scenario } : {}),
     stall: settings.stallTimeouts,
+    // Notes from the provider (reasoning left out on a provider switch, #20) reach the user: on stderr headless, in the task's messages otherwise.
+    onNotice: (text: string) => (options.onNotice ? options.onNotice(text) : current.task?.say("warning", text)),
     ...(settings.models[settings.model] || settings.modelLimits !== undefined
       ? { modelOverrides: { ...stripUndefined(settings.models[settings.model] ?? {}), ...settings.modelLimits } }
       : {}),

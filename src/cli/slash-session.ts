@@ -1,4 +1,5 @@
 /** The CLI's side of the TUI's slash commands: what /undo, /restore, /history, /resume, /cost ... do. */
+import { modelsForProvider } from "../llm/models.js";
 import type { SlashSession } from "../ui/tui/slash-commands.js";
 import type { InteractiveController } from "./interactive.js";
 
@@ -70,6 +71,7 @@ export function createSlashSession(controller: InteractiveController): SlashSess
     newTask: () => controller.newTask(),
     setModel: (spec) => controller.switchModel(spec),
     describeModel: () => `${settings().model}${settings().profile ? ` (profile ${settings().profile})` : ""} via ${settings().provider}`,
+    modelChoices: () => modelsForProvider(settings().provider),
     setMode: (mode) => controller.setMode(mode),
     costReport: () => {
       const task = controller.currentSession?.task.usage.totals() ?? { tokensIn: 0, tokensOut: 0, cost: 0 };

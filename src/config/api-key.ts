@@ -4,7 +4,8 @@ import type { ProviderName, ResolvedSettings } from "./types.js";
 /** The environment variable a provider's key is read from after `CAIRN_API_KEY`. */
 export function providerKeyVariable(provider: ProviderName): string | undefined {
   if (provider === "anthropic") return "ANTHROPIC_API_KEY";
-  if (provider === "openai") return "OPENAI_API_KEY";
+  if (provider === "openai" || provider === "openai-responses") return "OPENAI_API_KEY";
+  if (provider === "gemini") return "GEMINI_API_KEY";
   return undefined;
 }
 
@@ -32,6 +33,7 @@ export function apiKeyNeeded(settings: Pick<ResolvedSettings, "provider" | "base
 /** What the user should do to supply a key for `provider`. */
 export function missingKeyAdvice(provider: ProviderName): string {
   const variable = providerKeyVariable(provider);
+  if (provider === "gemini") return "set GEMINI_API_KEY (or GOOGLE_API_KEY) or pass --api-key";
   return variable ? `set ${variable} or pass --api-key` : "pass --api-key";
 }
 

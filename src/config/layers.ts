@@ -140,8 +140,10 @@ export function environmentLayer(options: { env: NodeJS.ProcessEnv; cwd: string;
 }
 
 function providerBaseUrlVariables(provider: ProviderName): string[] {
-  if (provider === "openai") return ["OPENAI_BASE_URL"];
+  if (provider === "openai" || provider === "openai-responses") return ["OPENAI_BASE_URL"];
   if (provider === "anthropic") return ["ANTHROPIC_BASE_URL"];
+  // The variable the @google/genai SDK itself reads.
+  if (provider === "gemini") return ["GOOGLE_GEMINI_BASE_URL"];
   return [];
 }
 

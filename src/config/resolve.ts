@@ -394,7 +394,8 @@ function selectApiKey(options: {
   const fromFlagOrEnv =
     found("flag", "--api-key", flags.apiKey) ??
     found("env", "CAIRN_API_KEY", env["CAIRN_API_KEY"]) ??
-    (variable === undefined ? undefined : found("env", variable, env[variable]));
+    (variable === undefined ? undefined : found("env", variable, env[variable])) ??
+    (provider === "gemini" ? found("env", "GOOGLE_API_KEY", env["GOOGLE_API_KEY"]) : undefined);
   if (fromFlagOrEnv) return fromFlagOrEnv;
   for (const layer of options.layers) {
     const key = layer.values.get("apiKey");

@@ -5,8 +5,8 @@ import type { SandboxMode } from "../security/security-decision.js";
 import type { BudgetLimits } from "../security/settings-schema.js";
 import type { ContextSettings } from "../context/context-settings.js";
 
-export type ProviderName = "anthropic" | "openai" | "mock";
-export const providerNames: readonly ProviderName[] = ["anthropic", "openai", "mock"];
+export type ProviderName = "anthropic" | "openai" | "openai-responses" | "gemini" | "mock";
+export const providerNames: readonly ProviderName[] = ["anthropic", "openai", "openai-responses", "gemini", "mock"];
 
 export type ToolProtocol = "xml" | "native";
 export type OnAskPolicy = "deny" | "fail";

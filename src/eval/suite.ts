@@ -9,7 +9,7 @@ import { z } from "zod";
 import { loadScenario, scenarioSchema, type Scenario } from "../llm/scripted/scenario.js";
 
 const modelSchema = z.strictObject({
-  provider: z.enum(["anthropic", "openai", "mock"]).optional(),
+  provider: z.enum(["anthropic", "openai", "openai-responses", "gemini", "mock"]).optional(),
   model: z.string().min(1).optional(),
   profile: z.string().min(1).optional(),
   baseUrl: z.url().optional(),

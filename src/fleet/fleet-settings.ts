@@ -41,7 +41,7 @@ export const fleetSettingsSchema = z.strictObject({
   /** What a job may name besides the worker's own provider, profile and base URL. */
   allow: z
     .strictObject({
-      providers: z.array(z.enum(["anthropic", "openai", "mock"])).optional(),
+      providers: z.array(z.enum(["anthropic", "openai", "openai-responses", "gemini", "mock"])).optional(),
       profiles: z.array(z.string().min(1)).optional(),
       /** Exact URLs, or patterns with `*` (e.g. `http://127.0.0.1:*`). */
       baseUrls: z.array(z.string().min(1)).optional(),

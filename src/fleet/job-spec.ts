@@ -9,7 +9,7 @@ import { scenarioSchema } from "../llm/scripted/scenario.js";
 import { budgetsSchema, permissionRulesSchema, sandboxSchema } from "./fleet-settings.js";
 
 export const jobOptionsSchema = z.strictObject({
-  provider: z.enum(["anthropic", "openai", "mock"]).optional(),
+  provider: z.enum(["anthropic", "openai", "openai-responses", "gemini", "mock"]).optional(),
   baseUrl: z.url().optional(),
   model: z.string().min(1).optional(),
   profile: z.string().min(1).optional(),

@@ -1,4 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
+import { signatureOwner } from "./reasoning-signature.js";
+import type { DroppedReasoning } from "./reasoning-signature.js";
 import { ensureToolResultPairing } from "./tool-result-pairing.js";
 import type { ContentBlock, ImageContent, Message, TextContent, ToolSchema } from "./types.js";
 
@@ -45,8 +47,9 @@ function convertBlock(block: ContentBlock): ContentBlockParam | undefined {
     }
     case "reasoning":
       if (block.redactedData !== undefined) return { type: "redacted_thinking", data: block.redactedData };
-      // Thinking without its signature would be refused; it is only kept for display.
-      if (block.signature === undefined) return undefined;
+      // Thinking without its signature would be refused; it is only kept for display. Reasoning
+      // another API signed (reasoning-signature.ts) cannot go back either.
+      if (block.signature === undefined || signatureOwner(block.signature) !== "anthropic") return undefined;
       return { type: "thinking", thinking: block.text, signature: block.signature };
   }
 }
@@ -54,6 +57,8 @@ function convertBlock(block: ContentBlock): ContentBlockParam | undefined {
 export interface AnthropicConversionOptions {
   /** Mark the last block of this many latest user messages for prompt caching (default 2). */
   cachedUserTurns?: number;
+  /** Counts reasoning another API signed, left out here (#20: a task resumed on another provider). */
+  dropped?: DroppedReasoning;
 }
 
 /**
@@ -66,6 +71,9 @@ export function toAnthropicMessages(messages: Message[], options: AnthropicConve
   for (const message of ensureToolResultPairing(messages)) {
     const blocks = message.content.flatMap((block) => {
       const param = convertBlock(block);
+      if (param === undefined && block.type === "reasoning" && block.signature !== undefined && block.redactedData === undefined) {
+        options.dropped?.add(signatureOwner(block.signature));
+      }
       return param === undefined ? [] : [param];
     });
     if (message.role === "user") {

@@ -3,10 +3,13 @@ import { anthropicSystem, toAnthropicMessages, toAnthropicTools } from "./anthro
 import type { ErrorContext } from "./errors.js";
 import { endedEarly, guardedStream } from "./guarded-stream.js";
 import { anthropicThinkingMode, usageChunk } from "./models.js";
+import { DroppedReasoning } from "./reasoning-signature.js";
 import type { StallTimeouts } from "./stall.js";
 import type { Chunk, ModelInfo, Provider, ProviderRequest } from "./types.js";
 
 export interface AnthropicProviderOptions {
+  /** The fetch the SDK uses (a proxy-aware one, see proxy-fetch.ts); default the global fetch. */
+  fetch?: typeof fetch;
   apiKey: string;
   model: ModelInfo;
   baseUrl?: string;
@@ -17,6 +20,8 @@ export interface AnthropicProviderOptions {
   maxTokens?: number;
   /** Named in auth errors. Default ANTHROPIC_API_KEY. */
   apiKeyEnv?: string;
+  /** Told when the history held reasoning this API cannot take back. */
+  onNotice?: (message: string) => void;
 }
 
 /** Streams Anthropic Messages answers through the official SDK (which does no retries of its own: the Task does). */
@@ -26,6 +31,7 @@ export class AnthropicProvider implements Provider {
   private readonly client: Anthropic;
   private readonly options: AnthropicProviderOptions;
   private readonly context: ErrorContext;
+  private lastNote: string | undefined;
 
   constructor(options: AnthropicProviderOptions) {
     this.options = options;
@@ -35,6 +41,7 @@ export class AnthropicProvider implements Provider {
       apiKey: options.apiKey,
       maxRetries: 0,
       ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     });
   }
 
@@ -46,6 +53,16 @@ export class AnthropicProvider implements Provider {
     return anthropicThinkingMode(this.model.id) === "adaptive" ? { type: "adaptive" } : { type: "enabled", budget_tokens: budget };
   }
 
+  /** The history as Messages params; one note per distinct set of reasoning left out. */
+  private messages(request: ProviderRequest): Anthropic.MessageParam[] {
+    const dropped = new DroppedReasoning();
+    const messages = toAnthropicMessages(request.messages, { dropped });
+    const note = dropped.note("the Anthropic API");
+    if (note !== undefined && note !== this.lastNote) this.options.onNotice?.(note);
+    this.lastNote = note;
+    return messages;
+  }
+
   createMessage(request: ProviderRequest): AsyncIterable<Chunk> {
     const budget = this.model.supportsReasoning ? this.options.thinkingBudgetTokens : undefined;
     const maxTokens = Math.max(this.options.maxTokens ?? this.model.maxOutputTokens, (budget ?? 0) + 1024);
@@ -53,7 +70,7 @@ export class AnthropicProvider implements Provider {
       model: this.model.id,
       max_tokens: maxTokens,
       system: anthropicSystem(request.systemPrompt),
-      messages: toAnthropicMessages(request.messages),
+      messages: this.messages(request),
       stream: true,
       ...(request.tools === undefined || request.tools.length === 0 ? {} : { tools: toAnthropicTools(request.tools) }),
       ...(budget === undefined ? {} : { thinking: this.thinking(budget) }),

@@ -1,11 +1,12 @@
 import { ProviderError } from "./errors.js";
 import { defaultModels, modelInfo } from "./models.js";
+import { proxyFetch } from "./proxy-fetch.js";
 import type { OpenAiCompatibility } from "./openai.js";
 import type { Scenario } from "./scripted/scenario.js";
 import type { StallTimeouts } from "./stall.js";
 import type { ModelInfo, Provider } from "./types.js";
 
-export type ProviderName = "anthropic" | "openai" | "mock";
+export type ProviderName = "anthropic" | "openai" | "openai-responses" | "gemini" | "mock";
 
 export interface CreateProviderOptions {
   provider: ProviderName;
@@ -23,13 +24,20 @@ export interface CreateProviderOptions {
   thinkingBudgetTokens?: number;
   /** OpenAI-compatible servers: flags over the defaults for the base URL. */
   compatibility?: Partial<OpenAiCompatibility>;
+  /** Told things the user should know that are not errors (reasoning left out on a provider switch). */
+  onNotice?: (message: string) => void;
   /** Where API keys are looked up; default `process.env`. */
   environment?: Record<string, string | undefined>;
 }
 
-export const apiKeyVariables = { anthropic: "ANTHROPIC_API_KEY", openai: "OPENAI_API_KEY" } as const;
+export const apiKeyVariables = {
+  anthropic: "ANTHROPIC_API_KEY",
+  openai: "OPENAI_API_KEY",
+  "openai-responses": "OPENAI_API_KEY",
+  gemini: "GEMINI_API_KEY",
+} as const;
 
-function missingKey(provider: "anthropic" | "openai"): ProviderError {
+function missingKey(provider: keyof typeof apiKeyVariables): ProviderError {
   const variable = apiKeyVariables[provider];
   return new ProviderError({
     kind: "auth",
@@ -51,6 +59,9 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
   const model = modelInfo(modelId, options.modelOverrides === undefined ? {} : { overrides: options.modelOverrides });
   const stall = options.stall === undefined ? {} : { stall: options.stall };
   const baseUrl = options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl };
+  // HTTPS_PROXY / HTTP_PROXY / NO_PROXY for every HTTP provider (#20 item 4).
+  const proxied = options.provider === "mock" ? undefined : await proxyFetch(environment);
+  const fetchOption = proxied === undefined ? {} : { fetch: proxied };
   switch (options.provider) {
     case "mock": {
       if (options.scenario === undefined) {
@@ -68,7 +79,9 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
         model,
         ...baseUrl,
         ...stall,
+        ...fetchOption,
         ...(options.thinkingBudgetTokens === undefined ? {} : { thinkingBudgetTokens: options.thinkingBudgetTokens }),
+        ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
       });
     }
     case "openai": {
@@ -81,7 +94,35 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
         model,
         ...baseUrl,
         ...stall,
+        ...fetchOption,
         ...(options.compatibility === undefined ? {} : { compatibility: options.compatibility }),
+      });
+    }
+    case "openai-responses": {
+      // Same rules as "openai": a base URL of a local server needs no key.
+      const apiKey = options.apiKey ?? environment[apiKeyVariables["openai-responses"]];
+      if ((apiKey === undefined || apiKey === "") && options.baseUrl === undefined) throw missingKey("openai-responses");
+      const { OpenAiResponsesProvider } = await import("./openai-responses.js");
+      return new OpenAiResponsesProvider({
+        ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }),
+        model,
+        ...baseUrl,
+        ...stall,
+        ...fetchOption,
+        ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
+      });
+    }
+    case "gemini": {
+      const apiKey = options.apiKey ?? environment[apiKeyVariables.gemini] ?? environment["GOOGLE_API_KEY"];
+      if ((apiKey === undefined || apiKey === "") && options.baseUrl === undefined) throw missingKey("gemini");
+      const { GeminiProvider } = await import("./gemini.js");
+      return new GeminiProvider({
+        ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }),
+        model,
+        ...baseUrl,
+        ...stall,
+        ...fetchOption,
+        ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
       });
     }
   }

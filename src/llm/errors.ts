@@ -116,6 +116,28 @@ function networkCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** TLS verification failures: retrying cannot help, the user's trust store can (#20 item 4). */
+const certificateCodes = new Set([
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "CERT_HAS_EXPIRED",
+  "CERT_UNTRUSTED",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+]);
+
+function certificateCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current !== undefined && current !== null; depth += 1) {
+    const code = stringField(current, "code");
+    if (code !== undefined && certificateCodes.has(code)) return code;
+    current = field(current, "cause");
+  }
+  return undefined;
+}
+
 function isAbort(error: unknown): boolean {
   const name = stringField(error, "name");
   if (name === "AbortError" || name === "APIUserAbortError") return true;
@@ -229,6 +251,12 @@ export function toProviderError(error: unknown, context: ErrorContext): Provider
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       cause: error,
     });
+  }
+
+  const certificate = certificateCode(error);
+  if (certificate !== undefined) {
+    const detail = `the server's TLS certificate is not trusted (${certificate}); if a company proxy or server uses its own certificate authority, set NODE_EXTRA_CA_CERTS to its certificate file`;
+    return new ProviderError({ kind: "network", retryable: false, message: describe("network", context, detail, undefined), cause: error });
   }
 
   const constructorName = error instanceof Error ? error.constructor.name : "";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { anthropicThinkingMode, costOf, isKnownModel, modelInfo } from "./models.js";
+import { anthropicThinkingMode, costOf, defaultModels, isKnownModel, knownModelIds, modelInfo } from "./models.js";
 
 describe("model catalogue", () => {
   it("finds dated and prefixed ids under their base model", () => {
@@ -33,5 +33,15 @@ describe("model catalogue", () => {
     expect(anthropicThinkingMode("claude-opus-4-6")).toBe("adaptive");
     expect(anthropicThinkingMode("claude-sonnet-4-5-20250929")).toBe("budget");
     expect(anthropicThinkingMode("claude-haiku-4-5")).toBe("budget");
+  });
+});
+
+describe("#20 item 3: the new providers' models in the catalogue", () => {
+  it("knows Gemini's limits, prices and image input, and the Responses API's default model", () => {
+    expect(modelInfo("gemini-2.5-pro")).toMatchObject({ contextWindow: 1_048_576, maxOutputTokens: 65_536, inputPrice: 1.25, outputPrice: 10, supportsImages: true, supportsReasoning: true });
+    expect(modelInfo("models/gemini-2.5-flash").inputPrice).toBe(0.3);
+    expect(knownModelIds("gemini")).toContain("gemini-2.5-flash-lite");
+    expect(defaultModels["openai-responses"]).toBe("gpt-5.4");
+    expect(defaultModels.gemini).toBe("gemini-2.5-pro");
   });
 });

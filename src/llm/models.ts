@@ -1,6 +1,6 @@
 import type { ModelInfo, UsageChunk } from "./types.js";
 
-export type ProviderFamily = "anthropic" | "openai";
+export type ProviderFamily = "anthropic" | "openai" | "gemini";
 
 type CatalogueEntry = Omit<ModelInfo, "id"> & { family: ProviderFamily };
 
@@ -42,6 +42,11 @@ const catalogue: Record<string, CatalogueEntry> = {
   o3: openai({ context: 200_000, output: 100_000, input: 2, output$: 8, cached: 0.5, reasoning: true }),
   "o3-mini": openai({ context: 200_000, output: 100_000, input: 1.1, output$: 4.4, cached: 0.55, reasoning: true, images: false }),
   "o4-mini": openai({ context: 200_000, output: 100_000, input: 1.1, output$: 4.4, cached: 0.275, reasoning: true }),
+  // Gemini: prices for prompts up to 200k tokens (longer prompts cost more); thinking is billed as output.
+  "gemini-3-pro-preview": gemini({ context: 1_048_576, output: 65_536, input: 2, output$: 12, cached: 0.2 }),
+  "gemini-2.5-pro": gemini({ context: 1_048_576, output: 65_536, input: 1.25, output$: 10, cached: 0.125 }),
+  "gemini-2.5-flash": gemini({ context: 1_048_576, output: 65_536, input: 0.3, output$: 2.5, cached: 0.03 }),
+  "gemini-2.5-flash-lite": gemini({ context: 1_048_576, output: 65_536, input: 0.1, output$: 0.4, cached: 0.01 }),
 };
 
 interface PriceSheet {
@@ -84,9 +89,15 @@ function openai(sheet: PriceSheet): CatalogueEntry {
   };
 }
 
-export const defaultModels: Record<ProviderFamily | "mock", string> = {
+function gemini(sheet: PriceSheet): CatalogueEntry {
+  return { ...openai({ ...sheet, reasoning: sheet.reasoning ?? true }), family: "gemini" };
+}
+
+export const defaultModels: Record<ProviderFamily | "openai-responses" | "mock", string> = {
   anthropic: "claude-sonnet-5-5",
   openai: "gpt-5.4",
+  "openai-responses": "gpt-5.4",
+  gemini: "gemini-2.5-pro",
   mock: "mock-model",
 };
 
@@ -113,7 +124,7 @@ export function fallbackModelInfo(id: string): ModelInfo {
 /** The catalogue key for `id`: exact, else the longest known id that `id` starts with (dated and suffixed ids). */
 function catalogueKey(id: string): string | undefined {
   if (id in catalogue) return id;
-  const bare = id.replace(/^(anthropic|openai)\//, "");
+  const bare = id.replace(/^(anthropic|openai|google|models)\//, "");
   if (bare in catalogue) return bare;
   let best: string | undefined;
   for (const key of Object.keys(catalogue)) {
@@ -153,6 +164,12 @@ export function modelInfo(id: string, options: ModelLookupOptions = {}): ModelIn
 /** Whether the catalogue knows `id` (directly or by a dated/suffixed form). */
 export function isKnownModel(id: string): boolean {
   return catalogueKey(id) !== undefined;
+}
+
+/** The catalogue's models a provider can serve (both OpenAI APIs serve the OpenAI models; none for mock). */
+export function modelsForProvider(provider: string): string[] {
+  if (provider === "openai-responses") return knownModelIds("openai");
+  return provider === "anthropic" || provider === "openai" || provider === "gemini" ? knownModelIds(provider) : [];
 }
 
 export function knownModelIds(family?: ProviderFamily): string[] {

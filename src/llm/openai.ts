@@ -34,6 +34,8 @@ export function compatibilityFor(baseUrl: string | undefined, overrides: Partial
 }
 
 export interface OpenAiProviderOptions {
+  /** The fetch the SDK uses (a proxy-aware one, see proxy-fetch.ts); default the global fetch. */
+  fetch?: typeof fetch;
   /** Local servers need none; a placeholder is sent. */
   apiKey?: string;
   model: ModelInfo;
@@ -65,6 +67,7 @@ export class OpenAiProvider implements Provider {
       apiKey: options.apiKey ?? "not-needed",
       maxRetries: 0,
       ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     });
   }
 

@@ -59,6 +59,8 @@ export interface UsageChunk {
   outputTokens: number;
   cacheReadTokens?: number;
   cacheWriteTokens?: number;
+  /** Of `outputTokens`, those spent reasoning (OpenAI Responses reports them). */
+  reasoningTokens?: number;
   /** Cost in USD of this usage, from the model catalogue. */
   cost?: number;
 }

@@ -20,6 +20,8 @@ const usageSchema = z.strictObject({
   outputTokens: nonNegativeInteger,
   cacheReadTokens: nonNegativeInteger.optional(),
   cacheWriteTokens: nonNegativeInteger.optional(),
+  /** Of outputTokens, those spent reasoning (reported by the Responses format only). */
+  reasoningTokens: nonNegativeInteger.optional(),
 });
 
 const httpErrorSchema = z.strictObject({
@@ -39,7 +41,7 @@ const streamErrorSchema = z.strictObject({
 
 const turnSchema = z.strictObject({
   reasoning: z.string().optional(),
-  /** Anthropic thinking signature; a placeholder is sent when absent. */
+  /** Anthropic thinking signature (Responses: the encrypted_content); a placeholder is sent when absent. */
   reasoningSignature: z.string().optional(),
   /** Anthropic redacted_thinking blocks (their opaque data), sent before the thinking block. */
   redactedReasoning: z.array(z.string()).optional(),

@@ -7,8 +7,10 @@ import type { Scenario, ScenarioTurn } from "./scenario.js";
 import { ConversationRouter, firstUserText } from "./conversation-router.js";
 import { anthropicErrorBody, anthropicFrames, anthropicStreamError } from "./anthropic-stream.js";
 import { openAiErrorBody, openAiFrames, openAiStreamError } from "./openai-stream.js";
+import { responsesFrames, responsesStreamError } from "./responses-stream.js";
+import { geminiErrorBody, geminiFrames, geminiStreamError } from "./gemini-stream.js";
 
-type Api = "anthropic" | "openai";
+type Api = "anthropic" | "openai" | "openai-responses" | "gemini";
 
 /** What one request received, for the request log and for tests. */
 export interface LoggedRequest {
@@ -56,6 +58,8 @@ function apiOf(path: string): Api | undefined {
   const pathname = path.split("?")[0] ?? "";
   if (pathname.endsWith("/messages")) return "anthropic";
   if (pathname.endsWith("/chat/completions")) return "openai";
+  if (pathname.endsWith("/responses")) return "openai-responses";
+  if (/\/models\/[^/]+:streamGenerateContent$/.test(pathname)) return "gemini";
   return undefined;
 }
 
@@ -79,8 +83,30 @@ function sendJson(response: ServerResponse, status: number, body: unknown, heade
   response.end(text);
 }
 
-function errorBody(api: Api | undefined, status: number, message: string): unknown {
-  return api === "openai" ? openAiErrorBody(status, message) : anthropicErrorBody(status, message);
+function errorBody(api: Api | undefined, status: number, message: string, headers: Record<string, string> = {}): unknown {
+  if (api === "gemini") return geminiErrorBody(status, message, headers);
+  // The Responses API answers errors in the same shape as Chat Completions.
+  return api === "anthropic" || api === undefined ? anthropicErrorBody(status, message) : openAiErrorBody(status, message);
+}
+
+function framesFor(
+  api: Api,
+  turn: ScenarioTurn,
+  options: { body: Record<string, unknown>; model: string; chunkSize: number; includeUsage: boolean },
+): string[] {
+  const { model, chunkSize } = options;
+  if (api === "anthropic") return anthropicFrames(turn, { model, chunkSize });
+  if (api === "openai") return openAiFrames(turn, { model, chunkSize, includeUsage: options.includeUsage });
+  if (api === "gemini") return geminiFrames(turn, { model, chunkSize });
+  const include = options.body["include"];
+  const includeEncryptedReasoning = Array.isArray(include) && include.includes("reasoning.encrypted_content");
+  return responsesFrames(turn, { model, chunkSize, includeEncryptedReasoning });
+}
+
+function streamErrorFor(api: Api, type: string, message: string): string {
+  if (api === "anthropic") return anthropicStreamError(type, message);
+  if (api === "gemini") return geminiStreamError(type, message);
+  return api === "openai" ? openAiStreamError(type, message) : responsesStreamError(type, message);
 }
 
 function pause(ms: number): Promise<void> {
@@ -126,14 +152,14 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
 
   async function stream(api: Api, turn: ScenarioTurn, body: Record<string, unknown>, index: number, response: ServerResponse) {
     const progress = progressOf(index);
-    const model = typeof body["model"] === "string" ? body["model"] : (scenario.model ?? "scripted-model");
+    const pathModel = api === "gemini" ? /\/models\/([^/:]+):/.exec(response.req.url ?? "")?.[1] : undefined;
+    const model = pathModel ?? (typeof body["model"] === "string" ? body["model"] : (scenario.model ?? "scripted-model"));
     const chunkSize = turn.chunkSize ?? scenario.chunkSize ?? 16;
     const delayMs = turn.delayMs ?? scenario.delayMs ?? 0;
     const streamOptions = body["stream_options"];
     const includeUsage =
       typeof streamOptions === "object" && streamOptions !== null && (streamOptions as Record<string, unknown>)["include_usage"] === true;
-    const frames =
-      api === "anthropic" ? anthropicFrames(turn, { model, chunkSize }) : openAiFrames(turn, { model, chunkSize, includeUsage });
+    const frames = framesFor(api, turn, { body, model, chunkSize, includeUsage });
 
     let droppedByServer = false;
     response.on("close", () => {
@@ -162,7 +188,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       if (response.destroyed || progress.closedByClient) return;
       if (turn.streamError?.afterChunks === position) {
         const { type, message } = turn.streamError;
-        response.end(api === "anthropic" ? anthropicStreamError(type, message) : openAiStreamError(type, message));
+        response.end(streamErrorFor(api, type, message));
         return;
       }
       if (turn.dropAfterChunks === position) {
@@ -190,7 +216,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       sendJson(
         response,
         404,
-        errorBody(api, 404, `scripted LLM server: no route for ${request.method ?? "?"} ${path}; use POST /v1/messages or POST /v1/chat/completions`),
+        errorBody(api, 404, `scripted LLM server: no route for ${request.method ?? "?"} ${path}; use POST /v1/messages, /v1/chat/completions, /v1/responses or /v1beta/models/{model}:streamGenerateContent?alt=sse`),
       );
       return;
     }
@@ -244,11 +270,12 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
   async function answer(api: Api, turn: ScenarioTurn, body: unknown, index: number, response: ServerResponse): Promise<void> {
     if (turn.error !== undefined) {
       const { status, headers } = turn.error;
-      const errorResponse = turn.error.body ?? errorBody(api, status, `scripted error ${status}`);
+      const errorResponse = turn.error.body ?? errorBody(api, status, `scripted error ${status}`, headers ?? {});
       sendJson(response, status, errorResponse, headers ?? {});
       return;
     }
-    if (typeof body !== "object" || body === null || (body as Record<string, unknown>)["stream"] !== true) {
+    // Gemini asks for a stream by its path (:streamGenerateContent), the others by a body field.
+    if (typeof body !== "object" || body === null || (api !== "gemini" && (body as Record<string, unknown>)["stream"] !== true)) {
       sendJson(response, 400, errorBody(api, 400, "scripted LLM server: only streaming requests (\"stream\": true) are answered"));
       return;
     }

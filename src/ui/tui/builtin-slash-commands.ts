@@ -39,6 +39,8 @@ export function builtinSlashCommands(registry: SlashCommandRegistry): SlashComma
       run: async ({ args, session, print }) => {
         if (args === "") {
           print(`Model: ${session.describeModel()}. Switch with /model <model id or profile name>.`);
+          const choices = session.modelChoices?.() ?? [];
+          if (choices.length > 0) print(`Known models for this provider: ${choices.join(", ")}. A profile can switch provider (openai-responses, gemini, ...).`);
           return;
         }
         print(`Model for the next request: ${await session.setModel(args)}`);

@@ -42,6 +42,16 @@ describe("slash commands (issue #12)", () => {
     expect(session.calls).toEqual(["compact", "uncompact"]);
   });
 
+  it("#20 item 3: /model without arguments lists the models the provider serves", async () => {
+    const registry = new SlashCommandRegistry();
+    registerBuiltinSlashCommands(registry);
+    const printed: string[] = [];
+    const session = fakeSession({ describeModel: () => "gemini-2.5-pro via gemini", modelChoices: () => ["gemini-2.5-pro", "gemini-2.5-flash"] });
+    await registry.get("model")?.run({ args: "", print: (text) => printed.push(text), send: () => {}, session });
+    expect(printed.join("\n")).toContain("Model: gemini-2.5-pro via gemini");
+    expect(printed.join("\n")).toContain("Known models for this provider: gemini-2.5-pro, gemini-2.5-flash.");
+  });
+
   it("a command is / and a name at the very start of the input; /etc/hosts is text", () => {
     expect(parseSlashInput("/help")).toEqual({ kind: "command", name: "help", args: "" });
     expect(parseSlashInput("/mode plan")).toEqual({ kind: "command", name: "mode", args: "plan" });

@@ -26,6 +26,8 @@ export interface SlashSession {
   setModel(spec: string): Promise<string>;
   /** The model (and profile) in use. */
   describeModel(): string;
+  /** Other models the current provider serves, listed by /model without arguments (#20). */
+  modelChoices?(): string[];
   setMode(mode: TuiMode): void;
   /** Tokens and cost of the task and of this session, as lines to show. */
   costReport(): string;
