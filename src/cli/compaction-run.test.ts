@@ -254,7 +254,7 @@ describe("context management end to end (issue #13, real CLI and SDK over HTTP)"
       turns: [read("src/file0.ts", checklist), ...Array.from({ length: 24 }, (_, index) => read(`src/file${index + 1}.ts`)), { text: "<ask_followup_question>\n<question>Which format?</question>\n</ask_followup_question>" }],
       routes: [{ bodyIncludes: summaryRoute, turns: Array.from({ length: 5 }, (_, index) => summary(`first run ${index}`)) }],
     });
-    await configure(first, { contextWindow: 8_000, autoApprove: { readInside: true, editInside: true } });
+    await configure(first, { contextWindow: 12_000, autoApprove: { readInside: true, editInside: true } });
     const run = await runCli(["run", "--json", "--api-key", "test-key", "Read the sources and write the outputs"], { env: sandbox.env, cwd: sandbox.workspace });
     expect(run.status).toBe(1);
     expect(says(run.events, "condense").length).toBeGreaterThanOrEqual(1);
@@ -268,7 +268,7 @@ describe("context management end to end (issue #13, real CLI and SDK over HTTP)"
       turns: [...Array.from({ length: 24 }, (_, index) => read(`src/file${index + 10}.ts`)), complete("done")],
       routes: [{ bodyIncludes: summaryRoute, turns: Array.from({ length: 5 }, (_, index) => summary(`second run ${index}`)) }],
     });
-    await configure(second, { contextWindow: 8_000, context: { checklistReminderEvery: 4 } });
+    await configure(second, { contextWindow: 12_000, context: { checklistReminderEvery: 4 } });
     const resumed = await runCli(["resume", taskId, "--json", "-y", "--api-key", "test-key", "Put the report in REPORT.md, please"], { env: sandbox.env, cwd: sandbox.workspace });
     expect(resumed.status, resumed.stderr).toBe(0);
     const firstResumed = bodyText(mainRequests(second)[0]);

@@ -235,11 +235,13 @@ async function buildSession(parts: {
     },
   });
 
+  let lastSystemPrompt = "";
   const context = new ContextManager({
     provider,
     ...(settings.context ? { settings: settings.context } : {}),
     readFile: workspaceFileReader(settings.cwd),
     ...(uncompact ? { uncompact } : {}),
+    requestOverhead: () => lastSystemPrompt,
     beforeCompaction: async (trigger) => {
       await hooks.taskHooks.preCompact?.({ taskId, trigger });
     },
@@ -256,7 +258,7 @@ async function buildSession(parts: {
     toolExecutor,
     host: security.wrapHost(hooks.wrapHost(options.host)),
     prompt: {
-      systemPrompt: (promptOptions) => prompt.systemPrompt(promptOptions),
+      systemPrompt: async (promptOptions) => (lastSystemPrompt = await prompt.systemPrompt(promptOptions)),
       // Open checklist items come back in the environment details every few requests without an update.
       environmentDetails: async (detailOptions) =>
         withChecklistReminder(await prompt.environmentDetails({ ...detailOptions, contextTokens: context.tokensUsed() }), checklistReminder(current.task?.apiConversationHistory ?? [], context.settings.checklistReminderEvery)),

@@ -82,6 +82,19 @@ describe("ContextManager (issue #13)", () => {
     expect(triggers[1]?.startsWith("manual:")).toBe(true);
   });
 
+  it("#13 the system prompt counts: a conversation under the budget is compacted when the prompt fills the rest", async () => {
+    const history = conversation(8);
+    const bare = new ContextManager({ provider: provider(4_000), readFile: async () => undefined });
+    attach(bare, history.slice());
+    expect(bare.tokensUsed()).toBeLessThan(bare.budget);
+    const prompt = "Rules of this project. ".repeat(400);
+    const manager = new ContextManager({ provider: provider(4_000), readFile: async () => undefined, requestOverhead: () => prompt });
+    const { entries } = attach(manager, history);
+    expect(manager.tokensUsed()).toBeGreaterThan(bare.tokensUsed() + 1_000);
+    await manager.beforeRequest();
+    expect(entries.map((entry) => entry.kind)).toEqual(["api_compact"]);
+  });
+
   it("off: never compacts before a request (config context.enabled false)", async () => {
     const history = conversation(40);
     const manager = new ContextManager({ provider: provider(4_000), settings: { ...defaultContextSettings, enabled: false }, readFile: async () => undefined });

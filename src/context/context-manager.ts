@@ -18,6 +18,12 @@ export interface ContextManagerOptions {
   readFile: (path: string) => Promise<string | undefined>;
   /** A resumed task's last compaction, so `/uncompact` works after a resume. */
   uncompact?: UncompactState;
+  /**
+   * What every request carries besides the conversation (the system prompt with its
+   * rules, tools and MCP section): counted in the estimate, so a provider that reports
+   * no usage still compacts in time.
+   */
+  requestOverhead?: () => string;
   /** Runs before each compaction (the PreCompact hooks, #15). */
   beforeCompaction?: (trigger: "auto" | "manual") => Promise<void>;
 }
@@ -70,11 +76,20 @@ export class ContextManager implements ContextDriver {
     const conversation = this.conversation;
     if (conversation === undefined) return 0;
     const messages = conversation.messages();
-    const estimate = this.estimateAll(messages);
+    const estimate = this.estimateAll(messages) + this.overheadTokens();
     const reported = conversation.lastContextTokens();
     if (this.stale || reported === 0 || this.sentLength > messages.length) return estimate;
     const from = messages[this.sentLength]?.role === "assistant" ? this.sentLength + 1 : this.sentLength;
     return Math.max(estimate, reported + this.estimator.messages(messages, from));
+  }
+
+  private overhead = { text: "", tokens: 0 };
+
+  /** Tokens of the request's fixed part, estimated again only when it changed. */
+  private overheadTokens(): number {
+    const text = this.options.requestOverhead?.() ?? "";
+    if (text !== this.overhead.text) this.overhead = { text, tokens: this.estimator.text(text) };
+    return this.overhead.tokens;
   }
 
   requestMeta(): { contextTokens: number; contextWindow: number } {
@@ -206,7 +221,8 @@ export class ContextManager implements ContextDriver {
         reason,
         settings: this.settings,
         model: this.options.provider.model,
-        budget: this.budget,
+        // The summary and kept turns must leave room for the system prompt too.
+        budget: Math.max(1, this.budget - this.overheadTokens()),
         estimator: this.estimator,
         summarize: (request) => this.summarize(request),
         readFile: this.options.readFile,
