@@ -96,6 +96,7 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
         ...stall,
         ...fetchOption,
         ...(options.compatibility === undefined ? {} : { compatibility: options.compatibility }),
+        ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
       });
     }
     case "openai-responses": {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fromOpenAiMessages, toOpenAiMessages, toOpenAiTools } from "./openai-messages.js";
+import { DroppedReasoning } from "./reasoning-signature.js";
 import type { Message } from "./types.js";
 
 const history: Message[] = [
@@ -24,6 +25,16 @@ const history: Message[] = [
 ];
 
 describe("toOpenAiMessages", () => {
+  it("#20 signed reasoning of another API (a task resumed on Chat Completions) is left out and counted for a note", () => {
+    const dropped = new DroppedReasoning();
+    const converted = toOpenAiMessages("sys", [
+      { role: "user", content: [{ type: "text", text: "go" }] },
+      { role: "assistant", content: [{ type: "reasoning", text: "thought", signature: "EqQBanthropic" }, { type: "text", text: "ok" }] },
+    ], { dropped });
+    expect(JSON.stringify(converted)).not.toContain("EqQBanthropic");
+    expect(dropped.note("Chat Completions")).toMatch(/1 reasoning block\(s\) from anthropic left out of the request: Chat Completions/);
+  });
+
   it("sends tool calls with JSON arguments, tool results as tool messages and result images in a user message", () => {
     expect(toOpenAiMessages("sys", history)).toEqual([
       { role: "system", content: "sys" },

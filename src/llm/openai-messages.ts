@@ -1,3 +1,4 @@
+import { signatureOwner, type DroppedReasoning } from "./reasoning-signature.js";
 import type OpenAI from "openai";
 import { ensureToolResultPairing } from "./tool-result-pairing.js";
 import type { ContentBlock, ImageContent, Message, TextContent, ToolResultContent, ToolSchema } from "./types.js";
@@ -17,6 +18,8 @@ export interface OpenAiConversionOptions {
   reasoningHistory?: ReasoningHistory;
   /** The role of the system prompt; OpenAI's reasoning models also accept "developer". */
   systemRole?: "system" | "developer";
+  /** Counts signed reasoning of another API, which Chat Completions cannot take back (#20). */
+  dropped?: DroppedReasoning;
 }
 
 function imagePart(block: ImageContent): UserPart {
@@ -72,6 +75,9 @@ function assistantMessage(content: ContentBlock[], options: OpenAiConversionOpti
     .filter((block) => block.type === "reasoning")
     .map((block) => block.text)
     .join("");
+  for (const block of content) {
+    if (block.type === "reasoning" && block.signature !== undefined && block.redactedData === undefined) options.dropped?.add(signatureOwner(block.signature));
+  }
   if (text === "" && toolCalls.length === 0) return undefined;
   const message: AssistantParam & { reasoning_content?: string } = { role: "assistant", content: text === "" ? null : text };
   if (toolCalls.length > 0) message.tool_calls = toolCalls;

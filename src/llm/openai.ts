@@ -3,6 +3,7 @@ import type { ErrorContext } from "./errors.js";
 import { endedEarly, guardedStream } from "./guarded-stream.js";
 import { usageChunk } from "./models.js";
 import { toOpenAiMessages, toOpenAiTools } from "./openai-messages.js";
+import { DroppedReasoning } from "./reasoning-signature.js";
 import type { ReasoningHistory } from "./openai-messages.js";
 import type { StallTimeouts } from "./stall.js";
 import type { Chunk, ModelInfo, Provider, ProviderRequest } from "./types.js";
@@ -47,6 +48,8 @@ export interface OpenAiProviderOptions {
   reasoningEffort?: "minimal" | "low" | "medium" | "high";
   /** Named in auth errors. Default OPENAI_API_KEY. */
   apiKeyEnv?: string;
+  /** Says once when reasoning signed by another API is left out (a task resumed here, #20). */
+  onNotice?: (message: string) => void;
 }
 
 /** Streams Chat Completions answers from OpenAI or any OpenAI-compatible server through the official SDK. */
@@ -75,14 +78,27 @@ export class OpenAiProvider implements Provider {
     return this.client.baseURL;
   }
 
+  private lastNote: string | undefined;
+
+  /** The history as Chat Completions messages; one note per distinct set of signed reasoning left out. */
+  private messages(request: ProviderRequest): OpenAI.Chat.Completions.ChatCompletionMessageParam[] {
+    const dropped = new DroppedReasoning();
+    const messages = toOpenAiMessages(request.systemPrompt, request.messages, {
+      reasoningHistory: this.compatibility.reasoningHistory,
+      systemRole: this.compatibility.systemRole,
+      dropped,
+    });
+    const note = dropped.note("Chat Completions");
+    if (note !== undefined && note !== this.lastNote) this.options.onNotice?.(note);
+    this.lastNote = note;
+    return messages;
+  }
+
   createMessage(request: ProviderRequest): AsyncIterable<Chunk> {
     const flags = this.compatibility;
     const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = {
       model: this.model.id,
-      messages: toOpenAiMessages(request.systemPrompt, request.messages, {
-        reasoningHistory: flags.reasoningHistory,
-        systemRole: flags.systemRole,
-      }),
+      messages: this.messages(request),
       stream: true,
       ...(flags.includeUsage ? { stream_options: { include_usage: true } } : {}),
       ...(request.tools === undefined || request.tools.length === 0 ? {} : { tools: toOpenAiTools(request.tools) }),
