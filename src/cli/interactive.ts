@@ -40,6 +40,8 @@ export class InteractiveController implements TuiController {
   readonly pendingImages: ImageContent[] = [];
   /** Messages typed while a step runs, delivered at the next tool boundary. */
   private readonly queue: string[] = [];
+  /** Queued messages with their @mentions expanded, filled in as soon as the expansion is done. */
+  private readonly expandedQueue = new Map<string, string>();
   /** Tokens and cost of the tasks this UI ran before the current one. */
   readonly sessionTotals = { tokensIn: 0, tokensOut: 0, cost: 0 };
   settings: ResolvedSettings;
@@ -89,7 +91,7 @@ export class InteractiveController implements TuiController {
   submit(text: string): void {
     // Never dropped: while a step runs (or ends after Esc), it waits for the next boundary.
     if (this.running) {
-      this.queue.push(text);
+      this.queueMessage(text);
       return;
     }
     this.start(text);
@@ -175,7 +177,7 @@ export class InteractiveController implements TuiController {
         host: this.options.host,
         ...(this.options.scenario ? { scenario: this.options.scenario } : {}),
         start,
-        pendingUserMessages: () => this.queue.splice(0),
+        pendingUserMessages: () => this.drainQueue(),
         ...(images.length > 0 ? { images } : {}),
       });
       if (this.exitRequested) {
@@ -221,7 +223,25 @@ export class InteractiveController implements TuiController {
       this.submit(text);
       return;
     }
+    this.queueMessage(text);
+  }
+
+  /** Queued as typed (shown and editable so); its @mentions are expanded meanwhile for delivery. */
+  private queueMessage(text: string): void {
     this.queue.push(text);
+    if (!text.includes("@")) return;
+    void expandMentionsWithImages(text, { workspace: this.settings.cwd })
+      .then((expanded) => {
+        if (this.queue.includes(text)) this.expandedQueue.set(text, expanded.text);
+      })
+      .catch(() => undefined);
+  }
+
+  /** The queued messages as the model gets them at the next tool boundary. */
+  private drainQueue(): string[] {
+    const drained = this.queue.splice(0).map((text) => this.expandedQueue.get(text) ?? text);
+    this.expandedQueue.clear();
+    return drained;
   }
 
   queued(): readonly string[] {
