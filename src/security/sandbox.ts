@@ -67,9 +67,22 @@ function kind(path: string): "file" | "folder" | "link" | undefined {
   }
 }
 
+/** The top folders under /tmp that the given words name (absolute paths that exist). */
+function temporaryRoots(words: readonly string[]): string[] {
+  const roots = new Set<string>();
+  for (const word of words) {
+    const top = /^\/tmp\/([^/]+)/.exec(word)?.[1];
+    if (top !== undefined && existsSync(`/tmp/${top}`)) roots.add(`/tmp/${top}`);
+  }
+  return [...roots];
+}
+
 /** The bwrap arguments that run `program args` in the sandbox. */
 export function bubblewrapArguments(spec: SandboxSpec, cwd: string, program: string, args: string[]): string[] {
   const result = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  // The private /tmp must not hide what is run: a program, script or folder under /tmp
+  // (an MCP server installed in a checkout there) stays visible, read-only.
+  for (const root of temporaryRoots([program, ...args, cwd])) result.push("--ro-bind", root, root);
   result.push(spec.mode === "workspace-write" ? "--bind" : "--ro-bind", spec.workspace, spec.workspace);
   for (const path of spec.writable ?? []) if (existsSync(path)) result.push("--bind", path, path);
   for (const path of spec.readOnly) {

@@ -1,9 +1,11 @@
 /** #14 the OS sandbox tested for real: execute_command under bubblewrap. */
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { checkBubblewrap } from "../security/sandbox.js";
+import { launchProcess } from "../security/process-launch.js";
 import type { SandboxMode } from "../security/sandbox.js";
 import { createLaunchPolicy } from "./sandbox-policy.js";
 import { WorkspaceGuard } from "./workspace-guard.js";
@@ -54,6 +56,21 @@ describe.skipIf(!usable.ok)("#14 sandbox (bubblewrap)", () => {
     expect(existsSync("/tmp/cairn-sandbox-private.txt")).toBe(false);
     expect(output).toMatch(/Read-only file system/);
     expect(output).toContain("inside");
+  });
+
+  it("a program or script under /tmp outside the workspace (an MCP server in a checkout there) stays visible, read-only", () => {
+    const folder = mkdtempSync("/tmp/cairn-sandbox-program-");
+    try {
+      const script = `${folder}/server.js`;
+      writeFileSync(script, "require('fs').writeFile(__filename + '.changed', 'x', (error) => console.log('ran', error ? error.code : 'wrote'));\n");
+      const policy = createLaunchPolicy({ workspace: workspace.root, sandbox: "workspace-write", network: false, allowEnv: [], userConfigDir: `${workspace.base}/user-config` });
+      const launch = launchProcess({ policy, program: process.execPath, args: [script], cwd: workspace.root });
+      const result = spawnSync(launch.file, launch.args, { env: launch.env, encoding: "utf8", timeout: 30_000 });
+      expect(result.stdout.trim()).toBe("ran EROFS");
+      expect(existsSync(`${script}.changed`)).toBe(false);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it("read-only mode: the workspace cannot be written either", async () => {
