@@ -62,6 +62,9 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
   // HTTPS_PROXY / HTTP_PROXY / NO_PROXY for every HTTP provider (#20 item 4).
   const proxied = options.provider === "mock" ? undefined : await proxyFetch(environment);
   const fetchOption = proxied === undefined ? {} : { fetch: proxied };
+  const notice = options.onNotice === undefined ? {} : { onNotice: options.onNotice };
+  /** What the OpenAI-style providers share; a local server's base URL needs no key. */
+  const keyless = (apiKey: string | undefined) => ({ ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }), model, ...baseUrl, ...stall, ...fetchOption, ...notice });
   switch (options.provider) {
     case "mock": {
       if (options.scenario === undefined) {
@@ -81,7 +84,7 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
         ...stall,
         ...fetchOption,
         ...(options.thinkingBudgetTokens === undefined ? {} : { thinkingBudgetTokens: options.thinkingBudgetTokens }),
-        ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
+        ...notice,
       });
     }
     case "openai": {
@@ -89,42 +92,20 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
       // Local servers (Ollama, LM Studio, llama.cpp) need no key; OpenAI itself does.
       if ((apiKey === undefined || apiKey === "") && options.baseUrl === undefined) throw missingKey("openai");
       const { OpenAiProvider } = await import("./openai.js");
-      return new OpenAiProvider({
-        ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }),
-        model,
-        ...baseUrl,
-        ...stall,
-        ...fetchOption,
-        ...(options.compatibility === undefined ? {} : { compatibility: options.compatibility }),
-        ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
-      });
+      return new OpenAiProvider({ ...keyless(apiKey), ...(options.compatibility === undefined ? {} : { compatibility: options.compatibility }) });
     }
     case "openai-responses": {
       // Same rules as "openai": a base URL of a local server needs no key.
       const apiKey = options.apiKey ?? environment[apiKeyVariables["openai-responses"]];
       if ((apiKey === undefined || apiKey === "") && options.baseUrl === undefined) throw missingKey("openai-responses");
       const { OpenAiResponsesProvider } = await import("./openai-responses.js");
-      return new OpenAiResponsesProvider({
-        ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }),
-        model,
-        ...baseUrl,
-        ...stall,
-        ...fetchOption,
-        ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
-      });
+      return new OpenAiResponsesProvider(keyless(apiKey));
     }
     case "gemini": {
       const apiKey = options.apiKey ?? environment[apiKeyVariables.gemini] ?? environment["GOOGLE_API_KEY"];
       if ((apiKey === undefined || apiKey === "") && options.baseUrl === undefined) throw missingKey("gemini");
       const { GeminiProvider } = await import("./gemini.js");
-      return new GeminiProvider({
-        ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }),
-        model,
-        ...baseUrl,
-        ...stall,
-        ...fetchOption,
-        ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
-      });
+      return new GeminiProvider(keyless(apiKey));
     }
   }
 }
