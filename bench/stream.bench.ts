@@ -1,0 +1,197 @@
+/**
+ * Stream cost against the SDK floor (issue 18). Side by side, interleaved, medians:
+ * - the floor: bench/floor/read-stream.js only reads a streamed 1 MiB answer in
+ *   12-character deltas with the official SDK (Anthropic Messages, OpenAI Chat
+ *   Completions);
+ * - `cairn run --json --yes` (the built bin/cairn, or $CAIRN_BENCH_BIN) for the same
+ *   answer, ending in attempt_completion, with checkpoints off and on, for both tool
+ *   protocols (XML in the text, native tool calls).
+ * The scripted server runs in a process of its own (bench/stream/serve.ts), so its
+ * CPU counts on neither side. Every measured process is started with
+ * bench/floor/report-usage.js preloaded, which reports at exit its CPU time (own
+ * threads plus the git children it waited for) and its peak RSS.
+ * Then a 200-turn task (small read_file and command turns): cairn's own CPU per
+ * turn for turns 1-20 against 181-200, and its live heap after a collection.
+ * Goals: CPU <= 1.05x the floor with checkpoints off, <= 1.15x on; peak RSS <=
+ * floor + 20 MB; --json output <= 2.2 MiB; per-turn CPU and live heap of turns
+ * 181-200 within 1.2x of turns 1-20.
+ * Environment: BENCH_REPETITIONS (default 5) runs of each stream combination,
+ * BENCH_TURN_REPETITIONS (default 3) timed 200-turn runs (plus one heap run),
+ * BENCH_TURNS (default 200), CAIRN_BENCH_BIN, CAIRN_BENCH_CHECKPOINTS_FLAG=0 (a
+ * build without --no-checkpoints: only checkpoints-on runs).
+ */
+import { spawn } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { answerCharacters, chunkSize, matchOf, toolProtocols } from "./stream/answers.js";
+import type { ToolProtocol } from "./stream/answers.js";
+import { runMeasured } from "./stream/measure-process.js";
+import type { ProcessUsage } from "./stream/measure-process.js";
+import { runManyTurns } from "./stream/turns.js";
+
+const bin = process.env["CAIRN_BENCH_BIN"] ?? fileURLToPath(new URL("../bin/cairn", import.meta.url));
+const knowsNoCheckpoints = process.env["CAIRN_BENCH_CHECKPOINTS_FLAG"] !== "0";
+const repetitions = Number(process.env["BENCH_REPETITIONS"] ?? 5);
+const turnRepetitions = Number(process.env["BENCH_TURN_REPETITIONS"] ?? 3);
+const manyTurns = Number(process.env["BENCH_TURNS"] ?? 200);
+const floorProgram = fileURLToPath(new URL("./floor/read-stream.js", import.meta.url));
+const serverProgram = fileURLToPath(new URL("./stream/serve.ts", import.meta.url));
+
+type Provider = "anthropic" | "openai";
+const providers: readonly Provider[] = ["anthropic", "openai"];
+type Side = "floor" | "checkpoints off" | "checkpoints on";
+const sides: readonly Side[] = knowsNoCheckpoints ? ["floor", "checkpoints off", "checkpoints on"] : ["floor", "checkpoints on"];
+
+const median = (values: number[]): number => {
+  const sorted = values.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+const mib = (bytes: number): number => bytes / (1024 * 1024);
+
+async function startServer(count: number): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, ["--import", "tsx", serverProgram, String(count)], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (data: string) => {
+      seen += data;
+      const match = /listening on (\S+)/.exec(seen);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.on("exit", (code) => reject(new Error(`the stream server exited with ${code}`)));
+  });
+  return { url, stop: () => child.kill() };
+}
+
+const root = await mkdtemp(join(tmpdir(), "cairn-bench-stream-"));
+// Per combination: a floor and two cairn runs per repetition and provider, plus a warm-up.
+const server = await startServer(repetitions * providers.length * sides.length + 4);
+const baseUrl = (provider: Provider): string => (provider === "openai" ? `${server.url}/v1` : server.url);
+let runCount = 0;
+
+async function measure(provider: Provider, protocol: ToolProtocol, side: Side): Promise<ProcessUsage> {
+  // A fresh workspace and data folder for every run, so checkpoints start from nothing each time.
+  const folder = join(root, `run-${(runCount += 1)}`);
+  const workspace = join(folder, "workspace");
+  await mkdir(workspace, { recursive: true });
+  await writeFile(join(workspace, "README.md"), "# bench\n\nA workspace for the stream benchmark.\n");
+  const env = { ...process.env, CAIRN_HOME: join(folder, "data"), XDG_CONFIG_HOME: join(folder, "config") };
+  try {
+    if (side === "floor") return await runMeasured([floorProgram, provider, baseUrl(provider), matchOf(protocol)], { env, cwd: workspace });
+    const checkpoints = side === "checkpoints off" ? ["--no-checkpoints"] : [];
+    const args = [bin, "run", "--yes", "--json", ...checkpoints, "--tool-protocol", protocol, "--provider", provider, "--base-url", baseUrl(provider), "--api-key", "bench", matchOf(protocol)];
+    return await runMeasured(args, { env, cwd: workspace });
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+const samples = new Map<string, ProcessUsage[]>();
+const keyOf = (provider: Provider, protocol: ToolProtocol, side: Side): string => `${provider} ${protocol} ${side}`;
+const turnRuns: Awaited<ReturnType<typeof runManyTurns>>[] = [];
+let heapRun: Awaited<ReturnType<typeof runManyTurns>> | undefined;
+try {
+  // Warm-up (file cache, the server's JIT); not counted.
+  await measure("anthropic", "xml", "floor");
+  await measure("anthropic", "xml", sides[1]!);
+  for (let repetition = 0; repetition < repetitions; repetition += 1) {
+    for (const provider of providers) {
+      for (const protocol of toolProtocols) {
+        // Rotate the order of floor and cairn runs, so neither always follows the other.
+        const order = sides.map((_, index) => sides[(index + repetition) % sides.length]!);
+        for (const side of order) {
+          const key = keyOf(provider, protocol, side);
+          samples.set(key, [...(samples.get(key) ?? []), await measure(provider, protocol, side)]);
+        }
+      }
+    }
+  }
+} finally {
+  server.stop();
+}
+try {
+  const extraArgs = knowsNoCheckpoints ? ["--no-checkpoints"] : [];
+  for (let run = 0; run < turnRepetitions; run += 1) turnRuns.push(await runManyTurns({ bin, turns: manyTurns, heap: false, extraArgs }));
+  heapRun = await runManyTurns({ bin, turns: manyTurns, heap: true, extraArgs });
+} finally {
+  await rm(root, { recursive: true, force: true });
+}
+
+let failures = 0;
+const verdict = (passes: boolean): string => {
+  if (!passes) failures += 1;
+  return passes ? "PASS" : "FAIL";
+};
+
+console.log(`node ${process.version}, cairn ${bin}`);
+console.log(`answer: ${mib(answerCharacters).toFixed(0)} MiB of text in ${chunkSize}-character deltas, then attempt_completion; ${repetitions} interleaved runs each, medians`);
+console.log("CPU: the process's threads plus the children it waited for (git); RSS: peak resident set");
+const header = `${"".padEnd(36)} ${"CPU ms".padStart(7)} ${"x floor".padStart(8)} ${"RSS MB".padStart(7)} ${"+ floor".padStart(8)} ${"stdout".padStart(10)} ${"wall ms".padStart(8)}`;
+for (const provider of providers) {
+  for (const protocol of toolProtocols) {
+    console.log(`\n${provider}, ${protocol} tools`);
+    console.log(header);
+    const floorRuns = samples.get(keyOf(provider, protocol, "floor")) ?? [];
+    const floorCpu = median(floorRuns.map((run) => run.cpuMs));
+    const floorRss = median(floorRuns.map((run) => run.maxRssMb));
+    const goals: string[] = [];
+    for (const side of sides) {
+      const runs = samples.get(keyOf(provider, protocol, side)) ?? [];
+      const cpu = median(runs.map((run) => run.cpuMs));
+      const children = median(runs.map((run) => run.childrenMs));
+      const rss = median(runs.map((run) => run.maxRssMb));
+      const stdout = median(runs.map((run) => run.stdoutBytes));
+      const wall = median(runs.map((run) => run.wallMs));
+      const label = side === "floor" ? "floor (SDK, reads the stream)" : `cairn run --json, ${side}`;
+      const ratio = cpu / floorCpu;
+      const extra = rss - floorRss;
+      console.log(
+        `${label.padEnd(36)} ${cpu.toFixed(0).padStart(7)} ${side === "floor" ? "".padStart(8) : `${ratio.toFixed(2)}x`.padStart(8)} ${rss.toFixed(0).padStart(7)} ${side === "floor" ? "".padStart(8) : `${extra >= 0 ? "+" : ""}${extra.toFixed(0)}`.padStart(8)} ${side === "floor" ? "".padStart(10) : `${mib(stdout).toFixed(2)} MiB`.padStart(10)} ${wall.toFixed(0).padStart(8)}${children > 0 ? `  (git and other children: ${children.toFixed(0)} ms)` : ""}`,
+      );
+      if (side === "floor") continue;
+      const cpuGoal = side === "checkpoints off" ? 1.05 : 1.15;
+      goals.push(`  ${side}: CPU ${ratio.toFixed(2)}x (goal <= ${cpuGoal}x) ${verdict(ratio <= cpuGoal)}; RSS +${extra.toFixed(0)} MB (goal <= +20 MB) ${verdict(extra <= 20)}; --json output ${mib(stdout).toFixed(2)} MiB (goal <= 2.2 MiB) ${verdict(mib(stdout) <= 2.2)}`);
+    }
+    for (const line of goals) console.log(line);
+  }
+}
+
+// Turn N's CPU: from request N-1 reaching the server to request N (N = 1 .. turns).
+const perTurn = (run: { cpuAtRequest: number[] }): number[] => run.cpuAtRequest.slice(1).map((cpu, index) => cpu - run.cpuAtRequest[index]!);
+// Odd turns read a file and even turns run a command: a window is judged on the median of its
+// read+command pairs, so a one-off cost (the first command loads its parser) does not decide it.
+const pairMedian = (turns: number[], from: number, to: number): number => {
+  const pairs: number[] = [];
+  for (let turn = from; turn < to; turn += 2) pairs.push(turns[turn - 1]! + turns[turn]!);
+  return median(pairs) / 2;
+};
+const sum = (values: number[]): number => values.reduce((total, value) => total + value, 0);
+const lateFrom = manyTurns - 19;
+console.log(`\n${manyTurns}-turn task (anthropic, XML tools, ${knowsNoCheckpoints ? "checkpoints off" : "checkpoints on"}; odd turns read_file, even turns execute_command): cairn's own CPU per turn, ${turnRepetitions} runs`);
+const early: number[] = [];
+const late: number[] = [];
+for (const [index, run] of turnRuns.entries()) {
+  const turns = perTurn(run);
+  early.push(pairMedian(turns, 1, 20));
+  late.push(pairMedian(turns, lateFrom, manyTurns));
+  console.log(
+    `  run ${index + 1}: turns 1-20 ${early.at(-1)!.toFixed(1)} ms/turn (median pair; all 20: ${sum(turns.slice(0, 20)).toFixed(0)} ms), turns ${lateFrom}-${manyTurns} ${late.at(-1)!.toFixed(1)} ms/turn (all 20: ${sum(turns.slice(lateFrom - 1)).toFixed(0)} ms); start-up to the first request ${run.cpuAtRequest[0]!.toFixed(0)} ms, wall ${(run.wallMs / 1000).toFixed(1)} s`,
+  );
+}
+const turnRatio = median(late) / median(early);
+console.log(`  per-turn CPU, turns ${lateFrom}-${manyTurns} / turns 1-20: ${turnRatio.toFixed(2)}x (goal <= 1.2x) ${verdict(turnRatio <= 1.2)}`);
+if (heapRun !== undefined) {
+  const heap = heapRun.heapAtRequest.map((bytes) => bytes / 1e6);
+  const earlyHeap = median(heap.slice(1, 21));
+  const lateHeap = median(heap.slice(lateFrom, manyTurns + 1));
+  const heapRatio = lateHeap / earlyHeap;
+  console.log(
+    `  live heap after a collection: turns 1-20 ${earlyHeap.toFixed(1)} MB, turns ${lateFrom}-${manyTurns} ${lateHeap.toFixed(1)} MB (+${(((lateHeap - earlyHeap) * 1000) / (manyTurns - 20)).toFixed(0)} kB a turn): ${heapRatio.toFixed(2)}x (goal <= 1.2x) ${verdict(heapRatio <= 1.2)}`,
+  );
+}
+console.log(failures === 0 ? "stream: all goals met" : `stream: ${failures} goal(s) missed`);
+process.exitCode = failures === 0 ? 0 : 1;
