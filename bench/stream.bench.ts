@@ -12,9 +12,11 @@
  * threads plus the git children it waited for) and its peak RSS.
  * Then a 200-turn task (small read_file and command turns): cairn's own CPU per
  * turn for turns 1-20 against 181-200, and its live heap after a collection.
+ * And the --json output of a slow stream (128 KiB, a delta every millisecond).
  * Goals: CPU <= 1.05x the floor with checkpoints off, <= 1.15x on; peak RSS <=
- * floor + 20 MB; --json output <= 2.2 MiB; per-turn CPU and live heap of turns
- * 181-200 within 1.2x of turns 1-20.
+ * floor + 20 MB; --json output <= 2.2 MiB for the 1 MiB answer (2.2x the answer
+ * for the slow one); per-turn CPU and live heap of turns 181-200 within 1.2x of
+ * turns 1-20.
  * Environment: BENCH_REPETITIONS (default 5) runs of each stream combination,
  * BENCH_TURN_REPETITIONS (default 3) timed 200-turn runs (plus one heap run),
  * BENCH_TURNS (default 200), CAIRN_BENCH_BIN, CAIRN_BENCH_CHECKPOINTS_FLAG=0 (a
@@ -25,7 +27,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { answerCharacters, chunkSize, matchOf, toolProtocols } from "./stream/answers.js";
+import { answerCharacters, chunkSize, matchOf, slowAnswerCharacters, slowMatch, toolProtocols } from "./stream/answers.js";
 import type { ToolProtocol } from "./stream/answers.js";
 import { runMeasured } from "./stream/measure-process.js";
 import type { ProcessUsage } from "./stream/measure-process.js";
@@ -38,6 +40,7 @@ const turnRepetitions = Number(process.env["BENCH_TURN_REPETITIONS"] ?? 3);
 const manyTurns = Number(process.env["BENCH_TURNS"] ?? 200);
 const floorProgram = fileURLToPath(new URL("./floor/read-stream.js", import.meta.url));
 const serverProgram = fileURLToPath(new URL("./stream/serve.ts", import.meta.url));
+const checkout = fileURLToPath(new URL("..", import.meta.url));
 
 type Provider = "anthropic" | "openai";
 const providers: readonly Provider[] = ["anthropic", "openai"];
@@ -53,7 +56,8 @@ const median = (values: number[]): number => {
 const mib = (bytes: number): number => bytes / (1024 * 1024);
 
 async function startServer(count: number): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ["--import", "tsx", serverProgram, String(count)], { stdio: ["ignore", "pipe", "inherit"] });
+  // From the checkout, where `--import tsx` resolves.
+  const child = spawn(process.execPath, ["--import", "tsx", serverProgram, String(count)], { cwd: checkout, stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise<string>((resolve, reject) => {
     let seen = "";
     child.stdout.setEncoding("utf8");
@@ -81,16 +85,40 @@ async function measure(provider: Provider, protocol: ToolProtocol, side: Side): 
   await writeFile(join(workspace, "README.md"), "# bench\n\nA workspace for the stream benchmark.\n");
   const env = { ...process.env, CAIRN_HOME: join(folder, "data"), XDG_CONFIG_HOME: join(folder, "config") };
   try {
-    if (side === "floor") return await runMeasured([floorProgram, provider, baseUrl(provider), matchOf(protocol)], { env, cwd: workspace });
+    if (side === "floor") {
+      const usage = await runMeasured([floorProgram, provider, baseUrl(provider), matchOf(protocol)], { env, cwd: workspace });
+      // A floor that read less than the whole answer would flatter cairn.
+      const read = JSON.parse(usage.stdoutTail) as { text: number };
+      if (read.text < answerCharacters) throw new Error(`the floor read ${read.text} characters, expected ${answerCharacters}`);
+      return usage;
+    }
     const checkpoints = side === "checkpoints off" ? ["--no-checkpoints"] : [];
     const args = [bin, "run", "--yes", "--json", ...checkpoints, "--tool-protocol", protocol, "--provider", provider, "--base-url", baseUrl(provider), "--api-key", "bench", matchOf(protocol)];
-    return await runMeasured(args, { env, cwd: workspace });
+    const usage = await runMeasured(args, { env, cwd: workspace });
+    // Whatever the --json format, the answer's text is in it at least once.
+    if (usage.stdoutBytes < answerCharacters) throw new Error(`cairn printed ${usage.stdoutBytes} bytes, less than the answer`);
+    return usage;
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/** cairn's --json output for the slow stream (size only: one run per provider, checkpoints off). */
+async function measureSlow(provider: Provider): Promise<ProcessUsage> {
+  const folder = join(root, `run-${(runCount += 1)}`);
+  const workspace = join(folder, "workspace");
+  await mkdir(workspace, { recursive: true });
+  const env = { ...process.env, CAIRN_HOME: join(folder, "data"), XDG_CONFIG_HOME: join(folder, "config") };
+  try {
+    const checkpoints = knowsNoCheckpoints ? ["--no-checkpoints"] : [];
+    return await runMeasured([bin, "run", "--yes", "--json", ...checkpoints, "--provider", provider, "--base-url", baseUrl(provider), "--api-key", "bench", slowMatch], { env, cwd: workspace });
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
 }
 
 const samples = new Map<string, ProcessUsage[]>();
+const slowRuns = new Map<Provider, ProcessUsage>();
 const keyOf = (provider: Provider, protocol: ToolProtocol, side: Side): string => `${provider} ${protocol} ${side}`;
 const turnRuns: Awaited<ReturnType<typeof runManyTurns>>[] = [];
 let heapRun: Awaited<ReturnType<typeof runManyTurns>> | undefined;
@@ -110,6 +138,7 @@ try {
       }
     }
   }
+  for (const provider of providers) slowRuns.set(provider, await measureSlow(provider));
 } finally {
   server.stop();
 }
@@ -160,6 +189,12 @@ for (const provider of providers) {
   }
 }
 
+console.log(`\nslow stream: ${slowAnswerCharacters / 1024} KiB in ${chunkSize}-character deltas, 1 ms apart, XML tools, one run each`);
+for (const [provider, run] of slowRuns) {
+  const ratio = run.stdoutBytes / slowAnswerCharacters;
+  console.log(`  ${provider}: --json output ${mib(run.stdoutBytes).toFixed(2)} MiB, ${ratio.toFixed(1)}x the answer (goal <= 2.2x) ${verdict(ratio <= 2.2)}; wall ${(run.wallMs / 1000).toFixed(1)} s`);
+}
+
 // Turn N's CPU: from request N-1 reaching the server to request N (N = 1 .. turns).
 const perTurn = (run: { cpuAtRequest: number[] }): number[] => run.cpuAtRequest.slice(1).map((cpu, index) => cpu - run.cpuAtRequest[index]!);
 // Odd turns read a file and even turns run a command: a window is judged on the median of its
@@ -190,7 +225,7 @@ if (heapRun !== undefined) {
   const lateHeap = median(heap.slice(lateFrom, manyTurns + 1));
   const heapRatio = lateHeap / earlyHeap;
   console.log(
-    `  live heap after a collection: turns 1-20 ${earlyHeap.toFixed(1)} MB, turns ${lateFrom}-${manyTurns} ${lateHeap.toFixed(1)} MB (+${(((lateHeap - earlyHeap) * 1000) / (manyTurns - 20)).toFixed(0)} kB a turn): ${heapRatio.toFixed(2)}x (goal <= 1.2x) ${verdict(heapRatio <= 1.2)}`,
+    `  live heap after a collection: turns 1-20 ${earlyHeap.toFixed(1)} MB, turns ${lateFrom}-${manyTurns} ${lateHeap.toFixed(1)} MB (+${(((lateHeap - earlyHeap) * 1000) / Math.max(1, manyTurns - 20)).toFixed(0)} kB a turn): ${heapRatio.toFixed(2)}x (goal <= 1.2x) ${verdict(heapRatio <= 1.2)}`,
   );
 }
 console.log(failures === 0 ? "stream: all goals met" : `stream: ${failures} goal(s) missed`);

@@ -27,14 +27,25 @@ export function streamAnswer(protocol: ToolProtocol): ScenarioTurn {
   return { text, chunkSize, usage, toolCalls: [{ name: "attempt_completion", arguments: { result: "done" } }] };
 }
 
-/** Enough answers of each protocol for `count` requests; the turn objects are shared, not copied. */
+/** A slow stream (the issue: --json output must stay small for slow streams too): 128 KiB, a delta every millisecond. */
+export const slowAnswerCharacters = 128 * 1024;
+export const slowMatch = "bench-stream-slow";
+export function slowAnswer(): ScenarioTurn {
+  return { text: `${prose(slowAnswerCharacters)}\n<attempt_completion>\n<result>done</result>\n</attempt_completion>`, chunkSize, delayMs: 1 };
+}
+
+/** Enough answers of each protocol for `count` requests, and a few slow ones; the turn objects are shared, not copied. */
 export function streamScenario(count: number): Scenario {
+  const slow = slowAnswer();
   return {
     turns: [],
-    conversations: toolProtocols.map((protocol) => {
-      const turn = streamAnswer(protocol);
-      return { match: matchOf(protocol), turns: Array.from({ length: count }, () => turn) };
-    }),
+    conversations: [
+      ...toolProtocols.map((protocol) => {
+        const turn = streamAnswer(protocol);
+        return { match: matchOf(protocol), turns: Array.from({ length: count }, () => turn) };
+      }),
+      { match: slowMatch, turns: [slow, slow, slow, slow] },
+    ],
   };
 }
 

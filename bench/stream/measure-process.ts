@@ -22,6 +22,8 @@ export interface ProcessUsage {
   cpuMs: number;
   maxRssMb: number;
   stdoutBytes: number;
+  /** The last 4,000 characters of stdout. */
+  stdoutTail: string;
 }
 
 export interface RunOptions {
@@ -74,8 +76,12 @@ export async function runMeasured(args: string[], options: RunOptions): Promise<
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdoutBytes = 0;
+    let stdoutTail = "";
     let stderr = "";
-    child.stdout.on("data", (data: Buffer) => (stdoutBytes += data.length));
+    child.stdout.on("data", (data: Buffer) => {
+      stdoutBytes += data.length;
+      stdoutTail = (stdoutTail + data.toString("utf8")).slice(-4000);
+    });
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (data: string) => (stderr = (stderr + data).slice(-4000)));
     if (child.pid !== undefined) options.onSpawn?.(child.pid);
@@ -85,8 +91,11 @@ export async function runMeasured(args: string[], options: RunOptions): Promise<
     });
     const wallMs = performance.now() - start;
     if (code !== 0) throw new Error(`${args.join(" ")} exited with ${code}:\n${stderr}`);
-    const usage = JSON.parse(await readFile(usageFile, "utf8")) as { selfMs: number; childrenMs: number; maxRssKb: number };
-    return { wallMs, selfMs: usage.selfMs, childrenMs: usage.childrenMs, cpuMs: usage.selfMs + usage.childrenMs, maxRssMb: usage.maxRssKb / 1024, stdoutBytes };
+    const report = await readFile(usageFile, "utf8").catch(() => {
+      throw new Error(`${args.join(" ")} ended without reporting its usage (is bench/floor/report-usage.js preloaded?)`);
+    });
+    const usage = JSON.parse(report) as { selfMs: number; childrenMs: number; maxRssKb: number };
+    return { wallMs, selfMs: usage.selfMs, childrenMs: usage.childrenMs, cpuMs: usage.selfMs + usage.childrenMs, maxRssMb: usage.maxRssKb / 1024, stdoutBytes, stdoutTail };
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
