@@ -77,14 +77,25 @@ const server = await startServer(repetitions * providers.length * sides.length +
 const baseUrl = (provider: Provider): string => (provider === "openai" ? `${server.url}/v1` : server.url);
 let runCount = 0;
 
-async function measure(provider: Provider, protocol: ToolProtocol, side: Side): Promise<ProcessUsage> {
-  // A fresh workspace and data folder for every run, so checkpoints start from nothing each time.
+/** Runs `run` in a fresh workspace and data folder, so checkpoints start from nothing each time. */
+async function inFreshFolder<T>(run: (workspace: string, env: NodeJS.ProcessEnv) => Promise<T>): Promise<T> {
   const folder = join(root, `run-${(runCount += 1)}`);
   const workspace = join(folder, "workspace");
   await mkdir(workspace, { recursive: true });
   await writeFile(join(workspace, "README.md"), "# bench\n\nA workspace for the stream benchmark.\n");
-  const env = { ...process.env, CAIRN_HOME: join(folder, "data"), XDG_CONFIG_HOME: join(folder, "config") };
   try {
+    return await run(workspace, { ...process.env, CAIRN_HOME: join(folder, "data"), XDG_CONFIG_HOME: join(folder, "config") });
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+const cairnRun = (provider: Provider, checkpoints: boolean, more: string[]): string[] => [
+  bin, "run", "--yes", "--json", ...(checkpoints ? [] : ["--no-checkpoints"]), "--provider", provider, "--base-url", baseUrl(provider), "--api-key", "bench", ...more,
+];
+
+function measure(provider: Provider, protocol: ToolProtocol, side: Side): Promise<ProcessUsage> {
+  return inFreshFolder(async (workspace, env) => {
     if (side === "floor") {
       const usage = await runMeasured([floorProgram, provider, baseUrl(provider), matchOf(protocol)], { env, cwd: workspace });
       // A floor that read less than the whole answer would flatter cairn.
@@ -92,29 +103,16 @@ async function measure(provider: Provider, protocol: ToolProtocol, side: Side): 
       if (read.text < answerCharacters) throw new Error(`the floor read ${read.text} characters, expected ${answerCharacters}`);
       return usage;
     }
-    const checkpoints = side === "checkpoints off" ? ["--no-checkpoints"] : [];
-    const args = [bin, "run", "--yes", "--json", ...checkpoints, "--tool-protocol", protocol, "--provider", provider, "--base-url", baseUrl(provider), "--api-key", "bench", matchOf(protocol)];
-    const usage = await runMeasured(args, { env, cwd: workspace });
+    const usage = await runMeasured(cairnRun(provider, side === "checkpoints on", ["--tool-protocol", protocol, matchOf(protocol)]), { env, cwd: workspace });
     // Whatever the --json format, the answer's text is in it at least once.
     if (usage.stdoutBytes < answerCharacters) throw new Error(`cairn printed ${usage.stdoutBytes} bytes, less than the answer`);
     return usage;
-  } finally {
-    await rm(folder, { recursive: true, force: true });
-  }
+  });
 }
 
-/** cairn's --json output for the slow stream (size only: one run per provider, checkpoints off). */
-async function measureSlow(provider: Provider): Promise<ProcessUsage> {
-  const folder = join(root, `run-${(runCount += 1)}`);
-  const workspace = join(folder, "workspace");
-  await mkdir(workspace, { recursive: true });
-  const env = { ...process.env, CAIRN_HOME: join(folder, "data"), XDG_CONFIG_HOME: join(folder, "config") };
-  try {
-    const checkpoints = knowsNoCheckpoints ? ["--no-checkpoints"] : [];
-    return await runMeasured([bin, "run", "--yes", "--json", ...checkpoints, "--provider", provider, "--base-url", baseUrl(provider), "--api-key", "bench", slowMatch], { env, cwd: workspace });
-  } finally {
-    await rm(folder, { recursive: true, force: true });
-  }
+/** cairn's --json output for the slow stream (its size only: one run per provider, checkpoints off where the build knows how). */
+function measureSlow(provider: Provider): Promise<ProcessUsage> {
+  return inFreshFolder((workspace, env) => runMeasured(cairnRun(provider, !knowsNoCheckpoints, [slowMatch]), { env, cwd: workspace }));
 }
 
 const samples = new Map<string, ProcessUsage[]>();
