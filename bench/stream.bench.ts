@@ -22,7 +22,6 @@
  * BENCH_TURNS (default 200), CAIRN_BENCH_BIN, CAIRN_BENCH_CHECKPOINTS_FLAG=0 (a
  * build without --no-checkpoints: only checkpoints-on runs).
  */
-import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -31,6 +30,7 @@ import { answerCharacters, chunkSize, matchOf, slowAnswerCharacters, slowMatch, 
 import type { ToolProtocol } from "./stream/answers.js";
 import { runMeasured } from "./stream/measure-process.js";
 import type { ProcessUsage } from "./stream/measure-process.js";
+import { startStreamServer } from "./stream/server-process.js";
 import { runManyTurns } from "./stream/turns.js";
 
 const bin = process.env["CAIRN_BENCH_BIN"] ?? fileURLToPath(new URL("../bin/cairn", import.meta.url));
@@ -39,8 +39,6 @@ const repetitions = Number(process.env["BENCH_REPETITIONS"] ?? 5);
 const turnRepetitions = Number(process.env["BENCH_TURN_REPETITIONS"] ?? 3);
 const manyTurns = Number(process.env["BENCH_TURNS"] ?? 200);
 const floorProgram = fileURLToPath(new URL("./floor/read-stream.js", import.meta.url));
-const serverProgram = fileURLToPath(new URL("./stream/serve.ts", import.meta.url));
-const checkout = fileURLToPath(new URL("..", import.meta.url));
 
 type Provider = "anthropic" | "openai";
 const providers: readonly Provider[] = ["anthropic", "openai"];
@@ -55,25 +53,9 @@ const median = (values: number[]): number => {
 };
 const mib = (bytes: number): number => bytes / (1024 * 1024);
 
-async function startServer(count: number): Promise<{ url: string; stop: () => void }> {
-  // From the checkout, where `--import tsx` resolves.
-  const child = spawn(process.execPath, ["--import", "tsx", serverProgram, String(count)], { cwd: checkout, stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = "";
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (data: string) => {
-      seen += data;
-      const match = /listening on (\S+)/.exec(seen);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.on("exit", (code) => reject(new Error(`the stream server exited with ${code}`)));
-  });
-  return { url, stop: () => child.kill() };
-}
-
 const root = await mkdtemp(join(tmpdir(), "cairn-bench-stream-"));
 // Per combination: a floor and two cairn runs per repetition and provider, plus a warm-up.
-const server = await startServer(repetitions * providers.length * sides.length + 4);
+const server = await startStreamServer(repetitions * providers.length * sides.length + 4);
 const baseUrl = (provider: Provider): string => (provider === "openai" ? `${server.url}/v1` : server.url);
 let runCount = 0;
 
