@@ -12,7 +12,8 @@
  * threads plus the git children it waited for) and its peak RSS.
  * Then a 200-turn task (small read_file and command turns): cairn's own CPU per
  * turn for turns 1-20 against 181-200, and its live heap after a collection.
- * And the --json output of a slow stream (128 KiB, a delta every millisecond).
+ * Then, untimed: the peak live heap during the stream (a collection every 200 ms),
+ * and the --json output of a slow stream (128 KiB, a delta every millisecond).
  * Goals: CPU <= 1.05x the floor with checkpoints off, <= 1.15x on; peak RSS <=
  * floor + 20 MB; --json output <= 2.2 MiB for the 1 MiB answer (2.2x the answer
  * for the slow one); per-turn CPU and live heap of turns 181-200 within 1.2x of
@@ -30,6 +31,7 @@ import { answerCharacters, chunkSize, matchOf, slowAnswerCharacters, slowMatch, 
 import type { ToolProtocol } from "./stream/answers.js";
 import { runMeasured } from "./stream/measure-process.js";
 import type { ProcessUsage } from "./stream/measure-process.js";
+import { peakLiveHeap } from "./stream/live-heap.js";
 import { startStreamServer } from "./stream/server-process.js";
 import { runManyTurns } from "./stream/turns.js";
 
@@ -54,8 +56,8 @@ const median = (values: number[]): number => {
 const mib = (bytes: number): number => bytes / (1024 * 1024);
 
 const root = await mkdtemp(join(tmpdir(), "cairn-bench-stream-"));
-// Per combination: a floor and two cairn runs per repetition and provider, plus a warm-up.
-const server = await startStreamServer(repetitions * providers.length * sides.length + 4);
+// Per tool protocol: a floor and two cairn runs per repetition and provider, plus the warm-up and live-heap runs.
+const server = await startStreamServer(repetitions * providers.length * sides.length + 8);
 const baseUrl = (provider: Provider): string => (provider === "openai" ? `${server.url}/v1` : server.url);
 let runCount = 0;
 
@@ -97,7 +99,17 @@ function measureSlow(provider: Provider): Promise<ProcessUsage> {
   return inFreshFolder((workspace, env) => runMeasured(cairnRun(provider, !knowsNoCheckpoints, [slowMatch]), { env, cwd: workspace }));
 }
 
+/** Peak live heap during the 1 MiB stream (XML answer), floor or cairn with checkpoints off. */
+function measureLiveHeap(provider: Provider, side: "floor" | "cairn"): Promise<{ peakMb: number; samples: number }> {
+  return inFreshFolder((workspace, env) => {
+    const args =
+      side === "floor" ? [floorProgram, provider, baseUrl(provider), matchOf("xml")] : cairnRun(provider, !knowsNoCheckpoints, ["--tool-protocol", "xml", matchOf("xml")]);
+    return peakLiveHeap(args, { env, cwd: workspace, everyMs: 200 });
+  });
+}
+
 const samples = new Map<string, ProcessUsage[]>();
+const liveHeaps = new Map<string, { peakMb: number; samples: number }>();
 const slowRuns = new Map<Provider, ProcessUsage>();
 const keyOf = (provider: Provider, protocol: ToolProtocol, side: Side): string => `${provider} ${protocol} ${side}`;
 const turnRuns: Awaited<ReturnType<typeof runManyTurns>>[] = [];
@@ -117,6 +129,9 @@ try {
         }
       }
     }
+  }
+  for (const provider of providers) {
+    for (const side of ["floor", "cairn"] as const) liveHeaps.set(`${provider} ${side}`, await measureLiveHeap(provider, side));
   }
   for (const provider of providers) slowRuns.set(provider, await measureSlow(provider));
 } finally {
@@ -167,6 +182,14 @@ for (const provider of providers) {
     }
     for (const line of goals) console.log(line);
   }
+}
+
+console.log("\nlive heap during the stream (XML answer; a collection and a sample every 200 ms; untimed runs): peak");
+for (const provider of providers) {
+  const floor = liveHeaps.get(`${provider} floor`);
+  const cairn = liveHeaps.get(`${provider} cairn`);
+  if (floor === undefined || cairn === undefined) continue;
+  console.log(`  ${provider}: floor ${floor.peakMb.toFixed(1)} MB (${floor.samples} samples), cairn ${cairn.peakMb.toFixed(1)} MB (${cairn.samples} samples)`);
 }
 
 console.log(`\nslow stream: ${slowAnswerCharacters / 1024} KiB in ${chunkSize}-character deltas, 1 ms apart, XML tools, one run each`);

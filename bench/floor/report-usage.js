@@ -5,7 +5,8 @@
 // peak resident set. Node has no getrusage(RUSAGE_CHILDREN), so children's CPU
 // comes from /proc/self/stat (cutime, cstime; 100 ticks a second).
 // With $BENCH_HEAP_FILE set (and --expose-gc), each SIGUSR2 collects garbage and
-// appends the live heap in bytes as one line: the benchmark sends one per turn.
+// appends the live heap in bytes as one line: the benchmark sends one per turn
+// (or every few hundred ms during a stream).
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 
 const usageFile = process.env.BENCH_USAGE_FILE;
@@ -34,4 +35,6 @@ if (heapFile && typeof globalThis.gc === "function") {
     collect();
     appendFileSync(heapFile, `${process.memoryUsage().heapUsed}\n`);
   });
+  // The file's existence tells the benchmark the handler is in place: before it, SIGUSR2 would end the process.
+  writeFileSync(heapFile, "");
 }
