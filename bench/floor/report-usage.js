@@ -5,8 +5,8 @@
 // peak resident set. Node has no getrusage(RUSAGE_CHILDREN), so children's CPU
 // comes from /proc/self/stat (cutime, cstime; 100 ticks a second).
 // With $BENCH_HEAP_FILE set (and --expose-gc), each SIGUSR2 collects garbage and
-// appends the live heap in bytes as one line: the benchmark sends one per turn
-// (or every few hundred ms during a stream).
+// appends the live heap in bytes as one line (the benchmark sends one per turn),
+// and so does a timer every $BENCH_HEAP_EVERY_MS milliseconds when that is set.
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 
 const usageFile = process.env.BENCH_USAGE_FILE;
@@ -31,10 +31,15 @@ if (usageFile) {
 
 if (heapFile && typeof globalThis.gc === "function") {
   const collect = globalThis.gc;
-  process.on("SIGUSR2", () => {
+  const record = () => {
     collect();
     appendFileSync(heapFile, `${process.memoryUsage().heapUsed}\n`);
-  });
+  };
+  process.on("SIGUSR2", record);
   // The file's existence tells the benchmark the handler is in place: before it, SIGUSR2 would end the process.
   writeFileSync(heapFile, "");
+  // A timer instead of signals where the benchmark cannot tell when the process ends (a signal that
+  // arrives while node shuts down, its handler gone, would end it); unref'd, so it keeps nothing alive.
+  const every = Number(process.env.BENCH_HEAP_EVERY_MS ?? 0);
+  if (every > 0) setInterval(record, every).unref();
 }
