@@ -5,6 +5,7 @@
  * out), for cairn, for the floor, and cairn minus floor. Functions of the
  * bundled dist/ are named by the source file esbuild's `// src/...` marker gives.
  * Usage (after npm run build): node --import tsx bench/stream/profile.ts [anthropic|openai] [xml|native] [RUNS] [TOP]
+ * (BENCH_PROFILE_INTERVAL_US: the sampling interval, default 1000 us; shorter intervals slow the process more).
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
@@ -84,7 +85,7 @@ try {
   const workspace = join(root, "workspace");
   await mkdir(workspace, { recursive: true });
   for (let run = 0; run < runs; run += 1) {
-    const profileOf = (side: string): string[] => ["--cpu-prof", "--cpu-prof-interval", "250", "--cpu-prof-dir", join(root, side)];
+    const profileOf = (side: string): string[] => ["--cpu-prof", "--cpu-prof-interval", process.env["BENCH_PROFILE_INTERVAL_US"] ?? "1000", "--cpu-prof-dir", join(root, side)];
     await runMeasured([floorProgram, provider, baseUrl, matchOf(protocol)], { env, cwd: workspace, nodeOptions: profileOf("floor") });
     const args = [bin, "run", "--yes", "--json", "--no-checkpoints", "--tool-protocol", protocol, "--provider", provider, "--base-url", baseUrl, "--api-key", "bench", matchOf(protocol)];
     await runMeasured(args, { env, cwd: workspace, nodeOptions: profileOf("cairn") });
