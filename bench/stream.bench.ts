@@ -20,7 +20,9 @@
  * turns 1-20.
  * Environment: BENCH_REPETITIONS (default 5) runs of each stream combination,
  * BENCH_TURN_REPETITIONS (default 3) timed 200-turn runs (plus one heap run),
- * BENCH_TURNS (default 200), CAIRN_BENCH_BIN, CAIRN_BENCH_CHECKPOINTS_FLAG=0 (a
+ * BENCH_TURNS (default 200), BENCH_STREAM_BATCH_BYTES (default 16384: the 1 MiB
+ * streams leave the server in blocks of that size, so floor and cairn get the same
+ * socket reads; 0: one write per SSE frame), CAIRN_BENCH_BIN, CAIRN_BENCH_CHECKPOINTS_FLAG=0 (a
  * build without --no-checkpoints: only checkpoints-on runs).
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -40,6 +42,9 @@ const knowsNoCheckpoints = process.env["CAIRN_BENCH_CHECKPOINTS_FLAG"] !== "0";
 const repetitions = Number(process.env["BENCH_REPETITIONS"] ?? 5);
 const turnRepetitions = Number(process.env["BENCH_TURN_REPETITIONS"] ?? 3);
 const manyTurns = Number(process.env["BENCH_TURNS"] ?? 200);
+// The 1 MiB streams leave the server in blocks of this size, so floor and cairn get the same socket reads
+// (bench/stream/batch-writes.ts); 0: one write per SSE frame, as the scripted server writes them.
+const batchBytes = Number(process.env["BENCH_STREAM_BATCH_BYTES"] ?? 16_384);
 const floorProgram = fileURLToPath(new URL("./floor/read-stream.js", import.meta.url));
 
 type Provider = "anthropic" | "openai";
@@ -57,8 +62,11 @@ const mib = (bytes: number): number => bytes / (1024 * 1024);
 
 const root = await mkdtemp(join(tmpdir(), "cairn-bench-stream-"));
 // Per tool protocol: a floor and two cairn runs per repetition and provider, plus the warm-up and live-heap runs.
-const server = await startStreamServer(repetitions * providers.length * sides.length + 8);
-const baseUrl = (provider: Provider): string => (provider === "openai" ? `${server.url}/v1` : server.url);
+const server = await startStreamServer(repetitions * providers.length * sides.length + 8, batchBytes);
+// The slow stream is paced by the server frame by frame, so its server writes each frame.
+const slowServer = await startStreamServer(4, 0);
+const baseUrlOf = (url: string, provider: Provider): string => (provider === "openai" ? `${url}/v1` : url);
+const baseUrl = (provider: Provider): string => baseUrlOf(server.url, provider);
 let runCount = 0;
 
 /** Runs `run` in a fresh workspace and data folder, so checkpoints start from nothing each time. */
@@ -74,8 +82,8 @@ async function inFreshFolder<T>(run: (workspace: string, env: NodeJS.ProcessEnv)
   }
 }
 
-const cairnRun = (provider: Provider, checkpoints: boolean, more: string[]): string[] => [
-  bin, "run", "--yes", "--json", ...(checkpoints ? [] : ["--no-checkpoints"]), "--provider", provider, "--base-url", baseUrl(provider), "--api-key", "bench", ...more,
+const cairnRun = (provider: Provider, checkpoints: boolean, more: string[], url = baseUrl(provider)): string[] => [
+  bin, "run", "--yes", "--json", ...(checkpoints ? [] : ["--no-checkpoints"]), "--provider", provider, "--base-url", url, "--api-key", "bench", ...more,
 ];
 
 function measure(provider: Provider, protocol: ToolProtocol, side: Side): Promise<ProcessUsage> {
@@ -96,7 +104,7 @@ function measure(provider: Provider, protocol: ToolProtocol, side: Side): Promis
 
 /** cairn's --json output for the slow stream (its size only: one run per provider, checkpoints off where the build knows how). */
 function measureSlow(provider: Provider): Promise<ProcessUsage> {
-  return inFreshFolder((workspace, env) => runMeasured(cairnRun(provider, !knowsNoCheckpoints, [slowMatch]), { env, cwd: workspace }));
+  return inFreshFolder((workspace, env) => runMeasured(cairnRun(provider, !knowsNoCheckpoints, [slowMatch], baseUrlOf(slowServer.url, provider)), { env, cwd: workspace }));
 }
 
 /** Peak live heap during the 1 MiB stream (XML answer), floor or cairn with checkpoints off. */
@@ -136,6 +144,7 @@ try {
   for (const provider of providers) slowRuns.set(provider, await measureSlow(provider));
 } finally {
   server.stop();
+  slowServer.stop();
 }
 try {
   const extraArgs = knowsNoCheckpoints ? ["--no-checkpoints"] : [];
@@ -154,6 +163,7 @@ const verdict = (passes: boolean): string => {
 console.log(`node ${process.version}, cairn ${bin}`);
 console.log(`answer: ${mib(answerCharacters).toFixed(0)} MiB of text in ${chunkSize}-character deltas, then attempt_completion; ${repetitions} interleaved runs each, medians`);
 console.log("CPU: the process's threads plus the children it waited for (git); RSS: peak resident set");
+console.log(batchBytes > 0 ? `the server sends the streams in ${(batchBytes / 1024).toFixed(0)} KiB blocks, so both sides get the same socket reads` : "the server writes each SSE frame on its own (socket reads then depend on each side's speed)");
 const header = `${"".padEnd(36)} ${"CPU ms".padStart(7)} ${"x floor".padStart(8)} ${"RSS MB".padStart(7)} ${"+ floor".padStart(8)} ${"stdout".padStart(10)} ${"wall ms".padStart(8)}`;
 for (const provider of providers) {
   for (const protocol of toolProtocols) {

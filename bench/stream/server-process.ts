@@ -5,9 +5,10 @@ import { fileURLToPath } from "node:url";
 const serverProgram = fileURLToPath(new URL("./serve.ts", import.meta.url));
 const checkout = fileURLToPath(new URL("../..", import.meta.url));
 
-export async function startStreamServer(count: number): Promise<{ url: string; stop: () => void }> {
+/** `batchBytes` > 0: the event streams leave in blocks of that size (batch-writes.ts). */
+export async function startStreamServer(count: number, batchBytes = 0): Promise<{ url: string; stop: () => void }> {
   // From the checkout, where `--import tsx` resolves.
-  const child = spawn(process.execPath, ["--import", "tsx", serverProgram, String(count)], { cwd: checkout, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", serverProgram, String(count), String(batchBytes)], { cwd: checkout, stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise<string>((resolve, reject) => {
     let seen = "";
     child.stdout.setEncoding("utf8");
