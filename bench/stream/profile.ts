@@ -5,7 +5,8 @@
  * out), for cairn, for the floor, and cairn minus floor. Functions of the
  * bundled dist/ are named by the source file esbuild's `// src/...` marker gives.
  * Usage (after npm run build): node --import tsx bench/stream/profile.ts [anthropic|openai] [xml|native] [RUNS] [TOP]
- * (BENCH_PROFILE_INTERVAL_US: the sampling interval, default 1000 us; shorter intervals slow the process more).
+ * (BENCH_PROFILE_INTERVAL_US: the sampling interval, default 1000 us; shorter intervals slow the process more;
+ * BENCH_STREAM_BATCH_BYTES as for the stream bench).
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
@@ -78,7 +79,8 @@ function print(title: string, rows: [string, number][], total: number): void {
 }
 
 const root = await mkdtemp(join(tmpdir(), "cairn-bench-profile-"));
-const server = await startStreamServer(runs * 2 + 1); // a floor and a cairn request per run
+// A floor and a cairn request per run; blocks as the stream bench sends them (BENCH_STREAM_BATCH_BYTES).
+const server = await startStreamServer(runs * 2 + 1, Number(process.env["BENCH_STREAM_BATCH_BYTES"] ?? 16_384));
 try {
   const baseUrl = provider === "openai" ? `${server.url}/v1` : server.url;
   const env = { ...process.env, CAIRN_HOME: join(root, "data"), XDG_CONFIG_HOME: join(root, "config") };
