@@ -1,10 +1,11 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { UiMessage } from "../../task/contracts/messages.js";
+import type { AskType, SayType, UiMessage } from "../../task/contracts/messages.js";
 import { JsonEventReader, JsonEventFormatError, readJsonEvents } from "./json-events-reader.js";
 import { JsonEventWriter } from "./json-events.js";
 import { HeadlessHost } from "./headless-host.js";
 import { createStreams, say } from "./test-support/streams.js";
-import { jsonEventProblems } from "./test-support/json-events-schema.js";
+import { jsonEventProblems, jsonEventsSchemaPath } from "./test-support/json-events-schema.js";
 
 function written(messages: UiMessage[]): Array<Record<string, unknown>> {
   const writer = new JsonEventWriter({ taskId: "task-1" });
@@ -100,5 +101,34 @@ describe("#18 --json format 2: snapshots, deltas, replacements", () => {
     expect(reader.messages.get("m1")).toMatchObject({ text: "Hello", partial: false });
     expect(reader.others).toEqual([{ v: 2, type: "result", taskId: "t", status: "completed" }]);
     expect(() => reader.push({ v: 2, type: "say", say: "text", delta: "x", partial: true, id: "m2" })).toThrow(JsonEventFormatError);
+  });
+});
+
+/** Every kind, checked by the compiler: a new kind fails typecheck here until it is added (and to the schema). */
+const sayKinds: Record<SayType, true> = {
+  task: true, text: true, reasoning: true, tool: true, command: true, command_output: true, completion_result: true, error: true, error_retry: true,
+  api_req_started: true, api_req_retried: true, checkpoint_created: true, user_feedback: true, mcp_server_response: true, mcp_notification: true,
+  hook_status: true, empty_assistant_message: true, info: true, warning: true, diff_error: true, budget: true, condense: true, checklist: true, tool_result: true,
+};
+const askKinds: Record<AskType, true> = {
+  tool: true, command: true, followup: true, completion_result: true, api_req_failed: true, mistake_limit_reached: true, resume_task: true,
+  resume_completed_task: true, plan_mode_respond: true, use_mcp_server: true, empty_response: true,
+};
+
+describe("#18 docs/json-events.schema.json", () => {
+  it("names every say and ask kind cairn has", () => {
+    const schema = JSON.parse(readFileSync(jsonEventsSchemaPath, "utf8")) as { $defs: Record<string, { enum?: string[] }> };
+    expect([...(schema.$defs["sayKind"]?.enum ?? [])].sort()).toEqual(Object.keys(sayKinds).sort());
+    expect([...(schema.$defs["askKind"]?.enum ?? [])].sort()).toEqual(Object.keys(askKinds).sort());
+  });
+
+  it("refuses lines that break the format: no v, both text and delta, a delta line that is final", () => {
+    const line = { v: 2, type: "say", say: "text", text: "a", partial: false, ts: 1, id: "m1", taskId: "t" };
+    expect(jsonEventProblems(line)).toEqual([]);
+    const { v: _version, ...withoutVersion } = line;
+    expect(jsonEventProblems(withoutVersion)).not.toEqual([]);
+    expect(jsonEventProblems({ ...line, delta: "b" })).not.toEqual([]);
+    expect(jsonEventProblems({ v: 2, type: "say", say: "text", delta: "b", partial: false, id: "m1" })).not.toEqual([]);
+    expect(jsonEventProblems({ ...line, type: "ask" })).not.toEqual([]);
   });
 });
