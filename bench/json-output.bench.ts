@@ -13,6 +13,7 @@
  * its real output and "format 1" equals it).
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -81,13 +82,29 @@ function formatOneBytes(stdout: string): number {
   return bytes;
 }
 
-function runCairn(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ stdout: string; status: number | null }> {
+/** CPU time (user + system) a running or exited-but-unreaped process has used, in ms (10 ms ticks). */
+function cpuOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function runCairn(args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<{ stdout: string; status: number | null; cpuMs: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args], { env, cwd, stdio: ["ignore", "pipe", "ignore"] });
     const chunks: Buffer[] = [];
+    let cpuMs = Number.NaN;
     child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+    // stdout closes when the process exits; its stat is readable until the exit is handled.
+    child.stdout.on("close", () => {
+      try {
+        cpuMs = cpuOf(child.pid!);
+      } catch {
+        // Already reaped: reported as NaN.
+      }
+    });
     child.on("error", reject);
-    child.on("close", (status) => resolve({ stdout: Buffer.concat(chunks).toString("utf8"), status }));
+    child.on("close", (status) => resolve({ stdout: Buffer.concat(chunks).toString("utf8"), status, cpuMs }));
   });
 }
 
@@ -105,7 +122,7 @@ try {
     try {
       const args = ["run", "--json", "--yes", ...checkpointsFlag, "--provider", "anthropic", "--base-url", server.url, "--api-key", "bench-key-not-secret", "--model", "claude-sonnet-5-5", "--tool-protocol", "xml", "answer"];
       const started = performance.now();
-      const { stdout, status } = await runCairn(args, env, root);
+      const { stdout, status, cpuMs } = await runCairn(args, env, root);
       if (status !== 0) throw new Error(`cairn exited with ${String(status)}:\n${stdout.slice(-2000)}`);
       const bytes = Buffer.byteLength(stdout);
       const baseline = Buffer.byteLength(answer);
@@ -115,7 +132,7 @@ try {
       const lines = stdout.split("\n").filter((line) => line !== "").length;
       const megabytes = (value: number): string => `${(value / mebibyte).toFixed(2)} MiB`;
       console.log(
-        `${test.name.padEnd(44)} ${megabytes(baseline).padStart(10)} ${megabytes(formatOneBytes(stdout)).padStart(12)} ${megabytes(bytes).padStart(12)} ${String(lines).padStart(6)} ${`${ratio.toFixed(2)}x`.padStart(11)}  ${test.goal ? (passes ? "PASS" : "FAIL") : "(no goal)"} (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+        `${test.name.padEnd(44)} ${megabytes(baseline).padStart(10)} ${megabytes(formatOneBytes(stdout)).padStart(12)} ${megabytes(bytes).padStart(12)} ${String(lines).padStart(6)} ${`${ratio.toFixed(2)}x`.padStart(11)}  ${test.goal ? (passes ? "PASS" : "FAIL") : "(no goal)"} (${((performance.now() - started) / 1000).toFixed(1)} s, CPU ${cpuMs.toFixed(0)} ms)`,
       );
     } finally {
       await server.close();
