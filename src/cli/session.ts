@@ -5,6 +5,7 @@ import type { Scenario } from "../llm/scripted/scenario.js";
 import type { ImageContent, Provider } from "../llm/types.js";
 import { createPromptBuilder } from "../prompt/system-prompt.js";
 import { TaskStore } from "../store/task-store.js";
+import type { McpNotificationMeta } from "../task/contracts/message-meta.js";
 import type { Host } from "../task/contracts/host.js";
 import { Task } from "../task/task.js";
 import type { TaskResult } from "../task/task.js";
@@ -140,8 +141,8 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
   // Parts built before the Task report to it once it exists.
   // `started`: the caller's host is listening (run() was called); notices wait until then.
   const current: { task?: Task; started?: boolean } = {};
-  const early: Array<{ text: string; meta?: Record<string, unknown> }> = [];
-  const notice = (text: string, meta?: Record<string, unknown>): void => {
+  const early: Array<{ text: string; meta?: McpNotificationMeta }> = [];
+  const notice = (text: string, meta?: McpNotificationMeta): void => {
     if (current.task && current.started) current.task.say("mcp_notification", text, meta ? { meta } : {});
     else early.push(meta ? { text, meta } : { text });
   };
@@ -172,8 +173,8 @@ async function buildSession(parts: {
   /** Tools a custom command's front matter pre-approves. */
   allowedTools: string[];
   current: { task?: Task; started?: boolean };
-  early: Array<{ text: string; meta?: Record<string, unknown> }>;
-  notice: (text: string, meta?: Record<string, unknown>) => void;
+  early: Array<{ text: string; meta?: McpNotificationMeta }>;
+  notice: (text: string, meta?: McpNotificationMeta) => void;
   security: SessionSecurity;
   /** What was started so far, stopped again if building the session fails. */
   started: Array<() => Promise<void>>;

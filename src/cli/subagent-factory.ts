@@ -13,6 +13,7 @@ import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import { createPromptBuilder } from "../prompt/system-prompt.js";
 import type { TaskStore } from "../store/task-store.js";
 import type { Host } from "../task/contracts/host.js";
+import type { SubagentLinkMeta } from "../task/contracts/message-meta.js";
 import type { UiMessage } from "../task/contracts/messages.js";
 import type { ChildTaskFactory, SubagentReport, SubagentRequest } from "../task/contracts/subagents.js";
 import { Task } from "../task/task.js";
@@ -58,7 +59,7 @@ export interface SubagentFactoryOptions {
   /** The parent's own usage so far (the budget counts parent and children together). */
   parentUsage: () => Totals;
   /** Says a message in the parent's task (the link to each child's log). */
-  parentSay: (text: string, meta: Record<string, unknown>) => void;
+  parentSay: (text: string, meta: SubagentLinkMeta) => void;
   agentTypes: AgentType[];
   operations?: WorkspaceOperations;
   /** False when the parent runs without checkpoints (`--no-checkpoints`). */
