@@ -4,6 +4,7 @@
  * always reads `cancelled`, however the task noticed it.
  */
 import type { StopReason } from "@agentclientprotocol/sdk";
+import { metaOf } from "../task/contracts/message-meta.js";
 import type { UiMessage } from "../task/contracts/messages.js";
 import type { TaskResult } from "../task/contracts/task-options.js";
 
@@ -11,8 +12,8 @@ const limitReasons = new Set<StopReason>(["max_tokens", "max_turn_requests", "re
 
 /** A limit or refusal a message reports (the model's stop reason, a budget), if any. */
 export function stopHintOf(message: UiMessage): StopReason | undefined {
-  const reason = message.meta?.["stopReason"];
-  if (typeof reason !== "string") return undefined;
+  const reason = metaOf(message, "api_req_started")?.stopReason;
+  if (reason === undefined) return undefined;
   // OpenAI names a refusal by its content filter.
   if (reason === "content_filter") return "refusal";
   return limitReasons.has(reason as StopReason) ? (reason as StopReason) : undefined;

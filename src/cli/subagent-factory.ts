@@ -13,7 +13,7 @@ import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import { createPromptBuilder } from "../prompt/system-prompt.js";
 import type { TaskStore } from "../store/task-store.js";
 import type { Host } from "../task/contracts/host.js";
-import type { SubagentLinkMeta } from "../task/contracts/message-meta.js";
+import { metaOf, type SubagentLinkMeta } from "../task/contracts/message-meta.js";
 import type { UiMessage } from "../task/contracts/messages.js";
 import type { ChildTaskFactory, SubagentReport, SubagentRequest } from "../task/contracts/subagents.js";
 import { Task } from "../task/task.js";
@@ -102,8 +102,9 @@ export class SubagentFactory implements ChildTaskFactory {
     if (this.counter === undefined) {
       this.counter = 0;
       for (const message of this.options.resumedMessages ?? []) {
-        const id = message.meta?.["subagentId"];
-        const number = typeof id === "string" ? Number(/-(\d+)$/.exec(id)?.[1] ?? 0) : 0;
+        const link = metaOf(message, "info");
+        const id = link !== undefined && "childTaskId" in link ? link.subagentId : undefined;
+        const number = id !== undefined ? Number(/-(\d+)$/.exec(id)?.[1] ?? 0) : 0;
         this.counter = Math.max(this.counter, number);
       }
     }
@@ -328,8 +329,9 @@ export class SubagentFactory implements ChildTaskFactory {
   private async loadPrevious(): Promise<Map<string, { subagentId: string; taskId: string }>> {
     const found = new Map<string, { subagentId: string; taskId: string }>();
     for (const message of this.options.resumedMessages ?? []) {
-      const { childTaskId, subagentId, agent } = message.meta ?? {};
-      if (typeof childTaskId !== "string" || typeof subagentId !== "string" || typeof agent !== "string") continue;
+      const link = metaOf(message, "info");
+      if (link === undefined || !("childTaskId" in link)) continue;
+      const { childTaskId, subagentId, agent } = link;
       const loaded = await this.options.store.load(childTaskId).catch(() => undefined);
       if (loaded !== undefined) found.set(`${agent}\0${loaded.meta.task}`, { subagentId, taskId: childTaskId });
     }
