@@ -5,7 +5,7 @@
  * remember which tool call a later message (output, outcome) belongs to.
  */
 import type { SessionUpdate, ToolCallContent, ToolCallStatus, ToolCallUpdate } from "@agentclientprotocol/sdk";
-import { cardMetaOf, isToolMeta, metaOf, pathTools, toolMetaOf } from "../task/contracts/message-meta.js";
+import { cardMetaOf, isToolMeta, metaOf, pathTools } from "../task/contracts/message-meta.js";
 import type { AskMessage, SayMessage, UiMessage } from "../task/contracts/messages.js";
 import { planEntries } from "./plan-entries.js";
 import { diffContent, textContent, toolKind, toolLocations, toolTitle } from "./tool-call-fields.js";
@@ -109,7 +109,7 @@ export class UpdateProjection {
   private projectAsk(message: AskMessage): SessionUpdate[] {
     switch (message.ask) {
       case "followup": {
-        const options = toolMetaOf(message, "ask_followup_question")?.options ?? [];
+        const options = metaOf(message, "followup")?.options ?? [];
         const list = options.length > 0 ? `\n\n${options.map((option) => `- ${option}`).join("\n")}` : "";
         return this.wholeMessage(message, `${message.text}${list}`);
       }

@@ -170,10 +170,10 @@ const cardKinds: ReadonlySet<MessageKind> = new Set<CardKind>(["tool", "command"
 
 /**
  * The meta a reader gets for a message of kind `K`, whether it is said or
- * asked: what its writers declared, except that tool cards are read as
- * `ToolCard` (any card may be the Task's failure-only card).
+ * asked: what its writers declared, except that a `tool` card is read as a
+ * `ToolCard` (it may be the Task's failure-only card of any tool).
  */
-export type MetaOf<K extends MessageKind> = K extends CardKind ? ToolCard : (K extends SayType ? SayMeta<K> : never) | (K extends AskType ? AskMeta<K> : never);
+export type MetaOf<K extends MessageKind> = K extends "tool" ? ToolCard : (K extends SayType ? SayMeta<K> : never) | (K extends AskType ? AskMeta<K> : never);
 
 /** The kind of a message: its `say` or its `ask`. */
 export function kindOf(message: UiMessage): MessageKind {

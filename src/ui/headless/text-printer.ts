@@ -5,7 +5,7 @@
  */
 import type { Writable } from "node:stream";
 import picocolors from "picocolors";
-import { cardMetaOf, isToolMeta, pathTools, toolMetaOf, type ToolCard } from "../../task/contracts/message-meta.js";
+import { cardMetaOf, isToolMeta, metaOf, pathTools, toolMetaOf, type ToolCard } from "../../task/contracts/message-meta.js";
 import type { AskMessage, SayMessage, UiMessage } from "../../task/contracts/messages.js";
 
 type Colors = ReturnType<typeof picocolors.createColors>;
@@ -15,7 +15,7 @@ const maxDiffLines = 200;
 
 /** The options of a follow-up question, when the tool gave any. */
 export function followupOptions(message: UiMessage): string[] {
-  return toolMetaOf(message, "ask_followup_question")?.options ?? [];
+  return metaOf(message, "followup")?.options ?? [];
 }
 
 /** What a tool card names: the path, the command or the MCP server ("" keeps it out). */
