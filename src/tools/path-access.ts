@@ -33,7 +33,8 @@ export async function approvePath(options: {
     presentation: {
       key: runtime.callId,
       text,
-      meta: { ...options.meta, path: path.display, outsideWorkspace: !path.inside },
+      // The keys in the order the card always had on the wire: tool, path, outsideWorkspace, then the tool's own.
+      meta: Object.assign({ tool: options.meta.tool, path: path.display, outsideWorkspace: !path.inside }, options.meta),
     },
   });
   if (!decision.approved) return { ok: false, outcome: decision.outcome };
