@@ -13,7 +13,7 @@ import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import { createPromptBuilder } from "../prompt/system-prompt.js";
 import type { TaskStore } from "../store/task-store.js";
 import type { Host } from "../task/contracts/host.js";
-import { metaOf, type SubagentLinkMeta } from "../task/contracts/message-meta.js";
+import type { SubagentLinkMeta } from "../task/contracts/message-meta.js";
 import type { UiMessage } from "../task/contracts/messages.js";
 import type { ChildTaskFactory, SubagentReport, SubagentRequest } from "../task/contracts/subagents.js";
 import { Task } from "../task/task.js";
@@ -24,12 +24,12 @@ import type { McpPort } from "../tools/mcp-port.js";
 import type { ContentBlock } from "../llm/types.js";
 import { openForResume } from "../store/resume-task.js";
 import type { TaskLogWriter } from "../store/log-writer.js";
-import type { LoadedTask } from "../store/types.js";
 import { builtinTools } from "../tools/builtin-tools.js";
 import { createToolExecutor } from "../tools/create-tool-executor.js";
 import type { WorkspaceOperations } from "../tools/operations.js";
 import type { AgentType } from "./agent-types.js";
 import { childHost, subagentSection } from "./subagent-host.js";
+import { EarlierChildren, type PreviousChild } from "./subagent-earlier-runs.js";
 import type { SessionSecurity } from "./security-wiring.js";
 import { createIsolatedWorkspace, type IsolatedWorkspace } from "./subagent-workspace.js";
 import { PermissionRules } from "../security/permission-rules.js";
@@ -88,26 +88,19 @@ export class SubagentFactory implements ChildTaskFactory {
   /** The parent was interrupted: its children's worktrees stay for a resume. */
   private interrupted = false;
   /** Children of an earlier run of this parent (a resumed parent), by agent and prompt; each is taken once. */
-  private previous: Promise<Map<string, { subagentId: string; taskId: string }>> | undefined;
+  private readonly earlier: EarlierChildren;
   private readonly isolated = new Map<string, { workspace: IsolatedWorkspace; diff: string }>();
 
   constructor(private readonly options: SubagentFactoryOptions) {
     this.maxParallel = options.settings.subagents.maxParallel;
+    this.earlier = new EarlierChildren({ messages: options.resumedMessages ?? [], store: options.store });
   }
 
   /** Ids so far: numbered on from the children of an earlier run of this parent, so none is used twice. */
   private counter: number | undefined;
 
   newSubagentId(agent: string): string {
-    if (this.counter === undefined) {
-      this.counter = 0;
-      for (const message of this.options.resumedMessages ?? []) {
-        const link = metaOf(message, "info");
-        const id = link !== undefined && "childTaskId" in link ? link.subagentId : undefined;
-        const number = id !== undefined ? Number(/-(\d+)$/.exec(id)?.[1] ?? 0) : 0;
-        this.counter = Math.max(this.counter, number);
-      }
-    }
+    this.counter ??= this.earlier.highestNumber();
     this.counter += 1;
     return `${agent}-${this.counter}`;
   }
@@ -148,7 +141,7 @@ export class SubagentFactory implements ChildTaskFactory {
   async runChild(request: SubagentRequest): Promise<SubagentReport> {
     const { settings, security, store } = this.options;
     const type = this.options.agentTypes.find((candidate) => candidate.name === request.agent);
-    const previous = await this.previousChild(request);
+    const previous = await this.earlier.take(request);
     const subagentId = previous?.subagentId ?? request.subagentId;
     const base = { subagentId, agent: request.agent, tokensIn: 0, tokensOut: 0, cost: 0 };
     if (type === undefined) return { ...base, taskId: "", status: "failed", error: `unknown agent type ${request.agent}` };
@@ -313,31 +306,6 @@ export class SubagentFactory implements ChildTaskFactory {
     }
   }
 
-  /** The child an earlier run of this (resumed) parent started with the same agent type and prompt. */
-  private async previousChild(request: SubagentRequest): Promise<PreviousChild | undefined> {
-    // One lookup shared by children that start at the same moment.
-    this.previous ??= this.loadPrevious();
-    const previous = await this.previous;
-    const key = `${request.agent}\0${request.prompt}`;
-    const found = previous.get(key);
-    if (found === undefined) return undefined;
-    previous.delete(key);
-    const loaded = await this.options.store.load(found.taskId).catch(() => undefined);
-    return loaded === undefined ? undefined : { ...found, loaded };
-  }
-
-  private async loadPrevious(): Promise<Map<string, { subagentId: string; taskId: string }>> {
-    const found = new Map<string, { subagentId: string; taskId: string }>();
-    for (const message of this.options.resumedMessages ?? []) {
-      const link = metaOf(message, "info");
-      if (link === undefined || !("childTaskId" in link)) continue;
-      const { childTaskId, subagentId, agent } = link;
-      const loaded = await this.options.store.load(childTaskId).catch(() => undefined);
-      if (loaded !== undefined) found.set(`${agent}\0${loaded.meta.task}`, { subagentId, taskId: childTaskId });
-    }
-    return found;
-  }
-
   /** A child that had completed before the parent was interrupted: its report is used again, not rerun. */
   private async reuseReport(type: AgentType, previous: PreviousChild): Promise<SubagentReport> {
     const { loaded, subagentId } = previous;
@@ -423,8 +391,6 @@ export interface SubagentHooks {
   runner: SubagentHookRunner;
   wrapExecutor(executor: ToolExecutor): ToolExecutor;
 }
-
-type PreviousChild = { subagentId: string; taskId: string; loaded: LoadedTask };
 
 function add(left: Totals, right: Totals): Totals {
   return { tokensIn: left.tokensIn + right.tokensIn, tokensOut: left.tokensOut + right.tokensOut, cost: left.cost + right.cost };

@@ -6,7 +6,7 @@ import type { CommandEnd, SubagentReportMeta, ToolCard, ToolMeta, ToolMetaOf, To
 import type { ToolOutcomeStatus } from "./tool-executor.js";
 
 export type { CondenseMeta };
-export { pathTools } from "./tool-meta.js";
+export { diffTools, pathTools } from "./tool-meta.js";
 export type { CommandEnd, PathToolName, SubagentReportMeta, ToolCard, ToolCardMeta, ToolMeta, ToolMetaByName, ToolMetaOf, ToolName, UnpresentedToolFailureMeta } from "./tool-meta.js";
 
 /**

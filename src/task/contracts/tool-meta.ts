@@ -90,6 +90,9 @@ export type ToolName = keyof ToolMetaByName;
 export const pathTools = ["read_file", "list_files", "list_code_definition_names", "search_files", "write_to_file", "new_rule", "replace_in_file"] as const satisfies readonly ToolName[];
 export type PathToolName = (typeof pathTools)[number];
 
+/** The tools whose card shows a unified diff (`diff`) of the change it asks to make. */
+export const diffTools = ["write_to_file", "new_rule", "replace_in_file", "subagent_merge"] as const satisfies readonly ToolName[];
+
 /** The meta of a card of tool `N`. */
 export type ToolMetaOf<N extends ToolName> = { tool: N } & ToolMetaByName[N] & ToolCardMeta;
 

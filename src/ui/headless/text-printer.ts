@@ -5,7 +5,7 @@
  */
 import type { Writable } from "node:stream";
 import picocolors from "picocolors";
-import { cardMetaOf, isToolMeta, metaOf, pathTools, toolMetaOf, type ToolCard } from "../../task/contracts/message-meta.js";
+import { cardMetaOf, diffTools, isToolMeta, metaOf, pathTools, toolMetaOf, type ToolCard } from "../../task/contracts/message-meta.js";
 import type { AskMessage, SayMessage, UiMessage } from "../../task/contracts/messages.js";
 
 type Colors = ReturnType<typeof picocolors.createColors>;
@@ -200,7 +200,7 @@ export class TextPrinter {
   }
 
   #printDiff(message: UiMessage): void {
-    const diff = toolMetaOf(message, "write_to_file", "new_rule", "replace_in_file", "subagent_merge")?.diff;
+    const diff = toolMetaOf(message, ...diffTools)?.diff;
     if (diff === undefined || diff === "") return;
     const lines = diff.replace(/\n$/, "").split("\n");
     for (const line of lines.slice(0, maxDiffLines)) {

@@ -1,7 +1,7 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import type { UiMessage } from "../../../task/contracts/messages.js";
-import { cardMetaOf, isToolMeta, pathTools, type ToolCard } from "../../../task/contracts/message-meta.js";
+import { cardMetaOf, diffTools, isToolMeta, pathTools, type ToolCard } from "../../../task/contracts/message-meta.js";
 import { cleanLine, lastLines } from "../terminal-text.js";
 import { DiffView } from "./diff-view.js";
 
@@ -66,10 +66,10 @@ export function ToolCard({
 }): ReactNode {
   const { verb, target, isCommand } = describeTool(message);
   const meta = cardMetaOf(message);
-  const edit = isToolMeta(meta, "write_to_file", "new_rule", "replace_in_file") ? meta : undefined;
+  const edit = isToolMeta(meta, ...diffTools) ? meta : undefined;
   // While a new file streams there is no diff yet: show the end of what is written so far.
   const preview =
-    message.partial && edit?.diff === undefined && edit?.content !== undefined && edit.content !== ""
+    message.partial && edit?.diff === undefined && edit !== undefined && "content" in edit && edit.content !== undefined && edit.content !== ""
       ? lastLines(edit.content, 4).lines
       : [];
   return (
