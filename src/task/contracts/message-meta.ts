@@ -114,6 +114,7 @@ export type CompletionMeta = ToolMetaOf<"attempt_completion"> | ToolMetaOf<"plan
 /** `api_req_failed`: the request failed for good; the user decides whether to retry (src/task/failure-decisions.ts). */
 export type RequestFailedMeta = { kind: ProviderErrorKind | "empty_response"; status?: number | undefined };
 
+/** Every `say` kind's meta (a new kind must be added here, or `SayMeta` does not compile). */
 export type SayMetaByType = {
   task: never;
   text: never;
@@ -141,6 +142,7 @@ export type SayMetaByType = {
   tool_result: ToolResultMeta;
 };
 
+/** Every `ask` kind's meta. */
 export type AskMetaByType = {
   tool: ToolMeta;
   command: ToolMetaOf<"execute_command">;
@@ -164,7 +166,7 @@ export type AskMeta<T extends AskType> = AskMetaByType[T];
 /** A message kind as readers name it: `say` kinds and `ask` kinds share one namespace where they mean the same card. */
 export type MessageKind = SayType | AskType;
 
-/** Kinds whose meta is a tool card (read as a `ToolCard`). */
+/** Kinds whose meta is a tool card (`cardMetaOf` reads any of them as a `ToolCard`). */
 export type CardKind = "tool" | "command" | "completion_result" | "followup" | "plan_mode_respond" | "use_mcp_server";
 const cardKinds: ReadonlySet<MessageKind> = new Set<CardKind>(["tool", "command", "completion_result", "followup", "plan_mode_respond", "use_mcp_server"]);
 
