@@ -42,7 +42,9 @@ export function createSessionSecurity(options: {
     // Asked for and not available: a clear error, never a silent fallback.
     if (!usable.ok) throw new ConfigError(`--sandbox ${settings.sandbox}: ${usable.message}.`);
   }
+  const rules = new PermissionRules(settings.permissions, settings.cwd);
   const launchPolicy = createLaunchPolicy({
+    rules,
     workspace: settings.cwd,
     sandbox: settings.sandbox,
     network: settings.sandboxNetwork,
@@ -53,7 +55,7 @@ export function createSessionSecurity(options: {
   const hasLimits = Object.values(settings.budget).some((limit) => limit !== undefined);
   const budget = hasLimits ? new TaskBudget(settings.budget, countSoFar(options.resumedMessages ?? [])) : undefined;
   return {
-    rules: new PermissionRules(settings.permissions, settings.cwd),
+    rules,
     launchPolicy,
     budget,
     redactor,
