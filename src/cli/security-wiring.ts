@@ -17,6 +17,8 @@ import { checkBubblewrap } from "../security/sandbox.js";
 import type { Host } from "../task/contracts/host.js";
 import type { UiMessage } from "../task/contracts/messages.js";
 import type { TaskLog } from "../task/contracts/seams.js";
+import type { TaskStore } from "../store/task-store.js";
+import type { TaskBudgetSeam, UsageTotals } from "../security/budget.js";
 import { createLaunchPolicy } from "../tools/sandbox-policy.js";
 
 export interface SessionSecurity {
@@ -31,10 +33,74 @@ export interface SessionSecurity {
   sandboxMcpServers(servers: McpServerConfig[]): McpServerConfig[];
 }
 
+/** What a resumed task already spent, for its budget: it counts the whole task (#14). */
+export interface BudgetSoFar {
+  requestsSoFar: number;
+  toolCallsSoFar: number;
+  /** Time its earlier runs took. */
+  elapsedMsSoFar: number;
+  /** What the subagents of its earlier runs spent (not in the parent's own counter). */
+  usageSoFar: UsageTotals;
+}
+
+/**
+ * From a resumed task's messages and its log's run time: its requests, summary
+ * requests and tool calls, and those of every subagent its earlier runs started
+ * (each child's own log, linked from the parent's messages by `childTaskId`).
+ */
+export async function budgetSoFar(options: { store: TaskStore; messages: ReadonlyArray<UiMessage>; activeMs: number | undefined }): Promise<BudgetSoFar> {
+  const own = countSoFar(options.messages);
+  const result: BudgetSoFar = { ...own, elapsedMsSoFar: options.activeMs ?? 0, usageSoFar: { tokensIn: 0, tokensOut: 0, cost: 0 } };
+  const children = new Set<string>();
+  for (const message of options.messages) {
+    const child = message.meta?.["childTaskId"];
+    if (typeof child === "string") children.add(child);
+  }
+  for (const taskId of children) {
+    const loaded = await options.store.load(taskId).catch(() => undefined);
+    if (loaded === undefined) continue;
+    const spent = countSoFar(loaded.uiMessages);
+    result.requestsSoFar += spent.requestsSoFar;
+    result.toolCallsSoFar += spent.toolCallsSoFar;
+    result.usageSoFar.tokensIn += loaded.tokensIn;
+    result.usageSoFar.tokensOut += loaded.tokensOut;
+    result.usageSoFar.cost += loaded.cost;
+  }
+  return result;
+}
+
+/**
+ * The provider context compaction sends its summary requests to: through the
+ * budget (a summary request is a request; at a limit it is not sent and the
+ * task stops before its next one) and the redaction of known secrets.
+ */
+export function summaryProvider(options: { provider: Provider; security: SessionSecurity; budget: TaskBudgetSeam | undefined; usage: () => UsageTotals }): Provider {
+  const { provider, budget } = options;
+  const budgeted: Provider =
+    budget === undefined
+      ? provider
+      : {
+          name: provider.name,
+          model: provider.model,
+          ...(provider.baseUrl === undefined ? {} : { baseUrl: provider.baseUrl }),
+          createMessage: (request) => {
+            const over = budget.beforeRequest(options.usage());
+            if (over !== undefined) {
+              // Refused as a failing stream: compaction says it could not condense, and the task stops at its next request.
+              return { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error(over)) }) };
+            }
+            return provider.createMessage(request);
+          },
+        };
+  return options.security.wrapProvider(budgeted);
+}
+
 export function createSessionSecurity(options: {
   settings: ResolvedSettings;
   apiKey: string | undefined;
   resumedMessages?: ReadonlyArray<UiMessage>;
+  /** What the task spent before this run (`budgetSoFar`); else counted from `resumedMessages`. */
+  resumedBudget?: BudgetSoFar;
 }): SessionSecurity {
   const { settings } = options;
   if (settings.sandbox !== "off") {
@@ -53,7 +119,7 @@ export function createSessionSecurity(options: {
   });
   const redactor = new SecretRedactor([options.apiKey, ...secretValues(process.env)]);
   const hasLimits = Object.values(settings.budget).some((limit) => limit !== undefined);
-  const budget = hasLimits ? new TaskBudget(settings.budget, countSoFar(options.resumedMessages ?? [])) : undefined;
+  const budget = hasLimits ? new TaskBudget(settings.budget, options.resumedBudget ?? countSoFar(options.resumedMessages ?? [])) : undefined;
   return {
     rules,
     launchPolicy,

@@ -35,4 +35,17 @@ describe("#14 budgets", () => {
     expect(budget.beforeRequest(none)).toBeUndefined();
     expect(budget.beforeRequest(none)).toMatch(/--max-requests 3/);
   });
+
+  it("a resumed task goes on from its earlier runs: their time, summary requests and subagents' spending count", () => {
+    let now = 0;
+    const time = new TaskBudget({ maxTime: 10 }, { elapsedMsSoFar: 9_000, now: () => now });
+    expect(time.remaining(none)).toBe("budget left: 1 s");
+    expect(time.beforeRequest(none)).toBeUndefined();
+    now = 1_000;
+    expect(time.beforeRequest(none)).toMatch(/--max-time 10s \(10 s elapsed\)/);
+    expect(countSoFar([{ type: "say", say: "api_req_started" }, { type: "say", say: "condense", meta: { summaryRequests: { requests: 2 } } }])).toEqual({ requestsSoFar: 3, toolCallsSoFar: 0 });
+    const children = new TaskBudget({ maxTokens: 100 }, { usageSoFar: { tokensIn: 60, tokensOut: 30, cost: 0 } });
+    expect(children.remaining({ tokensIn: 5, tokensOut: 0, cost: 0 })).toBe("budget left: 5 tokens");
+    expect(children.beforeRequest({ tokensIn: 10, tokensOut: 0, cost: 0 })).toMatch(/--max-tokens 100 \(100 tokens used\)/);
+  });
 });

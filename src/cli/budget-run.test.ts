@@ -1,0 +1,113 @@
+/**
+ * #14 budgets count the whole task, through the real CLI against the scripted
+ * server: --max-time across resumes (the gaps between runs do not count),
+ * tokens, cost and tool calls across a resume (a resume may raise a limit),
+ * and summary requests of context compaction as requests.
+ */
+import { writeFile, mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startScriptedServer, type ScriptedServer } from "../llm/scripted/server.js";
+import type { ScenarioTurn } from "../llm/scripted/scenario.js";
+import { makeSandbox, runCli, type Sandbox } from "./test-support/cli-harness.js";
+
+let sandbox: Sandbox;
+let server: ScriptedServer | undefined;
+beforeEach(async () => {
+  sandbox = await makeSandbox();
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await sandbox.cleanup();
+});
+
+const usage = { inputTokens: 1000, outputTokens: 500 };
+const command = (text: string): ScenarioTurn => ({ text: `<execute_command>\n<command>${text}</command>\n<requires_approval>false</requires_approval>\n</execute_command>`, usage });
+const complete: ScenarioTurn = { text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>", usage };
+const summaryRoute = "You condense the conversation of an autonomous coding agent";
+
+async function serve(turns: ScenarioTurn[], routes?: Array<{ bodyIncludes: string; turns: ScenarioTurn[] }>): Promise<ScriptedServer> {
+  server = await startScriptedServer({ scenario: { turns, ...(routes ? { routes } : {}) } });
+  return server;
+}
+const provider = (): string[] => ["--provider", "anthropic", "--base-url", server!.url, "--api-key", "sk-test"];
+const run = (args: string[]) => runCli(["run", ...provider(), "--yes", ...args], { env: sandbox.env, cwd: sandbox.workspace });
+const resume = (taskId: string, args: string[], message = "go on") => runCli(["resume", taskId, ...provider(), "--yes", ...args, message], { env: sandbox.env, cwd: sandbox.workspace });
+const taskIdOf = (stdout: string): string => stdout.split("\n")[0]?.replace(/^task /, "") ?? "";
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("#14 budgets count the whole task", () => {
+  it("--max-time counts the time of every run of the task, not the gaps between runs; a resume may raise it", async () => {
+    await serve([command("sleep 2"), complete, complete, complete]);
+    const first = await run(["this task takes two seconds"]);
+    expect(first.status, first.stderr).toBe(0);
+    const taskId = taskIdOf(first.stdout);
+    // The first run took over 2 s: a resume with a 2 s limit stops before its first request.
+    const stopped = await resume(taskId, ["--max-time", "2s"]);
+    expect(stopped.status, stopped.stderr).toBe(3);
+    expect(stopped.stderr).toMatch(/budget: Budget reached: --max-time 2s \(\d+ s elapsed\)/);
+    expect(server!.requests).toHaveLength(2);
+    // Three seconds later (the task not running), a 5 s limit still leaves room: the gap does not count.
+    await sleep(3000);
+    const raised = await resume(taskId, ["--max-time", "5s"]);
+    expect(raised.status, raised.stderr).toBe(0);
+    expect(server!.requests).toHaveLength(3);
+  }, 60_000);
+
+  it("tokens, cost and tool calls survive a resume: each limit holds against what the task already spent", async () => {
+    await serve([command("echo one"), complete, complete, command("echo two"), complete]);
+    const first = await run(["--json", "spend some"]);
+    expect(first.status, first.stderr).toBe(0);
+    const result = JSON.parse(first.stdout.trim().split("\n").at(-1) ?? "{}") as { taskId: string; tokensIn: number; tokensOut: number; cost: number };
+    expect([result.tokensIn, result.tokensOut]).toEqual([2000, 1000]);
+    expect(result.cost).toBeGreaterThan(0);
+    const taskId = result.taskId;
+
+    const tokens = await resume(taskId, ["--max-tokens", "3000"]);
+    expect(tokens.status).toBe(3);
+    expect(tokens.stderr).toMatch(/--max-tokens 3000 \(3000 tokens used\)/);
+    const cost = await resume(taskId, ["--max-cost", String(result.cost)]);
+    expect(cost.status).toBe(3);
+    expect(cost.stderr).toMatch(/--max-cost/);
+    expect(server!.requests).toHaveLength(2);
+
+    // Raised, the token limit lets the task go on (one more request, which completes).
+    const raised = await resume(taskId, ["--max-tokens", "100000"]);
+    expect(raised.status, raised.stderr).toBe(0);
+    expect(server!.requests).toHaveLength(3);
+    // One tool call was made before: --max-tool-calls 1 refuses the next one.
+    const tools = await resume(taskId, ["--max-tool-calls", "1"]);
+    expect(tools.status).toBe(3);
+    expect(tools.stderr).toMatch(/--max-tool-calls 1 \(1 tool calls made\)/);
+    expect(server!.requests).toHaveLength(4);
+  }, 60_000);
+
+  it("summary requests count as requests: in the run that compacts, and after a resume", async () => {
+    await mkdir(join(sandbox.workspace, "src"), { recursive: true });
+    for (let file = 0; file < 12; file += 1) {
+      const lines = Array.from({ length: 30 }, (_, line) => `export const value${file}_${line} = compute("${file}-${line}", ${line * 7 + file});`);
+      await writeFile(join(sandbox.workspace, "src", `file${file}.ts`), `${lines.join("\n")}\n`);
+    }
+    const reads = Array.from({ length: 12 }, (_, file): ScenarioTurn => ({ text: `<read_file>\n<path>src/file${file}.ts</path>\n</read_file>`, chunkSize: 400 }));
+    const summaries = Array.from({ length: 10 }, (_, index): ScenarioTurn => ({ text: `## Task\nRead the sources.\n## Next step\nGo on (summary ${index}).` }));
+    await serve([...reads, complete], [{ bodyIncludes: summaryRoute, turns: summaries }]);
+    // A small window (as a local model would have) so that the reads make cairn compact.
+    await writeFile(
+      join(sandbox.configDir, "cairn", "config.json"),
+      JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, sandboxOptIn: false, models: { "claude-sonnet-5-5": { contextWindow: 8_000, maxOutputTokens: 2_000 } }, context: { filesKept: 1 } }),
+    );
+    const limited = await runCli(["run", ...provider(), "--model", "claude-sonnet-5-5", "--yes", "--json", "--max-requests", "8", "read the sources"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(limited.status, limited.stderr).toBe(3);
+    const summaryRequests = server!.requests.filter((request) => request.route !== undefined).length;
+    expect(summaryRequests).toBeGreaterThanOrEqual(1);
+    // Eight requests in all, summaries included.
+    expect(server!.requests).toHaveLength(8);
+
+    const taskId = (JSON.parse(limited.stdout.trim().split("\n").at(-1) ?? "{}") as { taskId: string }).taskId;
+    const again = await runCli(["resume", taskId, ...provider(), "--model", "claude-sonnet-5-5", "--yes", "--max-requests", "8", "go on"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(again.status, again.stderr).toBe(3);
+    expect(again.stderr).toMatch(/--max-requests 8 \(8 requests made\)/);
+    expect(server!.requests).toHaveLength(8);
+  }, 120_000);
+});
