@@ -110,4 +110,34 @@ describe("#14 budgets count the whole task", () => {
     expect(again.stderr).toMatch(/--max-requests 8 \(8 requests made\)/);
     expect(server!.requests).toHaveLength(8);
   }, 120_000);
+
+  it("a resumed parent counts what its subagents spent in earlier runs: requests and tokens", async () => {
+    const child = (text: string): ScenarioTurn => ({ text, usage: { inputTokens: 100, outputTokens: 20 } });
+    const parent = (text: string): ScenarioTurn => ({ text, usage: { inputTokens: 30, outputTokens: 10 } });
+    server = await startScriptedServer({
+      scenario: {
+        turns: [
+          parent(`Delegating.\n<use_subagents>\n<subagents>${JSON.stringify([{ prompt: "ALPHA: list the files", agent: "explore" }])}</subagents>\n</use_subagents>`),
+          parent(complete.text),
+          parent(complete.text),
+        ],
+        conversations: [{ match: "ALPHA:", turns: [child("<list_files>\n<path>.</path>\n</list_files>"), child("<attempt_completion>\n<result>one report</result>\n</attempt_completion>")] }],
+      },
+    });
+    const first = await run(["delegate"]);
+    expect(first.status, first.stderr).toBe(0);
+    expect(server.requests).toHaveLength(4);
+    const taskId = taskIdOf(first.stdout);
+    // Parent 2 requests + child 2 = 4; parent 80 tokens + child 240 = 320.
+    const requests = await resume(taskId, ["--max-requests", "4"]);
+    expect(requests.status, requests.stderr).toBe(3);
+    expect(requests.stderr).toMatch(/--max-requests 4 \(4 requests made\)/);
+    const tokens = await resume(taskId, ["--max-tokens", "300"]);
+    expect(tokens.status, tokens.stderr).toBe(3);
+    expect(tokens.stderr).toMatch(/--max-tokens 300 \(320 tokens used\)/);
+    expect(server.requests).toHaveLength(4);
+    const raised = await resume(taskId, ["--max-requests", "5", "--max-tokens", "400"]);
+    expect(raised.status, raised.stderr).toBe(0);
+    expect(server.requests).toHaveLength(5);
+  }, 60_000);
 });
