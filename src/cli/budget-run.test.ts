@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedServer, type ScriptedServer } from "../llm/scripted/server.js";
 import type { ScenarioTurn } from "../llm/scripted/scenario.js";
-import { makeSandbox, runCli, type Sandbox } from "./test-support/cli-harness.js";
+import { makeSandbox, runCli, startCli, type Sandbox } from "./test-support/cli-harness.js";
 
 let sandbox: Sandbox;
 let server: ScriptedServer | undefined;
@@ -24,7 +24,8 @@ afterEach(async () => {
 
 const usage = { inputTokens: 1000, outputTokens: 500 };
 const command = (text: string): ScenarioTurn => ({ text: `<execute_command>\n<command>${text}</command>\n<requires_approval>false</requires_approval>\n</execute_command>`, usage });
-const complete: ScenarioTurn = { text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>", usage };
+const completion = "<attempt_completion>\n<result>done</result>\n</attempt_completion>";
+const complete: ScenarioTurn = { text: completion, usage };
 const summaryRoute = "You condense the conversation of an autonomous coding agent";
 
 async function serve(turns: ScenarioTurn[], routes?: Array<{ bodyIncludes: string; turns: ScenarioTurn[] }>): Promise<ScriptedServer> {
@@ -118,8 +119,8 @@ describe("#14 budgets count the whole task", () => {
       scenario: {
         turns: [
           parent(`Delegating.\n<use_subagents>\n<subagents>${JSON.stringify([{ prompt: "ALPHA: list the files", agent: "explore" }])}</subagents>\n</use_subagents>`),
-          parent(complete.text),
-          parent(complete.text),
+          parent(completion),
+          parent(completion),
         ],
         conversations: [{ match: "ALPHA:", turns: [child("<list_files>\n<path>.</path>\n</list_files>"), child("<attempt_completion>\n<result>one report</result>\n</attempt_completion>")] }],
       },
@@ -139,5 +140,19 @@ describe("#14 budgets count the whole task", () => {
     const raised = await resume(taskId, ["--max-requests", "5", "--max-tokens", "400"]);
     expect(raised.status, raised.stderr).toBe(0);
     expect(server.requests).toHaveLength(5);
+  }, 60_000);
+
+  it("after a crash (kill -9, no status written) a resume still counts the tokens the lost run spent", async () => {
+    await serve([{ text: "<write_to_file>\n<path>a.txt</path>\n<content>\none\n</content>\n</write_to_file>", usage }, { text: "never finished", stallAfterChunks: 2 }, complete]);
+    const crashed = startCli(["run", ...provider(), "--yes", "--no-checkpoints", "write a.txt"], { env: sandbox.env, cwd: sandbox.workspace });
+    await server!.waitForChunks(1, 2);
+    crashed.child.kill("SIGKILL");
+    await crashed.exit;
+    const taskId = taskIdOf(crashed.stdout);
+    // The first request spent 1500 tokens; the run died before writing its totals.
+    const resumed = await resume(taskId, ["--max-tokens", "1500"]);
+    expect(resumed.status, resumed.stderr).toBe(3);
+    expect(resumed.stderr).toMatch(/--max-tokens 1500 \(1500 tokens used\)/);
+    expect(server!.requests).toHaveLength(2);
   }, 60_000);
 });

@@ -48,9 +48,22 @@ export interface BudgetSoFar {
  * requests and tool calls, and those of every subagent its earlier runs started
  * (each child's own log, linked from the parent's messages by `childTaskId`).
  */
-export async function budgetSoFar(options: { store: TaskStore; messages: ReadonlyArray<UiMessage>; activeMs: number | undefined }): Promise<BudgetSoFar> {
+export async function budgetSoFar(options: {
+  store: TaskStore;
+  messages: ReadonlyArray<UiMessage>;
+  activeMs: number | undefined;
+  /** The totals the task's own counter starts from (its log's last status entry). */
+  recorded: UsageTotals;
+}): Promise<BudgetSoFar> {
   const own = countSoFar(options.messages);
-  const result: BudgetSoFar = { ...own, elapsedMsSoFar: options.activeMs ?? 0, usageSoFar: { tokensIn: 0, tokensOut: 0, cost: 0 } };
+  // A run that died (kill -9, a fleet worker lost) wrote no status entry: its requests' usage is only in their messages.
+  const spent = spentByRequests(options.messages);
+  const usageSoFar = {
+    tokensIn: Math.max(0, spent.tokensIn - options.recorded.tokensIn),
+    tokensOut: Math.max(0, spent.tokensOut - options.recorded.tokensOut),
+    cost: Math.max(0, spent.cost - options.recorded.cost),
+  };
+  const result: BudgetSoFar = { ...own, elapsedMsSoFar: options.activeMs ?? 0, usageSoFar };
   const children = new Set<string>();
   for (const message of options.messages) {
     const child = message.meta?.["childTaskId"];
@@ -67,6 +80,25 @@ export async function budgetSoFar(options: { store: TaskStore; messages: Readonl
     result.usageSoFar.cost += loaded.cost;
   }
   return result;
+}
+
+/** What a task's requests spent, from their messages' usage. */
+function spentByRequests(messages: ReadonlyArray<UiMessage>): UsageTotals {
+  const total = { tokensIn: 0, tokensOut: 0, cost: 0 };
+  const add = (usage: unknown): void => {
+    if (typeof usage !== "object" || usage === null) return;
+    const fields = usage as Record<string, unknown>;
+    const number = (key: string): number => {
+      const value = fields[key];
+      return typeof value === "number" && Number.isFinite(value) ? value : 0;
+    };
+    total.tokensIn += number("tokensIn");
+    total.tokensOut += number("tokensOut");
+    total.cost += number("cost");
+  };
+  // Summary requests are left out: their usage is in the status totals but not in these messages (a crash loses only theirs).
+  for (const message of messages) if (message.type === "say" && message.say === "api_req_started") add(message.meta);
+  return total;
 }
 
 /**

@@ -152,7 +152,7 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
   const started: Array<() => Promise<void>> = [];
   try {
     // A resumed task's budget goes on from what it (and its subagents) spent before (#14).
-    const resumedBudget = usedSoFar && Object.keys(settings.budget).length > 0 ? await budgetSoFar({ store, messages: usedSoFar, activeMs: resumedActiveMs }) : undefined;
+    const resumedBudget = usedSoFar && Object.keys(settings.budget).length > 0 ? await budgetSoFar({ store, messages: usedSoFar, activeMs: resumedActiveMs, recorded: resumedUsage ?? { tokensIn: 0, tokensOut: 0, cost: 0 } }) : undefined;
     const security = createSessionSecurity({ settings, apiKey, ...(usedSoFar ? { resumedMessages: usedSoFar } : {}), ...(resumedBudget ? { resumedBudget } : {}) });
     return await buildSession({ options, settings, provider, log, taskId, resumed, resumedUsage, uncompact, allowedTools, current, early, notice, security, started, providerForModel, ...(usedSoFar ? { resumedMessages: usedSoFar } : {}) });
   } catch (error) {
