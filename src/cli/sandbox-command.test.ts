@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedServer, type ScriptedServer } from "../llm/scripted/server.js";
 import { checkBubblewrap } from "../security/sandbox.js";
-import { makeSandbox, runCli, type Sandbox } from "./test-support/cli-harness.js";
+import { startTmux, tmuxAvailable } from "../ui/tui/test-support/tmux.js";
+import { cairnBin, makeSandbox, runCli, type Sandbox } from "./test-support/cli-harness.js";
 
 const bubblewrap = checkBubblewrap();
 if (!bubblewrap.ok) console.warn(`SKIPPED the opted-in sandbox run: bubblewrap (Debian package "bubblewrap") is not usable: ${bubblewrap.message}`);
@@ -91,5 +92,22 @@ describe("#14 sandbox default and opt-in (cairn sandbox)", () => {
     expect(run.status, run.stderr).toBe(0);
     expect(noticeLines(run.stderr)).toHaveLength(1);
     expect(run.stderr).toMatch(/although you opted in \(cairn sandbox enable\): the sandbox needs bubblewrap \(bwrap\), which is not installed/);
+  });
+
+  it.skipIf(!tmuxAvailable())("the terminal UI says it once, above the UI, before the first task", { timeout: 90_000 }, async () => {
+    server = await startScriptedServer({ scenario: { turns: [{ text: command("echo first") }, { text: "<attempt_completion>\n<result>all finished here</result>\n</attempt_completion>" }] } });
+    const terminal = await startTmux({
+      command: [process.execPath, cairnBin, "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test", "--yes", "say hello"],
+      cwd: sandbox.workspace,
+      env: { CAIRN_HOME: sandbox.dataDir, XDG_CONFIG_HOME: sandbox.configDir, NO_COLOR: "1" },
+    });
+    try {
+      const screen = await terminal.waitFor(/all finished here/, { timeoutMs: 60_000 });
+      expect(screen.split("\n").filter((line) => /the sandbox is off/.test(line))).toHaveLength(1);
+      // The line is wrapped at the terminal's width.
+      expect(screen.replace(/\s+/g, "")).toContain("Turnitononcewith`cairnsandboxenable`");
+    } finally {
+      await terminal.kill();
+    }
   });
 });
