@@ -29,6 +29,7 @@ const complete: ScenarioTurn = { text: completion, usage };
 const summaryRoute = "You condense the conversation of an autonomous coding agent";
 
 async function serve(turns: ScenarioTurn[], routes?: Array<{ bodyIncludes: string; turns: ScenarioTurn[] }>): Promise<ScriptedServer> {
+  await server?.close();
   server = await startScriptedServer({ scenario: { turns, ...(routes ? { routes } : {}) } });
   return server;
 }
@@ -155,5 +156,19 @@ describe("#14 budgets count the whole task", () => {
     expect(resumed.status, resumed.stderr).toBe(3);
     expect(resumed.stderr).toMatch(/--max-tokens 1500 \(1500 tokens used\)/);
     expect(server!.requests).toHaveLength(2);
+  }, 60_000);
+
+  it("at a limit: exit status 3, a budget message naming the limit (stderr in text mode, a say line in --json) and a result with status budget", async () => {
+    await serve([command("echo one"), complete]);
+    const text = await run(["--max-requests", "1", "go"]);
+    expect(text.status).toBe(3);
+    expect(text.stderr).toContain("budget: Budget reached: --max-requests 1 (1 requests made). The task stopped and can be resumed; a resume may raise the limit.");
+    expect(text.stdout.trim().split("\n").at(-1)).toMatch(/^budget · 1 turn · /);
+    await serve([command("echo one"), complete]);
+    const json = await run(["--json", "--max-tool-calls", "1", "--max-requests", "5", "go"]);
+    expect(json.status).toBe(3);
+    const lines = json.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.find((line) => line["say"] === "budget")).toMatchObject({ type: "say", say: "budget", text: expect.stringMatching(/^Budget reached: --max-tool-calls 1 \(1 tool calls made\)/) });
+    expect(lines.at(-1)).toMatchObject({ type: "result", status: "budget", exitStatus: 3 });
   }, 60_000);
 });

@@ -26,7 +26,7 @@ async function resolve(flags: PermissionsOptions): Promise<ResolvedSettings | nu
 function listRules(settings: ResolvedSettings, json: boolean): void {
   const rules = settings.permissions.map((rule) => ({ decision: rule.decision, rule: rule.text, source: rule.source }));
   if (json) {
-    process.stdout.write(`${JSON.stringify({ rules, sandbox: settings.sandbox, yes: settings.yes, allowOutsideWrites: settings.allowOutsideWrites, allowOutsideReads: settings.allowOutsideReads, gated: settings.trust.gated })}\n`);
+    process.stdout.write(`${JSON.stringify({ rules, sandbox: settings.sandbox, sandboxNetwork: settings.sandboxNetwork, yes: settings.yes, allowOutsideWrites: settings.allowOutsideWrites, allowOutsideReads: settings.allowOutsideReads, gated: settings.trust.gated })}\n`);
     return;
   }
   if (rules.length === 0) process.stdout.write("No permission rules. Add them under \"permissions\" in the config, in Claude Code's format.\n");
