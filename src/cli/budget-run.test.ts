@@ -79,10 +79,11 @@ describe("#14 budgets count the whole task", () => {
     const raised = await resume(taskId, ["--max-tokens", "100000"]);
     expect(raised.status, raised.stderr).toBe(0);
     expect(server!.requests).toHaveLength(3);
-    // One tool call was made before: --max-tool-calls 1 refuses the next one.
-    const tools = await resume(taskId, ["--max-tool-calls", "1"]);
+    // Three tool calls were made before (a command and two attempt_completion, as they were counted live):
+    // --max-tool-calls 3 refuses the next one.
+    const tools = await resume(taskId, ["--max-tool-calls", "3"]);
     expect(tools.status).toBe(3);
-    expect(tools.stderr).toMatch(/--max-tool-calls 1 \(1 tool calls made\)/);
+    expect(tools.stderr).toMatch(/--max-tool-calls 3 \(3 tool calls made\)/);
     expect(server!.requests).toHaveLength(4);
   }, 60_000);
 

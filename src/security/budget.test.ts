@@ -28,10 +28,15 @@ describe("#14 budgets", () => {
       { type: "say", say: "command" },
       { type: "say", say: "api_req_started" },
       { type: "say", say: "tool", partial: true },
+      { type: "ask", ask: "tool" },
+      { type: "say", say: "completion_result" },
+      { type: "ask", ask: "completion_result" },
+      { type: "ask", ask: "followup" },
     ]);
-    expect(soFar).toEqual({ requestsSoFar: 2, toolCallsSoFar: 1 });
+    // An asked tool also said "tool" (counted once); attempt_completion and ask_followup_question count, as they do live.
+    expect(soFar).toEqual({ requestsSoFar: 2, toolCallsSoFar: 3 });
     const budget = new TaskBudget({ maxRequests: 3, maxToolCalls: 5 }, soFar);
-    expect(budget.remaining(none)).toBe("budget left: 1 requests, 4 tool calls");
+    expect(budget.remaining(none)).toBe("budget left: 1 requests, 2 tool calls");
     expect(budget.beforeRequest(none)).toBeUndefined();
     expect(budget.beforeRequest(none)).toMatch(/--max-requests 3/);
   });

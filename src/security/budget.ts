@@ -110,9 +110,20 @@ export function countSoFar(messages: ReadonlyArray<{ type: string; say?: string;
   for (const message of messages) {
     if (message.say === "api_req_started") requestsSoFar += 1;
     if (message.say === "condense") requestsSoFar += summaryRequestsOf(message.meta);
-    if ((message.say === "tool" || message.say === "command") && message.partial !== true) toolCallsSoFar += 1;
+    if (message.partial !== true && isToolCall(message)) toolCallsSoFar += 1;
   }
   return { requestsSoFar, toolCallsSoFar };
+}
+
+/**
+ * The message each tool call leaves, as the live count counts them (every call the
+ * Task runs): file, search and command tools say `tool` or `command` (also when
+ * they were asked), attempt_completion says `completion_result`, and the
+ * conversation tools ask (`followup`, `plan_mode_respond`).
+ */
+function isToolCall(message: { say?: string; ask?: string }): boolean {
+  if (message.say !== undefined) return message.say === "tool" || message.say === "command" || message.say === "completion_result";
+  return message.ask === "followup" || message.ask === "plan_mode_respond";
 }
 
 function summaryRequestsOf(meta: Record<string, unknown> | undefined): number {
