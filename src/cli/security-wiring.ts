@@ -75,9 +75,11 @@ export async function budgetSoFar(options: {
     const spent = countSoFar(loaded.uiMessages);
     result.requestsSoFar += spent.requestsSoFar;
     result.toolCallsSoFar += spent.toolCallsSoFar;
-    result.usageSoFar.tokensIn += loaded.tokensIn;
-    result.usageSoFar.tokensOut += loaded.tokensOut;
-    result.usageSoFar.cost += loaded.cost;
+    // Its totals, or what its requests' messages say when it died before writing them.
+    const requests = spentByRequests(loaded.uiMessages);
+    result.usageSoFar.tokensIn += Math.max(loaded.tokensIn, requests.tokensIn);
+    result.usageSoFar.tokensOut += Math.max(loaded.tokensOut, requests.tokensOut);
+    result.usageSoFar.cost += Math.max(loaded.cost, requests.cost);
   }
   return result;
 }
