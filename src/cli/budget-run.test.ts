@@ -172,4 +172,32 @@ describe("#14 budgets count the whole task", () => {
     expect(lines.find((line) => line["say"] === "budget")).toMatchObject({ type: "say", say: "budget", text: expect.stringMatching(/^Budget reached: --max-tool-calls 1 \(1 tool calls made\)/) });
     expect(lines.at(-1)).toMatchObject({ type: "result", status: "budget", exitStatus: 3 });
   }, 60_000);
+
+  it("an interrupted subagent resumed with its parent is counted once: its earlier spending is not added twice", async () => {
+    const spend = (text: string, inputTokens: number, outputTokens: number): ScenarioTurn => ({ text, usage: { inputTokens, outputTokens } });
+    const delegate = `Delegating.\n<use_subagents>\n<subagents>${JSON.stringify([{ prompt: "ALPHA: list", agent: "explore" }, { prompt: "BETA: list slowly", agent: "explore" }])}</subagents>\n</use_subagents>`;
+    const listing = "<list_files>\n<path>.</path>\n</list_files>";
+    const done = (result: string): string => `<attempt_completion>\n<result>${result}</result>\n</attempt_completion>`;
+    server = await startScriptedServer({
+      scenario: {
+        turns: [spend(delegate, 30, 10), spend(delegate, 30, 10), spend(done("all reported"), 30, 10)],
+        conversations: [
+          { match: "ALPHA:", turns: [spend(listing, 100, 20), spend(done("alpha report"), 100, 20)] },
+          { match: "BETA:", turns: [spend(listing, 100, 20), { text: "Listing slowly. ".repeat(50), stallAfterChunks: 5 }, spend(done("beta report"), 100, 20)] },
+        ],
+      },
+    });
+    const interrupted = startCli(["run", ...provider(), "--yes", "--json", "delegate"], { env: sandbox.env, cwd: sandbox.workspace });
+    await interrupted.waitForOutput(/"say":"completion_result"[^\n]*"subagentId":"explore-1"|"subagentId":"explore-1"[^\n]*"say":"completion_result"/);
+    await interrupted.waitForOutput(/Listing slowly/);
+    interrupted.child.kill("SIGINT");
+    expect(await interrupted.exit).toBe(130);
+    const parentId = String(interrupted.events()[0]?.["taskId"]);
+    // Spent so far: parent 40, ALPHA 240, BETA 120 (its first request). The resumed run adds the parent's
+    // request (40), BETA's last (120): 560 before the parent's final request, which 600 allows;
+    // BETA's earlier 120 counted twice would make it 680 and stop the task.
+    const resumed = await runCli(["resume", parentId, ...provider(), "--yes", "--max-tokens", "600"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(resumed.status, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain("all reported");
+  }, 90_000);
 });
