@@ -4,6 +4,7 @@
  * own `say`, which also logs it: a session replayed later shows the same.
  */
 import type { ToolExecutor, ToolOutcome } from "../task/contracts/tool-executor.js";
+import { withExecuteTool } from "../task/contracts/tool-executor.js";
 
 /** Longest result text kept in the message (the model's copy is never cut). */
 const maximumResultCharacters = 4000;
@@ -17,18 +18,9 @@ export function outcomeText(outcome: ToolOutcome): string {
 }
 
 export function withToolOutcomes(executor: ToolExecutor): ToolExecutor {
-  return {
-    toolSchemas: (mode) => executor.toolSchemas(mode),
-    promptDescriptions: (mode) => executor.promptDescriptions(mode),
-    toolNames: () => executor.toolNames(),
-    parameterNames: () => executor.parameterNames(),
-    isReadOnly: (name) => executor.isReadOnly(name),
-    presentPartial: (block, context) => executor.presentPartial(block, context),
-    abortAll: () => executor.abortAll(),
-    async executeTool(block, context) {
-      const outcome = await executor.executeTool(block, context);
-      context.say("tool_result", outcomeText(outcome), { meta: { tool: block.name, status: outcome.status } });
-      return outcome;
-    },
-  };
+  return withExecuteTool(executor, async (block, context) => {
+    const outcome = await executor.executeTool(block, context);
+    context.say("tool_result", outcomeText(outcome), { meta: { tool: block.name, status: outcome.status } });
+    return outcome;
+  });
 }

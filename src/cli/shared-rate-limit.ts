@@ -5,7 +5,8 @@
  */
 import { ProviderError } from "../llm/errors.js";
 import { sleep } from "../llm/retry.js";
-import type { Chunk, Provider, ProviderRequest } from "../llm/types.js";
+import { withStreamHooks } from "../llm/stream-hooks.js";
+import type { Provider } from "../llm/types.js";
 
 /** Without a retry-after, a 429 holds the others back this long. */
 const defaultHoldMs = 2000;
@@ -25,20 +26,18 @@ export class SharedRateLimit {
       name: provider.name,
       model: provider.model,
       ...(provider.baseUrl === undefined ? {} : { baseUrl: provider.baseUrl }),
-      createMessage: (request) => this.play(provider, request),
+      createMessage: (request) =>
+        withStreamHooks(() => provider.createMessage(request), {
+          start: async () => {
+            const wait = this.remainingMs();
+            if (wait > 0) await sleep(wait, request.signal);
+          },
+          error: (error) => {
+            if (error instanceof ProviderError && error.kind === "rate_limit") {
+              this.blockedUntil = Math.max(this.blockedUntil, this.now() + (error.retryAfterMs ?? defaultHoldMs));
+            }
+          },
+        }),
     };
-  }
-
-  private async *play(provider: Provider, request: ProviderRequest): AsyncGenerator<Chunk> {
-    const wait = this.remainingMs();
-    if (wait > 0) await sleep(wait, request.signal);
-    try {
-      yield* provider.createMessage(request);
-    } catch (error) {
-      if (error instanceof ProviderError && error.kind === "rate_limit") {
-        this.blockedUntil = Math.max(this.blockedUntil, this.now() + (error.retryAfterMs ?? defaultHoldMs));
-      }
-      throw error;
-    }
   }
 }

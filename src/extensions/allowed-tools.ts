@@ -6,6 +6,7 @@
  * whole tool; Claude Code's tool names map to cairn's.
  */
 import type { ToolExecutor } from "../task/contracts/tool-executor.js";
+import { withExecuteTool } from "../task/contracts/tool-executor.js";
 import { matchableToolNames } from "../hooks/tool-names.js";
 import { globMatches } from "../prompt/glob-match.js";
 
@@ -50,15 +51,7 @@ export function allowsCall(allowed: readonly AllowedTool[], name: string, params
 export function withAllowedTools(executor: ToolExecutor, entries: readonly string[]): ToolExecutor {
   const allowed = parseAllowedTools(entries);
   if (allowed.length === 0) return executor;
-  return {
-    toolSchemas: (mode) => executor.toolSchemas(mode),
-    promptDescriptions: (mode) => executor.promptDescriptions(mode),
-    toolNames: () => executor.toolNames(),
-    parameterNames: () => executor.parameterNames(),
-    isReadOnly: (name) => executor.isReadOnly(name),
-    presentPartial: (block, context) => executor.presentPartial(block, context),
-    abortAll: () => executor.abortAll(),
-    executeTool: (block, context) =>
-      executor.executeTool(block, allowsCall(allowed, block.name, block.params) ? { ...context, hookApproval: context.hookApproval ?? "allow" } : context),
-  };
+  return withExecuteTool(executor, (block, context) =>
+    executor.executeTool(block, allowsCall(allowed, block.name, block.params) ? { ...context, hookApproval: context.hookApproval ?? "allow" } : context),
+  );
 }

@@ -6,6 +6,7 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { ProviderError } from "../llm/errors.js";
+import { withStreamHooks } from "../llm/stream-hooks.js";
 import type { Chunk, Provider, ProviderRequest } from "../llm/types.js";
 import type { FleetKeys } from "./keys.js";
 import type { RedisClient } from "./redis-connection.js";
@@ -141,36 +142,34 @@ export function limitedProvider(options: {
     name: provider.name,
     model: provider.model,
     createMessage(request: ProviderRequest): AsyncIterable<Chunk> {
-      return {
-        async *[Symbol.asyncIterator]() {
+      let release: (() => Promise<void>) | undefined;
+      return withStreamHooks(() => provider.createMessage(request), {
+        start: async () => {
           const exceeded = budgetExceeded(budgets, spending);
           if (exceeded !== undefined) {
             throw new ProviderError({ kind: "bad_request", message: `budget spent: ${exceeded}`, retryable: false });
           }
-          let release: (() => Promise<void>) | undefined;
           if (limits) {
             await limits.waitUntilOpen(request.signal);
             release = await limits.acquire(request.signal);
           }
           spending.turns += 1;
-          try {
-            for await (const chunk of provider.createMessage(request)) {
-              if (chunk.type === "usage") {
-                spending.tokens += chunk.inputTokens + chunk.outputTokens + (chunk.cacheReadTokens ?? 0) + (chunk.cacheWriteTokens ?? 0);
-                spending.cost += chunk.cost ?? 0;
-              }
-              yield chunk;
-            }
-          } catch (error) {
-            if (limits && error instanceof ProviderError && error.kind === "rate_limit") {
-              await limits.block(error.retryAfterMs ?? 1000).catch(() => {});
-            }
-            throw error;
-          } finally {
-            await release?.();
+        },
+        chunk: (chunk) => {
+          if (chunk.type === "usage") {
+            spending.tokens += chunk.inputTokens + chunk.outputTokens + (chunk.cacheReadTokens ?? 0) + (chunk.cacheWriteTokens ?? 0);
+            spending.cost += chunk.cost ?? 0;
           }
         },
-      };
+        error: async (error) => {
+          if (limits && error instanceof ProviderError && error.kind === "rate_limit") {
+            await limits.block(error.retryAfterMs ?? 1000).catch(() => {});
+          }
+        },
+        end: async () => {
+          await release?.();
+        },
+      });
     },
   };
 }

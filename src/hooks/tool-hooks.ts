@@ -6,6 +6,7 @@
 import type { ToolUseBlock } from "../parser/types.js";
 import type { AskResponse } from "../task/contracts/messages.js";
 import type { ToolCallContext, ToolExecutor, ToolOutcome } from "../task/contracts/tool-executor.js";
+import { withExecuteTool } from "../task/contracts/tool-executor.js";
 import type { HookRunner } from "./hook-runner.js";
 import { hookContextText } from "./hook-runner.js";
 import { hookToolInput, matchableToolNames, toolParamsFromHook } from "./tool-names.js";
@@ -47,65 +48,55 @@ export function withToolHooks(executor: ToolExecutor, options: ToolHookOptions):
     },
   });
 
-  return {
+  return withExecuteTool(executor, async (block, context) => {
+    let call = block;
+    let input = hookToolInput(block.params);
+    let callContext = context;
+    const contexts: string[] = [];
+    const pre = await runner.run("PreToolUse", { tool_name: block.name, tool_input: input, tool_use_id: block.id }, { subjects: matchableToolNames(block.name, input), signal: context.signal });
+    if (pre.decision === "block") {
+      return { status: "rejected", content: `A PreToolUse hook blocked this ${block.name} call: ${pre.reason ?? "no reason given"}` };
+    }
+    if (pre.stopReason !== undefined) {
+      // `continue: false` before the call: nothing runs, and the task stops.
+      options.stopTask(pre.stopReason);
+      return { status: "rejected", content: `A PreToolUse hook stopped the task before this ${block.name} call: ${pre.stopReason}` };
+    }
+    if (pre.updatedInput !== undefined) {
+      // The rewritten call goes through the same checks and approval as any other.
+      call = { ...block, params: toolParamsFromHook(pre.updatedInput, block.params) };
+      input = hookToolInput(call.params);
+    }
+    if (pre.decision === "allow" || pre.decision === "ask") callContext = { ...callContext, hookApproval: pre.decision };
+    contexts.push(...pre.contexts);
+    if (runner.has("PermissionRequest")) callContext = withPermissionHooks(callContext, call, input);
 
-    toolSchemas: (mode) => executor.toolSchemas(mode),
-    promptDescriptions: (mode) => executor.promptDescriptions(mode),
-    toolNames: () => executor.toolNames(),
-    parameterNames: () => executor.parameterNames(),
-    isReadOnly: (name) => executor.isReadOnly(name),
-    presentPartial: (block, context) => executor.presentPartial(block, context),
-    abortAll: () => executor.abortAll(),
-    async executeTool(block, context) {
-      let call = block;
-      let input = hookToolInput(block.params);
-      let callContext = context;
-      const contexts: string[] = [];
-      const pre = await runner.run("PreToolUse", { tool_name: block.name, tool_input: input, tool_use_id: block.id }, { subjects: matchableToolNames(block.name, input), signal: context.signal });
-      if (pre.decision === "block") {
-        return { status: "rejected", content: `A PreToolUse hook blocked this ${block.name} call: ${pre.reason ?? "no reason given"}` };
-      }
-      if (pre.stopReason !== undefined) {
-        // `continue: false` before the call: nothing runs, and the task stops.
-        options.stopTask(pre.stopReason);
-        return { status: "rejected", content: `A PreToolUse hook stopped the task before this ${block.name} call: ${pre.stopReason}` };
-      }
-      if (pre.updatedInput !== undefined) {
-        // The rewritten call goes through the same checks and approval as any other.
-        call = { ...block, params: toolParamsFromHook(pre.updatedInput, block.params) };
-        input = hookToolInput(call.params);
-      }
-      if (pre.decision === "allow" || pre.decision === "ask") callContext = { ...callContext, hookApproval: pre.decision };
-      contexts.push(...pre.contexts);
-      if (runner.has("PermissionRequest")) callContext = withPermissionHooks(callContext, call, input);
+    let outcome = await executor.executeTool(call, callContext);
 
-      let outcome = await executor.executeTool(call, callContext);
+    const postSubjects = matchableToolNames(call.name, input);
+    const post =
+      runner.matching("PostToolUse", postSubjects).length === 0
+        ? { ran: 0, contexts: [] as string[] }
+        : await runner.run(
+            "PostToolUse",
+            { tool_name: call.name, tool_input: input, tool_use_id: call.id, tool_response: { status: outcome.status, content: responseText(outcome.content) } },
+            { subjects: postSubjects, signal: context.signal },
+          );
+    // Claude Code's PostToolUse `decision: "block"` tells the model the reason.
+    if (post.decision === "block" && post.reason !== undefined) contexts.push(post.reason);
+    contexts.push(...post.contexts);
+    const framed = hookContextText(post.ran > 0 ? "PostToolUse" : "PreToolUse", contexts);
+    if (framed !== undefined) outcome = { ...outcome, content: appendText(outcome.content, framed) };
+    if (post.stopReason !== undefined) options.stopTask(post.stopReason);
 
-      const postSubjects = matchableToolNames(call.name, input);
-      const post =
-        runner.matching("PostToolUse", postSubjects).length === 0
-          ? { ran: 0, contexts: [] as string[] }
-          : await runner.run(
-              "PostToolUse",
-              { tool_name: call.name, tool_input: input, tool_use_id: call.id, tool_response: { status: outcome.status, content: responseText(outcome.content) } },
-              { subjects: postSubjects, signal: context.signal },
-            );
-      // Claude Code's PostToolUse `decision: "block"` tells the model the reason.
-      if (post.decision === "block" && post.reason !== undefined) contexts.push(post.reason);
-      contexts.push(...post.contexts);
-      const framed = hookContextText(post.ran > 0 ? "PostToolUse" : "PreToolUse", contexts);
-      if (framed !== undefined) outcome = { ...outcome, content: appendText(outcome.content, framed) };
-      if (post.stopReason !== undefined) options.stopTask(post.stopReason);
-
-      if (outcome.completed === true) {
-        const done = await runner.run("TaskComplete", { result: call.params["result"] ?? "", stop_hook_active: false }, { signal: context.signal });
-        // Claude Code's Stop hook: `decision: "block"` means "not done yet", and the reason says why.
-        if (done.decision === "block") {
-          const { completed: _completed, ...rest } = outcome;
-          outcome = { ...rest, status: "success", content: `A TaskComplete hook says the task is not finished: ${done.reason ?? "no reason given"}` };
-        }
+    if (outcome.completed === true) {
+      const done = await runner.run("TaskComplete", { result: call.params["result"] ?? "", stop_hook_active: false }, { signal: context.signal });
+      // Claude Code's Stop hook: `decision: "block"` means "not done yet", and the reason says why.
+      if (done.decision === "block") {
+        const { completed: _completed, ...rest } = outcome;
+        outcome = { ...rest, status: "success", content: `A TaskComplete hook says the task is not finished: ${done.reason ?? "no reason given"}` };
       }
-      return outcome;
-    },
-  };
+    }
+    return outcome;
+  });
 }

@@ -2,6 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { anthropicSystem, toAnthropicMessages, toAnthropicTools } from "./anthropic-messages.js";
 import type { ErrorContext } from "./errors.js";
 import { endedEarly, guardedStream } from "./guarded-stream.js";
+import type { StreamTranslator } from "./guarded-stream.js";
 import { anthropicThinkingMode, usageChunk } from "./models.js";
 import { DroppedReasoning } from "./reasoning-signature.js";
 import type { StallTimeouts } from "./stall.js";
@@ -80,75 +81,85 @@ export class AnthropicProvider implements Provider {
       ...(this.options.stall === undefined ? {} : { stall: this.options.stall }),
       context: this.context,
       open: (signal) => this.client.messages.create(body, { signal }),
-      translate: (events) => translateAnthropicEvents(events, this.model, this.context),
+      translator: () => new AnthropicTranslator(this.model, this.context),
     });
   }
 }
 
 /** Anthropic stream events to chunks; tool calls are numbered in order of appearance. */
-export async function* translateAnthropicEvents(
-  events: AsyncIterable<Anthropic.RawMessageStreamEvent>,
-  model: ModelInfo,
-  context: ErrorContext,
-): AsyncGenerator<Chunk> {
-  const toolIndexByBlock = new Map<number, number>();
-  let inputTokens = 0;
-  let outputTokens = 0;
-  let cacheReadTokens = 0;
-  let cacheWriteTokens = 0;
-  let stopReason = "end_turn";
-  for await (const event of events) {
+export class AnthropicTranslator implements StreamTranslator<Anthropic.RawMessageStreamEvent> {
+  readonly #toolIndexByBlock = new Map<number, number>();
+  #inputTokens = 0;
+  #outputTokens = 0;
+  #cacheReadTokens = 0;
+  #cacheWriteTokens = 0;
+  #stopReason = "end_turn";
+
+  constructor(
+    private readonly model: ModelInfo,
+    private readonly context: ErrorContext,
+  ) {}
+
+  push(event: Anthropic.RawMessageStreamEvent, out: Chunk[]): boolean {
     switch (event.type) {
+      case "content_block_delta": {
+        const delta = event.delta;
+        if (delta.type === "text_delta") out.push({ type: "text", text: delta.text });
+        else if (delta.type === "thinking_delta") out.push({ type: "reasoning", text: delta.thinking });
+        else if (delta.type === "signature_delta") out.push({ type: "reasoning", text: "", signature: delta.signature });
+        else if (delta.type === "input_json_delta") {
+          const index = this.#toolIndexByBlock.get(event.index);
+          if (index !== undefined && delta.partial_json !== "") out.push({ type: "tool_call", index, argumentsDelta: delta.partial_json });
+        }
+        return false;
+      }
       case "message_start": {
         const usage = event.message.usage;
-        inputTokens = usage.input_tokens;
-        outputTokens = usage.output_tokens;
-        cacheReadTokens = usage.cache_read_input_tokens ?? 0;
-        cacheWriteTokens = usage.cache_creation_input_tokens ?? 0;
-        break;
+        this.#inputTokens = usage.input_tokens;
+        this.#outputTokens = usage.output_tokens;
+        this.#cacheReadTokens = usage.cache_read_input_tokens ?? 0;
+        this.#cacheWriteTokens = usage.cache_creation_input_tokens ?? 0;
+        return false;
       }
       case "content_block_start": {
         const block = event.content_block;
-        if (block.type === "text" && block.text !== "") yield { type: "text", text: block.text };
-        else if (block.type === "thinking" && block.thinking !== "") yield { type: "reasoning", text: block.thinking };
-        else if (block.type === "redacted_thinking") yield { type: "reasoning", text: "", redactedData: block.data };
+        if (block.type === "text" && block.text !== "") out.push({ type: "text", text: block.text });
+        else if (block.type === "thinking" && block.thinking !== "") out.push({ type: "reasoning", text: block.thinking });
+        else if (block.type === "redacted_thinking") out.push({ type: "reasoning", text: "", redactedData: block.data });
         else if (block.type === "tool_use") {
-          const index = toolIndexByBlock.size;
-          toolIndexByBlock.set(event.index, index);
-          yield { type: "tool_call", index, id: block.id, name: block.name, argumentsDelta: "" };
+          const index = this.#toolIndexByBlock.size;
+          this.#toolIndexByBlock.set(event.index, index);
+          out.push({ type: "tool_call", index, id: block.id, name: block.name, argumentsDelta: "" });
         }
-        break;
-      }
-      case "content_block_delta": {
-        const delta = event.delta;
-        if (delta.type === "text_delta") yield { type: "text", text: delta.text };
-        else if (delta.type === "thinking_delta") yield { type: "reasoning", text: delta.thinking };
-        else if (delta.type === "signature_delta") yield { type: "reasoning", text: "", signature: delta.signature };
-        else if (delta.type === "input_json_delta") {
-          const index = toolIndexByBlock.get(event.index);
-          if (index !== undefined && delta.partial_json !== "") {
-            yield { type: "tool_call", index, argumentsDelta: delta.partial_json };
-          }
-        }
-        break;
+        return false;
       }
       case "message_delta": {
         // message_delta usage is cumulative; newer API versions repeat the input counts here too.
         const usage = event.usage;
-        outputTokens = usage.output_tokens;
-        if (typeof usage.input_tokens === "number") inputTokens = usage.input_tokens;
-        if (typeof usage.cache_read_input_tokens === "number") cacheReadTokens = usage.cache_read_input_tokens;
-        if (typeof usage.cache_creation_input_tokens === "number") cacheWriteTokens = usage.cache_creation_input_tokens;
-        if (event.delta.stop_reason !== null) stopReason = event.delta.stop_reason;
-        break;
+        this.#outputTokens = usage.output_tokens;
+        if (typeof usage.input_tokens === "number") this.#inputTokens = usage.input_tokens;
+        if (typeof usage.cache_read_input_tokens === "number") this.#cacheReadTokens = usage.cache_read_input_tokens;
+        if (typeof usage.cache_creation_input_tokens === "number") this.#cacheWriteTokens = usage.cache_creation_input_tokens;
+        if (event.delta.stop_reason !== null) this.#stopReason = event.delta.stop_reason;
+        return false;
       }
       case "message_stop":
-        yield usageChunk(model, { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens });
-        yield { type: "stop", reason: stopReason };
-        return;
+        out.push(
+          usageChunk(this.model, {
+            inputTokens: this.#inputTokens,
+            outputTokens: this.#outputTokens,
+            cacheReadTokens: this.#cacheReadTokens,
+            cacheWriteTokens: this.#cacheWriteTokens,
+          }),
+          { type: "stop", reason: this.#stopReason },
+        );
+        return true;
       default:
-        break;
+        return false;
     }
   }
-  throw endedEarly(context, "message_stop");
+
+  end(): void {
+    throw endedEarly(this.context, "message_stop");
+  }
 }

@@ -5,7 +5,8 @@ import { ProviderError } from "./errors.js";
 import type { ErrorContext } from "./errors.js";
 import { geminiProviderError } from "./gemini-errors.js";
 import { toGeminiContents, toGeminiTools } from "./gemini-contents.js";
-import { endedEarly, guardedStream } from "./guarded-stream.js";
+import { endedEarly, guardedStream, translateAll } from "./guarded-stream.js";
+import type { StreamTranslator } from "./guarded-stream.js";
 import type { SdkStream } from "./guarded-stream.js";
 import { usageChunk } from "./models.js";
 import { tagSignature } from "./reasoning-signature.js";
@@ -87,7 +88,7 @@ export class GeminiProvider implements Provider {
       ...(this.options.stall === undefined ? {} : { stall: this.options.stall }),
       context: this.context,
       open,
-      translate: (events) => translateGeminiResponses(events, this.model, this.context),
+      translator: () => new GeminiTranslator(this.model, this.context),
     });
   }
 }
@@ -108,51 +109,65 @@ const finishReasons: Record<string, string> = { MAX_TOKENS: "max_tokens", SAFETY
  * reasoning block (tagged, see reasoning-signature.ts) before the part it came with, so it goes
  * back on that part. Function calls arrive whole; Gemini gives them no id, so cairn makes one.
  */
-export async function* translateGeminiResponses(
-  events: AsyncIterable<GenerateContentResponse>,
-  model: ModelInfo,
-  context: ErrorContext,
-): AsyncGenerator<Chunk> {
-  let calls = 0;
-  let finishReason: string | undefined;
-  let usage: GenerateContentResponse["usageMetadata"];
-  for await (const response of events) {
-    if (response.usageMetadata !== undefined) usage = response.usageMetadata;
+export class GeminiTranslator implements StreamTranslator<GenerateContentResponse> {
+  #calls = 0;
+  #finishReason: string | undefined;
+  #usage: GenerateContentResponse["usageMetadata"];
+
+  constructor(
+    private readonly model: ModelInfo,
+    private readonly context: ErrorContext,
+  ) {}
+
+  push(response: GenerateContentResponse, out: Chunk[]): boolean {
+    if (response.usageMetadata !== undefined) this.#usage = response.usageMetadata;
     const blocked = response.promptFeedback?.blockReason;
     if (blocked !== undefined) {
       const detail = response.promptFeedback?.blockReasonMessage ?? blocked;
-      throw new ProviderError({ kind: "bad_request", message: `${context.providerName} refused the request: the prompt was blocked (${detail})` });
+      throw new ProviderError({ kind: "bad_request", message: `${this.context.providerName} refused the request: the prompt was blocked (${detail})` });
     }
     const candidate = response.candidates?.[0];
     for (const part of candidate?.content?.parts ?? []) {
       const signature = part.thoughtSignature === undefined ? undefined : tagSignature("gemini", part.thoughtSignature);
       if (part.thought === true) {
-        yield { type: "reasoning", text: part.text ?? "", ...(signature === undefined ? {} : { signature }) };
+        out.push({ type: "reasoning", text: part.text ?? "", ...(signature === undefined ? {} : { signature }) });
         continue;
       }
-      if (signature !== undefined) yield { type: "reasoning", text: "", signature };
+      if (signature !== undefined) out.push({ type: "reasoning", text: "", signature });
       if (part.functionCall !== undefined) {
         const id = part.functionCall.id ?? `gemini_${randomBytes(8).toString("hex")}`;
-        yield { type: "tool_call", index: calls, id, name: part.functionCall.name ?? "", argumentsDelta: JSON.stringify(part.functionCall.args ?? {}) };
-        calls += 1;
+        out.push({ type: "tool_call", index: this.#calls, id, name: part.functionCall.name ?? "", argumentsDelta: JSON.stringify(part.functionCall.args ?? {}) });
+        this.#calls += 1;
       } else if (typeof part.text === "string" && part.text !== "") {
-        yield { type: "text", text: part.text };
+        out.push({ type: "text", text: part.text });
       }
     }
-    if (candidate?.finishReason !== undefined) finishReason = candidate.finishReason;
+    if (candidate?.finishReason !== undefined) this.#finishReason = candidate.finishReason;
+    return false;
   }
-  if (finishReason === undefined) throw endedEarly(context, "a finishReason");
-  if (usage !== undefined) {
-    const cached = usage.cachedContentTokenCount ?? 0;
-    const thoughts = usage.thoughtsTokenCount ?? 0;
-    const chunk = usageChunk(model, {
-      inputTokens: Math.max(0, (usage.promptTokenCount ?? 0) - cached),
-      // Thinking is billed as output.
-      outputTokens: (usage.candidatesTokenCount ?? 0) + thoughts,
-      cacheReadTokens: cached,
-    });
-    yield thoughts > 0 ? { ...chunk, reasoningTokens: thoughts } : chunk;
+
+  end(out: Chunk[]): void {
+    const finishReason = this.#finishReason;
+    if (finishReason === undefined) throw endedEarly(this.context, "a finishReason");
+    const usage = this.#usage;
+    if (usage !== undefined) {
+      const cached = usage.cachedContentTokenCount ?? 0;
+      const thoughts = usage.thoughtsTokenCount ?? 0;
+      const chunk = usageChunk(this.model, {
+        inputTokens: Math.max(0, (usage.promptTokenCount ?? 0) - cached),
+        // Thinking is billed as output.
+        outputTokens: (usage.candidatesTokenCount ?? 0) + thoughts,
+        cacheReadTokens: cached,
+      });
+      out.push(thoughts > 0 ? { ...chunk, reasoningTokens: thoughts } : chunk);
+    }
+    const mapped = finishReasons[finishReason];
+    const calls = this.#calls;
+    out.push({ type: "stop", reason: mapped ?? (finishReason === "STOP" || finishReason === "FINISH_REASON_UNSPECIFIED" ? (calls > 0 ? "tool_use" : "end_turn") : finishReason.toLowerCase()) });
   }
-  const mapped = finishReasons[finishReason];
-  yield { type: "stop", reason: mapped ?? (finishReason === "STOP" || finishReason === "FINISH_REASON_UNSPECIFIED" ? (calls > 0 ? "tool_use" : "end_turn") : finishReason.toLowerCase()) };
+}
+
+/** Gemini responses to chunks, for tests without HTTP. */
+export function translateGeminiResponses(events: AsyncIterable<GenerateContentResponse>, model: ModelInfo, context: ErrorContext): AsyncGenerator<Chunk> {
+  return translateAll(new GeminiTranslator(model, context), events);
 }

@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import type { ErrorContext } from "./errors.js";
-import { endedEarly, guardedStream } from "./guarded-stream.js";
+import { endedEarly, guardedStream, translateAll } from "./guarded-stream.js";
+import type { StreamTranslator } from "./guarded-stream.js";
 import { usageChunk } from "./models.js";
 import { reasoningItemSignature, toResponsesInput, toResponsesTools } from "./openai-responses-input.js";
 import type { StallTimeouts } from "./stall.js";
@@ -79,7 +80,7 @@ export class OpenAiResponsesProvider implements Provider {
       ...(this.options.stall === undefined ? {} : { stall: this.options.stall }),
       context: this.context,
       open: (signal) => this.client.responses.create(body, { signal }),
-      translate: (events) => translateResponsesEvents(events, this.model, this.context),
+      translator: () => new ResponsesTranslator(this.model, this.context),
     });
   }
 }
@@ -116,61 +117,63 @@ const incompleteReasons: Record<string, string> = { max_output_tokens: "max_toke
  * reasoning item with encrypted content closes its block with a signature that carries the item.
  * Stop reasons use the one vocabulary (end_turn, tool_use, max_tokens).
  */
-export async function* translateResponsesEvents(
-  events: AsyncIterable<StreamEvent>,
-  model: ModelInfo,
-  context: ErrorContext,
-): AsyncGenerator<Chunk> {
-  const toolIndexByOutput = new Map<number, number>();
-  const summaryPartsSeen = new Map<string, number>();
-  for await (const event of events) {
+export class ResponsesTranslator implements StreamTranslator<StreamEvent> {
+  readonly #toolIndexByOutput = new Map<number, number>();
+  readonly #summaryPartsSeen = new Map<string, number>();
+
+  constructor(
+    private readonly model: ModelInfo,
+    private readonly context: ErrorContext,
+  ) {}
+
+  push(event: StreamEvent, out: Chunk[]): boolean {
     switch (event.type) {
       case "response.output_text.delta":
       case "response.refusal.delta":
         // A refusal is what the model says instead of an answer: the user must see it.
-        if (event.delta !== "") yield { type: "text", text: event.delta };
-        break;
+        if (event.delta !== "") out.push({ type: "text", text: event.delta });
+        return false;
       case "response.reasoning_summary_text.delta":
       case "response.reasoning_text.delta": {
         // Summary parts of one item are separate paragraphs.
         const key = `${event.item_id}:${event.type === "response.reasoning_summary_text.delta" ? event.summary_index : event.content_index}`;
-        if (!summaryPartsSeen.has(key)) {
-          const partsOfItem = [...summaryPartsSeen.keys()].filter((seen) => seen.startsWith(`${event.item_id}:`)).length;
-          summaryPartsSeen.set(key, 1);
-          if (partsOfItem > 0) yield { type: "reasoning", text: "\n\n" };
+        if (!this.#summaryPartsSeen.has(key)) {
+          const partsOfItem = [...this.#summaryPartsSeen.keys()].filter((seen) => seen.startsWith(`${event.item_id}:`)).length;
+          this.#summaryPartsSeen.set(key, 1);
+          if (partsOfItem > 0) out.push({ type: "reasoning", text: "\n\n" });
         }
-        if (event.delta !== "") yield { type: "reasoning", text: event.delta };
-        break;
+        if (event.delta !== "") out.push({ type: "reasoning", text: event.delta });
+        return false;
       }
       case "response.output_item.added":
         if (event.item.type === "function_call") {
-          const index = toolIndexByOutput.size;
-          toolIndexByOutput.set(event.output_index, index);
-          yield { type: "tool_call", index, id: event.item.call_id, name: event.item.name, argumentsDelta: event.item.arguments };
+          const index = this.#toolIndexByOutput.size;
+          this.#toolIndexByOutput.set(event.output_index, index);
+          out.push({ type: "tool_call", index, id: event.item.call_id, name: event.item.name, argumentsDelta: event.item.arguments });
         }
-        break;
+        return false;
       case "response.function_call_arguments.delta": {
-        const index = toolIndexByOutput.get(event.output_index);
-        if (index !== undefined && event.delta !== "") yield { type: "tool_call", index, argumentsDelta: event.delta };
-        break;
+        const index = this.#toolIndexByOutput.get(event.output_index);
+        if (index !== undefined && event.delta !== "") out.push({ type: "tool_call", index, argumentsDelta: event.delta });
+        return false;
       }
       case "response.output_item.done":
         if (event.item.type === "reasoning") {
           const signature = reasoningItemSignature(event.item);
-          if (signature !== undefined) yield { type: "reasoning", text: "", signature };
+          if (signature !== undefined) out.push({ type: "reasoning", text: "", signature });
         }
-        break;
+        return false;
       case "response.completed":
       case "response.incomplete": {
-        const usage = usageOf(model, event.response.usage);
-        if (usage !== undefined) yield usage;
+        const usage = usageOf(this.model, event.response.usage);
+        if (usage !== undefined) out.push(usage);
         if (event.type === "response.incomplete") {
           const reason = event.response.incomplete_details?.reason ?? "max_output_tokens";
-          yield { type: "stop", reason: incompleteReasons[reason] ?? reason };
+          out.push({ type: "stop", reason: incompleteReasons[reason] ?? reason });
         } else {
-          yield { type: "stop", reason: toolIndexByOutput.size > 0 ? "tool_use" : "end_turn" };
+          out.push({ type: "stop", reason: this.#toolIndexByOutput.size > 0 ? "tool_use" : "end_turn" });
         }
-        return;
+        return true;
       }
       case "response.failed": {
         const failure = event.response.error;
@@ -179,8 +182,16 @@ export async function* translateResponsesEvents(
       case "error":
         throw new ResponsesStreamError(event.code, event.message);
       default:
-        break;
+        return false;
     }
   }
-  throw endedEarly(context, "response.completed");
+
+  end(): void {
+    throw endedEarly(this.context, "response.completed");
+  }
+}
+
+/** Responses stream events to chunks, for tests without HTTP. */
+export function translateResponsesEvents(events: AsyncIterable<StreamEvent>, model: ModelInfo, context: ErrorContext): AsyncGenerator<Chunk> {
+  return translateAll(new ResponsesTranslator(model, context), events);
 }

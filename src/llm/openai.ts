@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import type { ErrorContext } from "./errors.js";
 import { endedEarly, guardedStream } from "./guarded-stream.js";
+import type { StreamTranslator } from "./guarded-stream.js";
 import { usageChunk } from "./models.js";
 import { toOpenAiMessages, toOpenAiTools } from "./openai-messages.js";
 import { DroppedReasoning } from "./reasoning-signature.js";
@@ -112,7 +113,7 @@ export class OpenAiProvider implements Provider {
       ...(this.options.stall === undefined ? {} : { stall: this.options.stall }),
       context: this.context,
       open: (signal) => this.client.chat.completions.create(body, { signal }),
-      translate: (events) => translateOpenAiChunks(events, this.model, this.context),
+      translator: () => new OpenAiChatTranslator(this.model, this.context),
     });
   }
 }
@@ -129,48 +130,61 @@ function reasoningText(delta: object): string | undefined {
 
 /**
  * Chat Completions chunks to chunks. Usage arrives after the finish reason (in a chunk with no
- * choices), so usage and stop are yielded when the stream ends. Stop reasons are named as
+ * choices), so usage and stop are added when the stream ends. Stop reasons are named as
  * Anthropic names them (end_turn, tool_use, max_tokens) so the Task sees one vocabulary.
  */
-export async function* translateOpenAiChunks(
-  events: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>,
-  model: ModelInfo,
-  context: ErrorContext,
-): AsyncGenerator<Chunk> {
-  let finishReason: string | undefined;
-  let usage: OpenAI.CompletionUsage | undefined;
-  for await (const chunk of events) {
-    if (chunk.usage) usage = chunk.usage;
+export class OpenAiChatTranslator implements StreamTranslator<OpenAI.Chat.Completions.ChatCompletionChunk> {
+  #finishReason: string | undefined;
+  #usage: OpenAI.CompletionUsage | undefined;
+
+  constructor(
+    private readonly model: ModelInfo,
+    private readonly context: ErrorContext,
+  ) {}
+
+  push(chunk: OpenAI.Chat.Completions.ChatCompletionChunk, out: Chunk[]): boolean {
+    if (chunk.usage) this.#usage = chunk.usage;
     const choice = chunk.choices[0];
-    if (choice === undefined) continue;
+    if (choice === undefined) return false;
     const delta = choice.delta as OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta | undefined;
     if (delta !== undefined && delta !== null) {
       const reasoning = reasoningText(delta);
-      if (reasoning !== undefined && reasoning !== "") yield { type: "reasoning", text: reasoning };
-      if (typeof delta.content === "string" && delta.content !== "") yield { type: "text", text: delta.content };
-      for (const [position, call] of (delta.tool_calls ?? []).entries()) {
-        const index = typeof call.index === "number" ? call.index : position;
-        const id = call.id === undefined || call.id === null || call.id === "" ? undefined : call.id;
-        const name = call.function?.name ?? undefined;
-        yield {
-          type: "tool_call",
-          index,
-          ...(id === undefined ? {} : { id }),
-          ...(name === undefined || name === "" ? {} : { name }),
-          argumentsDelta: call.function?.arguments ?? "",
-        };
+      if (reasoning !== undefined && reasoning !== "") out.push({ type: "reasoning", text: reasoning });
+      if (typeof delta.content === "string" && delta.content !== "") out.push({ type: "text", text: delta.content });
+      const calls = delta.tool_calls;
+      if (calls !== undefined && calls !== null) {
+        for (const [position, call] of calls.entries()) {
+          const index = typeof call.index === "number" ? call.index : position;
+          const id = call.id === undefined || call.id === null || call.id === "" ? undefined : call.id;
+          const name = call.function?.name ?? undefined;
+          out.push({
+            type: "tool_call",
+            index,
+            ...(id === undefined ? {} : { id }),
+            ...(name === undefined || name === "" ? {} : { name }),
+            argumentsDelta: call.function?.arguments ?? "",
+          });
+        }
       }
     }
-    if (choice.finish_reason !== null && choice.finish_reason !== undefined) finishReason = choice.finish_reason;
+    if (choice.finish_reason !== null && choice.finish_reason !== undefined) this.#finishReason = choice.finish_reason;
+    return false;
   }
-  if (finishReason === undefined) throw endedEarly(context, "a finish_reason");
-  if (usage !== undefined) {
-    const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
-    yield usageChunk(model, {
-      inputTokens: Math.max(0, usage.prompt_tokens - cached),
-      outputTokens: usage.completion_tokens,
-      cacheReadTokens: cached,
-    });
+
+  end(out: Chunk[]): void {
+    const finishReason = this.#finishReason;
+    if (finishReason === undefined) throw endedEarly(this.context, "a finish_reason");
+    const usage = this.#usage;
+    if (usage !== undefined) {
+      const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
+      out.push(
+        usageChunk(this.model, {
+          inputTokens: Math.max(0, usage.prompt_tokens - cached),
+          outputTokens: usage.completion_tokens,
+          cacheReadTokens: cached,
+        }),
+      );
+    }
+    out.push({ type: "stop", reason: stopReasons[finishReason] ?? finishReason });
   }
-  yield { type: "stop", reason: stopReasons[finishReason] ?? finishReason };
 }

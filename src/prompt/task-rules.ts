@@ -4,6 +4,7 @@
  */
 import { resolve } from "node:path";
 import type { ToolExecutor } from "../task/contracts/tool-executor.js";
+import { withExecuteTool } from "../task/contracts/tool-executor.js";
 import { listRules } from "./rules.js";
 import type { ListedRule } from "./rules.js";
 
@@ -59,17 +60,8 @@ export function withRulePathTracking(executor: ToolExecutor, rules: TaskRules): 
     const path = params["path"];
     if (path !== undefined && path.trim() !== "") rules.touch(path.trim());
   };
-  return {
-    toolSchemas: (mode) => executor.toolSchemas(mode),
-    promptDescriptions: (mode) => executor.promptDescriptions(mode),
-    toolNames: () => executor.toolNames(),
-    parameterNames: () => executor.parameterNames(),
-    isReadOnly: (name) => executor.isReadOnly(name),
-    presentPartial: (block, context) => executor.presentPartial(block, context),
-    abortAll: () => executor.abortAll(),
-    executeTool: async (block, context) => {
-      note(block.params);
-      return executor.executeTool(block, context);
-    },
-  };
+  return withExecuteTool(executor, async (block, context) => {
+    note(block.params);
+    return executor.executeTool(block, context);
+  });
 }

@@ -1,6 +1,7 @@
 import { ProviderError, toProviderError } from "../llm/errors.js";
 import type { Chunk } from "../llm/types.js";
 import type { OpenedStream } from "./attempt-api-request.js";
+import { PresentationFrame } from "./presentation-frame.js";
 import * as responses from "./responses.js";
 import type { StreamAssembler } from "./stream-assembler.js";
 import type { Round } from "./round.js";
@@ -33,9 +34,13 @@ export async function consumeStream(options: {
   parallelTools: boolean;
   providerName: string;
   schedulePresentation: () => void;
+  /** Growing blocks are presented at most once per this many ms (0: on every delta). */
+  presentationFrameMs: number;
 }): Promise<ConsumedStream> {
   const { assembler, taskState: state, round } = options;
-  let rawText = "";
+  // Joined once at the end: `+=` per delta would build a rope of one node per delta.
+  const pieces: string[] = [];
+  const frame = new PresentationFrame({ blocks: assembler, present: options.schedulePresentation, frameMs: options.presentationFrameMs });
   let note: string | undefined;
   let streamError: ProviderError | undefined;
   let stopReason: string | undefined;
@@ -49,17 +54,17 @@ export async function consumeStream(options: {
           options.usage.add(chunk);
           break;
         case "text":
-          rawText += chunk.text;
+          pieces.push(chunk.text);
           assembler.pushText(chunk.text);
-          options.schedulePresentation();
+          frame.changed();
           break;
         case "reasoning":
           assembler.pushReasoning(chunk);
-          options.schedulePresentation();
+          frame.changed();
           break;
         case "tool_call":
           assembler.pushToolCall(chunk);
-          options.schedulePresentation();
+          frame.changed();
           break;
         case "stop":
           stopReason = chunk.reason;
@@ -82,8 +87,10 @@ export async function consumeStream(options: {
       if (streamError.kind === "aborted") streamError = undefined;
     }
   } finally {
+    frame.stop();
     // Leaving early closes the HTTP stream instead of draining it.
     if (next.done !== true) void iterator.return?.().catch(() => undefined);
   }
+  const rawText = pieces.join("");
   return { rawText, ...(note ? { note } : {}), ...(streamError ? { streamError } : {}), ...(stopReason === undefined ? {} : { stopReason }) };
 }

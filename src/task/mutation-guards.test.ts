@@ -19,7 +19,7 @@ describe("safeguards a deliberate code change must not slip past", () => {
       taskState,
       parallelTools: true,
       say: () => "id",
-      cleanText: (raw) => raw,
+      textCleaner: () => (raw) => raw,
       presentPartialTool: () => undefined,
       runTool: async (block) => {
         // The stream keeps changing the block it owns while the tool runs.

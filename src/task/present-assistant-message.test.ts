@@ -32,7 +32,7 @@ function fixture(options: { parallelTools?: boolean } = {}) {
       events.push(`say ${type} ${text}${sayOptions?.partial ? " (partial)" : ""}`);
       return "id";
     },
-    cleanText: (raw) => raw,
+    textCleaner: () => (raw) => raw,
     presentPartialTool: (block) => events.push(`partial ${block.name}`),
     runTool: async (block) => {
       events.push(`run ${block.name} locked=${String(state.presentAssistantMessageLocked)}`);

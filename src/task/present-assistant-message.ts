@@ -10,7 +10,8 @@ export interface PresenterContext {
   readonly taskState: TaskState;
   readonly parallelTools: boolean;
   say(type: SayType, text: string, options?: SayOptions): string;
-  cleanText(raw: string, partial: boolean): string;
+  /** A cleaner for one growing text block (P12); only the message's first update keeps it. */
+  textCleaner(): (raw: string, partial: boolean) => string;
   /** Shows a tool call that is still streaming (never runs it). */
   presentPartialTool(block: ToolUseBlock, round: Round): void;
   /** Runs a complete tool call and records its result (SPEC T19: through the ToolExecutor). */
@@ -67,7 +68,7 @@ export async function presentAssistantMessage(context: PresenterContext): Promis
         context.say("text", block.content, {
           partial: block.partial && round.streamCut === undefined,
           key: `text:${index}`,
-          transform: (raw, partial) => context.cleanText(raw, partial), // P12
+          transform: context.textCleaner(), // P12
         });
         break;
       case "tool_use":

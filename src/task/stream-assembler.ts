@@ -1,5 +1,6 @@
 import { AssistantMessageParser } from "../parser/assistant-message-parser.js";
 import type { ParserOptions } from "../parser/assistant-message-parser.js";
+import { StringBuilder } from "../parser/values.js";
 import type { Block, ReasoningBlock, TextBlock, ToolUseBlock } from "../parser/types.js";
 import type { Chunk } from "../llm/types.js";
 import type { BlockList } from "./task-state.js";
@@ -11,9 +12,9 @@ export type { NativeToolCallSink } from "./contracts/task-options.js";
 import type { NativeToolCallSink } from "./contracts/task-options.js";
 
 type Segment =
-  | { kind: "reasoning"; block: ReasoningBlock }
+  | { kind: "reasoning"; block: ReasoningBlock; text: StringBuilder }
   | { kind: "xml-text"; parser: AssistantMessageParser; blocks: Block[]; prefix: string; prefixed: number }
-  | { kind: "plain-text"; block: TextBlock }
+  | { kind: "plain-text"; block: TextBlock; text: StringBuilder }
   | { kind: "tool"; index: number; block: ToolUseBlock };
 
 /**
@@ -65,9 +66,11 @@ export class StreamAssembler implements BlockList {
     }
     if (this.current?.kind !== "plain-text") {
       this.settle();
-      this.current = { kind: "plain-text", block: { type: "text", content: "", partial: true } };
+      this.current = { kind: "plain-text", block: { type: "text", content: "", partial: true }, text: new StringBuilder() };
     }
-    this.current.block.content += text;
+    // Not `content += text`: a rope of one node per delta (issue 18).
+    this.current.text.append(text);
+    this.current.block.content = this.current.text.toString();
   }
 
   /**
@@ -81,9 +84,12 @@ export class StreamAssembler implements BlockList {
     const closed = open !== undefined && (open.signature !== undefined || open.redactedData !== undefined);
     if (this.current?.kind !== "reasoning" || closed || chunk.redactedData !== undefined) {
       this.settle();
-      this.current = { kind: "reasoning", block: { type: "reasoning", content: "", partial: true } };
+      this.current = { kind: "reasoning", block: { type: "reasoning", content: "", partial: true }, text: new StringBuilder() };
     }
-    this.current.block.content += chunk.text;
+    if (chunk.text !== "") {
+      this.current.text.append(chunk.text);
+      this.current.block.content = this.current.text.toString();
+    }
     if (chunk.signature !== undefined) this.current.block.signature = chunk.signature;
     if (chunk.redactedData !== undefined) this.current.block.redactedData = chunk.redactedData;
   }

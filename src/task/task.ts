@@ -3,7 +3,7 @@ import { defaultRetrySchedule } from "../llm/retry.js";
 import type { ContentBlock, ImageContent, Message } from "../llm/types.js";
 import { openStreamWithRetry } from "./attempt-api-request.js";
 import type { OpenedStream } from "./attempt-api-request.js";
-import { cleanTextForDisplay } from "./clean-text.js";
+import { IncrementalTextCleaner } from "./clean-text.js";
 import { BudgetExceededError, TaskAbortedError } from "./errors.js";
 import { assistantHistoryContent } from "./history-content.js";
 import { MessageState } from "./message-state.js";
@@ -108,7 +108,10 @@ export class Task {
       taskState: this.taskState,
       parallelTools: options.parallelTools ?? false,
       say: (type, text, sayOptions) => this.say(type, text, sayOptions),
-      cleanText: (raw, partial) => cleanTextForDisplay(raw, partial, this.knownTags),
+      textCleaner: () => {
+        const cleaner = new IncrementalTextCleaner(this.knownTags);
+        return (raw, partial) => cleaner.clean(raw, partial);
+      },
       presentPartialTool: (block, round) => this.tools.presentPartial(block, round.partialShownAt),
       runTool: async (block, round) => {
         const run = await this.tools.run(block);
@@ -308,6 +311,7 @@ export class Task {
       parallelTools: this.options.parallelTools ?? false,
       providerName: this.options.provider.name,
       schedulePresentation: () => this.schedulePresentation(),
+      presentationFrameMs: this.options.presentationFrameMs ?? 16,
     });
     if (this.taskState.abort) await this.saveInterruptedRound(round, assembler, outcome.rawText);
     return this.finishRound({ round, assembler, ...outcome });

@@ -50,6 +50,8 @@ export interface TaskOptions {
   };
   /** Minimum interval between two partial updates of one message (default 40 ms, ~25 a second). */
   partialUpdateIntervalMs?: number;
+  /** Growing blocks are presented at most once per this many ms (default 16, a frame; 0: every delta). */
+  presentationFrameMs?: number;
   /** Context management (src/context): compaction before requests and after context-window errors. */
   context?: ContextDriver;
 }

@@ -63,3 +63,20 @@ export interface ToolExecutor {
   /** Kills running commands etc. when the task aborts (SPEC T5). */
   abortAll(): Promise<void>;
 }
+
+/**
+ * A decorator that changes only how a complete call runs (hooks, allowed
+ * tools, outcome messages, rules): every other method goes to `executor`.
+ */
+export function withExecuteTool(executor: ToolExecutor, executeTool: ToolExecutor["executeTool"]): ToolExecutor {
+  return {
+    toolSchemas: (mode) => executor.toolSchemas(mode),
+    promptDescriptions: (mode) => executor.promptDescriptions(mode),
+    toolNames: () => executor.toolNames(),
+    parameterNames: () => executor.parameterNames(),
+    isReadOnly: (name) => executor.isReadOnly(name),
+    presentPartial: (block, context) => executor.presentPartial(block, context),
+    abortAll: () => executor.abortAll(),
+    executeTool,
+  };
+}
