@@ -7,6 +7,7 @@ import type { ResolvedSettings } from "../config/index.js";
 import { ConfigError } from "../config/index.js";
 import type { McpServerConfig } from "../mcp/config.js";
 import type { Provider } from "../llm/types.js";
+import { withStreamHooks } from "../llm/stream-hooks.js";
 import { TaskBudget, countSoFar } from "../security/budget.js";
 import { secretValues } from "../security/child-environment.js";
 import { PermissionRules } from "../security/permission-rules.js";
@@ -117,14 +118,14 @@ export function summaryProvider(options: { provider: Provider; security: Session
           name: provider.name,
           model: provider.model,
           ...(provider.baseUrl === undefined ? {} : { baseUrl: provider.baseUrl }),
-          createMessage: (request) => {
-            const over = budget.beforeRequest(options.usage());
-            if (over !== undefined) {
+          createMessage: (request) =>
+            withStreamHooks(() => provider.createMessage(request), {
               // Refused as a failing stream: compaction says it could not condense, and the task stops at its next request.
-              return { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error(over)) }) };
-            }
-            return provider.createMessage(request);
-          },
+              start: () => {
+                const over = budget.beforeRequest(options.usage());
+                if (over !== undefined) throw new Error(over);
+              },
+            }),
         };
   return options.security.wrapProvider(budgeted);
 }
