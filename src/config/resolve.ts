@@ -291,6 +291,8 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     sandbox = chosen.mode;
     sandboxNotice = chosen.notice;
     sourceDetails["sandbox"] = chosen.detail;
+    // The user's answer decided: their config is the source (`cairn config`, `cairn sandbox`).
+    if (user?.config.sandboxOptIn !== undefined) sources["sandbox"] = "user";
   }
   // A project base URL counts only where it would be in force: not under a flag or variable, and its profile selected.
   const blocked = blockedBaseUrls.find((entry) => entry.key === "baseUrl" || entry.key === `profiles.${profile?.name ?? ""}.baseUrl`);

@@ -18,7 +18,7 @@ export interface SandboxDefault {
 }
 
 export function sandboxDefault(options: { optIn: boolean | undefined; userFile: string; probe: BubblewrapProbe }): SandboxDefault {
-  if (options.optIn === false) return { mode: "off", detail: `default (sandboxOptIn false in ${options.userFile})`, notice: undefined };
+  if (options.optIn === false) return { mode: "off", detail: `${options.userFile} (sandboxOptIn false: cairn sandbox disable)`, notice: undefined };
   if (options.optIn === undefined) {
     return {
       mode: "off",
@@ -27,10 +27,10 @@ export function sandboxDefault(options: { optIn: boolean | undefined; userFile: 
     };
   }
   const usable = options.probe();
-  if (usable.ok) return { mode: "workspace-write", detail: `default (opted in: sandboxOptIn in ${options.userFile})`, notice: undefined };
+  if (usable.ok) return { mode: "workspace-write", detail: `${options.userFile} (opted in: sandboxOptIn, cairn sandbox enable)`, notice: undefined };
   return {
     mode: "off",
-    detail: `default (opted in, but bubblewrap is not usable here)`,
+    detail: `${options.userFile} (opted in, but bubblewrap is not usable here)`,
     notice: `the sandbox is off although you opted in (cairn sandbox enable): ${usable.message}.`,
   };
 }
