@@ -2,6 +2,7 @@ import { ProviderError, toProviderError } from "./errors.js";
 import type { ErrorContext } from "./errors.js";
 import { defaultStallTimeouts } from "./stall.js";
 import type { StallTimeouts } from "./stall.js";
+import type { ChunkIterator } from "./chunk-stream.js";
 import type { Chunk } from "./types.js";
 
 /** What the official SDKs return from a streaming call: events plus the controller that closes the socket. */
@@ -49,7 +50,7 @@ export function guardedStream<T>(options: GuardedStreamOptions<T>): AsyncIterabl
  * timer that measures only the time spent waiting on the SDK; when it fires, the HTTP request is
  * aborted, which fails the SDK's pending read, and that failure is reported as `stalled`.
  */
-class GuardedIterator<T> implements AsyncIterator<Chunk> {
+class GuardedIterator<T> implements ChunkIterator {
   readonly #options: GuardedStreamOptions<T>;
   readonly #translator: StreamTranslator<T>;
   readonly #controller = new AbortController();
@@ -81,15 +82,10 @@ class GuardedIterator<T> implements AsyncIterator<Chunk> {
   };
 
   async next(): Promise<IteratorResult<Chunk>> {
-    const { signal, context } = this.#options;
     try {
-      if (!this.#started) {
-        this.#started = true;
-        if (signal.aborted) throw abortedError(context);
-        signal.addEventListener("abort", this.#abortAll, { once: true });
-      }
+      this.#start();
       for (;;) {
-        if (signal.aborted) throw abortedError(context);
+        if (this.#options.signal.aborted) throw abortedError(this.#options.context);
         if (this.#head < this.#queue.length) return { value: this.#queue[this.#head++] as Chunk, done: false };
         this.#queue.length = 0;
         this.#head = 0;
@@ -97,13 +93,37 @@ class GuardedIterator<T> implements AsyncIterator<Chunk> {
           await this.#close(true);
           return { value: undefined, done: true };
         }
-        await this.#pull();
+        this.#take(await this.#nextEvent());
       }
     } catch (error) {
-      await this.#close(false);
-      if (signal.aborted) throw abortedError(context);
-      if (this.#stalled) throw this.#stalled;
-      throw toProviderError(error, context);
+      throw await this.#failure(error);
+    }
+  }
+
+  async forEach(onChunk: (chunk: Chunk) => boolean): Promise<boolean> {
+    const signal = this.#options.signal;
+    try {
+      this.#start();
+      for (;;) {
+        if (signal.aborted) throw abortedError(this.#options.context);
+        const queue = this.#queue;
+        while (this.#head < queue.length) {
+          if (!onChunk(queue[this.#head++] as Chunk)) {
+            await this.return();
+            return false;
+          }
+          if (signal.aborted) throw abortedError(this.#options.context);
+        }
+        queue.length = 0;
+        this.#head = 0;
+        if (this.#ended || this.#closed) {
+          await this.#close(true);
+          return true;
+        }
+        this.#take(await this.#nextEvent());
+      }
+    } catch (error) {
+      throw await this.#failure(error);
     }
   }
 
@@ -113,19 +133,38 @@ class GuardedIterator<T> implements AsyncIterator<Chunk> {
     return { value: undefined, done: true };
   }
 
-  async #pull(): Promise<void> {
-    this.#waitingSince = performance.now();
+  #start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    const { signal, context } = this.#options;
+    if (signal.aborted) throw abortedError(context);
+    signal.addEventListener("abort", this.#abortAll, { once: true });
+  }
+
+  async #failure(error: unknown): Promise<ProviderError> {
+    await this.#close(false);
+    const { signal, context } = this.#options;
+    if (signal.aborted) return abortedError(context);
+    if (this.#stalled) return this.#stalled;
+    return toProviderError(error, context);
+  }
+
+  async #open(): Promise<AsyncIterator<T>> {
+    this.#sdk = await this.#options.open(this.#controller.signal);
+    this.#source = this.#sdk[Symbol.asyncIterator]();
+    return this.#source;
+  }
+
+  /** Waits for the SDK's next event, timed by the stall timer. */
+  #nextEvent(): Promise<IteratorResult<T>> {
+    this.#waitingSince = Date.now();
     this.#timer ??= setTimeout(this.#check, this.#limit());
-    let result: IteratorResult<T>;
-    try {
-      if (this.#source === undefined) {
-        this.#sdk = await this.#options.open(this.#controller.signal);
-        this.#source = this.#sdk[Symbol.asyncIterator]();
-      }
-      result = await this.#source.next();
-    } finally {
-      this.#waitingSince = undefined;
-    }
+    return this.#source === undefined ? this.#open().then((source) => source.next()) : this.#source.next();
+  }
+
+  /** Translates one event into the queue (none left when the answer is complete). */
+  #take(result: IteratorResult<T>): void {
+    this.#waitingSince = undefined;
     if (this.#stalled) throw this.#stalled;
     if (result.done === true) {
       this.#ended = true;
@@ -143,7 +182,7 @@ class GuardedIterator<T> implements AsyncIterator<Chunk> {
   readonly #check = (): void => {
     this.#timer = undefined;
     if (this.#waitingSince === undefined || this.#closed) return; // re-armed by the next wait
-    const elapsed = performance.now() - this.#waitingSince;
+    const elapsed = Date.now() - this.#waitingSince;
     if (elapsed < this.#limit()) {
       this.#timer = setTimeout(this.#check, this.#limit() - elapsed);
       return;

@@ -1,3 +1,5 @@
+import { forEachChunk } from "./chunk-stream.js";
+import type { ChunkIterator } from "./chunk-stream.js";
 import type { Chunk } from "./types.js";
 
 /** What a wrapper around a provider's stream wants to do at its edges. */
@@ -21,8 +23,8 @@ export function withStreamHooks(open: () => AsyncIterable<Chunk>, hooks: StreamH
   return { [Symbol.asyncIterator]: () => new HookedIterator(open, hooks) };
 }
 
-class HookedIterator implements AsyncIterator<Chunk> {
-  #inner: AsyncIterator<Chunk> | undefined;
+class HookedIterator implements ChunkIterator {
+  #inner: ChunkIterator | undefined;
   #ended = false;
 
   constructor(
@@ -33,6 +35,28 @@ class HookedIterator implements AsyncIterator<Chunk> {
   next(): Promise<IteratorResult<Chunk>> {
     if (this.#inner === undefined) return this.#first();
     return this.#inner.next().then(this.#passed, this.#failed);
+  }
+
+  async forEach(onChunk: (chunk: Chunk) => boolean): Promise<boolean> {
+    if (this.#inner === undefined) {
+      // Push mode from the start: the first chunk through next(), which opens the stream.
+      const first = await this.next();
+      if (first.done === true) return true;
+      if (!onChunk(first.value)) {
+        await this.return();
+        return false;
+      }
+    }
+    const inner = this.#inner as ChunkIterator;
+    const hook = this.hooks.chunk;
+    let ended: boolean;
+    try {
+      ended = await forEachChunk(inner, hook === undefined ? onChunk : (chunk) => (hook(chunk), onChunk(chunk)));
+    } catch (error) {
+      return this.#failed(error);
+    }
+    await this.#end();
+    return ended;
   }
 
   async return(): Promise<IteratorResult<Chunk>> {

@@ -1,13 +1,14 @@
 import { ProviderError, toProviderError } from "../llm/errors.js";
 import { retryDelay, sleep } from "../llm/retry.js";
 import type { RetrySchedule } from "../llm/retry.js";
+import type { ChunkIterator } from "../llm/chunk-stream.js";
 import type { Chunk, Provider, ProviderRequest } from "../llm/types.js";
 import { TaskAbortedError } from "./errors.js";
 
 /** An open stream whose first chunk has already arrived without error (SPEC T11). */
 export interface OpenedStream {
   first: IteratorResult<Chunk>;
-  iterator: AsyncIterator<Chunk>;
+  iterator: ChunkIterator;
 }
 
 export type RetryDecision = "retry" | "give_up";

@@ -1,4 +1,5 @@
 import { ProviderError, toProviderError } from "../llm/errors.js";
+import { forEachChunk } from "../llm/chunk-stream.js";
 import type { Chunk } from "../llm/types.js";
 import type { OpenedStream } from "./attempt-api-request.js";
 import { PresentationFrame } from "./presentation-frame.js";
@@ -45,41 +46,47 @@ export async function consumeStream(options: {
   let streamError: ProviderError | undefined;
   let stopReason: string | undefined;
   const { iterator } = options.opened;
-  let next: IteratorResult<Chunk> = options.opened.first;
+  /** One chunk to its handler; false stops reading. */
+  const handle = (chunk: Chunk): boolean => {
+    switch (chunk.type) {
+      case "usage":
+        options.usage.add(chunk);
+        break;
+      case "text":
+        pieces.push(chunk.text);
+        assembler.pushText(chunk.text);
+        frame.changed();
+        break;
+      case "reasoning":
+        assembler.pushReasoning(chunk);
+        frame.changed();
+        break;
+      case "tool_call":
+        assembler.pushToolCall(chunk);
+        frame.changed();
+        break;
+      case "stop":
+        stopReason = chunk.reason;
+        break;
+    }
+    if (state.abort) return false;
+    if (round.didRejectTool) {
+      note = responses.interruptedByUserFeedback;
+      return false;
+    }
+    if (round.didAlreadyUseTool && !options.parallelTools) {
+      note = responses.interruptedByToolUse;
+      return false;
+    }
+    return true;
+  };
+  const first = options.opened.first;
+  let open = first.done !== true;
   try {
-    while (!next.done) {
-      const chunk = next.value;
-      switch (chunk.type) {
-        case "usage":
-          options.usage.add(chunk);
-          break;
-        case "text":
-          pieces.push(chunk.text);
-          assembler.pushText(chunk.text);
-          frame.changed();
-          break;
-        case "reasoning":
-          assembler.pushReasoning(chunk);
-          frame.changed();
-          break;
-        case "tool_call":
-          assembler.pushToolCall(chunk);
-          frame.changed();
-          break;
-        case "stop":
-          stopReason = chunk.reason;
-          break;
-      }
-      if (state.abort) break;
-      if (round.didRejectTool) {
-        note = responses.interruptedByUserFeedback;
-        break;
-      }
-      if (round.didAlreadyUseTool && !options.parallelTools) {
-        note = responses.interruptedByToolUse;
-        break;
-      }
-      next = await iterator.next();
+    if (first.done !== true && handle(first.value)) {
+      // Push mode (issue 18): the chunks come to `handle` with no wait per chunk here.
+      await forEachChunk(iterator, handle);
+      open = false; // ended, or left by forEachChunk when `handle` stopped it
     }
   } catch (error) {
     if (!state.abort) {
@@ -89,7 +96,7 @@ export async function consumeStream(options: {
   } finally {
     frame.stop();
     // Leaving early closes the HTTP stream instead of draining it.
-    if (next.done !== true) void iterator.return?.().catch(() => undefined);
+    if (open) void iterator.return?.().catch(() => undefined);
   }
   const rawText = pieces.join("");
   return { rawText, ...(note ? { note } : {}), ...(streamError ? { streamError } : {}), ...(stopReason === undefined ? {} : { stopReason }) };

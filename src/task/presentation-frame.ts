@@ -13,8 +13,10 @@ export class PresentationFrame {
   readonly #frameMs: number;
   #length = 0;
   #lastPartial = false;
-  #presentedAt = Number.NEGATIVE_INFINITY;
+  /** A frame is running: changes wait for its end. */
   #timer: NodeJS.Timeout | undefined;
+  /** Something changed during the running frame. */
+  #dirty = false;
 
   constructor(options: { blocks: BlockList; present: () => void; frameMs: number }) {
     this.#blocks = options.blocks;
@@ -22,38 +24,36 @@ export class PresentationFrame {
     this.#frameMs = options.frameMs;
   }
 
-  /** The blocks changed: present now, or once the current frame is over. */
+  /** The blocks changed: present now, or at the end of the running frame (no clock is read per delta). */
   changed(): void {
     const length = this.#blocks.length;
     const lastPartial = this.#blocks.at(length - 1)?.partial === true;
-    if (length !== this.#length || lastPartial !== this.#lastPartial || this.#frameMs <= 0) {
+    if (length !== this.#length || lastPartial !== this.#lastPartial) {
       this.#length = length;
       this.#lastPartial = lastPartial;
-      this.#presentNow(performance.now());
+      this.#presentNow();
       return;
     }
-    if (this.#timer !== undefined) return;
-    const now = performance.now();
-    const waited = now - this.#presentedAt;
-    if (waited >= this.#frameMs) this.#presentNow(now);
-    else this.#timer = setTimeout(this.#onFrame, this.#frameMs - waited);
+    if (this.#timer !== undefined) this.#dirty = true;
+    else this.#presentNow();
   }
 
   /** The stream is over: the Task presents the final state itself. */
   stop(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#dirty = false;
   }
 
   readonly #onFrame = (): void => {
     this.#timer = undefined;
-    this.#presentNow(performance.now());
+    if (this.#dirty) this.#presentNow();
   };
 
-  #presentNow(now: number): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#presentedAt = now;
+  /** Presents, and starts a frame during which further growth only marks the blocks dirty. */
+  #presentNow(): void {
+    this.#dirty = false;
     this.#present();
+    if (this.#frameMs > 0) this.#timer ??= setTimeout(this.#onFrame, this.#frameMs);
   }
 }
