@@ -83,18 +83,22 @@ export function registerCompactCommand(program: Command): void {
   ).action(async (taskId: string, flags: TaskCommandOptions & { undo?: boolean }) => {
     const { resolveSettings, ConfigError } = await import("../config/index.js");
     const { loadScenario } = await import("../llm/scripted/scenario.js");
+    const { JsonEventWriter } = await import("../ui/headless/json-events.js");
     try {
       const settings = await resolveSettings({ flags, env: process.env, cwd: process.cwd(), trust: flags.trust === true });
       const scenario = settings.provider === "mock" && flags.scenario ? await loadScenario(flags.scenario) : undefined;
+      const json = new JsonEventWriter({ taskId });
       const outcome = await compactStoredTask({
         settings,
         taskId,
         undo: flags.undo === true,
         ...(scenario ? { scenario } : {}),
         onMessage: (message) => {
-          // The same line shape as `cairn run --json`.
-          if (settings.json) process.stdout.write(`${JSON.stringify({ ...message, ...(message.type === "say" ? { say: message.say } : {}), taskId })}\n`);
-          else process.stdout.write(`${message.type === "say" && message.say === "warning" ? "warning: " : ""}${message.text}\n`);
+          // The same lines as `cairn run --json` (docs/json-events.md).
+          if (settings.json) {
+            const line = json.line(message);
+            if (line !== undefined) process.stdout.write(`${line}\n`);
+          } else process.stdout.write(`${message.type === "say" && message.say === "warning" ? "warning: " : ""}${message.text}\n`);
         },
       });
       process.exitCode = outcome.done ? 0 : 1;

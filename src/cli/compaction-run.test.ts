@@ -5,6 +5,7 @@ import { startScriptedServer } from "../llm/scripted/server.js";
 import type { LoggedRequest, ScriptedServer } from "../llm/scripted/server.js";
 import type { Scenario, ScenarioTurn } from "../llm/scripted/scenario.js";
 import { TaskStore } from "../store/task-store.js";
+import { jsonEventProblems } from "../ui/headless/test-support/json-events-schema.js";
 import { makeSandbox, runCli } from "./test-support/cli-harness.js";
 import type { Sandbox } from "./test-support/cli-harness.js";
 
@@ -230,7 +231,9 @@ describe("context management end to end (issue #13, real CLI and SDK over HTTP)"
     await configure(summaryServer, { contextWindow: 200_000 });
     const compacted = await runCli(["compact", taskId, "--json", "--api-key", "test-key"], { env: sandbox.env, cwd: sandbox.workspace });
     expect(compacted.status, compacted.stderr).toBe(0);
-    expect(says(compacted.events, "condense")[0]).toMatchObject({ taskId, meta: { reason: "manual", step: "summary" } });
+    expect(says(compacted.events, "condense")[0]).toMatchObject({ v: 2, taskId, meta: { reason: "manual", step: "summary" } });
+    // #18: compact --json prints the same format 2 lines as cairn run --json.
+    for (const event of compacted.events) expect(jsonEventProblems(event), JSON.stringify(event)).toEqual([]);
     const afterCompact = (await store.load(taskId)).apiHistory;
     expect(afterCompact.length).toBeLessThan(original.length);
     expect(JSON.stringify(afterCompact[0])).toContain("Go on (by hand)");

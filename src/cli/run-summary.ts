@@ -1,4 +1,5 @@
 import type { TaskResult } from "../task/task.js";
+import { jsonFormatVersion } from "../ui/headless/json-events.js";
 
 /** What `cairn run` reports when the task ends (#11): the last line of its output. */
 export interface RunSummary {
@@ -15,9 +16,9 @@ export interface RunSummary {
   error?: string;
 }
 
-/** One JSON line, `{"type":"result",...}`, the last line of `--json` output. */
+/** One JSON line, `{"v":2,"type":"result",...}`, the last line of `--json` output (docs/json-events.md). */
 export function resultLine(summary: RunSummary): string {
-  return JSON.stringify({ type: "result", ...summary });
+  return JSON.stringify({ v: jsonFormatVersion, type: "result", ...summary });
 }
 
 /** `completed · 3 turns · 12,040 tokens in · 800 out · $0.0481 · 12.3 s` */

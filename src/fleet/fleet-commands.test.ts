@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { startCli } from "../cli/test-support/cli-harness.js";
+import { jsonEventProblems } from "../ui/headless/test-support/json-events-schema.js";
 import { hasRedisServer } from "./test-support/redis-server.js";
 import { makeFleetSandbox, writeThenComplete, type FleetSandbox } from "./test-support/fleet-harness.js";
 
@@ -54,7 +55,15 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
     // Live: the slow answer's text and the completion, which came after.
     expect(events.some((event) => event["say"] === "text" && String(event["text"]).includes("slowly"))).toBe(true);
     expect(events.find((event) => event["say"] === "completion_result")?.["text"]).toBe("Watched to the end");
-    expect(events.at(-1)).toEqual({ type: "job", id: jobId, status: "completed" });
+    expect(events.at(-1)).toEqual({ v: 2, type: "job", id: jobId, status: "completed" });
+    // #18: the same format 2 as cairn run --json; a watcher that joined late starts each message from its whole text.
+    for (const event of events) expect(jsonEventProblems(event), JSON.stringify(event)).toEqual([]);
+    const seen = new Set<unknown>();
+    for (const event of events.filter((line) => line["type"] === "say" || line["type"] === "ask")) {
+      if (!seen.has(event["id"])) expect(event).toHaveProperty("text");
+      seen.add(event["id"]);
+    }
+    expect(watch.messages().find((message) => message.say === "completion_result")?.text).toBe("Watched to the end");
   }, 90_000);
 
   it("#19 keys never go into a job, a bad tasks.jsonl adds nothing, and no Redis is a clear error", async () => {

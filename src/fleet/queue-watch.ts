@@ -6,7 +6,7 @@
 import type { Queue } from "bullmq";
 import type { Writable } from "node:stream";
 import type { StoreLogEntry } from "../store/types.js";
-import { HeadlessHost } from "../ui/headless/index.js";
+import { HeadlessHost, jsonFormatVersion } from "../ui/headless/index.js";
 import type { FleetContext } from "./fleet-context.js";
 import { fieldValue } from "./log-mirror.js";
 import { connectRedis } from "./redis-connection.js";
@@ -40,7 +40,7 @@ export async function watchJob(options: { queue: Queue; context: FleetContext; j
         const fresh = await queue.getJob(jobId);
         const result = fresh?.returnvalue as { status?: string } | undefined;
         const status = state === "completed" ? (result?.status ?? "completed") : state;
-        if (options.json) options.stdout.write(`${JSON.stringify({ type: "job", id: jobId, status })}\n`);
+        if (options.json) options.stdout.write(`${JSON.stringify({ v: jsonFormatVersion, type: "job", id: jobId, status })}\n`);
         else options.stdout.write(`job ${jobId}: ${status}\n`);
         return status === "completed" ? 0 : 1;
       }

@@ -105,6 +105,7 @@ class GuardedIterator<T> implements ChunkIterator {
     try {
       this.#start();
       for (;;) {
+        // Once per event: an abort also fails the SDK's pending read, so nothing waits on it.
         if (signal.aborted) throw abortedError(this.#options.context);
         const queue = this.#queue;
         while (this.#head < queue.length) {
@@ -112,7 +113,6 @@ class GuardedIterator<T> implements ChunkIterator {
             await this.return();
             return false;
           }
-          if (signal.aborted) throw abortedError(this.#options.context);
         }
         queue.length = 0;
         this.#head = 0;

@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { readJsonEvents, type JsonMessage } from "../../ui/headless/json-events-reader.js";
 
 export const cairnBin = fileURLToPath(new URL("../../../bin/cairn", import.meta.url));
 
@@ -46,6 +47,8 @@ export interface CliRun {
   exit: Promise<number>;
   /** Parsed JSON lines of stdout so far. */
   events(): Array<Record<string, unknown>>;
+  /** The `--json` messages so far, each folded from its snapshot and delta lines (docs/json-events.md). */
+  messages(): JsonMessage[];
   /** Resolves when stdout matches. */
   waitForOutput(pattern: RegExp): Promise<void>;
 }
@@ -71,6 +74,7 @@ export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd:
             return [];
           }
         }),
+    messages: () => readJsonEvents(run.stdout).messages,
     waitForOutput: (pattern) =>
       new Promise((resolve, reject) => {
         const check = (): void => {
@@ -98,8 +102,11 @@ export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd:
   return run;
 }
 
-export async function runCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string; stdin?: string }): Promise<{ status: number; stdout: string; stderr: string; events: Array<Record<string, unknown>> }> {
+export async function runCli(
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; cwd: string; stdin?: string },
+): Promise<{ status: number; stdout: string; stderr: string; events: Array<Record<string, unknown>>; messages: JsonMessage[] }> {
   const run = startCli(args, options);
   const status = await run.exit;
-  return { status, stdout: run.stdout, stderr: run.stderr, events: run.events() };
+  return { status, stdout: run.stdout, stderr: run.stderr, events: run.events(), messages: run.messages() };
 }

@@ -26,12 +26,12 @@ describe("HeadlessHost --json output", () => {
     host.onMessage(task);
     host.onMessage(say("tool", "Read src/x.ts", { meta: { tool: "read_file", path: "src/x.ts" } }));
     const lines = stdout.lines().map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines[0]).toEqual({ type: "say", say: "task", text: "fix the bug", partial: false, ts: task.ts, id: task.id, taskId: "task-1" });
-    expect(Object.keys(lines[0] ?? {})).toEqual(["type", "say", "text", "partial", "ts", "id", "taskId"]);
+    expect(lines[0]).toEqual({ v: 2, type: "say", say: "task", text: "fix the bug", partial: false, ts: task.ts, id: task.id, taskId: "task-1" });
+    expect(Object.keys(lines[0] ?? {})).toEqual(["v", "type", "say", "text", "partial", "ts", "id", "taskId"]);
     expect(lines[1]?.["meta"]).toEqual({ tool: "read_file", path: "src/x.ts" });
   });
 
-  it("prints partial updates, and each message's final state exactly once", () => {
+  it("#18 prints partial updates as deltas after a snapshot, and each message's final state exactly once", () => {
     const { host, stdout } = createHost();
     const first = say("text", "Hel", { partial: true });
     host.onMessage(first);
@@ -40,9 +40,9 @@ describe("HeadlessHost --json output", () => {
     host.onMessage({ ...first, text: "Hello world", partial: false });
     host.onMessage({ ...first, text: "Hello world!", partial: true });
     const lines = stdout.lines().map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines.map((line) => [line["text"], line["partial"]])).toEqual([
+    expect(lines.map((line) => [line["text"] ?? `+${String(line["delta"])}`, line["partial"]])).toEqual([
       ["Hel", true],
-      ["Hello wor", true],
+      ["+lo wor", true],
       ["Hello world", false],
     ]);
   });

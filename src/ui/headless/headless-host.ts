@@ -1,5 +1,5 @@
 /**
- * The Host of `cairn run`: prints the task (JSON lines or text) and answers
+ * The Host of `cairn run`: prints the task (JSON lines, see json-events.ts, or text) and answers
  * asks from standard input. It never hangs: with stdin closed, or silent past
  * `askTimeoutMs`, the `--on-ask` policy answers instead.
  */
@@ -8,6 +8,7 @@ import type { Host } from "../../task/contracts/host.js";
 import type { AskMessage, AskResponse, UiMessage } from "../../task/contracts/messages.js";
 import { parseAnswerLine, plainAnswer } from "./answer-line.js";
 import { HeadlessAskError, formatDuration, type UnansweredReason } from "./errors.js";
+import { JsonEventWriter } from "./json-events.js";
 import { LineReader } from "./line-reader.js";
 import { automaticAnswer } from "./policy.js";
 import { TextPrinter, followupOptions } from "./text-printer.js";
@@ -43,6 +44,7 @@ function defaultColor(stdout: Writable): boolean {
 export class HeadlessHost implements Host {
   readonly #options: HeadlessHostOptions;
   readonly #text: TextPrinter | undefined;
+  readonly #json: JsonEventWriter;
   readonly #reader: LineReader;
   /** Messages whose final state was printed: printed once, later updates dropped. */
   /** Final messages shown, with the status they had. */
@@ -56,6 +58,7 @@ export class HeadlessHost implements Host {
     this.#text = options.json
       ? undefined
       : new TextPrinter({ stdout: options.stdout, stderr: options.stderr, color: options.color ?? defaultColor(options.stdout) });
+    this.#json = new JsonEventWriter({ taskId: options.taskId });
     this.#reader = new LineReader(options.stdin, () => this.#drain());
   }
 
@@ -68,7 +71,8 @@ export class HeadlessHost implements Host {
       this.#text.print(message);
       return;
     }
-    this.#options.stdout.write(`${this.#jsonLine(message)}\n`);
+    const line = this.#json.line(message);
+    if (line !== undefined) this.#options.stdout.write(`${line}\n`);
   }
 
   answerAsk(message: AskMessage, signal: AbortSignal): Promise<AskResponse> {
@@ -110,21 +114,6 @@ export class HeadlessHost implements Host {
   close(): void {
     this.#reader.dispose();
     this.#text?.finish();
-  }
-
-  #jsonLine(message: UiMessage): string {
-    const kind = message.type === "say" ? { say: message.say } : { ask: message.ask };
-    return JSON.stringify({
-      type: message.type,
-      ...kind,
-      text: message.text,
-      partial: message.partial,
-      ts: message.ts,
-      id: message.id,
-      taskId: this.#options.taskId,
-      ...(message.subagentId === undefined ? {} : { subagentId: message.subagentId }),
-      ...(message.meta === undefined ? {} : { meta: message.meta }),
-    });
   }
 
   /** Hands waiting lines to open asks; with stdin over, the policy answers what is left. */

@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import type { UiMessage } from "../task/contracts/messages.js";
+import { SecretRedactor } from "./redaction.js";
+
+const secret = "sk-live-0123456789abcdef";
+
+/** Every piece of `value` of at least 8 characters. */
+function piecesOf(value: string): string[] {
+  const pieces: string[] = [];
+  for (let start = 0; start + 8 <= value.length; start += 1) pieces.push(value.slice(start, start + 8));
+  return pieces;
+}
+
+describe("#18 SecretRedactor: a secret split across two updates is never shown in part", () => {
+  it("a partial message's text holds back an end that could start a secret, and shows it once it is whole or cannot be one", () => {
+    const redactor = new SecretRedactor([secret]);
+    expect(redactor.partialText("the key is sk-live-0123")).toBe("the key is ");
+    expect(redactor.partialText(`the key is ${secret}`)).toBe("the key is [REDACTED]");
+    expect(redactor.partialText("the key is sk-live-X")).toBe("the key is sk-live-X");
+    // Only a start of the secret is held back; the same characters elsewhere are shown.
+    expect(redactor.partialText("sk-live- is how live keys start.")).toBe("sk-live- is how live keys start.");
+    expect(redactor.text("the key is sk-live-0123")).toBe("the key is sk-live-0123");
+  });
+
+  it("redacting a partial UI message (as the host and the log see it) holds back; a final one is never cut", () => {
+    const redactor = new SecretRedactor([secret, "canary-password-xyz789"]);
+    const message: UiMessage = { type: "say", say: "text", id: "m1", ts: 1, text: "", partial: true };
+    const shown: string[] = [];
+    let streamed = "";
+    for (const chunk of ["Use ", "sk-li", "ve-01234", "56789ab", "cdef and canary-pa", "ssword-xyz789 now."]) {
+      streamed += chunk;
+      shown.push(redactor.deep({ ...message, text: streamed }).text);
+    }
+    const final = redactor.deep({ ...message, text: streamed, partial: false });
+    expect(final.text).toBe("Use [REDACTED] and [REDACTED] now.");
+    for (const text of shown) {
+      for (const piece of [...piecesOf(secret), ...piecesOf("canary-password-xyz789")]) expect(text).not.toContain(piece);
+      // Every update extends the one before: a --json reader gets deltas, not replacements.
+      expect(final.text.startsWith(text)).toBe(true);
+    }
+    expect(shown).toEqual(["Use ", "Use ", "Use ", "Use ", "Use [REDACTED] and ", "Use [REDACTED] and [REDACTED] now."]);
+  });
+
+  it("leaves other objects with text and partial (request content, tool blocks) whole", () => {
+    const redactor = new SecretRedactor([secret]);
+    const block = { type: "text", text: "ends with sk-li", partial: true };
+    expect(redactor.deep(block).text).toBe("ends with sk-li");
+  });
+});
