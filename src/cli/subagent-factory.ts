@@ -31,6 +31,7 @@ import type { AgentType } from "./agent-types.js";
 import { childHost, subagentSection } from "./subagent-host.js";
 import { EarlierChildren, type PreviousChild } from "./subagent-earlier-runs.js";
 import type { SessionSecurity } from "./security-wiring.js";
+import { summaryProvider } from "./security-wiring.js";
 import { createIsolatedWorkspace, type IsolatedWorkspace } from "./subagent-workspace.js";
 import { PermissionRules } from "../security/permission-rules.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
@@ -187,7 +188,7 @@ export class SubagentFactory implements ChildTaskFactory {
     const launchPolicy =
       isolated === undefined
         ? security.launchPolicy
-        : createLaunchPolicy({ workspace: cwd, sandbox: settings.sandbox, network: settings.sandboxNetwork, allowEnv: settings.allowEnv, userConfigDir: settings.userConfigDir });
+        : createLaunchPolicy({ workspace: cwd, sandbox: settings.sandbox, network: settings.sandboxNetwork, allowEnv: settings.allowEnv, userConfigDir: settings.userConfigDir, rules });
 
     // MCP tools may change anything: only types given the parent's tools (or use_mcp_tool by name) get them.
     const mcp = this.mcp !== undefined && (type.tools === undefined || type.tools.includes("use_mcp_tool")) && !type.readOnly ? this.mcp : undefined;
@@ -233,6 +234,13 @@ export class SubagentFactory implements ChildTaskFactory {
             say: (kind, text, meta) => current.task?.say(kind, text, meta ? { meta } : {}),
           })
         : undefined;
+    // Each child draws from the parent's budget: the parent's and every child's spending count.
+    const childBudget = budget
+      ? {
+          beforeRequest: () => budget.beforeRequest(add(this.options.parentUsage(), this.childrenSpent())),
+          beforeToolCall: () => budget.beforeToolCall(),
+        }
+      : undefined;
     const task: Task = new Task({
       taskId: writer.taskId,
       provider: security.wrapProvider(provider),
@@ -251,25 +259,20 @@ export class SubagentFactory implements ChildTaskFactory {
       parallelTools: settings.parallelTools,
       retrySchedule: settings.retry,
       log: security.wrapLog(writer),
-      ...(budget
-        ? {
-            budget: {
-              // Each child draws from the parent's budget: the parent's and every child's spending count.
-              beforeRequest: () => budget.beforeRequest(add(this.options.parentUsage(), this.childrenSpent())),
-              beforeToolCall: () => budget.beforeToolCall(),
-            },
-          }
-        : {}),
+      ...(childBudget ? { budget: childBudget } : {}),
       mcpWaitMs: settings.mcpWaitMs,
       ...(mcp ? { mcp: mcp.gate } : {}),
       createNativeToolCalls: () => new NativeToolCallAssembler(),
       ...(resumed ? { history: resumed.history } : {}),
       ...(checkpoints ? { checkpoints } : {}),
       // A long-running child compacts its own conversation as the parent does.
-      context: new ContextManager({ provider, ...(settings.context ? { settings: settings.context } : {}), readFile: workspaceFileReader(cwd) }),
+      // Its summary requests count in the budget too (#14).
+      context: new ContextManager({ provider: summaryProvider({ provider, security, budget: childBudget, usage: () => zero }), ...(settings.context ? { settings: settings.context } : {}), readFile: workspaceFileReader(cwd) }),
     });
     current.task = task;
-    this.spending.set(subagentId, () => task.usage.totals());
+    // A resumed child's earlier spending is in the budget already (budgetSoFar): only this run's counts here.
+    const before = resumed?.history.usage ?? zero;
+    this.spending.set(subagentId, () => subtract(task.usage.totals(), before));
 
     const onAbort = (): void => void task.abortTask();
     request.signal.addEventListener("abort", onAbort, { once: true });
@@ -395,3 +398,9 @@ export interface SubagentHooks {
 function add(left: Totals, right: Totals): Totals {
   return { tokensIn: left.tokensIn + right.tokensIn, tokensOut: left.tokensOut + right.tokensOut, cost: left.cost + right.cost };
 }
+
+function subtract(left: Totals, right: Totals): Totals {
+  return { tokensIn: left.tokensIn - right.tokensIn, tokensOut: left.tokensOut - right.tokensOut, cost: left.cost - right.cost };
+}
+
+const zero: Totals = { tokensIn: 0, tokensOut: 0, cost: 0 };
