@@ -5,6 +5,7 @@
  * prompt answers that ask. A cancel is the Task's staged abort (SPEC T5); the
  * next prompt then resumes the same task from its log.
  */
+import { metaOf } from "../task/contracts/message-meta.js";
 import type { AgentContext, AvailableCommand, SessionConfigOption, SessionModeState, SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import type { ResolvedSettings } from "../config/index.js";
@@ -82,7 +83,7 @@ export class AcpSession implements Host {
 
   onMessage(message: UiMessage): void {
     // A request that ends says why; a normal end clears an earlier limit, a failed request keeps it.
-    if (message.type === "say" && message.say === "api_req_started" && !message.partial && typeof message.meta?.["stopReason"] === "string") {
+    if (!message.partial && metaOf(message, "api_req_started")?.stopReason !== undefined) {
       this.stopHint = stopHintOf(message);
     }
     this.send(this.projection.project(message));

@@ -47,6 +47,7 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
     if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, got "${cwd}"`);
     const settings = await resolveSettings({ flags: { ...options.flags, cwd }, env: options.env, cwd }).catch(configError);
     for (const warning of settings.warnings) options.log(`warning: ${warning}`);
+    if (settings.sandboxNotice !== undefined) options.log(settings.sandboxNotice);
     // A project config that would send the key to another server needs confirmation (#14): refuse, as headless runs do.
     const blocked = settings.trust.blockedBaseUrl;
     if (blocked !== undefined) throw RequestError.invalidParams(undefined, blockedBaseUrlMessage(blocked, settings.projectConfigPath));

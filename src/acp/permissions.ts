@@ -2,6 +2,7 @@
  * cairn's approval asks as ACP permission requests: allow once, allow always
  * (for the rest of the session, for the same kind of action), or reject.
  */
+import { cardMetaOf, isToolMeta } from "../task/contracts/message-meta.js";
 import type { PermissionOption, RequestPermissionOutcome } from "@agentclientprotocol/sdk";
 import type { AskMessage, AskResponse } from "../task/contracts/messages.js";
 
@@ -21,19 +22,15 @@ export function isPermissionAsk(message: AskMessage): boolean {
  * commands starting with the same program, one MCP tool, web fetches.
  */
 export function alwaysKey(message: AskMessage): string {
-  const meta = message.meta ?? {};
-  const tool = typeof meta["tool"] === "string" ? meta["tool"] : message.ask;
+  const meta = cardMetaOf(message);
+  if (isToolMeta(meta, "execute_command")) return `command:${(meta.command ?? message.text).trim().split(/\s+/, 1)[0] ?? ""}`;
+  if (isToolMeta(meta, "use_mcp_tool")) return `mcp:${meta.server ?? ""}/${meta.name ?? ""}`;
+  if (isToolMeta(meta, "access_mcp_resource")) return `mcp:${meta.server ?? ""}/${meta.uri ?? ""}`;
+  const tool = meta?.tool ?? message.ask;
   switch (tool) {
     case "write_to_file":
     case "replace_in_file":
       return "edit";
-    case "execute_command": {
-      const command = typeof meta["command"] === "string" ? meta["command"] : message.text;
-      return `command:${command.trim().split(/\s+/, 1)[0] ?? ""}`;
-    }
-    case "use_mcp_tool":
-    case "access_mcp_resource":
-      return `mcp:${text(meta["server"])}/${text(meta["name"] ?? meta["uri"])}`;
     case "read_file":
     case "list_files":
     case "search_files":
@@ -44,9 +41,6 @@ export function alwaysKey(message: AskMessage): string {
   }
 }
 
-function text(value: unknown): string {
-  return typeof value === "string" ? value : "";
-}
 
 export type PermissionDecision = { answer: AskResponse; always: boolean };
 

@@ -1,16 +1,11 @@
 /** The task checklist (`checklist` message, meta `items`) as an ACP plan: done steps completed, the next one in progress. */
 import type { PlanEntry } from "@agentclientprotocol/sdk";
+import type { ChecklistMeta } from "../task/contracts/message-meta.js";
 
-export function planEntries(meta: Record<string, unknown> | undefined): PlanEntry[] {
-  const items = meta?.["items"];
-  if (!Array.isArray(items)) return [];
+export function planEntries(meta: ChecklistMeta | undefined): PlanEntry[] {
   const entries: PlanEntry[] = [];
   let nextFound = false;
-  for (const item of items) {
-    if (typeof item !== "object" || item === null) continue;
-    const text = (item as { text?: unknown }).text;
-    const done = (item as { done?: unknown }).done === true;
-    if (typeof text !== "string") continue;
+  for (const { text, done } of meta?.items ?? []) {
     const status = done ? "completed" : nextFound ? "pending" : "in_progress";
     if (!done) nextFound = true;
     entries.push({ content: text, priority: "medium", status });

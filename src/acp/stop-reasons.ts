@@ -4,18 +4,23 @@
  * always reads `cancelled`, however the task noticed it.
  */
 import type { StopReason } from "@agentclientprotocol/sdk";
+import { metaOf } from "../task/contracts/message-meta.js";
 import type { UiMessage } from "../task/contracts/messages.js";
 import type { TaskResult } from "../task/contracts/task-options.js";
 
-const limitReasons = new Set<StopReason>(["max_tokens", "max_turn_requests", "refusal"]);
+const limitReasons: readonly StopReason[] = ["max_tokens", "max_turn_requests", "refusal"];
+
+function isLimitReason(reason: string): reason is StopReason {
+  return limitReasons.some((limit) => limit === reason);
+}
 
 /** A limit or refusal a message reports (the model's stop reason, a budget), if any. */
 export function stopHintOf(message: UiMessage): StopReason | undefined {
-  const reason = message.meta?.["stopReason"];
-  if (typeof reason !== "string") return undefined;
+  const reason = metaOf(message, "api_req_started")?.stopReason;
+  if (reason === undefined) return undefined;
   // OpenAI names a refusal by its content filter.
   if (reason === "content_filter") return "refusal";
-  return limitReasons.has(reason as StopReason) ? (reason as StopReason) : undefined;
+  return isLimitReason(reason) ? reason : undefined;
 }
 
 export function stopReasonFor(options: { cancelled: boolean; result?: TaskResult; hint: StopReason | undefined }): StopReason {

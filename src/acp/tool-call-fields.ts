@@ -33,9 +33,8 @@ export function absolutePath(cwd: string, path: string): string {
   return isAbsolute(path) ? path : resolve(cwd, path);
 }
 
-export function toolLocations(cwd: string, meta: Record<string, unknown>): ToolCallLocation[] | undefined {
-  const path = meta["path"];
-  if (typeof path !== "string" || path === "") return undefined;
+export function toolLocations(cwd: string, path: string | undefined): ToolCallLocation[] | undefined {
+  if (path === undefined || path === "") return undefined;
   return [{ path: absolutePath(cwd, path) }];
 }
 

@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
-import type { UiMessage } from "../task/contracts/messages.js";
+import type { SayMeta } from "../task/contracts/message-meta.js";
+import type { SayType, UiMessage } from "../task/contracts/messages.js";
 import { diffContent } from "./tool-call-fields.js";
 import type { TaskResult } from "../task/contracts/task-options.js";
 import { stopReasonFor } from "./stop-reasons.js";
 import { UpdateProjection } from "./update-projection.js";
 
-function say(id: string, sayType: string, text: string, extra: Partial<UiMessage> = {}): UiMessage {
-  return { type: "say", say: sayType, id, ts: 0, text, partial: false, ...extra } as UiMessage;
+/** A `say` as the Task sends it; its meta is typed as its writers declare it (message-meta.ts). */
+function say<K extends SayType>(id: string, sayType: K, text: string, extra: { partial?: boolean; meta?: SayMeta<K> } = {}): UiMessage {
+  return { type: "say", say: sayType, id, ts: 0, text, partial: extra.partial ?? false, ...(extra.meta === undefined ? {} : { meta: extra.meta }) };
 }
 
 describe("the ACP projection of cairn's messages (issue #16: one mapping)", () => {
@@ -58,7 +60,7 @@ describe("the ACP projection of cairn's messages (issue #16: one mapping)", () =
     const plain = new UpdateProjection({ cwd: "/w", notices: false });
     expect(plain.project(say("u", "task", "do it"))).toEqual([]);
     expect(plain.project(say("u", "task", "do it"), true)).toEqual([{ sessionUpdate: "user_message_chunk", messageId: "u", content: { type: "text", text: "do it" } }]);
-    const question: UiMessage = { type: "ask", ask: "followup", id: "q", ts: 0, text: "Which?", partial: false, meta: { options: ["a", "b"] } };
+    const question: UiMessage = { type: "ask", ask: "followup", id: "q", ts: 0, text: "Which?", partial: false, meta: { tool: "ask_followup_question", options: ["a", "b"] } };
     expect(plain.project(question)[0]).toMatchObject({ sessionUpdate: "agent_message_chunk", content: { text: "Which?\n\n- a\n- b" } });
     expect(JSON.stringify(plain.project(say("e", "error", "boom")))).toContain("**Error:** boom");
     expect(plain.project(say("i", "info", "checkpoint made"))).toEqual([]);

@@ -5,6 +5,7 @@
  * remember which tool call a later message (output, outcome) belongs to.
  */
 import type { SessionUpdate, ToolCallContent, ToolCallStatus, ToolCallUpdate } from "@agentclientprotocol/sdk";
+import { cardMetaOf, isToolMeta, metaOf, pathTools } from "../task/contracts/message-meta.js";
 import type { AskMessage, SayMessage, UiMessage } from "../task/contracts/messages.js";
 import { planEntries } from "./plan-entries.js";
 import { diffContent, textContent, toolKind, toolLocations, toolTitle } from "./tool-call-fields.js";
@@ -97,8 +98,8 @@ export class UpdateProjection {
         return this.notice(message, "info", false);
       default:
         // The task checklist (#13) becomes the session's plan; the client replaces it each time.
-        if ((message.say as string) === "checklist" && !message.partial) {
-          const entries = planEntries(message.meta);
+        if (message.say === "checklist" && !message.partial) {
+          const entries = planEntries(metaOf(message, "checklist"));
           return entries.length === 0 ? [] : [{ sessionUpdate: "plan", entries }];
         }
         return [];
@@ -108,8 +109,8 @@ export class UpdateProjection {
   private projectAsk(message: AskMessage): SessionUpdate[] {
     switch (message.ask) {
       case "followup": {
-        const options = message.meta?.["options"];
-        const list = Array.isArray(options) && options.length > 0 ? `\n\n${options.map((option) => `- ${String(option)}`).join("\n")}` : "";
+        const options = metaOf(message, "followup")?.options ?? [];
+        const list = options.length > 0 ? `\n\n${options.map((option) => `- ${option}`).join("\n")}` : "";
         return this.wholeMessage(message, `${message.text}${list}`);
       }
       case "plan_mode_respond":
@@ -148,15 +149,15 @@ export class UpdateProjection {
   }
 
   private toolMessage(message: SayMessage): SessionUpdate[] {
-    const meta = message.meta ?? {};
-    const tool = typeof meta["tool"] === "string" ? meta["tool"] : message.say === "command" ? "execute_command" : "tool";
+    const meta = cardMetaOf(message);
+    const tool = meta?.tool ?? (message.say === "command" ? "execute_command" : "tool");
     const content: ToolCallContent[] = [];
-    const path = meta["path"];
-    if (typeof meta["diff"] === "string" && meta["diff"] !== "" && typeof path === "string") {
-      content.push(...diffContent(this.options.cwd, path, meta["diff"], meta["created"] === true));
+    const edit = isToolMeta(meta, "write_to_file", "new_rule", "replace_in_file") ? meta : undefined;
+    if (edit?.diff !== undefined && edit.diff !== "" && edit.path !== undefined) {
+      content.push(...diffContent(this.options.cwd, edit.path, edit.diff, edit.created === true));
     }
-    const locations = toolLocations(this.options.cwd, meta);
-    const approval = meta["approval"];
+    const locations = toolLocations(this.options.cwd, isToolMeta(meta, ...pathTools) ? meta.path : undefined);
+    const approval = meta?.approval;
     const status: ToolCallStatus = approval === "auto" ? "in_progress" : approval === "refuse" ? "failed" : "pending";
     const fields = {
       toolCallId: message.id,
@@ -164,7 +165,7 @@ export class UpdateProjection {
       kind: toolKind(tool),
       ...(locations ? { locations } : {}),
       ...(content.length > 0 ? { content } : {}),
-      rawInput: stripBulky(meta),
+      rawInput: stripBulky(meta ?? {}),
     };
     const existing = this.toolCalls.get(message.id);
     this.openToolCallId = message.id;
@@ -186,15 +187,15 @@ export class UpdateProjection {
   }
 
   private toolResult(message: SayMessage): SessionUpdate[] {
-    const meta = message.meta ?? {};
+    const meta = metaOf(message, "tool_result");
     const id = this.openToolCallId;
     const state = id === undefined ? undefined : this.toolCalls.get(id);
     // A tool that showed no call of its own (a question, the completion) has nothing to end.
-    if (id === undefined || state === undefined || state.tool !== meta["tool"]) return [];
+    if (id === undefined || state === undefined || meta === undefined || state.tool !== meta.tool) return [];
     this.openToolCallId = undefined;
-    const status: ToolCallStatus = meta["status"] === "success" ? "completed" : "failed";
+    const status: ToolCallStatus = meta.status === "success" ? "completed" : "failed";
     state.status = status;
-    const update: SessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: id, status, rawOutput: { status: meta["status"], result: message.text } };
+    const update: SessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: id, status, rawOutput: { status: meta.status, result: message.text } };
     const kind = toolKind(state.tool);
     const showsResult = status === "failed" || !(kind === "edit" || kind === "execute");
     if (showsResult && message.text.trim() !== "") {
@@ -213,7 +214,8 @@ export class UpdateProjection {
 }
 
 /** The tool's parameters as the client's raw input, without the bulky preview fields. */
-function stripBulky(meta: Record<string, unknown>): Record<string, unknown> {
-  const { diff: _diff, content: _content, approval: _approval, ...rest } = meta;
-  return rest;
+const bulky = new Set(["diff", "content", "approval"]);
+
+function stripBulky(meta: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(meta).filter(([key]) => !bulky.has(key)));
 }

@@ -1,3 +1,4 @@
+import { metaOf } from "../task/contracts/message-meta.js";
 import type { ConversationPosition, LoadedTask } from "../store/types.js";
 import type { Checkpoint } from "./tracker.js";
 
@@ -13,7 +14,7 @@ export function conversationCutFor(loaded: LoadedTask, checkpoint: Checkpoint): 
     );
   }
   const announced = loaded.uiMessages.findIndex(
-    (message) => message.type === "say" && message.say === "checkpoint_created" && message.meta?.["hash"] === checkpoint.hash,
+    (message) => metaOf(message, "checkpoint_created")?.hash === checkpoint.hash,
   );
   const uiMessageCount = announced !== -1 ? announced + 1 : checkpoint.uiMessageCount;
   if (uiMessageCount === undefined) {

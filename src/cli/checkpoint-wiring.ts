@@ -1,6 +1,7 @@
 import { CheckpointTracker } from "../checkpoints/tracker.js";
 import { createCheckpointGate } from "../checkpoints/gate.js";
 import type { ConversationPosition } from "../store/types.js";
+import type { CheckpointMeta } from "../task/contracts/message-meta.js";
 import type { CheckpointGate } from "../task/contracts/seams.js";
 
 /**
@@ -13,7 +14,7 @@ export function createCheckpoints(options: {
   dataDir: string;
   taskId: string;
   position: () => ConversationPosition;
-  say: (type: "checkpoint_created" | "warning", text: string, meta?: Record<string, unknown>) => void;
+  say: (type: "checkpoint_created" | "warning", text: string, meta?: CheckpointMeta) => void;
 }): CheckpointGate {
   return createCheckpointGate({
     tracker: new CheckpointTracker({ workspace: options.workspace, dataDir: options.dataDir }),

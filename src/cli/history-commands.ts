@@ -1,3 +1,4 @@
+import { cardMetaOf } from "../task/contracts/message-meta.js";
 import type { Command } from "commander";
 import { resolve as resolvePath } from "node:path";
 import { colors as pc } from "./colors.js";
@@ -62,8 +63,8 @@ export function formatTranscript(messages: UiMessage[]): string {
       const time = new Date(message.ts).toTimeString().slice(0, 8);
       const [first = "", ...rest] = message.text.split("\n");
       const indent = " ".repeat(8 + 2 + width + 2);
-      const reason = typeof message.meta?.["error"] === "string" ? message.meta["error"] : "failed";
-      const failure = message.meta?.["status"] === "error" ? `  ✗ ${reason.split("\n", 1)[0] ?? ""}` : "";
+      const card = cardMetaOf(message);
+      const failure = card?.status === "error" ? `  ✗ ${(card.error ?? "failed").split("\n", 1)[0] ?? ""}` : "";
       const body = [first + failure, ...rest.map((line) => `${indent}${line}`)].join("\n");
       return `${pc.dim(time)}  ${pc.bold(messageLabel(message).padEnd(width))}  ${body}`;
     })

@@ -7,6 +7,7 @@ import type { LaunchPolicy } from "../security/process-launch.js";
 import type { ResolvedSettings } from "../config/index.js";
 import type { ContentBlock } from "../llm/types.js";
 import type { Host } from "../task/contracts/host.js";
+import type { HookStatusMeta } from "../task/contracts/message-meta.js";
 import type { TaskHooks } from "../task/contracts/seams.js";
 import type { ToolExecutor } from "../task/contracts/tool-executor.js";
 import { describeHookReport } from "../hooks/describe-hook.js";
@@ -72,7 +73,7 @@ export async function createHookWiring(options: {
   settings: ResolvedSettings;
   taskId: string;
   /** Reports each hook run (as a `hook_status` message). */
-  say: (text: string, meta: Record<string, unknown>) => void;
+  say: (text: string, meta: HookStatusMeta) => void;
   stopTask: (reason: string) => void;
   signal: () => AbortSignal | undefined;
   /** Hooks start as every child process does: scrubbed environment, sandbox when on (#14). */

@@ -12,6 +12,7 @@ import { registerHistoryCommands } from "./history-commands.js";
 import { registerCheckpointCommands } from "./checkpoint-commands.js";
 import { registerFleetCommands } from "./fleet-commands.js";
 import { registerPermissionsCommand } from "./permissions-command.js";
+import { registerSandboxCommand } from "./sandbox-command.js";
 import { registerCompactCommand } from "./compact-command.js";
 import { registerHooksCommands } from "./hooks-command.js";
 import { registerCommandsCommand } from "./commands-command.js";
@@ -45,6 +46,7 @@ export function buildProgram(): Command {
   registerCheckpointCommands(program, defaultMcpCommandContext());
   registerFleetCommands(program);
   registerPermissionsCommand(program);
+  registerSandboxCommand(program);
   registerCompactCommand(program);
   registerHooksCommands(program);
   registerCommandsCommand(program);

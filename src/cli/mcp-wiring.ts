@@ -2,6 +2,7 @@ import type { ResolvedSettings } from "../config/index.js";
 import { loadMcpConfig } from "../mcp/config.js";
 import type { McpServerConfig } from "../mcp/config.js";
 import type { McpPort } from "../tools/mcp-port.js";
+import type { McpNotificationMeta } from "../task/contracts/message-meta.js";
 import type { McpGate } from "../task/contracts/seams.js";
 import { noMcp } from "../task/contracts/seams.js";
 import type { ToolExecutor } from "../task/contracts/tool-executor.js";
@@ -20,7 +21,7 @@ export interface McpWiring {
  */
 export async function startMcp(options: {
   settings: ResolvedSettings;
-  notice: (text: string, meta?: Record<string, unknown>) => void;
+  notice: (text: string, meta?: McpNotificationMeta) => void;
   /** Starts stdio servers under the sandbox when it is on (#14). */
   sandboxServers?: (servers: McpServerConfig[]) => McpServerConfig[];
   /** Servers given by the caller (an editor over ACP); they replace configured ones of the same name. */

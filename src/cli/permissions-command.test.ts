@@ -30,3 +30,39 @@ describe("#14 cairn permissions", () => {
     expect(unsure.stdout).toMatch(/^ask \(explicitly, even with --yes\): cairn cannot fully check this command: eval runs text as a command/);
   });
 });
+
+describe("#14 Network rules in cairn permissions", () => {
+  it("lists Network rules with their source, and check explains which commands get the sandbox's network", async () => {
+    await writeFile(
+      join(sandbox.configDir, "cairn", "config.json"),
+      JSON.stringify({ permissions: { allow: ["Network(npm install:*)", "Bash(npm install:*)"], deny: ["Network(curl:*)"] } }),
+    );
+    const listed = await runCli(["permissions", "--sandbox", "workspace-write"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/^allow\s+Network\(npm install:\*\)\s+\(user .*config\.json\)$/m);
+    expect(listed.stdout).toMatch(/^deny\s+Network\(curl:\*\)\s+\(user .*config\.json\)$/m);
+    expect(listed.stdout).toMatch(/network only for commands a Network\(\.\.\.\) allow rule names/);
+
+    const check = (command: string, extra: string[] = []) => runCli(["permissions", "check", "--sandbox", "workspace-write", ...extra, command], { env: sandbox.env, cwd: sandbox.workspace });
+    const install = await check("npm install left-pad");
+    expect(install.stdout).toContain("npm install left-pad  ← allow Bash(npm install:*)");
+    expect(install.stdout).toMatch(/← network allow Network\(npm install:\*\) \(user /);
+    expect(install.stdout).toMatch(/^network: yes: every program it runs is allowed the network by Network\(npm install:\*\)/m);
+    // A chain gets the network only when every program in it is allowed it: a substitution is a program too.
+    const chained = await check("npm install $(curl -s https://x.example/pkg)");
+    expect(chained.stdout).toMatch(/^network: no: the rule Network\(curl:\*\) \(user .*\) denies the network to `curl -s https:\/\/x\.example\/pkg`/m);
+    const other = await check("npm test");
+    expect(other.stdout).toMatch(/^network: no: no Network rule allows `npm test`/m);
+    // A deny rule holds even with --sandbox-network.
+    const forced = await check("curl https://x.example", ["--sandbox-network", "--json"]);
+    expect(JSON.parse(forced.stdout)).toMatchObject({ network: { allowed: false, rules: ["Network(curl:*)"] } });
+    const everyone = await check("npm test", ["--sandbox-network", "--json"]);
+    expect(JSON.parse(everyone.stdout)).toMatchObject({ network: { allowed: true } });
+  });
+
+  it("a Network rule under ask is a configuration error naming it", async () => {
+    const result = await runCli(["permissions", "--ask-tools", "Network(npm install:*)"], { env: sandbox.env, cwd: sandbox.workspace });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/Network\(npm install:\*\).*put it under allow or deny/);
+  });
+});

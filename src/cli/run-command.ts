@@ -60,6 +60,7 @@ export async function runHeadless(options: {
     throw error;
   }
   for (const warning of settings.warnings) process.stderr.write(`cairn: warning: ${warning}\n`);
+  if (settings.sandboxNotice !== undefined) process.stderr.write(`cairn: ${settings.sandboxNotice}\n`);
   if (settings.trust.blockedBaseUrl !== undefined) {
     process.stderr.write(`cairn: ${blockedBaseUrlMessage(settings.trust.blockedBaseUrl, settings.projectConfigPath)}\n`);
     return 2;
@@ -204,6 +205,8 @@ export async function runDefault(words: string[], flags: TaskCommandOptions, res
   const resolve = (trust: boolean): Promise<ResolvedSettings> => resolveSettings({ flags, env: process.env, cwd: process.cwd(), trust });
   try {
     const settings = await resolve(flags.trust === true);
+    // Said once, before the terminal UI opens (#14).
+    if (settings.sandboxNotice !== undefined) process.stderr.write(`cairn: ${settings.sandboxNotice}\n`);
     const scenario =
       settings.provider === "mock" && flags.scenario ? await (await import("../llm/scripted/scenario.js")).loadScenario(flags.scenario) : undefined;
     const { missingApiKeyMessage, resumeProblem } = await import("./start-checks.js");

@@ -4,6 +4,7 @@
  * user saw.
  */
 import { existsSync } from "node:fs";
+import { createServer, type Server } from "node:net";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -169,5 +170,41 @@ describe("#14 what was found, through the real CLI", () => {
     const result = await runCli(runArgs(["--yes", "--api-key", apiKey, "--sandbox", "workspace-write"]), { env: sandbox.env, cwd: sandbox.workspace });
     expect(result.status, result.stderr).toBe(0);
     expect(JSON.stringify(server!.requests[1]?.body)).toContain("Echo: from the sandbox");
+  });
+
+  it.skipIf(!bubblewrap.ok)("a Network allow rule gives the sandbox's network to the commands it names: a matched command reaches a server on the host's loopback, an unmatched one cannot", async () => {
+    // A TCP server on the host's loopback that counts who got through.
+    const connections: string[] = [];
+    const listener: Server = createServer((socket) => {
+      socket.once("data", (data) => connections.push(data.toString("utf8")));
+      socket.end();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+    const port = (listener.address() as { port: number }).port;
+    try {
+      const probe = [
+        'const socket = require("node:net").connect(Number(process.argv[2]), "127.0.0.1");',
+        'socket.on("connect", () => { socket.write(process.argv[3]); console.log("CONNECTED " + process.argv[3]); socket.end(); });',
+        'socket.on("error", (error) => { console.log("NO NETWORK " + process.argv[3] + " " + error.code); });',
+      ].join("\n");
+      await writeFile(join(sandbox.workspace, "fetch-deps.js"), probe);
+      await writeFile(join(sandbox.workspace, "other.js"), probe);
+      await writeFile(
+        join(sandbox.configDir, "cairn", "config.json"),
+        JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, sandboxOptIn: false, permissions: { allow: ["Network(node fetch-deps.js:*)"] } }),
+      );
+      await start([command(`node fetch-deps.js ${port} matched`), command(`node other.js ${port} unmatched`), command(`node fetch-deps.js ${port} chained && node other.js ${port} chained-other`), complete]);
+      const result = await runCli(runArgs(["--yes", "--api-key", apiKey, "--sandbox", "workspace-write"]), { env: sandbox.env, cwd: sandbox.workspace });
+      expect(result.status, result.stderr).toBe(0);
+      const seen = (index: number): string => JSON.stringify(server!.requests[index]?.body);
+      expect(seen(1)).toContain("CONNECTED matched");
+      expect(seen(2)).toMatch(/NO NETWORK unmatched (ECONNREFUSED|ENETUNREACH)/);
+      // A chain with one program the rule does not name runs without the network, the named one too.
+      expect(seen(3)).toMatch(/NO NETWORK chained (ECONNREFUSED|ENETUNREACH)/);
+      expect(seen(3)).toMatch(/NO NETWORK chained-other/);
+      expect(connections).toEqual(["matched"]);
+    } finally {
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    }
   });
 });

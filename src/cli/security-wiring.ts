@@ -7,6 +7,7 @@ import type { ResolvedSettings } from "../config/index.js";
 import { ConfigError } from "../config/index.js";
 import type { McpServerConfig } from "../mcp/config.js";
 import type { Provider } from "../llm/types.js";
+import { withStreamHooks } from "../llm/stream-hooks.js";
 import { TaskBudget, countSoFar } from "../security/budget.js";
 import { secretValues } from "../security/child-environment.js";
 import { PermissionRules } from "../security/permission-rules.js";
@@ -17,6 +18,8 @@ import { checkBubblewrap } from "../security/sandbox.js";
 import type { Host } from "../task/contracts/host.js";
 import type { UiMessage } from "../task/contracts/messages.js";
 import type { TaskLog } from "../task/contracts/seams.js";
+import type { TaskStore } from "../store/task-store.js";
+import type { TaskBudgetSeam, UsageTotals } from "../security/budget.js";
 import { createLaunchPolicy } from "../tools/sandbox-policy.js";
 
 export interface SessionSecurity {
@@ -31,10 +34,108 @@ export interface SessionSecurity {
   sandboxMcpServers(servers: McpServerConfig[]): McpServerConfig[];
 }
 
+/** What a resumed task already spent, for its budget: it counts the whole task (#14). */
+export interface BudgetSoFar {
+  requestsSoFar: number;
+  toolCallsSoFar: number;
+  /** Time its earlier runs took. */
+  elapsedMsSoFar: number;
+  /** What the subagents of its earlier runs spent (not in the parent's own counter). */
+  usageSoFar: UsageTotals;
+}
+
+/**
+ * From a resumed task's messages and its log's run time: its requests, summary
+ * requests and tool calls, and those of every subagent its earlier runs started
+ * (each child's own log, linked from the parent's messages by `childTaskId`).
+ */
+export async function budgetSoFar(options: {
+  store: TaskStore;
+  messages: ReadonlyArray<UiMessage>;
+  activeMs: number | undefined;
+  /** The totals the task's own counter starts from (its log's last status entry). */
+  recorded: UsageTotals;
+}): Promise<BudgetSoFar> {
+  const own = countSoFar(options.messages);
+  // A run that died (kill -9, a fleet worker lost) wrote no status entry: its requests' usage is only in their messages.
+  const spent = spentByRequests(options.messages);
+  const usageSoFar = {
+    tokensIn: Math.max(0, spent.tokensIn - options.recorded.tokensIn),
+    tokensOut: Math.max(0, spent.tokensOut - options.recorded.tokensOut),
+    cost: Math.max(0, spent.cost - options.recorded.cost),
+  };
+  const result: BudgetSoFar = { ...own, elapsedMsSoFar: options.activeMs ?? 0, usageSoFar };
+  const children = new Set<string>();
+  for (const message of options.messages) {
+    const child = message.meta?.["childTaskId"];
+    if (typeof child === "string") children.add(child);
+  }
+  for (const taskId of children) {
+    const loaded = await options.store.load(taskId).catch(() => undefined);
+    if (loaded === undefined) continue;
+    const spent = countSoFar(loaded.uiMessages);
+    result.requestsSoFar += spent.requestsSoFar;
+    result.toolCallsSoFar += spent.toolCallsSoFar;
+    // Its totals, or what its requests' messages say when it died before writing them.
+    const requests = spentByRequests(loaded.uiMessages);
+    result.usageSoFar.tokensIn += Math.max(loaded.tokensIn, requests.tokensIn);
+    result.usageSoFar.tokensOut += Math.max(loaded.tokensOut, requests.tokensOut);
+    result.usageSoFar.cost += Math.max(loaded.cost, requests.cost);
+  }
+  return result;
+}
+
+/** What a task's requests spent, from their messages' usage. */
+function spentByRequests(messages: ReadonlyArray<UiMessage>): UsageTotals {
+  const total = { tokensIn: 0, tokensOut: 0, cost: 0 };
+  const add = (usage: unknown): void => {
+    if (typeof usage !== "object" || usage === null) return;
+    const fields = usage as Record<string, unknown>;
+    const number = (key: string): number => {
+      const value = fields[key];
+      return typeof value === "number" && Number.isFinite(value) ? value : 0;
+    };
+    total.tokensIn += number("tokensIn");
+    total.tokensOut += number("tokensOut");
+    total.cost += number("cost");
+  };
+  // Summary requests are left out: their usage is in the status totals but not in these messages (a crash loses only theirs).
+  for (const message of messages) if (message.type === "say" && message.say === "api_req_started") add(message.meta);
+  return total;
+}
+
+/**
+ * The provider context compaction sends its summary requests to: through the
+ * budget (a summary request is a request; at a limit it is not sent and the
+ * task stops before its next one) and the redaction of known secrets.
+ */
+export function summaryProvider(options: { provider: Provider; security: SessionSecurity; budget: TaskBudgetSeam | undefined; usage: () => UsageTotals }): Provider {
+  const { provider, budget } = options;
+  const budgeted: Provider =
+    budget === undefined
+      ? provider
+      : {
+          name: provider.name,
+          model: provider.model,
+          ...(provider.baseUrl === undefined ? {} : { baseUrl: provider.baseUrl }),
+          createMessage: (request) =>
+            withStreamHooks(() => provider.createMessage(request), {
+              // Refused as a failing stream: compaction says it could not condense, and the task stops at its next request.
+              start: () => {
+                const over = budget.beforeRequest(options.usage());
+                if (over !== undefined) throw new Error(over);
+              },
+            }),
+        };
+  return options.security.wrapProvider(budgeted);
+}
+
 export function createSessionSecurity(options: {
   settings: ResolvedSettings;
   apiKey: string | undefined;
   resumedMessages?: ReadonlyArray<UiMessage>;
+  /** What the task spent before this run (`budgetSoFar`); else counted from `resumedMessages`. */
+  resumedBudget?: BudgetSoFar;
 }): SessionSecurity {
   const { settings } = options;
   if (settings.sandbox !== "off") {
@@ -42,7 +143,9 @@ export function createSessionSecurity(options: {
     // Asked for and not available: a clear error, never a silent fallback.
     if (!usable.ok) throw new ConfigError(`--sandbox ${settings.sandbox}: ${usable.message}.`);
   }
+  const rules = new PermissionRules(settings.permissions, settings.cwd);
   const launchPolicy = createLaunchPolicy({
+    rules,
     workspace: settings.cwd,
     sandbox: settings.sandbox,
     network: settings.sandboxNetwork,
@@ -51,9 +154,9 @@ export function createSessionSecurity(options: {
   });
   const redactor = new SecretRedactor([options.apiKey, ...secretValues(process.env)]);
   const hasLimits = Object.values(settings.budget).some((limit) => limit !== undefined);
-  const budget = hasLimits ? new TaskBudget(settings.budget, countSoFar(options.resumedMessages ?? [])) : undefined;
+  const budget = hasLimits ? new TaskBudget(settings.budget, options.resumedBudget ?? countSoFar(options.resumedMessages ?? [])) : undefined;
   return {
-    rules: new PermissionRules(settings.permissions, settings.cwd),
+    rules,
     launchPolicy,
     budget,
     redactor,

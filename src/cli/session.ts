@@ -5,6 +5,7 @@ import type { Scenario } from "../llm/scripted/scenario.js";
 import type { ImageContent, Provider } from "../llm/types.js";
 import { createPromptBuilder } from "../prompt/system-prompt.js";
 import { TaskStore } from "../store/task-store.js";
+import type { McpNotificationMeta } from "../task/contracts/message-meta.js";
 import type { Host } from "../task/contracts/host.js";
 import { Task } from "../task/task.js";
 import type { TaskResult } from "../task/task.js";
@@ -21,7 +22,7 @@ import { createExtensionWiring } from "./extension-wiring.js";
 import { withAllowedTools } from "../extensions/allowed-tools.js";
 import type { TaskRules } from "../prompt/task-rules.js";
 import { startMcp } from "./mcp-wiring.js";
-import { createSessionSecurity } from "./security-wiring.js";
+import { budgetSoFar, createSessionSecurity, summaryProvider } from "./security-wiring.js";
 import { createSubagents } from "./subagent-wiring.js";
 import { SharedRateLimit } from "./shared-rate-limit.js";
 import type { SessionSecurity } from "./security-wiring.js";
@@ -121,6 +122,7 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
   let resumed: PreparedResume | undefined;
   let resumedUsage: { tokensIn: number; tokensOut: number; cost: number } | undefined;
   let usedSoFar: UiMessage[] | undefined;
+  let resumedActiveMs: number | undefined;
   let uncompact: UncompactState | undefined;
   if (options.start.kind === "new") {
     const writer = await store.create({ task: options.start.task, workspace: settings.cwd, ...(options.start.taskId ? { taskId: options.start.taskId } : {}) });
@@ -134,14 +136,15 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
     resumed = opened.resume;
     resumedUsage = { tokensIn: opened.loaded.tokensIn, tokensOut: opened.loaded.tokensOut, cost: opened.loaded.cost };
     usedSoFar = opened.loaded.uiMessages;
+    resumedActiveMs = opened.loaded.activeMs;
     uncompact = opened.loaded.uncompact;
   }
 
   // Parts built before the Task report to it once it exists.
   // `started`: the caller's host is listening (run() was called); notices wait until then.
   const current: { task?: Task; started?: boolean } = {};
-  const early: Array<{ text: string; meta?: Record<string, unknown> }> = [];
-  const notice = (text: string, meta?: Record<string, unknown>): void => {
+  const early: Array<{ text: string; meta?: McpNotificationMeta }> = [];
+  const notice = (text: string, meta?: McpNotificationMeta): void => {
     if (current.task && current.started) current.task.say("mcp_notification", text, meta ? { meta } : {});
     else early.push(meta ? { text, meta } : { text });
   };
@@ -149,7 +152,9 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
 
   const started: Array<() => Promise<void>> = [];
   try {
-    const security = createSessionSecurity({ settings, apiKey, ...(usedSoFar ? { resumedMessages: usedSoFar } : {}) });
+    // A resumed task's budget goes on from what it (and its subagents) spent before (#14).
+    const resumedBudget = usedSoFar && Object.keys(settings.budget).length > 0 ? await budgetSoFar({ store, messages: usedSoFar, activeMs: resumedActiveMs, recorded: resumedUsage ?? { tokensIn: 0, tokensOut: 0, cost: 0 } }) : undefined;
+    const security = createSessionSecurity({ settings, apiKey, ...(usedSoFar ? { resumedMessages: usedSoFar } : {}), ...(resumedBudget ? { resumedBudget } : {}) });
     return await buildSession({ options, settings, provider, log, taskId, resumed, resumedUsage, uncompact, allowedTools, current, early, notice, security, started, providerForModel, ...(usedSoFar ? { resumedMessages: usedSoFar } : {}) });
   } catch (error) {
     // The log was opened and holds the task's lock, MCP servers may run: a session
@@ -172,8 +177,8 @@ async function buildSession(parts: {
   /** Tools a custom command's front matter pre-approves. */
   allowedTools: string[];
   current: { task?: Task; started?: boolean };
-  early: Array<{ text: string; meta?: Record<string, unknown> }>;
-  notice: (text: string, meta?: Record<string, unknown>) => void;
+  early: Array<{ text: string; meta?: McpNotificationMeta }>;
+  notice: (text: string, meta?: McpNotificationMeta) => void;
   security: SessionSecurity;
   /** What was started so far, stopped again if building the session fails. */
   started: Array<() => Promise<void>>;
@@ -236,8 +241,10 @@ async function buildSession(parts: {
   });
 
   let lastSystemPrompt = "";
+  const budget = security.budget ? (subagents.factory.parentBudget() ?? security.budget) : undefined;
   const context = new ContextManager({
-    provider,
+    // Summary requests count in the budget and carry no known secret (#14).
+    provider: summaryProvider({ provider, security, budget, usage: () => current.task?.usage.totals() ?? { tokensIn: 0, tokensOut: 0, cost: 0 } }),
     ...(settings.context ? { settings: settings.context } : {}),
     readFile: workspaceFileReader(settings.cwd),
     ...(uncompact ? { uncompact } : {}),
@@ -273,7 +280,7 @@ async function buildSession(parts: {
     // Redacted first, so the fleet's mirror (wrapLog) never holds a secret.
     log: security.wrapLog(options.wrapLog ? options.wrapLog(log, taskId) : log),
     mcp: mcp.gate,
-    ...(security.budget ? { budget: subagents.factory.parentBudget() ?? security.budget } : {}),
+    ...(budget ? { budget } : {}),
     mcpWaitMs: settings.mcpWaitMs,
     checkpoints,
     hooks: hooks.taskHooks,

@@ -13,6 +13,7 @@ import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import { createPromptBuilder } from "../prompt/system-prompt.js";
 import type { TaskStore } from "../store/task-store.js";
 import type { Host } from "../task/contracts/host.js";
+import type { SubagentLinkMeta } from "../task/contracts/message-meta.js";
 import type { UiMessage } from "../task/contracts/messages.js";
 import type { ChildTaskFactory, SubagentReport, SubagentRequest } from "../task/contracts/subagents.js";
 import { Task } from "../task/task.js";
@@ -23,13 +24,14 @@ import type { McpPort } from "../tools/mcp-port.js";
 import type { ContentBlock } from "../llm/types.js";
 import { openForResume } from "../store/resume-task.js";
 import type { TaskLogWriter } from "../store/log-writer.js";
-import type { LoadedTask } from "../store/types.js";
 import { builtinTools } from "../tools/builtin-tools.js";
 import { createToolExecutor } from "../tools/create-tool-executor.js";
 import type { WorkspaceOperations } from "../tools/operations.js";
 import type { AgentType } from "./agent-types.js";
 import { childHost, subagentSection } from "./subagent-host.js";
+import { EarlierChildren, type PreviousChild } from "./subagent-earlier-runs.js";
 import type { SessionSecurity } from "./security-wiring.js";
+import { summaryProvider } from "./security-wiring.js";
 import { createIsolatedWorkspace, type IsolatedWorkspace } from "./subagent-workspace.js";
 import { PermissionRules } from "../security/permission-rules.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
@@ -58,7 +60,7 @@ export interface SubagentFactoryOptions {
   /** The parent's own usage so far (the budget counts parent and children together). */
   parentUsage: () => Totals;
   /** Says a message in the parent's task (the link to each child's log). */
-  parentSay: (text: string, meta: Record<string, unknown>) => void;
+  parentSay: (text: string, meta: SubagentLinkMeta) => void;
   agentTypes: AgentType[];
   operations?: WorkspaceOperations;
   /** False when the parent runs without checkpoints (`--no-checkpoints`). */
@@ -87,25 +89,19 @@ export class SubagentFactory implements ChildTaskFactory {
   /** The parent was interrupted: its children's worktrees stay for a resume. */
   private interrupted = false;
   /** Children of an earlier run of this parent (a resumed parent), by agent and prompt; each is taken once. */
-  private previous: Promise<Map<string, { subagentId: string; taskId: string }>> | undefined;
+  private readonly earlier: EarlierChildren;
   private readonly isolated = new Map<string, { workspace: IsolatedWorkspace; diff: string }>();
 
   constructor(private readonly options: SubagentFactoryOptions) {
     this.maxParallel = options.settings.subagents.maxParallel;
+    this.earlier = new EarlierChildren({ messages: options.resumedMessages ?? [], store: options.store });
   }
 
   /** Ids so far: numbered on from the children of an earlier run of this parent, so none is used twice. */
   private counter: number | undefined;
 
   newSubagentId(agent: string): string {
-    if (this.counter === undefined) {
-      this.counter = 0;
-      for (const message of this.options.resumedMessages ?? []) {
-        const id = message.meta?.["subagentId"];
-        const number = typeof id === "string" ? Number(/-(\d+)$/.exec(id)?.[1] ?? 0) : 0;
-        this.counter = Math.max(this.counter, number);
-      }
-    }
+    this.counter ??= this.earlier.highestNumber();
     this.counter += 1;
     return `${agent}-${this.counter}`;
   }
@@ -146,7 +142,7 @@ export class SubagentFactory implements ChildTaskFactory {
   async runChild(request: SubagentRequest): Promise<SubagentReport> {
     const { settings, security, store } = this.options;
     const type = this.options.agentTypes.find((candidate) => candidate.name === request.agent);
-    const previous = await this.previousChild(request);
+    const previous = await this.earlier.take(request);
     const subagentId = previous?.subagentId ?? request.subagentId;
     const base = { subagentId, agent: request.agent, tokensIn: 0, tokensOut: 0, cost: 0 };
     if (type === undefined) return { ...base, taskId: "", status: "failed", error: `unknown agent type ${request.agent}` };
@@ -192,7 +188,7 @@ export class SubagentFactory implements ChildTaskFactory {
     const launchPolicy =
       isolated === undefined
         ? security.launchPolicy
-        : createLaunchPolicy({ workspace: cwd, sandbox: settings.sandbox, network: settings.sandboxNetwork, allowEnv: settings.allowEnv, userConfigDir: settings.userConfigDir });
+        : createLaunchPolicy({ workspace: cwd, sandbox: settings.sandbox, network: settings.sandboxNetwork, allowEnv: settings.allowEnv, userConfigDir: settings.userConfigDir, rules });
 
     // MCP tools may change anything: only types given the parent's tools (or use_mcp_tool by name) get them.
     const mcp = this.mcp !== undefined && (type.tools === undefined || type.tools.includes("use_mcp_tool")) && !type.readOnly ? this.mcp : undefined;
@@ -238,6 +234,13 @@ export class SubagentFactory implements ChildTaskFactory {
             say: (kind, text, meta) => current.task?.say(kind, text, meta ? { meta } : {}),
           })
         : undefined;
+    // Each child draws from the parent's budget: the parent's and every child's spending count.
+    const childBudget = budget
+      ? {
+          beforeRequest: () => budget.beforeRequest(add(this.options.parentUsage(), this.childrenSpent())),
+          beforeToolCall: () => budget.beforeToolCall(),
+        }
+      : undefined;
     const task: Task = new Task({
       taskId: writer.taskId,
       provider: security.wrapProvider(provider),
@@ -256,25 +259,20 @@ export class SubagentFactory implements ChildTaskFactory {
       parallelTools: settings.parallelTools,
       retrySchedule: settings.retry,
       log: security.wrapLog(writer),
-      ...(budget
-        ? {
-            budget: {
-              // Each child draws from the parent's budget: the parent's and every child's spending count.
-              beforeRequest: () => budget.beforeRequest(add(this.options.parentUsage(), this.childrenSpent())),
-              beforeToolCall: () => budget.beforeToolCall(),
-            },
-          }
-        : {}),
+      ...(childBudget ? { budget: childBudget } : {}),
       mcpWaitMs: settings.mcpWaitMs,
       ...(mcp ? { mcp: mcp.gate } : {}),
       createNativeToolCalls: () => new NativeToolCallAssembler(),
       ...(resumed ? { history: resumed.history } : {}),
       ...(checkpoints ? { checkpoints } : {}),
       // A long-running child compacts its own conversation as the parent does.
-      context: new ContextManager({ provider, ...(settings.context ? { settings: settings.context } : {}), readFile: workspaceFileReader(cwd) }),
+      // Its summary requests count in the budget too (#14).
+      context: new ContextManager({ provider: summaryProvider({ provider, security, budget: childBudget, usage: () => zero }), ...(settings.context ? { settings: settings.context } : {}), readFile: workspaceFileReader(cwd) }),
     });
     current.task = task;
-    this.spending.set(subagentId, () => task.usage.totals());
+    // A resumed child's earlier spending is in the budget already (budgetSoFar): only this run's counts here.
+    const before = resumed?.history.usage ?? zero;
+    this.spending.set(subagentId, () => subtract(task.usage.totals(), before));
 
     const onAbort = (): void => void task.abortTask();
     request.signal.addEventListener("abort", onAbort, { once: true });
@@ -309,30 +307,6 @@ export class SubagentFactory implements ChildTaskFactory {
         release();
       }
     }
-  }
-
-  /** The child an earlier run of this (resumed) parent started with the same agent type and prompt. */
-  private async previousChild(request: SubagentRequest): Promise<PreviousChild | undefined> {
-    // One lookup shared by children that start at the same moment.
-    this.previous ??= this.loadPrevious();
-    const previous = await this.previous;
-    const key = `${request.agent}\0${request.prompt}`;
-    const found = previous.get(key);
-    if (found === undefined) return undefined;
-    previous.delete(key);
-    const loaded = await this.options.store.load(found.taskId).catch(() => undefined);
-    return loaded === undefined ? undefined : { ...found, loaded };
-  }
-
-  private async loadPrevious(): Promise<Map<string, { subagentId: string; taskId: string }>> {
-    const found = new Map<string, { subagentId: string; taskId: string }>();
-    for (const message of this.options.resumedMessages ?? []) {
-      const { childTaskId, subagentId, agent } = message.meta ?? {};
-      if (typeof childTaskId !== "string" || typeof subagentId !== "string" || typeof agent !== "string") continue;
-      const loaded = await this.options.store.load(childTaskId).catch(() => undefined);
-      if (loaded !== undefined) found.set(`${agent}\0${loaded.meta.task}`, { subagentId, taskId: childTaskId });
-    }
-    return found;
   }
 
   /** A child that had completed before the parent was interrupted: its report is used again, not rerun. */
@@ -421,8 +395,12 @@ export interface SubagentHooks {
   wrapExecutor(executor: ToolExecutor): ToolExecutor;
 }
 
-type PreviousChild = { subagentId: string; taskId: string; loaded: LoadedTask };
-
 function add(left: Totals, right: Totals): Totals {
   return { tokensIn: left.tokensIn + right.tokensIn, tokensOut: left.tokensOut + right.tokensOut, cost: left.cost + right.cost };
 }
+
+function subtract(left: Totals, right: Totals): Totals {
+  return { tokensIn: left.tokensIn - right.tokensIn, tokensOut: left.tokensOut - right.tokensOut, cost: left.cost - right.cost };
+}
+
+const zero: Totals = { tokensIn: 0, tokensOut: 0, cost: 0 };

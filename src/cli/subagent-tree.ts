@@ -3,6 +3,7 @@
  * started (from its log's links) with their status and usage, and for a
  * child, the task it belongs to.
  */
+import { metaOf } from "../task/contracts/message-meta.js";
 import type { TaskStore } from "../store/task-store.js";
 import type { LoadedTask } from "../store/types.js";
 
@@ -19,8 +20,8 @@ export interface SubagentNode {
 export async function subagentsOf(store: TaskStore, loaded: LoadedTask): Promise<SubagentNode[]> {
   const byTask = new Map<string, { subagentId: string; agent: string }>();
   for (const message of loaded.uiMessages) {
-    const { childTaskId, subagentId, agent } = message.meta ?? {};
-    if (typeof childTaskId === "string" && typeof subagentId === "string") byTask.set(childTaskId, { subagentId, agent: typeof agent === "string" ? agent : "" });
+    const link = metaOf(message, "info");
+    if (link !== undefined && "childTaskId" in link) byTask.set(link.childTaskId, { subagentId: link.subagentId, agent: link.agent });
   }
   const nodes: SubagentNode[] = [];
   for (const [taskId, link] of byTask) {

@@ -13,6 +13,8 @@ import { defaultDataDir, defaultUserConfigDir, projectConfigPath, userConfigPath
 import { SecretValue } from "./secret.js";
 import { isTrusted, trustFolder } from "./trust.js";
 import { projectHookPlaces } from "./project-hook-places.js";
+import { sandboxDefault, type BubblewrapProbe } from "./sandbox-default.js";
+import { checkBubblewrap } from "../security/sandbox.js";
 import type {
   HookSetting,
   AutoApproveSettings,
@@ -49,6 +51,8 @@ export interface ResolveSettingsOptions {
   userConfigDir?: string;
   /** `--trust`: trust the workspace (remembered) before reading its config. */
   trust?: boolean;
+  /** Whether bubblewrap works here (default: the real check), asked only for the opted-in default. */
+  probeSandbox?: BubblewrapProbe;
 }
 
 /** The model used when none is configured: the catalogue's choice. */
@@ -279,13 +283,25 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     const limit = optional<number>(`budget.${key}`);
     if (limit !== undefined) budget[key] = limit;
   }
+  // Nobody chose a sandbox: the user's one-time opt-in decides (#14).
+  let sandbox = value<SandboxMode>("sandbox");
+  let sandboxNotice: string | undefined;
+  if (sources["sandbox"] === "default") {
+    const chosen = sandboxDefault({ optIn: user?.config.sandboxOptIn, userFile, probe: options.probeSandbox ?? checkBubblewrap });
+    sandbox = chosen.mode;
+    sandboxNotice = chosen.notice;
+    sourceDetails["sandbox"] = chosen.detail;
+    // The user's answer decided: their config is the source (`cairn config`, `cairn sandbox`).
+    if (user?.config.sandboxOptIn !== undefined) sources["sandbox"] = "user";
+  }
   // A project base URL counts only where it would be in force: not under a flag or variable, and its profile selected.
   const blocked = blockedBaseUrls.find((entry) => entry.key === "baseUrl" || entry.key === `profiles.${profile?.name ?? ""}.baseUrl`);
   const blockedBaseUrl = blocked !== undefined && sources["baseUrl"] !== "flag" && sources["baseUrl"] !== "env" && provider !== "mock" ? blocked.url : undefined;
 
   return {
     permissions: permissions.rules,
-    sandbox: value<SandboxMode>("sandbox"),
+    sandbox,
+    ...(sandboxNotice === undefined ? {} : { sandboxNotice }),
     sandboxNetwork: value<boolean>("sandboxNetwork"),
     allowOutsideReads: value<boolean>("allowOutsideReads"),
     allowEnv: optional<string[]>("allowEnv") ?? [],

@@ -156,6 +156,8 @@ export interface ResolvedSettings {
   /** Permission rules from every source (deny > ask > allow whatever the source). */
   permissions: PermissionRule[];
   sandbox: SandboxMode;
+  /** One line for stderr when the sandbox is off without anyone choosing off (#14); said once per session. */
+  sandboxNotice?: string | undefined;
   sandboxNetwork: boolean;
   allowOutsideReads: boolean;
   /** Secret-looking environment names passed to child processes anyway. */

@@ -5,6 +5,7 @@
  */
 import type { Message, UsageChunk } from "../llm/types.js";
 import type { CompactionReason } from "./compact-conversation.js";
+import type { CondenseMeta } from "./describe-compaction.js";
 
 /** Log entries of compaction: appended, never rewriting what came before (SPEC P-perf-4). */
 export type CompactionLogEntry =
@@ -19,7 +20,7 @@ export interface ConversationAccess {
   /** Replaces the whole conversation and appends `entry` to the task log, under the state lock. */
   replace(messages: Message[], entry: CompactionLogEntry): Promise<void>;
   /** Shows a message (`condense` with what was summarised, warnings, notes). */
-  say(type: "condense" | "warning" | "info", text: string, meta?: Record<string, unknown>): void;
+  say(type: "condense" | "warning" | "info", text: string, meta?: CondenseMeta): void;
   /** Tokens the last request filled per the provider's usage (0 when none was reported). */
   lastContextTokens(): number;
   /** A request (and its tools) is under way: a compaction asked for now waits for the next request. */

@@ -1,5 +1,29 @@
 import type { CompactionReason, CompactionResult } from "./compact-conversation.js";
 
+/**
+ * The meta of the `condense` message (typed here, next to its writer; the
+ * Task's contracts map the `condense` kind to it).
+ */
+export type CondenseMeta = (
+  | { reason: CompactionReason; step: "reads"; replacedReads: number; tokensBefore: number; tokensAfter: number }
+  | {
+      reason: CompactionReason;
+      step: "summary";
+      summary: string;
+      summarisedMessages: number;
+      keptMessages: number;
+      truncatedForSummary: number;
+      replacedReads: number;
+      files: string[];
+      missing: { files: string[]; items: string[] };
+      tokensBefore: number;
+      tokensAfter: number;
+    }
+) & {
+  /** What the summary requests of this task cost so far (context-manager.ts). */
+  summaryRequests?: { requests: number; tokensIn: number; tokensOut: number; cost: number };
+};
+
 const reasons: Record<CompactionReason, string> = {
   threshold: "the conversation neared the context window",
   context_window: "the provider said the request did not fit the context window",
@@ -10,7 +34,7 @@ const reasons: Record<CompactionReason, string> = {
 export function describeCompaction(
   result: Exclude<CompactionResult, { kind: "none" }>,
   reason: CompactionReason,
-): { text: string; meta: Record<string, unknown> } {
+): { text: string; meta: CondenseMeta } {
   const tokens = `about ${result.tokensBefore.toLocaleString("en-US")} → ${result.tokensAfter.toLocaleString("en-US")} tokens`;
   if (result.kind === "reads") {
     return {

@@ -3,6 +3,7 @@
  * scenario for cairn's scripted LLM server, so a session that went wrong
  * becomes a regression test that runs offline.
  */
+import { metaOf, type ApiRequestMeta } from "../task/contracts/message-meta.js";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ContentBlock, Message } from "../llm/types.js";
@@ -65,15 +66,16 @@ function turnOf(message: Message): ScenarioTurn {
 
 /** Usage per request, from the UI's request messages, when they line up one to one with the answers. */
 function usages(entries: readonly StoreLogEntry[]): Array<{ inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number }> {
-  const byId = new Map<string, Record<string, unknown>>();
+  const byId = new Map<string, ApiRequestMeta>();
   for (const entry of entries) {
-    if (entry.kind === "ui" && entry.message.type === "say" && entry.message.say === "api_req_started" && entry.message.meta) byId.set(entry.message.id, entry.message.meta);
+    const meta = entry.kind === "ui" ? metaOf(entry.message, "api_req_started") : undefined;
+    if (entry.kind === "ui" && meta !== undefined) byId.set(entry.message.id, meta);
   }
   return [...byId.values()].map((meta) => ({
-    inputTokens: Number(meta["tokensIn"] ?? 0),
-    outputTokens: Number(meta["tokensOut"] ?? 0),
-    ...(Number(meta["cacheReads"] ?? 0) > 0 ? { cacheReadTokens: Number(meta["cacheReads"]) } : {}),
-    ...(Number(meta["cacheWrites"] ?? 0) > 0 ? { cacheWriteTokens: Number(meta["cacheWrites"]) } : {}),
+    inputTokens: meta.tokensIn,
+    outputTokens: meta.tokensOut,
+    ...(meta.cacheReads > 0 ? { cacheReadTokens: meta.cacheReads } : {}),
+    ...(meta.cacheWrites > 0 ? { cacheWriteTokens: meta.cacheWrites } : {}),
   }));
 }
 

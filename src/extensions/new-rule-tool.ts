@@ -4,6 +4,7 @@
  * always asks (unless the whole run is `--yes`): a rule changes how every
  * later task behaves.
  */
+import { isToolMeta } from "../task/contracts/message-meta.js";
 import { stat } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import type { ToolOutcome } from "../task/contracts/tool-executor.js";
@@ -43,7 +44,8 @@ export const newRuleTool: ToolDefinition = {
   mutates: true,
   describePartial(params, runtime) {
     const partial = writeToFileTool.describePartial?.(params, runtime);
-    return { text: `New rule ${params["path"] ?? ""}`, meta: { ...partial?.meta, tool: "new_rule" } };
+    const written = isToolMeta(partial?.meta, "write_to_file") ? partial?.meta : undefined;
+    return { text: `New rule ${params["path"] ?? ""}`, meta: { ...written, tool: "new_rule" } };
   },
   async execute(params, runtime): Promise<ToolOutcome> {
     const workspace = runtime.guard.root;

@@ -3,6 +3,7 @@
  * mirrored in Redis, so `cairn resume`'s own logic continues it (the
  * interrupted step reported to the model as interrupted, completed steps kept).
  */
+import { metaOf, type ApiRequestMeta } from "../task/contracts/message-meta.js";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TaskStore } from "../store/task-store.js";
@@ -23,19 +24,19 @@ export interface MirroredTaskState {
 export function summarizeEntries(entries: readonly StoreLogEntry[]): MirroredTaskState {
   const state: MirroredTaskState = { lastStatus: undefined, turns: 0, report: undefined, tokensIn: 0, tokensOut: 0, cost: 0 };
   // Usage per request, from each request's final message (a dead worker wrote no status entry).
-  const requests = new Map<string, Record<string, unknown>>();
+  const requests = new Map<string, ApiRequestMeta | undefined>();
   for (const entry of entries) {
     if (entry.kind === "status") state.lastStatus = entry.status;
     if (entry.kind !== "ui") continue;
     const message = entry.message;
-    if (message.type === "say" && message.say === "api_req_started") requests.set(message.id, message.meta ?? {});
+    if (message.type === "say" && message.say === "api_req_started") requests.set(message.id, metaOf(message, "api_req_started"));
     if (message.type === "say" && message.say === "completion_result") state.report = message.text;
   }
   state.turns = requests.size;
   for (const meta of requests.values()) {
-    state.tokensIn += Number(meta["tokensIn"] ?? 0);
-    state.tokensOut += Number(meta["tokensOut"] ?? 0);
-    state.cost += Number(meta["cost"] ?? 0);
+    state.tokensIn += meta?.tokensIn ?? 0;
+    state.tokensOut += meta?.tokensOut ?? 0;
+    state.cost += meta?.cost ?? 0;
   }
   return state;
 }

@@ -39,6 +39,8 @@ export async function runWorkerCommand(flags: WorkerCommandOptions): Promise<num
     }
     throw error;
   }
+  // Once, when the worker starts (#14): its jobs run without the sandbox unless it opted in or a job asks for one.
+  if (settings.sandboxNotice !== undefined) process.stderr.write(`cairn: ${settings.sandboxNotice}\n`);
   let context;
   try {
     context = await openFleet({ redisFlag, queueFlag, env: process.env, userConfigDir: settings.userConfigDir });

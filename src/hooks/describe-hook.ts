@@ -1,4 +1,5 @@
 import { relative } from "node:path";
+import type { HookStatusMeta } from "../task/contracts/message-meta.js";
 import type { HookReport } from "./hook-runner.js";
 import { plainOutputIsContext } from "./hook-runner.js";
 import { hookLabel } from "./hook-definition.js";
@@ -9,7 +10,7 @@ function shorten(text: string, limit = 300): string {
 }
 
 /** The `hook_status` line the user sees for one hook run. */
-export function describeHookReport(report: HookReport, workspace: string): { text: string; meta: Record<string, unknown> } {
+export function describeHookReport(report: HookReport, workspace: string): { text: string; meta: HookStatusMeta } {
   const { hook, verdict, result } = report;
   const label = hook.origin.kind === "executable" ? relative(workspace, hook.origin.file) || hook.origin.file : hookLabel(hook);
   const name = `${report.event} hook ${label.startsWith("..") ? hook.origin.file : label}`;

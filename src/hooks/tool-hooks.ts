@@ -4,6 +4,7 @@
  * nothing of hooks.
  */
 import type { ToolUseBlock } from "../parser/types.js";
+import { askCardMeta } from "../task/contracts/message-meta.js";
 import type { AskResponse } from "../task/contracts/messages.js";
 import type { ToolCallContext, ToolExecutor, ToolOutcome } from "../task/contracts/tool-executor.js";
 import { withExecuteTool } from "../task/contracts/tool-executor.js";
@@ -37,12 +38,12 @@ export function withToolHooks(executor: ToolExecutor, options: ToolHookOptions):
   const withPermissionHooks = (context: ToolCallContext, block: ToolUseBlock, input: Record<string, unknown>): ToolCallContext => ({
     ...context,
     ask: async (type, text, askOptions): Promise<AskResponse> => {
-      const meta = askOptions?.meta;
-      if (approvalAsks.has(type) && meta?.["approval"] === "ask") {
+      const meta = askCardMeta(type, askOptions?.meta);
+      if (approvalAsks.has(type) && meta?.approval === "ask") {
         const subjects = matchableToolNames(block.name, input);
         const answer = await runner.run("PermissionRequest", { tool_name: block.name, tool_input: input, tool_use_id: block.id, message: text }, { subjects, signal: context.signal });
         if (answer.decision === "block") return { response: "no", text: `A PermissionRequest hook denied this: ${answer.reason ?? "no reason given"}` };
-        if (answer.decision === "allow" && meta["hookMayApprove"] !== false) return { response: "yes" };
+        if (answer.decision === "allow" && meta.hookMayApprove !== false) return { response: "yes" };
       }
       return context.ask(type, text, askOptions);
     },

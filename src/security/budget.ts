@@ -3,7 +3,8 @@
  * The Task consults it before each request and each tool call; at a limit the
  * task stops cleanly with a `budget` message naming it (and stays resumable:
  * a resume may raise the limit). Counts start from what the task already used
- * before a resume.
+ * before a resume: its requests (summary requests included), tool calls, time
+ * it ran, and what the subagents of its earlier runs spent.
  */
 import type { BudgetLimits } from "./settings-schema.js";
 
@@ -27,16 +28,30 @@ export class TaskBudget implements TaskBudgetSeam {
   private requests: number;
   private toolCalls: number;
   private readonly startedAt: number;
+  private readonly elapsedMsSoFar: number;
+  /** Spending the task's own counter does not hold (subagents of earlier runs). */
+  private readonly usageSoFar: UsageTotals;
   private exhausted: string | undefined;
 
   constructor(
     private readonly limits: BudgetLimits,
-    options: { requestsSoFar?: number; toolCallsSoFar?: number; now?: () => number } = {},
+    options: { requestsSoFar?: number; toolCallsSoFar?: number; elapsedMsSoFar?: number; usageSoFar?: UsageTotals; now?: () => number } = {},
   ) {
     this.requests = options.requestsSoFar ?? 0;
     this.toolCalls = options.toolCallsSoFar ?? 0;
+    this.elapsedMsSoFar = options.elapsedMsSoFar ?? 0;
+    this.usageSoFar = options.usageSoFar ?? { tokensIn: 0, tokensOut: 0, cost: 0 };
     this.now = options.now ?? Date.now;
     this.startedAt = this.now();
+  }
+
+  private total(usage: UsageTotals): UsageTotals {
+    return { tokensIn: usage.tokensIn + this.usageSoFar.tokensIn, tokensOut: usage.tokensOut + this.usageSoFar.tokensOut, cost: usage.cost + this.usageSoFar.cost };
+  }
+
+  /** Seconds the task ran: the earlier runs and this one. */
+  private elapsedSeconds(): number {
+    return (this.elapsedMsSoFar + this.now() - this.startedAt) / 1000;
   }
 
   private readonly now: () => number;
@@ -45,7 +60,8 @@ export class TaskBudget implements TaskBudgetSeam {
     return Object.values(this.limits).some((limit) => limit !== undefined);
   }
 
-  beforeRequest(usage: UsageTotals): string | undefined {
+  beforeRequest(ownUsage: UsageTotals): string | undefined {
+    const usage = this.total(ownUsage);
     const { maxRequests, maxTokens, maxCost } = this.limits;
     this.exhausted ??=
       (maxRequests !== undefined && this.requests >= maxRequests ? stop(`--max-requests ${maxRequests}`, `${this.requests} requests made`) : undefined) ??
@@ -64,20 +80,21 @@ export class TaskBudget implements TaskBudgetSeam {
   }
 
   /** For the status line: what is left of each limit. */
-  remaining(usage: UsageTotals): string {
+  remaining(ownUsage: UsageTotals): string {
+    const usage = this.total(ownUsage);
     const { maxRequests, maxTokens, maxCost, maxTime, maxToolCalls } = this.limits;
     const parts: string[] = [];
     if (maxRequests !== undefined) parts.push(`${Math.max(0, maxRequests - this.requests)} requests`);
     if (maxTokens !== undefined) parts.push(`${Math.max(0, maxTokens - usage.tokensIn - usage.tokensOut)} tokens`);
     if (maxCost !== undefined) parts.push(`$${Math.max(0, maxCost - usage.cost).toFixed(2)}`);
-    if (maxTime !== undefined) parts.push(`${Math.max(0, Math.round(maxTime - (this.now() - this.startedAt) / 1000))} s`);
+    if (maxTime !== undefined) parts.push(`${Math.max(0, Math.round(maxTime - this.elapsedSeconds()))} s`);
     if (maxToolCalls !== undefined) parts.push(`${Math.max(0, maxToolCalls - this.toolCalls)} tool calls`);
     return parts.length === 0 ? "" : `budget left: ${parts.join(", ")}`;
   }
 
   private timeUp(): string | undefined {
     const { maxTime } = this.limits;
-    const seconds = (this.now() - this.startedAt) / 1000;
+    const seconds = this.elapsedSeconds();
     return maxTime !== undefined && seconds >= maxTime ? stop(`--max-time ${maxTime}s`, `${Math.round(seconds)} s elapsed`) : undefined;
   }
 }
@@ -86,13 +103,32 @@ function stop(limit: string, used: string): string {
   return `Budget reached: ${limit} (${used}). The task stopped and can be resumed; a resume may raise the limit.`;
 }
 
-/** Requests and tool calls a resumed task already made, from its messages. */
-export function countSoFar(messages: ReadonlyArray<{ type: string; say?: string; ask?: string; partial?: boolean }>): { requestsSoFar: number; toolCallsSoFar: number } {
+/** Requests (summary requests of compactions included) and tool calls a resumed task already made, from its messages. */
+export function countSoFar(messages: ReadonlyArray<{ type: string; say?: string; ask?: string; partial?: boolean; meta?: Record<string, unknown> }>): { requestsSoFar: number; toolCallsSoFar: number } {
   let requestsSoFar = 0;
   let toolCallsSoFar = 0;
   for (const message of messages) {
     if (message.say === "api_req_started") requestsSoFar += 1;
-    if ((message.say === "tool" || message.say === "command") && message.partial !== true) toolCallsSoFar += 1;
+    if (message.say === "condense") requestsSoFar += summaryRequestsOf(message.meta);
+    if (message.partial !== true && isToolCall(message)) toolCallsSoFar += 1;
   }
   return { requestsSoFar, toolCallsSoFar };
+}
+
+/**
+ * The message each tool call leaves, as the live count counts them (every call the
+ * Task runs): file, search and command tools say `tool` or `command` (also when
+ * they were asked), attempt_completion says `completion_result`, and the
+ * conversation tools ask (`followup`, `plan_mode_respond`).
+ */
+function isToolCall(message: { say?: string; ask?: string }): boolean {
+  if (message.say !== undefined) return message.say === "tool" || message.say === "command" || message.say === "completion_result";
+  return message.ask === "followup" || message.ask === "plan_mode_respond";
+}
+
+function summaryRequestsOf(meta: Record<string, unknown> | undefined): number {
+  const summary = meta?.["summaryRequests"];
+  if (typeof summary !== "object" || summary === null) return 0;
+  const requests = (summary as Record<string, unknown>)["requests"];
+  return typeof requests === "number" && Number.isFinite(requests) && requests > 0 ? requests : 0;
 }

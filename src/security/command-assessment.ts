@@ -60,11 +60,11 @@ const readOnlyPrograms = new Set([
 const readOnlyGit = new Set(["status", "log", "diff", "show", "blame", "rev-parse", "ls-files", "grep", "describe", "shortlog", "ls-tree", "cat-file"]);
 const harmlessTargets = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 
-function wordsForRules(invocation: Invocation): Array<string | undefined> {
+export function wordsForRules(invocation: Invocation): Array<string | undefined> {
   return invocation.words.map((word, index) => (word.dynamic ? undefined : index === 0 ? programName(word) : word.text));
 }
 
-function invocationText(invocation: Invocation): string {
+export function invocationText(invocation: Invocation): string {
   return invocation.words.map((word, index) => (word.dynamic ? "…" : index === 0 ? programName(word) : word.text)).join(" ");
 }
 

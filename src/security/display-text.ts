@@ -43,11 +43,12 @@ export function flagHidden(text: string): { text: string; hidden: string[] } {
   return { text: `${escaped.text}\n${hiddenWarning(escaped.hidden)}`, hidden: escaped.hidden };
 }
 
-/** Escapes every string value of a message's meta (paths, commands) the same way. */
-export function escapeMetaStrings(meta: Record<string, unknown>): Record<string, unknown> {
+/** Escapes every string value of a message's meta (paths, commands) the same way; the meta keeps its declared type. */
+export function escapeMetaStrings<T extends object>(meta: T): T {
   const result: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(meta)) {
     result[key] = typeof value === "string" ? escapeHidden(value, { keepLineEndings: key === "diff" || key === "content" }).text : value;
   }
-  return result;
+  // Same keys, and every string is still a string (tool names have nothing to escape).
+  return result as T;
 }

@@ -3,7 +3,9 @@
  * `permissions: { allow: [...], ask: [...], deny: [...] }` with entries such as
  * `Bash(git log:*)`, `Bash(npm test)`, `Read(src/**)`, `Edit(docs/**)`,
  * `WebFetch(domain:example.com)`, `mcp__server__tool`. Deny wins over ask over
- * allow, whatever the order or the source.
+ * allow, whatever the order or the source. cairn adds `Network(<command>)`
+ * (allow or deny), matched like `Bash(...)`: the sandbox's network for the
+ * commands it names (bubblewrap's network is all or nothing per command).
  */
 import { homedir } from "node:os";
 import { isAbsolute, relative, resolve } from "node:path";
@@ -12,7 +14,7 @@ import ignore from "ignore";
 export type RuleDecision = "allow" | "ask" | "deny";
 export const ruleDecisions: readonly RuleDecision[] = ["deny", "ask", "allow"];
 
-export type RuleTool = "Bash" | "Read" | "Edit" | "WebFetch" | "mcp" | "other";
+export type RuleTool = "Bash" | "Read" | "Edit" | "WebFetch" | "Network" | "mcp" | "other";
 
 export interface PermissionRule {
   decision: RuleDecision;
@@ -41,6 +43,7 @@ const toolNames: Record<string, RuleTool> = {
   MultiEdit: "Edit",
   NotebookEdit: "Edit",
   WebFetch: "WebFetch",
+  Network: "Network",
 };
 
 export function parseRule(text: string, decision: RuleDecision, source: string): PermissionRule {
@@ -51,7 +54,11 @@ export function parseRule(text: string, decision: RuleDecision, source: string):
     throw new RuleSyntaxError(`"${text}" is not a permission rule; write Tool or Tool(specifier), like Bash(git log:*) or Read(src/**)`);
   }
   const specifier = match[2] === undefined || match[2] === "" || match[2] === "*" ? undefined : match[2];
-  return { decision, text: trimmed, tool: toolNames[match[1]] ?? "other", specifier, source };
+  const tool = toolNames[match[1]] ?? "other";
+  if (tool === "Network" && decision === "ask") {
+    throw new RuleSyntaxError(`"${text}": a Network rule allows or denies the sandbox's network to the commands it names; put it under allow or deny, not ask`);
+  }
+  return { decision, text: trimmed, tool, specifier, source };
 }
 
 export function rulesFromBlock(block: PermissionsBlock | undefined, source: string): PermissionRule[] {
@@ -150,6 +157,16 @@ export class PermissionRules {
   /** The decision for one command (given as words, `undefined` for unknown words) and the rule behind it. */
   forCommandWords(words: Array<string | undefined>): { decision: RuleDecision; rule: PermissionRule } | undefined {
     return this.first("Bash", (rule) => rule.specifier === undefined || bashSpecifierMatches(rule.specifier, words, rule.decision !== "allow"));
+  }
+
+  /** The Network rule (deny before allow) for one program of a command, given as words like `forCommandWords`. */
+  forNetworkWords(words: Array<string | undefined>): { decision: RuleDecision; rule: PermissionRule } | undefined {
+    return this.first("Network", (rule) => rule.specifier === undefined || bashSpecifierMatches(rule.specifier, words, rule.decision !== "allow"));
+  }
+
+  /** Whether any Network rule is in force (otherwise a command's network is the sandbox's setting, without a parse). */
+  get hasNetworkRules(): boolean {
+    return this.list.some((rule) => rule.tool === "Network");
   }
 
   /** A rule naming the exact command text (`Bash(<text>)`), which allows even what the parse does not understand. */

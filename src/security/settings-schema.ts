@@ -33,6 +33,11 @@ export const securitySettingsSchema = {
   permissions: z.looseObject({ allow: ruleList("allow").optional(), ask: ruleList("ask").optional(), deny: ruleList("deny").optional() }).optional(),
   sandbox: z.enum(["workspace-write", "read-only", "off"]).optional(),
   sandboxNetwork: z.boolean().optional(),
+  /**
+   * The user's one-time answer about the sandbox (`cairn sandbox enable|disable`, user config only):
+   * true makes `workspace-write` the default wherever bubblewrap works; false keeps it off without the notice.
+   */
+  sandboxOptIn: z.boolean().optional(),
   allowOutsideReads: z.boolean().optional(),
   /** Environment variables passed to commands, hooks and MCP servers although their names look secret. */
   allowEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).optional(),

@@ -16,6 +16,8 @@ export interface ReadLog {
   warnings: string[];
   /** The conversation before the last compaction (for `/uncompact` after a resume). */
   uncompact?: UncompactState;
+  /** Time the task ran, summed over its runs (#14 `--max-time` counts the whole task across resumes). */
+  activeMs: number;
 }
 
 const statuses: ReadonlySet<string> = new Set(["running", "completed", "failed", "aborted", "budget"]);
@@ -60,10 +62,33 @@ export class LogReplay {
   tokensOut = 0;
   cost = 0;
   uncompact: UncompactState | undefined;
+  /** Each run of the task ends with a status entry; its span is from its first to its last message. */
+  private finishedRunsMs = 0;
+  private run: { first: number; last: number } | undefined;
+  private previousRunsEnd = Number.NEGATIVE_INFINITY;
+
+  /** Time the task ran so far: the spans of its runs, without the gaps between them. */
+  get activeMs(): number {
+    return this.finishedRunsMs + (this.run === undefined ? 0 : this.run.last - this.run.first);
+  }
+
+  private timeMessage(ts: unknown): void {
+    // A message of an earlier run written again (an update) must not stretch this run back over the gap.
+    if (typeof ts !== "number" || !Number.isFinite(ts) || ts <= this.previousRunsEnd) return;
+    this.run = this.run === undefined ? { first: ts, last: ts } : { first: Math.min(this.run.first, ts), last: Math.max(this.run.last, ts) };
+  }
+
+  private endRun(): void {
+    if (this.run === undefined) return;
+    this.finishedRunsMs += this.run.last - this.run.first;
+    this.previousRunsEnd = this.run.last;
+    this.run = undefined;
+  }
 
   apply(entry: StoreLogEntry): void {
     switch (entry.kind) {
       case "ui":
+        this.timeMessage(entry.message.ts);
         if (!this.uiById.has(entry.message.id)) this.uiOrder.push(entry.message.id);
         this.uiById.set(entry.message.id, entry.message);
         break;
@@ -87,6 +112,7 @@ export class LogReplay {
         this.uncompact = replayCompaction(this.apiHistory, this.uncompact, entry);
         break;
       case "status":
+        this.endRun();
         this.status = entry.status;
         this.tokensIn = entry.tokensIn;
         this.tokensOut = entry.tokensOut;
@@ -148,6 +174,7 @@ export function readLog(text: string): ReadLog {
     tokensOut: replay.tokensOut,
     cost: replay.cost,
     warnings,
+    activeMs: replay.activeMs,
     ...(replay.uncompact ? { uncompact: replay.uncompact } : {}),
   };
 }

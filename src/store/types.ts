@@ -37,6 +37,8 @@ export interface LoadedTask {
   updatedAt: number;
   /** The conversation before the last compaction (for `/uncompact` after a resume). */
   uncompact?: UncompactState;
+  /** Time the task ran, summed over its runs (from its messages' times; the gaps between runs do not count). */
+  activeMs?: number;
 }
 
 /** One row of `cairn history`. */

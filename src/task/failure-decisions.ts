@@ -5,7 +5,7 @@ import type { RetrySchedule } from "../llm/retry.js";
 import type { ContentBlock } from "../llm/types.js";
 import { TaskAbortedError, TaskFailedError } from "./errors.js";
 import type { SayOptions } from "./message-state.js";
-import type { RetryMeta } from "./contracts/message-meta.js";
+import type { AskMeta, RetryMeta } from "./contracts/message-meta.js";
 import type { AskResponse, AskType, SayType } from "./contracts/messages.js";
 import type { MistakeTracker } from "./mistakes.js";
 import * as responses from "./responses.js";
@@ -27,7 +27,7 @@ export class FailureDecisions {
       schedule: RetrySchedule;
       mistakes: MistakeTracker;
       signal: AbortSignal;
-      ask: (type: AskType, text: string, meta?: Record<string, unknown>) => Promise<AskResponse>;
+      ask: <T extends AskType>(type: T, text: string, meta?: AskMeta<T>) => Promise<AskResponse>;
       say: (type: SayType, text: string, options?: SayOptions) => string;
     },
   ) {}

@@ -25,7 +25,7 @@ describe("MessageState", () => {
     // Esc: the round ends and every open message is finalised...
     state.finalizeOpen();
     // ...then the aborted command reports its final output under the same key.
-    const second = state.say("command_output", "line 1\n", { partial: false, key: "call-1:output", meta: { end: { kind: "aborted" } } });
+    const second = state.say("command_output", "line 1\n", { partial: false, key: "call-1:output", meta: { tool: "execute_command", end: { kind: "aborted" }, durationMs: 5 } });
     expect(second).toBe(first);
     expect(new Set(seen.map((message) => message.id)).size).toBe(1);
     expect(state.messageCount).toBe(1);

@@ -1,6 +1,6 @@
 import type { Host } from "./contracts/host.js";
 import type { AskMessage, AskType, SayMessage, SayType, UiMessage } from "./contracts/messages.js";
-import type { SayMeta } from "./contracts/message-meta.js";
+import type { AskMeta, SayMeta, ToolFailureMeta } from "./contracts/message-meta.js";
 import type { TaskLog } from "./contracts/seams.js";
 
 /** `meta` is typed by the kind of message (message-meta.ts): the writer declares its shape. */
@@ -104,7 +104,7 @@ export class MessageState {
   }
 
   /** Creates a complete ask message (the caller then waits for the host's answer). */
-  createAsk(type: AskType, text: string, meta?: Record<string, unknown>): AskMessage {
+  createAsk<T extends AskType>(type: T, text: string, meta?: AskMeta<T>): AskMessage {
     const message: AskMessage = { type: "ask", ask: type, id: this.nextId(), ts: this.options.now(), text, partial: false };
     if (meta) message.meta = meta;
     this.add(message, undefined);
@@ -180,7 +180,7 @@ export class MessageState {
    * card), re-sending and logging it: how a tool's failure reaches every
    * surface on its own message. Returns false when there is no such message.
    */
-  amend(key: string, meta: Record<string, unknown>): boolean {
+  amend(key: string, meta: ToolFailureMeta): boolean {
     const openId = this.openByKey.get(key);
     const open = openId === undefined ? undefined : this.entries.get(openId);
     if (open) {

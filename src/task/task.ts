@@ -8,7 +8,7 @@ import { BudgetExceededError, TaskAbortedError } from "./errors.js";
 import { assistantHistoryContent } from "./history-content.js";
 import { MessageState } from "./message-state.js";
 import type { SayOptions } from "./message-state.js";
-import type { ApiRequestMeta, RetryMeta } from "./contracts/message-meta.js";
+import type { ApiRequestMeta, AskMeta, RetryMeta } from "./contracts/message-meta.js";
 import type { AskResponse, AskType, SayType } from "./contracts/messages.js";
 import { MistakeTracker } from "./mistakes.js";
 import { presentAssistantMessage } from "./present-assistant-message.js";
@@ -157,7 +157,7 @@ export class Task {
   }
 
   /** Asks the user; the answer belongs to this ask's own id, so a `say` meanwhile cannot cancel it. */
-  async ask(type: AskType, text: string, meta?: Record<string, unknown>): Promise<AskResponse> {
+  async ask<T extends AskType>(type: T, text: string, meta?: AskMeta<T>): Promise<AskResponse> {
     if (this.taskState.abort) throw new TaskAbortedError();
     this.messages.flushAll();
     const message = this.messages.createAsk(type, text, meta);

@@ -1,7 +1,7 @@
 import type { ToolUseBlock } from "../parser/types.js";
 import type { RepetitionVerdict } from "./mistakes.js";
 import type { SayOptions } from "./message-state.js";
-import type { ToolFailureMeta } from "./contracts/message-meta.js";
+import type { AskMeta, ToolFailureMeta } from "./contracts/message-meta.js";
 import type { AskResponse, AskType, SayType } from "./contracts/messages.js";
 import * as responses from "./responses.js";
 import type { StreamCut } from "./round.js";
@@ -13,7 +13,7 @@ export interface ToolRunnerTask {
   readonly signal: AbortSignal;
   readonly mode: Mode;
   say(type: SayType, text: string, options?: SayOptions): string;
-  ask(type: AskType, text: string, meta?: Record<string, unknown>): Promise<AskResponse>;
+  ask<T extends AskType>(type: T, text: string, meta?: AskMeta<T>): Promise<AskResponse>;
 }
 
 /**

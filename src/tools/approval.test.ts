@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PermissionRules, rulesFromBlock } from "../security/permission-rules.js";
-import { ApprovalPolicy, defaultApprovalSettings, type ApprovalRequest } from "./approval.js";
+import { ApprovalPolicy, defaultApprovalSettings, type ApprovalRequest, type Presentation } from "./approval.js";
 import { workspacePathOracle } from "./path-facts.js";
 import { createRecordingContext } from "./test-support/recording-context.js";
 import { createTestWorkspace } from "./test-support/test-workspace.js";
@@ -100,7 +100,7 @@ describe("ApprovalPolicy", () => {
 
   it("passes approval feedback on and turns a denial into a rejected outcome with the user's words", async () => {
     const context = createRecordingContext({ answers: [{ response: "yes", text: "careful" }, { response: "no", text: "not that file" }] });
-    const presentation = { key: "k", text: "Edit a", meta: { tool: "write_to_file" } };
+    const presentation: Presentation = { key: "k", text: "Edit a", meta: { tool: "write_to_file", path: "a" } };
     const request: ApprovalRequest = { kind: "edit", inside: true, path: "a" };
     expect(await policy().approve({ request, context, presentation })).toEqual({ approved: true, feedback: "careful" });
     const denied = await policy().approve({ request, context, presentation });
@@ -118,7 +118,7 @@ describe("ApprovalPolicy", () => {
       const approval = new ApprovalPolicy({ settings: defaultApprovalSettings, yes: false, allowOutsideWrites: false, ruleFiles: { user: userFile, project: join(workspace.root, ".cairn", "config.json") } });
       const context = createRecordingContext({ answers: [{ response: "yes", text: "always" }] });
       const request: ApprovalRequest = { kind: "command", command: "npm run build -- --watch", requiresApproval: true };
-      const decision = await approval.approve({ request, context, presentation: { key: "k", text: "npm run build -- --watch", meta: {} } });
+      const decision = await approval.approve({ request, context, presentation: { key: "k", text: "npm run build -- --watch", meta: { tool: "execute_command", command: "npm run build -- --watch" } } });
       expect(decision).toEqual({ approved: true });
       expect(context.asks[0]?.text).toContain('answer "always" to allow Bash(npm run:*)');
       expect(JSON.parse(readFileSync(userFile, "utf8"))).toEqual({ model: "kept", permissions: { allow: ["Bash(npm run:*)"] } });
@@ -126,7 +126,7 @@ describe("ApprovalPolicy", () => {
       expect((await approval.verdict({ kind: "command", command: "npm install", requiresApproval: true })).verdict).toBe("ask");
       // Typed in the terminal UI, "always project" arrives as a message.
       const typed = createRecordingContext({ answers: [{ response: "message", text: "always project" }] });
-      expect(await approval.approve({ request: { kind: "command", command: "make build", requiresApproval: true }, context: typed, presentation: { key: "m", text: "make build", meta: {} } })).toEqual({ approved: true });
+      expect(await approval.approve({ request: { kind: "command", command: "make build", requiresApproval: true }, context: typed, presentation: { key: "m", text: "make build", meta: { tool: "execute_command", command: "make build" } } })).toEqual({ approved: true });
       expect(JSON.parse(readFileSync(join(workspace.root, ".cairn", "config.json"), "utf8"))).toEqual({ permissions: { allow: ["Bash(make build:*)"] } });
     } finally {
       workspace.cleanup();

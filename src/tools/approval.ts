@@ -9,7 +9,7 @@ import { parseRule, PermissionRules } from "../security/permission-rules.js";
 import { addAllowRule, alwaysAllowChoice } from "../security/rule-store.js";
 import { decideCommand, decidePath, type SandboxMode, type SecurityContext, type SecurityVerdict } from "../security/security-decision.js";
 import type { PathOracle } from "../security/command-assessment.js";
-import type { AskType, SayType } from "../task/contracts/messages.js";
+import type { ToolCardMeta, ToolMeta } from "../task/contracts/message-meta.js";
 import type { ToolCallContext, ToolOutcome } from "../task/contracts/tool-executor.js";
 import { denied, toolError } from "./responses.js";
 
@@ -64,7 +64,8 @@ export interface Presentation {
   /** Key of the partial `say` shown while the call streamed. */
   key: string;
   text: string;
-  meta: Record<string, unknown>;
+  /** The card's meta, declared per tool (src/task/contracts/tool-meta.ts). */
+  meta: ToolMeta;
 }
 
 export interface ApprovalPolicyOptions {
@@ -195,19 +196,20 @@ export class ApprovalPolicy {
     const hookMayApprove = hooksMayApprove(request, detail.explicit === true);
     const verdict = withHookAnswer({ verdict: detail.verdict, hookMayApprove, answer: context.hookApproval, yes: this.options.yes });
     const shown = flagHidden(presentation.text);
-    const meta: Record<string, unknown> = { ...escapeMetaStrings(presentation.meta), approval: verdict };
-    if (shown.hidden.length > 0) meta["hiddenCharacters"] = shown.hidden;
-    if (detail.reason !== undefined) meta["reason"] = detail.reason;
-    if (detail.explicit === true) meta["explicitApproval"] = true;
-    if (detail.suggestion !== undefined) meta["suggestedRule"] = detail.suggestion;
+    const card: ToolCardMeta = { approval: verdict };
+    if (shown.hidden.length > 0) card.hiddenCharacters = shown.hidden;
+    if (detail.reason !== undefined) card.reason = detail.reason;
+    if (detail.explicit === true) card.explicitApproval = true;
+    if (detail.suggestion !== undefined) card.suggestedRule = detail.suggestion;
     // A PermissionRequest hook may answer this ask only where a PreToolUse allow could skip it.
-    if (verdict === "ask") meta["hookMayApprove"] = hookMayApprove;
+    if (verdict === "ask") card.hookMayApprove = hookMayApprove;
+    const meta: ToolMeta = { ...escapeMetaStrings(presentation.meta), ...card };
     const text = detail.reason !== undefined && verdict !== "auto" ? `${shown.text}\n(${escapeHidden(detail.reason).text})` : shown.text;
-    const sayType: SayType = request.kind === "command" ? "command" : "tool";
+    const sayType = request.kind === "command" ? "command" : "tool";
     context.say(sayType, text, { partial: false, key: presentation.key, meta });
     if (verdict === "refuse") return { approved: false, outcome: refused(detail.reason ?? "this is not allowed") };
     if (verdict === "auto") return { approved: true };
-    const askType: AskType = request.kind === "command" ? "command" : request.kind === "mcp" ? "use_mcp_server" : "tool";
+    const askType = request.kind === "command" ? "command" : request.kind === "mcp" ? "use_mcp_server" : "tool";
     const offer = detail.suggestion !== undefined ? `\n(answer "always" to allow ${detail.suggestion} from now on, saved in your config; "always project" saves it for this project)` : "";
     const answer = await context.ask(askType, `${text}${offer}`, { meta });
     // "always" typed as the answer (the terminal UI sends typed text as a message) or sent with a yes.

@@ -2,6 +2,7 @@
  * The path checks every file tool shares: resolve through the workspace
  * guard, refuse ignored files, then ask the approval policy.
  */
+import type { PathToolName, ToolMetaByName } from "../task/contracts/message-meta.js";
 import type { ToolOutcome } from "../task/contracts/tool-executor.js";
 import { ignoredPath } from "./responses.js";
 import type { ToolRuntime } from "./tool-definition.js";
@@ -15,12 +16,15 @@ export function checkIgnored(runtime: ToolRuntime, requested: string): PathAcces
   return { ok: true, path };
 }
 
+/** The card's meta a file tool adds to the path and whether it is outside the workspace (filled in here). */
+export type PathCardMeta = { [N in PathToolName]: { tool: N } & Omit<ToolMetaByName[N], "path" | "outsideWorkspace"> }[PathToolName];
+
 export async function approvePath(options: {
   runtime: ToolRuntime;
   path: ResolvedPath;
   access: "read" | "edit";
   text: string;
-  meta?: Record<string, unknown>;
+  meta: PathCardMeta;
 }): Promise<PathAccess> {
   const { runtime, path, access, text } = options;
   const decision = await runtime.approvals.approve({
@@ -29,7 +33,8 @@ export async function approvePath(options: {
     presentation: {
       key: runtime.callId,
       text,
-      meta: { tool: runtime.toolName, path: path.display, outsideWorkspace: !path.inside, ...options.meta },
+      // The keys in the order the card always had on the wire: tool, path, outsideWorkspace, then the tool's own.
+      meta: Object.assign({ tool: options.meta.tool, path: path.display, outsideWorkspace: !path.inside }, options.meta),
     },
   });
   if (!decision.approved) return { ok: false, outcome: decision.outcome };

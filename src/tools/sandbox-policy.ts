@@ -9,6 +9,8 @@ import { join } from "node:path";
 import type { LaunchPolicy } from "../security/process-launch.js";
 import type { SandboxMode } from "../security/sandbox.js";
 import { credentialFolders } from "../security/sensitive-paths.js";
+import { commandNetworkSync } from "../security/network-rules.js";
+import type { PermissionRules } from "../security/permission-rules.js";
 import { WorkspaceGuard } from "./workspace-guard.js";
 
 const maximumEntries = 50_000;
@@ -43,6 +45,8 @@ export function createLaunchPolicy(options: {
   network: boolean;
   allowEnv: readonly string[];
   userConfigDir: string;
+  /** Network rules: which commands get the sandbox's network (#14); without, `network` holds for all. */
+  rules?: PermissionRules;
 }): LaunchPolicy {
   if (options.sandbox === "off") return { allowEnv: options.allowEnv, sandbox: undefined };
   const guard = new WorkspaceGuard(options.workspace);
@@ -55,6 +59,7 @@ export function createLaunchPolicy(options: {
       masked: () => [...ignoredPaths(guard), ...credentialFolders(options.userConfigDir)],
       readOnly: () => protectedEntries.map((entry) => join(guard.root, entry)),
       blockedFolders: () => [".cairn", ".claude", ".clinerules/hooks", ".clinerules/workflows"].map((entry) => join(guard.root, entry)),
+      ...(options.rules === undefined ? {} : { commandNetwork: (command: string) => commandNetworkSync({ command, rules: options.rules as PermissionRules, sandboxNetwork: options.network }).network }),
     },
   };
 }

@@ -5,7 +5,7 @@
  * policy only through the `ToolRuntime` they are handed.
  */
 import type { LaunchPolicy } from "../security/process-launch.js";
-import type { SayType } from "../task/contracts/messages.js";
+import type { ToolMeta } from "../task/contracts/message-meta.js";
 import type { Mode, ToolCallContext, ToolOutcome } from "../task/contracts/tool-executor.js";
 import type { McpPort } from "./mcp-port.js";
 import type { ApprovalPolicy } from "./approval.js";
@@ -42,7 +42,7 @@ export interface ToolDefinition {
   /** Modes in which the tool is offered (both when absent). */
   modes?: Mode[];
   /** The `say` type of the partial presentation (default "tool"). */
-  partialSayType?: SayType;
+  partialSayType?: "tool" | "command" | "completion_result";
   /** Offered only when this holds (e.g. an MCP hub is connected). */
   isAvailable?(options: ToolRuntimeOptions): boolean;
   /** What to show while the call still streams; never runs anything. */
@@ -52,7 +52,8 @@ export interface ToolDefinition {
 
 export interface PartialPresentation {
   text: string;
-  meta?: Record<string, unknown>;
+  /** The card's meta, declared per tool (src/task/contracts/tool-meta.ts). */
+  meta?: ToolMeta;
 }
 
 export interface ToolRuntimeOptions {

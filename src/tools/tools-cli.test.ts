@@ -21,7 +21,7 @@ afterEach(() => workspace.cleanup());
 
 function runCairn(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cairn, "run", "--cwd", workspace.root, "--data-dir", workspace.dataDir, "--yes", "--json", ...args, "use the tools"], {
+    const child = spawn(process.execPath, [cairn, "run", "--cwd", workspace.root, "--data-dir", workspace.dataDir, "--yes", "--json", "--sandbox", "off", ...args, "use the tools"], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, CAIRN_HOME: workspace.dataDir },
     });

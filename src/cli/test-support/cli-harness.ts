@@ -25,8 +25,9 @@ export async function makeSandbox(): Promise<Sandbox> {
   const configDir = join(root, "config");
   await mkdir(workspace, { recursive: true });
   await mkdir(join(configDir, "cairn"), { recursive: true });
-  // Fast retries so failure tests take milliseconds, as a user could configure them.
-  await writeFile(join(configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] } }));
+  // Fast retries so failure tests take milliseconds, as a user could configure them; the sandbox
+  // question answered no (sandboxOptIn false), so runs print no sandbox notice (src/cli/sandbox-command.test.ts tests it).
+  await writeFile(join(configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, sandboxOptIn: false }));
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(env)) {
     if (name.startsWith("CAIRN_") || name.endsWith("_API_KEY") || name === "OPENAI_BASE_URL") delete env[name];

@@ -1,15 +1,16 @@
 import type { ImageContent, TextContent, ToolSchema } from "../../llm/types.js";
 import type { ToolUseBlock } from "../../parser/types.js";
+import type { AskMeta, SayMeta } from "./message-meta.js";
 import type { AskResponse, AskType, SayType } from "./messages.js";
 
 export type Mode = "plan" | "act";
 
 /** What the Task lends a tool call: the only way a tool reaches the user. */
 export interface ToolCallContext {
-  /** Shows or updates a message; partial ones are updated in place by `key`. */
-  say(type: SayType, text: string, options?: { partial?: boolean; meta?: Record<string, unknown>; key?: string }): void;
+  /** Shows or updates a message; partial ones are updated in place by `key`. Its meta is the one declared for `type` (message-meta.ts). */
+  say<T extends SayType>(type: T, text: string, options?: { partial?: boolean; meta?: SayMeta<T>; key?: string }): void;
   /** Asks the user and waits for the answer (in yes-mode the executor should not ask for approvals). */
-  ask(type: AskType, text: string, options?: { partial?: boolean; meta?: Record<string, unknown> }): Promise<AskResponse>;
+  ask<T extends AskType>(type: T, text: string, options?: { partial?: boolean; meta?: AskMeta<T> }): Promise<AskResponse>;
   signal: AbortSignal;
   mode: Mode;
   /** Waits for the initial checkpoint (SPEC T16); call before any change to the workspace. */

@@ -1,4 +1,5 @@
 /** attempt_completion: presents the result; the user accepts it (the task ends) or gives feedback. */
+import type { ToolMetaOf } from "../../task/contracts/message-meta.js";
 import { success } from "../responses.js";
 import type { ToolDefinition } from "../tool-definition.js";
 
@@ -21,7 +22,7 @@ export const attemptCompletionTool: ToolDefinition = {
   async execute(params, runtime) {
     const result = params["result"] ?? "";
     const command = params["command"]?.trim();
-    const meta: Record<string, unknown> = { tool: "attempt_completion", ...(command ? { command } : {}) };
+    const meta: ToolMetaOf<"attempt_completion"> = { tool: "attempt_completion", ...(command ? { command } : {}) };
     runtime.context.say("completion_result", result, { partial: false, key: runtime.callId, meta });
     // A subagent reports to its parent, which reads the result: nobody is asked.
     if (runtime.options.yes || runtime.options.subagent !== undefined) return { ...success("The result was presented; the task is complete."), completed: true };

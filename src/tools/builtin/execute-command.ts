@@ -1,4 +1,5 @@
 /** execute_command: runs a shell command in the workspace, with its output streamed and capped. */
+import type { CommandOutputMeta } from "../../task/contracts/message-meta.js";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { escapeHidden } from "../../security/display-text.js";
@@ -126,8 +127,8 @@ export const executeCommandTool: ToolDefinition = {
       }),
     );
     const result = await running.done;
-    const meta: Record<string, unknown> = { tool: "execute_command", end: result.end, durationMs: result.durationMs };
-    if (result.savedPath !== undefined) meta["savedPath"] = result.savedPath;
+    const meta: CommandOutputMeta = { tool: "execute_command", end: result.end, durationMs: result.durationMs };
+    if (result.savedPath !== undefined) meta.savedPath = result.savedPath;
     if (result.totalCharacters > 0) runtime.context.say("command_output", result.output, { partial: false, key: outputKey, meta });
     const text = formatCommandResult(command, result);
     if (result.end.kind === "failed_to_start" || result.end.kind === "timed_out" || result.end.kind === "aborted") {

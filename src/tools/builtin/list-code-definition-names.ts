@@ -25,7 +25,7 @@ export const listCodeDefinitionNamesTool: ToolDefinition = {
   async execute(params, runtime) {
     const checked = checkIgnored(runtime, params["path"] ?? "");
     if (!checked.ok) return checked.outcome;
-    const approved = await approvePath({ runtime, path: checked.path, access: "read", text: `List definitions in ${checked.path.display}` });
+    const approved = await approvePath({ runtime, path: checked.path, access: "read", text: `List definitions in ${checked.path.display}`, meta: { tool: "list_code_definition_names" } });
     if (!approved.ok) return approved.outcome;
     const target = approved.path;
     let files: string[];

@@ -25,7 +25,7 @@ export const listFilesTool: ToolDefinition = {
     const checked = checkIgnored(runtime, params["path"] ?? "");
     if (!checked.ok) return checked.outcome;
     const recursive = (params["recursive"] ?? "").trim().toLowerCase() === "true";
-    const approved = await approvePath({ runtime, path: checked.path, access: "read", text: `List ${checked.path.display}${recursive ? " (recursive)" : ""}` });
+    const approved = await approvePath({ runtime, path: checked.path, access: "read", text: `List ${checked.path.display}${recursive ? " (recursive)" : ""}`, meta: { tool: "list_files" } });
     if (!approved.ok) return approved.outcome;
     const folder = approved.path;
     try {

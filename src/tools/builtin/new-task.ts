@@ -1,4 +1,5 @@
 /** new_task: offers to start a fresh task carrying the given context; accepting ends this one. */
+import type { ToolMetaOf } from "../../task/contracts/message-meta.js";
 import { denied, success } from "../responses.js";
 import type { ToolDefinition } from "../tool-definition.js";
 
@@ -13,7 +14,7 @@ export const newTaskTool: ToolDefinition = {
   // No partial presentation: the context is shown once, by the ask (or the say in --yes mode).
   async execute(params, runtime) {
     const context = params["context"] ?? "";
-    const meta = { tool: "new_task", context };
+    const meta: ToolMetaOf<"new_task"> = { tool: "new_task", context };
     if (runtime.options.yes) {
       runtime.context.say("tool", context, { key: runtime.callId, meta });
     } else {

@@ -43,7 +43,7 @@ export const readFileTool: ToolDefinition = {
     }
     const checked = checkIgnored(runtime, requested);
     if (!checked.ok) return checked.outcome;
-    const approved = await approvePath({ runtime, path: checked.path, access: "read", text: `Read ${checked.path.display}` });
+    const approved = await approvePath({ runtime, path: checked.path, access: "read", text: `Read ${checked.path.display}`, meta: { tool: "read_file" } });
     if (!approved.ok) return approved.outcome;
     const path = approved.path;
     let content: Buffer;

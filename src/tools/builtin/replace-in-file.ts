@@ -1,4 +1,5 @@
 /** replace_in_file: targeted SEARCH/REPLACE edits; all blocks apply or nothing is written. */
+import type { ToolMetaOf } from "../../task/contracts/message-meta.js";
 import { readFileSync, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { applySearchReplace } from "../diff/apply-blocks.js";
@@ -77,13 +78,13 @@ export const replaceInFileTool: ToolDefinition = {
   mutates: true,
   describePartial(params, runtime) {
     const requested = params["path"] ?? "";
-    const meta: Record<string, unknown> = { tool: "replace_in_file", path: requested };
+    const meta: ToolMetaOf<"replace_in_file"> = { tool: "replace_in_file", path: requested };
     if (requested !== "" && params["diff"] !== undefined) {
       const target = runtime.guard.resolve(requested);
       if (!target.ignored) {
         const preview = previewFor(runtime.callId, target.real, params["diff"]);
-        meta["blocksComplete"] = preview.blocks;
-        meta["diff"] = preview.diff;
+        meta.blocksComplete = preview.blocks;
+        meta.diff = preview.diff;
       }
     }
     return { text: `Edit ${requested}`, meta };
@@ -111,7 +112,7 @@ export const replaceInFileTool: ToolDefinition = {
       path: target,
       access: "edit",
       text: `Edit ${target.display}\n${patch}`,
-      meta: { diff: patch, blocks: parsed.blocks.length },
+      meta: { tool: "replace_in_file", diff: patch, blocks: parsed.blocks.length },
     });
     if (!approved.ok) return approved.outcome;
     await runtime.context.beforeMutation();

@@ -55,7 +55,7 @@ export const searchFilesTool: ToolDefinition = {
     const checked = checkIgnored(runtime, params["path"] ?? "");
     if (!checked.ok) return checked.outcome;
     const regex = params["regex"] ?? "";
-    const approved = await approvePath({ runtime, path: checked.path, access: "read", text: `Search ${checked.path.display} for /${regex}/` });
+    const approved = await approvePath({ runtime, path: checked.path, access: "read", text: `Search ${checked.path.display} for /${regex}/`, meta: { tool: "search_files" } });
     if (!approved.ok) return approved.outcome;
     const folder = approved.path;
     try {

@@ -4,6 +4,7 @@
  * child's attempt_completion report with its tokens and cost. The children
  * are built behind the ChildTaskFactory contract (src/task/contracts/subagents.ts).
  */
+import type { ToolMetaOf } from "../../task/contracts/message-meta.js";
 import type { ChildTaskFactory, SubagentChanges, SubagentReport } from "../../task/contracts/subagents.js";
 import { invalidParameter, success, toolError } from "../responses.js";
 import type { ToolDefinition, ToolRuntime } from "../tool-definition.js";
@@ -63,7 +64,7 @@ export function formatReport(report: SubagentReport): string {
  */
 async function offerMerge(factory: ChildTaskFactory, report: SubagentReport, changes: SubagentChanges, runtime: ToolRuntime): Promise<string> {
   const id = report.subagentId;
-  const meta = { tool: "subagent_merge", subagentId: id, files: changes.files, diff: changes.diff, ...(changes.branch === undefined ? {} : { branch: changes.branch }) };
+  const meta: ToolMetaOf<"subagent_merge"> = { tool: "subagent_merge", subagentId: id, files: changes.files, diff: changes.diff, ...(changes.branch === undefined ? {} : { branch: changes.branch }) };
   const question = `[subagent ${id}] Merge its changes into the workspace (${changes.files.join(", ")})?`;
   if (report.status !== "completed") {
     await factory.discardChanges(id);

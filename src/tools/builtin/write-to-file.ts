@@ -71,7 +71,8 @@ export const writeToFileTool: ToolDefinition = {
       path: target,
       access: "edit",
       text: `${verb} ${target.display}\n${patch}`,
-      meta: { diff: patch, created: before === undefined },
+      // new_rule writes through this tool under its own name (src/extensions/new-rule-tool.ts).
+      meta: { tool: runtime.toolName === "new_rule" ? "new_rule" : "write_to_file", diff: patch, created: before === undefined },
     });
     if (!approved.ok) return approved.outcome;
     await runtime.context.beforeMutation();

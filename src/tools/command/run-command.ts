@@ -4,16 +4,14 @@
  * when the command finishes, times out or is aborted (SIGTERM, then SIGKILL
  * after 500 ms), so children and grandchildren never outlive it.
  */
+import type { CommandEnd } from "../../task/contracts/message-meta.js";
 import { spawn } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import { OutputBuffer } from "./output-buffer.js";
 import { commandTokenVariable, endCommandProcesses, newCommandToken } from "./command-processes.js";
 
-export type CommandEnd =
-  | { kind: "exited"; exitCode: number | null; signal: string | null }
-  | { kind: "timed_out"; timeoutMs: number }
-  | { kind: "aborted" }
-  | { kind: "failed_to_start"; message: string };
+/** How a command ended: declared with the `command_output` meta that carries it (src/task/contracts/tool-meta.ts). */
+export type { CommandEnd };
 
 export interface CommandResult {
   end: CommandEnd;

@@ -3,6 +3,7 @@
  * asks from standard input. It never hangs: with stdin closed, or silent past
  * `askTimeoutMs`, the `--on-ask` policy answers instead.
  */
+import { cardMetaOf } from "../../task/contracts/message-meta.js";
 import type { Readable, Writable } from "node:stream";
 import type { Host } from "../../task/contracts/host.js";
 import type { AskMessage, AskResponse, UiMessage } from "../../task/contracts/messages.js";
@@ -64,7 +65,7 @@ export class HeadlessHost implements Host {
 
   onMessage(message: UiMessage): void {
     // A final message comes again only when the Task amends it (a tool's failure, #11).
-    const status = typeof message.meta?.["status"] === "string" ? message.meta["status"] : "";
+    const status = cardMetaOf(message)?.status ?? "";
     if (this.#finished.get(message.id) === status) return;
     if (!message.partial) this.#finished.set(message.id, status);
     if (this.#text) {
@@ -81,7 +82,7 @@ export class HeadlessHost implements Host {
     if (signal.aborted) return Promise.reject(abortReason(signal));
     const options = this.#options;
     // SPEC #14: some asks (protected paths, commands cairn cannot check) need a person; --yes is not one.
-    if (options.yes && message.meta?.["explicitApproval"] === true) {
+    if (options.yes && cardMetaOf(message)?.explicitApproval === true) {
       return Promise.resolve(this.#automatic(message, "deny", "it needs an explicit approval, which --yes does not give"));
     }
     if (options.yes) return Promise.resolve(this.#automatic(message, "yes", undefined));

@@ -5,6 +5,7 @@
  */
 import type { Writable } from "node:stream";
 import picocolors from "picocolors";
+import { cardMetaOf, diffTools, isToolMeta, metaOf, pathTools, toolMetaOf, type ToolCard } from "../../task/contracts/message-meta.js";
 import type { AskMessage, SayMessage, UiMessage } from "../../task/contracts/messages.js";
 
 type Colors = ReturnType<typeof picocolors.createColors>;
@@ -14,13 +15,19 @@ const maxDiffLines = 200;
 
 /** The options of a follow-up question, when the tool gave any. */
 export function followupOptions(message: UiMessage): string[] {
-  const options = message.meta?.["options"];
-  return Array.isArray(options) ? options.filter((option): option is string => typeof option === "string") : [];
+  return metaOf(message, "followup")?.options ?? [];
 }
 
-function metaString(message: UiMessage, key: string): string | undefined {
-  const value = message.meta?.[key];
-  return typeof value === "string" && value !== "" ? value : undefined;
+/** What a tool card names: the path, the command or the MCP server ("" keeps it out). */
+function cardTarget(meta: ToolCard | undefined): string | undefined {
+  const target = isToolMeta(meta, ...pathTools)
+    ? meta.path
+    : isToolMeta(meta, "execute_command", "attempt_completion")
+      ? meta.command
+      : isToolMeta(meta, "use_mcp_tool", "access_mcp_resource")
+        ? meta.server
+        : undefined;
+  return target === "" ? undefined : target;
 }
 
 function firstLine(text: string): string {
@@ -93,13 +100,14 @@ export class TextPrinter {
         break;
     }
     if (message.partial) return;
-    if ((message.say === "tool" || message.say === "command") && message.meta?.["status"] === "error") {
+    const card = message.say === "tool" || message.say === "command" ? cardMetaOf(message) : undefined;
+    if (card?.status === "error") {
       // A tool that failed says so on its own line, with the reason (#11).
       const what = message.say === "command" ? `$ ${message.text}` : this.#describeTool(message);
-      this.#line(colors.red(`✗ ${what}: ${firstLine(metaString(message, "error") ?? "failed")}`));
+      this.#line(colors.red(`✗ ${what}: ${firstLine(card.error === undefined || card.error === "" ? "failed" : card.error)}`));
       return;
     }
-    const approval = message.meta?.["approval"];
+    const approval = card?.approval;
     // The ask that follows shows the same tool or command; printing both would repeat the diff.
     if ((message.say === "tool" || message.say === "command") && approval === "ask") return;
     const refused = approval === "refuse" ? colors.red(" (refused)") : "";
@@ -185,15 +193,15 @@ export class TextPrinter {
   }
 
   #describeTool(message: UiMessage): string {
-    const tool = metaString(message, "tool");
-    if (tool === undefined) return firstLine(message.text);
-    const target = metaString(message, "path") ?? metaString(message, "command") ?? metaString(message, "server") ?? "";
-    return target === "" ? tool : `${tool} ${target}`;
+    const meta = cardMetaOf(message);
+    if (meta === undefined || meta.tool === "") return firstLine(message.text);
+    const target = cardTarget(meta);
+    return target === undefined ? meta.tool : `${meta.tool} ${target}`;
   }
 
   #printDiff(message: UiMessage): void {
-    const diff = metaString(message, "diff");
-    if (diff === undefined) return;
+    const diff = toolMetaOf(message, ...diffTools)?.diff;
+    if (diff === undefined || diff === "") return;
     const lines = diff.replace(/\n$/, "").split("\n");
     for (const line of lines.slice(0, maxDiffLines)) {
       const style: Style = line.startsWith("+") ? this.#colors.green : line.startsWith("-") ? this.#colors.red : (text) => text;

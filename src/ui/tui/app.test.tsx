@@ -5,16 +5,18 @@ vi.hoisted(() => {
   process.env["FORCE_COLOR"] = "1";
 });
 
-import type { AskMessage, AskResponse, SayType, UiMessage } from "../../task/contracts/messages.js";
+import type { AskMeta, SayMeta, ToolMetaOf } from "../../task/contracts/message-meta.js";
+import type { AskMessage, AskType, AskResponse, SayType, UiMessage } from "../../task/contracts/messages.js";
 import { FakeController } from "./test-support/fake-terminal.js";
 import { mountApp } from "./test-support/mount.js";
 import type { Mounted } from "./test-support/mount.js";
 
-function say(id: string, kind: SayType, text: string, options: { partial?: boolean; meta?: Record<string, unknown> } = {}): UiMessage {
+/** A `say` as the Task sends it; its meta is typed as its writers declare it (message-meta.ts). */
+function say<K extends SayType>(id: string, kind: K, text: string, options: { partial?: boolean; meta?: SayMeta<K> } = {}): UiMessage {
   return { id, ts: 0, type: "say", say: kind, text, partial: options.partial ?? false, ...(options.meta === undefined ? {} : { meta: options.meta }) };
 }
 
-function ask(id: string, kind: AskMessage["ask"], text: string, meta?: Record<string, unknown>, partial = false): AskMessage {
+function ask<K extends AskType>(id: string, kind: K, text: string, meta?: AskMeta<K>, partial = false): AskMessage {
   return { id, ts: 0, type: "ask", ask: kind, text, partial, ...(meta === undefined ? {} : { meta }) };
 }
 
@@ -141,7 +143,7 @@ describe("the answer", () => {
 describe("tools and asks", () => {
   it("fills a tool card in as the call streams, then shows the diff before approval", async () => {
     const ui = mount();
-    ui.host.onMessage(ask("t", "tool", "", { tool: "replace_in_file" }, true));
+    ui.host.onMessage(ask("t", "tool", "", { tool: "replace_in_file", path: "" }, true));
     await ui.tick();
     expect(ui.frame()).toMatch(/⏺ Edit\s+…/);
     ui.host.onMessage(ask("t", "tool", "", { tool: "replace_in_file", path: "src/math.ts" }, true));
@@ -192,7 +194,7 @@ describe("tools and asks", () => {
 
   it("picks follow-up options with the arrow keys or a digit", async () => {
     const ui = mount();
-    const options = { options: ["Use vitest", "Use jest", "Use node:test"] };
+    const options: ToolMetaOf<"ask_followup_question"> = { tool: "ask_followup_question", options: ["Use vitest", "Use jest", "Use node:test"] };
     const first = ui.host.answerAsk(ask("f1", "followup", "Which **runner**?", options), new AbortController().signal);
     await ui.tick();
     expect(ui.frame()).toContain("Which runner?");
@@ -216,7 +218,7 @@ describe("tools and asks", () => {
     expect(ui.frame()).toContain("test line 20");
     expect(ui.frame()).not.toContain("test line 12\n");
     expect(ui.frame()).toContain("running…");
-    ui.host.onMessage(say("out", "command_output", `${lines.join("\n")}\n`, { partial: false, meta: { exitCode: 1 } }));
+    ui.host.onMessage(say("out", "command_output", `${lines.join("\n")}\n`, { partial: false, meta: { tool: "execute_command", end: { kind: "exited", exitCode: 1, signal: null }, durationMs: 40 } }));
     await ui.tick();
     expect(ui.frame()).toContain("test line 30");
     expect(ui.frame()).toContain("exit 1");
@@ -224,9 +226,9 @@ describe("tools and asks", () => {
 
   it("T11: counts down to a retry after a provider error", async () => {
     const ui = mount();
-    ui.host.onMessage(say("e", "error_retry", "529 overloaded", { meta: { attempt: 2, delayMs: 5000, retryAt: ui.clock.now() + 5000, maxAttempts: 5 } }));
+    ui.host.onMessage(say("e", "error_retry", "529 overloaded", { meta: { attempt: 2, delayMs: 5000, retryAt: ui.clock.now() + 5000, kind: "overloaded" } }));
     await ui.tick(0);
-    expect(ui.frame()).toContain("⟳ 529 overloaded — retrying in 5s (attempt 2/5)");
+    expect(ui.frame()).toContain("⟳ 529 overloaded — retrying in 5s (attempt 2)");
     await ui.tick(2000);
     expect(ui.frame()).toContain("retrying in 3s");
     await ui.tick(3000);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { UiMessage } from "../../task/contracts/messages.js";
+import type { SayMeta } from "../../task/contracts/message-meta.js";
+import type { SayType, UiMessage } from "../../task/contracts/messages.js";
 import { FakeController } from "./test-support/fake-terminal.js";
 import { mountApp } from "./test-support/mount.js";
 import type { Mounted } from "./test-support/mount.js";
@@ -10,8 +11,16 @@ afterEach(() => {
   mounted = undefined;
 });
 
-const say = (id: string, kind: string, text: string, extra: Partial<UiMessage> = {}): UiMessage =>
-  ({ id, ts: 0, type: "say", say: kind, text, partial: false, ...extra }) as UiMessage;
+/** A `say` as the Task sends it; its meta is typed as its writers declare it (message-meta.ts). */
+const say = <K extends SayType>(id: string, kind: K, text: string, extra: { partial?: boolean; meta?: SayMeta<K> } = {}): UiMessage => ({
+  id,
+  ts: 0,
+  type: "say",
+  say: kind,
+  text,
+  partial: extra.partial ?? false,
+  ...(extra.meta === undefined ? {} : { meta: extra.meta }),
+});
 
 describe("progress (issue #12)", () => {
   it("a silent command shows how long it has been running; output ending it removes the timer", async () => {
@@ -21,7 +30,7 @@ describe("progress (issue #12)", () => {
     await ui.tick();
     await ui.tick(12_000);
     expect(ui.frame()).toMatch(/Running sleep 30 · 1[12]s/);
-    ui.host.onMessage(say("o", "command_output", "", { meta: { end: { kind: "exited", exitCode: 0 } } }));
+    ui.host.onMessage(say("o", "command_output", "", { meta: { tool: "execute_command", end: { kind: "exited", exitCode: 0, signal: null }, durationMs: 12_000 } }));
     await ui.tick();
     expect(ui.frame()).not.toContain("Running sleep 30");
   });

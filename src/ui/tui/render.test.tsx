@@ -1,14 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { AskMessage, SayType, UiMessage } from "../../task/contracts/messages.js";
+import type { AskMeta, SayMeta, ToolMetaOf } from "../../task/contracts/message-meta.js";
+import type { AskMessage, AskType, SayType, UiMessage } from "../../task/contracts/messages.js";
 import { FakeController, ManualClock, startFakeTerminal } from "./test-support/fake-terminal.js";
 import type { FakeTerminal } from "./test-support/fake-terminal.js";
 import { TuiHost } from "./tui-host.js";
 
-function say(id: string, kind: SayType, text: string, options: { partial?: boolean; meta?: Record<string, unknown> } = {}): UiMessage {
+/** A `say` as the Task sends it; its meta is typed as its writers declare it (message-meta.ts). */
+function say<K extends SayType>(id: string, kind: K, text: string, options: { partial?: boolean; meta?: SayMeta<K> } = {}): UiMessage {
   return { id, ts: 0, type: "say", say: kind, text, partial: options.partial ?? false, ...(options.meta === undefined ? {} : { meta: options.meta }) };
 }
 
-function ask(id: string, kind: AskMessage["ask"], text: string, meta?: Record<string, unknown>): AskMessage {
+function ask<K extends AskType>(id: string, kind: K, text: string, meta?: AskMeta<K>): AskMessage {
   return { id, ts: 0, type: "ask", ask: kind, text, partial: false, ...(meta === undefined ? {} : { meta }) };
 }
 
@@ -37,8 +39,8 @@ describe("renderTui in a terminal", () => {
     host.onMessage(say("o", "command_output", `${"z".repeat(250)}\n\tTAB\u001b[31mred\u001b[0m\nprogress 10%\rprogress 100%`, { partial: true }));
     clock.advance(50);
     await terminal.settle();
-    const pending = host.answerAsk(ask("f", "followup", long, { options: [long, "short"] }), new AbortController().signal);
-    host.onMessage(say("e", "error_retry", long, { meta: { attempt: 1, delayMs: 1000, retryAt: clock.now() + 1000 } }));
+    const pending = host.answerAsk(ask("f", "followup", long, { tool: "ask_followup_question", options: [long, "short"] }), new AbortController().signal);
+    host.onMessage(say("e", "error_retry", long, { meta: { attempt: 1, delayMs: 1000, retryAt: clock.now() + 1000, kind: "overloaded" } }));
     clock.advance(50);
     await terminal.settle();
     await terminal.press("typed answer that is long ".repeat(5));
@@ -103,7 +105,7 @@ describe("renderTui in a terminal", () => {
     const clock = new ManualClock();
     const host = new TuiHost({ clock });
     terminal = startFakeTerminal({ controller: new FakeController(), host });
-    const meta = { tool: "replace_in_file", path: "src/math.ts", diff: "@@ -1 +1 @@\n-a - b\n+a + b\n" };
+    const meta: ToolMetaOf<"replace_in_file"> = { tool: "replace_in_file", path: "src/math.ts", diff: "@@ -1 +1 @@\n-a - b\n+a + b\n" };
     host.onMessage(say("s", "tool", "Edit src/math.ts", { partial: true, meta: { tool: "replace_in_file", path: "src/math.ts" } }));
     host.onMessage(say("s", "tool", "Edit src/math.ts", { meta: { ...meta, approval: "ask" } }));
     const question = ask("q", "tool", "Edit src/math.ts", { ...meta, approval: "ask" });
@@ -114,7 +116,7 @@ describe("renderTui in a terminal", () => {
     await terminal.press("y");
     await expect(answer).resolves.toEqual({ response: "yes" });
     host.onMessage(say("c", "command", "npm test", { meta: { tool: "execute_command", command: "npm test", approval: "auto" } }));
-    host.onMessage(say("o", "command_output", "1 passed\n", { meta: { tool: "execute_command", end: { kind: "exited", exitCode: 0, signal: null } } }));
+    host.onMessage(say("o", "command_output", "1 passed\n", { meta: { tool: "execute_command", end: { kind: "exited", exitCode: 0, signal: null }, durationMs: 30 } }));
     clock.advance(50);
     await terminal.settle();
     const frame = terminal.stdout.frame();

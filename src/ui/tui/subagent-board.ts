@@ -5,6 +5,7 @@
  * its other messages are folded into its card (`cairn show CHILD-ID` has them
  * all). The card goes when the parent reports the child's end.
  */
+import { cardMetaOf, isToolMeta, metaOf, pathTools } from "../../task/contracts/message-meta.js";
 import type { UiMessage } from "../../task/contracts/messages.js";
 
 export interface SubagentCard {
@@ -28,9 +29,9 @@ export class SubagentBoard {
 
   /** Takes note of a message; true when it is folded into a card (not shown in the transcript). */
   note(message: UiMessage, now: number): boolean {
-    const report = message.meta?.["subagentReport"] as { subagentId?: unknown } | undefined;
     if (message.subagentId === undefined) {
-      if (typeof report?.subagentId === "string") this.cards.delete(report.subagentId);
+      const info = metaOf(message, "info");
+      if (info !== undefined && "subagentReport" in info) this.cards.delete(info.subagentReport.subagentId);
       return false;
     }
     const id = message.subagentId;
@@ -42,9 +43,8 @@ export class SubagentBoard {
     card.messages += 1;
     if (message.type === "ask") return false;
     if (message.say === "api_req_started") {
-      const tokensIn = Number(message.meta?.["tokensIn"] ?? 0);
-      const tokensOut = Number(message.meta?.["tokensOut"] ?? 0);
-      this.requestTokens.set(message.id, tokensIn + tokensOut);
+      const usage = metaOf(message, "api_req_started");
+      this.requestTokens.set(message.id, (usage?.tokensIn ?? 0) + (usage?.tokensOut ?? 0));
       card.tokens = [...this.requestTokens.entries()].filter(([key]) => key.startsWith(`${id}:`)).reduce((sum, [, tokens]) => sum + tokens, 0);
     }
     if (message.say !== "api_req_started" && message.text.trim() !== "") {
@@ -54,9 +54,9 @@ export class SubagentBoard {
       else card.recent = [...card.recent, { id: message.id, text: line }].slice(-recentCount);
     }
     if (message.say === "tool" || message.say === "command") {
-      const tool = typeof message.meta?.["tool"] === "string" ? message.meta["tool"] : message.say;
-      const detail = typeof message.meta?.["path"] === "string" ? message.meta["path"] : typeof message.meta?.["command"] === "string" ? message.meta["command"] : "";
-      card.current = `${tool}${detail ? ` ${detail}` : ""}`;
+      const meta = cardMetaOf(message);
+      const detail = isToolMeta(meta, ...pathTools) ? meta.path : isToolMeta(meta, "execute_command") ? meta.command : undefined;
+      card.current = `${meta?.tool ?? message.say}${detail ? ` ${detail}` : ""}`;
     }
     return true;
   }

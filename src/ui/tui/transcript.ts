@@ -4,6 +4,7 @@
  * again); only the open tail is re-rendered. A streaming answer is printed line
  * by line as its lines complete, so a 1 MB answer never re-renders as a whole.
  */
+import { metaOf } from "../../task/contracts/message-meta.js";
 import type { AskMessage, AskResponse, SayType, UiMessage } from "../../task/contracts/messages.js";
 import { initialMarkdownState, parseMarkdownLines } from "./markdown.js";
 import type { MarkdownLine, MarkdownState } from "./markdown.js";
@@ -129,7 +130,8 @@ export class Transcript {
   }
 
   private trackCommand(message: UiMessage, now: number): void {
-    if (message.type === "say" && message.say === "command" && !message.partial && message.meta?.["approval"] !== "ask" && message.meta?.["approval"] !== "refuse") {
+    const approval = metaOf(message, "command")?.approval;
+    if (message.type === "say" && message.say === "command" && !message.partial && approval !== "ask" && approval !== "refuse") {
       this.runningCommand = { since: now, command: message.text, sequence: this.sequence };
     } else if (message.type === "ask" && message.ask === "command") {
       // Approved later (recordAnswer) from the moment of the answer.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { AskMessage, SayType, UiMessage } from "../../task/contracts/messages.js";
+import type { AskMeta } from "../../task/contracts/message-meta.js";
+import type { AskMessage, AskType, SayType, UiMessage } from "../../task/contracts/messages.js";
 import { ManualClock } from "./test-support/fake-terminal.js";
 import { TuiHost } from "./tui-host.js";
 
@@ -7,7 +8,7 @@ function say(id: string, say: SayType, text: string, partial = false): UiMessage
   return { id, ts: 0, type: "say", say, text, partial };
 }
 
-function ask(id: string, kind: AskMessage["ask"], text = "", meta?: Record<string, unknown>): AskMessage {
+function ask<K extends AskType>(id: string, kind: K, text = "", meta?: AskMeta<K>): AskMessage {
   return { id, ts: 0, type: "ask", ask: kind, text, partial: false, ...(meta === undefined ? {} : { meta }) };
 }
 
@@ -101,7 +102,7 @@ describe("TuiHost", () => {
   it("T5: stops waiting for an answer when the task aborts", async () => {
     const { clock, host } = setup();
     const controller = new AbortController();
-    const answer = host.answerAsk(ask("q", "followup", "Which?", { options: ["a"] }), controller.signal);
+    const answer = host.answerAsk(ask("q", "followup", "Which?", { tool: "ask_followup_question", options: ["a"] }), controller.signal);
     clock.advance(50);
     expect(host.getSnapshot().pendingAsk?.id).toBe("q");
     controller.abort(new Error("task aborted"));

@@ -1,3 +1,4 @@
+import { cardMetaOf } from "../../task/contracts/message-meta.js";
 import type { Host } from "../../task/contracts/host.js";
 import type { AskMessage, AskResponse, UiMessage } from "../../task/contracts/messages.js";
 import { systemClock } from "./clock.js";
@@ -52,7 +53,7 @@ export class TuiHost implements Host {
       return;
     }
     // A printed card cannot change: a tool's failure, amended later (#11), gets a card of its own.
-    const failedLater = message.type === "say" && !message.partial && message.meta?.["status"] === "error" && this.transcript.has(message.id);
+    const failedLater = message.type === "say" && !message.partial && cardMetaOf(message)?.status === "error" && this.transcript.has(message.id);
     this.transcript.upsert(failedLater ? { ...message, id: `${message.id}:failed` } : message, this.clock.now());
     if (message.type === "say" && message.say === "checklist") this.latestChecklist = message;
     this.schedulePublish();

@@ -6,7 +6,7 @@ import * as editor from "./input-editor.js";
 import type { EditorState } from "./input-editor.js";
 import { decodeInput } from "./key-decoder.js";
 import type { KeyEvent } from "./key-decoder.js";
-import { readFollowupMeta } from "./meta.js";
+import { metaOf } from "../../task/contracts/message-meta.js";
 import { parseSlashInput } from "./slash-commands.js";
 import type { SlashCommand, SlashCommandRegistry } from "./slash-commands.js";
 import type { TuiHost } from "./tui-host.js";
@@ -147,7 +147,7 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
     const isReturn = event.kind === "key" && event.name === "return";
     const text = event.kind === "text" ? event.text : "";
     if (askMessage.ask === "followup") {
-      const options = readFollowupMeta(askMessage.meta).options;
+      const options = metaOf(askMessage, "followup")?.options ?? [];
       const selected = current.current.selected;
       if (event.kind === "key" && (event.name === "up" || event.name === "down") && value === "") {
         const count = Math.max(1, options.length);

@@ -1,7 +1,7 @@
 import { Text } from "ink";
 import type { ReactNode } from "react";
 import type { UiMessage } from "../../../task/contracts/messages.js";
-import { readRetryMeta } from "../meta.js";
+import { metaOf } from "../../../task/contracts/message-meta.js";
 import { cleanLine } from "../terminal-text.js";
 import { useNow } from "./use-clock.js";
 
@@ -46,23 +46,22 @@ function retryReason(text: string): string {
 
 /** A provider error that will be retried: counts down to the retry. */
 export function RetryCountdown({ message }: { message: UiMessage }): ReactNode {
-  const meta = readRetryMeta(message.meta);
+  const meta = metaOf(message, "error_retry");
   const now = useNow(250);
   const reason = retryReason(message.text);
   if (meta === undefined) return <Text color="yellow" wrap="truncate-end">{`⟳ ${reason}`}</Text>;
-  const attempts = meta.maxAttempts === undefined ? `${meta.attempt}` : `${meta.attempt}/${meta.maxAttempts}`;
   const seconds = Math.ceil((meta.retryAt - now) / 1000);
   const when = seconds > 0 ? `retrying in ${seconds}s` : "retrying now";
   return (
     <Text color="yellow" wrap="truncate-end">
-      {`⟳ ${reason} — ${when} (attempt ${attempts})`}
+      {`⟳ ${reason} — ${when} (attempt ${meta.attempt})`}
     </Text>
   );
 }
 
 /** The same retry once it is in the past: no ticking. */
 export function RetryNote({ message }: { message: UiMessage }): ReactNode {
-  const meta = readRetryMeta(message.meta);
+  const meta = metaOf(message, "error_retry");
   const reason = retryReason(message.text);
   const attempt = meta === undefined ? "" : ` (retry ${meta.attempt})`;
   return <Text color="yellow" wrap="truncate-end">{`⟳ ${reason}${attempt}`}</Text>;

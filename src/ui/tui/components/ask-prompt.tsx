@@ -1,7 +1,7 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import type { AskMessage } from "../../../task/contracts/messages.js";
-import { readFollowupMeta } from "../meta.js";
+import { metaOf } from "../../../task/contracts/message-meta.js";
 import { cleanLine } from "../terminal-text.js";
 
 const questions: Partial<Record<AskMessage["ask"], string>> = {
@@ -20,7 +20,7 @@ const questions: Partial<Record<AskMessage["ask"], string>> = {
 /** The question and the keys that answer it. */
 export function AskPrompt({ ask, selected, width }: { ask: AskMessage; selected: number; width: number }): ReactNode {
   if (ask.ask === "followup") {
-    const options = readFollowupMeta(ask.meta).options;
+    const options = metaOf(ask, "followup")?.options ?? [];
     return (
       <Box flexDirection="column" width={width}>
         {options.map((option, index) => (

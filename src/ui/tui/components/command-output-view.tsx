@@ -1,8 +1,20 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import type { UiMessage } from "../../../task/contracts/messages.js";
-import { readCommandOutputMeta } from "../meta.js";
+import { metaOf, type CommandEnd } from "../../../task/contracts/message-meta.js";
 import { cleanLine, lastLines, truncateEnd } from "../terminal-text.js";
+
+/** How a command that did not exit by itself ended: "timed out after 600 s", "aborted", ... */
+function stoppedText(end: Exclude<CommandEnd, { kind: "exited" }>): string {
+  switch (end.kind) {
+    case "timed_out":
+      return `timed out after ${Math.round(end.timeoutMs / 1000)} s`;
+    case "aborted":
+      return "aborted";
+    case "failed_to_start":
+      return `failed to start: ${end.message}`;
+  }
+}
 
 /** The last lines of a command's output, with its exit status once it ended. */
 export function CommandOutputView({
@@ -15,14 +27,14 @@ export function CommandOutputView({
   maxLines: number;
 }): ReactNode {
   const { lines, hidden } = lastLines(message.text, maxLines);
-  const meta = readCommandOutputMeta(message.meta);
+  const end = metaOf(message, "command_output")?.end;
   let ending: ReactNode = null;
-  if (meta.stopped !== undefined) {
-    ending = <Text color="red">{`  ${meta.stopped}`}</Text>;
-  } else if (meta.signal !== undefined) {
-    ending = <Text color="red">{`  killed by ${meta.signal}`}</Text>;
-  } else if (meta.exitCode !== undefined) {
-    ending = <Text color={meta.exitCode === 0 ? "green" : "red"}>{`  exit ${meta.exitCode}`}</Text>;
+  if (end !== undefined && end.kind !== "exited") {
+    ending = <Text color="red">{`  ${stoppedText(end)}`}</Text>;
+  } else if (end?.signal != null) {
+    ending = <Text color="red">{`  killed by ${end.signal}`}</Text>;
+  } else if (end?.exitCode != null) {
+    ending = <Text color={end.exitCode === 0 ? "green" : "red"}>{`  exit ${end.exitCode}`}</Text>;
   } else if (message.partial) {
     ending = <Text color="gray">{"  running…"}</Text>;
   }

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import type { AskResponse, UiMessage } from "../../../task/contracts/messages.js";
 import { parseMarkdownLines } from "../markdown.js";
 import type { MarkdownLine, MarkdownState } from "../markdown.js";
-import { readCheckpointMeta, readToolMeta } from "../meta.js";
+import { cardMetaOf, metaOf } from "../../../task/contracts/message-meta.js";
 import { cleanLine, countLines, lastLines, tailOfLine } from "../terminal-text.js";
 import type { LiveItem, StaticItem } from "../transcript.js";
 import { RetryCountdown, RetryNote } from "./activity.js";
@@ -71,7 +71,7 @@ const shownByTheirAsk: ReadonlySet<string> = new Set(["ask_followup_question", "
  * question that its followup ask shows: printed once, by the ask.
  */
 function hiddenWhenPrinted(message: UiMessage): boolean {
-  const meta = readToolMeta(message.meta);
+  const meta = cardMetaOf(message);
   if (meta === undefined) return false;
   if (meta.status === "error") return false; // a failure is shown on the card, whoever asked
   return meta.approval === "ask" || shownByTheirAsk.has(meta.tool);
@@ -143,7 +143,7 @@ function MessageBody({ message, width, limits, live, answer }: BodyProps): React
     case "warning":
       return <Plain text={message.text} prefix="⚠ " colour="yellow" />;
     case "checkpoint_created": {
-      const hash = readCheckpointMeta(message.meta)?.hash ?? message.text;
+      const hash = metaOf(message, "checkpoint_created")?.hash ?? message.text;
       return <Text color="gray">{`◇ Checkpoint ${hash.slice(0, 12)}`}</Text>;
     }
     case "api_req_retried":

@@ -1,8 +1,7 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import type { UiMessage } from "../../../task/contracts/messages.js";
-import { readToolMeta } from "../meta.js";
-import type { ToolMeta } from "../meta.js";
+import { cardMetaOf, diffTools, isToolMeta, pathTools, type ToolCard } from "../../../task/contracts/message-meta.js";
 import { cleanLine, lastLines } from "../terminal-text.js";
 import { DiffView } from "./diff-view.js";
 
@@ -29,22 +28,23 @@ function firstLine(text: string): string {
   return cleanLine(newline === -1 ? text : text.slice(0, newline));
 }
 
-function targetOf(meta: ToolMeta, text: string): string | undefined {
-  switch (meta.tool) {
-    case "search_files":
-      return meta.regex === undefined ? meta.path : `${meta.regex}  in ${meta.path ?? "."}`;
-    case "use_mcp_tool":
-      return meta.server === undefined ? undefined : `${meta.server} / ${meta.name ?? ""}`;
-    case "access_mcp_resource":
-      return meta.server === undefined ? undefined : `${meta.server} ${meta.uri ?? ""}`;
-    default:
-      return meta.command ?? meta.path ?? meta.url ?? meta.description ?? (text === "" ? undefined : firstLine(text));
-  }
+function targetOf(meta: ToolCard, text: string): string | undefined {
+  if (isToolMeta(meta, "search_files")) return meta.regex === undefined ? meta.path : `${meta.regex}  in ${meta.path ?? "."}`;
+  if (isToolMeta(meta, "use_mcp_tool")) return meta.server === undefined ? undefined : `${meta.server} / ${meta.name ?? ""}`;
+  if (isToolMeta(meta, "access_mcp_resource")) return meta.server === undefined ? undefined : `${meta.server} ${meta.uri ?? ""}`;
+  const named = isToolMeta(meta, "execute_command", "attempt_completion")
+    ? meta.command
+    : isToolMeta(meta, ...pathTools)
+      ? meta.path
+      : isToolMeta(meta, "web_fetch", "browser_action")
+        ? meta.url
+        : undefined;
+  return named ?? (text === "" ? undefined : firstLine(text));
 }
 
 /** What a tool call does, in a few words: the verb and the path or command. */
 export function describeTool(message: UiMessage): { verb: string; target: string; isCommand: boolean } {
-  const meta = readToolMeta(message.meta);
+  const meta = cardMetaOf(message);
   const commandKind = message.type === "ask" ? message.ask === "command" : message.say === "command";
   if (meta === undefined) return { verb: commandKind ? "Run" : "Tool", target: firstLine(message.text), isCommand: commandKind };
   return {
@@ -65,11 +65,12 @@ export function ToolCard({
   maxDiffLines: number;
 }): ReactNode {
   const { verb, target, isCommand } = describeTool(message);
-  const meta = readToolMeta(message.meta);
+  const meta = cardMetaOf(message);
+  const edit = isToolMeta(meta, ...diffTools) ? meta : undefined;
   // While a new file streams there is no diff yet: show the end of what is written so far.
   const preview =
-    message.partial && meta?.diff === undefined && meta?.content !== undefined && meta.content !== ""
-      ? lastLines(meta.content, 4).lines
+    message.partial && edit?.diff === undefined && edit !== undefined && "content" in edit && edit.content !== undefined && edit.content !== ""
+      ? lastLines(edit.content, 4).lines
       : [];
   return (
     <Box flexDirection="column" width={width}>
@@ -84,15 +85,15 @@ export function ToolCard({
         </Box>
         {message.partial ? <Text color="gray">{" …"}</Text> : null}
       </Box>
-      {meta?.outsideWorkspace === true ? <Text color="red">{"  ⚠ outside the workspace"}</Text> : null}
+      {isToolMeta(meta, ...pathTools) && meta.outsideWorkspace === true ? <Text color="red">{"  ⚠ outside the workspace"}</Text> : null}
       {meta?.approval === "refuse" ? <Text color="red">{"  ✗ refused by the approval policy"}</Text> : null}
       {meta?.status === "error" ? <Text color="red" wrap="truncate-end">{`  ✗ ${(meta.error ?? "failed").split("\n", 1)[0] ?? ""}`}</Text> : null}
       {preview.map((line, index) => (
         <Text key={index} color="gray" wrap="truncate-end">{`  ${cleanLine(line) || " "}`}</Text>
       ))}
-      {meta?.diff !== undefined && meta.diff !== "" ? (
+      {edit?.diff !== undefined && edit.diff !== "" ? (
         <Box paddingLeft={2}>
-          <DiffView diff={meta.diff} width={width - 2} maxLines={maxDiffLines} />
+          <DiffView diff={edit.diff} width={width - 2} maxLines={maxDiffLines} />
         </Box>
       ) : null}
     </Box>

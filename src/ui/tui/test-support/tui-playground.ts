@@ -4,6 +4,7 @@
  * a "command" that prints until it is aborted. Used by the tmux test; run it by
  * hand with `node --import tsx src/ui/tui/test-support/tui-playground.ts`.
  */
+import type { SayMeta, ToolMetaOf } from "../../../task/contracts/message-meta.js";
 import type { AskMessage, SayType, UiMessage } from "../../../task/contracts/messages.js";
 import type { TuiController, TuiMode, TuiStatus } from "../controller.js";
 import { renderTui } from "../render.js";
@@ -16,7 +17,7 @@ let busy = false;
 let cost = 0;
 let abortController = new AbortController();
 
-function say(kind: SayType, text: string, options: { id?: string; partial?: boolean; meta?: Record<string, unknown> } = {}): string {
+function say<K extends SayType>(kind: K, text: string, options: { id?: string; partial?: boolean; meta?: SayMeta<K> } = {}): string {
   counter += 1;
   const id = options.id ?? `m${counter}`;
   const message: UiMessage = { id, ts: Date.now(), type: "say", say: kind, text, partial: options.partial ?? false };
@@ -69,7 +70,7 @@ async function runTask(task: string, signal: AbortSignal): Promise<void> {
   say("api_req_started", "", { id: request, meta: { tokensIn: 1200, tokensOut: 300, cacheReads: 0, cacheWrites: 0, cost: 0.0042 } });
   cost += 0.0042;
   const diff = "--- a/src/math.ts\n+++ b/src/math.ts\n@@ -1 +1 @@\n-export const add = (a: number, b: number) => a - b;\n+export const add = (a: number, b: number) => a + b;\n";
-  const meta = { tool: "replace_in_file", path: "src/math.ts", diff, approval: "ask" };
+  const meta: ToolMetaOf<"replace_in_file"> = { tool: "replace_in_file", path: "src/math.ts", diff, approval: "ask" };
   say("tool", "Edit src/math.ts", { meta });
   counter += 1;
   const ask: AskMessage = { id: `ask-${counter}`, ts: Date.now(), type: "ask", ask: "tool", text: "Edit src/math.ts", partial: false, meta };
@@ -85,7 +86,7 @@ async function runTask(task: string, signal: AbortSignal): Promise<void> {
     try {
       await sleep(200, signal);
     } catch (error) {
-      say("command_output", output, { id: outputId, meta: { tool: "execute_command", end: { kind: "aborted" } } });
+      say("command_output", output, { id: outputId, meta: { tool: "execute_command", end: { kind: "aborted" }, durationMs: 0 } });
       throw error;
     }
   }
