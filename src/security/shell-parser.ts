@@ -5,6 +5,7 @@
  */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { setFlagsFromString } from "node:v8";
 import { Language, Parser, type Node, type Tree } from "web-tree-sitter";
 
 export type { Node as ShellNode } from "web-tree-sitter";
@@ -13,7 +14,21 @@ const require = createRequire(import.meta.url);
 let loading: Promise<Parser> | undefined;
 let loaded: Parser | undefined;
 
+/**
+ * V8 compiles WebAssembly with its optimising compiler as well, which for the
+ * tree-sitter runtime and grammar took about a second of CPU and 45 MB (wall
+ * time too: the first command waited for it; issue 18). Its baseline compiler
+ * alone is fast to start and parses commands in microseconds all the same, so
+ * WebAssembly compiled from here on uses only that (the shell parser here, code
+ * definitions in src/tools). Read when a module is compiled, so setting it
+ * before the first tree-sitter module is enough.
+ */
+export function baselineWasmOnly(): void {
+  setFlagsFromString("--liftoff-only");
+}
+
 async function load(): Promise<Parser> {
+  baselineWasmOnly();
   await Parser.init();
   const folder = join(dirname(require.resolve("tree-sitter-wasms/package.json")), "out");
   const language = await Language.load(join(folder, "tree-sitter-bash.wasm"));

@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import type * as TreeSitter from "web-tree-sitter";
 import type { Language, Query } from "web-tree-sitter";
 import { languagesByExtension, type LanguageEntry } from "./definition-queries.js";
+import { baselineWasmOnly } from "../../security/shell-parser.js";
 
 export interface Definition {
   /** 1-based line of the definition's start. */
@@ -27,6 +28,7 @@ function grammarFolder(): string {
 
 async function treeSitter(): Promise<typeof TreeSitter> {
   runtime ??= import("web-tree-sitter").then(async (module) => {
+    baselineWasmOnly();
     await module.Parser.init();
     return module;
   });
