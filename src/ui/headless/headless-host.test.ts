@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { HeadlessAskError, HeadlessHost, noAnswerAvailable, type HeadlessHostOptions } from "./index.js";
 import { ask, createStreams, say, settle } from "./test-support/streams.js";
 
@@ -32,7 +32,7 @@ describe("HeadlessHost --json output", () => {
   });
 
   it("#18 prints partial updates as deltas after a snapshot, and each message's final state exactly once", () => {
-    const { host, stdout } = createHost();
+    const { host, stdout } = createHost({ jsonDeltaHold: { chars: 0, ms: 0 } });
     const first = say("text", "Hel", { partial: true });
     host.onMessage(first);
     host.onMessage({ ...first, text: "Hello wor" });
@@ -45,6 +45,41 @@ describe("HeadlessHost --json output", () => {
       ["+lo wor", true],
       ["Hello world", false],
     ]);
+  });
+});
+
+describe("HeadlessHost --json pacing (#18: a slow stream is not mostly line overhead)", () => {
+  it("holds small partial updates until 512 characters are new or a second has passed; a final line never waits", () => {
+    vi.useFakeTimers();
+    try {
+      const { host, stdout } = createHost();
+      const first = say("text", "a", { partial: true });
+      let text = "a";
+      host.onMessage(first); // the snapshot
+      for (let update = 0; update < 20; update += 1) {
+        text += "b".repeat(10);
+        host.onMessage({ ...first, text });
+        vi.advanceTimersByTime(40); // a slow stream: 10 characters every 40 ms
+      }
+      const lines = () => stdout.lines().map((line) => JSON.parse(line) as Record<string, unknown>);
+      // 800 ms, 200 characters: nothing yet beyond the snapshot.
+      expect(lines()).toHaveLength(1);
+      vi.advanceTimersByTime(200); // a second after the first held update
+      expect(lines()).toHaveLength(2);
+      expect(lines()[1]).toMatchObject({ delta: "b".repeat(200), partial: true });
+      host.onMessage({ ...first, text: `${text}c` });
+      host.onMessage({ ...first, text: `${text}cd`, partial: false });
+      expect(lines()).toHaveLength(3);
+      expect(lines()[2]).toMatchObject({ text: `${text}cd`, partial: false });
+      vi.advanceTimersByTime(5000);
+      expect(lines()).toHaveLength(3);
+      const big = say("text", "x", { partial: true });
+      host.onMessage(big);
+      host.onMessage({ ...big, text: "x".repeat(600) });
+      expect(lines()).toHaveLength(5); // 512 characters or more: at once
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -26,6 +26,11 @@ export interface HeadlessHostOptions {
   onAsk: "deny" | "fail";
   /** `--yes`: every ask is answered at once, approving what can be approved. */
   yes: boolean;
+  /**
+   * `--json`: a partial update that appends fewer characters than `chars` waits
+   * (at most `ms`) for more. Default 512 characters, 1 s; `{ chars: 0 }` writes every update.
+   */
+  jsonDeltaHold?: { chars: number; ms: number } | undefined;
   /** Colours in text mode; default: when stdout is a terminal and NO_COLOR is unset. */
   color?: boolean | undefined;
 }
@@ -37,6 +42,13 @@ interface PendingAsk {
   cleanup: () => void;
 }
 
+/**
+ * A partial `--json` update that appends fewer than 512 characters waits (at
+ * most a second) for more, so a slow stream prints about as many bytes as its
+ * text and not mostly line overhead (#18). Final lines never wait.
+ */
+const defaultDeltaHold = { chars: 512, ms: 1000 };
+
 function defaultColor(stdout: Writable): boolean {
   const noColor = process.env["NO_COLOR"];
   return (stdout as Writable & { isTTY?: boolean }).isTTY === true && (noColor === undefined || noColor === "");
@@ -46,6 +58,9 @@ export class HeadlessHost implements Host {
   readonly #options: HeadlessHostOptions;
   readonly #text: TextPrinter | undefined;
   readonly #json: JsonEventWriter;
+  readonly #hold: { chars: number; ms: number };
+  /** Partial updates held back, by message id: the latest state and the timer that writes it. */
+  readonly #held = new Map<string, { message: UiMessage; timer: NodeJS.Timeout }>();
   readonly #reader: LineReader;
   /** Messages whose final state was printed: printed once, later updates dropped. */
   /** Final messages shown, with the status they had. */
@@ -59,7 +74,8 @@ export class HeadlessHost implements Host {
     this.#text = options.json
       ? undefined
       : new TextPrinter({ stdout: options.stdout, stderr: options.stderr, color: options.color ?? defaultColor(options.stdout) });
-    this.#json = new JsonEventWriter({ taskId: options.taskId });
+    this.#hold = options.jsonDeltaHold ?? defaultDeltaHold;
+    this.#json = new JsonEventWriter({ taskId: options.taskId, minDeltaChars: this.#hold.chars });
     this.#reader = new LineReader(options.stdin, () => this.#drain());
   }
 
@@ -72,8 +88,32 @@ export class HeadlessHost implements Host {
       this.#text.print(message);
       return;
     }
-    const line = this.#json.line(message);
+    this.#writeJson(message, false);
+  }
+
+  /** A partial update too small for a line of its own waits for more text (`jsonDeltaHold`). */
+  #writeJson(message: UiMessage, force: boolean): void {
+    const line = this.#json.line(message, force);
     if (line !== undefined) this.#options.stdout.write(`${line}\n`);
+    const held = this.#held.get(message.id);
+    if (!message.partial || line !== undefined || force) {
+      if (held !== undefined) clearTimeout(held.timer);
+      this.#held.delete(message.id);
+      return;
+    }
+    if (held !== undefined) {
+      held.message = message;
+      return;
+    }
+    const entry = { message, timer: setTimeout(() => this.#flushHeld(message.id), this.#hold.ms) };
+    entry.timer.unref();
+    this.#held.set(message.id, entry);
+  }
+
+  #flushHeld(id: string): void {
+    const held = this.#held.get(id);
+    this.#held.delete(id);
+    if (held !== undefined) this.#writeJson(held.message, true);
   }
 
   answerAsk(message: AskMessage, signal: AbortSignal): Promise<AskResponse> {
@@ -113,6 +153,7 @@ export class HeadlessHost implements Host {
 
   /** Stops reading stdin; call when the task is over so the process can exit. */
   close(): void {
+    for (const id of [...this.#held.keys()]) this.#flushHeld(id);
     this.#reader.dispose();
     this.#text?.finish();
   }

@@ -56,7 +56,7 @@ describe("#18 --json format 2: snapshots, deltas, replacements", () => {
 
   it("a reader that joins late (queue watch) gets a snapshot first: a message first seen mid-stream is written whole", () => {
     const { stdout, stderr } = createStreams();
-    const host = new HeadlessHost({ json: true, stdout, stderr, stdin: undefined, taskId: "task-1", onAsk: "deny", yes: false });
+    const host = new HeadlessHost({ json: true, stdout, stderr, stdin: undefined, taskId: "task-1", onAsk: "deny", yes: false, jsonDeltaHold: { chars: 0, ms: 0 } });
     const answer = say("text", "", { partial: true });
     // The host starts with the message already long, as a watcher attaching to a running task does.
     host.onMessage({ ...answer, text: "Already written. " });

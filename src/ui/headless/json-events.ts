@@ -37,14 +37,22 @@ interface SentState {
  */
 export class JsonEventWriter {
   readonly #taskId: string;
+  readonly #minDeltaChars: number;
   readonly #open = new Map<string, SentState>();
 
-  constructor(options: { taskId: string }) {
+  /**
+   * `minDeltaChars`: a partial update that appends less than this (and changes
+   * no meta) is held back unless `force` is set, so that the ~80 bytes of a
+   * delta line do not outweigh the text a slow stream adds (the caller flushes
+   * held updates on a timer).
+   */
+  constructor(options: { taskId: string; minDeltaChars?: number }) {
     this.#taskId = options.taskId;
+    this.#minDeltaChars = options.minDeltaChars ?? 0;
   }
 
-  /** The line for this message (without its newline), or undefined when a partial update changes nothing. */
-  line(message: UiMessage): string | undefined {
+  /** The line for this message (without its newline), or undefined when a partial update changes nothing or is held back. */
+  line(message: UiMessage, force = false): string | undefined {
     const sent = this.#open.get(message.id);
     if (!message.partial) {
       this.#open.delete(message.id);
@@ -58,7 +66,7 @@ export class JsonEventWriter {
     }
     const delta = message.text.slice(sent.text.length);
     const metaChanged = meta !== sent.meta;
-    if (delta === "" && !metaChanged) return undefined;
+    if (!metaChanged && (delta === "" || (!force && delta.length < this.#minDeltaChars))) return undefined;
     sent.text = message.text;
     sent.meta = meta;
     const kind = message.type === "say" ? { say: message.say } : { ask: message.ask };
