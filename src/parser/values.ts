@@ -22,7 +22,7 @@ export function isWhitespace(code: number): boolean {
 }
 
 /** How many characters of small pieces are kept before they are joined into one string. */
-const JOIN_EVERY = 8192;
+const JOIN_EVERY = 2048;
 
 /**
  * A string built by appending. `+` on strings makes a rope in V8 (no copy),

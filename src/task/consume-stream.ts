@@ -1,5 +1,6 @@
 import { ProviderError, toProviderError } from "../llm/errors.js";
 import { forEachChunk } from "../llm/chunk-stream.js";
+import { StringBuilder } from "../parser/values.js";
 import type { Chunk } from "../llm/types.js";
 import type { OpenedStream } from "./attempt-api-request.js";
 import { PresentationFrame } from "./presentation-frame.js";
@@ -39,8 +40,9 @@ export async function consumeStream(options: {
   presentationFrameMs: number;
 }): Promise<ConsumedStream> {
   const { assembler, taskState: state, round } = options;
-  // Joined once at the end: `+=` per delta would build a rope of one node per delta.
-  const pieces: string[] = [];
+  // Not `+=` per delta (a rope of one node per delta) nor an array of every delta
+  // (each piece kept alive to the end): flattened every few KB.
+  const raw = new StringBuilder();
   const frame = new PresentationFrame({ blocks: assembler, present: options.schedulePresentation, frameMs: options.presentationFrameMs });
   let note: string | undefined;
   let streamError: ProviderError | undefined;
@@ -53,7 +55,7 @@ export async function consumeStream(options: {
         options.usage.add(chunk);
         break;
       case "text":
-        pieces.push(chunk.text);
+        raw.append(chunk.text);
         assembler.pushText(chunk.text);
         frame.changed();
         break;
@@ -98,6 +100,6 @@ export async function consumeStream(options: {
     // Leaving early closes the HTTP stream instead of draining it.
     if (open) void iterator.return?.().catch(() => undefined);
   }
-  const rawText = pieces.join("");
+  const rawText = raw.toString();
   return { rawText, ...(note ? { note } : {}), ...(streamError ? { streamError } : {}), ...(stopReason === undefined ? {} : { stopReason }) };
 }
