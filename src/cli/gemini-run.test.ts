@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedServer } from "../llm/scripted/server.js";
 import type { ScriptedServer } from "../llm/scripted/server.js";
 import type { ScenarioTurn } from "../llm/scripted/scenario.js";
 import { makeSandbox, runCli } from "./test-support/cli-harness.js";
+import { editDiff, expectTaskDone, xmlTaskTurns } from "./test-support/provider-run-scenario.js";
 import type { Sandbox } from "./test-support/cli-harness.js";
 
 /**
@@ -25,8 +25,6 @@ afterEach(async () => {
   server = undefined;
   await sandbox.cleanup();
 });
-
-const diff = "------- SEARCH\none\n=======\nONE\n+++++++ REPLACE";
 
 function geminiArgs(protocol: "native" | "xml", url: string): string[] {
   return ["--json", "--yes", "--parallel-tools", "--tool-protocol", protocol, "--provider", "gemini", "--base-url", url, "--api-key", "AIza-e2e-secret", "--model", "gemini-2.5-pro"];
@@ -53,7 +51,7 @@ const nativeTurns: ScenarioTurn[] = [
   {
     reasoning: "Edit, then cat.",
     toolCalls: [
-      { name: "replace_in_file", arguments: { path: "a.txt", diff } },
+      { name: "replace_in_file", arguments: { path: "a.txt", diff: editDiff } },
       { name: "execute_command", arguments: { command: "cat a.txt b.txt > c.txt", requires_approval: false } },
     ],
   },
@@ -61,41 +59,14 @@ const nativeTurns: ScenarioTurn[] = [
   { toolCalls: [{ name: "attempt_completion", arguments: { result: "all done" } }] },
 ];
 
-const xmlTurns: ScenarioTurn[] = [
-  { error: { status: 429, headers: { "retry-after": "1" } } },
-  {
-    reasoning: "Two files first.",
-    reasoningSignature: "CiQBsig-1",
-    text:
-      "Writing both files.\n<write_to_file>\n<path>a.txt</path>\n<content>\none\n</content>\n</write_to_file>\n" +
-      "<write_to_file>\n<path>b.txt</path>\n<content>\ntwo\n</content>\n</write_to_file>",
-  },
-  { text: "Now editing the first one and concatenating the two", chunkSize: 4, dropAfterChunks: 8 },
-  {
-    reasoning: "Edit, then cat.",
-    text:
-      `<replace_in_file>\n<path>a.txt</path>\n<diff>\n${diff}\n</diff>\n</replace_in_file>\n` +
-      "<execute_command>\n<command>cat a.txt b.txt > c.txt</command>\n<requires_approval>false</requires_approval>\n</execute_command>",
-  },
-  { text: "<write_to_file>\n<path>big.txt</path>\n<content>\ncut he", stopReason: "MAX_TOKENS" },
-  { text: "<attempt_completion>\n<result>all done</result>\n</attempt_completion>" },
-];
+const xmlTurns = xmlTaskTurns({ signature: "CiQBsig-1", outputLimit: "MAX_TOKENS" });
 
 describe("#20 item 2 end to end: cairn run --provider gemini", () => {
   for (const protocol of ["native", "xml"] as const) {
     it(`${protocol} protocol: edits, a command, thoughts, two calls in one answer, 429 RetryInfo, a drop, an output-limit cut`, { timeout: 60_000 }, async () => {
       server = await startScriptedServer({ scenario: { turns: protocol === "native" ? nativeTurns : xmlTurns } });
       const result = await runCli(["run", ...geminiArgs(protocol, server.url), "make the files"], { env: sandbox.env, cwd: sandbox.workspace });
-      expect(result.stderr).not.toContain("AIza-e2e-secret");
-      expect(result.stdout).not.toContain("AIza-e2e-secret");
-      expect(result.status).toBe(0);
-
-      expect(await readFile(join(sandbox.workspace, "a.txt"), "utf8")).toBe("ONE\n");
-      expect(await readFile(join(sandbox.workspace, "c.txt"), "utf8")).toBe("ONE\ntwo\n");
-      expect(existsSync(join(sandbox.workspace, "big.txt"))).toBe(false);
-
-      expect(result.events.some((event) => event["say"] === "reasoning" && String(event["text"]).includes("Two files first."))).toBe(true);
-      expect(result.events.some((event) => event["say"] === "completion_result" && event["text"] === "all done")).toBe(true);
+      await expectTaskDone(result, { workspace: sandbox.workspace, apiKey: "AIza-e2e-secret" });
       // Gemini sends function calls whole, so a native answer is cut in its text: the next request says so.
       if (protocol === "xml") expect(result.events.some((event) => event["say"] === "warning" && /output-token limit/.test(String(event["text"])))).toBe(true);
       expect(JSON.stringify(server.requests[5]?.body)).toMatch(/cut off by the output-token limit/);

@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedServer } from "../llm/scripted/server.js";
 import type { ScriptedServer } from "../llm/scripted/server.js";
 import type { ScenarioTurn } from "../llm/scripted/scenario.js";
 import { makeSandbox, runCli } from "./test-support/cli-harness.js";
+import { editDiff, expectTaskDone, xmlTaskTurns } from "./test-support/provider-run-scenario.js";
 import type { Sandbox } from "./test-support/cli-harness.js";
 
 /**
@@ -25,8 +25,6 @@ afterEach(async () => {
   server = undefined;
   await sandbox.cleanup();
 });
-
-const diff = "------- SEARCH\none\n=======\nONE\n+++++++ REPLACE";
 
 function responsesArgs(protocol: "native" | "xml", url: string): string[] {
   return ["--json", "--yes", "--parallel-tools", "--tool-protocol", protocol, "--provider", "openai-responses", "--base-url", `${url}/v1`, "--api-key", "sk-e2e-secret", "--model", "gpt-5.4"];
@@ -52,7 +50,7 @@ const nativeTurns: ScenarioTurn[] = [
   {
     reasoning: "Edit, then cat.",
     toolCalls: [
-      { id: "call_c", name: "replace_in_file", arguments: { path: "a.txt", diff } },
+      { id: "call_c", name: "replace_in_file", arguments: { path: "a.txt", diff: editDiff } },
       { id: "call_d", name: "execute_command", arguments: { command: "cat a.txt b.txt > c.txt", requires_approval: false } },
     ],
   },
@@ -60,43 +58,14 @@ const nativeTurns: ScenarioTurn[] = [
   { toolCalls: [{ id: "call_f", name: "attempt_completion", arguments: { result: "all done" } }] },
 ];
 
-const xmlTurns: ScenarioTurn[] = [
-  { error: { status: 429, headers: { "retry-after": "1" } } },
-  {
-    reasoning: "Two files first.",
-    reasoningSignature: "gAAAA-encrypted-1",
-    text:
-      "Writing both files.\n<write_to_file>\n<path>a.txt</path>\n<content>\none\n</content>\n</write_to_file>\n" +
-      "<write_to_file>\n<path>b.txt</path>\n<content>\ntwo\n</content>\n</write_to_file>",
-  },
-  { text: "Now editing the first one and concatenating the two", chunkSize: 4, dropAfterChunks: 8 },
-  {
-    reasoning: "Edit, then cat.",
-    text:
-      `<replace_in_file>\n<path>a.txt</path>\n<diff>\n${diff}\n</diff>\n</replace_in_file>\n` +
-      "<execute_command>\n<command>cat a.txt b.txt > c.txt</command>\n<requires_approval>false</requires_approval>\n</execute_command>",
-  },
-  { text: "<write_to_file>\n<path>big.txt</path>\n<content>\ncut he", stopReason: "max_output_tokens" },
-  { text: "<attempt_completion>\n<result>all done</result>\n</attempt_completion>" },
-];
+const xmlTurns = xmlTaskTurns({ signature: "gAAAA-encrypted-1", outputLimit: "max_output_tokens" });
 
 describe("#20 item 1 end to end: cairn run --provider openai-responses", () => {
   for (const protocol of ["native", "xml"] as const) {
     it(`${protocol} protocol: edits, a command, reasoning, two calls in one answer, 429 retry-after, a drop, an output-limit cut`, { timeout: 60_000 }, async () => {
       server = await startScriptedServer({ scenario: { turns: protocol === "native" ? nativeTurns : xmlTurns } });
       const result = await runCli(["run", ...responsesArgs(protocol, server.url), "make the files"], { env: sandbox.env, cwd: sandbox.workspace });
-      expect(result.stderr).not.toContain("sk-e2e-secret");
-      expect(result.stdout).not.toContain("sk-e2e-secret");
-      expect(result.status).toBe(0);
-
-      // What lands on disk: both writes, the edit, the command's output; nothing of the cut write.
-      expect(await readFile(join(sandbox.workspace, "a.txt"), "utf8")).toBe("ONE\n");
-      expect(await readFile(join(sandbox.workspace, "c.txt"), "utf8")).toBe("ONE\ntwo\n");
-      expect(existsSync(join(sandbox.workspace, "big.txt"))).toBe(false);
-
-      // What the user sees: the reasoning summary, the rate-limit retry, the completion.
-      expect(result.events.some((event) => event["say"] === "reasoning" && String(event["text"]).includes("Two files first."))).toBe(true);
-      expect(result.events.some((event) => event["say"] === "completion_result" && event["text"] === "all done")).toBe(true);
+      await expectTaskDone(result, { workspace: sandbox.workspace, apiKey: "sk-e2e-secret" });
       expect(result.events.some((event) => event["say"] === "warning" && /output-token limit/.test(String(event["text"])))).toBe(true);
 
       // Every request went to the Responses endpoint; 429 and the drop were retried (6 requests).
