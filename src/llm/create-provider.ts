@@ -1,5 +1,6 @@
 import { ProviderError } from "./errors.js";
 import { defaultModels, modelInfo } from "./models.js";
+import { boundedReadsFetch } from "./bounded-reads-fetch.js";
 import { proxyFetch } from "./proxy-fetch.js";
 import type { OpenAiCompatibility } from "./openai.js";
 import type { Scenario } from "./scripted/scenario.js";
@@ -65,6 +66,8 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
   const notice = options.onNotice === undefined ? {} : { onNotice: options.onNotice };
   /** What the OpenAI-style providers share; a local server's base URL needs no key. */
   const keyless = (apiKey: string | undefined) => ({ ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }), model, ...baseUrl, ...stall, ...fetchOption, ...notice });
+  /** The OpenAI SDK's event-stream decoder is quadratic in the size of a read: it gets small ones (bounded-reads-fetch.ts). */
+  const openAiStyle = (apiKey: string | undefined) => ({ ...keyless(apiKey), fetch: boundedReadsFetch(proxied) });
   switch (options.provider) {
     case "mock": {
       if (options.scenario === undefined) {
@@ -92,14 +95,14 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
       // Local servers (Ollama, LM Studio, llama.cpp) need no key; OpenAI itself does.
       if ((apiKey === undefined || apiKey === "") && options.baseUrl === undefined) throw missingKey("openai");
       const { OpenAiProvider } = await import("./openai.js");
-      return new OpenAiProvider({ ...keyless(apiKey), ...(options.compatibility === undefined ? {} : { compatibility: options.compatibility }) });
+      return new OpenAiProvider({ ...openAiStyle(apiKey), ...(options.compatibility === undefined ? {} : { compatibility: options.compatibility }) });
     }
     case "openai-responses": {
       // Same rules as "openai": a base URL of a local server needs no key.
       const apiKey = options.apiKey ?? environment[apiKeyVariables["openai-responses"]];
       if ((apiKey === undefined || apiKey === "") && options.baseUrl === undefined) throw missingKey("openai-responses");
       const { OpenAiResponsesProvider } = await import("./openai-responses.js");
-      return new OpenAiResponsesProvider(keyless(apiKey));
+      return new OpenAiResponsesProvider(openAiStyle(apiKey));
     }
     case "gemini": {
       const apiKey = options.apiKey ?? environment[apiKeyVariables.gemini] ?? environment["GOOGLE_API_KEY"];

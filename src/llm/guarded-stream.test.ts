@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { AnthropicProvider } from "./anthropic.js";
 import type { ChunkIterator } from "./chunk-stream.js";
 import { forEachChunk } from "./chunk-stream.js";
+import { guardedStream } from "./guarded-stream.js";
+import type { SdkStream, StreamTranslator } from "./guarded-stream.js";
 import { modelInfo } from "./models.js";
 import { OpenAiProvider } from "./openai.js";
 import { startScriptedServer } from "./scripted/server.js";
@@ -64,5 +66,58 @@ describe("guardedStream push mode (issue 18: one wait per SDK event)", () => {
     expect(await iterator.forEach!((chunk) => (taken.push(chunk), taken.length < 5))).toBe(false);
     expect(taken).toHaveLength(5);
     expect((await iterator.next()).done).toBe(true);
+  });
+});
+
+describe("guardedStream stall detection (ticks, no clock read per event)", () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** An SDK-like stream whose events come after the given gaps; aborting its signal fails the pending read. */
+  function sdkStream(gaps: number[], signal: AbortSignal): SdkStream<string> {
+    const controller = new AbortController();
+    const aborted = new Promise<never>((_, reject) => {
+      const fail = () => reject(new Error("request aborted"));
+      signal.addEventListener("abort", fail);
+      controller.signal.addEventListener("abort", fail);
+    });
+    aborted.catch(() => undefined);
+    return {
+      controller,
+      async *[Symbol.asyncIterator]() {
+        for (const [index, gap] of gaps.entries()) {
+          await Promise.race([sleep(gap), aborted]);
+          yield `event ${index} `;
+        }
+      },
+    };
+  }
+  const translator = (): StreamTranslator<string> => ({ push: (event, out) => (out.push({ type: "text", text: event }), false), end: () => undefined });
+  const stream = (gaps: number[]) =>
+    guardedStream({ signal: new AbortController().signal, stall: { firstChunkMs: 100, betweenChunksMs: 100 }, context: { providerName: "test" }, translator, open: async (signal) => sdkStream(gaps, signal) });
+
+  it("does not stall while every gap is under the limit, however many ticks pass", async () => {
+    const chunks: Chunk[] = [];
+    await forEachChunk(stream(Array.from({ length: 10 }, () => 70))[Symbol.asyncIterator](), (chunk) => (chunks.push(chunk), true));
+    expect(chunks).toHaveLength(10);
+  });
+
+  it("does not count the time the reader spends between reads", async () => {
+    const iterator = stream([10, 10, 10])[Symbol.asyncIterator]();
+    let count = 0;
+    for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
+      count += 1;
+      await sleep(250);
+    }
+    expect(count).toBe(3);
+  });
+
+  it("stalls after the limit (and at most a quarter more) of silence, naming how many events came", async () => {
+    let last = 0;
+    const started = performance.now();
+    const failure = await forEachChunk(stream([10, 10, 1_000])[Symbol.asyncIterator](), () => ((last = performance.now()), true)).catch((error: unknown) => error);
+    const silence = performance.now() - last;
+    expect(failure).toMatchObject({ kind: "stalled", message: "test stream stalled: nothing received for 100 ms after 2 chunks" });
+    expect(silence).toBeGreaterThanOrEqual(99);
+    expect(silence).toBeLessThan(600); // far below the 1 s gap, with room for a loaded machine
+    expect(performance.now() - started).toBeLessThan(900);
   });
 });

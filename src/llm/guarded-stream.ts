@@ -44,11 +44,16 @@ export function guardedStream<T>(options: GuardedStreamOptions<T>): AsyncIterabl
   return { [Symbol.asyncIterator]: () => new GuardedIterator(options) };
 }
 
+/** A stall is declared after more than this many stall ticks (a tick: the limit / STALL_TICKS) without an event. */
+const STALL_TICKS = 4;
+
 /**
  * One iterator over the SDK's events: each `next()` hands out the chunks already translated or
- * pulls the next event and translates it in place. A stall is detected by one lazily re-armed
- * timer that measures only the time spent waiting on the SDK; when it fires, the HTTP request is
- * aborted, which fails the SDK's pending read, and that failure is reported as `stalled`.
+ * pulls the next event and translates it in place. A stall is detected without reading the clock
+ * per event: while a wait on the SDK is under way, a timer ticks every quarter of the limit, and a
+ * wait that saw no event for more than four ticks in a row (the limit, plus at most a tick) has
+ * stalled. Time spent outside a wait does not count. On a stall the HTTP request is aborted, which
+ * fails the SDK's pending read, and that failure is reported as `stalled`.
  */
 class GuardedIterator<T> implements ChunkIterator {
   readonly #options: GuardedStreamOptions<T>;
@@ -63,7 +68,16 @@ class GuardedIterator<T> implements ChunkIterator {
   #ended = false;
   #closed = false;
   #received = 0;
-  #waitingSince: number | undefined;
+  /** A wait on the SDK is under way. */
+  #waiting = false;
+  /** Stall ticks in a row that found the same wait under way and no event. */
+  #idleTicks = 0;
+  /** `#received` at the last tick. */
+  #receivedAtTick = 0;
+  /** The limit the running tick was armed for. */
+  #tickLimit = 0;
+  /** The signal given to the stream was aborted (a field: its getter costs a brand check per event). */
+  #signalAborted = false;
   #timer: NodeJS.Timeout | undefined;
   #stalled: ProviderError | undefined;
   readonly #firstChunkMs: number;
@@ -81,11 +95,21 @@ class GuardedIterator<T> implements ChunkIterator {
     this.#sdk?.controller.abort();
   };
 
+  readonly #onAbort = (): void => {
+    this.#signalAborted = true;
+    this.#abortAll();
+  };
+
+  #arm(): void {
+    this.#tickLimit = this.#limit();
+    this.#timer = setTimeout(this.#tick, Math.ceil(this.#tickLimit / STALL_TICKS));
+  }
+
   async next(): Promise<IteratorResult<Chunk>> {
     try {
       this.#start();
       for (;;) {
-        if (this.#options.signal.aborted) throw abortedError(this.#options.context);
+        if (this.#signalAborted) throw abortedError(this.#options.context);
         if (this.#head < this.#queue.length) return { value: this.#queue[this.#head++] as Chunk, done: false };
         this.#drained();
         if (this.#ended || this.#closed) {
@@ -100,12 +124,11 @@ class GuardedIterator<T> implements ChunkIterator {
   }
 
   async forEach(onChunk: (chunk: Chunk) => boolean): Promise<boolean> {
-    const signal = this.#options.signal;
     try {
       this.#start();
       for (;;) {
         // Once per event: an abort also fails the SDK's pending read, so nothing waits on it.
-        if (signal.aborted) throw abortedError(this.#options.context);
+        if (this.#signalAborted) throw abortedError(this.#options.context);
         const queue = this.#queue;
         while (this.#head < queue.length) {
           if (!onChunk(queue[this.#head++] as Chunk)) {
@@ -147,7 +170,7 @@ class GuardedIterator<T> implements ChunkIterator {
     this.#started = true;
     const { signal, context } = this.#options;
     if (signal.aborted) throw abortedError(context);
-    signal.addEventListener("abort", this.#abortAll, { once: true });
+    signal.addEventListener("abort", this.#onAbort, { once: true });
   }
 
   async #failure(error: unknown): Promise<ProviderError> {
@@ -166,14 +189,14 @@ class GuardedIterator<T> implements ChunkIterator {
 
   /** Waits for the SDK's next event, timed by the stall timer. */
   #nextEvent(): Promise<IteratorResult<T>> {
-    this.#waitingSince = Date.now();
-    this.#timer ??= setTimeout(this.#check, this.#limit());
+    this.#waiting = true;
+    if (this.#timer === undefined) this.#arm();
     return this.#source === undefined ? this.#open().then((source) => source.next()) : this.#source.next();
   }
 
   /** Translates one event into the queue (none left when the answer is complete). */
   #take(result: IteratorResult<T>): void {
-    this.#waitingSince = undefined;
+    this.#waiting = false;
     if (this.#stalled) throw this.#stalled;
     if (result.done === true) {
       this.#ended = true;
@@ -188,12 +211,18 @@ class GuardedIterator<T> implements ChunkIterator {
     return this.#received === 0 ? this.#firstChunkMs : this.#betweenChunksMs;
   }
 
-  readonly #check = (): void => {
+  readonly #tick = (): void => {
     this.#timer = undefined;
-    if (this.#waitingSince === undefined || this.#closed) return; // re-armed by the next wait
-    const elapsed = Date.now() - this.#waitingSince;
-    if (elapsed < this.#limit()) {
-      this.#timer = setTimeout(this.#check, this.#limit() - elapsed);
+    if (this.#closed) return;
+    const fresh = this.#received !== this.#receivedAtTick || this.#tickLimit !== this.#limit();
+    this.#receivedAtTick = this.#received;
+    if (!this.#waiting) {
+      this.#idleTicks = 0;
+      return; // re-armed by the next wait
+    }
+    this.#idleTicks = fresh ? 0 : this.#idleTicks + 1;
+    if (this.#idleTicks <= STALL_TICKS) {
+      this.#arm();
       return;
     }
     const phase = this.#received === 0 ? "before the first chunk" : `after ${this.#received} chunks`;
@@ -210,7 +239,7 @@ class GuardedIterator<T> implements ChunkIterator {
     this.#closed = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#options.signal.removeEventListener("abort", this.#abortAll);
+    this.#options.signal.removeEventListener("abort", this.#onAbort);
     if (!completed) {
       this.#abortAll();
       return;

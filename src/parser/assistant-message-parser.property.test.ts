@@ -43,6 +43,33 @@ describe("parser properties (P-perf-1)", () => {
     );
   });
 
+  it("issue 18: a chunk onlyGrows accepts changes neither how many blocks there are nor which are complete, and may be pushed later, joined", () => {
+    fc.assert(
+      fc.property(answerText, cutFractions, (text, fractions) => {
+        const everyChunk = new AssistantMessageParser(registeredNames);
+        const deferring = new AssistantMessageParser(registeredNames);
+        let deferred = "";
+        let shape = "";
+        for (const piece of cutAt(text, cutIndexes(text.length, fractions))) {
+          const grows = deferring.onlyGrows(piece);
+          const blocks = everyChunk.push(piece);
+          const shapeNow = blocks.map((block) => `${block.type}:${block.partial}`).join();
+          if (grows) {
+            expect(shapeNow).toBe(shape);
+            deferred += piece;
+            continue;
+          }
+          shape = shapeNow;
+          expect(snapshot(deferring.push(deferred + piece))).toEqual(snapshot(blocks));
+          deferred = "";
+        }
+        deferring.push(deferred);
+        expect(snapshot(deferring.end())).toEqual(snapshot(everyChunk.end()));
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
   it("one character per push equals a one-shot parse at every prefix", () => {
     fc.assert(
       fc.property(answerText, (text) => {

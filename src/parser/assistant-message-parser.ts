@@ -92,6 +92,20 @@ export class AssistantMessageParser {
   }
 
   /**
+   * Whether pushing `chunk` would only make the open block longer: it holds no
+   * `<`, nothing is held back, and the open block is already listed (a text
+   * block with content, or a parameter value). Such chunks can be joined and
+   * pushed later with the same result (issue 18: the stream assembler parses
+   * them once per frame, not once per delta); the number of blocks and which
+   * are complete cannot change meanwhile, and stays so after them.
+   */
+  onlyGrows(chunk: string): boolean {
+    if (this.pending.length !== 0 || chunk.indexOf("<") !== -1) return false;
+    const state = this.state;
+    return state.kind === "value" || (state.kind === "text" && !state.text.isEmpty);
+  }
+
+  /**
    * The stream has ended (SPEC T17): every block is complete, a held-back
    * text fragment goes back to its text, and an unfinished closing tag at the
    * end of a parameter value is dropped. Later pushes change nothing.

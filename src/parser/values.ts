@@ -58,6 +58,11 @@ export class StringBuilder {
     return this.joined.length + this.recent.length;
   }
 
+  clear(): void {
+    this.joined = "";
+    this.recent = "";
+  }
+
   toString(): string {
     // Most values never reach JOIN_EVERY: reading them then allocates nothing.
     return this.joined.length === 0 ? this.recent : this.joined + this.recent;

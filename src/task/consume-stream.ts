@@ -1,6 +1,5 @@
 import { ProviderError, toProviderError } from "../llm/errors.js";
 import { forEachChunk } from "../llm/chunk-stream.js";
-import { StringBuilder } from "../parser/values.js";
 import type { Chunk } from "../llm/types.js";
 import type { OpenedStream } from "./attempt-api-request.js";
 import { PresentationFrame } from "./presentation-frame.js";
@@ -40,9 +39,6 @@ export async function consumeStream(options: {
   presentationFrameMs: number;
 }): Promise<ConsumedStream> {
   const { assembler, taskState: state, round } = options;
-  // Not `+=` per delta (a rope of one node per delta) nor an array of every delta
-  // (each piece kept alive to the end): flattened every few KB.
-  const raw = new StringBuilder();
   const frame = new PresentationFrame({ blocks: assembler, present: options.schedulePresentation, frameMs: options.presentationFrameMs });
   let note: string | undefined;
   let streamError: ProviderError | undefined;
@@ -55,17 +51,13 @@ export async function consumeStream(options: {
         options.usage.add(chunk);
         break;
       case "text":
-        raw.append(chunk.text);
-        assembler.pushText(chunk.text);
-        frame.changed();
+        frame.changed(assembler.pushText(chunk.text));
         break;
       case "reasoning":
-        assembler.pushReasoning(chunk);
-        frame.changed();
+        frame.changed(assembler.pushReasoning(chunk));
         break;
       case "tool_call":
-        assembler.pushToolCall(chunk);
-        frame.changed();
+        frame.changed(assembler.pushToolCall(chunk));
         break;
       case "stop":
         stopReason = chunk.reason;
@@ -100,6 +92,5 @@ export async function consumeStream(options: {
     // Leaving early closes the HTTP stream instead of draining it.
     if (open) void iterator.return?.().catch(() => undefined);
   }
-  const rawText = raw.toString();
-  return { rawText, ...(note ? { note } : {}), ...(streamError ? { streamError } : {}), ...(stopReason === undefined ? {} : { stopReason }) };
+  return { rawText: assembler.rawText(), ...(note ? { note } : {}), ...(streamError ? { streamError } : {}), ...(stopReason === undefined ? {} : { stopReason }) };
 }

@@ -24,8 +24,16 @@ export class PresentationFrame {
     this.#frameMs = options.frameMs;
   }
 
-  /** The blocks changed: present now, or at the end of the running frame (no clock is read per delta). */
-  changed(): void {
+  /**
+   * The blocks changed: present now, or at the end of the running frame (no clock is read per delta).
+   * `shapeMayChange` false: the change only made the last block longer, so its count and completeness
+   * are not read (reading the blocks brings the stream assembler's lazy blocks up to date).
+   */
+  changed(shapeMayChange = true): void {
+    if (!shapeMayChange && this.#timer !== undefined) {
+      this.#dirty = true;
+      return;
+    }
     const length = this.#blocks.length;
     const lastPartial = this.#blocks.at(length - 1)?.partial === true;
     if (length !== this.#length || lastPartial !== this.#lastPartial) {

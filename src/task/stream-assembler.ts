@@ -11,10 +11,16 @@ type ToolCallChunk = Extract<Chunk, { type: "tool_call" }>;
 export type { NativeToolCallSink } from "./contracts/task-options.js";
 import type { NativeToolCallSink } from "./contracts/task-options.js";
 
+/**
+ * The segment still growing. Text and reasoning are taken in per delta but
+ * shown lazily (issue 18): `stale` says the block's content lags behind `text`,
+ * `deferred` holds xml text that only grows the open block (the parser's
+ * `onlyGrows`), parsed when the blocks are next read.
+ */
 type Segment =
-  | { kind: "reasoning"; block: ReasoningBlock; text: StringBuilder }
-  | { kind: "xml-text"; parser: AssistantMessageParser; blocks: Block[]; prefix: string; prefixed: number }
-  | { kind: "plain-text"; block: TextBlock; text: StringBuilder }
+  | { kind: "reasoning"; block: ReasoningBlock; text: StringBuilder; stale: boolean }
+  | { kind: "xml-text"; parser: AssistantMessageParser; blocks: Block[]; prefix: string; prefixed: number; deferred: StringBuilder }
+  | { kind: "plain-text"; block: TextBlock; text: StringBuilder; stale: boolean }
   | { kind: "tool"; index: number; block: ToolUseBlock };
 
 /**
@@ -22,12 +28,18 @@ type Segment =
  * incremental parser (xml protocol) or as plain text (native protocol),
  * reasoning as reasoning blocks, native tool calls as tool blocks. Only the last
  * segment can still change, so earlier ones are frozen into `settled` and
- * lookups cost O(1) however long the answer grows.
+ * lookups cost O(1) however long the answer grows. A delta that only makes the
+ * last block longer costs an append; the block is brought up to date when the
+ * blocks are read (`length`, `at`, `toArray`), so readers see what a parse of
+ * every delta would have given. `push*` say whether the shape (how many blocks,
+ * whether the last is complete) may have changed.
  */
 export class StreamAssembler implements BlockList {
   private readonly settled: Block[] = [];
   private current: Segment | undefined;
   private segmentCount = 0;
+  /** The text of the segments before the current one, and the parsed part of the current xml text. */
+  private readonly raw = new StringBuilder();
 
   constructor(
     private readonly options: {
@@ -47,30 +59,50 @@ export class StreamAssembler implements BlockList {
     return this.currentBlocks()[index - this.settled.length];
   }
 
+  /** The answer's text as streamed, every text delta in order (the xml history keeps it). */
+  rawText(): string {
+    const current = this.current;
+    const unread = current?.kind === "xml-text" ? current.deferred.toString() : current?.kind === "plain-text" ? current.text.toString() : "";
+    return this.raw.toString() + unread;
+  }
+
   /** Every block, copied (for history and tests; not for the hot path). */
   toArray(): Block[] {
     return [...this.settled, ...this.currentBlocks()];
   }
 
-  pushText(text: string): void {
+  /** Adds streamed text; true when the shape of the blocks may have changed. */
+  pushText(text: string): boolean {
+    const current = this.current;
     if (this.options.protocol === "xml") {
-      if (this.current?.kind !== "xml-text") {
-        this.settle();
-        this.segmentCount += 1;
-        const parser = new AssistantMessageParser(this.options.parser);
-        this.current = { kind: "xml-text", parser, blocks: [], prefix: `s${this.segmentCount}-`, prefixed: 0 };
+      if (current?.kind === "xml-text") {
+        if (current.parser.onlyGrows(text)) {
+          // A builder, not `+=`: a rope of every delta of a frame would outlive a young-generation collection.
+          current.deferred.append(text);
+          return false;
+        }
+        this.parse(current, text);
+        return true;
       }
-      this.current.blocks = this.current.parser.push(text);
-      this.prefixIds(this.current);
-      return;
-    }
-    if (this.current?.kind !== "plain-text") {
       this.settle();
-      this.current = { kind: "plain-text", block: { type: "text", content: "", partial: true }, text: new StringBuilder() };
+      this.segmentCount += 1;
+      const segment: Segment = { kind: "xml-text", parser: new AssistantMessageParser(this.options.parser), blocks: [], prefix: `s${this.segmentCount}-`, prefixed: 0, deferred: new StringBuilder() };
+      this.current = segment;
+      this.parse(segment, text);
+      return true;
     }
-    // Not `content += text`: a rope of one node per delta (issue 18).
-    this.current.text.append(text);
-    this.current.block.content = this.current.text.toString();
+    if (current?.kind === "plain-text") {
+      const grows = current.text.length > 0;
+      // Not `content += text`: a rope of one node per delta (issue 18).
+      current.text.append(text);
+      current.stale = true;
+      return !grows;
+    }
+    this.settle();
+    const builder = new StringBuilder();
+    builder.append(text);
+    this.current = { kind: "plain-text", block: { type: "text", content: "", partial: true }, text: builder, stale: true };
+    return true;
   }
 
   /**
@@ -79,39 +111,39 @@ export class StreamAssembler implements BlockList {
    * sends redacted_thinking whole, and the API wants every one back exactly as
    * it came (#11 item 4).
    */
-  pushReasoning(chunk: Extract<Chunk, { type: "reasoning" }>): void {
+  pushReasoning(chunk: Extract<Chunk, { type: "reasoning" }>): boolean {
     const open = this.current?.kind === "reasoning" ? this.current.block : undefined;
     const closed = open !== undefined && (open.signature !== undefined || open.redactedData !== undefined);
-    if (this.current?.kind !== "reasoning" || closed || chunk.redactedData !== undefined) {
+    const opens = this.current?.kind !== "reasoning" || closed || chunk.redactedData !== undefined;
+    if (opens) {
       this.settle();
-      this.current = { kind: "reasoning", block: { type: "reasoning", content: "", partial: true }, text: new StringBuilder() };
+      this.current = { kind: "reasoning", block: { type: "reasoning", content: "", partial: true }, text: new StringBuilder(), stale: false };
     }
+    const current = this.current as Extract<Segment, { kind: "reasoning" }>;
     if (chunk.text !== "") {
-      this.current.text.append(chunk.text);
-      this.current.block.content = this.current.text.toString();
+      current.text.append(chunk.text);
+      current.stale = true;
     }
-    if (chunk.signature !== undefined) this.current.block.signature = chunk.signature;
-    if (chunk.redactedData !== undefined) this.current.block.redactedData = chunk.redactedData;
+    if (chunk.signature !== undefined) current.block.signature = chunk.signature;
+    if (chunk.redactedData !== undefined) current.block.redactedData = chunk.redactedData;
+    return opens;
   }
 
-  pushToolCall(chunk: ToolCallChunk): void {
+  pushToolCall(chunk: ToolCallChunk): boolean {
     const sink = this.options.nativeToolCalls;
-    if (!sink) return;
+    if (!sink) return false;
     const block = sink.push(chunk);
     if (this.current?.kind === "tool" && this.current.index === chunk.index) {
       this.current.block = block;
-      return;
+      return false;
     }
     this.settle();
     this.current = { kind: "tool", index: chunk.index, block };
+    return true;
   }
 
   /** SPEC T17: the stream ended; every block still partial is complete. */
   finish(): void {
-    if (this.current?.kind === "xml-text") {
-      this.current.blocks = this.current.parser.end();
-      this.prefixIds(this.current);
-    }
     this.settle();
     const native = this.options.nativeToolCalls;
     if (native) {
@@ -133,23 +165,44 @@ export class StreamAssembler implements BlockList {
     if (!current) return [];
     switch (current.kind) {
       case "reasoning":
+        if (current.stale) this.refresh(current);
         return [current.block];
       case "plain-text":
+        if (current.stale) this.refresh(current);
         return current.block.content.length > 0 ? [current.block] : [];
       case "xml-text":
+        if (current.deferred.length !== 0) this.parse(current, "");
         return current.blocks;
       case "tool":
         return [current.block];
     }
   }
 
+  /** The block's content from the text taken in so far. */
+  private refresh(segment: Extract<Segment, { kind: "reasoning" | "plain-text" }>): void {
+    segment.block.content = segment.text.toString();
+    segment.stale = false;
+  }
+
+  /** Parses the deferred text and `text` after it. */
+  private parse(segment: Extract<Segment, { kind: "xml-text" }>, text: string): void {
+    const deferred = segment.deferred;
+    const input = deferred.length === 0 ? text : deferred.toString() + text;
+    deferred.clear();
+    this.raw.append(input);
+    segment.blocks = segment.parser.push(input);
+    this.prefixIds(segment);
+  }
+
   private settle(): void {
     const current = this.current;
     if (!current) return;
     if (current.kind === "xml-text") {
+      this.parse(current, "");
       current.blocks = current.parser.end();
       this.prefixIds(current);
     }
+    if (current.kind === "plain-text") this.raw.append(current.text.toString());
     if (current.kind === "tool") {
       // A call is completed (its arguments parsed in full) when the next one starts.
       const id = current.block.id;
