@@ -24,39 +24,59 @@ function packageVersion(): string {
   return parsed.version;
 }
 
-/** Builds the command tree; each subcommand loads its heavy modules lazily. */
-export function buildProgram(): Command {
+/** The top-level commands each registration adds (checked against the full tree by main.test.ts). */
+interface Registration {
+  names: readonly string[];
+  register: (program: Command) => void;
+}
+
+const registrations: readonly Registration[] = [
+  { names: ["run", "resume"], register: registerRunCommand },
+  { names: ["demo"], register: registerDemoCommand },
+  { names: ["config"], register: registerConfigCommand },
+  { names: ["mock-llm"], register: registerMockLlmCommand },
+  { names: ["mcp"], register: (program) => registerMcpCommands(program, defaultMcpCommandContext()) },
+  { names: ["history", "show"], register: (program) => registerHistoryCommands(program, defaultMcpCommandContext()) },
+  { names: ["checkpoints", "diff", "restore"], register: (program) => registerCheckpointCommands(program, defaultMcpCommandContext()) },
+  { names: ["queue", "worker", "replay", "eval"], register: registerFleetCommands },
+  { names: ["permissions"], register: registerPermissionsCommand },
+  { names: ["sandbox"], register: registerSandboxCommand },
+  { names: ["compact"], register: registerCompactCommand },
+  { names: ["hooks"], register: registerHooksCommands },
+  { names: ["commands"], register: registerCommandsCommand },
+  { names: ["acp"], register: (program) => registerAcpCommand(program, packageVersion) },
+];
+
+/**
+ * Builds the command tree; each subcommand loads its heavy modules lazily. With `command`
+ * (the first argument names a subcommand), only that subcommand's registration is made:
+ * registering every command with all its options cost about 5 ms of each start (issue 18).
+ * Nothing can precede the subcommand then, so the program's own task options are left out too.
+ */
+export function buildProgram(command?: string): Command {
   const program = new Command("cairn")
     .description("An autonomous coding agent: give it a task in a repository, watch it work.")
     .version(packageVersion(), "-V, --version")
     .exitOverride()
     .enablePositionalOptions();
+  const only = command === undefined ? undefined : registrations.find((registration) => registration.names.includes(command));
+  if (only !== undefined) {
+    only.register(program);
+    return program;
+  }
   addHabitOptions(addTaskOptions(program.argument("[task...]", "a task to start in the terminal UI"))).action(
     async (words: string[], flags: TaskCommandOptions & HabitFlags) => {
       process.exitCode = (await runHabit(words, flags)) ?? (await runDefault(words, flags));
     },
   );
   program.helpCommand("help [command]", "show help for cairn or one of its commands");
-  registerRunCommand(program);
-  registerDemoCommand(program);
-  registerConfigCommand(program);
-  registerMockLlmCommand(program);
-  registerMcpCommands(program, defaultMcpCommandContext());
-  registerHistoryCommands(program, defaultMcpCommandContext());
-  registerCheckpointCommands(program, defaultMcpCommandContext());
-  registerFleetCommands(program);
-  registerPermissionsCommand(program);
-  registerSandboxCommand(program);
-  registerCompactCommand(program);
-  registerHooksCommands(program);
-  registerCommandsCommand(program);
-  registerAcpCommand(program, packageVersion);
+  for (const registration of registrations) registration.register(program);
   return program;
 }
 
 /** Runs the CLI and returns the exit status. */
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
+  const program = buildProgram(argv[0]);
   try {
     await program.parseAsync(argv, { from: "user" });
     return typeof process.exitCode === "number" ? process.exitCode : 0;

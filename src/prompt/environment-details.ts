@@ -1,25 +1,5 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
-import ignore from "ignore";
-import { glob } from "tinyglobby";
 import type { Mode } from "../task/contracts/tool-executor.js";
-
-const alwaysIgnored = ["**/node_modules/**", "**/.git/**", "**/dist/**", "**/build/**", "**/.venv/**", "**/__pycache__/**", "**/target/**"];
-
-/** A capped, sorted listing of the workspace for the first turn, honouring `.gitignore`. */
-export async function listWorkspace(workspace: string, limit = 200): Promise<{ files: string[]; truncated: boolean }> {
-  const matcher = ignore();
-  for (const name of [".gitignore", ".cairnignore", ".clineignore"]) {
-    try {
-      matcher.add(await readFile(join(workspace, name), "utf8"));
-    } catch {
-      // no such file
-    }
-  }
-  const all = await glob("**/*", { cwd: workspace, ignore: alwaysIgnored, dot: true, onlyFiles: true, followSymbolicLinks: false });
-  const files = all.filter((file) => !matcher.ignores(file)).sort();
-  return { files: files.slice(0, limit), truncated: files.length > limit };
-}
+import { listWorkspace } from "./workspace-listing.js";
 
 export async function environmentDetails(options: {
   workspace: string;

@@ -4,7 +4,7 @@
  * writes outside the workspace or into protected paths, which ignored files it
  * names, and what could not be understood.
  */
-import { globSync } from "tinyglobby";
+import type { globSync as GlobSync } from "tinyglobby";
 import { loadShellParser } from "./shell-parser.js";
 import { analyzeShell } from "./shell-analysis.js";
 import { programName, readEffects, type Invocation } from "./command-effects.js";
@@ -91,7 +91,11 @@ export function suggestRule(invocations: Invocation[]): string | undefined {
   return `Bash(${words.join(" ")}:*)`;
 }
 
+/** Loaded with the shell grammar on the first assessment: neither is needed to start (issue 18). */
+let globSync: typeof GlobSync | undefined;
+
 function expandGlob(word: ShellWord, cwd: string): string[] {
+  if (globSync === undefined) throw new Error("the glob matcher is not loaded yet (await assessCommand() first)");
   try {
     return globSync(word.text, { cwd, absolute: true, dot: true, onlyFiles: false, expandDirectories: false }).slice(0, 1000);
   } catch {
@@ -191,5 +195,6 @@ export function assessCommandSync(options: { command: string; rules: PermissionR
 
 export async function assessCommand(options: { command: string; rules: PermissionRules; paths: PathOracle }): Promise<CommandAssessment> {
   await loadShellParser();
+  globSync ??= (await import("tinyglobby")).globSync;
   return assessCommandSync(options);
 }

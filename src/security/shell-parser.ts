@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { setFlagsFromString } from "node:v8";
-import { Language, Parser, type Node, type Tree } from "web-tree-sitter";
+import type { Node, Parser, Tree } from "web-tree-sitter";
 
 export type { Node as ShellNode } from "web-tree-sitter";
 
@@ -29,6 +29,8 @@ export function baselineWasmOnly(): void {
 
 async function load(): Promise<Parser> {
   baselineWasmOnly();
+  // Imported here: 150 KB of JavaScript that a run without commands never needs (start-up, issue 18).
+  const { Language, Parser } = await import("web-tree-sitter");
   await Parser.init();
   const folder = join(dirname(require.resolve("tree-sitter-wasms/package.json")), "out");
   const language = await Language.load(join(folder, "tree-sitter-bash.wasm"));
