@@ -4,48 +4,16 @@
  */
 import { access } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedServer } from "../llm/scripted/server.js";
-import type { ScriptedServer } from "../llm/scripted/server.js";
-import type { Scenario } from "../llm/scripted/scenario.js";
+import { describe, expect, it } from "vitest";
 import { TaskStore } from "../store/task-store.js";
-import { startTmux, tmuxAvailable } from "../ui/tui/test-support/tmux.js";
+import { tmuxAvailable } from "../ui/tui/test-support/tmux.js";
 import type { TmuxSession } from "../ui/tui/test-support/tmux.js";
-import { cairnBin, makeSandbox } from "./test-support/cli-harness.js";
-import type { Sandbox } from "./test-support/cli-harness.js";
+import { anthropicArgs } from "./test-support/cli-fixture.js";
+import { useTerminalFixture } from "./test-support/terminal-fixture.js";
 
-let sandbox: Sandbox;
-let server: ScriptedServer | undefined;
-let terminal: TmuxSession | undefined;
-
-beforeEach(async () => {
-  sandbox = await makeSandbox();
-});
-afterEach(async () => {
-  await terminal?.kill();
-  terminal = undefined;
-  await server?.close();
-  server = undefined;
-  await sandbox.cleanup();
-});
+const cli = useTerminalFixture();
 
 if (!tmuxAvailable()) console.warn("tmux is not installed: the issue #12 terminal tests are skipped (install the tmux package)");
-
-const env = (): Record<string, string> => ({ CAIRN_HOME: sandbox.dataDir, XDG_CONFIG_HOME: sandbox.configDir, NO_COLOR: "1" });
-
-async function startServer(scenario: Scenario): Promise<ScriptedServer> {
-  server = await startScriptedServer({ scenario });
-  return server;
-}
-
-function providerArgs(target: ScriptedServer): string[] {
-  return ["--provider", "anthropic", "--base-url", target.url, "--api-key", "test-key"];
-}
-
-async function open(args: string[], extraEnv: Record<string, string> = {}, columns = 80): Promise<TmuxSession> {
-  terminal = await startTmux({ command: [process.execPath, cairnBin, ...args], cwd: sandbox.workspace, env: { ...env(), ...extraEnv }, columns });
-  return terminal;
-}
 
 async function quit(session: TmuxSession): Promise<number> {
   await session.sendKeys("C-c");
@@ -56,14 +24,14 @@ async function quit(session: TmuxSession): Promise<number> {
 
 describe.skipIf(!tmuxAvailable())("issue #12 defects in the terminal UI (tmux)", () => {
   it("feedback typed after Esc is shown; quitting at the completion prompt is exit 0, not interrupted; resume shows the task and its transcript", { timeout: 180_000 }, async () => {
-    const target = await startServer({
+    const target = await cli.startServer({
       turns: [
         { text: "Starting a long command.\n<execute_command>\n<command>sleep 30</command>\n<requires_approval>false</requires_approval>\n</execute_command>" },
         { text: "<attempt_completion>\n<result>all done now</result>\n</attempt_completion>" },
         { text: "<attempt_completion>\n<result>reopened and done</result>\n</attempt_completion>" },
       ],
     });
-    const ui = await open([...providerArgs(target), "--yes", "count the files"]);
+    const ui = await cli.openCairn([...anthropicArgs(target), "--yes", "count the files"]);
     await ui.waitFor(/working/, { timeoutMs: 60_000 });
     await ui.waitFor(/sleep 30/, { timeoutMs: 60_000 });
     await ui.sendKeys("Escape");
@@ -77,8 +45,8 @@ describe.skipIf(!tmuxAvailable())("issue #12 defects in the terminal UI (tmux)",
     expect(await quit(ui)).toBe(0);
     await ui.kill();
 
-    const [task] = await new TaskStore({ dataDir: sandbox.dataDir }).list();
-    const resumed = await open(["resume", ...providerArgs(target), task!.taskId]);
+    const [task] = await new TaskStore({ dataDir: cli.sandbox.dataDir }).list();
+    const resumed = await cli.openCairn(["resume", ...anthropicArgs(target), task!.taskId]);
     const resumedScreen = await resumed.waitFor(/reopened and done/, { timeoutMs: 60_000 });
     // The task header and the earlier transcript come first.
     expect(resumedScreen).toMatch(/› count the files/);
@@ -92,7 +60,7 @@ describe.skipIf(!tmuxAvailable())("issue #12 defects in the terminal UI (tmux)",
 
 describe.skipIf(!tmuxAvailable())("issue #12: no API key at start-up (tmux)", () => {
   it("says what to set before the UI opens, and repeats the task so it is not lost", { timeout: 60_000 }, async () => {
-    const ui = await open(["--provider", "anthropic", "fix the failing test"], { ANTHROPIC_API_KEY: "", CAIRN_API_KEY: "" });
+    const ui = await cli.openCairn(["--provider", "anthropic", "fix the failing test"], { env: { ANTHROPIC_API_KEY: "", CAIRN_API_KEY: "" } });
     // Long lines wrap at 80 columns: read the screen as one line.
     await ui.waitFor(/Your task was not started/, { timeoutMs: 30_000 });
     expect(await ui.waitForExit({ timeoutMs: 30_000 })).toBe(2);
@@ -106,18 +74,18 @@ describe.skipIf(!tmuxAvailable())("issue #12: no API key at start-up (tmux)", ()
 
 describe.skipIf(!tmuxAvailable())("issue #12 slash commands in the terminal UI (tmux)", () => {
   it("/help via the menu, /cost, /mode, /model, an unknown command, a failed /restore that keeps the task, and /restore of an earlier task's checkpoint", { timeout: 180_000 }, async () => {
-    const target = await startServer({
+    const target = await cli.startServer({
       turns: [
         { text: "<write_to_file>\n<path>hello.txt</path>\n<content>\nhello\n</content>\n</write_to_file>" },
         { text: "<attempt_completion>\n<result>first task done</result>\n</attempt_completion>" },
         { text: "<attempt_completion>\n<result>second task done</result>\n</attempt_completion>" },
       ],
     });
-    const ui = await open([...providerArgs(target), "--yes", "write hello"]);
+    const ui = await cli.openCairn([...anthropicArgs(target), "--yes", "write hello"]);
     const done = await ui.waitFor(/first task done[\s\S]*Give feedback/, { timeoutMs: 60_000 });
     const checkpoint = /Checkpoint ([0-9a-f]{12})/.exec(done)?.[1];
     expect(checkpoint).toBeDefined();
-    await access(join(sandbox.workspace, "hello.txt"));
+    await access(join(cli.sandbox.workspace, "hello.txt"));
 
     await ui.sendText("/he");
     await ui.waitFor(/List the commands/, { timeoutMs: 10_000 });
@@ -153,7 +121,7 @@ describe.skipIf(!tmuxAvailable())("issue #12 slash commands in the terminal UI (
     await ui.sendKeys("Enter");
     const restored = await ui.waitFor(/Restored checkpoint[\s\S]*undo with \/restore [0-9a-f]{12}/, { timeoutMs: 30_000 });
     const undo = /undo with \/restore ([0-9a-f]{12})/.exec(restored)?.[1];
-    await expect(access(join(sandbox.workspace, "hello.txt"))).rejects.toThrow();
+    await expect(access(join(cli.sandbox.workspace, "hello.txt"))).rejects.toThrow();
 
     // A new task, then a checkpoint of the first one.
     await ui.sendText("/clear");
@@ -162,20 +130,20 @@ describe.skipIf(!tmuxAvailable())("issue #12 slash commands in the terminal UI (
     await ui.sendText("second task");
     await ui.sendKeys("Enter");
     await ui.waitFor(/second task done[\s\S]*Give feedback/, { timeoutMs: 60_000 });
-    const tasks = await new TaskStore({ dataDir: sandbox.dataDir }).list();
+    const tasks = await new TaskStore({ dataDir: cli.sandbox.dataDir }).list();
     expect(tasks).toHaveLength(2);
     // The undo point belongs to the first task: /restore finds it from the second one.
     await ui.sendText(`/restore ${undo} files`);
     await ui.sendKeys("Enter");
     await ui.waitFor(/Restored checkpoint [0-9a-f]{12} of task/, { timeoutMs: 30_000 });
-    await access(join(sandbox.workspace, "hello.txt"));
+    await access(join(cli.sandbox.workspace, "hello.txt"));
     expect(await quit(ui)).toBe(0);
   });
 });
 
 describe.skipIf(!tmuxAvailable())("issue #12 habits in the terminal UI (tmux)", () => {
   it("typing while cairn works queues the message for the next tool boundary; the input line edits, continues lines, pastes as one message and remembers", { timeout: 180_000 }, async () => {
-    const target = await startServer({
+    const target = await cli.startServer({
       turns: [
         { text: "<execute_command>\n<command>sleep 4</command>\n<requires_approval>false</requires_approval>\n</execute_command>" },
         { text: "<attempt_completion>\n<result>done one</result>\n</attempt_completion>" },
@@ -183,7 +151,7 @@ describe.skipIf(!tmuxAvailable())("issue #12 habits in the terminal UI (tmux)", 
         { text: "<attempt_completion>\n<result>done three</result>\n</attempt_completion>" },
       ],
     });
-    const ui = await open([...providerArgs(target), "--yes", "first task"]);
+    const ui = await cli.openCairn([...anthropicArgs(target), "--yes", "first task"]);
     await ui.waitFor(/sleep 4/, { timeoutMs: 60_000 });
     await ui.sendText("also check the README");
     await ui.sendKeys("Enter");
@@ -216,7 +184,7 @@ describe.skipIf(!tmuxAvailable())("issue #12 habits in the terminal UI (tmux)", 
     await ui.kill();
 
     // Up brings back what was typed, in a new session of the same folder.
-    const again = await open([...providerArgs(target)]);
+    const again = await cli.openCairn([...anthropicArgs(target)]);
     await again.waitFor(/What should cairn do/, { timeoutMs: 30_000 });
     await again.sendKeys("Up");
     await again.waitFor(/› para one/, { timeoutMs: 10_000 });
@@ -234,10 +202,10 @@ describe.skipIf(!tmuxAvailable())("issue #12 habits in the terminal UI (tmux)", 
 describe.skipIf(!tmuxAvailable())("issue #12 mentions in the terminal UI (tmux)", () => {
   it("@path completes with Tab, the file reaches the model, the screen shows what was attached", { timeout: 120_000 }, async () => {
     const { mkdir, writeFile } = await import("node:fs/promises");
-    await mkdir(join(sandbox.workspace, "src"), { recursive: true });
-    await writeFile(join(sandbox.workspace, "src", "main.ts"), "export const answer = 42;\n");
-    const target = await startServer({ turns: [{ text: "<attempt_completion>\n<result>explained</result>\n</attempt_completion>" }] });
-    const ui = await open([...providerArgs(target), "--yes"]);
+    await mkdir(join(cli.sandbox.workspace, "src"), { recursive: true });
+    await writeFile(join(cli.sandbox.workspace, "src", "main.ts"), "export const answer = 42;\n");
+    const target = await cli.startServer({ turns: [{ text: "<attempt_completion>\n<result>explained</result>\n</attempt_completion>" }] });
+    const ui = await cli.openCairn([...anthropicArgs(target), "--yes"]);
     await ui.waitFor(/What should cairn do/, { timeoutMs: 30_000 });
     await ui.sendText("explain @sr");
     await ui.sendKeys("Tab");
@@ -256,13 +224,13 @@ describe.skipIf(!tmuxAvailable())("issue #12 mentions in the terminal UI (tmux)"
 
 describe.skipIf(!tmuxAvailable())("issue #12 progress in the terminal UI (tmux)", () => {
   it("a silent command shows its elapsed time; the end of the task shows a summary with tokens and cost", { timeout: 120_000 }, async () => {
-    const target = await startServer({
+    const target = await cli.startServer({
       turns: [
         { text: "<execute_command>\n<command>sleep 4</command>\n<requires_approval>false</requires_approval>\n</execute_command>", usage: { inputTokens: 1200, outputTokens: 30 } },
         { text: "<attempt_completion>\n<result>slept</result>\n</attempt_completion>", usage: { inputTokens: 1300, outputTokens: 20 } },
       ],
     });
-    const ui = await open([...providerArgs(target), "--yes", "sleep a bit"]);
+    const ui = await cli.openCairn([...anthropicArgs(target), "--yes", "sleep a bit"]);
     await ui.waitFor(/Running sleep 4 · [2-4]s/, { timeoutMs: 60_000 });
     const screen = await ui.waitFor(/Done in \d+s · 2500 tokens in, 50 out · \$\d/, { timeoutMs: 60_000 });
     expect(screen).toMatch(/↑2\.5k ↓50/);

@@ -1,51 +1,27 @@
 import { access } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedServer } from "../llm/scripted/server.js";
-import type { ScriptedServer } from "../llm/scripted/server.js";
-import { startTmux, tmuxAvailable } from "../ui/tui/test-support/tmux.js";
-import type { TmuxSession } from "../ui/tui/test-support/tmux.js";
-import { cairnBin, makeSandbox } from "./test-support/cli-harness.js";
+import { describe, expect, it } from "vitest";
+import { tmuxAvailable } from "../ui/tui/test-support/tmux.js";
 import { TaskStore } from "../store/task-store.js";
-import type { Sandbox } from "./test-support/cli-harness.js";
+import { anthropicArgs } from "./test-support/cli-fixture.js";
+import { useTerminalFixture } from "./test-support/terminal-fixture.js";
 
-let sandbox: Sandbox;
-let server: ScriptedServer | undefined;
-let terminal: TmuxSession | undefined;
-
-beforeEach(async () => {
-  sandbox = await makeSandbox();
-});
-afterEach(async () => {
-  await terminal?.kill();
-  terminal = undefined;
-  await server?.close();
-  server = undefined;
-  await sandbox.cleanup();
-});
-
-const env = (): Record<string, string> => ({ CAIRN_HOME: sandbox.dataDir, XDG_CONFIG_HOME: sandbox.configDir, NO_COLOR: "1" });
+const cli = useTerminalFixture();
 
 describe.skipIf(!tmuxAvailable())("the terminal UI in a real terminal (tmux, 80x30)", () => {
   it("approves an edit, then aborts a running command with Esc; the task stays resumable", { timeout: 120_000 }, async () => {
-    server = await startScriptedServer({
-      scenario: {
-        turns: [
-          { text: "I'll create the file.\n<write_to_file>\n<path>hello.txt</path>\n<content>\nhello\n</content>\n</write_to_file>", chunkSize: 8 },
-          { text: "Now a long command.\n<execute_command>\n<command>echo output-marker; sleep 30</command>\n<requires_approval>false</requires_approval>\n</execute_command>" },
-        ],
-      },
+    const server = await cli.startServer({
+      turns: [
+        { text: "I'll create the file.\n<write_to_file>\n<path>hello.txt</path>\n<content>\nhello\n</content>\n</write_to_file>", chunkSize: 8 },
+        { text: "Now a long command.\n<execute_command>\n<command>echo output-marker; sleep 30</command>\n<requires_approval>false</requires_approval>\n</execute_command>" },
+      ],
     });
-    terminal = await startTmux({
-      command: [process.execPath, cairnBin, "--provider", "anthropic", "--base-url", server.url, "--api-key", "test-key", "write hello"],
-      cwd: sandbox.workspace,
-      env: env(),
-    });
+    const terminal = await cli.openCairn([...anthropicArgs(server), "write hello"]);
     await terminal.waitFor(/Allow this\?/, { timeoutMs: 60_000 });
     expect(await terminal.capture()).toMatch(/\+hello/);
     await terminal.sendKeys("y");
     await terminal.waitFor(/Run this command\?/, { timeoutMs: 60_000 });
-    await access(join(sandbox.workspace, "hello.txt"));
+    await access(join(cli.sandbox.workspace, "hello.txt"));
     await terminal.sendKeys("y");
     await terminal.waitFor(/working/, { timeoutMs: 30_000 });
     await terminal.sendKeys("Escape");
@@ -59,17 +35,15 @@ describe.skipIf(!tmuxAvailable())("the terminal UI in a real terminal (tmux, 80x
   });
 
   it("/restore puts the files back from the TUI, and cairn resume continues the task in the TUI", { timeout: 180_000 }, async () => {
-    server = await startScriptedServer({
-      scenario: {
-        turns: [
-          { text: "<write_to_file>\n<path>hello.txt</path>\n<content>\nhello\n</content>\n</write_to_file>" },
-          { text: "<execute_command>\n<command>sleep 30</command>\n<requires_approval>false</requires_approval>\n</execute_command>" },
-          { text: "<attempt_completion>\n<result>resumed in the terminal UI</result>\n</attempt_completion>" },
-        ],
-      },
+    const server = await cli.startServer({
+      turns: [
+        { text: "<write_to_file>\n<path>hello.txt</path>\n<content>\nhello\n</content>\n</write_to_file>" },
+        { text: "<execute_command>\n<command>sleep 30</command>\n<requires_approval>false</requires_approval>\n</execute_command>" },
+        { text: "<attempt_completion>\n<result>resumed in the terminal UI</result>\n</attempt_completion>" },
+      ],
     });
-    const provider = ["--provider", "anthropic", "--base-url", server.url, "--api-key", "test-key"];
-    terminal = await startTmux({ command: [process.execPath, cairnBin, ...provider, "write hello"], cwd: sandbox.workspace, env: env() });
+    const provider = anthropicArgs(server);
+    let terminal = await cli.openCairn([...provider, "write hello"]);
     await terminal.waitFor(/Allow this\?/, { timeoutMs: 60_000 });
     await terminal.sendKeys("y");
     await terminal.waitFor(/Run this command\?/, { timeoutMs: 60_000 });
@@ -79,18 +53,18 @@ describe.skipIf(!tmuxAvailable())("the terminal UI in a real terminal (tmux, 80x
     const screen = await terminal.waitFor(/Task interrupted/, { timeoutMs: 30_000 });
     const first = /Checkpoint ([0-9a-f]{12})/.exec(screen)?.[1];
     expect(first).toBeDefined();
-    await access(join(sandbox.workspace, "hello.txt"));
+    await access(join(cli.sandbox.workspace, "hello.txt"));
     await terminal.sendText(`/restore ${first} files`);
     await terminal.sendKeys("Enter");
     await terminal.waitFor(/Restored checkpoint/, { timeoutMs: 30_000 });
-    await expect(access(join(sandbox.workspace, "hello.txt"))).rejects.toThrow();
+    await expect(access(join(cli.sandbox.workspace, "hello.txt"))).rejects.toThrow();
     await terminal.sendKeys("C-c");
     await terminal.sendKeys("C-c");
     await terminal.waitForExit({ timeoutMs: 30_000 });
     await terminal.kill();
 
-    const [task] = await new TaskStore({ dataDir: sandbox.dataDir }).list();
-    terminal = await startTmux({ command: [process.execPath, cairnBin, "resume", ...provider, task!.taskId], cwd: sandbox.workspace, env: env() });
+    const [task] = await new TaskStore({ dataDir: cli.sandbox.dataDir }).list();
+    terminal = await cli.openCairn(["resume", ...provider, task!.taskId]);
     await terminal.waitFor(/resumed in the terminal UI/, { timeoutMs: 60_000 });
     expect(JSON.stringify(server.requests[2]?.body)).toContain("interrupted");
     await terminal.sendKeys("C-c");
@@ -99,7 +73,7 @@ describe.skipIf(!tmuxAvailable())("the terminal UI in a real terminal (tmux, 80x
   });
 
   it("cairn demo runs interactively and fixes the sample bug", { timeout: 120_000 }, async () => {
-    terminal = await startTmux({ command: [process.execPath, cairnBin, "demo", "--fast"], cwd: sandbox.workspace, env: { ...env(), TMPDIR: sandbox.root } });
+    const terminal = await cli.openCairn(["demo", "--fast"], { env: { TMPDIR: cli.sandbox.root } });
     await terminal.waitFor(/Task completed/, { timeoutMs: 90_000 });
     expect(await terminal.waitForExit({ timeoutMs: 30_000 })).toBe(0);
   });
