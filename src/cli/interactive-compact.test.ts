@@ -1,49 +1,32 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { resolveSettings } from "../config/index.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import { TaskStore } from "../store/task-store.js";
 import type { UiMessage } from "../task/contracts/messages.js";
 import { TuiHost } from "../ui/tui/tui-host.js";
 import { InteractiveController } from "./interactive.js";
+import { useCliFixture } from "./test-support/cli-fixture.js";
+import { until } from "./test-support/until.js";
 
-let root: string;
-
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), "cairn-tui-compact-"));
-});
-
-afterEach(async () => {
-  await rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
-});
-
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const cli = useCliFixture();
 
 describe("/compact and /uncompact in the terminal UI (issue #13)", () => {
   it("condense the finished task's conversation at once, then restore it; both land in the task log", async () => {
-    const workspace = join(root, "workspace");
-    await mkdir(workspace, { recursive: true });
+    const { workspace, dataDir, configDir } = cli.sandbox;
     for (let file = 0; file < 8; file += 1) await writeFile(join(workspace, `f${file}.txt`), `File ${file}: the quick brown fox jumps over the lazy dog.\n`.repeat(70));
-    await mkdir(join(root, "config", "cairn"), { recursive: true });
-    await writeFile(join(root, "config", "cairn", "config.json"), JSON.stringify({ context: { filesKept: 1 } }));
+    await writeFile(join(configDir, "cairn", "config.json"), JSON.stringify({ context: { filesKept: 1 } }));
     const read = (path: string) => ({ text: `<read_file>\n<path>${path}</path>\n</read_file>` });
     const scenario: Scenario = {
       turns: [...Array.from({ length: 8 }, (_, file) => read(`f${file}.txt`)), { text: "<attempt_completion>\n<result>read them</result>\n</attempt_completion>" }],
       routes: [{ bodyIncludes: "You condense the conversation", turns: [{ text: "## Task\nRead the files.\n## Next step\nNothing: done (tui summary)." }] }],
     };
     const settings = await resolveSettings({
-      flags: { cwd: workspace, provider: "mock", yes: true, dataDir: join(root, "data") },
+      flags: { cwd: workspace, provider: "mock", yes: true, dataDir },
       env: {},
       cwd: workspace,
-      userConfigDir: join(root, "config", "cairn"),
+      userConfigDir: join(configDir, "cairn"),
     });
     const host = new TuiHost();
     const seen: UiMessage[] = [];
