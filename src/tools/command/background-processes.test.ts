@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { isAlive, killLeftovers } from "../test-support/processes.js";
 import { runCommand } from "./run-command.js";
 import type { RunCommandOptions } from "./run-command.js";
 
@@ -14,26 +14,9 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  // Whatever a failing test left running is ended here, by its own pid.
-  for (const pid of started.splice(0)) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
+  killLeftovers(started);
   await rm(folder, { recursive: true, force: true });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    // A zombie waiting for its parent counts as gone.
-    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return false;
-  }
-}
 
 async function pidIn(file: string): Promise<number> {
   const pid = Number((await readFile(file, "utf8")).trim());
