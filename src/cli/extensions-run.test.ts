@@ -1,33 +1,20 @@
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedServer } from "../llm/scripted/server.js";
-import type { ScriptedServer } from "../llm/scripted/server.js";
+import { describe, expect, it } from "vitest";
 import type { Scenario } from "../llm/scripted/scenario.js";
-import { makeSandbox, runCli } from "./test-support/cli-harness.js";
-import type { Sandbox } from "./test-support/cli-harness.js";
+import { useCliFixture } from "./test-support/cli-fixture.js";
 
-let sandbox: Sandbox;
-let server: ScriptedServer | undefined;
-
-beforeEach(async () => {
-  sandbox = await makeSandbox();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await sandbox.cleanup();
-});
+const cli = useCliFixture();
 
 const complete = { text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>" };
 
-async function run(scenario: Scenario, task = "do the thing", extraArgs: string[] = []): Promise<Awaited<ReturnType<typeof runCli>>> {
-  server = await startScriptedServer({ scenario });
-  return runCli(["run", "--json", "--yes", ...extraArgs, "--provider", "anthropic", "--base-url", server.url, "--api-key", "test-key", task], { env: sandbox.env, cwd: sandbox.workspace });
+async function run(scenario: Scenario, task = "do the thing", extraArgs: string[] = []): ReturnType<typeof cli.run> {
+  const server = await cli.startServer(scenario);
+  return cli.run(["run", "--json", "--yes", ...extraArgs, "--provider", "anthropic", "--base-url", server.url, "--api-key", "test-key", task]);
 }
 
-const requestText = (index: number): string => JSON.stringify(server?.requests[index]?.body ?? null);
+const requestText = (index: number): string => JSON.stringify(cli.server?.requests[index]?.body ?? null);
 
 async function put(path: string, text: string): Promise<void> {
   await mkdir(join(path, ".."), { recursive: true });
@@ -36,9 +23,9 @@ async function put(path: string, text: string): Promise<void> {
 
 describe("skills and rules through cairn run (issue #15 Skills, Rules)", () => {
   it("a skill is listed by name and description, and its body is loaded on demand with use_skill", async () => {
-    await put(join(sandbox.workspace, ".claude", "skills", "pdf-forms", "SKILL.md"), "---\nname: pdf-forms\ndescription: Fill in PDF forms\n---\n# PDF forms\n\nSECRET-BODY-MARKER: run scripts/fill.py with the field map.\n");
-    await put(join(sandbox.workspace, ".claude", "skills", "pdf-forms", "scripts", "fill.py"), "print('fill')\n");
-    await put(join(sandbox.configDir, "cairn", "skills", "changelog", "SKILL.md"), "---\nname: changelog\ndescription: Write the changelog entry\n---\nKeep a Changelog format.\n");
+    await put(join(cli.sandbox.workspace, ".claude", "skills", "pdf-forms", "SKILL.md"), "---\nname: pdf-forms\ndescription: Fill in PDF forms\n---\n# PDF forms\n\nSECRET-BODY-MARKER: run scripts/fill.py with the field map.\n");
+    await put(join(cli.sandbox.workspace, ".claude", "skills", "pdf-forms", "scripts", "fill.py"), "print('fill')\n");
+    await put(join(cli.sandbox.configDir, "cairn", "skills", "changelog", "SKILL.md"), "---\nname: changelog\ndescription: Write the changelog entry\n---\nKeep a Changelog format.\n");
     const result = await run({ turns: [{ text: "<use_skill>\n<skill_name>pdf-forms</skill_name>\n</use_skill>" }, complete] });
     expect(result.status).toBe(0);
     expect(requestText(0)).toContain("- pdf-forms: Fill in PDF forms");
@@ -49,9 +36,9 @@ describe("skills and rules through cairn run (issue #15 Skills, Rules)", () => {
   });
 
   it("a nested AGENTS.md reaches the request after its folder is first touched", async () => {
-    await put(join(sandbox.workspace, "AGENTS.md"), "ROOT-RULE");
-    await put(join(sandbox.workspace, "server", "AGENTS.md"), "NESTED-SERVER-RULE");
-    await put(join(sandbox.workspace, "server", "main.py"), "print(1)\n");
+    await put(join(cli.sandbox.workspace, "AGENTS.md"), "ROOT-RULE");
+    await put(join(cli.sandbox.workspace, "server", "AGENTS.md"), "NESTED-SERVER-RULE");
+    await put(join(cli.sandbox.workspace, "server", "main.py"), "print(1)\n");
     const result = await run({ turns: [{ text: "<read_file>\n<path>server/main.py</path>\n</read_file>" }, complete] });
     expect(result.status).toBe(0);
     expect(requestText(0)).toContain("ROOT-RULE");
@@ -67,7 +54,7 @@ describe("/newrule through cairn run (issue #15 new_rule)", () => {
     expect(result.status).toBe(0);
     expect(requestText(0)).toContain("The rule should capture: always use pnpm");
     const { readFile } = await import("node:fs/promises");
-    expect(await readFile(join(sandbox.workspace, ".clinerules", "package-manager.md"), "utf8")).toContain("Always use pnpm.");
+    expect(await readFile(join(cli.sandbox.workspace, ".clinerules", "package-manager.md"), "utf8")).toContain("Always use pnpm.");
     // The rule is in force from the next request on.
     expect(requestText(1)).toContain("Always use pnpm.");
   });
@@ -96,10 +83,10 @@ describe.skipIf(!existsSync("/usr/bin/chromium"))("browser_action through cairn 
 
 describe("cairn commands (issue #15 Custom commands)", () => {
   it("lists custom commands, workflows, the built-in /newrule and skills with where each comes from", async () => {
-    await put(join(sandbox.workspace, ".claude", "commands", "review.md"), "---\ndescription: Review code\nargument-hint: <file>\n---\nReview $1\n");
-    await put(join(sandbox.workspace, ".clinerules", "workflows", "release.md"), "# Cut a release\n");
-    await put(join(sandbox.workspace, ".cairn", "skills", "db", "SKILL.md"), "---\nname: db\ndescription: Database migrations\n---\nbody\n");
-    const listed = await runCli(["commands"], { env: sandbox.env, cwd: sandbox.workspace });
+    await put(join(cli.sandbox.workspace, ".claude", "commands", "review.md"), "---\ndescription: Review code\nargument-hint: <file>\n---\nReview $1\n");
+    await put(join(cli.sandbox.workspace, ".clinerules", "workflows", "release.md"), "# Cut a release\n");
+    await put(join(cli.sandbox.workspace, ".cairn", "skills", "db", "SKILL.md"), "---\nname: db\ndescription: Database migrations\n---\nbody\n");
+    const listed = await cli.run(["commands"]);
     expect(listed.status).toBe(0);
     expect(listed.stdout).toContain("/newrule");
     expect(listed.stdout).toMatch(/\/review <file>\s+Review code \(command, .*\.claude\/commands\/review\.md\)/);
@@ -110,11 +97,11 @@ describe("cairn commands (issue #15 Custom commands)", () => {
 
 describe("custom commands as a resumed task's message (issue #15 Custom commands)", () => {
   it("cairn resume ID \"/name args\" expands the command into the message", async () => {
-    await put(join(sandbox.workspace, ".cairn", "commands", "followup.md"), "Now also handle $1 carefully.\n");
+    await put(join(cli.sandbox.workspace, ".cairn", "commands", "followup.md"), "Now also handle $1 carefully.\n");
     const first = await run({ turns: [complete, complete] });
     expect(first.status).toBe(0);
     const taskId = String(first.events[0]?.["taskId"]);
-    const resumed = await runCli(["resume", "--json", "--yes", "--provider", "anthropic", "--base-url", server?.url ?? "", "--api-key", "test-key", taskId, "/followup timeouts"], { env: sandbox.env, cwd: sandbox.workspace });
+    const resumed = await cli.run(["resume", "--json", "--yes", "--provider", "anthropic", "--base-url", cli.server?.url ?? "", "--api-key", "test-key", taskId, "/followup timeouts"]);
     expect(resumed.status).toBe(0);
     expect(requestText(1)).toContain("Now also handle timeouts carefully.");
   });

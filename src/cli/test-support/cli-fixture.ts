@@ -13,6 +13,8 @@ import type { Sandbox } from "./cli-harness.js";
 export interface CliFixture {
   /** This test's sandbox; made before each test, removed after it. */
   readonly sandbox: Sandbox;
+  /** The scripted server this test started last, if any. */
+  readonly server: ScriptedServer | undefined;
   /** Runs `cairn ...args` to its end in the sandbox's workspace with the sandbox's environment. */
   run(args: string[], options?: { stdin?: string }): ReturnType<typeof runCli>;
   /** Starts a scripted server that is closed after the test. */
@@ -24,6 +26,7 @@ export interface CliFixture {
 /** Registers the hooks in the calling test file; `prepare` adds files to each new sandbox. */
 export function useCliFixture(options: { prepare?: (sandbox: Sandbox) => Promise<void> } = {}): CliFixture {
   let current: Sandbox | undefined;
+  let latestServer: ScriptedServer | undefined;
   const stops: Array<() => Promise<void> | void> = [];
   beforeEach(async () => {
     current = await makeSandbox();
@@ -31,6 +34,7 @@ export function useCliFixture(options: { prepare?: (sandbox: Sandbox) => Promise
   });
   afterEach(async () => {
     for (const stop of stops.splice(0).reverse()) await stop();
+    latestServer = undefined;
     await current?.cleanup();
     current = undefined;
   });
@@ -39,12 +43,16 @@ export function useCliFixture(options: { prepare?: (sandbox: Sandbox) => Promise
       if (current === undefined) throw new Error("the sandbox exists only while a test runs");
       return current;
     },
+    get server(): ScriptedServer | undefined {
+      return latestServer;
+    },
     run(args, runOptions = {}) {
       return runCli(args, { env: fixture.sandbox.env, cwd: fixture.sandbox.workspace, ...runOptions });
     },
     async startServer(scenario, serverOptions = {}) {
       const server = await startScriptedServer({ ...serverOptions, scenario });
-      stops.push(() => server.close());
+      stops.push(() => server.close().catch(unlessAlreadyClosed));
+      latestServer = server;
       return server;
     },
     stopAfterTest(stop) {
@@ -52,6 +60,11 @@ export function useCliFixture(options: { prepare?: (sandbox: Sandbox) => Promise
     },
   };
   return fixture;
+}
+
+/** A test may close its server itself (to start the next one); closing it again is no failure. */
+function unlessAlreadyClosed(error: unknown): void {
+  if ((error as NodeJS.ErrnoException).code !== "ERR_SERVER_NOT_RUNNING") throw error;
 }
 
 /** The flags that point cairn at a scripted server speaking the Anthropic API. */
