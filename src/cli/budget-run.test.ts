@@ -6,21 +6,13 @@
  */
 import { writeFile, mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedServer, type ScriptedServer } from "../llm/scripted/server.js";
+import { describe, expect, it } from "vitest";
+import type { ScriptedServer } from "../llm/scripted/server.js";
 import type { ScenarioTurn } from "../llm/scripted/scenario.js";
-import { makeSandbox, runCli, startCli, type Sandbox } from "./test-support/cli-harness.js";
+import { startCli } from "./test-support/cli-harness.js";
+import { useCliFixture } from "./test-support/cli-fixture.js";
 
-let sandbox: Sandbox;
-let server: ScriptedServer | undefined;
-beforeEach(async () => {
-  sandbox = await makeSandbox();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await sandbox.cleanup();
-});
+const cli = useCliFixture();
 
 const usage = { inputTokens: 1000, outputTokens: 500 };
 const command = (text: string): ScenarioTurn => ({ text: `<execute_command>\n<command>${text}</command>\n<requires_approval>false</requires_approval>\n</execute_command>`, usage });
@@ -29,13 +21,12 @@ const complete: ScenarioTurn = { text: completion, usage };
 const summaryRoute = "You condense the conversation of an autonomous coding agent";
 
 async function serve(turns: ScenarioTurn[], routes?: Array<{ bodyIncludes: string; turns: ScenarioTurn[] }>): Promise<ScriptedServer> {
-  await server?.close();
-  server = await startScriptedServer({ scenario: { turns, ...(routes ? { routes } : {}) } });
-  return server;
+  await cli.server?.close();
+  return cli.startServer({ turns, ...(routes ? { routes } : {}) });
 }
-const provider = (): string[] => ["--provider", "anthropic", "--base-url", server!.url, "--api-key", "sk-test"];
-const run = (args: string[]) => runCli(["run", ...provider(), "--yes", ...args], { env: sandbox.env, cwd: sandbox.workspace });
-const resume = (taskId: string, args: string[], message = "go on") => runCli(["resume", taskId, ...provider(), "--yes", ...args, message], { env: sandbox.env, cwd: sandbox.workspace });
+const provider = (): string[] => ["--provider", "anthropic", "--base-url", cli.server!.url, "--api-key", "sk-test"];
+const run = (args: string[]) => cli.run(["run", ...provider(), "--yes", ...args]);
+const resume = (taskId: string, args: string[], message = "go on") => cli.run(["resume", taskId, ...provider(), "--yes", ...args, message]);
 const taskIdOf = (stdout: string): string => stdout.split("\n")[0]?.replace(/^task /, "") ?? "";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -49,13 +40,13 @@ describe("#14 budgets count the whole task", () => {
     const stopped = await resume(taskId, ["--max-time", "2s"]);
     expect(stopped.status, stopped.stderr).toBe(3);
     expect(stopped.stderr).toMatch(/budget: Budget reached: --max-time 2s \(\d+ s elapsed\)/);
-    expect(server!.requests).toHaveLength(2);
+    expect(cli.server!.requests).toHaveLength(2);
     // Later (the task not running), a 6 s limit still leaves room: the task ran about 2 s, and the gap
     // between its runs (over 4.5 s, so more than 6 s since it started) does not count.
     await sleep(4500);
     const raised = await resume(taskId, ["--max-time", "6s"]);
     expect(raised.status, raised.stderr).toBe(0);
-    expect(server!.requests).toHaveLength(3);
+    expect(cli.server!.requests).toHaveLength(3);
   }, 60_000);
 
   it("tokens, cost and tool calls survive a resume: each limit holds against what the task already spent", async () => {
@@ -73,60 +64,58 @@ describe("#14 budgets count the whole task", () => {
     const cost = await resume(taskId, ["--max-cost", String(result.cost)]);
     expect(cost.status).toBe(3);
     expect(cost.stderr).toMatch(/--max-cost/);
-    expect(server!.requests).toHaveLength(2);
+    expect(cli.server!.requests).toHaveLength(2);
 
     // Raised, the token limit lets the task go on (one more request, which completes).
     const raised = await resume(taskId, ["--max-tokens", "100000"]);
     expect(raised.status, raised.stderr).toBe(0);
-    expect(server!.requests).toHaveLength(3);
+    expect(cli.server!.requests).toHaveLength(3);
     // Three tool calls were made before (a command and two attempt_completion, as they were counted live):
     // --max-tool-calls 3 refuses the next one.
     const tools = await resume(taskId, ["--max-tool-calls", "3"]);
     expect(tools.status).toBe(3);
     expect(tools.stderr).toMatch(/--max-tool-calls 3 \(3 tool calls made\)/);
-    expect(server!.requests).toHaveLength(4);
+    expect(cli.server!.requests).toHaveLength(4);
   }, 60_000);
 
   it("summary requests count as requests: in the run that compacts, and after a resume", async () => {
-    await mkdir(join(sandbox.workspace, "src"), { recursive: true });
+    await mkdir(join(cli.sandbox.workspace, "src"), { recursive: true });
     for (let file = 0; file < 12; file += 1) {
       const lines = Array.from({ length: 30 }, (_, line) => `export const value${file}_${line} = compute("${file}-${line}", ${line * 7 + file});`);
-      await writeFile(join(sandbox.workspace, "src", `file${file}.ts`), `${lines.join("\n")}\n`);
+      await writeFile(join(cli.sandbox.workspace, "src", `file${file}.ts`), `${lines.join("\n")}\n`);
     }
     const reads = Array.from({ length: 12 }, (_, file): ScenarioTurn => ({ text: `<read_file>\n<path>src/file${file}.ts</path>\n</read_file>`, chunkSize: 400 }));
     const summaries = Array.from({ length: 10 }, (_, index): ScenarioTurn => ({ text: `## Task\nRead the sources.\n## Next step\nGo on (summary ${index}).` }));
     await serve([...reads, complete], [{ bodyIncludes: summaryRoute, turns: summaries }]);
     // A small window (as a local model would have) so that the reads make cairn compact.
     await writeFile(
-      join(sandbox.configDir, "cairn", "config.json"),
+      join(cli.sandbox.configDir, "cairn", "config.json"),
       JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, sandboxOptIn: false, models: { "claude-sonnet-5-5": { contextWindow: 8_000, maxOutputTokens: 2_000 } }, context: { filesKept: 1 } }),
     );
-    const limited = await runCli(["run", ...provider(), "--model", "claude-sonnet-5-5", "--yes", "--json", "--max-requests", "8", "read the sources"], { env: sandbox.env, cwd: sandbox.workspace });
+    const limited = await cli.run(["run", ...provider(), "--model", "claude-sonnet-5-5", "--yes", "--json", "--max-requests", "8", "read the sources"]);
     expect(limited.status, limited.stderr).toBe(3);
-    const summaryRequests = server!.requests.filter((request) => request.route !== undefined).length;
+    const summaryRequests = cli.server!.requests.filter((request) => request.route !== undefined).length;
     expect(summaryRequests).toBeGreaterThanOrEqual(1);
     // Eight requests in all, summaries included.
-    expect(server!.requests).toHaveLength(8);
+    expect(cli.server!.requests).toHaveLength(8);
 
     const taskId = (JSON.parse(limited.stdout.trim().split("\n").at(-1) ?? "{}") as { taskId: string }).taskId;
-    const again = await runCli(["resume", taskId, ...provider(), "--model", "claude-sonnet-5-5", "--yes", "--max-requests", "8", "go on"], { env: sandbox.env, cwd: sandbox.workspace });
+    const again = await cli.run(["resume", taskId, ...provider(), "--model", "claude-sonnet-5-5", "--yes", "--max-requests", "8", "go on"]);
     expect(again.status, again.stderr).toBe(3);
     expect(again.stderr).toMatch(/--max-requests 8 \(8 requests made\)/);
-    expect(server!.requests).toHaveLength(8);
+    expect(cli.server!.requests).toHaveLength(8);
   }, 120_000);
 
   it("a resumed parent counts what its subagents spent in earlier runs: requests and tokens", async () => {
     const child = (text: string): ScenarioTurn => ({ text, usage: { inputTokens: 100, outputTokens: 20 } });
     const parent = (text: string): ScenarioTurn => ({ text, usage: { inputTokens: 30, outputTokens: 10 } });
-    server = await startScriptedServer({
-      scenario: {
-        turns: [
-          parent(`Delegating.\n<use_subagents>\n<subagents>${JSON.stringify([{ prompt: "ALPHA: list the files", agent: "explore" }])}</subagents>\n</use_subagents>`),
-          parent(completion),
-          parent(completion),
-        ],
-        conversations: [{ match: "ALPHA:", turns: [child("<list_files>\n<path>.</path>\n</list_files>"), child("<attempt_completion>\n<result>one report</result>\n</attempt_completion>")] }],
-      },
+    const server = await cli.startServer({
+      turns: [
+        parent(`Delegating.\n<use_subagents>\n<subagents>${JSON.stringify([{ prompt: "ALPHA: list the files", agent: "explore" }])}</subagents>\n</use_subagents>`),
+        parent(completion),
+        parent(completion),
+      ],
+      conversations: [{ match: "ALPHA:", turns: [child("<list_files>\n<path>.</path>\n</list_files>"), child("<attempt_completion>\n<result>one report</result>\n</attempt_completion>")] }],
     });
     const first = await run(["delegate"]);
     expect(first.status, first.stderr).toBe(0);
@@ -147,8 +136,8 @@ describe("#14 budgets count the whole task", () => {
 
   it("after a crash (kill -9, no status written) a resume still counts the tokens the lost run spent", async () => {
     await serve([{ text: "<write_to_file>\n<path>a.txt</path>\n<content>\none\n</content>\n</write_to_file>", usage }, { text: "never finished", stallAfterChunks: 2 }, complete]);
-    const crashed = startCli(["run", ...provider(), "--yes", "--no-checkpoints", "write a.txt"], { env: sandbox.env, cwd: sandbox.workspace });
-    await server!.waitForChunks(1, 2);
+    const crashed = startCli(["run", ...provider(), "--yes", "--no-checkpoints", "write a.txt"], { env: cli.sandbox.env, cwd: cli.sandbox.workspace });
+    await cli.server!.waitForChunks(1, 2);
     crashed.child.kill("SIGKILL");
     await crashed.exit;
     const taskId = taskIdOf(crashed.stdout);
@@ -156,7 +145,7 @@ describe("#14 budgets count the whole task", () => {
     const resumed = await resume(taskId, ["--max-tokens", "1500"]);
     expect(resumed.status, resumed.stderr).toBe(3);
     expect(resumed.stderr).toMatch(/--max-tokens 1500 \(1500 tokens used\)/);
-    expect(server!.requests).toHaveLength(2);
+    expect(cli.server!.requests).toHaveLength(2);
   }, 60_000);
 
   it("at a limit: exit status 3, a budget message naming the limit (stderr in text mode, a say line in --json) and a result with status budget", async () => {
@@ -178,16 +167,14 @@ describe("#14 budgets count the whole task", () => {
     const delegate = `Delegating.\n<use_subagents>\n<subagents>${JSON.stringify([{ prompt: "ALPHA: list", agent: "explore" }, { prompt: "BETA: list slowly", agent: "explore" }])}</subagents>\n</use_subagents>`;
     const listing = "<list_files>\n<path>.</path>\n</list_files>";
     const done = (result: string): string => `<attempt_completion>\n<result>${result}</result>\n</attempt_completion>`;
-    server = await startScriptedServer({
-      scenario: {
-        turns: [spend(delegate, 30, 10), spend(delegate, 30, 10), spend(done("all reported"), 30, 10)],
-        conversations: [
-          { match: "ALPHA:", turns: [spend(listing, 100, 20), spend(done("alpha report"), 100, 20)] },
-          { match: "BETA:", turns: [spend(listing, 100, 20), { text: "Listing slowly. ".repeat(50), stallAfterChunks: 5 }, spend(done("beta report"), 100, 20)] },
-        ],
-      },
+    await cli.startServer({
+      turns: [spend(delegate, 30, 10), spend(delegate, 30, 10), spend(done("all reported"), 30, 10)],
+      conversations: [
+        { match: "ALPHA:", turns: [spend(listing, 100, 20), spend(done("alpha report"), 100, 20)] },
+        { match: "BETA:", turns: [spend(listing, 100, 20), { text: "Listing slowly. ".repeat(50), stallAfterChunks: 5 }, spend(done("beta report"), 100, 20)] },
+      ],
     });
-    const interrupted = startCli(["run", ...provider(), "--yes", "--json", "delegate"], { env: sandbox.env, cwd: sandbox.workspace });
+    const interrupted = startCli(["run", ...provider(), "--yes", "--json", "delegate"], { env: cli.sandbox.env, cwd: cli.sandbox.workspace });
     await interrupted.waitForOutput(/"say":"completion_result"[^\n]*"subagentId":"explore-1"|"subagentId":"explore-1"[^\n]*"say":"completion_result"/);
     await interrupted.waitForOutput(/Listing slowly/);
     interrupted.child.kill("SIGINT");
@@ -196,7 +183,7 @@ describe("#14 budgets count the whole task", () => {
     // Spent so far: parent 40, ALPHA 240, BETA 120 (its first request). The resumed run adds the parent's
     // request (40), BETA's last (120): 560 before the parent's final request, which 600 allows;
     // BETA's earlier 120 counted twice would make it 680 and stop the task.
-    const resumed = await runCli(["resume", parentId, ...provider(), "--yes", "--max-tokens", "600"], { env: sandbox.env, cwd: sandbox.workspace });
+    const resumed = await cli.run(["resume", parentId, ...provider(), "--yes", "--max-tokens", "600"]);
     expect(resumed.status, resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain("all reported");
   }, 90_000);

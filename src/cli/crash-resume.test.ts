@@ -1,24 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedServer } from "../llm/scripted/server.js";
-import type { ScriptedServer } from "../llm/scripted/server.js";
+import { describe, expect, it } from "vitest";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import { TaskStore } from "../store/task-store.js";
-import { makeSandbox, runCli, startCli } from "./test-support/cli-harness.js";
-import type { Sandbox } from "./test-support/cli-harness.js";
+import { startCli } from "./test-support/cli-harness.js";
+import { useCliFixture } from "./test-support/cli-fixture.js";
 
-let sandbox: Sandbox;
-let server: ScriptedServer | undefined;
-
-beforeEach(async () => {
-  sandbox = await makeSandbox();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await sandbox.cleanup();
-});
+const fixture = useCliFixture();
 
 /** A deterministic random sequence, so a failing run can be replayed. */
 function seeded(seed: number): () => number {
@@ -44,7 +32,7 @@ function longTask(): Scenario {
 
 describe("kill -9 at random points, then resume (issue 7)", () => {
   it("the task completes, no completed tool runs twice, no message that was shown is lost", { timeout: 600_000 }, async () => {
-    server = await startScriptedServer({ scenario: longTask() });
+    const server = await fixture.startServer(longTask());
     const provider = ["--provider", "anthropic", "--base-url", server.url, "--api-key", "test-key"];
     const random = seeded(20261130);
     const shown = new Set<string>();
@@ -52,7 +40,7 @@ describe("kill -9 at random points, then resume (issue 7)", () => {
     const kills = 20;
     for (let kill = 0; kill < kills; kill += 1) {
       const args = taskId === undefined ? ["run", "--json", "--yes", ...provider, "do every step"] : ["resume", "--json", "--yes", ...provider, taskId];
-      const cli = startCli(args, { env: sandbox.env, cwd: sandbox.workspace });
+      const cli = startCli(args, { env: fixture.sandbox.env, cwd: fixture.sandbox.workspace });
       // Past start-up, then a random moment: mid-stream, mid-command, mid-write of the log.
       await cli.waitForOutput(/"say":"api_req_started"/);
       await new Promise((resolve) => setTimeout(resolve, 50 + Math.floor(random() * 1200)));
@@ -65,16 +53,16 @@ describe("kill -9 at random points, then resume (issue 7)", () => {
       expect(taskId).toBeDefined();
     }
 
-    const final = await runCli(["resume", "--json", "--yes", ...provider, taskId!], { env: sandbox.env, cwd: sandbox.workspace });
+    const final = await fixture.run(["resume", "--json", "--yes", ...provider, taskId!]);
     expect(final.stderr).toBe("");
     expect(final.status).toBe(0);
     expect(final.events.some((event) => event["say"] === "completion_result" && event["text"] === "all steps done")).toBe(true);
 
-    const steps = (await readFile(join(sandbox.workspace, "steps.log"), "utf8")).split("\n").filter((line) => line.length > 0);
+    const steps = (await readFile(join(fixture.sandbox.workspace, "steps.log"), "utf8")).split("\n").filter((line) => line.length > 0);
     expect(steps.length).toBeGreaterThan(0);
     expect(new Set(steps).size).toBe(steps.length);
 
-    const loaded = await new TaskStore({ dataDir: sandbox.dataDir }).load(taskId!);
+    const loaded = await new TaskStore({ dataDir: fixture.sandbox.dataDir }).load(taskId!);
     expect(loaded.status).toBe("completed");
     for (const warning of loaded.warnings) expect(warning).toMatch(/last line|torn|cut off|incomplete/i);
     const kept = new Set(loaded.uiMessages.map((message) => message.id));

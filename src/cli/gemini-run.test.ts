@@ -1,30 +1,16 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedServer } from "../llm/scripted/server.js";
-import type { ScriptedServer } from "../llm/scripted/server.js";
+import { describe, expect, it } from "vitest";
 import type { ScenarioTurn } from "../llm/scripted/scenario.js";
-import { makeSandbox, runCli } from "./test-support/cli-harness.js";
+import { useCliFixture } from "./test-support/cli-fixture.js";
 import { editDiff, expectTaskDone, xmlTaskTurns } from "./test-support/provider-run-scenario.js";
-import type { Sandbox } from "./test-support/cli-harness.js";
 
 /**
  * #20 item 2 end to end: `bin/cairn run --provider gemini` against the scripted server speaking
  * Gemini's streamGenerateContent SSE format (src/llm/scripted/gemini-stream.ts, built from
  * @google/genai 2.32.0's types), through the real SDK.
  */
-let sandbox: Sandbox;
-let server: ScriptedServer | undefined;
-
-beforeEach(async () => {
-  sandbox = await makeSandbox();
-});
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await sandbox.cleanup();
-});
+const cli = useCliFixture();
 
 function geminiArgs(protocol: "native" | "xml", url: string): string[] {
   return ["--json", "--yes", "--parallel-tools", "--tool-protocol", protocol, "--provider", "gemini", "--base-url", url, "--api-key", "AIza-e2e-secret", "--model", "gemini-2.5-pro"];
@@ -64,9 +50,9 @@ const xmlTurns = xmlTaskTurns({ signature: "CiQBsig-1", outputLimit: "MAX_TOKENS
 describe("#20 item 2 end to end: cairn run --provider gemini", () => {
   for (const protocol of ["native", "xml"] as const) {
     it(`${protocol} protocol: edits, a command, thoughts, two calls in one answer, 429 RetryInfo, a drop, an output-limit cut`, { timeout: 60_000 }, async () => {
-      server = await startScriptedServer({ scenario: { turns: protocol === "native" ? nativeTurns : xmlTurns } });
-      const result = await runCli(["run", ...geminiArgs(protocol, server.url), "make the files"], { env: sandbox.env, cwd: sandbox.workspace });
-      await expectTaskDone(result, { workspace: sandbox.workspace, apiKey: "AIza-e2e-secret" });
+      const server = await cli.startServer({ turns: protocol === "native" ? nativeTurns : xmlTurns });
+      const result = await cli.run(["run", ...geminiArgs(protocol, server.url), "make the files"]);
+      await expectTaskDone(result, { workspace: cli.sandbox.workspace, apiKey: "AIza-e2e-secret" });
       // Gemini sends function calls whole, so a native answer is cut in its text: the next request says so.
       if (protocol === "xml") expect(result.events.some((event) => event["say"] === "warning" && /output-token limit/.test(String(event["text"])))).toBe(true);
       expect(JSON.stringify(server.requests[5]?.body)).toMatch(/cut off by the output-token limit/);
@@ -89,23 +75,21 @@ describe("#20 item 2 end to end: cairn run --provider gemini", () => {
   }
 
   it("a task started on gemini resumes on anthropic, and back on gemini with a note for the thinking it cannot take", { timeout: 60_000 }, async () => {
-    server = await startScriptedServer({
-      scenario: {
-        turns: [
-          { reasoning: "Plan.", reasoningSignature: "CiQBsig-2", toolCalls: [{ name: "write_to_file", arguments: { path: "a.txt", content: "one\n" } }] },
-          { toolCalls: [{ name: "attempt_completion", arguments: { result: "first part done" } }] },
-          { reasoning: "Anthropic thinks.", reasoningSignature: "EqQBanthropic-sig", toolCalls: [{ id: "toolu_1", name: "write_to_file", arguments: { path: "b.txt", content: "two\n" } }] },
-          { toolCalls: [{ id: "toolu_2", name: "attempt_completion", arguments: { result: "second part done" } }] },
-          { toolCalls: [{ name: "attempt_completion", arguments: { result: "third part done" } }] },
-        ],
-      },
+    const server = await cli.startServer({
+      turns: [
+        { reasoning: "Plan.", reasoningSignature: "CiQBsig-2", toolCalls: [{ name: "write_to_file", arguments: { path: "a.txt", content: "one\n" } }] },
+        { toolCalls: [{ name: "attempt_completion", arguments: { result: "first part done" } }] },
+        { reasoning: "Anthropic thinks.", reasoningSignature: "EqQBanthropic-sig", toolCalls: [{ id: "toolu_1", name: "write_to_file", arguments: { path: "b.txt", content: "two\n" } }] },
+        { toolCalls: [{ id: "toolu_2", name: "attempt_completion", arguments: { result: "second part done" } }] },
+        { toolCalls: [{ name: "attempt_completion", arguments: { result: "third part done" } }] },
+      ],
     });
-    const first = await runCli(["run", ...geminiArgs("native", server.url), "part one"], { env: sandbox.env, cwd: sandbox.workspace });
+    const first = await cli.run(["run", ...geminiArgs("native", server.url), "part one"]);
     expect(first.status).toBe(0);
     const taskId = String(first.events[0]?.["taskId"]);
 
     const anthropic = ["--json", "--yes", "--tool-protocol", "native", "--provider", "anthropic", "--base-url", server.url, "--api-key", "k", "--model", "claude-sonnet-5-5"];
-    const second = await runCli(["resume", ...anthropic, taskId, "part two"], { env: sandbox.env, cwd: sandbox.workspace });
+    const second = await cli.run(["resume", ...anthropic, taskId, "part two"]);
     expect(second.status).toBe(0);
     expect(second.stderr).toMatch(/1 reasoning block\(s\) from gemini left out of the request: the Anthropic API/);
     const anthropicBody = JSON.stringify(server.requests[2]?.body);
@@ -113,7 +97,7 @@ describe("#20 item 2 end to end: cairn run --provider gemini", () => {
     expect(anthropicBody).toMatch(/"type":"tool_use","id":"gemini_[0-9a-f]+","name":"write_to_file"/);
     expect(anthropicBody).not.toContain("CiQBsig-2");
 
-    const third = await runCli(["resume", ...geminiArgs("native", server.url), taskId, "part three"], { env: sandbox.env, cwd: sandbox.workspace });
+    const third = await cli.run(["resume", ...geminiArgs("native", server.url), taskId, "part three"]);
     expect(third.status).toBe(0);
     expect(third.events.some((event) => event["say"] === "completion_result" && event["text"] === "third part done")).toBe(true);
     expect(third.stderr).toMatch(/reasoning block\(s\) from anthropic left out of the request: the Gemini API/);
@@ -121,6 +105,6 @@ describe("#20 item 2 end to end: cairn run --provider gemini", () => {
     expect(contents).not.toContain("EqQBanthropic-sig");
     expect(contents).toContain('"thoughtSignature":"CiQBsig-2"');
     expect(contents).toContain('"functionResponse":{"name":"write_to_file"');
-    expect(await readFile(join(sandbox.workspace, "b.txt"), "utf8")).toBe("two\n");
+    expect(await readFile(join(cli.sandbox.workspace, "b.txt"), "utf8")).toBe("two\n");
   });
 });

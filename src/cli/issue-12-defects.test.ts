@@ -3,35 +3,22 @@
  * test runs the real CLI (bin/cairn → dist/, run `npm run build` first)
  * against the scripted LLM server on loopback.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedServer } from "../llm/scripted/server.js";
+import { describe, expect, it } from "vitest";
 import type { ScriptedServer } from "../llm/scripted/server.js";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { TaskStore } from "../store/task-store.js";
-import { makeSandbox, runCli, startCli } from "./test-support/cli-harness.js";
-import type { Sandbox } from "./test-support/cli-harness.js";
+import { runCli, startCli } from "./test-support/cli-harness.js";
+import { useCliFixture } from "./test-support/cli-fixture.js";
 
-let sandbox: Sandbox;
-let server: ScriptedServer | undefined;
-
-beforeEach(async () => {
-  sandbox = await makeSandbox();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await sandbox.cleanup();
-});
+const cli = useCliFixture();
 
 const anthropic = (target: ScriptedServer): string[] => ["--provider", "anthropic", "--base-url", target.url, "--api-key", "test-key"];
 
 describe("issue #12 defects (CLI)", () => {
   it("Esc / SIGINT during a running command: its output is one message, not two", { timeout: 60_000 }, async () => {
-    server = await startScriptedServer({
-      scenario: { turns: [{ text: "<execute_command>\n<command>echo output-marker; sleep 30</command>\n<requires_approval>false</requires_approval>\n</execute_command>" }] },
-    });
-    const run = startCli(["run", "--json", "--yes", ...anthropic(server), "run it"], { env: sandbox.env, cwd: sandbox.workspace });
+    const server = await cli.startServer({ turns: [{ text: "<execute_command>\n<command>echo output-marker; sleep 30</command>\n<requires_approval>false</requires_approval>\n</execute_command>" }] });
+    const run = startCli(["run", "--json", "--yes", ...anthropic(server), "run it"], { env: cli.sandbox.env, cwd: cli.sandbox.workspace });
     await run.waitForOutput(/"say":"command_output"/);
     run.child.kill("SIGINT");
     expect(await run.exit).toBe(130);
@@ -40,7 +27,7 @@ describe("issue #12 defects (CLI)", () => {
   });
 
   it("an unreachable base URL: after the retries, one message naming the URL and what to change, no Retry? ask", { timeout: 60_000 }, async () => {
-    const run = startCli(["run", "--provider", "openai", "--base-url", "http://127.0.0.1:9/v1", "--api-key", "test-key", "hi"], { env: sandbox.env, cwd: sandbox.workspace });
+    const run = startCli(["run", "--provider", "openai", "--base-url", "http://127.0.0.1:9/v1", "--api-key", "test-key", "hi"], { env: cli.sandbox.env, cwd: cli.sandbox.workspace });
     expect(await run.exit).toBe(1);
     const all = run.stdout + run.stderr;
     expect(all).not.toMatch(/Retry\?/);
@@ -50,8 +37,8 @@ describe("issue #12 defects (CLI)", () => {
   });
 
   it("a 401 is said once with what to set, and never offers Retry?", { timeout: 60_000 }, async () => {
-    server = await startScriptedServer({ scenario: { turns: [{ error: { status: 401 } }] } });
-    const run = startCli(["run", ...anthropic(server), "hi"], { env: sandbox.env, cwd: sandbox.workspace });
+    const server = await cli.startServer({ turns: [{ error: { status: 401 } }] });
+    const run = startCli(["run", ...anthropic(server), "hi"], { env: cli.sandbox.env, cwd: cli.sandbox.workspace });
     expect(await run.exit).toBe(1);
     const all = run.stdout + run.stderr;
     expect(all).not.toMatch(/Retry\?/);
@@ -61,13 +48,13 @@ describe("issue #12 defects (CLI)", () => {
   });
 
   it("a 403 and a 404 say what to change, once", { timeout: 60_000 }, async () => {
-    server = await startScriptedServer({ scenario: { turns: [{ error: { status: 403 } }] } });
-    const forbidden = startCli(["run", ...anthropic(server), "hi"], { env: sandbox.env, cwd: sandbox.workspace });
+    let server = await cli.startServer({ turns: [{ error: { status: 403 } }] });
+    const forbidden = startCli(["run", ...anthropic(server), "hi"], { env: cli.sandbox.env, cwd: cli.sandbox.workspace });
     expect(await forbidden.exit).toBe(1);
     expect((forbidden.stdout + forbidden.stderr).match(/has no access to this model/g)).toHaveLength(1);
     await server.close();
-    server = await startScriptedServer({ scenario: { turns: [{ error: { status: 404 } }] } });
-    const missing = startCli(["run", ...anthropic(server), "--model", "no-such-model", "hi"], { env: sandbox.env, cwd: sandbox.workspace });
+    server = await cli.startServer({ turns: [{ error: { status: 404 } }] });
+    const missing = startCli(["run", ...anthropic(server), "--model", "no-such-model", "hi"], { env: cli.sandbox.env, cwd: cli.sandbox.workspace });
     expect(await missing.exit).toBe(1);
     const all = missing.stdout + missing.stderr;
     expect(all.match(/check the model id/g)).toHaveLength(1);
@@ -75,81 +62,77 @@ describe("issue #12 defects (CLI)", () => {
   });
 
   it("small: an empty task is a usage error (exit 2)", async () => {
-    const result = await runCli(["run", "--provider", "anthropic", "--api-key", "k", ""], { env: sandbox.env, cwd: sandbox.workspace });
+    const result = await cli.run(["run", "--provider", "anthropic", "--api-key", "k", ""]);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/the task is empty/);
   });
 
   it("small: resume nosuchid without a key complains about the id; resume of a task whose folder was deleted stops clearly", { timeout: 60_000 }, async () => {
-    const missing = await runCli(["resume", "nosuchid"], { env: sandbox.env, cwd: sandbox.workspace });
+    const missing = await cli.run(["resume", "nosuchid"]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/no task "nosuchid"/);
     expect(missing.stderr).not.toMatch(/API key/);
 
-    server = await startScriptedServer({ scenario: { turns: [{ text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>" }] } });
-    const folder = join(sandbox.root, "gone");
+    const server = await cli.startServer({ turns: [{ text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>" }] });
+    const folder = join(cli.sandbox.root, "gone");
     await mkdir(folder);
-    const first = await runCli(["run", "--yes", "--cwd", folder, ...anthropic(server), "a task"], { env: sandbox.env, cwd: sandbox.workspace });
+    const first = await cli.run(["run", "--yes", "--cwd", folder, ...anthropic(server), "a task"]);
     expect(first.status).toBe(0);
     await rm(folder, { recursive: true, force: true });
-    const [task] = await new TaskStore({ dataDir: sandbox.dataDir }).list();
-    const resumed = await runCli(["resume", "--yes", ...anthropic(server), task!.taskId, "go on"], { env: sandbox.env, cwd: sandbox.workspace });
+    const [task] = await new TaskStore({ dataDir: cli.sandbox.dataDir }).list();
+    const resumed = await cli.run(["resume", "--yes", ...anthropic(server), task!.taskId, "go on"]);
     expect(resumed.status).toBe(2);
     expect(resumed.stderr).toMatch(/no longer exists/);
     expect(server.requests).toHaveLength(1);
   });
 
   it("small: restore without --files|--task|--both is exit 2; history, show, checkpoints, diff and restore take --data-dir", { timeout: 60_000 }, async () => {
-    server = await startScriptedServer({
-      scenario: {
-        turns: [
-          { text: "<write_to_file>\n<path>a.txt</path>\n<content>\na\n</content>\n</write_to_file>" },
-          { text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>" },
-        ],
-      },
+    const server = await cli.startServer({
+      turns: [
+        { text: "<write_to_file>\n<path>a.txt</path>\n<content>\na\n</content>\n</write_to_file>" },
+        { text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>" },
+      ],
     });
-    const dataDir = join(sandbox.root, "elsewhere");
-    const env = { ...sandbox.env };
-    const run = await runCli(["run", "--yes", "--data-dir", dataDir, ...anthropic(server), "write a"], { env, cwd: sandbox.workspace });
+    const dataDir = join(cli.sandbox.root, "elsewhere");
+    const env = { ...cli.sandbox.env };
+    const run = await runCli(["run", "--yes", "--data-dir", dataDir, ...anthropic(server), "write a"], { env, cwd: cli.sandbox.workspace });
     expect(run.status).toBe(0);
     const [task] = await new TaskStore({ dataDir }).list();
     const id = task!.taskId;
-    const history = await runCli(["history", "--data-dir", dataDir], { env, cwd: sandbox.workspace });
+    const history = await runCli(["history", "--data-dir", dataDir], { env, cwd: cli.sandbox.workspace });
     expect(history.status).toBe(0);
     expect(history.stdout).toContain(id);
-    const show = await runCli(["show", id, "--data-dir", dataDir], { env, cwd: sandbox.workspace });
+    const show = await runCli(["show", id, "--data-dir", dataDir], { env, cwd: cli.sandbox.workspace });
     expect(show.stdout).toContain("write a");
-    const checkpoints = await runCli(["checkpoints", id, "--data-dir", dataDir], { env, cwd: sandbox.workspace });
+    const checkpoints = await runCli(["checkpoints", id, "--data-dir", dataDir], { env, cwd: cli.sandbox.workspace });
     const hash = /^([0-9a-f]{12})/m.exec(checkpoints.stdout)?.[1];
     expect(hash).toBeDefined();
-    const diff = await runCli(["diff", id, "--data-dir", dataDir], { env, cwd: sandbox.workspace });
+    const diff = await runCli(["diff", id, "--data-dir", dataDir], { env, cwd: cli.sandbox.workspace });
     expect(diff.status).toBe(0);
-    const noMode = await runCli(["restore", id, hash!, "--data-dir", dataDir], { env, cwd: sandbox.workspace });
+    const noMode = await runCli(["restore", id, hash!, "--data-dir", dataDir], { env, cwd: cli.sandbox.workspace });
     expect(noMode.status).toBe(2);
     expect(noMode.stderr).toMatch(/exactly one of --files/);
-    const restored = await runCli(["restore", id, hash!, "--files", "--data-dir", dataDir], { env, cwd: sandbox.workspace });
+    const restored = await runCli(["restore", id, hash!, "--files", "--data-dir", dataDir], { env, cwd: cli.sandbox.workspace });
     expect(restored.status).toBe(0);
   });
 
   it("small: --plan --yes prints the plan as the result and stops before acting", { timeout: 60_000 }, async () => {
-    server = await startScriptedServer({
-      scenario: {
-        turns: [
-          { text: "<plan_mode_respond>\n<response>1. write b.txt\n2. test it</response>\n</plan_mode_respond>" },
-          { text: "<write_to_file>\n<path>b.txt</path>\n<content>\nb\n</content>\n</write_to_file>" },
-        ],
-      },
+    const server = await cli.startServer({
+      turns: [
+        { text: "<plan_mode_respond>\n<response>1. write b.txt\n2. test it</response>\n</plan_mode_respond>" },
+        { text: "<write_to_file>\n<path>b.txt</path>\n<content>\nb\n</content>\n</write_to_file>" },
+      ],
     });
-    const result = await runCli(["run", "--plan", "--yes", ...anthropic(server), "plan b"], { env: sandbox.env, cwd: sandbox.workspace });
+    const result = await cli.run(["run", "--plan", "--yes", ...anthropic(server), "plan b"]);
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/Task completed[\s\S]*1\. write b\.txt/);
     expect(server.requests).toHaveLength(1);
   });
 
   it("small: --cwd at a file says it is a file", async () => {
-    const file = join(sandbox.workspace, "note.txt");
+    const file = join(cli.sandbox.workspace, "note.txt");
     await writeFile(file, "x");
-    const result = await runCli(["run", "--cwd", file, "--provider", "anthropic", "--api-key", "k", "hi"], { env: sandbox.env, cwd: sandbox.workspace });
+    const result = await cli.run(["run", "--cwd", file, "--provider", "anthropic", "--api-key", "k", "hi"]);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/is a file, not a folder/);
   });

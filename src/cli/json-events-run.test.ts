@@ -4,31 +4,20 @@
  * text and continues with deltas, output grows linearly with the answer, and a
  * secret streamed in pieces never shows in part.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedServer, type ScriptedServer } from "../llm/scripted/server.js";
+import { describe, expect, it } from "vitest";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import { JsonEventReader } from "../ui/headless/json-events-reader.js";
 import { jsonEventProblems } from "../ui/headless/test-support/json-events-schema.js";
-import { makeSandbox, runCli, type Sandbox } from "./test-support/cli-harness.js";
+import { useCliFixture } from "./test-support/cli-fixture.js";
 
-let sandbox: Sandbox;
-let server: ScriptedServer | undefined;
-
-beforeEach(async () => {
-  sandbox = await makeSandbox();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await sandbox.cleanup();
-});
+const cli = useCliFixture();
 
 const apiKey = "sk-ant-test-9f8e7d6c5b4a39281706";
 
-async function run(scenario: Scenario): Promise<Awaited<ReturnType<typeof runCli>>> {
-  server = await startScriptedServer({ scenario });
+async function run(scenario: Scenario): ReturnType<typeof cli.run> {
+  const server = await cli.startServer(scenario);
   const args = ["run", "--json", "--yes", "--provider", "anthropic", "--base-url", server.url, "--api-key", apiKey, "--model", "claude-sonnet-5-5", "--tool-protocol", "xml", "answer"];
-  const result = await runCli(args, { env: sandbox.env, cwd: sandbox.workspace });
+  const result = await cli.run(args);
   expect(result.status, result.stderr).toBe(0);
   return result;
 }
