@@ -1,28 +1,16 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedServer } from "../llm/scripted/server.js";
-import type { ScriptedServer } from "../llm/scripted/server.js";
+import { describe, expect, it } from "vitest";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import { everythingEntry, wrappedEverythingStdio } from "../mcp/test-support/servers.js";
-import { makeSandbox, runCli, startCli } from "./test-support/cli-harness.js";
-import type { Sandbox } from "./test-support/cli-harness.js";
+import { runCli, startCli } from "./test-support/cli-harness.js";
+import { useCliFixture } from "./test-support/cli-fixture.js";
 
-let sandbox: Sandbox;
-let server: ScriptedServer | undefined;
-
-beforeEach(async () => {
-  sandbox = await makeSandbox();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await sandbox.cleanup();
-});
+const fixture = useCliFixture();
 
 async function writeMcpConfig(servers: Record<string, unknown>, extraConfig: Record<string, unknown> = {}): Promise<void> {
-  await writeFile(join(sandbox.configDir, "cairn", "mcp.json"), JSON.stringify({ mcpServers: servers }));
-  await writeFile(join(sandbox.configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, ...extraConfig }));
+  await writeFile(join(fixture.sandbox.configDir, "cairn", "mcp.json"), JSON.stringify({ mcpServers: servers }));
+  await writeFile(join(fixture.sandbox.configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, ...extraConfig }));
 }
 
 const everything = { command: process.execPath, args: [everythingEntry, "stdio"] };
@@ -33,15 +21,15 @@ function xmlCall(server: string, tool: string, args: unknown): string {
   return `<use_mcp_tool>\n<server_name>${server}</server_name>\n<tool_name>${tool}</tool_name>\n<arguments>${JSON.stringify(args)}</arguments>\n</use_mcp_tool>`;
 }
 
-async function run(scenario: Scenario, protocol: "xml" | "native"): Promise<Awaited<ReturnType<typeof runCli>>> {
-  server = await startScriptedServer({ scenario });
+async function run(scenario: Scenario, protocol: "xml" | "native"): ReturnType<typeof fixture.run> {
+  const server = await fixture.startServer(scenario);
   return runCli(
     ["run", "--json", "--yes", "--tool-protocol", protocol, "--provider", "anthropic", "--base-url", server.url, "--api-key", "test-key", "use the server"],
-    { env: sandbox.env, cwd: sandbox.workspace },
+    { env: fixture.sandbox.env, cwd: fixture.sandbox.workspace },
   );
 }
 
-const requestText = (index: number): string => JSON.stringify(server?.requests[index]?.body ?? null);
+const requestText = (index: number): string => JSON.stringify(fixture.server?.requests[index]?.body ?? null);
 
 describe("MCP through cairn run (real servers, real CLI)", () => {
   it("T2, T15 xml: a tool call's result reaches the next request; the prompt lists the server's tools", async () => {
@@ -57,7 +45,7 @@ describe("MCP through cairn run (real servers, real CLI)", () => {
     await writeMcpConfig({ everything });
     const result = await run({ turns: [{ toolCalls: [{ name: "mcp__everything__echo", arguments: { message: "native hello" } }] }, completeNative] }, "native");
     expect(result.status).toBe(0);
-    const first = server?.requests[0]?.body as { tools?: Array<{ name: string }> };
+    const first = fixture.server?.requests[0]?.body as { tools?: Array<{ name: string }> };
     expect(first.tools?.map((tool) => tool.name)).toContain("mcp__everything__echo");
     expect(requestText(1)).toContain("Echo: native hello");
   });
@@ -97,7 +85,7 @@ describe("MCP through cairn run (real servers, real CLI)", () => {
   });
 
   it("T15: a server slow to start is waited for only as long as configured, and named", async () => {
-    const folder = sandbox.root;
+    const folder = fixture.sandbox.root;
     const slow = await wrappedEverythingStdio(folder, { gateFile: join(folder, "never-created") });
     await writeMcpConfig({ slow: { command: slow.type === "stdio" ? slow.command : "", args: slow.type === "stdio" ? slow.args : [] } }, { timeouts: { mcpWaitMs: 300 } });
     const result = await run({ turns: [complete] }, "xml");
@@ -106,7 +94,7 @@ describe("MCP through cairn run (real servers, real CLI)", () => {
   });
 
   it("a server that never starts is reported, and the task goes on", async () => {
-    await writeMcpConfig({ broken: { command: join(sandbox.root, "no-such-program") }, everything });
+    await writeMcpConfig({ broken: { command: join(fixture.sandbox.root, "no-such-program") }, everything });
     const result = await run({ turns: [{ text: xmlCall("everything", "echo", { message: "still works" }) }, complete] }, "xml");
     expect(result.status).toBe(0);
     expect(result.events.some((event) => event["say"] === "mcp_notification" && String(event["text"]).includes("broken"))).toBe(true);
@@ -114,22 +102,20 @@ describe("MCP through cairn run (real servers, real CLI)", () => {
   });
 
   it("a server that crashes mid-task: the call fails clearly and the task goes on", async () => {
-    const folder = sandbox.root;
+    const folder = fixture.sandbox.root;
     const crashFile = join(folder, "crash-now");
     const wrapped = await wrappedEverythingStdio(folder, { crashFile });
     await writeMcpConfig({ fragile: { command: wrapped.type === "stdio" ? wrapped.command : "", args: wrapped.type === "stdio" ? wrapped.args : [] } });
-    server = await startScriptedServer({
-      scenario: {
-        turns: [
-          { text: xmlCall("fragile", "echo", { message: "before the crash" }) },
-          { text: `Trying again. ${"Waiting a little. ".repeat(20)}${xmlCall("fragile", "echo", { message: "after the crash" })}`, chunkSize: 8, delayMs: 40 },
-          complete,
-        ],
-      },
+    const server = await fixture.startServer({
+      turns: [
+        { text: xmlCall("fragile", "echo", { message: "before the crash" }) },
+        { text: `Trying again. ${"Waiting a little. ".repeat(20)}${xmlCall("fragile", "echo", { message: "after the crash" })}`, chunkSize: 8, delayMs: 40 },
+        complete,
+      ],
     });
     const cli = startCli(["run", "--json", "--yes", "--provider", "anthropic", "--base-url", server.url, "--api-key", "test-key", "use the server"], {
-      env: sandbox.env,
-      cwd: sandbox.workspace,
+      env: fixture.sandbox.env,
+      cwd: fixture.sandbox.workspace,
     });
     await server.waitForChunks(1, 1);
     await writeFile(crashFile, "");

@@ -1,30 +1,16 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedServer } from "../llm/scripted/server.js";
-import type { ScriptedServer } from "../llm/scripted/server.js";
+import { describe, expect, it } from "vitest";
 import type { ScenarioTurn } from "../llm/scripted/scenario.js";
-import { makeSandbox, runCli } from "./test-support/cli-harness.js";
+import { useCliFixture } from "./test-support/cli-fixture.js";
 import { editDiff, expectTaskDone, xmlTaskTurns } from "./test-support/provider-run-scenario.js";
-import type { Sandbox } from "./test-support/cli-harness.js";
 
 /**
  * #20 item 1 end to end: `bin/cairn run --provider openai-responses` against the scripted server
  * speaking the Responses SSE format (src/llm/scripted/responses-stream.ts, built from the openai
  * SDK's ResponseStreamEvent types), through the real openai SDK.
  */
-let sandbox: Sandbox;
-let server: ScriptedServer | undefined;
-
-beforeEach(async () => {
-  sandbox = await makeSandbox();
-});
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await sandbox.cleanup();
-});
+const cli = useCliFixture();
 
 function responsesArgs(protocol: "native" | "xml", url: string): string[] {
   return ["--json", "--yes", "--parallel-tools", "--tool-protocol", protocol, "--provider", "openai-responses", "--base-url", `${url}/v1`, "--api-key", "sk-e2e-secret", "--model", "gpt-5.4"];
@@ -63,9 +49,9 @@ const xmlTurns = xmlTaskTurns({ signature: "gAAAA-encrypted-1", outputLimit: "ma
 describe("#20 item 1 end to end: cairn run --provider openai-responses", () => {
   for (const protocol of ["native", "xml"] as const) {
     it(`${protocol} protocol: edits, a command, reasoning, two calls in one answer, 429 retry-after, a drop, an output-limit cut`, { timeout: 60_000 }, async () => {
-      server = await startScriptedServer({ scenario: { turns: protocol === "native" ? nativeTurns : xmlTurns } });
-      const result = await runCli(["run", ...responsesArgs(protocol, server.url), "make the files"], { env: sandbox.env, cwd: sandbox.workspace });
-      await expectTaskDone(result, { workspace: sandbox.workspace, apiKey: "sk-e2e-secret" });
+      const server = await cli.startServer({ turns: protocol === "native" ? nativeTurns : xmlTurns });
+      const result = await cli.run(["run", ...responsesArgs(protocol, server.url), "make the files"]);
+      await expectTaskDone(result, { workspace: cli.sandbox.workspace, apiKey: "sk-e2e-secret" });
       expect(result.events.some((event) => event["say"] === "warning" && /output-token limit/.test(String(event["text"])))).toBe(true);
 
       // Every request went to the Responses endpoint; 429 and the drop were retried (6 requests).
@@ -92,25 +78,23 @@ describe("#20 item 1 end to end: cairn run --provider openai-responses", () => {
   }
 
   it("a task started on openai-responses resumes on anthropic, and one started on anthropic resumes on openai-responses with a note", { timeout: 60_000 }, async () => {
-    server = await startScriptedServer({
-      scenario: {
-        turns: [
-          { reasoning: "Plan.", reasoningSignature: "gAAAA-encrypted-2", toolCalls: [{ id: "call_a", name: "write_to_file", arguments: { path: "a.txt", content: "one\n" } }] },
-          { toolCalls: [{ id: "call_b", name: "attempt_completion", arguments: { result: "first part done" } }] },
-          // Anthropic, resumed: it receives the Responses history as tool_use/tool_result pairs.
-          { reasoning: "Anthropic thinks.", reasoningSignature: "EqQBanthropic-sig", toolCalls: [{ id: "toolu_1", name: "write_to_file", arguments: { path: "b.txt", content: "two\n" } }] },
-          { toolCalls: [{ id: "toolu_2", name: "attempt_completion", arguments: { result: "second part done" } }] },
-          // Back on the Responses API: the Anthropic thinking cannot go there.
-          { toolCalls: [{ id: "call_c", name: "attempt_completion", arguments: { result: "third part done" } }] },
-        ],
-      },
+    const server = await cli.startServer({
+      turns: [
+        { reasoning: "Plan.", reasoningSignature: "gAAAA-encrypted-2", toolCalls: [{ id: "call_a", name: "write_to_file", arguments: { path: "a.txt", content: "one\n" } }] },
+        { toolCalls: [{ id: "call_b", name: "attempt_completion", arguments: { result: "first part done" } }] },
+        // Anthropic, resumed: it receives the Responses history as tool_use/tool_result pairs.
+        { reasoning: "Anthropic thinks.", reasoningSignature: "EqQBanthropic-sig", toolCalls: [{ id: "toolu_1", name: "write_to_file", arguments: { path: "b.txt", content: "two\n" } }] },
+        { toolCalls: [{ id: "toolu_2", name: "attempt_completion", arguments: { result: "second part done" } }] },
+        // Back on the Responses API: the Anthropic thinking cannot go there.
+        { toolCalls: [{ id: "call_c", name: "attempt_completion", arguments: { result: "third part done" } }] },
+      ],
     });
-    const first = await runCli(["run", ...responsesArgs("native", server.url), "part one"], { env: sandbox.env, cwd: sandbox.workspace });
+    const first = await cli.run(["run", ...responsesArgs("native", server.url), "part one"]);
     expect(first.status).toBe(0);
     const taskId = String(first.events[0]?.["taskId"]);
 
     const anthropic = ["--json", "--yes", "--tool-protocol", "native", "--provider", "anthropic", "--base-url", server.url, "--api-key", "k", "--model", "claude-sonnet-5-5"];
-    const second = await runCli(["resume", ...anthropic, taskId, "part two"], { env: sandbox.env, cwd: sandbox.workspace });
+    const second = await cli.run(["resume", ...anthropic, taskId, "part two"]);
     expect(second.status).toBe(0);
     expect(second.events.some((event) => event["say"] === "completion_result" && event["text"] === "second part done")).toBe(true);
     expect(second.stderr).toMatch(/1 reasoning block\(s\) from openai-responses left out of the request: the Anthropic API/);
@@ -120,13 +104,13 @@ describe("#20 item 1 end to end: cairn run --provider openai-responses", () => {
     expect(anthropicBody).toContain('"tool_use_id":"call_a"');
     expect(anthropicBody).not.toContain("gAAAA-encrypted-2");
 
-    const third = await runCli(["resume", ...responsesArgs("native", server.url), taskId, "part three"], { env: sandbox.env, cwd: sandbox.workspace });
+    const third = await cli.run(["resume", ...responsesArgs("native", server.url), taskId, "part three"]);
     expect(third.status).toBe(0);
     expect(third.stderr).toMatch(/reasoning block\(s\) from anthropic left out of the request/);
     const input = inputOf(server.requests[4]);
     expect(JSON.stringify(input)).not.toContain("EqQBanthropic-sig");
     expect(input).toContainEqual(expect.objectContaining({ type: "reasoning", encrypted_content: "gAAAA-encrypted-2" }));
     expect(input).toContainEqual({ type: "function_call_output", call_id: "toolu_1", output: expect.any(String) });
-    expect(await readFile(join(sandbox.workspace, "b.txt"), "utf8")).toBe("two\n");
+    expect(await readFile(join(cli.sandbox.workspace, "b.txt"), "utf8")).toBe("two\n");
   });
 });

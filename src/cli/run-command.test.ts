@@ -1,11 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedServer } from "../llm/scripted/server.js";
+import { describe, expect, it } from "vitest";
 import type { ScriptedServer } from "../llm/scripted/server.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
-import { makeSandbox, runCli, startCli } from "./test-support/cli-harness.js";
-import type { Sandbox } from "./test-support/cli-harness.js";
+import { runCli, startCli } from "./test-support/cli-harness.js";
+import { useCliFixture } from "./test-support/cli-fixture.js";
 
 type ApiFormat = "anthropic" | "openai";
 type Protocol = "xml" | "native";
@@ -42,32 +41,21 @@ function toolResultsText(body: unknown): string {
   return JSON.stringify(body);
 }
 
-let sandbox: Sandbox;
-let server: ScriptedServer | undefined;
-
-beforeEach(async () => {
-  sandbox = await makeSandbox();
-});
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await sandbox.cleanup();
-});
+const cli = useCliFixture();
 
 describe("cairn run end to end (real CLI, real SDKs over HTTP)", () => {
   for (const format of ["anthropic", "openai"] as const) {
     for (const protocol of ["xml", "native"] as const) {
       it(`T2, T6: ${format} API, ${protocol} protocol: writes a file, runs a command, completes`, async () => {
-        server = await startScriptedServer({ scenario: scenarioFor(protocol) });
+        const server = await cli.startServer(scenarioFor(protocol));
         const result = await runCli(["run", "--json", "--yes", "--tool-protocol", protocol, ...providerArgs(format, server), "write hello.txt"], {
-          env: sandbox.env,
-          cwd: sandbox.workspace,
+          env: cli.sandbox.env,
+          cwd: cli.sandbox.workspace,
         });
         expect(result.stderr).not.toContain("test-key");
         expect(result.status).toBe(0);
         // xml: the value is trimmed, and write_to_file puts the final newline back (#11)
-        expect(await readFile(join(sandbox.workspace, "hello.txt"), "utf8")).toBe("hello from cairn\n");
+        expect(await readFile(join(cli.sandbox.workspace, "hello.txt"), "utf8")).toBe("hello from cairn\n");
         expect(result.events[0]).toMatchObject({ type: "say", say: "task", text: "write hello.txt" });
         const taskId = result.events[0]?.["taskId"];
         expect(typeof taskId).toBe("string");
@@ -92,47 +80,43 @@ describe("cairn run end to end (real CLI, real SDKs over HTTP)", () => {
   }
 
   it("exits 2 with a message naming the variable when no key is set", async () => {
-    const result = await runCli(["run", "--provider", "anthropic", "do something"], { env: sandbox.env, cwd: sandbox.workspace });
+    const result = await cli.run(["run", "--provider", "anthropic", "do something"]);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("ANTHROPIC_API_KEY");
   });
 
   it("exits 1 when the provider rejects the key, naming what to set, never printing the key", async () => {
-    server = await startScriptedServer({ scenario: { turns: [{ error: { status: 401 } }] } });
-    const result = await runCli(["run", "--yes", ...providerArgs("anthropic", server), "task"], { env: sandbox.env, cwd: sandbox.workspace });
+    const server = await cli.startServer({ turns: [{ error: { status: 401 } }] });
+    const result = await cli.run(["run", "--yes", ...providerArgs("anthropic", server), "task"]);
     expect(result.status).toBe(1);
     expect(result.stderr + result.stdout).toContain("ANTHROPIC_API_KEY");
     expect(result.stderr + result.stdout).not.toContain("test-key-anthropic");
   });
 
   it("T11: retries a 529 and a 429 with retry-after, then completes", async () => {
-    server = await startScriptedServer({
-      scenario: {
-        turns: [
-          { error: { status: 529 } },
-          { error: { status: 429, headers: { "retry-after-ms": "20" } } },
-          { text: "<attempt_completion>\n<result>ok</result>\n</attempt_completion>" },
-        ],
-      },
+    const server = await cli.startServer({
+      turns: [
+        { error: { status: 529 } },
+        { error: { status: 429, headers: { "retry-after-ms": "20" } } },
+        { text: "<attempt_completion>\n<result>ok</result>\n</attempt_completion>" },
+      ],
     });
     const result = await runCli(["run", "--json", "--yes", ...providerArgs("anthropic", server), "task"], {
-      env: sandbox.env,
-      cwd: sandbox.workspace,
+      env: cli.sandbox.env,
+      cwd: cli.sandbox.workspace,
     });
     expect(result.status).toBe(0);
     expect(result.events.filter((event) => event["say"] === "error_retry")).toHaveLength(2);
   });
 
   it("prints the task id first in text mode and exits 130 on SIGINT; resume then completes the task", async () => {
-    server = await startScriptedServer({
-      scenario: {
-        turns: [
-          { text: "Thinking about it slowly. ".repeat(40), chunkSize: 5, delayMs: 20 },
-          { text: "<attempt_completion>\n<result>resumed and done</result>\n</attempt_completion>" },
-        ],
-      },
+    const server = await cli.startServer({
+      turns: [
+        { text: "Thinking about it slowly. ".repeat(40), chunkSize: 5, delayMs: 20 },
+        { text: "<attempt_completion>\n<result>resumed and done</result>\n</attempt_completion>" },
+      ],
     });
-    const run = startCli(["run", "--yes", ...providerArgs("anthropic", server), "slow task"], { env: sandbox.env, cwd: sandbox.workspace });
+    const run = startCli(["run", "--yes", ...providerArgs("anthropic", server), "slow task"], { env: cli.sandbox.env, cwd: cli.sandbox.workspace });
     await run.waitForOutput(/Thinking about/);
     const taskId = /^task (\S+)$/m.exec(run.stdout)?.[1];
     expect(run.stdout.split("\n")[0]).toBe(`task ${taskId}`);
@@ -142,8 +126,8 @@ describe("cairn run end to end (real CLI, real SDKs over HTTP)", () => {
     expect(run.stderr.trim()).toBe(`cairn: task interrupted; resume it with: cairn resume ${taskId}`);
 
     const resumed = await runCli(["resume", "--json", "--yes", ...providerArgs("anthropic", server), taskId!, "please finish"], {
-      env: sandbox.env,
-      cwd: sandbox.workspace,
+      env: cli.sandbox.env,
+      cwd: cli.sandbox.workspace,
     });
     expect(resumed.status).toBe(0);
     expect(resumed.events.some((event) => event["say"] === "completion_result" && event["text"] === "resumed and done")).toBe(true);

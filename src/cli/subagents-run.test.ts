@@ -6,25 +6,15 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Scenario } from "../llm/scripted/scenario.js";
-import { startScriptedServer, type ScriptedServer } from "../llm/scripted/server.js";
 import { firstUserText } from "../llm/scripted/conversation-router.js";
 import { TaskStore } from "../store/task-store.js";
-import { makeSandbox, runCli, startCli, type Sandbox } from "./test-support/cli-harness.js";
+import { runCli, startCli } from "./test-support/cli-harness.js";
+import { useCliFixture } from "./test-support/cli-fixture.js";
 import { everythingEntry } from "../mcp/test-support/servers.js";
 
-let sandbox: Sandbox;
-let server: ScriptedServer | undefined;
-
-beforeEach(async () => {
-  sandbox = await makeSandbox();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await sandbox.cleanup();
-});
+const cli = useCliFixture();
 
 const useSubagents = (items: Array<{ prompt: string; agent?: string }>): string =>
   `Delegating.\n<use_subagents>\n<subagents>${JSON.stringify(items)}</subagents>\n</use_subagents>`;
@@ -32,18 +22,18 @@ const complete = (result: string): string => `<attempt_completion>\n<result>${re
 const command = (text: string): string => `<execute_command>\n<command>${text}</command>\n<requires_approval>false</requires_approval>\n</execute_command>`;
 const readFileCall = (path: string): string => `<read_file>\n<path>${path}</path>\n</read_file>`;
 
-const runArgs = (extra: string[], task: string): string[] => ["run", "--provider", "anthropic", "--base-url", server!.url, "--api-key", "sk-test-subagents", ...extra, task];
+const runArgs = (extra: string[], task: string): string[] => ["run", "--provider", "anthropic", "--base-url", cli.server!.url, "--api-key", "sk-test-subagents", ...extra, task];
 
 /** Which conversation each request belonged to, in arrival order. */
 function conversationOrder(markers: string[]): string[] {
-  return server!.requests.map((request) => {
+  return cli.server!.requests.map((request) => {
     const text = firstUserText((request.body as Record<string, unknown>)["messages"]);
     return markers.find((marker) => text.includes(marker)) ?? "parent";
   });
 }
 
 function requestText(index: number): string {
-  return JSON.stringify(server!.requests[index]?.body);
+  return JSON.stringify(cli.server!.requests[index]?.body);
 }
 
 function pgrep(pattern: string): string {
@@ -64,7 +54,7 @@ async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 30
 
 describe("issue #17 subagents through the real CLI", () => {
   it("two explore subagents run in parallel and their reports (with tokens and cost) reach the parent; each has its own log linked from the parent's", { timeout: 60_000 }, async () => {
-    await writeFile(join(sandbox.workspace, "alpha.txt"), "the alpha file says hello\n");
+    await writeFile(join(cli.sandbox.workspace, "alpha.txt"), "the alpha file says hello\n");
     const scenario: Scenario = {
       turns: [
         { text: useSubagents([{ prompt: "ALPHA: read alpha.txt", agent: "explore" }, { prompt: "BETA: list the files" }].map((item, index) => (index === 1 ? { ...item, agent: "explore" } : item))) },
@@ -75,8 +65,8 @@ describe("issue #17 subagents through the real CLI", () => {
         { match: "BETA:", turns: [{ text: "<list_files>\n<path>.</path>\n</list_files>", chunkSize: 4, delayMs: 15 }, { text: complete("beta report: one file, alpha.txt") }] },
       ],
     };
-    server = await startScriptedServer({ scenario });
-    const result = await runCli(runArgs(["--yes", "--json"], "Explore the workspace"), { env: sandbox.env, cwd: sandbox.workspace });
+    const server = await cli.startServer(scenario);
+    const result = await cli.run(runArgs(["--yes", "--json"], "Explore the workspace"));
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
 
@@ -103,7 +93,7 @@ describe("issue #17 subagents through the real CLI", () => {
     expect(result.events.some((event) => event["subagentId"] === "explore-2" && event["say"] === "completion_result")).toBe(true);
     const links = result.events.filter((event) => typeof (event["meta"] as Record<string, unknown> | undefined)?.["childTaskId"] === "string");
     expect(links).toHaveLength(2);
-    const store = new TaskStore({ dataDir: sandbox.dataDir });
+    const store = new TaskStore({ dataDir: cli.sandbox.dataDir });
     const parentId = String(result.events[0]?.["taskId"]);
     for (const link of links) {
       const childId = String((link["meta"] as Record<string, unknown>)["childTaskId"]);
@@ -116,17 +106,17 @@ describe("issue #17 subagents through the real CLI", () => {
     for (const link of links) expect(parentLog).toContain(String((link["meta"] as Record<string, unknown>)["childTaskId"]));
 
     // cairn show draws the tree: the parent lists its subagents, a child names its parent.
-    const shown = await runCli(["show", parentId], { env: sandbox.env, cwd: sandbox.workspace });
+    const shown = await cli.run(["show", parentId]);
     expect(shown.stdout).toMatch(/Subagents:\n {2}├─ explore-\d \(explore\) \S+: completed; \d+ tokens in, \d+ out; \$[\d.]+\n {2}└─ explore-\d \(explore\) \S+: completed/);
     const firstChild = String((links[0]?.["meta"] as Record<string, unknown>)["childTaskId"]);
-    const childShown = await runCli(["show", firstChild], { env: sandbox.env, cwd: sandbox.workspace });
+    const childShown = await cli.run(["show", firstChild]);
     expect(childShown.stdout).toMatch(new RegExp(`Subagent explore-\\d of task ${parentId}`));
-    const shownJson = JSON.parse((await runCli(["show", "--json", parentId], { env: sandbox.env, cwd: sandbox.workspace })).stdout) as { subagents: Array<Record<string, unknown>> };
+    const shownJson = JSON.parse((await cli.run(["show", "--json", parentId])).stdout) as { subagents: Array<Record<string, unknown>> };
     expect(shownJson.subagents.map((node) => node["status"])).toEqual(["completed", "completed"]);
   });
 
   it("an explore subagent offers no editing tools and refuses commands that are not read-only", { timeout: 60_000 }, async () => {
-    await writeFile(join(sandbox.workspace, "seen-by-ls.txt"), "x\n");
+    await writeFile(join(cli.sandbox.workspace, "seen-by-ls.txt"), "x\n");
     const scenario: Scenario = {
       turns: [{ text: useSubagents([{ prompt: "GAMMA: look around", agent: "explore" }]) }, { text: complete("ok") }],
       conversations: [
@@ -136,10 +126,10 @@ describe("issue #17 subagents through the real CLI", () => {
         },
       ],
     };
-    server = await startScriptedServer({ scenario });
-    const result = await runCli(runArgs(["--yes", "--json"], "Look"), { env: sandbox.env, cwd: sandbox.workspace });
+    const server = await cli.startServer(scenario);
+    const result = await cli.run(runArgs(["--yes", "--json"], "Look"));
     expect(result.status).toBe(0);
-    expect(existsSync(join(sandbox.workspace, "made-by-explore"))).toBe(false);
+    expect(existsSync(join(cli.sandbox.workspace, "made-by-explore"))).toBe(false);
     const childSystem = String((server.requests[1]?.body as Record<string, unknown>)["system"] ? JSON.stringify((server.requests[1]?.body as Record<string, unknown>)["system"]) : "");
     expect(childSystem).toContain("## read_file");
     expect(childSystem).not.toContain("## write_to_file");
@@ -158,9 +148,9 @@ describe("issue #17 subagents through the real CLI", () => {
         { match: "BETA:", turns: [{ text: "Thinking slowly. ".repeat(50), stallAfterChunks: 6 }] },
       ],
     };
-    server = await startScriptedServer({ scenario });
-    const run = startCli(runArgs(["--yes", "--json"], "Do two things"), { env: sandbox.env, cwd: sandbox.workspace });
-    await until(() => pgrep(marker) !== "" && server!.requests.length >= 3);
+    const server = await cli.startServer(scenario);
+    const run = startCli(runArgs(["--yes", "--json"], "Do two things"), { env: cli.sandbox.env, cwd: cli.sandbox.workspace });
+    await until(() => pgrep(marker) !== "" && cli.server!.requests.length >= 3);
     await server.waitForChunks(2, 6).catch(() => undefined);
     run.child.kill("SIGINT");
     expect(await run.exit).toBe(130);
@@ -173,13 +163,13 @@ describe("issue #17 subagents through the real CLI", () => {
       return typeof meta?.["childTaskId"] === "string" ? [{ subagentId: String(meta["subagentId"]), taskId: meta["childTaskId"] }] : [];
     });
     expect(children.map((child) => child.subagentId).sort()).toEqual(["general-1", "general-2"]);
-    const store = new TaskStore({ dataDir: sandbox.dataDir });
+    const store = new TaskStore({ dataDir: cli.sandbox.dataDir });
     expect((await store.load(parentId)).status).toBe("aborted");
     for (const child of children) expect((await store.load(child.taskId)).status).toBe("aborted");
 
     const resumed = await runCli(["resume", "--json", "--yes", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-subagents", children.find((child) => child.subagentId === "general-1")!.taskId], {
-      env: sandbox.env,
-      cwd: sandbox.workspace,
+      env: cli.sandbox.env,
+      cwd: cli.sandbox.workspace,
     });
     expect(resumed.status).toBe(0);
     expect(resumed.events.some((event) => event["say"] === "completion_result" && event["text"] === "alpha resumed and done")).toBe(true);
@@ -190,8 +180,8 @@ describe("issue #17 subagents through the real CLI", () => {
       turns: [{ text: useSubagents([{ prompt: "ALPHA: spend tokens", agent: "explore" }]), usage: { inputTokens: 30, outputTokens: 10 } }, { text: complete("never reached") }],
       conversations: [{ match: "ALPHA:", turns: [{ text: "<list_files>\n<path>.</path>\n</list_files>", usage: { inputTokens: 50, outputTokens: 20 } }, { text: complete("never reached either") }] }],
     };
-    server = await startScriptedServer({ scenario });
-    const result = await runCli(runArgs(["--yes", "--json", "--max-tokens", "100"], "Spend"), { env: sandbox.env, cwd: sandbox.workspace });
+    await cli.startServer(scenario);
+    const result = await cli.run(runArgs(["--yes", "--json", "--max-tokens", "100"], "Spend"));
     expect(result.status).toBe(3);
     // Parent (40 tokens) + child's first request (70): the child's second request is refused, and so is the parent's.
     expect(conversationOrder(["ALPHA:"])).toEqual(["parent", "ALPHA:"]);
@@ -200,23 +190,23 @@ describe("issue #17 subagents through the real CLI", () => {
     expect(result.events.some((event) => event["say"] === "budget" && event["subagentId"] === undefined)).toBe(true);
     const link = result.events.find((event) => typeof (event["meta"] as Record<string, unknown> | undefined)?.["childTaskId"] === "string");
     const childId = String((link?.["meta"] as Record<string, unknown>)["childTaskId"]);
-    expect((await new TaskStore({ dataDir: sandbox.dataDir }).load(childId)).status).toBe("budget");
+    expect((await new TaskStore({ dataDir: cli.sandbox.dataDir }).load(childId)).status).toBe("budget");
   });
 
   it("a user-defined agent type from a Claude Code agent file (.claude/agents/): listed in the parent's system prompt, its tools and instructions given to the child; the SubagentStop hook runs when it ends", { timeout: 60_000 }, async () => {
-    await mkdir(join(sandbox.workspace, ".claude", "agents"), { recursive: true });
+    await mkdir(join(cli.sandbox.workspace, ".claude", "agents"), { recursive: true });
     await writeFile(
-      join(sandbox.workspace, ".claude", "agents", "doc-reader.md"),
+      join(cli.sandbox.workspace, ".claude", "agents", "doc-reader.md"),
       "---\nname: doc-reader\ndescription: Reads documentation and summarises it in one line\ntools: Read, Grep, Glob\nmodel: inherit\n---\n\nYou summarise documentation. Marker DOCREADER-INSTRUCTIONS.\n",
     );
     const scenario: Scenario = {
       turns: [{ text: useSubagents([{ prompt: "DELTA: summarise the docs", agent: "doc-reader" }]) }, { text: complete("summarised") }],
       conversations: [{ match: "DELTA:", turns: [{ text: complete("delta summary: nothing to read") }] }],
     };
-    const hookFile = join(sandbox.root, "subagent-stop.json");
-    await writeFile(join(sandbox.configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, hooks: { SubagentStop: `cat > '${hookFile}'` } }));
-    server = await startScriptedServer({ scenario });
-    const result = await runCli(runArgs(["--yes", "--json"], "Summarise"), { env: sandbox.env, cwd: sandbox.workspace });
+    const hookFile = join(cli.sandbox.root, "subagent-stop.json");
+    await writeFile(join(cli.sandbox.configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, hooks: { SubagentStop: `cat > '${hookFile}'` } }));
+    const server = await cli.startServer(scenario);
+    const result = await cli.run(runArgs(["--yes", "--json"], "Summarise"));
     expect(result.status).toBe(0);
     // The SubagentStop hook ran with the child's outcome, and its status shows in the parent.
     const stopped = JSON.parse(await readFile(hookFile, "utf8")) as Record<string, unknown>;
@@ -239,8 +229,8 @@ describe("issue #17 subagents through the real CLI", () => {
       turns: [{ text: useSubagents([{ prompt: "EPSILON: write a file" }]) }, { text: complete("the child wrote it") }],
       conversations: [{ match: "EPSILON:", turns: [{ text: command("echo from-child > child.txt") }, { text: complete("wrote child.txt") }] }],
     };
-    server = await startScriptedServer({ scenario });
-    const run = startCli(runArgs(["--json"], "Write"), { env: sandbox.env, cwd: sandbox.workspace, keepStdinOpen: true });
+    await cli.startServer(scenario);
+    const run = startCli(runArgs(["--json"], "Write"), { env: cli.sandbox.env, cwd: cli.sandbox.workspace, keepStdinOpen: true });
     await run.waitForOutput(/"ask":"command"/);
     const ask = run.events().find((event) => event["ask"] === "command");
     expect(ask?.["subagentId"]).toBe("general-1");
@@ -251,18 +241,18 @@ describe("issue #17 subagents through the real CLI", () => {
     const merge = run.events().find((event) => event["ask"] === "tool");
     expect(String(merge?.["text"])).toBe("[subagent general-1] Merge its changes into the workspace (child.txt)?");
     expect(String((merge?.["meta"] as Record<string, unknown>)["diff"])).toContain("+from-child");
-    expect(existsSync(join(sandbox.workspace, "child.txt"))).toBe(false);
+    expect(existsSync(join(cli.sandbox.workspace, "child.txt"))).toBe(false);
     run.child.stdin?.write(`${JSON.stringify({ id: merge?.["id"], response: "yes" })}\n`);
     await run.waitForOutput(/"ask":"completion_result"/);
     const completion = run.events().find((event) => event["ask"] === "completion_result");
     expect(completion?.["subagentId"]).toBeUndefined();
     run.child.stdin?.end(`${JSON.stringify({ id: completion?.["id"], response: "yes" })}\n`);
     expect(await run.exit).toBe(0);
-    expect(await readFile(join(sandbox.workspace, "child.txt"), "utf8")).toBe("from-child\n");
+    expect(await readFile(join(cli.sandbox.workspace, "child.txt"), "utf8")).toBe("from-child\n");
   });
 
   it("native tool protocol: use_subagents with a JSON array argument; at most subagents.maxParallel children run at once", { timeout: 60_000 }, async () => {
-    await writeFile(join(sandbox.configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, subagents: { maxParallel: 2 } }));
+    await writeFile(join(cli.sandbox.configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, subagents: { maxParallel: 2 } }));
     const child = (name: string) => ({
       match: `${name}:`,
       turns: [
@@ -277,8 +267,8 @@ describe("issue #17 subagents through the real CLI", () => {
       ],
       conversations: [child("ONE"), child("TWO"), child("THREE")],
     };
-    server = await startScriptedServer({ scenario });
-    const result = await runCli(runArgs(["--yes", "--json", "--tool-protocol", "native"], "Look three times"), { env: sandbox.env, cwd: sandbox.workspace });
+    const server = await cli.startServer(scenario);
+    const result = await cli.run(runArgs(["--yes", "--json", "--tool-protocol", "native"], "Look three times"));
     expect(result.status).toBe(0);
     const order = conversationOrder(["ONE:", "TWO:", "THREE:"]);
     // The third starts only after one of the first two ended (its last request came first).
@@ -293,14 +283,14 @@ describe("issue #17 subagents through the real CLI", () => {
   });
 
   it("a writing subagent works in its own git worktree (branch after parent and subagent, in the data folder, repository hooks off); its diff is approved and merged uncommitted; a conflicting change is reported and nothing overwritten", { timeout: 90_000 }, async () => {
-    const ws = sandbox.workspace;
+    const ws = cli.sandbox.workspace;
     const gitIn = (...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, encoding: "utf8" });
     gitIn("init", "-q");
     await writeFile(join(ws, "a.txt"), "original\n");
     gitIn("add", "-A");
     gitIn("commit", "-q", "-m", "start");
     for (const hook of ["post-checkout", "pre-commit", "post-commit"]) {
-      await writeFile(join(ws, ".git", "hooks", hook), `#!/bin/sh\ntouch "${join(sandbox.root, `hook-ran-${hook}`)}"\n`, { mode: 0o755 });
+      await writeFile(join(ws, ".git", "hooks", hook), `#!/bin/sh\ntouch "${join(cli.sandbox.root, `hook-ran-${hook}`)}"\n`, { mode: 0o755 });
     }
     await writeFile(join(ws, "untracked.txt"), "not committed yet\n");
     const write = (path: string, content: string): string => `<write_to_file>\n<path>${path}</path>\n<content>\n${content}\n</content>\n</write_to_file>`;
@@ -314,8 +304,8 @@ describe("issue #17 subagents through the real CLI", () => {
         { match: "BETA:", turns: [{ text: write("a.txt", "beta"), delayMs: 20, chunkSize: 8 }, { text: complete("beta changed a.txt") }] },
       ],
     };
-    server = await startScriptedServer({ scenario });
-    const run = startCli(runArgs(["--json"], "Change a.txt twice"), { env: sandbox.env, cwd: ws, keepStdinOpen: true });
+    const server = await cli.startServer(scenario);
+    const run = startCli(runArgs(["--json"], "Change a.txt twice"), { env: cli.sandbox.env, cwd: ws, keepStdinOpen: true });
     let answered = 0;
     const answer = (): void => {
       for (const event of run.events().filter((item) => item["type"] === "ask").slice(answered)) {
@@ -351,11 +341,11 @@ describe("issue #17 subagents through the real CLI", () => {
     // Each writing child took checkpoints of its own worktree.
     expect(run.events().some((event) => event["say"] === "checkpoint_created" && event["subagentId"] === "general-1")).toBe(true);
     // The repository's hooks never ran; worktrees and branches are gone when the task ends.
-    for (const hook of ["post-checkout", "pre-commit", "post-commit"]) expect(existsSync(join(sandbox.root, `hook-ran-${hook}`))).toBe(false);
+    for (const hook of ["post-checkout", "pre-commit", "post-commit"]) expect(existsSync(join(cli.sandbox.root, `hook-ran-${hook}`))).toBe(false);
     expect(gitIn("branch", "--list", "cairn/*")).toBe("");
     expect(gitIn("worktree", "list").trim().split("\n")).toHaveLength(1);
-    expect(existsSync(join(sandbox.dataDir, "worktrees", parentId, "general-1"))).toBe(false);
-    expect(existsSync(join(sandbox.dataDir, "worktrees", parentId, "general-2"))).toBe(false);
+    expect(existsSync(join(cli.sandbox.dataDir, "worktrees", parentId, "general-1"))).toBe(false);
+    expect(existsSync(join(cli.sandbox.dataDir, "worktrees", parentId, "general-2"))).toBe(false);
   });
 
   it("resuming a parent whose children were interrupted resumes them, and reuses the reports (and unmerged changes) of those that finished", { timeout: 90_000 }, async () => {
@@ -367,16 +357,16 @@ describe("issue #17 subagents through the real CLI", () => {
         { match: "BETA:", turns: [{ text: "Looking slowly. ".repeat(50), stallAfterChunks: 5 }, { text: complete("beta report after its resume") }] },
       ],
     };
-    server = await startScriptedServer({ scenario });
-    const run = startCli(runArgs(["--yes", "--json"], "Two children"), { env: sandbox.env, cwd: sandbox.workspace });
+    const server = await cli.startServer(scenario);
+    const run = startCli(runArgs(["--yes", "--json"], "Two children"), { env: cli.sandbox.env, cwd: cli.sandbox.workspace });
     await run.waitForOutput(/"subagentId":"general-1"[^\n]*"say":"completion_result"|"say":"completion_result"[^\n]*"subagentId":"general-1"/);
     await server.waitForChunks(conversationOrder(["BETA:"]).indexOf("BETA:"), 5);
     run.child.kill("SIGINT");
     expect(await run.exit).toBe(130);
     const parentId = String(run.events()[0]?.["taskId"]);
-    expect(existsSync(join(sandbox.workspace, "alpha.txt"))).toBe(false);
+    expect(existsSync(join(cli.sandbox.workspace, "alpha.txt"))).toBe(false);
 
-    const resumed = await runCli(["resume", "--json", "--yes", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-subagents", parentId], { env: sandbox.env, cwd: sandbox.workspace });
+    const resumed = await cli.run(["resume", "--json", "--yes", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-subagents", parentId]);
     expect(resumed.stderr).toBe("");
     expect(resumed.status).toBe(0);
     // ALPHA was not run again; BETA went on where it stopped, in its own task.
@@ -395,12 +385,12 @@ describe("issue #17 subagents through the real CLI", () => {
     expect(back).toContain("alpha report: wrote alpha.txt");
     expect(back).toContain("beta report after its resume");
     // The finished child's changes, kept through the interruption, were merged now.
-    expect(await readFile(join(sandbox.workspace, "alpha.txt"), "utf8")).toBe("from alpha\n");
-    expect(existsSync(join(sandbox.dataDir, "worktrees", parentId, "general-1"))).toBe(false);
+    expect(await readFile(join(cli.sandbox.workspace, "alpha.txt"), "utf8")).toBe("from alpha\n");
+    expect(existsSync(join(cli.sandbox.dataDir, "worktrees", parentId, "general-1"))).toBe(false);
   });
 
   it("a general subagent uses the parent's MCP servers; an explore subagent is not offered them", { timeout: 90_000 }, async () => {
-    await writeFile(join(sandbox.configDir, "cairn", "mcp.json"), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everythingEntry, "stdio"] } } }));
+    await writeFile(join(cli.sandbox.configDir, "cairn", "mcp.json"), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everythingEntry, "stdio"] } } }));
     const echo = `<use_mcp_tool>\n<server_name>everything</server_name>\n<tool_name>echo</tool_name>\n<arguments>${JSON.stringify({ message: "hi from the child" })}</arguments>\n</use_mcp_tool>`;
     const scenario: Scenario = {
       turns: [{ text: useSubagents([{ prompt: "ZETA: echo through MCP" }, { prompt: "ETA: only look", agent: "explore" }]) }, { text: complete("done") }],
@@ -409,8 +399,8 @@ describe("issue #17 subagents through the real CLI", () => {
         { match: "ETA:", turns: [{ text: complete("eta looked") }] },
       ],
     };
-    server = await startScriptedServer({ scenario });
-    const result = await runCli(runArgs(["--yes", "--json"], "Use MCP"), { env: sandbox.env, cwd: sandbox.workspace });
+    const server = await cli.startServer(scenario);
+    const result = await cli.run(runArgs(["--yes", "--json"], "Use MCP"));
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     const order = conversationOrder(["ZETA:", "ETA:"]);
@@ -423,7 +413,7 @@ describe("issue #17 subagents through the real CLI", () => {
   });
 
   it("the ignore file holds in a subagent's worktree, also when git ignores the ignore file itself", { timeout: 60_000 }, async () => {
-    const ws = sandbox.workspace;
+    const ws = cli.sandbox.workspace;
     const gitIn = (...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, encoding: "utf8" });
     gitIn("init", "-q");
     await writeFile(join(ws, "secret.txt"), "the hidden value\n");
@@ -435,8 +425,8 @@ describe("issue #17 subagents through the real CLI", () => {
       turns: [{ text: useSubagents([{ prompt: "THETA: read the secret" }]) }, { text: complete("done") }],
       conversations: [{ match: "THETA:", turns: [{ text: readFileCall("secret.txt") }, { text: complete("could not read it") }] }],
     };
-    server = await startScriptedServer({ scenario });
-    const result = await runCli(runArgs(["--yes", "--json"], "Try the secret"), { env: sandbox.env, cwd: ws });
+    const server = await cli.startServer(scenario);
+    const result = await runCli(runArgs(["--yes", "--json"], "Try the secret"), { env: cli.sandbox.env, cwd: ws });
     expect(result.status).toBe(0);
     const sent = JSON.stringify(server.requests.map((request) => request.body));
     expect(sent).not.toContain("the hidden value");
@@ -445,13 +435,13 @@ describe("issue #17 subagents through the real CLI", () => {
 
   it("the parent's PreToolUse hooks hold for a subagent's tools", { timeout: 60_000 }, async () => {
     const hooks = { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo refused-by-the-hook >&2; exit 2" }] }] };
-    await writeFile(join(sandbox.configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, hooks }));
+    await writeFile(join(cli.sandbox.configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, hooks }));
     const scenario: Scenario = {
       turns: [{ text: useSubagents([{ prompt: "IOTA: run a command" }]) }, { text: complete("done") }],
       conversations: [{ match: "IOTA:", turns: [{ text: command("echo ran > ran.txt") }, { text: complete("iota stopped") }] }],
     };
-    server = await startScriptedServer({ scenario });
-    const result = await runCli(runArgs(["--yes", "--json"], "Hooked"), { env: sandbox.env, cwd: sandbox.workspace });
+    await cli.startServer(scenario);
+    const result = await cli.run(runArgs(["--yes", "--json"], "Hooked"));
     expect(result.status).toBe(0);
     const order = conversationOrder(["IOTA:"]);
     expect(requestText(order.lastIndexOf("IOTA:"))).toContain("refused-by-the-hook");
