@@ -1,10 +1,7 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedServer } from "../llm/scripted/server.js";
-import type { ScriptedServer } from "../llm/scripted/server.js";
-import { makeSandbox, runCli } from "./test-support/cli-harness.js";
-import type { Sandbox } from "./test-support/cli-harness.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { useCliFixture } from "./test-support/cli-fixture.js";
 
 /** A writing turn, a command that changes nothing, then completion. */
 const scenario = {
@@ -16,27 +13,18 @@ const scenario = {
   ],
 };
 
-let sandbox: Sandbox;
-let server: ScriptedServer | undefined;
-
+const cli = useCliFixture();
 beforeEach(async () => {
-  sandbox = await makeSandbox();
-  server = await startScriptedServer({ scenario });
-});
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await sandbox.cleanup();
+  await cli.startServer(scenario);
 });
 
 async function run(extra: string[]) {
-  const args = ["run", "--json", "--yes", "--provider", "anthropic", "--base-url", server!.url, "--api-key", "test-key", ...extra, "write hello.txt"];
-  const result = await runCli(args, { env: sandbox.env, cwd: sandbox.workspace });
+  const args = ["run", "--json", "--yes", "--provider", "anthropic", "--base-url", cli.server!.url, "--api-key", "test-key", ...extra, "write hello.txt"];
+  const result = await cli.run(args);
   expect(result.status).toBe(0);
-  expect(await readFile(join(sandbox.workspace, "hello.txt"), "utf8")).toBe("hello\n"); // write_to_file keeps the final newline (#11)
+  expect(await readFile(join(cli.sandbox.workspace, "hello.txt"), "utf8")).toBe("hello\n"); // write_to_file keeps the final newline (#11)
   const checkpoints = result.events.filter((event) => event["say"] === "checkpoint_created");
-  const shadowRepositories = await readdir(join(sandbox.dataDir, "checkpoints")).catch(() => []);
+  const shadowRepositories = await readdir(join(cli.sandbox.dataDir, "checkpoints")).catch(() => []);
   return { checkpoints: checkpoints.map((event) => (event["meta"] as { reason?: string } | undefined)?.reason), shadowRepositories };
 }
 
@@ -54,7 +42,7 @@ describe("checkpoints setting (issue 18)", () => {
   });
 
   it("`checkpoints: false` in the user config turns them off too", async () => {
-    const configPath = join(sandbox.configDir, "cairn", "config.json");
+    const configPath = join(cli.sandbox.configDir, "cairn", "config.json");
     const config = JSON.parse(await readFile(configPath, "utf8")) as Record<string, unknown>;
     await writeFile(configPath, JSON.stringify({ ...config, checkpoints: false }));
     const { checkpoints, shadowRepositories } = await run([]);

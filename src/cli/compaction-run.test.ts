@@ -1,34 +1,17 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedServer } from "../llm/scripted/server.js";
+import { describe, expect, it } from "vitest";
 import type { LoggedRequest, ScriptedServer } from "../llm/scripted/server.js";
 import type { Scenario, ScenarioTurn } from "../llm/scripted/scenario.js";
 import { TaskStore } from "../store/task-store.js";
 import { jsonEventProblems } from "../ui/headless/test-support/json-events-schema.js";
-import { makeSandbox, runCli } from "./test-support/cli-harness.js";
-import type { Sandbox } from "./test-support/cli-harness.js";
+import { useCliFixture } from "./test-support/cli-fixture.js";
 
 /** cairn's summary requests start with these words (src/context/summary-request.ts). */
 const summaryRoute = "You condense the conversation of an autonomous coding agent";
 
-let sandbox: Sandbox;
-const servers: ScriptedServer[] = [];
-
-beforeEach(async () => {
-  sandbox = await makeSandbox();
-});
-
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-  await sandbox.cleanup();
-});
-
-async function serve(scenario: Scenario): Promise<ScriptedServer> {
-  const server = await startScriptedServer({ scenario });
-  servers.push(server);
-  return server;
-}
+const cli = useCliFixture();
+const serve = (scenario: Scenario): Promise<ScriptedServer> => cli.startServer(scenario);
 
 /** A user config with a "small" profile: the scripted server, and a small context window. */
 async function configure(
@@ -43,15 +26,15 @@ async function configure(
     context: { filesKept: 2, ...options.context },
     ...(options.autoApprove ? { autoApprove: options.autoApprove } : {}),
   };
-  await writeFile(join(sandbox.configDir, "cairn", "config.json"), JSON.stringify(config));
+  await writeFile(join(cli.sandbox.configDir, "cairn", "config.json"), JSON.stringify(config));
 }
 
 /** Forty source files of about 1,200 characters of varied words each. */
 async function writeSources(): Promise<void> {
-  await mkdir(join(sandbox.workspace, "src"), { recursive: true });
+  await mkdir(join(cli.sandbox.workspace, "src"), { recursive: true });
   for (let file = 0; file < 40; file += 1) {
     const lines = Array.from({ length: 30 }, (_, line) => `export const value${file}_${line} = compute("${file}-${line}", ${line * 7 + file});`);
-    await writeFile(join(sandbox.workspace, "src", `file${file}.ts`), `${lines.join("\n")}\n`);
+    await writeFile(join(cli.sandbox.workspace, "src", `file${file}.ts`), `${lines.join("\n")}\n`);
   }
 }
 
@@ -94,7 +77,7 @@ describe("context management end to end (issue #13, real CLI and SDK over HTTP)"
     const server = await serve({ turns, routes: [{ bodyIncludes: summaryRoute, turns: summaries }] });
     await configure(server, { contextWindow: 24_000 });
 
-    const result = await runCli(["run", "--json", "-y", "--api-key", "test-key", "Read the sources and write the outputs"], { env: sandbox.env, cwd: sandbox.workspace });
+    const result = await cli.run(["run", "--json", "-y", "--api-key", "test-key", "Read the sources and write the outputs"]);
     expect(result.status, result.stderr).toBe(0);
     expect(says(result.events, "completion_result")).toHaveLength(1);
     expect(mainRequests(server)).toHaveLength(200);
@@ -133,7 +116,7 @@ describe("context management end to end (issue #13, real CLI and SDK over HTTP)"
     const turns = [write("src/keep.ts", "export const keep = true;"), ...Array.from({ length: 30 }, (_, index) => read(`src/file${index + 1}.ts`)), complete("done")];
     const server = await serve({ turns, routes: [{ bodyIncludes: summaryRoute, turns: Array.from({ length: 5 }, (_, index) => summary(`forgetful ${index}`)) }] });
     await configure(server, { contextWindow: 8_000 });
-    const result = await runCli(["run", "--json", "-y", "--api-key", "test-key", "Read the sources and write the outputs"], { env: sandbox.env, cwd: sandbox.workspace });
+    const result = await cli.run(["run", "--json", "-y", "--api-key", "test-key", "Read the sources and write the outputs"]);
     expect(result.status, result.stderr).toBe(0);
     const condensed = says(result.events, "condense").filter((event) => (event["meta"] as Record<string, unknown>)["step"] === "summary");
     expect(condensed.length).toBeGreaterThanOrEqual(1);
@@ -150,7 +133,7 @@ describe("context management end to end (issue #13, real CLI and SDK over HTTP)"
     const turns = [write("src/a.ts", "export const a = 1;"), ...Array.from({ length: 6 }, (_, index) => read(`src/file${index}.ts`)), { error: tooLong }, complete("done")];
     const server = await serve({ turns, routes: [{ bodyIncludes: summaryRoute, turns: [summary("after overflow", "src/a.ts")] }] });
     await configure(server, { contextWindow: 200_000 });
-    const result = await runCli(["run", "--json", "-y", "--api-key", "test-key", "Read the sources and write the outputs"], { env: sandbox.env, cwd: sandbox.workspace });
+    const result = await cli.run(["run", "--json", "-y", "--api-key", "test-key", "Read the sources and write the outputs"]);
     expect(result.status, result.stderr).toBe(0);
     const condensed = says(result.events, "condense");
     expect(condensed).toHaveLength(1);
@@ -170,7 +153,7 @@ describe("context management end to end (issue #13, real CLI and SDK over HTTP)"
     const turns = [write("src/a.ts", "export const a = 1;"), ...Array.from({ length: 6 }, (_, index) => read(`src/file${index}.ts`)), { error: tooLong }, complete("done")];
     const server = await serve({ turns, routes: [{ bodyIncludes: summaryRoute, turns: [summary("openai", "src/a.ts")] }] });
     await configure(server, { contextWindow: 200_000, api: "openai" });
-    const result = await runCli(["run", "--json", "-y", "--api-key", "test-key", "Read the sources and write the outputs"], { env: sandbox.env, cwd: sandbox.workspace });
+    const result = await cli.run(["run", "--json", "-y", "--api-key", "test-key", "Read the sources and write the outputs"]);
     expect(result.status, result.stderr).toBe(0);
     expect(says(result.events, "condense")[0]?.["meta"]).toMatchObject({ reason: "context_window", step: "summary" });
     const summaryRequest = server.requests.find((request) => request.route === 0);
@@ -188,7 +171,7 @@ describe("context management end to end (issue #13, real CLI and SDK over HTTP)"
     ];
     const server = await serve({ turns, routes: [{ bodyIncludes: summaryRoute, turns: [summary("mid-stream")] }] });
     await configure(server, { contextWindow: 200_000 });
-    const result = await runCli(["run", "--json", "-y", "--api-key", "test-key", "Read the sources and write the outputs"], { env: sandbox.env, cwd: sandbox.workspace });
+    const result = await cli.run(["run", "--json", "-y", "--api-key", "test-key", "Read the sources and write the outputs"]);
     expect(result.status, result.stderr).toBe(0);
     expect(says(result.events, "condense")[0]?.["meta"]).toMatchObject({ reason: "context_window", step: "summary" });
     expect(bodyText(mainRequests(server).at(-1))).toContain("Go on (mid-stream)");
@@ -200,7 +183,7 @@ describe("context management end to end (issue #13, real CLI and SDK over HTTP)"
     const turns = [...Array.from({ length: 10 }, (_, index) => read(`src/file${index}.ts`)), { error: tooLong }, complete("done")];
     const server = await serve({ turns, routes: [{ bodyIncludes: summaryRoute, turns: [{ error: tooLong }, summary("second try")] }] });
     await configure(server, { contextWindow: 200_000 });
-    const result = await runCli(["run", "--json", "-y", "--api-key", "test-key", "Read the sources and write the outputs"], { env: sandbox.env, cwd: sandbox.workspace });
+    const result = await cli.run(["run", "--json", "-y", "--api-key", "test-key", "Read the sources and write the outputs"]);
     expect(result.status, result.stderr).toBe(0);
     const summaryRequests = server.requests.filter((request) => request.route === 0);
     expect(summaryRequests).toHaveLength(2);
@@ -221,15 +204,15 @@ describe("context management end to end (issue #13, real CLI and SDK over HTTP)"
     const turns = [write("src/a.ts", "export const a = 1;"), ...Array.from({ length: 10 }, (_, index) => read(`src/file${index}.ts`)), complete("done")];
     const server = await serve({ turns });
     await configure(server, { contextWindow: 200_000 });
-    const run = await runCli(["run", "--json", "-y", "--api-key", "test-key", "Read the sources and write the outputs"], { env: sandbox.env, cwd: sandbox.workspace });
+    const run = await cli.run(["run", "--json", "-y", "--api-key", "test-key", "Read the sources and write the outputs"]);
     expect(run.status, run.stderr).toBe(0);
     const taskId = String(run.events[0]?.["taskId"]);
-    const store = new TaskStore({ dataDir: sandbox.dataDir });
+    const store = new TaskStore({ dataDir: cli.sandbox.dataDir });
     const original = (await store.load(taskId)).apiHistory;
 
     const summaryServer = await serve({ turns: [], routes: [{ bodyIncludes: summaryRoute, turns: [summary("by hand", "src/a.ts")] }] });
     await configure(summaryServer, { contextWindow: 200_000 });
-    const compacted = await runCli(["compact", taskId, "--json", "--api-key", "test-key"], { env: sandbox.env, cwd: sandbox.workspace });
+    const compacted = await cli.run(["compact", taskId, "--json", "--api-key", "test-key"]);
     expect(compacted.status, compacted.stderr).toBe(0);
     expect(says(compacted.events, "condense")[0]).toMatchObject({ v: 2, taskId, meta: { reason: "manual", step: "summary" } });
     // #18: compact --json prints the same format 2 lines as cairn run --json.
@@ -238,14 +221,14 @@ describe("context management end to end (issue #13, real CLI and SDK over HTTP)"
     expect(afterCompact.length).toBeLessThan(original.length);
     expect(JSON.stringify(afterCompact[0])).toContain("Go on (by hand)");
     // The log is append-only: the old conversation is still in it.
-    const log = await readFile(join(sandbox.dataDir, "tasks", taskId, "log.jsonl"), "utf8");
+    const log = await readFile(join(cli.sandbox.dataDir, "tasks", taskId, "log.jsonl"), "utf8");
     expect(log).toContain('"kind":"api_compact"');
     expect(log).toContain("value9_29");
 
-    const undone = await runCli(["compact", taskId, "--undo", "--json", "--api-key", "test-key"], { env: sandbox.env, cwd: sandbox.workspace });
+    const undone = await cli.run(["compact", taskId, "--undo", "--json", "--api-key", "test-key"]);
     expect(undone.status, undone.stderr).toBe(0);
     expect((await store.load(taskId)).apiHistory).toEqual(original);
-    const again = await runCli(["compact", taskId, "--undo", "--api-key", "test-key"], { env: sandbox.env, cwd: sandbox.workspace });
+    const again = await cli.run(["compact", taskId, "--undo", "--api-key", "test-key"]);
     expect(again.status).toBe(1);
     expect(again.stdout).toContain("There is no compaction to undo.");
   }, 120_000);
@@ -258,13 +241,13 @@ describe("context management end to end (issue #13, real CLI and SDK over HTTP)"
       routes: [{ bodyIncludes: summaryRoute, turns: Array.from({ length: 5 }, (_, index) => summary(`first run ${index}`)) }],
     });
     await configure(first, { contextWindow: 12_000, autoApprove: { readInside: true, editInside: true } });
-    const run = await runCli(["run", "--json", "--api-key", "test-key", "Read the sources and write the outputs"], { env: sandbox.env, cwd: sandbox.workspace });
+    const run = await cli.run(["run", "--json", "--api-key", "test-key", "Read the sources and write the outputs"]);
     expect(run.status).toBe(1);
     expect(says(run.events, "condense").length).toBeGreaterThanOrEqual(1);
     expect(says(run.events, "checklist").map((event) => event["text"])).toEqual([checklist]);
     const taskId = String(run.events[0]?.["taskId"]);
     // The checklist message is in the log, for the TUI's pinned panel after a resume.
-    const loaded = await new TaskStore({ dataDir: sandbox.dataDir }).load(taskId);
+    const loaded = await new TaskStore({ dataDir: cli.sandbox.dataDir }).load(taskId);
     expect(loaded.uiMessages.filter((message) => message.type === "say" && message.say === "checklist").map((message) => message.text)).toEqual([checklist]);
 
     const second = await serve({
@@ -272,7 +255,7 @@ describe("context management end to end (issue #13, real CLI and SDK over HTTP)"
       routes: [{ bodyIncludes: summaryRoute, turns: Array.from({ length: 5 }, (_, index) => summary(`second run ${index}`)) }],
     });
     await configure(second, { contextWindow: 12_000, context: { checklistReminderEvery: 4 } });
-    const resumed = await runCli(["resume", taskId, "--json", "-y", "--api-key", "test-key", "Put the report in REPORT.md, please"], { env: sandbox.env, cwd: sandbox.workspace });
+    const resumed = await cli.run(["resume", taskId, "--json", "-y", "--api-key", "test-key", "Put the report in REPORT.md, please"]);
     expect(resumed.status, resumed.stderr).toBe(0);
     const firstResumed = bodyText(mainRequests(second)[0]);
     expect(firstResumed).toContain("<conversation_summary>");
@@ -302,7 +285,7 @@ describe("context management end to end (issue #13, real CLI and SDK over HTTP)"
     ];
     const server = await serve({ turns, routes: [{ bodyIncludes: summaryRoute, turns: Array.from({ length: 5 }, (_, index) => summary(`native ${index}`)) }] });
     await configure(server, { contextWindow: 8_000 });
-    const result = await runCli(["run", "--json", "-y", "--tool-protocol", "native", "--api-key", "test-key", "Read the sources and write the outputs"], { env: sandbox.env, cwd: sandbox.workspace });
+    const result = await cli.run(["run", "--json", "-y", "--tool-protocol", "native", "--api-key", "test-key", "Read the sources and write the outputs"]);
     expect(result.status, result.stderr).toBe(0);
     expect(says(result.events, "checklist").map((event) => event["text"])).toEqual([checklist]);
     const after = requestsAfterSummaries(server);

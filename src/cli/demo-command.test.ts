@@ -1,20 +1,14 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeSandbox, runCli } from "./test-support/cli-harness.js";
-import type { Sandbox } from "./test-support/cli-harness.js";
+import { describe, expect, it } from "vitest";
+import { runCli } from "./test-support/cli-harness.js";
+import { useCliFixture } from "./test-support/cli-fixture.js";
 
-let sandbox: Sandbox;
-beforeEach(async () => {
-  sandbox = await makeSandbox();
-});
-afterEach(async () => {
-  await sandbox.cleanup();
-});
+const cli = useCliFixture();
 
 describe("cairn demo (headless)", () => {
   it("fixes the sample bug through the real loop over HTTP: read, search, read, edit, test, complete", async () => {
-    const result = await runCli(["demo", "--json", "--fast"], { env: { ...sandbox.env, TMPDIR: sandbox.root }, cwd: sandbox.workspace });
+    const result = await runCli(["demo", "--json", "--fast"], { env: { ...cli.sandbox.env, TMPDIR: cli.sandbox.root }, cwd: cli.sandbox.workspace });
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     const tools = result.events
@@ -27,9 +21,9 @@ describe("cairn demo (headless)", () => {
       .join("\n");
     expect(output).toMatch(/# pass 4/);
     expect(result.events.some((event) => event["say"] === "completion_result")).toBe(true);
-    const copies = (await readdir(sandbox.root)).filter((name) => name.startsWith("cairn-demo-"));
+    const copies = (await readdir(cli.sandbox.root)).filter((name) => name.startsWith("cairn-demo-"));
     expect(copies).toHaveLength(1);
-    const fixed = await readFile(join(sandbox.root, copies[0]!, "demo-project", "src", "stats.js"), "utf8");
+    const fixed = await readFile(join(cli.sandbox.root, copies[0]!, "demo-project", "src", "stats.js"), "utf8");
     expect(fixed).toContain("for (let index = 0; index < numbers.length; index++)");
   });
 });

@@ -1,35 +1,24 @@
 import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedServer } from "../llm/scripted/server.js";
-import type { ScriptedServer } from "../llm/scripted/server.js";
-import { makeSandbox, runCli, startCli } from "./test-support/cli-harness.js";
-import type { Sandbox } from "./test-support/cli-harness.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { startCli } from "./test-support/cli-harness.js";
+import { useCliFixture } from "./test-support/cli-fixture.js";
 
-let sandbox: Sandbox;
-let server: ScriptedServer | undefined;
-
+const fixture = useCliFixture();
 beforeEach(async () => {
-  sandbox = await makeSandbox();
-  server = await startScriptedServer({
-    scenario: {
-      turns: [
-        { text: "<write_to_file>\n<path>out.txt</path>\n<content>\nwritten\n</content>\n</write_to_file>" },
-        { text: "<attempt_completion>\n<result>finished</result>\n</attempt_completion>" },
-      ],
-    },
+  await fixture.startServer({
+    turns: [
+      { text: "<write_to_file>\n<path>out.txt</path>\n<content>\nwritten\n</content>\n</write_to_file>" },
+      { text: "<attempt_completion>\n<result>finished</result>\n</attempt_completion>" },
+    ],
   });
 });
-afterEach(async () => {
-  await server?.close();
-  await sandbox.cleanup();
-});
 
-const args = (...extra: string[]): string[] => ["run", "--json", "--provider", "anthropic", "--base-url", server!.url, "--api-key", "test-key", ...extra, "write out.txt"];
+const args = (...extra: string[]): string[] => ["run", "--json", "--provider", "anthropic", "--base-url", fixture.server!.url, "--api-key", "test-key", ...extra, "write out.txt"];
 
 describe("asks in headless mode (cairn run --json without --yes)", () => {
   it("each ask is a JSON line with its id; answers come back on stdin as JSON lines", async () => {
-    const cli = startCli(args(), { env: sandbox.env, cwd: sandbox.workspace, keepStdinOpen: true });
+    const cli = startCli(args(), { env: fixture.sandbox.env, cwd: fixture.sandbox.workspace, keepStdinOpen: true });
     const answered = new Set<string>();
     const answer = (): void => {
       for (const event of cli.events()) {
@@ -42,24 +31,24 @@ describe("asks in headless mode (cairn run --json without --yes)", () => {
     cli.child.stdout?.on("data", answer);
     const status = await cli.exit;
     expect(status).toBe(0);
-    expect(await readFile(join(sandbox.workspace, "out.txt"), "utf8")).toBe("written\n"); // the final newline is kept (#11)
+    expect(await readFile(join(fixture.sandbox.workspace, "out.txt"), "utf8")).toBe("written\n"); // the final newline is kept (#11)
     const asks = cli.events().filter((event) => event["type"] === "ask");
     expect(asks.map((event) => event["ask"])).toEqual(["tool", "completion_result"]);
     expect(asks.every((event) => typeof event["id"] === "string" && event["taskId"] === cli.events()[0]?.["taskId"])).toBe(true);
   });
 
   it("closed stdin with --on-ask fail: exit 1 with a message naming the ask; nothing written", async () => {
-    const result = await runCli(args("--on-ask", "fail"), { env: sandbox.env, cwd: sandbox.workspace });
+    const result = await fixture.run(args("--on-ask", "fail"));
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/tool/);
-    await expect(access(join(sandbox.workspace, "out.txt"))).rejects.toThrow();
-    expect(server!.requests).toHaveLength(1);
+    await expect(access(join(fixture.sandbox.workspace, "out.txt"))).rejects.toThrow();
+    expect(fixture.server!.requests).toHaveLength(1);
   });
 
   it("closed stdin with --on-ask deny: the edit is refused and the task goes on to its end", async () => {
-    const result = await runCli(args("--on-ask", "deny"), { env: sandbox.env, cwd: sandbox.workspace });
+    const result = await fixture.run(args("--on-ask", "deny"));
     expect(result.status).toBe(0);
-    await expect(access(join(sandbox.workspace, "out.txt"))).rejects.toThrow();
-    expect(JSON.stringify(server!.requests[1]?.body)).toContain("denied");
+    await expect(access(join(fixture.sandbox.workspace, "out.txt"))).rejects.toThrow();
+    expect(JSON.stringify(fixture.server!.requests[1]?.body)).toContain("denied");
   });
 });

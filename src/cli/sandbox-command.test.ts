@@ -6,35 +6,27 @@
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedServer, type ScriptedServer } from "../llm/scripted/server.js";
+import { describe, expect, it } from "vitest";
 import { checkBubblewrap } from "../security/sandbox.js";
 import { startTmux, tmuxAvailable } from "../ui/tui/test-support/tmux.js";
-import { cairnBin, makeSandbox, runCli, type Sandbox } from "./test-support/cli-harness.js";
+import { cairnBin, runCli } from "./test-support/cli-harness.js";
+import { useCliFixture } from "./test-support/cli-fixture.js";
 
 const bubblewrap = checkBubblewrap();
 if (!bubblewrap.ok) console.warn(`SKIPPED the opted-in sandbox run: bubblewrap (Debian package "bubblewrap") is not usable: ${bubblewrap.message}`);
 
-let sandbox: Sandbox;
-let server: ScriptedServer | undefined;
-beforeEach(async () => {
-  sandbox = await makeSandbox();
-  // A user who never answered the sandbox question (the harness answers no for other tests).
-  await writeFile(join(sandbox.configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] } }));
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await sandbox.cleanup();
+// A user who never answered the sandbox question (the harness answers no for other tests).
+const cli = useCliFixture({
+  prepare: (sandbox) => writeFile(join(sandbox.configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] } })),
 });
 
 const command = (text: string): string => `<execute_command>\n<command>${text}</command>\n<requires_approval>false</requires_approval>\n</execute_command>`;
 const complete = "<attempt_completion>\n<result>done</result>\n</attempt_completion>";
 
 async function runTask(turns: string[], extra: string[] = []): Promise<{ status: number; stdout: string; stderr: string }> {
-  await server?.close();
-  server = await startScriptedServer({ scenario: { turns: turns.map((text) => ({ text })) } });
-  return runCli(["run", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test", "--yes", ...extra, "do it"], { env: sandbox.env, cwd: sandbox.workspace });
+  await cli.server?.close();
+  const server = await cli.startServer({ turns: turns.map((text) => ({ text })) });
+  return cli.run(["run", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test", "--yes", ...extra, "do it"]);
 }
 
 const noticeLines = (stderr: string): string[] => stderr.split("\n").filter((line) => /sandbox is off/.test(line));
@@ -53,29 +45,29 @@ describe("#14 sandbox default and opt-in (cairn sandbox)", () => {
   });
 
   it("cairn sandbox disable answers no once: off without the notice; the user's other settings are kept", async () => {
-    const disabled = await runCli(["sandbox", "disable"], { env: sandbox.env, cwd: sandbox.workspace });
+    const disabled = await cli.run(["sandbox", "disable"]);
     expect(disabled.status).toBe(0);
-    const config = JSON.parse(await readFile(join(sandbox.configDir, "cairn", "config.json"), "utf8")) as Record<string, unknown>;
+    const config = JSON.parse(await readFile(join(cli.sandbox.configDir, "cairn", "config.json"), "utf8")) as Record<string, unknown>;
     expect(config).toEqual({ retry: { delaysMs: [10, 20, 40] }, sandboxOptIn: false });
     const run = await runTask([complete]);
     expect(run.status).toBe(0);
     expect(noticeLines(run.stderr)).toEqual([]);
-    const status = await runCli(["sandbox", "--json"], { env: sandbox.env, cwd: sandbox.workspace });
+    const status = await cli.run(["sandbox", "--json"]);
     expect(JSON.parse(status.stdout)).toMatchObject({ sandbox: "off" });
   });
 
   it.skipIf(!bubblewrap.ok)("cairn sandbox enable opts in once: later runs are sandboxed (a write outside the workspace fails) and say nothing", async () => {
-    const enabled = await runCli(["sandbox", "enable"], { env: sandbox.env, cwd: sandbox.workspace });
+    const enabled = await cli.run(["sandbox", "enable"]);
     expect(enabled.status, enabled.stderr).toBe(0);
     expect(enabled.stdout).toMatch(/workspace-write sandbox by default/);
-    const status = await runCli(["sandbox", "--json"], { env: sandbox.env, cwd: sandbox.workspace });
+    const status = await cli.run(["sandbox", "--json"]);
     expect(JSON.parse(status.stdout)).toMatchObject({ sandbox: "workspace-write", bubblewrap: "usable" });
 
-    const outside = join(sandbox.root, "outside.txt");
+    const outside = join(cli.sandbox.root, "outside.txt");
     const run = await runTask([command(`touch inside.txt; touch ${outside}`), complete]);
     expect(run.status, run.stderr).toBe(0);
     expect(noticeLines(run.stderr)).toEqual([]);
-    expect(existsSync(join(sandbox.workspace, "inside.txt"))).toBe(true);
+    expect(existsSync(join(cli.sandbox.workspace, "inside.txt"))).toBe(true);
     expect(existsSync(outside)).toBe(false);
     // --sandbox off for one run still works, and is an explicit choice: no notice.
     const unconfined = await runTask([command(`touch ${outside}`), complete], ["--sandbox", "off", "--allow-outside-writes"]);
@@ -85,21 +77,21 @@ describe("#14 sandbox default and opt-in (cairn sandbox)", () => {
   });
 
   it("opted in where bubblewrap is missing: the run goes on unsandboxed and says why in one line", async () => {
-    await runCli(["sandbox", "enable"], { env: sandbox.env, cwd: sandbox.workspace });
-    server = await startScriptedServer({ scenario: { turns: [{ text: complete }] } });
-    const env = { ...sandbox.env, PATH: join(sandbox.root, "no-programs-here") };
-    const run = await runCli(["run", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test", "--yes", "--no-checkpoints", "do it"], { env, cwd: sandbox.workspace });
+    await cli.run(["sandbox", "enable"]);
+    const server = await cli.startServer({ turns: [{ text: complete }] });
+    const env = { ...cli.sandbox.env, PATH: join(cli.sandbox.root, "no-programs-here") };
+    const run = await runCli(["run", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test", "--yes", "--no-checkpoints", "do it"], { env, cwd: cli.sandbox.workspace });
     expect(run.status, run.stderr).toBe(0);
     expect(noticeLines(run.stderr)).toHaveLength(1);
     expect(run.stderr).toMatch(/although you opted in \(cairn sandbox enable\): the sandbox needs bubblewrap \(bwrap\), which is not installed/);
   });
 
   it.skipIf(!tmuxAvailable())("the terminal UI says it once, above the UI, before the first task", { timeout: 90_000 }, async () => {
-    server = await startScriptedServer({ scenario: { turns: [{ text: command("echo first") }, { text: "<attempt_completion>\n<result>all finished here</result>\n</attempt_completion>" }] } });
+    const server = await cli.startServer({ turns: [{ text: command("echo first") }, { text: "<attempt_completion>\n<result>all finished here</result>\n</attempt_completion>" }] });
     const terminal = await startTmux({
       command: [process.execPath, cairnBin, "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test", "--yes", "say hello"],
-      cwd: sandbox.workspace,
-      env: { CAIRN_HOME: sandbox.dataDir, XDG_CONFIG_HOME: sandbox.configDir, NO_COLOR: "1" },
+      cwd: cli.sandbox.workspace,
+      env: { CAIRN_HOME: cli.sandbox.dataDir, XDG_CONFIG_HOME: cli.sandbox.configDir, NO_COLOR: "1" },
     });
     try {
       const screen = await terminal.waitFor(/all finished here/, { timeoutMs: 60_000 });
