@@ -1,22 +1,12 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskLockedError } from "./lock.js";
-import { TaskStore } from "./task-store.js";
 import { startAppendChild } from "./test-support/child-process.js";
 import { entrySize } from "./test-support/entry-size.js";
-import { temporaryFolder } from "./test-support/temporary.js";
+import { useTemporaryStore } from "./test-support/temporary.js";
 
-let folder: { path: string; remove(): Promise<void> };
-let store: TaskStore;
-
-beforeEach(async () => {
-  folder = await temporaryFolder();
-  store = new TaskStore({ dataDir: folder.path });
-});
-afterEach(async () => {
-  await folder.remove();
-});
+const fixture = useTemporaryStore();
 
 /** A pseudo-random but repeatable sequence, so a failure can be replayed. */
 function randomSequence(seed: number): () => number {
@@ -32,7 +22,7 @@ describe("crash safety", () => {
     const random = randomSequence(20261130);
     const acked = new Set<number>();
     for (let round = 0; round < 20; round += 1) {
-      const running = startAppendChild({ dataDir: folder.path, taskId: "crash", mode: "append" });
+      const running = startAppendChild({ dataDir: fixture.dataDir, taskId: "crash", mode: "append" });
       const start = Number((await running.waitForLine(/^start /)).slice(6));
       // Let it acknowledge a random number of entries, then kill it wherever it is.
       const target = start + Math.floor(random() * 15);
@@ -40,7 +30,7 @@ describe("crash safety", () => {
       await running.kill();
       for (const line of running.lines) if (line.startsWith("acked ")) acked.add(Number(line.slice(6)));
 
-      const loaded = await store.load("crash");
+      const loaded = await fixture.store.load("crash");
       const ids = loaded.uiMessages.map((message) => Number(message.id));
       // Contiguous from 0: nothing in the middle went missing.
       expect(ids).toEqual(ids.map((_, index) => index));
@@ -59,61 +49,61 @@ describe("crash safety", () => {
 
 describe("task lock", () => {
   it("refuses a second process while the first one is alive, naming its pid", async () => {
-    const first = await store.create({ taskId: "busy", task: "t", workspace: "/w" });
+    const first = await fixture.store.create({ taskId: "busy", task: "t", workspace: "/w" });
     await first.close();
-    const holder = startAppendChild({ dataDir: folder.path, taskId: "busy", mode: "hold" });
+    const holder = startAppendChild({ dataDir: fixture.dataDir, taskId: "busy", mode: "hold" });
     try {
       await holder.waitForLine(/^holding$/);
-      const attempt = store.open("busy");
+      const attempt = fixture.store.open("busy");
       await expect(attempt).rejects.toThrow(TaskLockedError);
-      await expect(store.open("busy")).rejects.toThrow(
+      await expect(fixture.store.open("busy")).rejects.toThrow(
         `task busy is open in another cairn process (pid ${holder.child.pid})`,
       );
       // Reading it is still fine.
-      expect((await store.load("busy")).meta.taskId).toBe("busy");
+      expect((await fixture.store.load("busy")).meta.taskId).toBe("busy");
     } finally {
       await holder.kill();
     }
   });
 
   it("takes over the lock of a process that was killed", async () => {
-    const first = await store.create({ taskId: "orphan", task: "t", workspace: "/w" });
+    const first = await fixture.store.create({ taskId: "orphan", task: "t", workspace: "/w" });
     await first.close();
-    const holder = startAppendChild({ dataDir: folder.path, taskId: "orphan", mode: "hold" });
+    const holder = startAppendChild({ dataDir: fixture.dataDir, taskId: "orphan", mode: "hold" });
     await holder.waitForLine(/^holding$/);
     await holder.kill();
-    const { writer } = await store.open("orphan");
+    const { writer } = await fixture.store.open("orphan");
     await writer.close();
   });
 
   it("respects a lock from another host and says how to clear it", async () => {
-    const first = await store.create({ taskId: "remote", task: "t", workspace: "/w" });
+    const first = await fixture.store.create({ taskId: "remote", task: "t", workspace: "/w" });
     await first.close();
-    const lockPath = join(folder.path, "tasks", "remote", "lock");
+    const lockPath = join(fixture.dataDir, "tasks", "remote", "lock");
     await writeFile(lockPath, JSON.stringify({ pid: 4242, startTime: "1", host: "another-machine" }));
-    await expect(store.open("remote")).rejects.toThrow(
+    await expect(fixture.store.open("remote")).rejects.toThrow(
       `task remote is open in another cairn process (pid 4242 on host another-machine); finish or stop it there first; if it is no longer running, delete ${lockPath} and try again`,
     );
   });
 
   it("takes over a lock whose pid now belongs to a different process (pid reuse)", async () => {
-    const first = await store.create({ taskId: "reused", task: "t", workspace: "/w" });
+    const first = await fixture.store.create({ taskId: "reused", task: "t", workspace: "/w" });
     await first.close();
     const { hostname } = await import("node:os");
     // Our own pid, but a start time that is not ours: the process that wrote it is gone.
     await writeFile(
-      join(folder.path, "tasks", "reused", "lock"),
+      join(fixture.dataDir, "tasks", "reused", "lock"),
       JSON.stringify({ pid: process.pid, startTime: "1", host: hostname() }),
     );
-    const { writer } = await store.open("reused");
+    const { writer } = await fixture.store.open("reused");
     await writer.close();
   });
 
   it("refuses a second writer in the same process too", async () => {
-    const writer = await store.create({ taskId: "twice", task: "t", workspace: "/w" });
-    await expect(store.open("twice")).rejects.toThrow(/is open in another cairn process/);
+    const writer = await fixture.store.create({ taskId: "twice", task: "t", workspace: "/w" });
+    await expect(fixture.store.open("twice")).rejects.toThrow(/is open in another cairn process/);
     await writer.close();
-    const { writer: again } = await store.open("twice");
+    const { writer: again } = await fixture.store.open("twice");
     await again.close();
   });
 });

@@ -1,23 +1,14 @@
 import { appendFile, readFile, writeFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { TaskStore, TaskNotFoundError } from "./task-store.js";
-import { say, temporaryFolder } from "./test-support/temporary.js";
+import { describe, expect, it } from "vitest";
+import { TaskNotFoundError } from "./task-store.js";
+import { say, useTemporaryStore } from "./test-support/temporary.js";
 
-let folder: { path: string; remove(): Promise<void> };
-let store: TaskStore;
-
-beforeEach(async () => {
-  folder = await temporaryFolder();
-  store = new TaskStore({ dataDir: folder.path });
-});
-afterEach(async () => {
-  await folder.remove();
-});
+const fixture = useTemporaryStore();
 
 describe("TaskStore log", () => {
   it("writes one JSON line per entry and reads back the final state of each message", async () => {
-    const writer = await store.create({ taskId: "t1", task: "Fix the bug", workspace: "/work/x", createdAt: 5 });
+    const writer = await fixture.store.create({ taskId: "t1", task: "Fix the bug", workspace: "/work/x", createdAt: 5 });
     writer.append({ kind: "ui", message: say("a", "hel") });
     writer.append({ kind: "ui", message: say("b", "second") });
     writer.append({ kind: "ui", message: say("a", "hello") });
@@ -28,9 +19,9 @@ describe("TaskStore log", () => {
     writer.append({ kind: "status", status: "completed", tokensIn: 10, tokensOut: 3, cost: 0.25 });
     await writer.close();
 
-    const lines = (await readFile(join(folder.path, "tasks", "t1", "log.jsonl"), "utf8")).trimEnd().split("\n");
+    const lines = (await readFile(join(fixture.dataDir, "tasks", "t1", "log.jsonl"), "utf8")).trimEnd().split("\n");
     expect(lines).toHaveLength(8);
-    const loaded = await store.load("t1");
+    const loaded = await fixture.store.load("t1");
     expect(loaded.meta).toEqual({ taskId: "t1", task: "Fix the bug", workspace: "/work/x", createdAt: 5 });
     expect(loaded.uiMessages.map((message) => [message.id, message.text])).toEqual([["a", "hello"], ["b", "second"]]);
     expect(loaded.apiHistory.map((message) => message.content[0])).toEqual([
@@ -41,10 +32,10 @@ describe("TaskStore log", () => {
   });
 
   it("P-perf-4: a message at turn 500 is one appended line; nothing written before is rewritten", async () => {
-    const writer = await store.create({ taskId: "long", task: "t", workspace: "/w" });
+    const writer = await fixture.store.create({ taskId: "long", task: "t", workspace: "/w" });
     for (let turn = 0; turn < 500; turn += 1) writer.append({ kind: "ui", message: say(`m${turn}`, `message ${turn}`) });
     await writer.flush();
-    const file = join(folder.path, "tasks", "long", "log.jsonl");
+    const file = join(fixture.dataDir, "tasks", "long", "log.jsonl");
     const before = await readFile(file, "utf8");
     writer.append({ kind: "ui", message: say("m500", "message 500") });
     await writer.flush();
@@ -55,33 +46,33 @@ describe("TaskStore log", () => {
   });
 
   it("drops a torn last line and reports it, then appends after it on a fresh line", async () => {
-    const writer = await store.create({ taskId: "torn", task: "t", workspace: "/w" });
+    const writer = await fixture.store.create({ taskId: "torn", task: "t", workspace: "/w" });
     writer.append({ kind: "ui", message: say("a", "kept") });
     await writer.close();
-    const logPath = join(folder.path, "tasks", "torn", "log.jsonl");
+    const logPath = join(fixture.dataDir, "tasks", "torn", "log.jsonl");
     await appendFile(logPath, '{"kind":"ui","message":{"id":"b","te');
 
-    const loaded = await store.load("torn");
+    const loaded = await fixture.store.load("torn");
     expect(loaded.uiMessages.map((message) => message.id)).toEqual(["a"]);
     expect(loaded.warnings).toHaveLength(1);
     expect(loaded.warnings[0]).toMatch(/last line of the log \(line 2\) was cut off mid-write/);
 
-    const { writer: resumed } = await store.open("torn");
+    const { writer: resumed } = await fixture.store.open("torn");
     resumed.append({ kind: "ui", message: say("c", "after the crash") });
     await resumed.close();
-    const again = await store.load("torn");
+    const again = await fixture.store.load("torn");
     expect(again.uiMessages.map((message) => message.id)).toEqual(["a", "c"]);
     expect(again.warnings).toEqual(["line 2 of the log is damaged and was skipped"]);
   });
 
   it("skips a damaged line in the middle with a warning and keeps the rest", async () => {
-    const writer = await store.create({ taskId: "mid", task: "t", workspace: "/w" });
+    const writer = await fixture.store.create({ taskId: "mid", task: "t", workspace: "/w" });
     writer.append({ kind: "ui", message: say("a", "one") });
     await writer.flush();
-    await appendFile(join(folder.path, "tasks", "mid", "log.jsonl"), "not json at all\n{\"kind\":\"nonsense\"}\n");
+    await appendFile(join(fixture.dataDir, "tasks", "mid", "log.jsonl"), "not json at all\n{\"kind\":\"nonsense\"}\n");
     writer.append({ kind: "ui", message: say("b", "two") });
     await writer.close();
-    const loaded = await store.load("mid");
+    const loaded = await fixture.store.load("mid");
     expect(loaded.uiMessages.map((message) => message.text)).toEqual(["one", "two"]);
     expect(loaded.warnings).toEqual([
       "line 2 of the log is damaged and was skipped",
@@ -90,11 +81,11 @@ describe("TaskStore log", () => {
   });
 
   it("open() continues the counts the writer reports as its position", async () => {
-    const writer = await store.create({ taskId: "pos", task: "t", workspace: "/w" });
+    const writer = await fixture.store.create({ taskId: "pos", task: "t", workspace: "/w" });
     writer.append({ kind: "ui", message: say("a", "1") });
     writer.append({ kind: "api", message: { role: "user", content: [] } });
     await writer.close();
-    const { writer: resumed, loaded } = await store.open("pos");
+    const { writer: resumed, loaded } = await fixture.store.open("pos");
     expect(loaded.status).toBe("running");
     expect(resumed.position()).toEqual({ apiHistoryLength: 1, uiMessageCount: 1 });
     resumed.append({ kind: "ui", message: say("a", "1 again") });
@@ -104,95 +95,95 @@ describe("TaskStore log", () => {
   });
 
   it("truncateConversation cuts both histories back by appending, keeping the log append-only", async () => {
-    const writer = await store.create({ taskId: "cut", task: "t", workspace: "/w" });
+    const writer = await fixture.store.create({ taskId: "cut", task: "t", workspace: "/w" });
     for (const id of ["a", "b", "c"]) writer.append({ kind: "ui", message: say(id, id) });
     for (let index = 0; index < 4; index += 1) {
       writer.append({ kind: "api", message: { role: index % 2 === 0 ? "user" : "assistant", content: [] } });
     }
     await writer.close();
-    const before = await readFile(join(folder.path, "tasks", "cut", "log.jsonl"), "utf8");
-    await store.truncateConversation("cut", { apiHistoryLength: 2, uiMessageCount: 1 });
-    const after = await readFile(join(folder.path, "tasks", "cut", "log.jsonl"), "utf8");
+    const before = await readFile(join(fixture.dataDir, "tasks", "cut", "log.jsonl"), "utf8");
+    await fixture.store.truncateConversation("cut", { apiHistoryLength: 2, uiMessageCount: 1 });
+    const after = await readFile(join(fixture.dataDir, "tasks", "cut", "log.jsonl"), "utf8");
     expect(after.startsWith(before)).toBe(true);
-    const loaded = await store.load("cut");
+    const loaded = await fixture.store.load("cut");
     expect(loaded.uiMessages.map((message) => message.id)).toEqual(["a"]);
     expect(loaded.apiHistory).toHaveLength(2);
   });
 
   it("refuses to create a task whose id already exists", async () => {
-    const writer = await store.create({ taskId: "dup", task: "first", workspace: "/w" });
+    const writer = await fixture.store.create({ taskId: "dup", task: "first", workspace: "/w" });
     await writer.close();
-    await expect(store.create({ taskId: "dup", task: "second", workspace: "/w" })).rejects.toThrow(/task dup already exists/);
-    expect((await store.load("dup")).meta.task).toBe("first");
+    await expect(fixture.store.create({ taskId: "dup", task: "second", workspace: "/w" })).rejects.toThrow(/task dup already exists/);
+    expect((await fixture.store.load("dup")).meta.task).toBe("first");
   });
 
   it("refuses unknown and unsafe task ids with a message naming what to do", async () => {
-    await expect(store.load("nope")).rejects.toThrow(TaskNotFoundError);
-    await expect(store.load("nope")).rejects.toThrow(/cairn history/);
-    await expect(store.load("../etc")).rejects.toThrow(/not a valid task id/);
+    await expect(fixture.store.load("nope")).rejects.toThrow(TaskNotFoundError);
+    await expect(fixture.store.load("nope")).rejects.toThrow(/cairn history/);
+    await expect(fixture.store.load("../etc")).rejects.toThrow(/not a valid task id/);
   });
 
   it("resolves a task by its random tail or a unique prefix", async () => {
-    const first = await store.create({ task: "one", workspace: "/w", createdAt: Date.UTC(2026, 10, 30, 11, 10, 0) });
+    const first = await fixture.store.create({ task: "one", workspace: "/w", createdAt: Date.UTC(2026, 10, 30, 11, 10, 0) });
     await first.close();
-    const second = await store.create({ task: "two", workspace: "/w", createdAt: Date.UTC(2026, 10, 30, 12, 0, 0) });
+    const second = await fixture.store.create({ task: "two", workspace: "/w", createdAt: Date.UTC(2026, 10, 30, 12, 0, 0) });
     await second.close();
     expect(first.taskId).toMatch(/^2026-11-30T11-10-00-[a-z0-9]{6}$/);
-    expect(await store.resolveTaskId(first.taskId.slice(-6))).toBe(first.taskId);
-    expect(await store.resolveTaskId("2026-11-30T12")).toBe(second.taskId);
-    await expect(store.resolveTaskId("2026-11-30")).rejects.toThrow(/matches 2 tasks/);
+    expect(await fixture.store.resolveTaskId(first.taskId.slice(-6))).toBe(first.taskId);
+    expect(await fixture.store.resolveTaskId("2026-11-30T12")).toBe(second.taskId);
+    await expect(fixture.store.resolveTaskId("2026-11-30")).rejects.toThrow(/matches 2 tasks/);
   });
 });
 
 describe("TaskStore history index", () => {
   async function makeTasks(): Promise<void> {
-    const first = await store.create({ taskId: "2026-01-01T00-00-00-aaaaaa", task: "Add a login page   with a form", workspace: "/w1", createdAt: 1 });
+    const first = await fixture.store.create({ taskId: "2026-01-01T00-00-00-aaaaaa", task: "Add a login page   with a form", workspace: "/w1", createdAt: 1 });
     first.append({ kind: "status", status: "completed", tokensIn: 100, tokensOut: 20, cost: 0.5 });
     await first.close();
-    const second = await store.create({ taskId: "2026-01-02T00-00-00-bbbbbb", task: "x ".repeat(100), workspace: "/w2", createdAt: 2 });
+    const second = await fixture.store.create({ taskId: "2026-01-02T00-00-00-bbbbbb", task: "x ".repeat(100), workspace: "/w2", createdAt: 2 });
     second.append({ kind: "status", status: "failed", tokensIn: 7, tokensOut: 1, cost: 0.01 });
     await second.close();
   }
 
   it("lists tasks from the index with status, tokens and cost", async () => {
     await makeTasks();
-    const rows = await store.list();
+    const rows = await fixture.store.list();
     expect(rows.map((row) => [row.taskId, row.status, row.tokensIn, row.cost, row.workspace])).toEqual([
       ["2026-01-01T00-00-00-aaaaaa", "completed", 100, 0.5, "/w1"],
       ["2026-01-02T00-00-00-bbbbbb", "failed", 7, 0.01, "/w2"],
     ]);
     expect(rows[0]!.title).toBe("Add a login page with a form");
     expect(rows[1]!.title.length).toBeLessThanOrEqual(81);
-    const index = JSON.parse(await readFile(join(folder.path, "history.json"), "utf8"));
+    const index = JSON.parse(await readFile(join(fixture.dataDir, "history.json"), "utf8"));
     expect(index.tasks).toHaveLength(2);
   });
 
   it("rebuilds the index from the logs when it is missing", async () => {
     await makeTasks();
-    await rm(join(folder.path, "history.json"));
-    const rows = await store.list();
+    await rm(join(fixture.dataDir, "history.json"));
+    const rows = await fixture.store.list();
     expect(rows.map((row) => [row.taskId, row.status, row.tokensIn])).toEqual([
       ["2026-01-01T00-00-00-aaaaaa", "completed", 100],
       ["2026-01-02T00-00-00-bbbbbb", "failed", 7],
     ]);
-    const index = JSON.parse(await readFile(join(folder.path, "history.json"), "utf8")) as { tasks: unknown[] };
+    const index = JSON.parse(await readFile(join(fixture.dataDir, "history.json"), "utf8")) as { tasks: unknown[] };
     expect(index.tasks).toHaveLength(2);
   });
 
   it("rebuilds the index from the logs when it is damaged", async () => {
     await makeTasks();
-    await writeFile(join(folder.path, "history.json"), '{"version":1,"tasks":[{"taskId":');
-    const rows = await store.list();
+    await writeFile(join(fixture.dataDir, "history.json"), '{"version":1,"tasks":[{"taskId":');
+    const rows = await fixture.store.list();
     expect(rows.map((row) => row.status)).toEqual(["completed", "failed"]);
-    expect(JSON.parse(await readFile(join(folder.path, "history.json"), "utf8")).version).toBe(1);
+    expect(JSON.parse(await readFile(join(fixture.dataDir, "history.json"), "utf8")).version).toBe(1);
   });
 
   it("shows a task whose process died while running as aborted", async () => {
-    const writer = await store.create({ taskId: "died", task: "t", workspace: "/w" });
+    const writer = await fixture.store.create({ taskId: "died", task: "t", workspace: "/w" });
     writer.append({ kind: "status", status: "running", tokensIn: 1, tokensOut: 1, cost: 0 });
     await writer.flush();
-    expect((await store.list())[0]!.status).toBe("running");
+    expect((await fixture.store.list())[0]!.status).toBe("running");
     await writer.close(); // the lock goes, as if the process had died; the log still says running
-    expect((await store.list())[0]!.status).toBe("aborted");
+    expect((await fixture.store.list())[0]!.status).toBe("aborted");
   });
 });
