@@ -1,20 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createCheckpointGate } from "./gate.js";
 import { CheckpointTracker } from "./tracker.js";
-import { temporaryFolder, writeFiles } from "./test-support/workspace.js";
+import { useCheckpointFolders, writeFiles } from "./test-support/workspace.js";
 
-let workspace: { path: string; remove(): Promise<void> };
-let data: { path: string; remove(): Promise<void> };
-
-beforeEach(async () => {
-  workspace = await temporaryFolder("cairn-ws-");
-  data = await temporaryFolder("cairn-data-");
-  await writeFiles(workspace.path, { "a.txt": "1" });
-});
-afterEach(async () => {
-  await workspace.remove();
-  await data.remove();
-});
+const folders = useCheckpointFolders({ prepare: (workspace) => writeFiles(workspace, { "a.txt": "1" }) });
 
 function recordingGate(tracker: CheckpointTracker | undefined, extra: { firstTimeoutMs?: number } = {}) {
   const created: Array<[string, string]> = [];
@@ -33,7 +22,7 @@ function recordingGate(tracker: CheckpointTracker | undefined, extra: { firstTim
 
 describe("createCheckpointGate", () => {
   it("T16: starts the first checkpoint without blocking, then checkpoints turns and completions that changed files", async () => {
-    const tracker = new CheckpointTracker({ workspace: workspace.path, dataDir: data.path });
+    const tracker = new CheckpointTracker({ workspace: folders.workspace, dataDir: folders.dataDir });
     const { gate, created, warnings, setPosition } = recordingGate(tracker);
     gate.startInitial();
     // startInitial returned before the snapshot was made.
@@ -42,13 +31,13 @@ describe("createCheckpointGate", () => {
     expect(created.map(([, reason]) => reason)).toEqual(["initial"]);
 
     expect(await gate.commit("turn")).toBeUndefined();
-    await writeFiles(workspace.path, { "a.txt": "2" });
+    await writeFiles(folders.workspace, { "a.txt": "2" });
     setPosition({ apiHistoryLength: 4, uiMessageCount: 9 });
     const turn = await gate.commit("turn");
     expect(turn).toMatch(/^[0-9a-f]{40}$/);
     // Issue 18: no completion checkpoint when nothing changed since the last one.
     expect(await gate.commit("completion")).toBeUndefined();
-    await writeFiles(workspace.path, { "b.txt": "new" });
+    await writeFiles(folders.workspace, { "b.txt": "new" });
     const completion = await gate.commit("completion");
     expect(completion).toMatch(/^[0-9a-f]{40}$/);
     expect(created.map(([hash, reason]) => [hash, reason])).toEqual([
@@ -62,21 +51,21 @@ describe("createCheckpointGate", () => {
   });
 
   it("T16: turns checkpoints off with a warning instead of stalling when the first snapshot is too slow", async () => {
-    const tracker = new CheckpointTracker({ workspace: workspace.path, dataDir: data.path });
+    const tracker = new CheckpointTracker({ workspace: folders.workspace, dataDir: folders.dataDir });
     const { gate, created, warnings } = recordingGate(tracker, { firstTimeoutMs: 0 });
     gate.startInitial();
     await gate.waitInitial();
     expect(created).toEqual([]);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/checkpoints are off for this task: snapshotting the workspace took longer than 0 ms/);
-    await writeFiles(workspace.path, { "a.txt": "changed" });
+    await writeFiles(folders.workspace, { "a.txt": "changed" });
     expect(await gate.commit("turn")).toBeUndefined();
     expect(await gate.commit("completion")).toBeUndefined();
     expect(warnings).toHaveLength(1);
   });
 
   it("runs without checkpoints, with the reason as a warning, in the home folder", async () => {
-    const tracker = new CheckpointTracker({ workspace: workspace.path, dataDir: data.path, homeFolder: workspace.path });
+    const tracker = new CheckpointTracker({ workspace: folders.workspace, dataDir: folders.dataDir, homeFolder: folders.workspace });
     const { gate, created, warnings } = recordingGate(tracker);
     gate.startInitial();
     await gate.waitInitial();

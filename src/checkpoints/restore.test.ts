@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TaskStore } from "../store/task-store.js";
 import type { TaskLogWriter } from "../store/log-writer.js";
 import type { UiMessage } from "../task/contracts/messages.js";
@@ -7,19 +7,9 @@ import { conversationCutFor } from "./conversation-cut.js";
 import { createCheckpointGate } from "./gate.js";
 import { restoreCheckpoint, restoreOpenTask } from "./restore.js";
 import { CheckpointTracker } from "./tracker.js";
-import { readText, temporaryFolder, writeFiles } from "./test-support/workspace.js";
+import { readText, useCheckpointFolders, writeFiles } from "./test-support/workspace.js";
 
-let workspace: { path: string; remove(): Promise<void> };
-let data: { path: string; remove(): Promise<void> };
-
-beforeEach(async () => {
-  workspace = await temporaryFolder("cairn-ws-");
-  data = await temporaryFolder("cairn-data-");
-});
-afterEach(async () => {
-  await workspace.remove();
-  await data.remove();
-});
+const folders = useCheckpointFolders();
 
 const say = (id: string, text: string, meta?: Record<string, unknown>): UiMessage => ({
   id, ts: 1, type: "say", say: meta === undefined ? "text" : "checkpoint_created", text, partial: false, ...(meta === undefined ? {} : { meta }),
@@ -27,9 +17,9 @@ const say = (id: string, text: string, meta?: Record<string, unknown>): UiMessag
 
 /** A two-turn task the way the Task would log it, with a checkpoint after each turn. */
 async function scriptedTask(): Promise<{ taskId: string; hashes: string[] }> {
-  const store = new TaskStore({ dataDir: data.path });
-  const writer: TaskLogWriter = await store.create({ task: "edit a.txt", workspace: workspace.path });
-  const tracker = new CheckpointTracker({ workspace: workspace.path, dataDir: data.path });
+  const store = new TaskStore({ dataDir: folders.dataDir });
+  const writer: TaskLogWriter = await store.create({ task: "edit a.txt", workspace: folders.workspace });
+  const tracker = new CheckpointTracker({ workspace: folders.workspace, dataDir: folders.dataDir });
   const hashes: string[] = [];
   const gate = createCheckpointGate({
     tracker,
@@ -43,7 +33,7 @@ async function scriptedTask(): Promise<{ taskId: string; hashes: string[] }> {
       throw new Error(text);
     },
   });
-  await writeFiles(workspace.path, { "a.txt": "start" });
+  await writeFiles(folders.workspace, { "a.txt": "start" });
   writer.append({ kind: "ui", message: say("task", "edit a.txt") });
   gate.startInitial();
   await gate.waitInitial();
@@ -51,7 +41,7 @@ async function scriptedTask(): Promise<{ taskId: string; hashes: string[] }> {
   for (const turn of ["one", "two"]) {
     writer.append({ kind: "api", message: { role: "assistant", content: [{ type: "text", text: `writing ${turn}` }] } });
     writer.append({ kind: "ui", message: say(`say-${turn}`, `writing ${turn}`) });
-    await writeFiles(workspace.path, { "a.txt": turn, [`${turn}.txt`]: turn });
+    await writeFiles(folders.workspace, { "a.txt": turn, [`${turn}.txt`]: turn });
     writer.append({ kind: "api", message: { role: "user", content: [{ type: "text", text: `result ${turn}` }] } });
     await gate.commit("turn");
   }
@@ -62,21 +52,21 @@ async function scriptedTask(): Promise<{ taskId: string; hashes: string[] }> {
 describe("restoreCheckpoint", () => {
   it("--files puts the workspace back and leaves the conversation alone", async () => {
     const { taskId, hashes } = await scriptedTask();
-    const outcome = await restoreCheckpoint({ dataDir: data.path, taskId, checkpoint: hashes[1]!.slice(0, 8), mode: "files" });
+    const outcome = await restoreCheckpoint({ dataDir: folders.dataDir, taskId, checkpoint: hashes[1]!.slice(0, 8), mode: "files" });
     expect(outcome.files?.restored).toEqual(["a.txt"]);
     expect(outcome.files?.removed).toEqual(["two.txt"]);
-    expect(await readText(join(workspace.path, "a.txt"))).toBe("one");
-    expect(await readText(join(workspace.path, "one.txt"))).toBe("one");
-    const loaded = await new TaskStore({ dataDir: data.path }).load(taskId);
+    expect(await readText(join(folders.workspace, "a.txt"))).toBe("one");
+    expect(await readText(join(folders.workspace, "one.txt"))).toBe("one");
+    const loaded = await new TaskStore({ dataDir: folders.dataDir }).load(taskId);
     expect(loaded.apiHistory).toHaveLength(5);
     expect(loaded.uiMessages).toHaveLength(6);
   });
 
   it("--task cuts the conversation back to the checkpoint and leaves the files alone", async () => {
     const { taskId, hashes } = await scriptedTask();
-    const outcome = await restoreCheckpoint({ dataDir: data.path, taskId, checkpoint: hashes[1]!, mode: "task" });
+    const outcome = await restoreCheckpoint({ dataDir: folders.dataDir, taskId, checkpoint: hashes[1]!, mode: "task" });
     expect(outcome.files).toBeUndefined();
-    const loaded = await new TaskStore({ dataDir: data.path }).load(taskId);
+    const loaded = await new TaskStore({ dataDir: folders.dataDir }).load(taskId);
     expect(loaded.uiMessages.map((message) => message.id)).toEqual([
       "task",
       `checkpoint-${hashes[0]}`,
@@ -88,28 +78,28 @@ describe("restoreCheckpoint", () => {
       "writing one",
       "result one",
     ]);
-    expect(await readText(join(workspace.path, "a.txt"))).toBe("two");
+    expect(await readText(join(folders.workspace, "a.txt"))).toBe("two");
   });
 
   it("--both restores files and conversation to the initial checkpoint", async () => {
     const { taskId, hashes } = await scriptedTask();
-    await restoreCheckpoint({ dataDir: data.path, taskId, checkpoint: hashes[0]!, mode: "both" });
-    const loaded = await new TaskStore({ dataDir: data.path }).load(taskId);
+    await restoreCheckpoint({ dataDir: folders.dataDir, taskId, checkpoint: hashes[0]!, mode: "both" });
+    const loaded = await new TaskStore({ dataDir: folders.dataDir }).load(taskId);
     expect(loaded.uiMessages.map((message) => message.id)).toEqual(["task", `checkpoint-${hashes[0]}`]);
     expect(loaded.apiHistory).toEqual([]);
-    expect(await readText(join(workspace.path, "a.txt"))).toBe("start");
-    expect(await readText(join(workspace.path, "one.txt"))).toBeUndefined();
+    expect(await readText(join(folders.workspace, "a.txt"))).toBe("start");
+    expect(await readText(join(folders.workspace, "one.txt"))).toBeUndefined();
   });
 
   it("refuses a restore while the task is open in a writer, and names unknown checkpoints", async () => {
     const { taskId } = await scriptedTask();
-    const store = new TaskStore({ dataDir: data.path });
+    const store = new TaskStore({ dataDir: folders.dataDir });
     const { writer } = await store.open(taskId);
-    await expect(restoreCheckpoint({ dataDir: data.path, taskId, checkpoint: "abcd", mode: "both" })).rejects.toThrow(
+    await expect(restoreCheckpoint({ dataDir: folders.dataDir, taskId, checkpoint: "abcd", mode: "both" })).rejects.toThrow(
       /is open in another cairn process/,
     );
     await writer.close();
-    await expect(restoreCheckpoint({ dataDir: data.path, taskId, checkpoint: "abcd", mode: "both" })).rejects.toThrow(
+    await expect(restoreCheckpoint({ dataDir: folders.dataDir, taskId, checkpoint: "abcd", mode: "both" })).rejects.toThrow(
       `task ${taskId} has no checkpoint "abcd"`,
     );
   });
@@ -118,16 +108,16 @@ describe("restoreCheckpoint", () => {
 describe("restoreOpenTask", () => {
   it("restores a task this process holds open, and the writer goes on from the cut", async () => {
     const { taskId, hashes } = await scriptedTask();
-    const store = new TaskStore({ dataDir: data.path });
+    const store = new TaskStore({ dataDir: folders.dataDir });
     const { writer, loaded } = await store.open(taskId);
-    const outcome = await restoreOpenTask({ writer, loaded, dataDir: data.path, checkpoint: hashes[1]!, mode: "both" });
+    const outcome = await restoreOpenTask({ writer, loaded, dataDir: folders.dataDir, checkpoint: hashes[1]!, mode: "both" });
     expect(outcome.conversation).toEqual({ apiHistoryLength: 3, uiMessageCount: 4 });
     expect(writer.position()).toEqual({ apiHistoryLength: 3, uiMessageCount: 4 });
     writer.append({ kind: "ui", message: say("after", "after the restore") });
     await writer.close();
     const reloaded = await store.load(taskId);
     expect(reloaded.uiMessages.map((message) => message.id).slice(-2)).toEqual([`checkpoint-${hashes[1]}`, "after"]);
-    expect(await readText(join(workspace.path, "a.txt"))).toBe("one");
+    expect(await readText(join(folders.workspace, "a.txt"))).toBe("one");
   });
 });
 

@@ -1,34 +1,24 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CheckpointUnavailableError } from "./git.js";
 import { CheckpointTracker } from "./tracker.js";
-import { fingerprint, initUserRepository, readText, temporaryFolder, writeFiles } from "./test-support/workspace.js";
+import { fingerprint, initUserRepository, readText, useCheckpointFolders, writeFiles } from "./test-support/workspace.js";
 
-let workspace: { path: string; remove(): Promise<void> };
-let data: { path: string; remove(): Promise<void> };
-
-beforeEach(async () => {
-  workspace = await temporaryFolder("cairn-ws-");
-  data = await temporaryFolder("cairn-data-");
-});
-afterEach(async () => {
-  await workspace.remove();
-  await data.remove();
-});
+const folders = useCheckpointFolders();
 
 const limit = 2_000;
 const big = "B".repeat(limit + 1);
 
 async function tracker(): Promise<CheckpointTracker> {
-  const created = new CheckpointTracker({ workspace: workspace.path, dataDir: data.path, maxFileBytes: limit });
+  const created = new CheckpointTracker({ workspace: folders.workspace, dataDir: folders.dataDir, maxFileBytes: limit });
   await created.init();
   return created;
 }
 
 /** Changes every kind of file after a checkpoint, restores, and checks what came back and what was left alone. */
 async function editRestoreAndCheck(subject: CheckpointTracker): Promise<void> {
-  await writeFiles(workspace.path, {
+  await writeFiles(folders.workspace, {
     "src/app.ts": "original",
     "src/gone.ts": "will be deleted",
     ".gitignore": "secret.env\n",
@@ -38,7 +28,7 @@ async function editRestoreAndCheck(subject: CheckpointTracker): Promise<void> {
   });
   const first = (await subject.commit({ taskId: "t", reason: "initial" }))!;
   const { rm } = await import("node:fs/promises");
-  await writeFiles(workspace.path, {
+  await writeFiles(folders.workspace, {
     "src/app.ts": "edited by the agent",
     "src/new/created.ts": "created later",
     "secret.env": "TOKEN=2",
@@ -46,25 +36,25 @@ async function editRestoreAndCheck(subject: CheckpointTracker): Promise<void> {
     "huge.bin": `${big}more`,
     "huge-new.bin": big,
   });
-  await rm(join(workspace.path, "src/gone.ts"));
+  await rm(join(folders.workspace, "src/gone.ts"));
 
   const result = await subject.restoreFiles(first, { taskId: "t" });
   expect(result.restored.sort()).toEqual(["src/app.ts", "src/gone.ts"]);
   expect(result.removed).toEqual(["src/new/created.ts"]);
-  expect(await readText(join(workspace.path, "src/app.ts"))).toBe("original");
-  expect(await readText(join(workspace.path, "src/gone.ts"))).toBe("will be deleted");
-  expect(await readText(join(workspace.path, "src/new/created.ts"))).toBeUndefined();
+  expect(await readText(join(folders.workspace, "src/app.ts"))).toBe("original");
+  expect(await readText(join(folders.workspace, "src/gone.ts"))).toBe("will be deleted");
+  expect(await readText(join(folders.workspace, "src/new/created.ts"))).toBeUndefined();
   // Ignored, excluded-by-default and large files are left exactly as they are now.
-  expect(await readText(join(workspace.path, "secret.env"))).toBe("TOKEN=2");
-  expect(await readText(join(workspace.path, "node_modules/lib/index.js"))).toBe("module v2");
-  expect(await readText(join(workspace.path, "huge.bin"))).toBe(`${big}more`);
-  expect(await readText(join(workspace.path, "huge-new.bin"))).toBe(big);
+  expect(await readText(join(folders.workspace, "secret.env"))).toBe("TOKEN=2");
+  expect(await readText(join(folders.workspace, "node_modules/lib/index.js"))).toBe("module v2");
+  expect(await readText(join(folders.workspace, "huge.bin"))).toBe(`${big}more`);
+  expect(await readText(join(folders.workspace, "huge-new.bin"))).toBe(big);
 
   // The restore can be undone: the state just before it was checkpointed.
   const undo = await subject.restoreFiles(result.undoHash, { taskId: "t" });
   expect(undo.restored.sort()).toEqual(["src/app.ts", "src/new/created.ts"]);
-  expect(await readText(join(workspace.path, "src/app.ts"))).toBe("edited by the agent");
-  expect(await readText(join(workspace.path, "src/gone.ts"))).toBeUndefined();
+  expect(await readText(join(folders.workspace, "src/app.ts"))).toBe("edited by the agent");
+  expect(await readText(join(folders.workspace, "src/gone.ts"))).toBeUndefined();
 }
 
 describe("CheckpointTracker", () => {
@@ -73,20 +63,20 @@ describe("CheckpointTracker", () => {
   });
 
   it("restores files in a git repository without touching the user's .git", async () => {
-    await writeFiles(workspace.path, { "README.md": "readme", "src/app.ts": "original" });
-    initUserRepository(workspace.path);
-    const before = await fingerprint(join(workspace.path, ".git"));
+    await writeFiles(folders.workspace, { "README.md": "readme", "src/app.ts": "original" });
+    initUserRepository(folders.workspace);
+    const before = await fingerprint(join(folders.workspace, ".git"));
     await editRestoreAndCheck(await tracker());
-    expect(await fingerprint(join(workspace.path, ".git"))).toEqual(before);
+    expect(await fingerprint(join(folders.workspace, ".git"))).toEqual(before);
   });
 
   it("checkpoints files inside nested repositories without touching their .git folders", async () => {
-    await writeFiles(workspace.path, { "top.txt": "top", "libs/inner/lib.txt": "v1\n", "libs/inner/.gitignore": "local.txt\n" });
-    initUserRepository(join(workspace.path, "libs/inner"));
-    const nestedBefore = await fingerprint(join(workspace.path, "libs/inner/.git"));
+    await writeFiles(folders.workspace, { "top.txt": "top", "libs/inner/lib.txt": "v1\n", "libs/inner/.gitignore": "local.txt\n" });
+    initUserRepository(join(folders.workspace, "libs/inner"));
+    const nestedBefore = await fingerprint(join(folders.workspace, "libs/inner/.git"));
     const subject = await tracker();
     const first = (await subject.commit({ taskId: "t", reason: "initial" }))!;
-    await writeFiles(workspace.path, { "libs/inner/lib.txt": "v2\n", "libs/inner/added.txt": "new", "libs/inner/local.txt": "ignored" });
+    await writeFiles(folders.workspace, { "libs/inner/lib.txt": "v2\n", "libs/inner/added.txt": "new", "libs/inner/local.txt": "ignored" });
 
     const diff = await subject.diff(first);
     expect(diff.files).toEqual([
@@ -97,18 +87,18 @@ describe("CheckpointTracker", () => {
 
     const result = await subject.restoreFiles(first, { taskId: "t" });
     expect(result.restored).toEqual(["libs/inner/lib.txt"]);
-    expect(await readText(join(workspace.path, "libs/inner/lib.txt"))).toBe("v1\n");
-    expect(await readText(join(workspace.path, "libs/inner/added.txt"))).toBeUndefined();
-    expect(await readText(join(workspace.path, "libs/inner/local.txt"))).toBe("ignored");
-    expect(await fingerprint(join(workspace.path, "libs/inner/.git"))).toEqual(nestedBefore);
+    expect(await readText(join(folders.workspace, "libs/inner/lib.txt"))).toBe("v1\n");
+    expect(await readText(join(folders.workspace, "libs/inner/added.txt"))).toBeUndefined();
+    expect(await readText(join(folders.workspace, "libs/inner/local.txt"))).toBe("ignored");
+    expect(await fingerprint(join(folders.workspace, "libs/inner/.git"))).toEqual(nestedBefore);
   });
 
   it("makes a turn checkpoint only when files changed, and lists a task's checkpoints newest first", async () => {
-    await writeFiles(workspace.path, { "a.txt": "1" });
+    await writeFiles(folders.workspace, { "a.txt": "1" });
     const subject = await tracker();
     const initial = await subject.commit({ taskId: "t1", reason: "initial", apiHistoryLength: 0, uiMessageCount: 2 });
     expect(await subject.commit({ taskId: "t1", reason: "turn" }, { onlyIfChanged: true })).toBeUndefined();
-    await writeFiles(workspace.path, { "a.txt": "2" });
+    await writeFiles(folders.workspace, { "a.txt": "2" });
     const turn = await subject.commit({ taskId: "t1", reason: "turn", apiHistoryLength: 3, uiMessageCount: 7 }, { onlyIfChanged: true });
     expect(turn).toMatch(/^[0-9a-f]{40}$/);
     const completion = await subject.commit({ taskId: "t1", reason: "completion" });
@@ -126,17 +116,17 @@ describe("CheckpointTracker", () => {
   });
 
   it("issue 18: a turn checkpoint (git status, update-index, commit -a) records edits, deletions and new files, never large or ignored ones", async () => {
-    await writeFiles(workspace.path, { "a.txt": "1", "gone.txt": "x", ".gitignore": "*.log\n" });
+    await writeFiles(folders.workspace, { "a.txt": "1", "gone.txt": "x", ".gitignore": "*.log\n" });
     const subject = await tracker();
     const initial = (await subject.commit({ taskId: "t", reason: "initial" }))!;
     const { rm } = await import("node:fs/promises");
     // Only tracked changes: no new file.
-    await writeFiles(workspace.path, { "a.txt": "2" });
+    await writeFiles(folders.workspace, { "a.txt": "2" });
     const edited = await subject.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true });
     expect((await subject.diff(initial, edited)).files).toEqual([{ path: "a.txt", status: "modified" }]);
     // New files (one large, one ignored), an edit and a deletion in one turn.
-    await writeFiles(workspace.path, { "a.txt": "3", "src/new.ts": "new", "huge.bin": big, "run.log": "noise" });
-    await rm(join(workspace.path, "gone.txt"));
+    await writeFiles(folders.workspace, { "a.txt": "3", "src/new.ts": "new", "huge.bin": big, "run.log": "noise" });
+    await rm(join(folders.workspace, "gone.txt"));
     const turn = await subject.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true });
     expect(turn).toMatch(/^[0-9a-f]{40}$/);
     expect((await subject.diff(edited!, turn)).files).toEqual([
@@ -147,24 +137,24 @@ describe("CheckpointTracker", () => {
     // The large file is excluded from now on, so it does not make later turns look changed.
     expect(await subject.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true })).toBeUndefined();
     // A file changed and changed back is no change either.
-    await writeFiles(workspace.path, { "a.txt": "4" });
-    await writeFiles(workspace.path, { "a.txt": "3" });
+    await writeFiles(folders.workspace, { "a.txt": "4" });
+    await writeFiles(folders.workspace, { "a.txt": "3" });
     expect(await subject.commit({ taskId: "t", reason: "completion" }, { onlyIfChanged: true })).toBeUndefined();
     // A nested repository that appears in a turn is handled the slow, careful way.
-    await writeFiles(workspace.path, { "libs/inner/lib.txt": "v1" });
-    initUserRepository(join(workspace.path, "libs/inner"));
+    await writeFiles(folders.workspace, { "libs/inner/lib.txt": "v1" });
+    initUserRepository(join(folders.workspace, "libs/inner"));
     const nested = await subject.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true });
     expect((await subject.diff(turn!, nested)).files).toEqual([{ path: "libs/inner/lib.txt", status: "added" }]);
-    await writeFiles(workspace.path, { "libs/inner/more.txt": "new inside" });
+    await writeFiles(folders.workspace, { "libs/inner/more.txt": "new inside" });
     const inside = await subject.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true });
     expect((await subject.diff(nested!, inside)).files).toEqual([{ path: "libs/inner/more.txt", status: "added" }]);
   });
 
   it("diffs two checkpoints and names a hash that does not exist", async () => {
-    await writeFiles(workspace.path, { "a.txt": "one\n" });
+    await writeFiles(folders.workspace, { "a.txt": "one\n" });
     const subject = await tracker();
     const first = (await subject.commit({ taskId: "t", reason: "initial" }))!;
-    await writeFiles(workspace.path, { "a.txt": "two\n", "b.txt": "b\n" });
+    await writeFiles(folders.workspace, { "a.txt": "two\n", "b.txt": "b\n" });
     const second = (await subject.commit({ taskId: "t", reason: "turn" }))!;
     const diff = await subject.diff(first, second);
     expect(diff.files).toEqual([
@@ -177,8 +167,8 @@ describe("CheckpointTracker", () => {
   });
 
   it("works with no git identity and ignores GIT_DIR pointing elsewhere", async () => {
-    await writeFiles(workspace.path, { "a.txt": "1" });
-    const decoy = join(data.path, "decoy");
+    await writeFiles(folders.workspace, { "a.txt": "1" });
+    const decoy = join(folders.dataDir, "decoy");
     await mkdir(decoy);
     const saved = { ...process.env };
     process.env["GIT_DIR"] = decoy;
@@ -194,18 +184,18 @@ describe("CheckpointTracker", () => {
   });
 
   it("refuses the home folder itself with a clear message", async () => {
-    const subject = new CheckpointTracker({ workspace: workspace.path, dataDir: data.path, homeFolder: workspace.path });
+    const subject = new CheckpointTracker({ workspace: folders.workspace, dataDir: folders.dataDir, homeFolder: folders.workspace });
     await expect(subject.init()).rejects.toThrow(CheckpointUnavailableError);
     await expect(subject.init()).rejects.toThrow(/checkpoints are off in your home folder itself/);
-    const rootTracker = new CheckpointTracker({ workspace: "/", dataDir: data.path });
+    const rootTracker = new CheckpointTracker({ workspace: "/", dataDir: folders.dataDir });
     await expect(rootTracker.init()).rejects.toThrow(/root of the file system/);
   });
 
   it("says git is missing when it cannot be found", async () => {
     const saved = process.env["PATH"];
-    process.env["PATH"] = data.path;
+    process.env["PATH"] = folders.dataDir;
     try {
-      const subject = new CheckpointTracker({ workspace: workspace.path, dataDir: data.path });
+      const subject = new CheckpointTracker({ workspace: folders.workspace, dataDir: folders.dataDir });
       await expect(subject.init()).rejects.toThrow(/git is not installed/);
     } finally {
       process.env["PATH"] = saved;

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
+import { afterEach, beforeEach } from "vitest";
 
 export async function temporaryFolder(prefix: string): Promise<{ path: string; remove(): Promise<void> }> {
   const path = await mkdtemp(join(tmpdir(), prefix));
@@ -42,4 +43,37 @@ export function initUserRepository(root: string): void {
 
 export async function readText(path: string): Promise<string | undefined> {
   return readFile(path, "utf8").catch(() => undefined);
+}
+
+export interface CheckpointFolders {
+  /** This test's workspace folder. */
+  readonly workspace: string;
+  /** This test's data folder (where the shadow repositories go). */
+  readonly dataDir: string;
+}
+
+/** Registers the hooks in the calling test file: a fresh workspace and data folder for each test, removed after it. */
+export function useCheckpointFolders(options: { prepare?: (workspace: string) => Promise<void> } = {}): CheckpointFolders {
+  let current: { workspace: { path: string; remove(): Promise<void> }; data: { path: string; remove(): Promise<void> } } | undefined;
+  beforeEach(async () => {
+    current = { workspace: await temporaryFolder("cairn-ws-"), data: await temporaryFolder("cairn-data-") };
+    await options.prepare?.(current.workspace.path);
+  });
+  afterEach(async () => {
+    await current?.workspace.remove();
+    await current?.data.remove();
+    current = undefined;
+  });
+  const active = (): NonNullable<typeof current> => {
+    if (current === undefined) throw new Error("the folders exist only while a test runs");
+    return current;
+  };
+  return {
+    get workspace() {
+      return active().workspace.path;
+    },
+    get dataDir() {
+      return active().data.path;
+    },
+  };
 }
