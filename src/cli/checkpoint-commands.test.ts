@@ -7,6 +7,7 @@ import { createCheckpointGate } from "../checkpoints/gate.js";
 import { CheckpointTracker } from "../checkpoints/tracker.js";
 import { TaskStore } from "../store/task-store.js";
 import { registerCheckpointCommands } from "./checkpoint-commands.js";
+import { captureOutput } from "./test-support/capture-output.js";
 
 let root: string;
 let dataDir: string;
@@ -26,17 +27,9 @@ afterEach(async () => {
 async function cairn(...args: string[]): Promise<string> {
   const program = new Command("cairn").exitOverride();
   registerCheckpointCommands(program, { dataDir: () => dataDir });
-  let stdout = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  try {
-    await program.parseAsync(args, { from: "user" });
-  } finally {
-    vi.restoreAllMocks();
-  }
-  return stdout;
+  const output = { stdout: "", stderr: "" };
+  await captureOutput(output, () => program.parseAsync(args, { from: "user" }));
+  return output.stdout;
 }
 
 /** A task with an initial checkpoint and one turn that edited a file. */

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TaskStore } from "../store/task-store.js";
 import { registerHistoryCommands } from "./history-commands.js";
+import { captureOutput } from "./test-support/capture-output.js";
 
 let dataDir: string;
 
@@ -19,22 +20,9 @@ afterEach(async () => {
 async function cairn(...args: string[]): Promise<{ stdout: string; stderr: string }> {
   const program = new Command("cairn").exitOverride();
   registerHistoryCommands(program, { dataDir: () => dataDir });
-  let stdout = "";
-  let stderr = "";
-  vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    await program.parseAsync(args, { from: "user" });
-  } finally {
-    vi.restoreAllMocks();
-  }
-  return { stdout, stderr };
+  const output = { stdout: "", stderr: "" };
+  await captureOutput(output, () => program.parseAsync(args, { from: "user" }));
+  return output;
 }
 
 async function makeTask(): Promise<string> {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { everythingEntry, makeTemporaryFolder } from "../mcp/test-support/servers.js";
 import { registerMcpCommands } from "./mcp-commands.js";
+import { captureOutput } from "./test-support/capture-output.js";
 
 let root: { path: string; remove(): Promise<void> };
 let userConfigDir: string;
@@ -32,25 +33,13 @@ interface Outcome {
 async function cairnMcp(...args: string[]): Promise<Outcome> {
   const program = new Command("cairn").exitOverride();
   registerMcpCommands(program, { userConfigDir: () => userConfigDir, dataDir: () => dataDir, workspace: () => workspace });
-  let stdout = "";
-  let stderr = "";
-  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
+  const output = { stdout: "", stderr: "" };
   try {
-    await program.parseAsync(["mcp", ...args], { from: "user" });
-    return { status: 0, stdout, stderr };
+    await captureOutput(output, () => program.parseAsync(["mcp", ...args], { from: "user" }));
+    return { status: 0, ...output };
   } catch (error) {
-    if (error instanceof CommanderError) return { status: error.exitCode, stdout, stderr };
+    if (error instanceof CommanderError) return { status: error.exitCode, ...output };
     throw error;
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
   }
 }
 
