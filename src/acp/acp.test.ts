@@ -6,38 +6,28 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
-import { startScriptedServer } from "../llm/scripted/server.js";
-import type { ScriptedServer } from "../llm/scripted/server.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
-import { makeSandbox } from "../cli/test-support/cli-harness.js";
-import type { Sandbox } from "../cli/test-support/cli-harness.js";
+import { useCliFixture } from "../cli/test-support/cli-fixture.js";
 import { everythingEntry, startHttpEverything } from "../mcp/test-support/servers.js";
 import { startAcpClient } from "./test-support/acp-client.js";
 import type { AcpTestClient, PermissionAnswer } from "./test-support/acp-client.js";
 
-let sandbox: Sandbox;
-let server: ScriptedServer | undefined;
+const cli = useCliFixture();
 const clients: AcpTestClient[] = [];
 
-beforeEach(async () => {
-  sandbox = await makeSandbox();
-});
-
+// Runs before the fixture's own afterEach (hooks after a test run newest first): clients end before their server.
 afterEach(async () => {
   for (const client of clients.splice(0)) await client.close();
-  await server?.close();
-  server = undefined;
-  await sandbox.cleanup();
 });
 
 async function start(scenario: Scenario, options: { permissions?: PermissionAnswer[]; fs?: boolean; terminal?: boolean; keepServer?: boolean } = {}): Promise<AcpTestClient> {
-  if (options.keepServer !== true || server === undefined) server = await startScriptedServer({ scenario });
+  const server = options.keepServer === true && cli.server !== undefined ? cli.server : await cli.startServer(scenario);
   const client = startAcpClient({
     args: ["--provider", "anthropic", "--base-url", server.url, "--api-key", "test-key-acp", "--model", "claude-sonnet-5-5", "--tool-protocol", "native"],
-    env: sandbox.env,
-    cwd: sandbox.workspace,
+    env: cli.sandbox.env,
+    cwd: cli.sandbox.workspace,
     ...options,
   });
   clients.push(client);
@@ -58,17 +48,17 @@ function contentOf(client: AcpTestClient, toolCallId: string): ToolCallContent[]
 }
 
 function requestText(index: number): string {
-  return JSON.stringify(server?.requests[index]?.body);
+  return JSON.stringify(cli.server?.requests[index]?.body);
 }
 
 function toolNamesOf(index: number): string[] {
-  const body = server?.requests[index]?.body as { tools?: Array<{ name: string }> } | undefined;
+  const body = cli.server?.requests[index]?.body as { tools?: Array<{ name: string }> } | undefined;
   return (body?.tools ?? []).map((tool) => tool.name);
 }
 
 describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => {
   it("#16 prompt turn: text, a thought, an edit with its diff (permission asked and granted), a command with its output; the next prompt answers the completion", async () => {
-    await writeFile(join(sandbox.workspace, "hello.txt"), "hello\nworld\n");
+    await writeFile(join(cli.sandbox.workspace, "hello.txt"), "hello\nworld\n");
     const client = await start(
       {
         chunkSize: 8,
@@ -85,7 +75,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
       },
       { permissions: ["allow_once", "allow_once"] },
     );
-    const sessionId = await client.newSession(sandbox.workspace);
+    const sessionId = await client.newSession(cli.sandbox.workspace);
     const first = await client.prompt(sessionId, "greet the editor");
     expect(first.stopReason).toBe("end_turn");
 
@@ -99,9 +89,9 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     const titles = toolCallUpdates(client, edit?.toolCallId ?? "").flatMap((update) => ("title" in update && typeof update.title === "string" ? [update.title] : []));
     expect(titles.at(-1)).toBe("Edit hello.txt");
     const locations = toolCallUpdates(client, edit?.toolCallId ?? "").flatMap((update) => ("locations" in update && Array.isArray(update.locations) ? update.locations : []));
-    expect(locations.at(-1)?.path).toBe(join(sandbox.workspace, "hello.txt"));
+    expect(locations.at(-1)?.path).toBe(join(cli.sandbox.workspace, "hello.txt"));
     const diff = contentOf(client, edit?.toolCallId ?? "").find((content) => content.type === "diff");
-    expect(diff).toMatchObject({ type: "diff", path: join(sandbox.workspace, "hello.txt") });
+    expect(diff).toMatchObject({ type: "diff", path: join(cli.sandbox.workspace, "hello.txt") });
     expect(diff && "oldText" in diff ? diff.oldText : "").toContain("hello");
     expect(diff && "newText" in diff ? diff.newText : "").toContain("hello, editor");
     expect(statusesOf(client, edit?.toolCallId ?? "")).toEqual(["pending", "in_progress", "completed"]);
@@ -109,27 +99,27 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(client.permissionRequests.map((request) => request.toolCall.toolCallId)).toEqual([edit?.toolCallId, command?.toolCallId]);
     expect(client.permissionRequests[0]?.options.map((option) => option.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
     // The request repeats the call, so a client can show the diff in its dialog.
-    expect(client.permissionRequests[0]?.toolCall).toMatchObject({ title: "Edit hello.txt", kind: "edit", content: [{ type: "diff", path: join(sandbox.workspace, "hello.txt") }] });
+    expect(client.permissionRequests[0]?.toolCall).toMatchObject({ title: "Edit hello.txt", kind: "edit", content: [{ type: "diff", path: join(cli.sandbox.workspace, "hello.txt") }] });
     expect(toolCallUpdates(client, command?.toolCallId ?? "").some((update) => "title" in update && update.title === "Run `echo from-the-shell && cat hello.txt`")).toBe(true);
     const output = contentOf(client, command?.toolCallId ?? "").flatMap((content) => (content.type === "content" && content.content.type === "text" ? [content.content.text] : []));
     expect(output.join("\n")).toContain("from-the-shell");
     expect(statusesOf(client, command?.toolCallId ?? "").at(-1)).toBe("completed");
-    expect(await readFile(join(sandbox.workspace, "hello.txt"), "utf8")).toBe("hello, editor\nworld\n");
+    expect(await readFile(join(cli.sandbox.workspace, "hello.txt"), "utf8")).toBe("hello, editor\nworld\n");
 
     // The same Task waits on its completion ask: the next prompt is the user's feedback.
     const second = await client.prompt(sessionId, "also add a line");
     expect(second.stopReason).toBe("end_turn");
-    expect(server?.requests).toHaveLength(4);
+    expect(cli.server?.requests).toHaveLength(4);
     expect(requestText(3)).toContain("also add a line");
     expect(client.text("agent_message_chunk")).toContain("Added the line too.");
     expect(client.stderr()).not.toContain("test-key-acp");
   }, 60_000);
 
   it("#16 available commands: the project's custom commands are offered to the editor, and a prompt typed as /name args runs one", async () => {
-    await mkdir(join(sandbox.workspace, ".claude", "commands"), { recursive: true });
-    await writeFile(join(sandbox.workspace, ".claude", "commands", "review.md"), "---\ndescription: Review a file carefully\nargument-hint: <file>\n---\nReview $ARGUMENTS and list every bug.\n");
+    await mkdir(join(cli.sandbox.workspace, ".claude", "commands"), { recursive: true });
+    await writeFile(join(cli.sandbox.workspace, ".claude", "commands", "review.md"), "---\ndescription: Review a file carefully\nargument-hint: <file>\n---\nReview $ARGUMENTS and list every bug.\n");
     const client = await start({ turns: [{ toolCalls: [{ name: "attempt_completion", arguments: { result: "Reviewed." } }] }] });
-    const sessionId = await client.newSession(sandbox.workspace);
+    const sessionId = await client.newSession(cli.sandbox.workspace);
     const deadline = Date.now() + 10_000;
     while (client.updatesOf("available_commands_update").length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     const offered = client.updatesOf("available_commands_update").at(-1)?.availableCommands ?? [];
@@ -149,9 +139,9 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
       },
       { permissions: ["reject_once"] },
     );
-    const sessionId = await client.newSession(sandbox.workspace);
+    const sessionId = await client.newSession(cli.sandbox.workspace);
     expect((await client.prompt(sessionId, "write new.txt")).stopReason).toBe("end_turn");
-    expect(existsSync(join(sandbox.workspace, "new.txt"))).toBe(false);
+    expect(existsSync(join(cli.sandbox.workspace, "new.txt"))).toBe(false);
     const edit = client.updatesOf("tool_call").find((call) => call.kind === "edit");
     expect(statusesOf(client, edit?.toolCallId ?? "").at(-1)).toBe("failed");
     expect(requestText(1)).toContain("The user denied this operation");
@@ -169,26 +159,26 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
       },
       { permissions: ["allow_always"] },
     );
-    const sessionId = await client.newSession(sandbox.workspace);
+    const sessionId = await client.newSession(cli.sandbox.workspace);
     expect((await client.prompt(sessionId, "write two files")).stopReason).toBe("end_turn");
     expect(client.permissionRequests).toHaveLength(1);
-    expect(await readFile(join(sandbox.workspace, "two.txt"), "utf8")).toBe("2\n");
+    expect(await readFile(join(cli.sandbox.workspace, "two.txt"), "utf8")).toBe("2\n");
   }, 60_000);
 
   it("#16 cancel during a stream: the prompt answers cancelled and the request is aborted", async () => {
     const client = await start({ turns: [{ text: "a long answer ".repeat(200), chunkSize: 4, delayMs: 30 }] });
-    const sessionId = await client.newSession(sandbox.workspace);
+    const sessionId = await client.newSession(cli.sandbox.workspace);
     const prompt = client.prompt(sessionId, "talk for a while");
     await client.waitForUpdate((update) => update.sessionUpdate === "agent_message_chunk");
     await client.agent.notify("session/cancel", { sessionId });
     expect((await prompt).stopReason).toBe("cancelled");
-    await server?.waitForClientClose(0);
-    expect(server?.progress(0).completed).toBe(false);
+    await cli.server?.waitForClientClose(0);
+    expect(cli.server?.progress(0).completed).toBe(false);
   }, 60_000);
 
   it("#16 cancel during a command: the command is stopped, its call fails, the prompt answers cancelled", async () => {
     const client = await start({ turns: [{ toolCalls: [{ name: "execute_command", arguments: { command: "sleep 30 && echo never", requires_approval: false } }] }] });
-    const sessionId = await client.newSession(sandbox.workspace);
+    const sessionId = await client.newSession(cli.sandbox.workspace);
     const started = Date.now();
     const prompt = client.prompt(sessionId, "wait a while");
     const call = await client.waitForUpdate((update) => update.sessionUpdate === "tool_call" && update.kind === "execute");
@@ -203,7 +193,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
 
   it("#16 cancel during a command in the editor's terminal: the terminal is killed and released", async () => {
     const client = await start({ turns: [{ toolCalls: [{ name: "execute_command", arguments: { command: "sleep 30", requires_approval: false } }] }] }, { terminal: true });
-    const sessionId = await client.newSession(sandbox.workspace);
+    const sessionId = await client.newSession(cli.sandbox.workspace);
     const prompt = client.prompt(sessionId, "wait in the terminal");
     await client.waitForUpdate((update) => update.sessionUpdate === "tool_call_update" && Array.isArray(update.content) && update.content.some((content) => content.type === "terminal"));
     await client.agent.notify("session/cancel", { sessionId });
@@ -224,7 +214,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
       ],
     };
     const first = await start(scenario);
-    const sessionId = await first.newSession(sandbox.workspace);
+    const sessionId = await first.newSession(cli.sandbox.workspace);
     expect((await first.prompt(sessionId, "make a file")).stopReason).toBe("end_turn");
     expect(first.text("agent_message_chunk")).toContain("Which file should I create?");
     expect(first.text("agent_message_chunk")).toContain("- a.txt");
@@ -232,12 +222,12 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     clients.splice(clients.indexOf(first), 1);
 
     const second = await start(scenario, { keepServer: true });
-    await second.agent.request("session/load", { sessionId, cwd: sandbox.workspace, mcpServers: [] });
+    await second.agent.request("session/load", { sessionId, cwd: cli.sandbox.workspace, mcpServers: [] });
     expect(second.text("user_message_chunk")).toContain("make a file");
     expect(second.text("agent_message_chunk")).toContain("One question first.");
     expect(second.text("agent_message_chunk")).toContain("Which file should I create?");
     expect((await second.prompt(sessionId, "a.txt please")).stopReason).toBe("end_turn");
-    expect(server?.requests).toHaveLength(2);
+    expect(cli.server?.requests).toHaveLength(2);
     expect(requestText(1)).toContain("a.txt please");
     expect(second.text("agent_message_chunk")).toContain("Will make a.txt.");
   }, 60_000);
@@ -245,19 +235,19 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
   it("#16 SIGTERM from the editor stops the agent cleanly: its waiting task can be loaded again", async () => {
     const scenario: Scenario = { turns: [{ toolCalls: [{ name: "ask_followup_question", arguments: { question: "Which one?" } }] }, { toolCalls: [{ name: "attempt_completion", arguments: { result: "Done." } }] }] };
     const first = await start(scenario);
-    const sessionId = await first.newSession(sandbox.workspace);
+    const sessionId = await first.newSession(cli.sandbox.workspace);
     expect((await first.prompt(sessionId, "pick one")).stopReason).toBe("end_turn");
     const exited = new Promise<number | null>((resolve) => first.child.once("exit", (code) => resolve(code)));
     first.child.kill("SIGTERM");
     expect(await exited).toBe(0);
     const second = await start(scenario, { keepServer: true });
-    await second.agent.request("session/load", { sessionId, cwd: sandbox.workspace, mcpServers: [] });
+    await second.agent.request("session/load", { sessionId, cwd: cli.sandbox.workspace, mcpServers: [] });
     expect((await second.prompt(sessionId, "the first")).stopReason).toBe("end_turn");
     expect(requestText(1)).toContain("the first");
   }, 60_000);
 
   it("#16 client-side fs and terminal: reads see the editor's buffer, writes go to the editor, commands run in its terminal", async () => {
-    await writeFile(join(sandbox.workspace, "a.txt"), "disk version\n");
+    await writeFile(join(cli.sandbox.workspace, "a.txt"), "disk version\n");
     const client = await start(
       {
         turns: [
@@ -269,15 +259,15 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
       },
       { fs: true, terminal: true },
     );
-    client.buffers.set(join(sandbox.workspace, "a.txt"), "unsaved editor version\n");
-    const sessionId = await client.newSession(sandbox.workspace);
+    client.buffers.set(join(cli.sandbox.workspace, "a.txt"), "unsaved editor version\n");
+    const sessionId = await client.newSession(cli.sandbox.workspace);
     expect((await client.prompt(sessionId, "use the editor")).stopReason).toBe("end_turn");
 
-    expect(client.fsReads).toContain(join(sandbox.workspace, "a.txt"));
+    expect(client.fsReads).toContain(join(cli.sandbox.workspace, "a.txt"));
     expect(requestText(1)).toContain("unsaved editor version");
     expect(requestText(1)).not.toContain("disk version");
-    expect(client.fsWrites).toEqual([{ path: join(sandbox.workspace, "b.txt"), content: "written via editor\n" }]);
-    expect(existsSync(join(sandbox.workspace, "b.txt"))).toBe(false);
+    expect(client.fsWrites).toEqual([{ path: join(cli.sandbox.workspace, "b.txt"), content: "written via editor\n" }]);
+    expect(existsSync(join(cli.sandbox.workspace, "b.txt"))).toBe(false);
 
     const terminal = [...client.terminals.values()][0];
     expect(terminal?.args).toEqual(["-c", "echo terminal-output"]);
@@ -287,9 +277,9 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
   }, 60_000);
 
   it("#16 the ignore file and approvals still apply when the editor does the reading", async () => {
-    await writeFile(join(sandbox.workspace, ".cairnignore"), "secret.txt\n");
-    await writeFile(join(sandbox.workspace, "secret.txt"), "top secret\n");
-    await writeFile(join(sandbox.root, "outside.txt"), "outside the workspace\n");
+    await writeFile(join(cli.sandbox.workspace, ".cairnignore"), "secret.txt\n");
+    await writeFile(join(cli.sandbox.workspace, "secret.txt"), "top secret\n");
+    await writeFile(join(cli.sandbox.root, "outside.txt"), "outside the workspace\n");
     const client = await start(
       {
         turns: [
@@ -300,8 +290,8 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
       },
       { fs: true, permissions: ["reject_once"] },
     );
-    client.buffers.set(join(sandbox.workspace, "secret.txt"), "unsaved secret");
-    const sessionId = await client.newSession(sandbox.workspace);
+    client.buffers.set(join(cli.sandbox.workspace, "secret.txt"), "unsaved secret");
+    const sessionId = await client.newSession(cli.sandbox.workspace);
     expect((await client.prompt(sessionId, "read the secrets")).stopReason).toBe("end_turn");
     expect(client.fsReads).toEqual([]);
     expect(requestText(1)).not.toContain("top secret");
@@ -315,22 +305,22 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     const client = await start({ turns: [{ toolCalls: [{ name: "attempt_completion", arguments: { result: "Seen." } }] }] });
     const initialized = await client.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
     expect(initialized.agentCapabilities?.promptCapabilities).toMatchObject({ image: true, embeddedContext: true });
-    const sessionId = await client.newSession(sandbox.workspace);
+    const sessionId = await client.newSession(cli.sandbox.workspace);
     const pixel = Buffer.from("not really a png").toString("base64");
     const response = await client.agent.request("session/prompt", {
       sessionId,
       prompt: [
         { type: "text", text: "What is in these?" },
         { type: "image", mimeType: "image/png", data: pixel },
-        { type: "resource", resource: { uri: `file://${join(sandbox.workspace, "notes.md")}`, mimeType: "text/markdown", text: "unsaved notes from the editor" } },
-        { type: "resource_link", uri: `file://${join(sandbox.workspace, "src", "main.ts")}`, name: "main.ts" },
+        { type: "resource", resource: { uri: `file://${join(cli.sandbox.workspace, "notes.md")}`, mimeType: "text/markdown", text: "unsaved notes from the editor" } },
+        { type: "resource_link", uri: `file://${join(cli.sandbox.workspace, "src", "main.ts")}`, name: "main.ts" },
       ],
     });
     expect(response.stopReason).toBe("end_turn");
     const body = requestText(0);
     expect(body).toContain(pixel);
     expect(body).toContain("unsaved notes from the editor");
-    expect(body).toContain(`@${join(sandbox.workspace, "src", "main.ts")}`);
+    expect(body).toContain(`@${join(cli.sandbox.workspace, "src", "main.ts")}`);
   }, 60_000);
 
   it("#16 MCP servers from the client: one over stdio and one over HTTP, both usable by the model", async () => {
@@ -347,7 +337,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
         { permissions: ["allow_once", "allow_once"] },
       );
       const { sessionId } = await client.agent.request("session/new", {
-        cwd: sandbox.workspace,
+        cwd: cli.sandbox.workspace,
         mcpServers: [
           { name: "local", command: process.execPath, args: [everythingEntry, "stdio"], env: [] },
           { type: "http", name: "remote", url: http.url, headers: [{ name: "X-Test", value: "1" }] },
@@ -370,7 +360,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
         { toolCalls: [{ name: "attempt_completion", arguments: { result: "Carried out." } }] },
       ],
     });
-    const sessionId = await client.newSession(sandbox.workspace);
+    const sessionId = await client.newSession(cli.sandbox.workspace);
     await client.agent.request("session/set_mode", { sessionId, modeId: "plan" });
     await expect(client.agent.request("session/set_mode", { sessionId, modeId: "yolo" })).rejects.toMatchObject({ code: -32602 });
     expect((await client.prompt(sessionId, "plan something")).stopReason).toBe("end_turn");
@@ -386,7 +376,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(changed.configOptions.find((option) => option.id === "model")).toMatchObject({ currentValue: "claude-opus-5-5" });
     expect((await client.prompt(sessionId, "go ahead")).stopReason).toBe("end_turn");
     expect(toolNamesOf(1)).toContain("write_to_file");
-    expect((server?.requests[1]?.body as { model?: string }).model).toBe("claude-opus-5-5");
+    expect((cli.server?.requests[1]?.body as { model?: string }).model).toBe("claude-opus-5-5");
     expect(requestText(1)).toContain("go ahead");
   }, 60_000);
   it("#16 plan approval: in plan mode the plan ends the turn; switching to Act and prompting approves it in the same task", async () => {
@@ -396,7 +386,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
         { toolCalls: [{ name: "attempt_completion", arguments: { result: "Carried out." } }] },
       ],
     });
-    const sessionId = await client.newSession(sandbox.workspace);
+    const sessionId = await client.newSession(cli.sandbox.workspace);
     await client.agent.request("session/set_mode", { sessionId, modeId: "plan" });
     expect((await client.prompt(sessionId, "plan it")).stopReason).toBe("end_turn");
     await client.agent.request("session/set_mode", { sessionId, modeId: "act" });
@@ -410,29 +400,29 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
 describe("cairn acp protocol hygiene (issue #16)", () => {
   it("#16 stop reasons: a refusal ends the turn with refusal; a request failing after an output-limit cut ends it with max_tokens", async () => {
     const refusing = await start({ turns: [{ text: "I can't help with that.", stopReason: "refusal" }] });
-    const first = await refusing.newSession(sandbox.workspace);
+    const first = await refusing.newSession(cli.sandbox.workspace);
     expect((await refusing.prompt(first, "do something bad")).stopReason).toBe("refusal");
     expect(refusing.text("agent_message_chunk")).toContain("I can't help with that.");
-    expect(server?.requests).toHaveLength(1);
+    expect(cli.server?.requests).toHaveLength(1);
 
     const cut = await start({ turns: [{ text: "The start of a very long answer", stopReason: "max_tokens" }, { error: { status: 400 } }] });
-    const second = await cut.newSession(sandbox.workspace);
+    const second = await cut.newSession(cli.sandbox.workspace);
     expect((await cut.prompt(second, "write a lot")).stopReason).toBe("max_tokens");
   }, 60_000);
 
   it("#16 a missing API key is a clear error when the session opens", async () => {
-    const client = startAcpClient({ args: ["--provider", "anthropic", "--model", "claude-sonnet-5-5"], env: sandbox.env, cwd: sandbox.workspace });
+    const client = startAcpClient({ args: ["--provider", "anthropic", "--model", "claude-sonnet-5-5"], env: cli.sandbox.env, cwd: cli.sandbox.workspace });
     clients.push(client);
     await client.initialize();
-    await expect(client.newSession(sandbox.workspace)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("no API key for anthropic") });
+    await expect(client.newSession(cli.sandbox.workspace)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("no API key for anthropic") });
   }, 60_000);
 
   it("#16 malformed input gets JSON-RPC errors, never a crash; stdout carries only protocol messages", async () => {
     const { spawn } = await import("node:child_process");
     const { cairnBin } = await import("../cli/test-support/cli-harness.js");
     const child = spawn(process.execPath, [cairnBin, "acp", "--provider", "openai", "--base-url", "http://127.0.0.1:9/v1", "--api-key", "k", "--model", "gpt-4.1"], {
-      cwd: sandbox.workspace,
-      env: sandbox.env,
+      cwd: cli.sandbox.workspace,
+      env: cli.sandbox.env,
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
@@ -472,7 +462,7 @@ describe("cairn acp protocol hygiene (issue #16)", () => {
     expect(await waitFor(8)).toMatchObject({ error: { code: -32002 } });
     send("[1, 2]");
     expect(await waitFor(null, 2)).toMatchObject({ error: { code: -32600 } });
-    send(`{"jsonrpc":"2.0","id":9,"method":"session/new","params":{"cwd":${JSON.stringify(sandbox.workspace)},"mcpServers":[]}}`);
+    send(`{"jsonrpc":"2.0","id":9,"method":"session/new","params":{"cwd":${JSON.stringify(cli.sandbox.workspace)},"mcpServers":[]}}`);
     const created = await waitFor(9);
     const sessionId = (created["result"] as { sessionId: string }).sessionId;
     send(`{"jsonrpc":"2.0","id":10,"method":"session/prompt","params":{"sessionId":"${sessionId}","prompt":[]}}`);
