@@ -1,21 +1,16 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useScriptedServer } from "./test-support/scripted-server-fixture.js";
 import { AnthropicProvider } from "./anthropic.js";
 import { ProviderError } from "./errors.js";
 import { modelInfo } from "./models.js";
 import type { Scenario } from "./scripted/scenario.js";
-import { startScriptedServer } from "./scripted/server.js";
-import type { ScriptedServer } from "./scripted/server.js";
 import type { StallTimeouts } from "./stall.js";
 import { collect, collectFrom, readFileTool, reasoningOf, simpleRequest, textOf, toolCallsOf } from "./test-support/chunks.js";
 
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const scripted = useScriptedServer();
 
 async function providerFor(scenario: Scenario, options: { stall?: Partial<StallTimeouts>; thinkingBudgetTokens?: number; model?: string } = {}) {
-  server = await startScriptedServer({ scenario });
+  const server = await scripted.start(scenario);
   const { model: _model, ...rest } = options;
   return new AnthropicProvider({
     apiKey: "sk-ant-test-secret",
@@ -49,13 +44,13 @@ describe("AnthropicProvider through the SDK and the scripted server", () => {
     expect(reasoningOf(chunks)).toBe("Let me think.");
     expect(chunks).toContainEqual({ type: "reasoning", text: "", signature: "EqQBCgIYAh" });
     expect(chunks).toContainEqual({ type: "reasoning", text: "", redactedData: "opaque==" });
-    expect(server!.requests[0]!.body).toMatchObject({ thinking: { type: "enabled", budget_tokens: 2048 } });
+    expect(scripted.server!.requests[0]!.body).toMatchObject({ thinking: { type: "enabled", budget_tokens: 2048 } });
   });
 
   it("asks newer models for adaptive thinking instead of a budget", async () => {
     const provider = await providerFor({ turns: [{ text: "ok" }] }, { thinkingBudgetTokens: 2048 });
     await collectFrom(provider);
-    expect(server!.requests[0]!.body).toMatchObject({ thinking: { type: "adaptive" } });
+    expect(scripted.server!.requests[0]!.body).toMatchObject({ thinking: { type: "adaptive" } });
   });
 
   it("streams several tool calls with arguments split at awkward points", async () => {
@@ -96,7 +91,7 @@ describe("AnthropicProvider through the SDK and the scripted server", () => {
   it("sends the system prompt, tools and latest user turns with cache breakpoints", async () => {
     const provider = await providerFor({ turns: [{ text: "ok" }] });
     await collectFrom(provider, simpleRequest(undefined, { tools: [readFileTool] }));
-    const body = server!.requests[0]!.body as Record<string, unknown>;
+    const body = scripted.server!.requests[0]!.body as Record<string, unknown>;
     expect(body).toMatchObject({
       model: "claude-sonnet-5-5",
       stream: true,
@@ -146,13 +141,13 @@ describe("AnthropicProvider through the SDK and the scripted server", () => {
     const patient = new AnthropicProvider({
       apiKey: "k",
       model: modelInfo("claude-sonnet-5-5"),
-      baseUrl: server!.url,
+      baseUrl: scripted.server!.url,
       stall: { firstChunkMs: 5000, betweenChunksMs: 1000 },
     });
     const second = await collectFrom(patient);
     expect(errorOf(second.error)).toMatchObject({ kind: "stalled", retryable: true });
     expect(textOf(second.chunks)).toBe("ab");
-    await server!.waitForClientClose(1);
+    await scripted.server!.waitForClientClose(1);
   });
 
   it("fails as network when the connection drops mid-stream or before the response", async () => {
@@ -168,12 +163,12 @@ describe("AnthropicProvider through the SDK and the scripted server", () => {
     const controller = new AbortController();
     const stream = provider.createMessage(simpleRequest(controller.signal));
     const consumed = collect(stream);
-    await server!.waitForChunks(0, 10);
+    await scripted.server!.waitForChunks(0, 10);
     controller.abort();
     const { chunks, error } = await consumed;
     expect(errorOf(error).kind).toBe("aborted");
-    await server!.waitForClientClose(0);
-    expect(server!.progress(0).completed).toBe(false);
+    await scripted.server!.waitForClientClose(0);
+    expect(scripted.server!.progress(0).completed).toBe(false);
     expect(textOf(chunks).length).toBeLessThan(200);
   });
 
@@ -181,9 +176,9 @@ describe("AnthropicProvider through the SDK and the scripted server", () => {
     const provider = await providerFor({ turns: [{ text: "never", stallAfterChunks: 0 }] });
     const controller = new AbortController();
     const consumed = collect(provider.createMessage(simpleRequest(controller.signal)));
-    while (server!.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (scripted.server!.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort();
     expect(errorOf((await consumed).error).kind).toBe("aborted");
-    await server!.waitForClientClose(0);
+    await scripted.server!.waitForClientClose(0);
   });
 });

@@ -1,14 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useScriptedServer } from "./test-support/scripted-server-fixture.js";
 import { createProvider } from "./create-provider.js";
-import { startScriptedServer } from "./scripted/server.js";
-import type { ScriptedServer } from "./scripted/server.js";
 import { collectFrom, textOf } from "./test-support/chunks.js";
 
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const scripted = useScriptedServer();
 
 describe("createProvider", () => {
   it("names the variable to set when an API key is missing", async () => {
@@ -21,7 +16,7 @@ describe("createProvider", () => {
   });
 
   it("needs no key for a local OpenAI-compatible server, and prices unknown local models at zero", async () => {
-    server = await startScriptedServer({ scenario: { turns: [{ text: "local", usage: { inputTokens: 100, outputTokens: 5 } }] } });
+    const server = await scripted.start({ turns: [{ text: "local", usage: { inputTokens: 100, outputTokens: 5 } }] });
     const provider = await createProvider({ provider: "openai", model: "qwen3-coder:30b", baseUrl: `${server.url}/v1`, environment: {} });
     expect(provider.model).toMatchObject({ id: "qwen3-coder:30b", inputPrice: 0, outputPrice: 0 });
     const { chunks } = await collectFrom(provider);
@@ -30,7 +25,7 @@ describe("createProvider", () => {
   });
 
   it("applies model overrides and the default model", async () => {
-    server = await startScriptedServer({ scenario: { turns: [{ text: "hi" }] } });
+    const server = await scripted.start({ turns: [{ text: "hi" }] });
     const provider = await createProvider({
       provider: "anthropic",
       apiKey: "k",

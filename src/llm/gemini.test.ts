@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useScriptedServer } from "./test-support/scripted-server-fixture.js";
 import { ProviderError } from "./errors.js";
 import type { GenerateContentResponse } from "@google/genai";
 import { GeminiProvider, translateGeminiResponses } from "./gemini.js";
@@ -6,19 +7,13 @@ import { toGeminiContents } from "./gemini-contents.js";
 import { modelInfo } from "./models.js";
 import { tagSignature } from "./reasoning-signature.js";
 import type { Scenario } from "./scripted/scenario.js";
-import { startScriptedServer } from "./scripted/server.js";
-import type { ScriptedServer } from "./scripted/server.js";
 import { collect, collectFrom, readFileTool, reasoningOf, simpleRequest, textOf, toolCallsOf } from "./test-support/chunks.js";
 import type { Message } from "./types.js";
 
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const scripted = useScriptedServer();
 
 async function providerFor(scenario: Scenario) {
-  server = await startScriptedServer({ scenario });
+  const server = await scripted.start(scenario);
   return new GeminiProvider({ apiKey: "AIza-test-secret", model: modelInfo("gemini-2.5-pro"), baseUrl: server.url, stall: { firstChunkMs: 5000, betweenChunksMs: 300 } });
 }
 
@@ -31,7 +26,7 @@ describe("#20 item 2: GeminiProvider through @google/genai and the scripted Gemi
     expect(textOf(chunks)).toBe("Hello 🌍!");
     expect(chunks).toContainEqual({ type: "reasoning", text: "", signature: "cairn:gemini:CiQBsig" });
     expect(chunks.at(-1)).toEqual({ type: "stop", reason: "end_turn" });
-    expect(server!.requests[0]).toMatchObject({
+    expect(scripted.server!.requests[0]).toMatchObject({
       path: "/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse",
       body: { systemInstruction: { parts: [{ text: "You are cairn." }] }, generationConfig: { thinkingConfig: { includeThoughts: true } } },
     });
@@ -59,7 +54,7 @@ describe("#20 item 2: GeminiProvider through @google/genai and the scripted Gemi
     expect(new Set(calls.map((call) => call.id)).size).toBe(2);
     expect(chunks.find((chunk) => chunk.type === "usage")).toMatchObject({ inputTokens: 100, cacheReadTokens: 50, outputTokens: 40, reasoningTokens: 25 });
     expect(chunks.at(-1)).toEqual({ type: "stop", reason: "tool_use" });
-    expect(server!.requests[0]!.body).toMatchObject({ tools: [{ functionDeclarations: [{ name: "read_file", parametersJsonSchema: { type: "object" } }] }] });
+    expect(scripted.server!.requests[0]!.body).toMatchObject({ tools: [{ functionDeclarations: [{ name: "read_file", parametersJsonSchema: { type: "object" } }] }] });
   });
 
   it("maps MAX_TOKENS to the stop reason max_tokens", async () => {
@@ -96,17 +91,17 @@ describe("#20 item 2: GeminiProvider through @google/genai and the scripted Gemi
     });
     const controller = new AbortController();
     const consumed = collect(provider.createMessage(simpleRequest(controller.signal)));
-    await server!.waitForChunks(0, 10);
+    await scripted.server!.waitForChunks(0, 10);
     controller.abort();
     expect((await consumed).error).toMatchObject({ kind: "aborted" });
-    await server!.waitForClientClose(0);
-    expect(server!.progress(0).completed).toBe(false);
+    await scripted.server!.waitForClientClose(0);
+    expect(scripted.server!.progress(0).completed).toBe(false);
 
     for await (const chunk of provider.createMessage(simpleRequest())) {
       if (chunk.type === "text") break;
     }
-    await server!.waitForClientClose(1);
-    expect(server!.progress(1).completed).toBe(false);
+    await scripted.server!.waitForClientClose(1);
+    expect(scripted.server!.progress(1).completed).toBe(false);
 
     const stalled = await collectFrom(provider);
     expect(stalled.error).toMatchObject({ kind: "stalled", retryable: true });

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useScriptedServer } from "./test-support/scripted-server-fixture.js";
 import { AnthropicProvider } from "./anthropic.js";
 import type { ChunkIterator } from "./chunk-stream.js";
 import { forEachChunk } from "./chunk-stream.js";
@@ -6,21 +7,15 @@ import { guardedStream } from "./guarded-stream.js";
 import type { SdkStream, StreamTranslator } from "./guarded-stream.js";
 import { modelInfo } from "./models.js";
 import { OpenAiProvider } from "./openai.js";
-import { startScriptedServer } from "./scripted/server.js";
-import type { ScriptedServer } from "./scripted/server.js";
 import { withStreamHooks } from "./stream-hooks.js";
 import type { Chunk, Provider } from "./types.js";
 
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const scripted = useScriptedServer();
 
 const turn = { reasoning: "think", reasoningSignature: "signed", text: "Hello <b>world</b>, ünïcödé 😀 ".repeat(20), chunkSize: 3, toolCalls: [{ id: "call_fixed", name: "read_file", arguments: { path: "a.txt" } }] };
 
 async function providers(): Promise<Provider[]> {
-  server = await startScriptedServer({ scenario: { turns: [turn, turn, turn, turn, turn, turn] } });
+  const server = await scripted.start({ turns: [turn, turn, turn, turn, turn, turn] });
   return [
     new AnthropicProvider({ apiKey: "k", model: modelInfo("claude-sonnet-5-5"), baseUrl: server.url, thinkingBudgetTokens: 2048 }),
     new OpenAiProvider({ apiKey: "k", model: modelInfo("gpt-5.4"), baseUrl: `${server.url}/v1` }),

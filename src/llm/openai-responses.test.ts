@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useScriptedServer } from "./test-support/scripted-server-fixture.js";
 import { toAnthropicMessages } from "./anthropic-messages.js";
 import type OpenAI from "openai";
 import { ProviderError, toProviderError } from "./errors.js";
@@ -8,19 +9,13 @@ import type { OpenAiResponsesProviderOptions } from "./openai-responses.js";
 import { toResponsesInput } from "./openai-responses-input.js";
 import { tagSignature } from "./reasoning-signature.js";
 import type { Scenario } from "./scripted/scenario.js";
-import { startScriptedServer } from "./scripted/server.js";
-import type { ScriptedServer } from "./scripted/server.js";
 import { collect, collectFrom, readFileTool, reasoningOf, simpleRequest, textOf, toolCallsOf } from "./test-support/chunks.js";
 import type { Chunk, Message } from "./types.js";
 
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const scripted = useScriptedServer();
 
 async function providerFor(scenario: Scenario, options: Partial<OpenAiResponsesProviderOptions> = {}) {
-  server = await startScriptedServer({ scenario });
+  const server = await scripted.start(scenario);
   return new OpenAiResponsesProvider({ apiKey: "sk-test-secret", model: modelInfo("gpt-5.4"), baseUrl: `${server.url}/v1`, stall: { firstChunkMs: 5000, betweenChunksMs: 300 }, ...options });
 }
 
@@ -34,7 +29,7 @@ describe("#20 item 1: OpenAiResponsesProvider through the openai SDK and the scr
     const signed = chunks.find((chunk) => chunk.type === "reasoning" && chunk.signature !== undefined);
     expect(signed?.type === "reasoning" ? signed.signature : "").toMatch(/^cairn:openai-responses:.*gAAAA-secret-blob/);
     expect(chunks.at(-1)).toEqual({ type: "stop", reason: "end_turn" });
-    expect(server!.requests[0]).toMatchObject({
+    expect(scripted.server!.requests[0]).toMatchObject({
       path: "/v1/responses",
       body: { store: false, stream: true, include: ["reasoning.encrypted_content"], reasoning: { summary: "auto" }, instructions: "You are cairn." },
     });
@@ -59,7 +54,7 @@ describe("#20 item 1: OpenAiResponsesProvider through the openai SDK and the scr
       { id: "call_b", name: "list_files", arguments: '{"path":"."}' },
     ]);
     expect(chunks.at(-1)).toEqual({ type: "stop", reason: "tool_use" });
-    expect(server!.requests[0]!.body).toMatchObject({ tools: [{ type: "function", name: "read_file", strict: false, parameters: { type: "object" } }] });
+    expect(scripted.server!.requests[0]!.body).toMatchObject({ tools: [{ type: "function", name: "read_file", strict: false, parameters: { type: "object" } }] });
   });
 
   it("counts input, cached, output and reasoning tokens", async () => {
@@ -111,17 +106,17 @@ describe("#20 item 1: OpenAiResponsesProvider through the openai SDK and the scr
     });
     const controller = new AbortController();
     const consumed = collect(provider.createMessage(simpleRequest(controller.signal)));
-    await server!.waitForChunks(0, 10);
+    await scripted.server!.waitForChunks(0, 10);
     controller.abort();
     expect((await consumed).error).toMatchObject({ kind: "aborted" });
-    await server!.waitForClientClose(0);
-    expect(server!.progress(0).completed).toBe(false);
+    await scripted.server!.waitForClientClose(0);
+    expect(scripted.server!.progress(0).completed).toBe(false);
 
     for await (const chunk of provider.createMessage(simpleRequest())) {
       if (chunk.type === "text") break;
     }
-    await server!.waitForClientClose(1);
-    expect(server!.progress(1).completed).toBe(false);
+    await scripted.server!.waitForClientClose(1);
+    expect(scripted.server!.progress(1).completed).toBe(false);
 
     const stalled = await collectFrom(provider);
     expect(stalled.error).toMatchObject({ kind: "stalled", retryable: true });

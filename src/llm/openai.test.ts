@@ -1,21 +1,16 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useScriptedServer } from "./test-support/scripted-server-fixture.js";
 import { ProviderError } from "./errors.js";
 import { modelInfo } from "./models.js";
 import { OpenAiProvider, compatibilityFor } from "./openai.js";
 import type { OpenAiProviderOptions } from "./openai.js";
 import type { Scenario } from "./scripted/scenario.js";
-import { startScriptedServer } from "./scripted/server.js";
-import type { ScriptedServer } from "./scripted/server.js";
 import { collect, collectFrom, readFileTool, reasoningOf, simpleRequest, textOf, toolCallsOf } from "./test-support/chunks.js";
 
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const scripted = useScriptedServer();
 
 async function providerFor(scenario: Scenario, options: Partial<OpenAiProviderOptions> = {}) {
-  server = await startScriptedServer({ scenario });
+  const server = await scripted.start(scenario);
   return new OpenAiProvider({ apiKey: "sk-test-secret", model: modelInfo("gpt-5.4"), baseUrl: `${server.url}/v1`, ...options });
 }
 
@@ -56,7 +51,7 @@ describe("OpenAiProvider through the SDK and the scripted server", () => {
       { id: "call_c", name: "list_files", arguments: "{}" },
     ]);
     expect(chunks.at(-1)).toEqual({ type: "stop", reason: "tool_use" });
-    expect(server!.requests[0]!.body).toMatchObject({
+    expect(scripted.server!.requests[0]!.body).toMatchObject({
       tools: [{ type: "function", function: { name: "read_file", parameters: { type: "object" } } }],
     });
   });
@@ -68,7 +63,7 @@ describe("OpenAiProvider through the SDK and the scripted server", () => {
     expect(usage).toMatchObject({ inputTokens: 1000, outputTokens: 100, cacheReadTokens: 4000 });
     // gpt-5.4: $2.50 in, $15 out, $0.25 cached per million tokens
     expect((usage as { cost: number }).cost).toBeCloseTo((1000 * 2.5 + 100 * 15 + 4000 * 0.25) / 1e6, 10);
-    expect(server!.requests[0]!.body).toMatchObject({ model: "gpt-5.4", stream: true, stream_options: { include_usage: true } });
+    expect(scripted.server!.requests[0]!.body).toMatchObject({ model: "gpt-5.4", stream: true, stream_options: { include_usage: true } });
   });
 
   it("follows the compatibility flags: no stream_options, max_tokens, reasoning sent back", async () => {
@@ -87,7 +82,7 @@ describe("OpenAiProvider through the SDK and the scripted server", () => {
       }),
     );
     expect(chunks.some((chunk) => chunk.type === "usage")).toBe(false);
-    const body = server!.requests[0]!.body as Record<string, unknown>;
+    const body = scripted.server!.requests[0]!.body as Record<string, unknown>;
     expect(body).not.toHaveProperty("stream_options");
     expect(body).toMatchObject({ max_tokens: 500, messages: [{ role: "system" }, { role: "user" }, { role: "assistant", reasoning_content: "why" }, { role: "user" }] });
     expect(compatibilityFor(undefined).maxTokensField).toBe("max_completion_tokens");
@@ -121,11 +116,11 @@ describe("OpenAiProvider through the SDK and the scripted server", () => {
   it("fails as stalled before the first chunk and between chunks", async () => {
     const provider = await providerFor({ turns: [{ stallAfterChunks: 0 }, { text: "abcdef", chunkSize: 1, stallAfterChunks: 3 }] }, { stall: { firstChunkMs: 300, betweenChunksMs: 300 } });
     expect(errorOf((await collectFrom(provider)).error)).toMatchObject({ kind: "stalled" });
-    const patient = new OpenAiProvider({ model: modelInfo("gpt-5.4"), baseUrl: `${server!.url}/v1`, stall: { firstChunkMs: 5000, betweenChunksMs: 1000 } });
+    const patient = new OpenAiProvider({ model: modelInfo("gpt-5.4"), baseUrl: `${scripted.server!.url}/v1`, stall: { firstChunkMs: 5000, betweenChunksMs: 1000 } });
     const second = await collectFrom(patient);
     expect(textOf(second.chunks)).toBe("ab");
     expect(errorOf(second.error).message).toContain("after 3 chunks");
-    await server!.waitForClientClose(1);
+    await scripted.server!.waitForClientClose(1);
   });
 
   it("fails as network when the connection drops mid-stream", async () => {
@@ -139,11 +134,11 @@ describe("OpenAiProvider through the SDK and the scripted server", () => {
     const provider = await providerFor({ turns: [{ text: "a".repeat(200), chunkSize: 1, delayMs: 5 }] });
     const controller = new AbortController();
     const consumed = collect(provider.createMessage(simpleRequest(controller.signal)));
-    await server!.waitForChunks(0, 10);
+    await scripted.server!.waitForChunks(0, 10);
     controller.abort();
     expect(errorOf((await consumed).error).kind).toBe("aborted");
-    await server!.waitForClientClose(0);
-    expect(server!.progress(0).completed).toBe(false);
+    await scripted.server!.waitForClientClose(0);
+    expect(scripted.server!.progress(0).completed).toBe(false);
   });
 
   it("closes the socket when the consumer stops reading early", async () => {
@@ -151,7 +146,7 @@ describe("OpenAiProvider through the SDK and the scripted server", () => {
     for await (const chunk of provider.createMessage(simpleRequest())) {
       if (chunk.type === "text") break;
     }
-    await server!.waitForClientClose(0);
-    expect(server!.progress(0).completed).toBe(false);
+    await scripted.server!.waitForClientClose(0);
+    expect(scripted.server!.progress(0).completed).toBe(false);
   });
 });

@@ -1,12 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useScriptedServer } from "../test-support/scripted-server-fixture.js";
 import { AnthropicProvider } from "../anthropic.js";
 import { modelInfo } from "../models.js";
 import { OpenAiProvider } from "../openai.js";
 import { collectFrom } from "../test-support/chunks.js";
 import { MockProvider } from "./mock-provider.js";
 import type { Scenario } from "./scenario.js";
-import { startScriptedServer } from "./server.js";
-import type { ScriptedServer } from "./server.js";
 
 // The mock provider stands in for the real ones in fast tests, so it must yield what they yield.
 const scenario: Scenario = {
@@ -25,16 +24,12 @@ const scenario: Scenario = {
   ],
 };
 
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const scripted = useScriptedServer();
 
 describe("MockProvider parity with the real providers", () => {
   it("yields exactly the chunks the Anthropic provider yields for the same turn", async () => {
     const model = modelInfo("claude-sonnet-5-5");
-    server = await startScriptedServer({ scenario });
+    const server = await scripted.start(scenario);
     const real = await collectFrom(new AnthropicProvider({ apiKey: "k", model, baseUrl: server.url }));
     const mock = await collectFrom(new MockProvider({ scenario, model }));
     expect(real.error).toBeUndefined();
@@ -43,7 +38,7 @@ describe("MockProvider parity with the real providers", () => {
 
   it("yields the OpenAI provider's chunks, apart from the thinking signature OpenAI does not have", async () => {
     const model = modelInfo("gpt-5.4");
-    server = await startScriptedServer({ scenario });
+    const server = await scripted.start(scenario);
     const real = await collectFrom(new OpenAiProvider({ model, baseUrl: `${server.url}/v1` }));
     const mock = await collectFrom(new MockProvider({ scenario, model }));
     expect(real.error).toBeUndefined();

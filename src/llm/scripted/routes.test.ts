@@ -1,20 +1,15 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useScriptedServer } from "../test-support/scripted-server-fixture.js";
 import type { Chunk } from "../types.js";
 import { MockProvider } from "./mock-provider.js";
 import type { Scenario } from "./scenario.js";
-import { startScriptedServer } from "./server.js";
-import type { ScriptedServer } from "./server.js";
 
 const scenario: Scenario = {
   turns: [{ text: "main 0" }, { text: "main 1" }],
   routes: [{ bodyIncludes: "SUMMARISE", turns: [{ text: "routed 0" }] }],
 };
 
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const scripted = useScriptedServer();
 
 async function text(stream: AsyncIterable<Chunk>): Promise<string> {
   let result = "";
@@ -24,9 +19,9 @@ async function text(stream: AsyncIterable<Chunk>): Promise<string> {
 
 describe("scenario routes (scripted requests that come at unpredictable times, e.g. summary requests)", () => {
   it("the server answers a matching request from the route's turns without using up a main turn", async () => {
-    server = await startScriptedServer({ scenario });
+    const server = await scripted.start(scenario);
     const post = (system: string) =>
-      fetch(`${server?.url}/v1/messages`, { method: "POST", body: JSON.stringify({ model: "m", stream: true, system, messages: [] }) }).then((response) => response.text());
+      fetch(`${scripted.server?.url}/v1/messages`, { method: "POST", body: JSON.stringify({ model: "m", stream: true, system, messages: [] }) }).then((response) => response.text());
     expect(await post("plain")).toContain("main 0");
     expect(await post("please SUMMARISE this")).toContain("routed 0");
     expect(await post("plain")).toContain("main 1");

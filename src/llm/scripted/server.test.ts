@@ -1,20 +1,15 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useScriptedServer } from "../test-support/scripted-server-fixture.js";
 import { parseScenario } from "./scenario.js";
 import type { Scenario } from "./scenario.js";
-import { startScriptedServer } from "./server.js";
-import type { ScriptedServer } from "./server.js";
 
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const scripted = useScriptedServer();
 
 async function start(scenario: Scenario, logFile?: string) {
-  server = await startScriptedServer({ scenario, ...(logFile === undefined ? {} : { logFile }) });
+  const server = await scripted.start(scenario, { ...(logFile === undefined ? {} : { logFile }) });
   return server;
 }
 
@@ -97,18 +92,18 @@ describe("scripted LLM server", () => {
     const { url } = await start({ turns: [{ text: "abcdefghij", chunkSize: 1, dropAfterChunks: 4 }] });
     const response = await post(`${url}/v1/messages`, { stream: true });
     await expect(response.text()).rejects.toThrow();
-    expect(server!.chunksSent(0)).toBe(4);
+    expect(scripted.server!.chunksSent(0)).toBe(4);
   });
 
   it("stalls after N chunks with the socket open, and sees the client close it", async () => {
     const { url } = await start({ turns: [{ text: "abcdefghij", chunkSize: 1, stallAfterChunks: 3 }] });
     const response = await post(`${url}/v1/chat/completions`, { stream: true });
     const reader = response.body!.getReader();
-    await server!.waitForChunks(0, 3);
-    expect(server!.progress(0)).toMatchObject({ chunksSent: 3, completed: false, closedByClient: false });
+    await scripted.server!.waitForChunks(0, 3);
+    expect(scripted.server!.progress(0)).toMatchObject({ chunksSent: 3, completed: false, closedByClient: false });
     await reader.cancel();
-    await server!.waitForClientClose(0);
-    expect(server!.progress(0).closedByClient).toBe(true);
+    await scripted.server!.waitForClientClose(0);
+    expect(scripted.server!.progress(0).closedByClient).toBe(true);
   });
 
   it("sends a mid-stream error event", async () => {
