@@ -27,7 +27,7 @@ describe("bin/cairn", () => {
     const home = await mkdtemp(join(tmpdir(), "cairn-compile-cache-"));
     try {
       const cache = join(home, "compile-cache");
-      const env = { ...process.env, CAIRN_HOME: home };
+      const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_HOME: home };
       delete env["NODE_DISABLE_COMPILE_CACHE"];
       await run(process.execPath, [bin, "--version"], { env });
       expect(existsSync(cache)).toBe(false); // --version loads nothing
