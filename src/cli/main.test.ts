@@ -1,4 +1,9 @@
 import { execFile } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import module from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -16,6 +21,29 @@ describe("bin/cairn", () => {
   it("prints help naming the program", async () => {
     const { stdout } = await run(process.execPath, [bin, "--help"]);
     expect(stdout).toContain("Usage: cairn");
+  });
+
+  it("issue 18: keeps compiled code in the data folder where Node has a compile cache (22 and later), and writes nothing on Node 20", async () => {
+    const home = await mkdtemp(join(tmpdir(), "cairn-compile-cache-"));
+    try {
+      const cache = join(home, "compile-cache");
+      const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_HOME: home };
+      delete env["NODE_DISABLE_COMPILE_CACHE"];
+      await run(process.execPath, [bin, "--version"], { env });
+      expect(existsSync(cache)).toBe(false); // --version loads nothing
+      await run(process.execPath, [bin, "--help"], { env });
+      const nodeHasCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === "function";
+      if (!nodeHasCache) {
+        expect(existsSync(cache), `Node ${process.version} has no compile cache`).toBe(false);
+        return;
+      }
+      expect(readdirSync(cache, { recursive: true }).length).toBeGreaterThan(0);
+      const other = join(home, "off");
+      await run(process.execPath, [bin, "--help"], { env: { ...env, CAIRN_HOME: other, NODE_DISABLE_COMPILE_CACHE: "1" } });
+      expect(existsSync(join(other, "compile-cache"))).toBe(false);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });
 

@@ -44,15 +44,19 @@ export function guardedStream<T>(options: GuardedStreamOptions<T>): AsyncIterabl
   return { [Symbol.asyncIterator]: () => new GuardedIterator(options) };
 }
 
-/** A stall is declared after more than this many stall ticks (a tick: the limit / STALL_TICKS) without an event. */
+/**
+ * A stall is declared on the STALL_TICKS-th tick in a row (a tick: the limit / STALL_TICKS) that finds
+ * the same wait under way with no event since the tick before: between the limit and the limit plus
+ * a tick after the last event, or after the start of a wait that had no tick yet.
+ */
 const STALL_TICKS = 4;
 
 /**
  * One iterator over the SDK's events: each `next()` hands out the chunks already translated or
  * pulls the next event and translates it in place. A stall is detected without reading the clock
  * per event: while a wait on the SDK is under way, a timer ticks every quarter of the limit, and a
- * wait that saw no event for more than four ticks in a row (the limit, plus at most a tick) has
- * stalled. Time spent outside a wait does not count. On a stall the HTTP request is aborted, which
+ * wait that saw no event for four ticks in a row (the limit, plus at most a tick) has stalled. Time
+ * spent outside a wait does not count. On a stall the HTTP request is aborted, which
  * fails the SDK's pending read, and that failure is reported as `stalled`.
  */
 class GuardedIterator<T> implements ChunkIterator {
@@ -221,7 +225,7 @@ class GuardedIterator<T> implements ChunkIterator {
       return; // re-armed by the next wait
     }
     this.#idleTicks = fresh ? 0 : this.#idleTicks + 1;
-    if (this.#idleTicks <= STALL_TICKS) {
+    if (this.#idleTicks < STALL_TICKS) {
       this.#arm();
       return;
     }

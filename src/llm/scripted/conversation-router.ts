@@ -43,3 +43,22 @@ export function firstUserText(messages: unknown): string {
     .map((part: unknown) => (typeof part === "object" && part !== null && typeof (part as Record<string, unknown>)["text"] === "string" ? ((part as Record<string, unknown>)["text"] as string) : ""))
     .join("\n");
 }
+
+/**
+ * The text of the first user message of a request body in any of the four APIs:
+ * `messages` (Anthropic, OpenAI Chat Completions), `input` (OpenAI Responses: a string,
+ * or items with a role), `contents` (Gemini: `parts` with text).
+ */
+export function firstUserTextOfBody(body: unknown): string {
+  if (typeof body !== "object" || body === null) return "";
+  const fields = body as Record<string, unknown>;
+  if (Array.isArray(fields["messages"])) return firstUserText(fields["messages"]);
+  const input = fields["input"];
+  if (typeof input === "string") return input;
+  if (Array.isArray(input)) return firstUserText(input);
+  const contents = fields["contents"];
+  if (!Array.isArray(contents)) return "";
+  return firstUserText(
+    contents.map((content: unknown) => (typeof content === "object" && content !== null ? { role: (content as Record<string, unknown>)["role"], content: (content as Record<string, unknown>)["parts"] } : content)),
+  );
+}

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import type { Scenario, ScenarioTurn } from "./scenario.js";
-import { ConversationRouter, firstUserText } from "./conversation-router.js";
+import { ConversationRouter, firstUserTextOfBody } from "./conversation-router.js";
 import { anthropicErrorBody, anthropicFrames, anthropicStreamError } from "./anthropic-stream.js";
 import { openAiErrorBody, openAiFrames, openAiStreamError } from "./openai-stream.js";
 import { responsesFrames, responsesStreamError } from "./responses-stream.js";
@@ -252,8 +252,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     if (options.logFile !== undefined) appendFileSync(options.logFile, `${JSON.stringify(logged)}\n`);
     progressOf(index);
 
-    const messages = typeof body === "object" && body !== null ? (body as Record<string, unknown>)["messages"] : undefined;
-    const routed = router.next(firstUserText(messages));
+    const routed = router.next(firstUserTextOfBody(body));
     const turn = routed.turn;
     if (turn === undefined) {
       const where = routed.conversation === "main" ? "the scenario has" : `the scenario's ${routed.conversation} has`;
