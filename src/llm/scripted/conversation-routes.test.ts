@@ -1,18 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useScriptedServer } from "../test-support/scripted-server-fixture.js";
 import { AnthropicProvider } from "../anthropic.js";
 import { GeminiProvider } from "../gemini.js";
 import { modelInfo } from "../models.js";
 import { OpenAiProvider } from "../openai.js";
 import { OpenAiResponsesProvider } from "../openai-responses.js";
 import type { Provider } from "../types.js";
-import { startScriptedServer } from "./server.js";
-import type { ScriptedServer } from "./server.js";
 
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const scripted = useScriptedServer();
 
 async function textOf(provider: Provider, userText: string): Promise<string> {
   let text = "";
@@ -23,11 +18,9 @@ async function textOf(provider: Provider, userText: string): Promise<string> {
 
 describe("issue #17 scripted conversations through the real SDKs of all four APIs", () => {
   it("routes each API's request by its first user message", async () => {
-    server = await startScriptedServer({
-      scenario: {
-        turns: [{ text: "main 0" }, { text: "main 1" }, { text: "main 2" }, { text: "main 3" }],
-        conversations: [{ match: "ALPHA:", turns: [{ text: "alpha 0" }, { text: "alpha 1" }, { text: "alpha 2" }, { text: "alpha 3" }] }],
-      },
+    const server = await scripted.start({
+      turns: [{ text: "main 0" }, { text: "main 1" }, { text: "main 2" }, { text: "main 3" }],
+      conversations: [{ match: "ALPHA:", turns: [{ text: "alpha 0" }, { text: "alpha 1" }, { text: "alpha 2" }, { text: "alpha 3" }] }],
     });
     const url = server.url;
     const providers: Provider[] = [
