@@ -10,22 +10,18 @@ import { useCliFixture } from "./cli-fixture.js";
 import type { CliFixture } from "./cli-fixture.js";
 
 export interface TerminalFixture extends CliFixture {
-  /** What a terminal test's cairn sees: the sandbox's data and config folders, no colour. */
-  terminalEnv(): Record<string, string>;
-  /** Starts `cairn ...args` in the sandbox's workspace in a tmux session (80x30 unless told). */
+  /** Starts `cairn ...args` in the sandbox's workspace in a tmux session (80x30 unless told), with the sandbox's data and config folders and no colour. */
   openCairn(args: string[], options?: { env?: Record<string, string>; columns?: number }): Promise<TmuxSession>;
 }
 
 export function useTerminalFixture(options: { prepare?: (sandbox: Sandbox) => Promise<void> } = {}): TerminalFixture {
   const fixture = useCliFixture(options);
-  const terminalEnv = (): Record<string, string> => ({ CAIRN_HOME: fixture.sandbox.dataDir, XDG_CONFIG_HOME: fixture.sandbox.configDir, NO_COLOR: "1" });
   return Object.assign(fixture, {
-    terminalEnv,
     async openCairn(args: string[], openOptions: { env?: Record<string, string>; columns?: number } = {}): Promise<TmuxSession> {
       const session = await startTmux({
         command: [process.execPath, cairnBin, ...args],
         cwd: fixture.sandbox.workspace,
-        env: { ...terminalEnv(), ...openOptions.env },
+        env: { CAIRN_HOME: fixture.sandbox.dataDir, XDG_CONFIG_HOME: fixture.sandbox.configDir, NO_COLOR: "1", ...openOptions.env },
         ...(openOptions.columns === undefined ? {} : { columns: openOptions.columns }),
       });
       fixture.stopAfterTest(() => session.kill());
