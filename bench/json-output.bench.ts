@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startScriptedServer } from "../src/llm/scripted/server.js";
 import type { ScenarioTurn } from "../src/llm/scripted/scenario.js";
+import { wholeMessageRecord } from "../src/ui/headless/json-events.js";
 import { JsonEventReader } from "../src/ui/headless/json-events-reader.js";
 
 const bin = process.env["CAIRN_BENCH_BIN"] ?? fileURLToPath(new URL("../bin/cairn", import.meta.url));
@@ -65,19 +66,7 @@ function formatOneBytes(stdout: string): number {
       bytes += Buffer.byteLength(JSON.stringify(rest)) + 1;
       continue;
     }
-    const kind = message.type === "say" ? { say: message.say } : { ask: message.ask };
-    const whole = {
-      type: message.type,
-      ...kind,
-      text: message.text,
-      partial: message.partial,
-      ts: message.ts,
-      id: message.id,
-      taskId: message.taskId,
-      ...(message.subagentId === undefined ? {} : { subagentId: message.subagentId }),
-      ...(message.meta === undefined ? {} : { meta: message.meta }),
-    };
-    bytes += Buffer.byteLength(JSON.stringify(whole)) + 1;
+    bytes += Buffer.byteLength(JSON.stringify(wholeMessageRecord(message, message.taskId))) + 1;
   }
   return bytes;
 }

@@ -3,23 +3,18 @@
  * resumes the same task, and its budget goes on from what the dead worker
  * spent (the dead run wrote no totals; they come from its mirrored requests).
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { hasRedisServer } from "./test-support/redis-server.js";
-import { makeFleetSandbox, type FleetSandbox } from "./test-support/fleet-harness.js";
+import { useFleetSandbox } from "./test-support/fleet-harness.js";
 
 if (!hasRedisServer) console.warn('SKIPPED the fleet budget test: redis-server (Debian package "redis-server") is not installed');
 
-let sandbox: FleetSandbox | undefined;
-afterEach(async () => {
-  await sandbox?.cleanup();
-  sandbox = undefined;
-});
+const fleetSandbox = useFleetSandbox();
 
 describe.skipIf(!hasRedisServer)("#14 budgets across fleet retries", () => {
   it("kill -9 of a worker mid-task: the worker that takes the job over continues the task's token budget, it does not restart it", async () => {
     // The workers' own budget (their user config): 2000 tokens for the whole task.
-    sandbox = await makeFleetSandbox({ config: { budget: { maxTokens: 2000 } } });
-    const fleet = sandbox;
+    const fleet = await fleetSandbox({ config: { budget: { maxTokens: 2000 } } });
     const usage = { inputTokens: 1000, outputTokens: 500 };
     const server = await fleet.serve({
       turns: [

@@ -8,19 +8,15 @@ import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startCli } from "../cli/test-support/cli-harness.js";
 import { jsonEventProblems } from "../ui/headless/test-support/json-events-schema.js";
 import { hasRedisServer } from "./test-support/redis-server.js";
-import { makeFleetSandbox, writeThenComplete, type FleetSandbox } from "./test-support/fleet-harness.js";
+import { useFleetSandbox, writeThenComplete, type FleetSandbox } from "./test-support/fleet-harness.js";
 
 const samples = fileURLToPath(new URL("../../samples/eval/", import.meta.url));
 const permissionLayer = fileURLToPath(new URL("../security/permission-rules.ts", import.meta.url));
-let sandbox: FleetSandbox | undefined;
-afterEach(async () => {
-  await sandbox?.cleanup();
-  sandbox = undefined;
-});
+const fleetSandbox = useFleetSandbox();
 
 async function finished(fleet: FleetSandbox, jobId: string) {
   return fleet.waitFor(`job ${jobId} to finish`, async () => {
@@ -31,8 +27,7 @@ async function finished(fleet: FleetSandbox, jobId: string) {
 
 describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
   it("#19 queue watch follows a job from another process: a snapshot of what happened, then live messages, as --json lines", async () => {
-    sandbox = await makeFleetSandbox();
-    const fleet = sandbox;
+    const fleet = await fleetSandbox();
     const server = await fleet.serve({
       turns: [
         { text: "<write_to_file>\n<path>w.txt</path>\n<content>\nwatched\n</content>\n</write_to_file>" },
@@ -67,8 +62,7 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
   }, 90_000);
 
   it("#19 keys never go into a job, a bad tasks.jsonl adds nothing, and no Redis is a clear error", async () => {
-    sandbox = await makeFleetSandbox();
-    const fleet = sandbox;
+    const fleet = await fleetSandbox();
     const withKey = await fleet.cli(["queue", "add", "--repo", fleet.repo, "--api-key", "sk-do-not-store", "task"]);
     expect(withKey.status).toBe(2);
     expect(withKey.stderr).toMatch(/--api-key cannot go in a job/);
@@ -95,8 +89,7 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
   }, 60_000);
 
   it("#19 a worker refuses a job that names a base URL its settings do not allow, and enforces a job's budget", async () => {
-    sandbox = await makeFleetSandbox({ fleet: { allow: { baseUrls: [] } } });
-    const fleet = sandbox;
+    const fleet = await fleetSandbox({ fleet: { allow: { baseUrls: [] } } });
     const elsewhere = await fleet.serve(writeThenComplete("x.txt", "x"));
     const own = await fleet.serve(writeThenComplete("y.txt", "y"));
     await fleet.startWorker("strict", ["--base-url", own.url]);
@@ -116,8 +109,7 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
   }, 90_000);
 
   it("#19 a job's deny rule reaches the permission layer on the worker (or, without that layer, the job is refused, never run unguarded)", async () => {
-    sandbox = await makeFleetSandbox();
-    const fleet = sandbox;
+    const fleet = await fleetSandbox();
     const server = await fleet.serve({
       turns: [
         { text: "<execute_command>\n<command>echo hi > denied.txt</command>\n<requires_approval>false</requires_approval>\n</execute_command>" },
@@ -139,8 +131,7 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
   }, 60_000);
 
   it("#19 a finished job can push its result to a branch of the repository", async () => {
-    sandbox = await makeFleetSandbox();
-    const fleet = sandbox;
+    const fleet = await fleetSandbox();
     const server = await fleet.serve(writeThenComplete("pushed.txt", "on a branch"));
     await fleet.startWorker("pusher");
     const jobId = (await fleet.cli(["queue", "add", "--repo", fleet.repo, "--base-url", server.url, "--push-branch", "fix-1", "write pushed.txt"])).stdout.trim();
@@ -151,8 +142,7 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
   }, 60_000);
 
   it("#19 providerConcurrency caps requests in flight across the fleet; queue status shows where jobs run", async () => {
-    sandbox = await makeFleetSandbox({ fleet: { providerConcurrency: { anthropic: 1 } } });
-    const fleet = sandbox;
+    const fleet = await fleetSandbox({ fleet: { providerConcurrency: { anthropic: 1 } } });
     const slowAnswer = { text: `Working. ${"step ".repeat(300)}`, chunkSize: 10, delayMs: 30 };
     const first = await fleet.serve({ turns: [slowAnswer, writeThenComplete("a.txt", "a").turns[1]!] });
     const second = await fleet.serve({ turns: [writeThenComplete("b.txt", "b").turns[1]!] });
@@ -176,8 +166,7 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
   }, 90_000);
 
   it("#19 cairn eval --redis runs a suite's cases on the fleet and checks their patches here", async () => {
-    sandbox = await makeFleetSandbox();
-    const fleet = sandbox;
+    const fleet = await fleetSandbox();
     await fleet.startWorker("eval-1");
     await fleet.startWorker("eval-2");
     const suite = join(fleet.root, "suite.json");

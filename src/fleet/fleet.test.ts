@@ -4,20 +4,15 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { hasRedisServer } from "./test-support/redis-server.js";
-import { makeFleetSandbox, writeThenComplete, type FleetSandbox } from "./test-support/fleet-harness.js";
+import { useFleetSandbox, writeThenComplete } from "./test-support/fleet-harness.js";
 
-let sandbox: FleetSandbox | undefined;
-afterEach(async () => {
-  await sandbox?.cleanup();
-  sandbox = undefined;
-});
+const fleetSandbox = useFleetSandbox();
 
 describe.skipIf(!hasRedisServer)("cairn queue and cairn worker (issue #19)", () => {
   it("#19 three workers and thirty scripted jobs: every job completes, each exactly once, with its own patch", async () => {
-    sandbox = await makeFleetSandbox();
-    const fleet = sandbox;
+    const fleet = await fleetSandbox();
     await Promise.all(["w1", "w2", "w3"].map((name) => fleet.startWorker(name)));
     const lines: string[] = [];
     const servers = [];
@@ -53,8 +48,7 @@ describe.skipIf(!hasRedisServer)("cairn queue and cairn worker (issue #19)", () 
   }, 200_000);
 
   it("#19 kill -9 of a worker mid-task: another worker takes the job over, repeats no completed step, and the final patch is right", async () => {
-    sandbox = await makeFleetSandbox();
-    const fleet = sandbox;
+    const fleet = await fleetSandbox();
     const server = await fleet.serve({
       turns: [
         { text: "<write_to_file>\n<path>a.txt</path>\n<content>\nfirst step\n</content>\n</write_to_file>" },
@@ -107,8 +101,7 @@ describe.skipIf(!hasRedisServer)("cairn queue and cairn worker (issue #19)", () 
 
   it("#19 a worker frozen past its lock (SIGSTOP) leaves the job to the worker that took it over and writes nothing more to its log", async () => {
     // Unchecked, the frozen worker would notice its stalled stream after 15 s and try again, writing to the job's log.
-    sandbox = await makeFleetSandbox({ config: { timeouts: { firstChunkMs: 15_000, betweenChunksMs: 15_000 } } });
-    const fleet = sandbox;
+    const fleet = await fleetSandbox({ config: { timeouts: { firstChunkMs: 15_000, betweenChunksMs: 15_000 } } });
     const server = await fleet.serve({
       turns: [
         { text: "<write_to_file>\n<path>a.txt</path>\n<content>\nbefore the freeze\n</content>\n</write_to_file>" },
@@ -152,8 +145,7 @@ describe.skipIf(!hasRedisServer)("cairn queue and cairn worker (issue #19)", () 
   }, 150_000);
 
   it("#19 a Redis restart with persistence on loses no job", async () => {
-    sandbox = await makeFleetSandbox({ fleet: { lockDurationMs: 15_000, stalledIntervalMs: 5000 } });
-    const fleet = sandbox;
+    const fleet = await fleetSandbox({ fleet: { lockDurationMs: 15_000, stalledIntervalMs: 5000 } });
     await fleet.startWorker("only", ["--concurrency", "2"]);
     const servers = [];
     const ids: string[] = [];
@@ -175,8 +167,7 @@ describe.skipIf(!hasRedisServer)("cairn queue and cairn worker (issue #19)", () 
   }, 180_000);
 
   it("#19 queue cancel reaches a job running on another worker (staged abort) and a job still waiting", async () => {
-    sandbox = await makeFleetSandbox();
-    const fleet = sandbox;
+    const fleet = await fleetSandbox();
     const slow = await fleet.serve({ turns: [{ text: "x".repeat(8000), chunkSize: 10, delayMs: 50 }] });
     const never = await fleet.serve(writeThenComplete("never.txt", "never"));
     await fleet.startWorker("busy");
@@ -201,8 +192,7 @@ describe.skipIf(!hasRedisServer)("cairn queue and cairn worker (issue #19)", () 
   }, 120_000);
 
   it("#19 a 429 with retry-after on one worker delays the other workers on the same provider key", async () => {
-    sandbox = await makeFleetSandbox();
-    const fleet = sandbox;
+    const fleet = await fleetSandbox();
     const limited = await fleet.serve({
       turns: [{ error: { status: 429, headers: { "retry-after": "4" } } }, ...writeThenComplete("limited.txt", "limited").turns],
     });

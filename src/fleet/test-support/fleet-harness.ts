@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterEach } from "vitest";
 import { startCli, runCli, type CliRun } from "../../cli/test-support/cli-harness.js";
 import { startScriptedServer, type ScriptedServer } from "../../llm/scripted/server.js";
 import type { Scenario } from "../../llm/scripted/scenario.js";
@@ -29,7 +30,19 @@ export interface FleetSandbox {
   cleanup(): Promise<void>;
 }
 
-export async function makeFleetSandbox(options: { fleet?: Record<string, unknown>; config?: Record<string, unknown>; files?: Record<string, string> } = {}): Promise<FleetSandbox> {
+type FleetSandboxOptions = { fleet?: Record<string, unknown>; config?: Record<string, unknown>; files?: Record<string, string> };
+
+/** Registers clean-up in the calling test file; the returned function makes this test's fleet sandbox. */
+export function useFleetSandbox(): (options?: FleetSandboxOptions) => Promise<FleetSandbox> {
+  let current: FleetSandbox | undefined;
+  afterEach(async () => {
+    await current?.cleanup();
+    current = undefined;
+  });
+  return async (options) => (current = await makeFleetSandbox(options));
+}
+
+export async function makeFleetSandbox(options: FleetSandboxOptions = {}): Promise<FleetSandbox> {
   const root = await mkdtemp(join(tmpdir(), "cairn-fleet-"));
   const repo = join(root, "repo");
   const configDir = join(root, "config");

@@ -14,6 +14,25 @@ import type { UiMessage } from "../../task/contracts/messages.js";
 
 export const jsonFormatVersion = 2;
 
+/** What a whole message's line is made of: a UI message, or one read back from the lines. */
+type WholeMessage = Pick<UiMessage, "type" | "text" | "partial" | "ts" | "id" | "subagentId" | "meta"> & { say?: string; ask?: string };
+
+/** The fields of a whole message's line (without `v`): what a snapshot or final line carries. */
+export function wholeMessageRecord(message: WholeMessage, taskId: string): Record<string, unknown> {
+  const kind = message.type === "say" ? { say: message.say } : { ask: message.ask };
+  return {
+    type: message.type,
+    ...kind,
+    text: message.text,
+    partial: message.partial,
+    ts: message.ts,
+    id: message.id,
+    taskId,
+    ...(message.subagentId === undefined ? {} : { subagentId: message.subagentId }),
+    ...(message.meta === undefined ? {} : { meta: message.meta }),
+  };
+}
+
 /**
  * Whether `text` is `sent` with text appended. Compared as a substring: V8
  * compares equal-looking strings as memory (about 80 µs per MiB), while
@@ -84,18 +103,6 @@ export class JsonEventWriter {
   }
 
   #full(message: UiMessage): string {
-    const kind = message.type === "say" ? { say: message.say } : { ask: message.ask };
-    return JSON.stringify({
-      v: jsonFormatVersion,
-      type: message.type,
-      ...kind,
-      text: message.text,
-      partial: message.partial,
-      ts: message.ts,
-      id: message.id,
-      taskId: this.#taskId,
-      ...(message.subagentId === undefined ? {} : { subagentId: message.subagentId }),
-      ...(message.meta === undefined ? {} : { meta: message.meta }),
-    });
+    return JSON.stringify({ v: jsonFormatVersion, ...wholeMessageRecord(message, this.#taskId) });
   }
 }
