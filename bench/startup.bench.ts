@@ -10,6 +10,10 @@
  * shared machine wall time mostly measures waiting for a core; the goals are
  * judged on CPU time, and wall time is printed beside it.
  * Goals (issue 18): first request <= the floor + 20 ms; --version <= node + 10 ms.
+ * cairn's code cache (CAIRN_HOME/compile-cache, src/launch/) starts empty, as on
+ * a fresh installation: the first `run` of each provider compiles the bundle
+ * from source and writes the cache, the later ones take it. That first start is
+ * printed apart; the goals are judged on the runs after it.
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -90,6 +94,7 @@ const cairnRun = (provider: "anthropic" | "openai") => [
 const samples: Record<string, Sample[]> = {};
 const add = (name: string, sample: Sample) => (samples[name] ??= []).push(sample);
 try {
+  for (const provider of ["anthropic", "openai"] as const) add(`cairn ${provider}, first start (no cache yet)`, await timeFirstRequest(cairnRun(provider)));
   for (let index = 0; index < runs; index += 1) {
     add("node -e 0", await timeProcess(["-e", "0"]));
     add("cairn --version", await timeProcess([bin, "--version"]));

@@ -1,18 +1,22 @@
 /**
  * Bundles the build (issue 18: start-up). `npm run build` runs this, then `tsc`,
- * which type-checks and writes the declaration files; esbuild writes the JavaScript: one file per entry point
- * and shared chunks, with every `await import()` kept as a chunk of its own, so
- * lazy parts stay lazy. Loading a few chunks instead of hundreds of module files
- * (the SDKs alone are hundreds) is most of what `cairn run` used to spend before
- * its first request.
+ * which type-checks and writes the declaration files; esbuild writes the JavaScript:
+ * - `dist/cli/main.cjs`: the whole CLI as one CommonJS file. `bin/cairn` loads it
+ *   through `dist/launch.js` (src/launch/), which keeps V8's compiled code
+ *   between runs; Node 20 has no such cache for ES modules, and compiling was
+ *   most of a start. Lazy `import()`s of cairn's own files become functions
+ *   that run on first use; those of external packages stay `import()`.
+ * - `dist/launch.js`: that loader, an ES module of its own.
+ * - `dist/index.js`: the library entry (`exports` in package.json), an ES module.
  *
- * Chunks sit next to `dist/cli/main.js`: code that finds files relative to its
- * own module (`new URL("../../package.json", import.meta.url)`) keeps working.
+ * Files sit where the sources' relative paths expect them: code that finds
+ * files relative to its own module (`new URL("../../package.json", import.meta.url)`)
+ * keeps working; in the CommonJS bundle `import.meta.url` is the bundle's URL.
  */
-import { rm } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { build } from "esbuild";
 
-// Files of an earlier build (one .js per source file) must not linger beside the bundle.
+// Files of an earlier build must not linger beside the new one.
 await rm("dist", { recursive: true, force: true });
 
 /**
@@ -21,9 +25,18 @@ await rm("dist", { recursive: true, force: true });
  * (no files found relative to themselves). Every other package stays external
  * and loads from node_modules as it always did: a package that reads files next
  * to its own code (`__dirname`, WebAssembly, binaries, scripts) would break in a
- * bundle, and packages added later are safe by default.
+ * bundle, and packages added later are safe by default. gpt-tokenizer (1.7 MB of
+ * tables, loaded only when a count is needed) is imported where it is used.
  */
-const bundled = new Set(["@anthropic-ai/sdk", "openai", "zod", "commander", "picocolors", "diff", "ignore", "tinyglobby", "gpt-tokenizer"]);
+const bundled = new Set(["@anthropic-ai/sdk", "openai", "zod", "commander", "picocolors", "diff", "ignore", "tinyglobby"]);
+
+/**
+ * ES-module-only packages with top-level await, which CommonJS cannot require().
+ * The CLI bundle's static imports of them read a registry that the code loading
+ * their importers fills first (src/cli/load-interactive.ts).
+ */
+const esmOnly = new Set(["ink"]);
+const esmOnlyRegistryKey = "cairn.esm-only";
 
 function packageName(specifier) {
   const parts = specifier.split("/");
@@ -31,36 +44,69 @@ function packageName(specifier) {
 }
 
 /** Bare imports from cairn's sources are bundled only for the packages above; their own imports follow them. */
-const externalPackages = {
+const externalPackages = (format) => ({
   name: "external-packages",
   setup(builder) {
     builder.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.path.startsWith("node:")) return { external: true };
       const fromPackage = args.importer.includes("/node_modules/");
+      if (format === "cjs" && !fromPackage && esmOnly.has(args.path) && args.kind === "import-statement") {
+        return { path: args.path, namespace: "esm-only" };
+      }
       if (fromPackage || bundled.has(packageName(args.path))) return undefined;
       return { external: true };
     });
+    builder.onLoad({ filter: /.*/, namespace: "esm-only" }, (args) => ({
+      loader: "js",
+      contents:
+        `const loaded = globalThis[Symbol.for(${JSON.stringify(esmOnlyRegistryKey)})]?.[${JSON.stringify(args.path)}];\n` +
+        `if (loaded === undefined) throw new Error(${JSON.stringify(`cairn: ${args.path} was used before it was loaded (see src/cli/load-interactive.ts)`)});\n` +
+        "module.exports = loaded;\n",
+    }));
   },
-};
-
-const result = await build({
-  entryPoints: { "cli/main": "src/cli/main.ts", index: "src/index.ts" },
-  outdir: "dist",
-  bundle: true,
-  splitting: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  chunkNames: "cli/chunk-[hash]",
-  plugins: [externalPackages],
-  sourcemap: true,
-  // CommonJS packages inside an ES module bundle still call require() for Node's own modules.
-  banner: { js: 'import { createRequire as __cairnCreateRequire } from "node:module"; const require = __cairnCreateRequire(import.meta.url);' },
-  logLevel: "warning",
-  metafile: process.env["CAIRN_BUNDLE_META"] !== undefined,
 });
-// `CAIRN_BUNDLE_META=file node scripts/bundle.js` writes what went into which chunk (for esbuild's analyzer).
-if (result.metafile !== undefined) {
-  const { writeFile } = await import("node:fs/promises");
-  await writeFile(process.env["CAIRN_BUNDLE_META"], JSON.stringify(result.metafile));
+
+const common = { bundle: true, platform: "node", target: "node20", sourcemap: true, logLevel: "warning", metafile: true };
+// CommonJS packages inside an ES module still call require() for Node's own modules.
+const esmRequire = { js: 'import { createRequire as __cairnCreateRequire } from "node:module"; const require = __cairnCreateRequire(import.meta.url);' };
+
+const results = await Promise.all([
+  build({
+    ...common,
+    entryPoints: { "cli/main": "src/cli/main.ts" },
+    outdir: "dist",
+    outExtension: { ".js": ".cjs" },
+    format: "cjs",
+    plugins: [externalPackages("cjs")],
+    define: { "import.meta.url": "__cairnImportMetaUrl" },
+    // Its import()s of packages are renamed below: no loader runs for them in a vm.Script.
+    banner: { js: 'var __cairnImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+  }),
+  build({ ...common, entryPoints: { launch: "src/launch/launch.ts", index: "src/index.ts" }, outdir: "dist", format: "esm", plugins: [externalPackages("esm")], banner: esmRequire }),
+]);
+
+/**
+ * An `import()` in a `vm.Script` needs `importModuleDynamically`, and the only
+ * form Node 20 takes without a flag (USE_MAIN_CONTEXT_DEFAULT_LOADER) prints an
+ * experimental warning on every start. So the bundle's `import("package")`s call
+ * `__impt("package")` instead, a function src/launch/load-bundle.ts hands the
+ * bundle (same length, so the source map still fits). Each one esbuild left is
+ * renamed, and the count must match its list of them.
+ */
+const cli = "dist/cli/main.cjs";
+const dynamicImports = Object.values(results[0].metafile.outputs)
+  .flatMap((output) => output.imports ?? [])
+  .filter((each) => each.kind === "dynamic-import" && each.external).length;
+const bundleText = await readFile(cli, "utf8");
+if (bundleText.includes("__impt")) throw new Error(`${cli} already uses the name __impt: pick another for import()`);
+const renamed = bundleText.replace(/\bimport\("/g, '__impt("');
+const count = bundleText.match(/\bimport\("/g)?.length ?? 0;
+if (count !== dynamicImports) throw new Error(`${cli}: found ${count} import("...") but esbuild lists ${dynamicImports} dynamic imports of packages`);
+await writeFile(cli, renamed);
+
+// `CAIRN_BUNDLE_META=file node scripts/bundle.js` writes what went into which file (for esbuild's analyzer).
+if (process.env["CAIRN_BUNDLE_META"] !== undefined) {
+  const outputs = Object.assign({}, ...results.map((result) => result.metafile.outputs));
+  const inputs = Object.assign({}, ...results.map((result) => result.metafile.inputs));
+  await writeFile(process.env["CAIRN_BUNDLE_META"], JSON.stringify({ inputs, outputs }));
 }

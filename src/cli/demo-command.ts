@@ -3,6 +3,7 @@ import { cp, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadInteractive } from "./load-interactive.js";
 
 export interface DemoOptions {
   json?: boolean;
@@ -56,7 +57,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       );
     }
     if (interactive) {
-      const { runInteractive } = await import("./interactive.js");
+      const { runInteractive } = await loadInteractive();
       return await runInteractive({ settings, initialTask: demoTask, exitWhenDone: true });
     }
     const { HeadlessHost } = await import("../ui/headless/index.js");

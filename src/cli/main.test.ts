@@ -1,7 +1,6 @@
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import module from "node:module";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -23,21 +22,34 @@ describe("bin/cairn", () => {
     expect(stdout).toContain("Usage: cairn");
   });
 
-  it("issue 18: keeps compiled code in the data folder where Node has a compile cache (22 and later), and writes nothing on Node 20", async () => {
+  it("issue 18: keeps the compiled CLI in CAIRN_HOME/compile-cache, a cache for `run` and one for the rest, taken by the next start", async () => {
     const home = await mkdtemp(join(tmpdir(), "cairn-compile-cache-"));
     try {
       const cache = join(home, "compile-cache");
-      const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_HOME: home };
+      const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_HOME: home, XDG_CONFIG_HOME: join(home, "config") };
       delete env["NODE_DISABLE_COMPILE_CACHE"];
       await run(process.execPath, [bin, "--version"], { env });
       expect(existsSync(cache)).toBe(false); // --version loads nothing
       await run(process.execPath, [bin, "--help"], { env });
-      const nodeHasCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === "function";
-      if (!nodeHasCache) {
-        expect(existsSync(cache), `Node ${process.version} has no compile cache`).toBe(false);
-        return;
-      }
-      expect(readdirSync(cache, { recursive: true }).length).toBeGreaterThan(0);
+      const cacheFiles = (): string[] => readdirSync(cache).filter((name) => name.startsWith("bundle-")).sort();
+      expect(cacheFiles()).toEqual([expect.stringMatching(/^bundle-main-.*\.bin$/)]);
+
+      const workspace = join(home, "workspace");
+      await mkdir(workspace);
+      const scenario = join(home, "scenario.json");
+      await writeFile(scenario, JSON.stringify({ turns: [{ text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>" }] }));
+      const runTask = () => run(process.execPath, [bin, "run", "--cwd", workspace, "--provider", "mock", "--scenario", scenario, "--yes", "--json", "--no-checkpoints", "go"], { env });
+      const first = await runTask();
+      expect(first.stdout).toContain('"status":"completed"');
+      const runCache = cacheFiles().find((name) => name.startsWith("bundle-run-"));
+      expect(runCache).toBeDefined();
+      const written = statSync(join(cache, runCache!));
+      expect(written.size).toBeGreaterThan(1000);
+      const second = await runTask();
+      expect(second.stdout).toContain('"status":"completed"');
+      // Taken, not written again: a rejected cache is replaced through a new file.
+      expect(statSync(join(cache, runCache!)).ino).toBe(written.ino);
+
       const other = join(home, "off");
       await run(process.execPath, [bin, "--help"], { env: { ...env, CAIRN_HOME: other, NODE_DISABLE_COMPILE_CACHE: "1" } });
       expect(existsSync(join(other, "compile-cache"))).toBe(false);

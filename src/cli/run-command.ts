@@ -35,6 +35,7 @@ export type TaskCommandOptions = CliFlags & { scenario?: string; image?: string[
 // In a file of its own so that cli/interactive.ts need not import this one (no import cycle).
 export { exitStatusFor } from "./exit-status.js";
 import { exitStatusFor } from "./exit-status.js";
+import { loadInteractive } from "./load-interactive.js";
 
 /**
  * Runs one task headless to its end: resolves settings, builds the session,
@@ -201,7 +202,7 @@ export async function runDefault(words: string[], flags: TaskCommandOptions, res
     return runHeadless({ flags, start: { kind: "new", task } });
   }
   const { resolveSettings, ConfigError } = await import("../config/index.js");
-  const { runInteractive } = await import("./interactive.js");
+  const { runInteractive } = await loadInteractive();
   const resolve = (trust: boolean): Promise<ResolvedSettings> => resolveSettings({ flags, env: process.env, cwd: process.cwd(), trust });
   try {
     const settings = await resolve(flags.trust === true);

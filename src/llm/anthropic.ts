@@ -37,7 +37,7 @@ export class AnthropicProvider implements Provider {
   constructor(options: AnthropicProviderOptions) {
     this.options = options;
     this.model = options.model;
-    this.context = { providerName: "anthropic", apiKeyEnv: options.apiKeyEnv ?? "ANTHROPIC_API_KEY" };
+    this.context = { providerName: "anthropic", apiKeyEnv: options.apiKeyEnv ?? "ANTHROPIC_API_KEY", sdk: Anthropic };
     this.client = new Anthropic({
       apiKey: options.apiKey,
       maxRetries: 0,

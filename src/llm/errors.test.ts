@@ -3,7 +3,7 @@ import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { ProviderError, retryAfterFromHeaders, toProviderError } from "./errors.js";
 
-const context = { providerName: "anthropic", apiKeyEnv: "ANTHROPIC_API_KEY" };
+const context = { providerName: "anthropic", apiKeyEnv: "ANTHROPIC_API_KEY", sdk: Anthropic };
 
 function anthropicError(status: number, type: string, message: string, headers: Record<string, string> = {}) {
   return Anthropic.APIError.generate(status, { type: "error", error: { type, message } }, message, new Headers(headers));
@@ -62,6 +62,20 @@ describe("toProviderError", () => {
     expect(toProviderError(new TypeError("terminated", { cause: { code: "UND_ERR_SOCKET" } }), context).kind).toBe("network");
     expect(toProviderError(new Anthropic.APIUserAbortError(), context).kind).toBe("aborted");
     expect(toProviderError(new DOMException("This operation was aborted", "AbortError"), context).kind).toBe("aborted");
+    const openai = { providerName: "openai", sdk: OpenAI };
+    expect(toProviderError(new OpenAI.APIConnectionError({ message: "Connection error." }), openai).kind).toBe("network");
+    expect(toProviderError(new OpenAI.APIConnectionTimeoutError(), openai).kind).toBe("network");
+    expect(toProviderError(new OpenAI.APIUserAbortError(), openai).kind).toBe("aborted");
+  });
+
+  it("issue 18: SDK errors are known by class, not by name, which a bundle may change (APIConnectionError2)", () => {
+    // What esbuild does when two bundled SDKs both define APIConnectionError.
+    const renamed = { APIConnectionError2: class extends OpenAI.APIConnectionError {} }.APIConnectionError2;
+    expect(renamed.name).toBe("APIConnectionError2");
+    expect(toProviderError(new renamed({ message: "Connection error." }), { providerName: "openai", sdk: OpenAI }).kind).toBe("network");
+    // A look-alike from elsewhere is not taken for the SDK's.
+    const lookAlike = { APIConnectionError: class extends Error {} }.APIConnectionError;
+    expect(toProviderError(new lookAlike("Connection error."), context).kind).not.toBe("network");
   });
 
   it("does not retry errors it cannot classify", () => {

@@ -40,11 +40,27 @@ export class ProviderError extends Error {
   }
 }
 
+/** Any class, for `instanceof`. */
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/**
+ * An SDK's error classes (the Anthropic and OpenAI clients carry them as statics,
+ * so the client class itself fits). Checked with `instanceof`, never by class
+ * name: a bundle renames classes that share a name (both SDKs have an `APIError`).
+ */
+export interface SdkErrorClasses {
+  readonly APIError: ErrorClass;
+  readonly APIConnectionError: ErrorClass;
+  readonly APIUserAbortError: ErrorClass;
+}
+
 export interface ErrorContext {
   /** e.g. "anthropic", "openai", "mock"; used in messages. */
   providerName: string;
   /** The environment variable that holds the key, named in auth errors. */
   apiKeyEnv?: string;
+  /** The SDK whose errors these are: its connection, abort and in-stream errors are told apart by class. */
+  sdk?: SdkErrorClasses;
 }
 
 interface HeaderSource {
@@ -138,10 +154,9 @@ function certificateCode(error: unknown): string | undefined {
   return undefined;
 }
 
-function isAbort(error: unknown): boolean {
+function isAbort(error: unknown, sdk: SdkErrorClasses | undefined): boolean {
   const name = stringField(error, "name");
-  if (name === "AbortError" || name === "APIUserAbortError") return true;
-  return error instanceof Error && error.constructor.name === "APIUserAbortError";
+  return name === "AbortError" || (sdk !== undefined && error instanceof sdk.APIUserAbortError);
 }
 
 /**
@@ -231,7 +246,7 @@ function describe(kind: ProviderErrorKind, context: ErrorContext, detail: string
  */
 export function toProviderError(error: unknown, context: ErrorContext): ProviderError {
   if (error instanceof ProviderError) return error;
-  if (isAbort(error)) {
+  if (isAbort(error, context.sdk)) {
     return new ProviderError({ kind: "aborted", message: describe("aborted", context, "", undefined), cause: error });
   }
   const status = field(error, "status");
@@ -259,12 +274,11 @@ export function toProviderError(error: unknown, context: ErrorContext): Provider
     return new ProviderError({ kind: "network", retryable: false, message: describe("network", context, detail, undefined), cause: error });
   }
 
-  const constructorName = error instanceof Error ? error.constructor.name : "";
   const code = networkCode(error);
   const looksLikeNetwork =
     code !== undefined ||
-    constructorName === "APIConnectionError" ||
-    constructorName === "APIConnectionTimeoutError" ||
+    // Timeouts too: the SDKs' APIConnectionTimeoutError extends APIConnectionError.
+    (context.sdk !== undefined && error instanceof context.sdk.APIConnectionError) ||
     (error instanceof TypeError && /fetch failed|terminated|network|socket/i.test(rawMessage));
   if (looksLikeNetwork) {
     const detail = code === undefined ? rawMessage : `${rawMessage} (${code})`;
@@ -272,7 +286,7 @@ export function toProviderError(error: unknown, context: ErrorContext): Provider
   }
 
   // An SDK APIError without a status: the server sent an error event inside the stream.
-  if (body !== undefined || constructorName === "APIError") {
+  if (body !== undefined || (context.sdk !== undefined && error instanceof context.sdk.APIError)) {
     const detail = apiErrorMessage(body, rawMessage);
     const kind = kindFromTypes(apiErrorTypes(error, body), detail);
     return new ProviderError({ kind, message: describe(kind, context, detail, undefined), cause: error });

@@ -41,7 +41,7 @@ export class OpenAiResponsesProvider implements Provider {
   constructor(options: OpenAiResponsesProviderOptions) {
     this.options = options;
     this.model = options.model;
-    this.context = { providerName: "openai-responses", apiKeyEnv: options.apiKeyEnv ?? "OPENAI_API_KEY" };
+    this.context = { providerName: "openai-responses", apiKeyEnv: options.apiKeyEnv ?? "OPENAI_API_KEY", sdk: OpenAI };
     this.client = new OpenAI({
       apiKey: options.apiKey ?? "not-needed",
       maxRetries: 0,

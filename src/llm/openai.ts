@@ -66,7 +66,7 @@ export class OpenAiProvider implements Provider {
     this.options = options;
     this.model = options.model;
     this.compatibility = compatibilityFor(options.baseUrl, options.compatibility);
-    this.context = { providerName: "openai", apiKeyEnv: options.apiKeyEnv ?? "OPENAI_API_KEY" };
+    this.context = { providerName: "openai", apiKeyEnv: options.apiKeyEnv ?? "OPENAI_API_KEY", sdk: OpenAI };
     this.client = new OpenAI({
       apiKey: options.apiKey ?? "not-needed",
       maxRetries: 0,

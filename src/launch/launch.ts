@@ -1,0 +1,41 @@
+/**
+ * What `bin/cairn` runs for every command but `--version`: the CLI bundle,
+ * loaded with cairn's code cache (load-bundle.ts), in `CAIRN_HOME/compile-cache`
+ * (`~/.cairn` by default; a `dataDir` from a config file is not read this early).
+ * `NODE_DISABLE_COMPILE_CACHE=1`, Node's own switch, turns it off as well.
+ */
+import * as nodeModule from "node:module";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadBundle } from "./load-bundle.js";
+
+/**
+ * The commands whose starts matter most get a cache of their own, and `run`
+ * one per `--provider` named on the command line (each SDK's functions are
+ * compiled only when it is used); every other command shares one.
+ */
+export function cacheVariant(args: readonly string[]): string {
+  const command = args[0];
+  if (command === "acp") return command;
+  if (command !== "run") return "main";
+  const index = args.indexOf("--provider");
+  const provider = index >= 0 ? args[index + 1] : args.find((arg) => arg.startsWith("--provider="))?.slice("--provider=".length);
+  return provider !== undefined && /^[a-z0-9-]{1,32}$/.test(provider) ? `run-${provider}` : "run";
+}
+
+export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env["NODE_DISABLE_COMPILE_CACHE"] !== undefined && env["NODE_DISABLE_COMPILE_CACHE"] !== "") return undefined;
+  return join(env["CAIRN_HOME"] || join(homedir(), ".cairn"), "compile-cache");
+}
+
+export async function launch(args: string[]): Promise<number> {
+  const cacheDir = compileCacheDir();
+  // Node 22 and later also cache the packages cairn loads from node_modules (the bundle itself is cached below).
+  const enableCompileCache = (nodeModule as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
+  if (cacheDir !== undefined && enableCompileCache !== undefined) enableCompileCache(cacheDir);
+  const bundle = loadBundle({ file: fileURLToPath(new URL("./cli/main.cjs", import.meta.url)), cacheDir, variant: cacheVariant(args) });
+  process.once("exit", () => bundle.saveCodeCache());
+  const main = bundle.exports["main"] as (args: string[]) => Promise<number>;
+  return main(args);
+}

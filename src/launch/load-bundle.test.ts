@@ -1,0 +1,156 @@
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { temporaryFolder } from "../store/test-support/temporary.js";
+import { cacheVariant, compileCacheDir } from "./launch.js";
+import { loadBundle } from "./load-bundle.js";
+
+// Issue 18 (start-up): the CLI bundle is compiled once and then taken from V8's code cache.
+
+const bundleSource = (answer: number): string =>
+  [
+    '"use strict";',
+    "function twice(value) { return value * 2; }",
+    `exports.answer = twice(${answer / 2});`,
+    "exports.file = __filename;",
+    'exports.pathJoin = require("node:path").join("a", "b");',
+    'exports.dynamic = () => __impt("node:os").then((os) => typeof os.cpus);',
+    "exports.thisIsExports = this === exports;",
+  ].join("\n");
+
+const loader = fileURLToPath(new URL("./load-bundle.ts", import.meta.url));
+
+/**
+ * Loads the bundle in a process of its own, as each start of cairn does: within
+ * one process V8 keeps compiled scripts in memory and never looks at a cache.
+ */
+function loadInChild(file: string, cacheDir: string, variant: string): { usedCache: boolean; answer: unknown } {
+  const code = [
+    `const { loadBundle } = await import(${JSON.stringify(loader)});`,
+    `const bundle = loadBundle({ file: ${JSON.stringify(file)}, cacheDir: ${JSON.stringify(cacheDir)}, variant: ${JSON.stringify(variant)} });`,
+    "bundle.saveCodeCache();",
+    "console.log(JSON.stringify({ usedCache: bundle.usedCache, answer: bundle.exports.answer }));",
+  ].join("\n");
+  return JSON.parse(execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { encoding: "utf8" })) as { usedCache: boolean; answer: unknown };
+}
+
+describe("loadBundle (issue 18: start-up)", () => {
+  let folder: Awaited<ReturnType<typeof temporaryFolder>> | undefined;
+  beforeEach(async () => {
+    folder = await temporaryFolder("cairn-load-bundle-");
+  });
+  afterEach(async () => {
+    await folder?.remove();
+  });
+  const dir = (): string => folder!.path;
+
+  function writeBundle(answer = 42): string {
+    const file = join(dir(), "main.cjs");
+    writeFileSync(file, bundleSource(answer));
+    return file;
+  }
+
+  it("runs a CommonJS bundle: exports, __filename, require and `this` as Node's loader gives them, and __impt() as import()", async () => {
+    const file = writeBundle();
+    const bundle = loadBundle({ file, cacheDir: undefined, variant: "main" });
+    expect(bundle.exports).toMatchObject({ answer: 42, file, pathJoin: join("a", "b"), thisIsExports: true });
+    await expect((bundle.exports["dynamic"] as () => Promise<string>)()).resolves.toBe("function");
+  });
+
+  it("writes the code cache once, and the next start takes it instead of compiling", () => {
+    const file = writeBundle();
+    const cacheDir = join(dir(), "cache");
+    expect(loadInChild(file, cacheDir, "run")).toEqual({ usedCache: false, answer: 42 });
+    const written = readdirSync(cacheDir);
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatch(new RegExp(`^bundle-run-[0-9a-f]{8}-${process.version}-${process.arch}-\\d+-\\d+\\.bin$`));
+    const cache = readFileSync(join(cacheDir, written[0]!));
+
+    expect(loadInChild(file, cacheDir, "run")).toEqual({ usedCache: true, answer: 42 });
+    // A cache that was taken is not written again.
+    expect(readFileSync(join(cacheDir, written[0]!)).equals(cache)).toBe(true);
+    // Another variant has a cache of its own.
+    expect(loadInChild(file, cacheDir, "main")).toEqual({ usedCache: false, answer: 42 });
+  });
+
+  it("a damaged cache is rejected, the bundle compiles from source and the cache is written anew", () => {
+    const file = writeBundle();
+    const cacheDir = join(dir(), "cache");
+    loadInChild(file, cacheDir, "run");
+    const [name] = readdirSync(cacheDir);
+    writeFileSync(join(cacheDir, name!), Buffer.from("not a code cache"));
+
+    expect(loadInChild(file, cacheDir, "run")).toEqual({ usedCache: false, answer: 42 });
+    expect(loadInChild(file, cacheDir, "run")).toEqual({ usedCache: true, answer: 42 });
+  });
+
+  it("a new build gets a new cache and the old build's file of the variant is removed", () => {
+    const file = writeBundle(42);
+    const cacheDir = join(dir(), "cache");
+    loadInChild(file, cacheDir, "run");
+    loadInChild(file, cacheDir, "main");
+    const [oldRun] = readdirSync(cacheDir).filter((name) => name.startsWith("bundle-run-"));
+
+    writeBundle(64);
+    utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+    expect(loadInChild(file, cacheDir, "run")).toEqual({ usedCache: false, answer: 64 });
+    const names = readdirSync(cacheDir);
+    expect(names).not.toContain(oldRun);
+    expect(names.filter((name) => name.startsWith("bundle-run-"))).toHaveLength(1);
+    expect(names.filter((name) => name.startsWith("bundle-main-"))).toHaveLength(1);
+    expect(loadInChild(file, cacheDir, "run")).toEqual({ usedCache: true, answer: 64 });
+  });
+
+  it("two installations sharing a data folder keep a cache each", () => {
+    const file = writeBundle(42);
+    const otherFile = join(dir(), "other", "main.cjs");
+    mkdirSync(dirname(otherFile));
+    writeFileSync(otherFile, bundleSource(64));
+    const cacheDir = join(dir(), "cache");
+    loadInChild(file, cacheDir, "run");
+    loadInChild(otherFile, cacheDir, "run");
+    expect(readdirSync(cacheDir)).toHaveLength(2);
+    expect(loadInChild(file, cacheDir, "run")).toEqual({ usedCache: true, answer: 42 });
+    expect(loadInChild(otherFile, cacheDir, "run")).toEqual({ usedCache: true, answer: 64 });
+  });
+
+  it.skipIf(process.getuid?.() === 0)("a cache folder it cannot write costs only the cache", () => {
+    const file = writeBundle();
+    const cacheDir = join(dir(), "read-only");
+    mkdirSync(cacheDir);
+    chmodSync(cacheDir, 0o500);
+    expect(loadInChild(file, cacheDir, "run")).toEqual({ usedCache: false, answer: 42 });
+    expect(readdirSync(cacheDir)).toEqual([]);
+  });
+
+  it("a cache path that is a file, not a folder, costs only the cache (also as root)", () => {
+    const file = writeBundle();
+    const cacheDir = join(dir(), "a-file");
+    writeFileSync(cacheDir, "");
+    expect(loadInChild(file, cacheDir, "run")).toEqual({ usedCache: false, answer: 42 });
+    expect(loadInChild(file, cacheDir, "run")).toEqual({ usedCache: false, answer: 42 });
+  });
+
+  it("a variant that could leave the cache folder is refused", () => {
+    expect(() => loadBundle({ file: join(dir(), "main.cjs"), cacheDir: dir(), variant: "../x" })).toThrow(/letters, digits and dashes/);
+  });
+});
+
+describe("launch settings (issue 18: start-up)", () => {
+  it("`run` (one per --provider given) and `acp` have caches of their own; every other command shares one", () => {
+    expect(cacheVariant(["run", "--json", "task"])).toBe("run");
+    expect(cacheVariant(["run", "--provider", "openai", "task"])).toBe("run-openai");
+    expect(cacheVariant(["run", "--provider=anthropic", "task"])).toBe("run-anthropic");
+    expect(cacheVariant(["run", "--provider", "../x", "task"])).toBe("run");
+    expect(cacheVariant(["acp"])).toBe("acp");
+    expect(cacheVariant(["fix the tests"])).toBe("main");
+    expect(cacheVariant([])).toBe("main");
+  });
+
+  it("the cache lives in CAIRN_HOME/compile-cache; NODE_DISABLE_COMPILE_CACHE turns it off", () => {
+    expect(compileCacheDir({ CAIRN_HOME: "/data/cairn" })).toBe(join("/data/cairn", "compile-cache"));
+    expect(compileCacheDir({ CAIRN_HOME: "/data/cairn", NODE_DISABLE_COMPILE_CACHE: "1" })).toBeUndefined();
+  });
+});
