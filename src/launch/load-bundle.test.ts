@@ -154,3 +154,15 @@ describe("launch settings (issue 18: start-up)", () => {
     expect(compileCacheDir({ CAIRN_HOME: "/data/cairn", NODE_DISABLE_COMPILE_CACHE: "1" })).toBeUndefined();
   });
 });
+
+describe("the built CLI bundle (npm run build: scripts/bundle.js)", () => {
+  const built = fileURLToPath(new URL("../../dist/cli/main.cjs", import.meta.url));
+
+  it("is ASCII, as loadBundle reads it (latin1), and calls __impt() where it imports a package", () => {
+    const bytes = readFileSync(built);
+    expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1);
+    const text = bytes.toString("latin1");
+    expect(text).not.toMatch(/\bimport\("/);
+    expect(text).toContain('__impt("ink")');
+  });
+});

@@ -78,7 +78,8 @@ function writeCache(cacheDir: string, name: string, prefix: string, data: Buffer
 
 export function loadBundle(options: BundleOptions): LoadedBundle {
   if (!/^[a-z0-9-]+$/.test(options.variant)) throw new Error(`loadBundle: variant "${options.variant}" must be letters, digits and dashes`);
-  const source = readFileSync(options.file, "utf8");
+  // The bundle is ASCII (scripts/bundle.js escapes the rest): latin1 reads it exactly, without UTF-8 decoding.
+  const source = readFileSync(options.file, "latin1");
   const { size, mtimeMs } = statSync(options.file);
   const name = cacheFileName(options, size, mtimeMs);
   const cachedData = readCache(options.cacheDir === undefined ? undefined : join(options.cacheDir, name));
