@@ -38,8 +38,9 @@ interface CpuProfile {
 const markers = new Map<string, string[]>();
 /** The source a bundled function came from: the nearest `// src/...` (or node_modules) line above it. */
 function sourceOf(url: string, line: number): string {
-  if (!url.startsWith("file://")) return url;
-  const path = fileURLToPath(url);
+  // The CLI bundle runs as a vm.Script named by its path (src/launch/load-bundle.ts); modules have file URLs.
+  if (!url.startsWith("file://") && !url.startsWith("/")) return url;
+  const path = url.startsWith("file://") ? fileURLToPath(url) : url;
   if (!path.includes("/dist/")) return path.replace(/.*\/node_modules\//, "node_modules/");
   let lines = markers.get(path);
   if (lines === undefined) {

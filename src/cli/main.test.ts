@@ -5,20 +5,30 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildProgram } from "./main.js";
 
 const run = promisify(execFile);
 const bin = fileURLToPath(new URL("../../bin/cairn", import.meta.url));
 
+// A data folder of this file's own: starts write their code cache there, never in ~/.cairn.
+let dataDir = "";
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "cairn-main-test-"));
+});
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+const cairn = (args: string[]) => run(process.execPath, [bin, ...args], { env: { ...process.env, CAIRN_HOME: dataDir } });
+
 describe("bin/cairn", () => {
   it("prints the package version", async () => {
-    const { stdout } = await run(process.execPath, [bin, "--version"]);
+    const { stdout } = await cairn(["--version"]);
     expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
   it("prints help naming the program", async () => {
-    const { stdout } = await run(process.execPath, [bin, "--help"]);
+    const { stdout } = await cairn(["--help"]);
     expect(stdout).toContain("Usage: cairn");
   });
 
@@ -81,7 +91,7 @@ describe("issue 18: a subcommand builds only its own part of the command tree", 
 
   it("cairn run --help and cairn help run both describe run", async () => {
     for (const args of [["run", "--help"], ["help", "run"]]) {
-      const { stdout } = await run(process.execPath, [bin, ...args]);
+      const { stdout } = await cairn(args);
       expect(stdout, args.join(" ")).toContain("Usage: cairn run [options] <task...>");
     }
   });
