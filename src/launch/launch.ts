@@ -35,7 +35,10 @@ export async function launch(args: string[]): Promise<number> {
   const enableCompileCache = (nodeModule as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
   if (cacheDir !== undefined && enableCompileCache !== undefined) enableCompileCache(cacheDir);
   const bundle = loadBundle({ file: fileURLToPath(new URL("./cli/main.cjs", import.meta.url)), cacheDir, variant: cacheVariant(args) });
+  // At exit, the cache holds what the whole run compiled. A long-lived process (an editor's agent,
+  // a fleet worker) may end by a signal it does not handle, with no exit event: it saves once it has run a while.
   process.once("exit", () => bundle.saveCodeCache());
+  setTimeout(() => bundle.saveCodeCache(), 30_000).unref();
   const main = bundle.exports["main"] as (args: string[]) => Promise<number>;
   return main(args);
 }

@@ -9,9 +9,9 @@
  * One cache file per bundle file, build, Node version, architecture and
  * variant (the command: `run` compiles other functions than the terminal UI).
  * It is written when there was none or V8 rejected it, late in the run
- * (`saveCodeCache`, at exit), so it holds what the run compiled; files of the
- * same bundle file and variant from other builds are removed then. Every failure to read or write the cache only
- * costs speed: the bundle is compiled from source as it would be without one.
+ * (`saveCodeCache`), so it holds what the run compiled; files of the same
+ * bundle file and variant from other builds are removed then. A failure to
+ * read or write the cache only costs speed: the bundle compiles from source.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -63,16 +63,21 @@ function readCache(path: string | undefined): Buffer | undefined {
 
 /** Writes through a temporary file, so a concurrent start never reads half a cache; older builds' files of the same bundle and variant go. */
 function writeCache(cacheDir: string, name: string, prefix: string, data: Buffer): void {
+  const temporary = join(cacheDir, `${name}.${process.pid}.tmp`);
   try {
     mkdirSync(cacheDir, { recursive: true });
-    const temporary = join(cacheDir, `${name}.${process.pid}.tmp`);
     writeFileSync(temporary, data);
     renameSync(temporary, join(cacheDir, name));
     for (const entry of readdirSync(cacheDir)) {
       if (entry !== name && entry.startsWith(prefix) && entry.endsWith(".bin")) rmSync(join(cacheDir, entry), { force: true });
     }
   } catch {
-    // A read-only or full data folder: the next start compiles from source.
+    // A read-only or full data folder: the next start compiles from source. No half-written file stays.
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // Nothing more to do.
+    }
   }
 }
 
