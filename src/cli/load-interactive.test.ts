@@ -1,0 +1,78 @@
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, normalize, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { esmOnlyRegistryKey, loadInteractive } from "./load-interactive.js";
+
+// Issue 18: in the CLI's CommonJS bundle, a module that imports "ink" works only once
+// loadInteractive() has put Ink in the registry (scripts/bundle.js). These tests keep
+// every way into Ink going through it.
+
+const srcDir = fileURLToPath(new URL("..", import.meta.url));
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder).flatMap((name) => {
+    const path = join(folder, name);
+    if (statSync(path).isDirectory()) return name === "test-support" ? [] : sourceFiles(path);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+interface Imports {
+  /** Imports that run code: `import ... from`, `import "..."` (not `import type`). */
+  readonly static: string[];
+  /** `import("...")`. */
+  readonly dynamic: string[];
+}
+
+/** Each source file's imports: relative ones as absolute .ts/.tsx paths, packages by name. */
+function importGraph(): Map<string, Imports> {
+  const graph = new Map<string, Imports>();
+  const resolve = (file: string, specifier: string): string => {
+    if (!specifier.startsWith(".")) return specifier;
+    const base = normalize(join(dirname(file), specifier)).replace(/\.js$/, "");
+    return [`${base}.ts`, `${base}.tsx`].find((candidate) => statSync(candidate, { throwIfNoEntry: false })) ?? base;
+  };
+  for (const file of sourceFiles(srcDir)) {
+    const text = readFileSync(file, "utf8");
+    const statics = [...text.matchAll(/^import (?!type\b)(?:[^;]*? from )?"([^"]+)";/gms)].map((match) => resolve(file, match[1]!));
+    const dynamics = [...text.matchAll(/\bimport\("([^"]+)"\)/g)].map((match) => resolve(file, match[1]!));
+    graph.set(file, { static: statics, dynamic: dynamics });
+  }
+  return graph;
+}
+
+describe("loadInteractive (issue 18: Ink in the CommonJS bundle)", () => {
+  it("leaves Ink in the registry the bundle's stand-in module reads, then loads the terminal UI", async () => {
+    const interactive = await loadInteractive();
+    expect(typeof interactive.runInteractive).toBe("function");
+    const registry = (globalThis as unknown as Record<symbol, Record<string, { render?: unknown }> | undefined>)[Symbol.for(esmOnlyRegistryKey)];
+    expect(typeof registry?.["ink"]?.render).toBe("function");
+  });
+
+  it("is the only way into the modules that import Ink: nothing else imports them, statically or with import()", () => {
+    const graph = importGraph();
+    // The modules whose static imports reach "ink".
+    const reachesInk = new Set<string>();
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const [file, imports] of graph) {
+        if (reachesInk.has(file)) continue;
+        if (imports.static.some((target) => target === "ink" || reachesInk.has(target))) {
+          reachesInk.add(file);
+          grew = true;
+        }
+      }
+    }
+    expect(reachesInk.has(join(srcDir, "cli", "interactive.ts"))).toBe(true);
+    const entries: string[] = [];
+    for (const [file, imports] of graph) {
+      if (reachesInk.has(file)) continue;
+      for (const target of [...imports.static, ...imports.dynamic]) {
+        if (reachesInk.has(target) || target === "ink") entries.push(`${relative(srcDir, file)} -> ${target === "ink" ? "ink" : relative(srcDir, target)}`);
+      }
+    }
+    expect(entries.sort()).toEqual(["cli/load-interactive.ts -> cli/interactive.ts", "cli/load-interactive.ts -> ink"]);
+  });
+});
