@@ -1,20 +1,14 @@
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, normalize, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "./test-support/source-files.js";
 
 // #11: docs/architecture.md's layer table is drawn from the actual imports, and this test keeps it so.
 
 const srcDir = dirname(fileURLToPath(import.meta.url));
 const architecture = join(srcDir, "..", "docs", "architecture.md");
 
-function sourceFiles(folder: string): string[] {
-  return readdirSync(folder).flatMap((name) => {
-    const path = join(folder, name);
-    if (statSync(path).isDirectory()) return name === "test-support" ? [] : sourceFiles(path);
-    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
-  });
-}
 
 function layerOf(path: string): string {
   const first = relative(srcDir, path).split(sep)[0] ?? "";

@@ -1,7 +1,8 @@
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { sourceFiles } from "../test-support/source-files.js";
 import { esmOnlyRegistryKey, loadInteractive } from "./load-interactive.js";
 
 // Issue 18: in the CLI's CommonJS bundle, a module that imports "ink" works only once
@@ -10,13 +11,6 @@ import { esmOnlyRegistryKey, loadInteractive } from "./load-interactive.js";
 
 const srcDir = fileURLToPath(new URL("..", import.meta.url));
 
-function sourceFiles(folder: string): string[] {
-  return readdirSync(folder).flatMap((name) => {
-    const path = join(folder, name);
-    if (statSync(path).isDirectory()) return name === "test-support" ? [] : sourceFiles(path);
-    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
-  });
-}
 
 interface Imports {
   /** Imports that run code: `import ... from`, `import "..."` (not `import type`). */
