@@ -10,6 +10,9 @@
  * CPU counts on neither side. Every measured process is started with
  * bench/floor/report-usage.js preloaded, which reports at exit its CPU time (own
  * threads plus the git children it waited for) and its peak RSS.
+ * Each run has a fresh workspace and data folder but for cairn's code cache
+ * (CAIRN_HOME/compile-cache), which is kept as an installation keeps it; a start
+ * without it is measured by bench/startup.bench.ts.
  * Then a 200-turn task (small read_file and command turns): cairn's own CPU per
  * turn for turns 1-20 against 181-200, and its live heap after a collection.
  * Then, untimed: the peak live heap during the stream (a collection every 200 ms),
@@ -26,7 +29,7 @@
  * 1 KiB, src/llm/bounded-reads-fetch.ts; 0: one write per SSE frame), CAIRN_BENCH_BIN, CAIRN_BENCH_CHECKPOINTS_FLAG=0 (a
  * build without --no-checkpoints: only checkpoints-on runs).
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -63,22 +66,31 @@ const mib = (bytes: number): number => bytes / (1024 * 1024);
 
 const root = await mkdtemp(join(tmpdir(), "cairn-bench-stream-"));
 // Per tool protocol: a floor and two cairn runs per repetition and provider, plus the warm-up and live-heap runs.
-const server = await startStreamServer(repetitions * providers.length * sides.length + 8, batchBytes);
+const server = await startStreamServer(repetitions * providers.length * sides.length + 8 + providers.length, batchBytes);
 // The slow stream is paced by the server frame by frame, so its server writes each frame.
 const slowServer = await startStreamServer(4, 0);
 const baseUrlOf = (url: string, provider: Provider): string => (provider === "openai" ? `${url}/v1` : url);
 const baseUrl = (provider: Provider): string => baseUrlOf(server.url, provider);
 let runCount = 0;
 
-/** Runs `run` in a fresh workspace and data folder, so checkpoints start from nothing each time. */
+/** cairn's code cache (src/launch/), kept from run to run as an installation keeps it in its data folder. */
+const compileCache = join(root, "compile-cache");
+
+/**
+ * Runs `run` in a fresh workspace and data folder, so checkpoints start from nothing each time;
+ * only the code cache is carried over (copied in before and out after, unmeasured).
+ */
 async function inFreshFolder<T>(run: (workspace: string, env: NodeJS.ProcessEnv) => Promise<T>): Promise<T> {
   const folder = join(root, `run-${(runCount += 1)}`);
   const workspace = join(folder, "workspace");
+  const dataDir = join(folder, "data");
   await mkdir(workspace, { recursive: true });
   await writeFile(join(workspace, "README.md"), "# bench\n\nA workspace for the stream benchmark.\n");
+  await cp(compileCache, join(dataDir, "compile-cache"), { recursive: true }).catch(() => undefined);
   try {
-    return await run(workspace, { ...process.env, CAIRN_HOME: join(folder, "data"), XDG_CONFIG_HOME: join(folder, "config") });
+    return await run(workspace, { ...process.env, CAIRN_HOME: dataDir, XDG_CONFIG_HOME: join(folder, "config") });
   } finally {
+    await cp(join(dataDir, "compile-cache"), compileCache, { recursive: true }).catch(() => undefined);
     await rm(folder, { recursive: true, force: true });
   }
 }
@@ -124,9 +136,9 @@ const keyOf = (provider: Provider, protocol: ToolProtocol, side: Side): string =
 const turnRuns: Awaited<ReturnType<typeof runManyTurns>>[] = [];
 let heapRun: Awaited<ReturnType<typeof runManyTurns>> | undefined;
 try {
-  // Warm-up (file cache, the server's JIT); not counted.
+  // Warm-up (file cache, the server's JIT, cairn's code cache for each provider); not counted.
   await measure("anthropic", "xml", "floor");
-  await measure("anthropic", "xml", sides[1]!);
+  for (const provider of providers) await measure(provider, "xml", sides[1]!);
   for (let repetition = 0; repetition < repetitions; repetition += 1) {
     for (const provider of providers) {
       for (const protocol of toolProtocols) {
