@@ -99,18 +99,21 @@ const dynamicImports = Object.values(results[0].metafile.outputs)
   .filter((each) => each.kind === "dynamic-import" && each.external).length;
 const bundleText = await readFile(cli, "utf8");
 if (bundleText.includes("__impt")) throw new Error(`${cli} already uses the name __impt: pick another for import()`);
-/**
- * The bundle is made pure ASCII: src/launch/load-bundle.ts reads it as latin1,
- * which takes under a millisecond, where decoding 4 MB with a few UTF-8
- * characters (esbuild escapes them in code but keeps comments as written) took
- * 13 ms on every start. A \\u escape means the same in strings, templates,
- * regular expressions and identifiers, and nothing in comments.
- */
-const escapeNonAscii = (text) => text.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
-const renamed = escapeNonAscii(bundleText.replace(/\bimport\("/g, '__impt("'));
 const count = bundleText.match(/\bimport\("/g)?.length ?? 0;
 if (count !== dynamicImports) throw new Error(`${cli}: found ${count} import("...") but esbuild lists ${dynamicImports} dynamic imports of packages`);
-await writeFile(cli, renamed);
+
+/**
+ * The bundle is also made pure ASCII: src/launch/load-bundle.ts reads it as
+ * latin1, which takes under a millisecond, where decoding 4 MB holding a few
+ * UTF-8 characters took 13 ms on every start. esbuild escapes them in code but
+ * keeps comments as written; a `\uXXXX` escape means the same as the character
+ * in strings, templates, regular expressions and identifiers, and nothing in a
+ * comment (source map columns move on those lines only). After a backslash it
+ * would not, so that is refused.
+ */
+if (/\\[^\x00-\x7f]/.test(bundleText)) throw new Error(`${cli}: a backslash before a non-ASCII character, which an escape would change`);
+const escapeNonAscii = (text) => text.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+await writeFile(cli, escapeNonAscii(bundleText.replace(/\bimport\("/g, '__impt("')));
 
 // `CAIRN_BUNDLE_META=file node scripts/bundle.js` writes what went into which file (for esbuild's analyzer).
 if (process.env["CAIRN_BUNDLE_META"] !== undefined) {
