@@ -2,8 +2,9 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { temporaryFolder } from "../store/test-support/temporary.js";
+import { describe, expect, it } from "vitest";
+import { temporaryFolder } from "../test-support/temporary-folder.js";
+import { usePerTest } from "../test-support/per-test.js";
 import { cacheVariant, compileCacheDir } from "./launch.js";
 import { loadBundle } from "./load-bundle.js";
 
@@ -37,14 +38,8 @@ function loadInChild(file: string, cacheDir: string, variant: string): { usedCac
 }
 
 describe("loadBundle (issue 18: start-up)", () => {
-  let folder: Awaited<ReturnType<typeof temporaryFolder>> | undefined;
-  beforeEach(async () => {
-    folder = await temporaryFolder("cairn-load-bundle-");
-  });
-  afterEach(async () => {
-    await folder?.remove();
-  });
-  const dir = (): string => folder!.path;
+  const folder = usePerTest("the folder", () => temporaryFolder("cairn-load-bundle-"), (made) => made.remove());
+  const dir = (): string => folder().path;
 
   function writeBundle(answer = 42): string {
     const file = join(dir(), "main.cjs");

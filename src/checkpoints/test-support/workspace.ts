@@ -1,14 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
-import { afterEach, beforeEach } from "vitest";
+import { temporaryFolder } from "../../test-support/temporary-folder.js";
+import { usePerTest } from "../../test-support/per-test.js";
 
-export async function temporaryFolder(prefix: string): Promise<{ path: string; remove(): Promise<void> }> {
-  const path = await mkdtemp(join(tmpdir(), prefix));
-  return { path, remove: () => rm(path, { recursive: true, force: true }) };
-}
 
 /** Writes files given as { "relative/path": "content" }. */
 export async function writeFiles(root: string, files: Record<string, string | Buffer>): Promise<void> {
@@ -54,26 +50,24 @@ export interface CheckpointFolders {
 
 /** Registers the hooks in the calling test file: a fresh workspace and data folder for each test, removed after it. */
 export function useCheckpointFolders(options: { prepare?: (workspace: string) => Promise<void> } = {}): CheckpointFolders {
-  let current: { workspace: { path: string; remove(): Promise<void> }; data: { path: string; remove(): Promise<void> } } | undefined;
-  beforeEach(async () => {
-    current = { workspace: await temporaryFolder("cairn-ws-"), data: await temporaryFolder("cairn-data-") };
-    await options.prepare?.(current.workspace.path);
-  });
-  afterEach(async () => {
-    await current?.workspace.remove();
-    await current?.data.remove();
-    current = undefined;
-  });
-  const active = (): NonNullable<typeof current> => {
-    if (current === undefined) throw new Error("the folders exist only while a test runs");
-    return current;
-  };
+  const folders = usePerTest(
+    "the folders",
+    async () => {
+      const made = { workspace: await temporaryFolder("cairn-ws-"), data: await temporaryFolder("cairn-data-") };
+      await options.prepare?.(made.workspace.path);
+      return made;
+    },
+    async ({ workspace, data }) => {
+      await workspace.remove();
+      await data.remove();
+    },
+  );
   return {
     get workspace() {
-      return active().workspace.path;
+      return folders().workspace.path;
     },
     get dataDir() {
-      return active().data.path;
+      return folders().data.path;
     },
   };
 }

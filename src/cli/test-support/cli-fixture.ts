@@ -3,7 +3,7 @@
  * after it every scripted server (and whatever else the test registered)
  * stopped, newest first, then the sandbox removed.
  */
-import { afterEach, beforeEach } from "vitest";
+import { usePerTest } from "../../test-support/per-test.js";
 import { startScriptedServer } from "../../llm/scripted/server.js";
 import type { ScriptedServer, ScriptedServerOptions } from "../../llm/scripted/server.js";
 import type { Scenario } from "../../llm/scripted/scenario.js";
@@ -25,23 +25,24 @@ export interface CliFixture {
 
 /** Registers the hooks in the calling test file; `prepare` adds files to each new sandbox. */
 export function useCliFixture(options: { prepare?: (sandbox: Sandbox) => Promise<void> } = {}): CliFixture {
-  let current: Sandbox | undefined;
   let latestServer: ScriptedServer | undefined;
   const stops: Array<() => Promise<void> | void> = [];
-  beforeEach(async () => {
-    current = await makeSandbox();
-    await options.prepare?.(current);
-  });
-  afterEach(async () => {
-    for (const stop of stops.splice(0).reverse()) await stop();
-    latestServer = undefined;
-    await current?.cleanup();
-    current = undefined;
-  });
+  const sandbox = usePerTest(
+    "the sandbox",
+    async () => {
+      const made = await makeSandbox();
+      await options.prepare?.(made);
+      return made;
+    },
+    async (made) => {
+      for (const stop of stops.splice(0).reverse()) await stop();
+      latestServer = undefined;
+      await made.cleanup();
+    },
+  );
   const fixture: CliFixture = {
     get sandbox(): Sandbox {
-      if (current === undefined) throw new Error("the sandbox exists only while a test runs");
-      return current;
+      return sandbox();
     },
     get server(): ScriptedServer | undefined {
       return latestServer;
