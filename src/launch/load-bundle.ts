@@ -47,11 +47,6 @@ function cachePrefix(options: BundleOptions): string {
   return `bundle-${options.variant}-${hash.toString(16).padStart(8, "0")}-`;
 }
 
-/** The cache file of one build of the bundle; a new build (size or time changed) or another Node gets another name. */
-function cacheFileName(options: BundleOptions, size: number, mtimeMs: number): string {
-  return `${cachePrefix(options)}${process.version}-${process.arch}-${size}-${Math.floor(mtimeMs)}.bin`;
-}
-
 function readCache(path: string | undefined): Buffer | undefined {
   if (path === undefined) return undefined;
   try {
@@ -86,7 +81,9 @@ export function loadBundle(options: BundleOptions): LoadedBundle {
   // The bundle is ASCII (scripts/bundle.js escapes the rest): latin1 reads it exactly, without UTF-8 decoding.
   const source = readFileSync(options.file, "latin1");
   const { size, mtimeMs } = statSync(options.file);
-  const name = cacheFileName(options, size, mtimeMs);
+  // A new build (size or time changed) or another Node gets another file.
+  const prefix = cachePrefix(options);
+  const name = `${prefix}${process.version}-${process.arch}-${size}-${Math.floor(mtimeMs)}.bin`;
   const cachedData = readCache(options.cacheDir === undefined ? undefined : join(options.cacheDir, name));
   // The wrapper keeps the bundle's first line first, so line numbers in stack traces match the file.
   // `__impt` is the bundle's import() of packages (scripts/bundle.js renames it): a vm.Script has no loader of
@@ -110,7 +107,7 @@ export function loadBundle(options: BundleOptions): LoadedBundle {
       } catch {
         return;
       }
-      writeCache(options.cacheDir, name, cachePrefix(options), data);
+      writeCache(options.cacheDir, name, prefix, data);
     },
   };
 }
