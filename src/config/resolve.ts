@@ -283,17 +283,18 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     const limit = optional<number>(`budget.${key}`);
     if (limit !== undefined) budget[key] = limit;
   }
-  // Nobody chose a sandbox: the user's one-time opt-in decides (#14).
-  let sandbox = value<SandboxMode>("sandbox");
-  let sandboxNotice: string | undefined;
-  if (sources["sandbox"] === "default") {
-    const chosen = sandboxDefault({ optIn: user?.config.sandboxOptIn, userFile, probe: options.probeSandbox ?? checkBubblewrap });
-    sandbox = chosen.mode;
-    sandboxNotice = chosen.notice;
-    sourceDetails["sandbox"] = chosen.detail;
-    // The user's answer decided: their config is the source (`cairn config`, `cairn sandbox`).
-    if (user?.config.sandboxOptIn !== undefined) sources["sandbox"] = "user";
-  }
+  // The sandbox is the boundary (issue 26): on wherever bubblewrap works unless someone turned it off.
+  const chosenSandbox = value<SandboxMode>("sandbox");
+  const sandboxChoice = sandboxDefault({
+    chosen: sources["sandbox"] === "default" ? undefined : { mode: chosenSandbox, detail: sourceDetails["sandbox"] ?? String(sources["sandbox"]) },
+    legacyOptIn: user?.config.sandboxOptIn,
+    userFile,
+    probe: options.probeSandbox ?? checkBubblewrap,
+  });
+  const sandbox = sandboxChoice.mode;
+  const sandboxNotice = sandboxChoice.notice;
+  sourceDetails["sandbox"] = sandboxChoice.detail;
+  if (sources["sandbox"] === "default" && user?.config.sandboxOptIn === false) sources["sandbox"] = "user";
   // A project base URL counts only where it would be in force: not under a flag or variable, and its profile selected.
   const blocked = blockedBaseUrls.find((entry) => entry.key === "baseUrl" || entry.key === `profiles.${profile?.name ?? ""}.baseUrl`);
   const blockedBaseUrl = blocked !== undefined && sources["baseUrl"] !== "flag" && sources["baseUrl"] !== "env" && provider !== "mock" ? blocked.url : undefined;
@@ -302,6 +303,7 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     permissions: permissions.rules,
     sandbox,
     ...(sandboxNotice === undefined ? {} : { sandboxNotice }),
+    sandboxUnavailable: sandboxChoice.unavailable,
     sandboxNetwork: value<boolean>("sandboxNetwork"),
     allowOutsideReads: value<boolean>("allowOutsideReads"),
     allowEnv: optional<string[]>("allowEnv") ?? [],

@@ -156,8 +156,10 @@ export interface ResolvedSettings {
   /** Permission rules from every source (deny > ask > allow whatever the source). */
   permissions: PermissionRule[];
   sandbox: SandboxMode;
-  /** One line for stderr when the sandbox is off without anyone choosing off (#14); said once per session. */
+  /** One line for stderr when commands run without the sandbox (turned off, or unavailable here); said once per run. */
   sandboxNotice?: string | undefined;
+  /** The sandbox should be on but bubblewrap cannot run here: commands that are not known read-only are asked, even with --yes. */
+  sandboxUnavailable: boolean;
   sandboxNetwork: boolean;
   allowOutsideReads: boolean;
   /** Secret-looking environment names passed to child processes anyway. */
