@@ -1,3 +1,4 @@
+import { environmentWithSecrets } from "../security/secret-environment.js";
 import type { Command } from "commander";
 import type { ResolvedSettings } from "../config/index.js";
 import type { ManualOutcome } from "../context/context-manager.js";
@@ -85,7 +86,7 @@ export function registerCompactCommand(program: Command): void {
     const { loadScenario } = await import("../llm/scripted/scenario.js");
     const { JsonEventWriter } = await import("../ui/headless/json-events.js");
     try {
-      const settings = await resolveSettings({ flags, env: process.env, cwd: process.cwd(), trust: flags.trust === true });
+      const settings = await resolveSettings({ flags, env: environmentWithSecrets(), cwd: process.cwd(), trust: flags.trust === true });
       const scenario = settings.provider === "mock" && flags.scenario ? await loadScenario(flags.scenario) : undefined;
       const json = new JsonEventWriter({ taskId });
       const outcome = await compactStoredTask({

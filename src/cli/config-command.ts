@@ -3,6 +3,7 @@
  * masked. Exits 2 when a setting is wrong or the key is missing, so it doubles
  * as a "is my setup ready?" check.
  */
+import { environmentWithSecrets } from "../security/secret-environment.js";
 import { CommanderError, type Command } from "commander";
 import type { ResolvedSettings } from "../config/index.js";
 
@@ -128,7 +129,7 @@ export function registerConfigCommand(program: Command): void {
       let settings: ResolvedSettings;
       try {
         const { json: _json, ...flags } = options;
-        settings = await resolveSettings({ flags, env: process.env, cwd: process.cwd() });
+        settings = await resolveSettings({ flags, env: environmentWithSecrets(), cwd: process.cwd() });
       } catch (error) {
         if (error instanceof ConfigError) fail(error.message);
         throw error;

@@ -4,6 +4,7 @@
  * latest task), `cairn --resume [id]` (a picker of this folder's tasks when no
  * id is given), `cairn run -` (the task from standard input).
  */
+import { environmentWithSecrets } from "../security/secret-environment.js";
 import type { Command } from "commander";
 import { createInterface } from "node:readline/promises";
 import type { TaskSummary } from "../store/types.js";
@@ -32,7 +33,7 @@ export async function readTaskFromStdin(stdin: NodeJS.ReadableStream = process.s
 
 async function folderTasks(flags: TaskCommandOptions): Promise<TaskSummary[]> {
   const { resolveSettings } = await import("../config/index.js");
-  const settings = await resolveSettings({ flags, env: process.env, cwd: process.cwd(), trust: false });
+  const settings = await resolveSettings({ flags, env: environmentWithSecrets(), cwd: process.cwd(), trust: false });
   const { TaskStore } = await import("../store/task-store.js");
   const rows = await new TaskStore({ dataDir: settings.dataDir }).list();
   return rows.filter((row) => row.workspace === settings.cwd).sort((left, right) => right.updatedAt - left.updatedAt);

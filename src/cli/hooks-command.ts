@@ -3,6 +3,7 @@
  * `cairn hooks test EVENT`: runs that event's hooks with a sample payload.
  * `cairn hooks trust`: trusts this folder's hooks as they are now.
  */
+import { environmentWithSecrets } from "../security/secret-environment.js";
 import { CommanderError, type Command } from "commander";
 import type { ResolvedSettings } from "../config/index.js";
 
@@ -19,7 +20,7 @@ function fail(message: string): never {
 async function settingsFor(options: HooksCommandOptions): Promise<ResolvedSettings> {
   const { ConfigError, resolveSettings } = await import("../config/index.js");
   try {
-    return await resolveSettings({ flags: {}, env: process.env, cwd: options.cwd ?? process.cwd() });
+    return await resolveSettings({ flags: {}, env: environmentWithSecrets(), cwd: options.cwd ?? process.cwd() });
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message);
     throw error;

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { readFileSync } from "node:fs";
+import { withdrawSecrets } from "../security/secret-environment.js";
 import { registerConfigCommand } from "./config-command.js";
 import { registerDemoCommand } from "./demo-command.js";
 import { addTaskOptions, registerRunCommand, runDefault } from "./run-command.js";
@@ -75,6 +76,12 @@ export function buildProgram(command?: string): Command {
 }
 
 /** Runs the CLI and returns the exit status. */
+/** What `bin/cairn` runs: first takes the keys out of reach of other processes (src/security/secret-environment.ts). */
+export async function cli(argv: string[]): Promise<number> {
+  withdrawSecrets();
+  return main(argv);
+}
+
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram(argv[0]);
   try {

@@ -193,12 +193,17 @@ async function buildSession(parts: {
     sandboxServers: (servers) => security.sandboxMcpServers(servers),
     ...(options.extraMcpServers ? { extraServers: options.extraMcpServers } : {}),
   });
-  started.push(() => mcp.close());
+  started.push(async () => {
+    await mcp.close();
+    security.release();
+  });
 
   subagents.factory.useMcp(mcp);
   const baseExecutor = createToolExecutor({
     workspace: settings.cwd,
     dataDir: settings.dataDir,
+    outputFolder: security.outputFolder,
+    sandboxUnavailable: settings.sandboxUnavailable,
     approval: settings.autoApprove,
     yes: settings.yes,
     allowOutsideWrites: settings.allowOutsideWrites,

@@ -184,11 +184,21 @@ export class SubagentFactory implements ChildTaskFactory {
       this.isolated.set(subagentId, { workspace: isolated, diff: "" });
     }
     const cwd = isolated?.cwd ?? settings.cwd;
-    const rules = isolated === undefined ? security.rules : new PermissionRules(settings.permissions, cwd);
+    // The parent's rules as they stand now ("always allow" answers included), resolved against the child's own folder.
+    const rules = isolated === undefined ? security.rules : new PermissionRules(security.rules.rules, cwd);
     const launchPolicy =
       isolated === undefined
         ? security.launchPolicy
-        : createLaunchPolicy({ workspace: cwd, sandbox: settings.sandbox, network: settings.sandboxNetwork, allowEnv: settings.allowEnv, userConfigDir: settings.userConfigDir, rules });
+        : createLaunchPolicy({
+            workspace: cwd,
+            sandbox: settings.sandbox,
+            network: settings.sandboxNetwork,
+            allowEnv: settings.allowEnv,
+            userConfigDir: settings.userConfigDir,
+            dataDir: settings.dataDir,
+            readableInDataDir: security.outputFolder,
+            rules,
+          });
 
     // MCP tools may change anything: only types given the parent's tools (or use_mcp_tool by name) get them.
     const mcp = this.mcp !== undefined && (type.tools === undefined || type.tools.includes("use_mcp_tool")) && !type.readOnly ? this.mcp : undefined;
@@ -205,6 +215,8 @@ export class SubagentFactory implements ChildTaskFactory {
       rules,
       allowOutsideReads: settings.allowOutsideReads,
       launchPolicy,
+      outputFolder: security.outputFolder,
+      sandboxUnavailable: settings.sandboxUnavailable,
       userConfigDir: settings.userConfigDir,
       supportsImages: provider.model.supportsImages,
       keepBackgroundProcesses: settings.keepBackgroundProcesses,

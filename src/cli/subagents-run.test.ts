@@ -13,6 +13,7 @@ import { TaskStore } from "../store/task-store.js";
 import { runCli, startCli } from "./test-support/cli-harness.js";
 import { useCliFixture } from "./test-support/cli-fixture.js";
 import { everythingEntry } from "../mcp/test-support/servers.js";
+import { withoutSandboxNotice } from "./test-support/cli-harness.js";
 
 const cli = useCliFixture();
 
@@ -67,7 +68,7 @@ describe("issue #17 subagents through the real CLI", () => {
     };
     const server = await cli.startServer(scenario);
     const result = await cli.run(runArgs(["--yes", "--json"], "Explore the workspace"));
-    expect(result.stderr).toBe("");
+    expect(withoutSandboxNotice(result.stderr)).toBe("");
     expect(result.status).toBe(0);
 
     // Parallel: both children's first requests arrive before either child's second one.
@@ -203,7 +204,8 @@ describe("issue #17 subagents through the real CLI", () => {
       turns: [{ text: useSubagents([{ prompt: "DELTA: summarise the docs", agent: "doc-reader" }]) }, { text: complete("summarised") }],
       conversations: [{ match: "DELTA:", turns: [{ text: complete("delta summary: nothing to read") }] }],
     };
-    const hookFile = join(cli.sandbox.root, "subagent-stop.json");
+    // The hook runs in the sandbox (on by default): it writes into the workspace.
+    const hookFile = join(cli.sandbox.workspace, "subagent-stop.json");
     await writeFile(join(cli.sandbox.configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, hooks: { SubagentStop: `cat > '${hookFile}'` } }));
     const server = await cli.startServer(scenario);
     const result = await cli.run(runArgs(["--yes", "--json"], "Summarise"));
@@ -315,7 +317,7 @@ describe("issue #17 subagents through the real CLI", () => {
     };
     const timer = setInterval(answer, 50);
     const status = await run.exit.finally(() => clearInterval(timer));
-    expect(run.stderr).toBe("");
+    expect(withoutSandboxNotice(run.stderr)).toBe("");
     expect(status).toBe(0);
 
     // Each child started from the workspace as it was, untracked files included.
@@ -367,7 +369,7 @@ describe("issue #17 subagents through the real CLI", () => {
     expect(existsSync(join(cli.sandbox.workspace, "alpha.txt"))).toBe(false);
 
     const resumed = await cli.run(["resume", "--json", "--yes", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-subagents", parentId]);
-    expect(resumed.stderr).toBe("");
+    expect(withoutSandboxNotice(resumed.stderr)).toBe("");
     expect(resumed.status).toBe(0);
     // ALPHA was not run again; BETA went on where it stopped, in its own task.
     const order = conversationOrder(["ALPHA:", "BETA:"]);
@@ -401,7 +403,7 @@ describe("issue #17 subagents through the real CLI", () => {
     };
     const server = await cli.startServer(scenario);
     const result = await cli.run(runArgs(["--yes", "--json"], "Use MCP"));
-    expect(result.stderr).toBe("");
+    expect(withoutSandboxNotice(result.stderr)).toBe("");
     expect(result.status).toBe(0);
     const order = conversationOrder(["ZETA:", "ETA:"]);
     const zetaSecond = requestText(order.lastIndexOf("ZETA:"));

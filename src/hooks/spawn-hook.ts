@@ -99,6 +99,7 @@ export function spawnHook(request: HookProcessRequest): Promise<HookProcessResul
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      launch.release();
       request.signal?.removeEventListener("abort", onAbort);
       resolve({
         exitCode,

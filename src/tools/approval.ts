@@ -8,8 +8,9 @@ import { escapeHidden, escapeMetaStrings, flagHidden } from "../security/display
 import { parseRule, PermissionRules } from "../security/permission-rules.js";
 import { addAllowRule, alwaysAllowChoice } from "../security/rule-store.js";
 import { decideCommand, decidePath, type SandboxMode, type SecurityContext, type SecurityVerdict } from "../security/security-decision.js";
+import { unsandboxedByRules, unsandboxedSuggestion } from "../security/escalation.js";
 import type { PathOracle } from "../security/command-assessment.js";
-import type { ToolCardMeta, ToolMeta } from "../task/contracts/message-meta.js";
+import type { ToolCardMeta, ToolMeta, ToolMetaOf } from "../task/contracts/message-meta.js";
 import type { ToolCallContext, ToolOutcome } from "../task/contracts/tool-executor.js";
 import { denied, toolError } from "./responses.js";
 
@@ -50,6 +51,8 @@ export type ApprovalVerdict = "auto" | "ask" | "refuse";
 
 export interface VerdictDetail {
   verdict: ApprovalVerdict;
+  /** The command can only run outside the sandbox (why): approving it means running it there. */
+  escalate?: string;
   /** Why, when the security layer decided (shown to the user and the model). */
   reason?: string;
   /** An ask that --yes does not answer: nobody answering means no. */
@@ -58,7 +61,8 @@ export interface VerdictDetail {
   suggestion?: string;
 }
 
-export type ApprovalDecision = { approved: true; feedback?: string } | { approved: false; outcome: ToolOutcome };
+/** `unsandboxed`: the user (or an Unsandboxed rule) approved running the command outside the sandbox. */
+export type ApprovalDecision = { approved: true; feedback?: string; unsandboxed?: true } | { approved: false; outcome: ToolOutcome };
 
 export interface Presentation {
   /** Key of the partial `say` shown while the call streamed. */
@@ -75,6 +79,8 @@ export interface ApprovalPolicyOptions {
   allowOutsideReads?: boolean;
   rules?: PermissionRules;
   sandbox?: SandboxMode;
+  /** The sandbox should be on but cannot run here (commands that are not known read-only are asked, --yes or not). */
+  sandboxUnavailable?: boolean;
   /** What cairn knows about paths (inside, ignored, protected, credentials). */
   paths?: PathOracle;
   /** Where "always allow" saves a rule: the user's or the project's config file. */
@@ -93,6 +99,7 @@ export class ApprovalPolicy {
     this.security = {
       rules: options.rules ?? new PermissionRules([], options.paths?.cwd ?? process.cwd()),
       sandbox: options.sandbox ?? "off",
+      ...(options.sandboxUnavailable === true ? { sandboxUnavailable: true } : {}),
       yes: options.yes,
       allowOutsideWrites: options.allowOutsideWrites,
       allowOutsideReads: options.allowOutsideReads ?? false,
@@ -155,6 +162,8 @@ export class ApprovalPolicy {
         return { verdict: "refuse", reason: security.reason };
       case "ask-explicit":
         return { verdict: "ask", reason: security.reason, explicit: true };
+      case "escalate":
+        return { verdict: "ask", reason: `${security.reason}; the sandbox would refuse it, so approving runs it outside the sandbox`, explicit: true, escalate: security.reason };
       case "ask":
         return { verdict: this.options.yes ? "auto" : "ask", reason: security.reason };
       case "allow":
@@ -192,6 +201,16 @@ export class ApprovalPolicy {
   }): Promise<ApprovalDecision> {
     const { request, context, presentation } = options;
     const detail = await this.verdict(request);
+    if (detail.escalate !== undefined && request.kind === "command") {
+      const ruled = unsandboxedByRules(request.command, this.security.rules);
+      if (ruled.kind === "denied") return { approved: false, outcome: refused(`${detail.escalate}, and the rule ${ruled.rule.text} (${ruled.rule.source}) keeps it in the sandbox`) };
+      if (ruled.kind === "allowed") {
+        const reason = `${detail.escalate}; runs outside the sandbox as ${ruled.rules.map((rule) => `${rule.text} (${rule.source})`).join(", ")} allows`;
+        const shownMeta = escapeMetaStrings(presentation.meta);
+        if (shownMeta.tool === "execute_command") context.say("command", presentation.text, { partial: false, key: presentation.key, meta: { ...shownMeta, approval: "auto", reason, unsandboxed: true } });
+        return { approved: true, unsandboxed: true };
+      }
+    }
     // A PreToolUse hook's answer counts only where the security rules leave the choice open.
     const hookMayApprove = hooksMayApprove(request, detail.explicit === true);
     const verdict = withHookAnswer({ verdict: detail.verdict, hookMayApprove, answer: context.hookApproval, yes: this.options.yes });
@@ -211,6 +230,7 @@ export class ApprovalPolicy {
     if (verdict === "auto") return { approved: true };
     const askType = request.kind === "command" ? "command" : request.kind === "mcp" ? "use_mcp_server" : "tool";
     const offer = detail.suggestion !== undefined ? `\n(answer "always" to allow ${detail.suggestion} from now on, saved in your config; "always project" saves it for this project)` : "";
+    if (detail.escalate !== undefined) card.unsandboxed = true;
     const answer = await context.ask(askType, `${text}${offer}`, { meta });
     // "always" typed as the answer (the terminal UI sends typed text as a message) or sent with a yes.
     const always = answer.response !== "no" && detail.suggestion !== undefined ? alwaysAllowChoice(answer.text) : undefined;
@@ -218,8 +238,28 @@ export class ApprovalPolicy {
       await this.alwaysAllow(detail.suggestion, always, context);
       return { approved: true };
     }
-    if (answer.response === "yes") return answer.text === undefined ? { approved: true } : { approved: true, feedback: answer.text };
+    const escalated = detail.escalate !== undefined ? { unsandboxed: true as const } : {};
+    if (answer.response === "yes") return answer.text === undefined ? { approved: true, ...escalated } : { approved: true, feedback: answer.text, ...escalated };
     return { approved: false, outcome: denied(answer.text) };
+  }
+
+  /**
+   * A sandboxed command failed because of the sandbox (`why`): ask, explicitly
+   * (--yes does not answer), to run it again outside; an Unsandboxed rule
+   * answers for the commands it names. Returns whether to run it again there.
+   */
+  async escalateAfterFailure(options: { command: string; why: string; context: ToolCallContext; key: string }): Promise<{ rerun: true; reason: string } | { rerun: false; reason: string }> {
+    const { command, why, context } = options;
+    const ruled = unsandboxedByRules(command, this.security.rules);
+    const suggestion = unsandboxedSuggestion(command);
+    if (ruled.kind === "denied") return { rerun: false, reason: `the rule ${ruled.rule.text} (${ruled.rule.source}) keeps it in the sandbox` };
+    if (ruled.kind === "allowed") return { rerun: true, reason: `${ruled.rules.map((rule) => rule.text).join(", ")} allows it to run outside the sandbox` };
+    const meta: ToolMeta = { tool: "execute_command", command: escapeHidden(command).text, approval: "ask", explicitApproval: true, unsandboxed: true, reason: `it failed in the sandbox: ${why}` } satisfies ToolMetaOf<"execute_command">;
+    const shown = flagHidden(command).text;
+    const answer = await context.ask("command", `${shown}\n(It failed in the sandbox: ${escapeHidden(why).text}. Run it again outside the sandbox, with your full permissions?${suggestion === undefined ? "" : ` A rule ${suggestion} would allow this from now on.`})`, { meta });
+    if (answer.response === "yes") return { rerun: true, reason: "you approved running it outside the sandbox" };
+    const hint = suggestion === undefined ? "" : ` (an ${suggestion} rule in the user's settings would allow it)`;
+    return { rerun: false, reason: `running it outside the sandbox needs the user's explicit approval, which it did not get${hint}` };
   }
 }
 

@@ -41,6 +41,8 @@ export type ToolCardMeta = {
   suggestedRule?: string;
   /** Whether a PermissionRequest hook may answer this ask. */
   hookMayApprove?: boolean;
+  /** The command runs (or would run, once approved) outside the sandbox. */
+  unsandboxed?: true;
   /** Set by the Task when the tool failed, with the reason (src/task/tool-runner.ts). */
   status?: "error";
   error?: string;
