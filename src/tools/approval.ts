@@ -191,10 +191,11 @@ export class ApprovalPolicy {
     presentation: Presentation;
   }): Promise<ApprovalDecision> {
     const { request, context, presentation } = options;
-    const detail = await this.verdict(request);
+    const found = await this.verdict(request);
     // A PreToolUse hook's answer counts only where the security rules leave the choice open.
-    const hookMayApprove = hooksMayApprove(request, detail.explicit === true);
-    const verdict = withHookAnswer({ verdict: detail.verdict, hookMayApprove, answer: context.hookApproval, yes: this.options.yes });
+    const hookMayApprove = hooksMayApprove(request, found.explicit === true) && context.hookApproval !== "ask-explicit";
+    const verdict = withHookAnswer({ verdict: found.verdict, hookMayApprove, answer: context.hookApproval, yes: this.options.yes });
+    const detail = verdict === "ask" && context.hookApproval === "ask-explicit" ? hookAsks(found, context.hookApprovalReason) : found;
     const shown = flagHidden(presentation.text);
     const card: ToolCardMeta = { approval: verdict };
     if (shown.hidden.length > 0) card.hiddenCharacters = shown.hidden;
@@ -248,10 +249,20 @@ export function hooksMayApprove(request: ApprovalRequest, explicitAsk: boolean):
   return true;
 }
 
-/** A PreToolUse hook's answer: `allow` lifts an ask hooks may lift; `ask` turns an automatic approval into an ask (not under --yes). */
-function withHookAnswer(options: { verdict: ApprovalVerdict; hookMayApprove: boolean; answer: "allow" | "ask" | undefined; yes: boolean }): ApprovalVerdict {
+/**
+ * A PreToolUse hook's answer: `allow` lifts an ask hooks may lift; `ask` turns an automatic approval
+ * into an ask (not under --yes); `ask-explicit` does so under --yes too.
+ */
+function withHookAnswer(options: { verdict: ApprovalVerdict; hookMayApprove: boolean; answer: ToolCallContext["hookApproval"]; yes: boolean }): ApprovalVerdict {
   const { verdict, answer } = options;
   if (answer === "allow" && verdict === "ask" && options.hookMayApprove) return "auto";
   if (answer === "ask" && verdict === "auto" && !options.yes) return "ask";
+  if (answer === "ask-explicit" && verdict === "auto") return "ask";
   return verdict;
+}
+
+/** A hook asked for a person (Claude Code's "ask"): an explicit ask, which --yes does not answer, with the hook's reason. */
+function hookAsks(detail: VerdictDetail, reason: string | undefined): VerdictDetail {
+  const why = `a PreToolUse hook asks for your approval${reason === undefined ? "" : `: ${reason}`}`;
+  return { ...detail, verdict: "ask", explicit: true, reason: detail.reason === undefined ? why : `${detail.reason}; ${why}` };
 }
