@@ -68,7 +68,7 @@ export async function loadTrustedHooks(settings: ResolvedSettings): Promise<{ di
 }
 
 function runsScripts(hook: HookDefinition): string {
-  return hook.scripts === undefined || hook.scripts.length === 0 ? "" : `, running ${hook.scripts.join(", ")},`;
+  return hook.scripts === undefined || hook.scripts.length === 0 ? "" : `; it runs ${hook.scripts.join(", ")}`;
 }
 
 export function heldHookNotices(trusted: TrustedHooks): string[] {

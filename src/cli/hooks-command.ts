@@ -73,6 +73,8 @@ export function registerHooksCommands(program: Command): void {
         scope: hook.scope,
         source: hook.origin.file,
         form: hook.origin.kind,
+        // Which tool names and shapes it is sent: Claude Code's or cairn's (docs/hooks.md).
+        toolNames: hook.dialect,
         status: held.get(hook) ?? "runs",
       }));
       const untrustedConfig = !settings.trust.trusted && settings.trust.gated.includes("hooks");

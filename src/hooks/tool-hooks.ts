@@ -36,10 +36,14 @@ interface ToolCallViews {
 }
 
 function viewsOf(call: ToolUseBlock, workspace: string): ToolCallViews {
-  const claudeCode = claudeCodeToolView(call, workspace);
-  const input = hookToolInput(call.params);
-  const cairn: HookToolView = { name: call.name, input, subjects: matchableToolNames(call.name, input) };
-  return { call, of: (dialect) => (dialect === "claude-code" ? claudeCode : cairn) };
+  // Each view is made when a hook of its dialect first needs it: most sessions have hooks of one dialect only.
+  const made: Partial<Record<HookDialect, HookToolView>> = {};
+  const make = (dialect: HookDialect): HookToolView => {
+    if (dialect === "claude-code") return claudeCodeToolView(call, workspace);
+    const input = hookToolInput(call.params);
+    return { name: call.name, input, subjects: matchableToolNames(call.name, input) };
+  };
+  return { call, of: (dialect) => (made[dialect] ??= make(dialect)) };
 }
 
 function toolPayload(views: ToolCallViews, extra: (view: HookToolView, dialect: HookDialect) => Record<string, unknown> = () => ({})) {
