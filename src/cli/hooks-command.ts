@@ -109,12 +109,11 @@ export function registerHooksCommands(program: Command): void {
         fail(`--input is not valid JSON: ${options.input}`);
       }
       const settings = await settingsFor(options);
-      const [{ loadTrustedHooks, heldHookNotices, trustedAsIs }, { HookRunner, hooksMatching }, { describeHookReport }, { matchableToolNames, hookToolInput }, { claudeCodeToolView }, { claudeCodeToolCall }] = await Promise.all([
+      const [{ loadTrustedHooks, heldHookNotices, trustedAsIs }, { HookRunner, hooksMatching }, { describeHookReport }, { viewsOf, toolPayload }, { claudeCodeToolCall }] = await Promise.all([
         import("./hook-wiring.js"),
         import("../hooks/hook-runner.js"),
         import("../hooks/describe-hook.js"),
-        import("../hooks/tool-names.js"),
-        import("../hooks/claude-code-tools.js"),
+        import("../hooks/tool-hooks.js"),
         import("../hooks/claude-code-input.js"),
       ]);
       const { trusted } = await loadTrustedHooks(settings);
@@ -128,14 +127,12 @@ export function registerHooksCommands(program: Command): void {
       });
       // The sample call, named as cairn or as Claude Code names it (`--tool Bash --input '{"command": "ls"}'`).
       const call = claudeCodeToolCall(options.tool, input, settings.cwd) ?? { name: options.tool, params: Object.fromEntries(Object.entries(input).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)])) };
-      const claudeCode = claudeCodeToolView(call, settings.cwd);
-      const cairnInput = hookToolInput(call.params);
-      const view = (dialect: "claude-code" | "cairn") => (dialect === "claude-code" ? claudeCode : { name: call.name, input: cairnInput, subjects: matchableToolNames(call.name, cairnInput) });
+      const views = viewsOf({ id: "sample", ...call }, settings.cwd);
       let heldBack = false;
       for (const event of events) {
         const tool = toolEvents.has(event);
-        const subjects = event === "TaskStart" ? ["startup"] : event === "TaskResume" ? ["resume"] : tool ? (dialect: "claude-code" | "cairn") => view(dialect).subjects : [];
-        const payload = (dialect: "claude-code" | "cairn") => ({ ...(tool ? { tool_name: view(dialect).name, tool_input: view(dialect).input, tool_use_id: "sample" } : {}), ...sampleInput(event) });
+        const subjects = event === "TaskStart" ? ["startup"] : event === "TaskResume" ? ["resume"] : tool ? (dialect: "claude-code" | "cairn") => views.of(dialect).subjects : [];
+        const payload = tool ? toolPayload(views, () => sampleInput(event)) : sampleInput(event);
         const result = await runner.run(event, payload, { subjects });
         if (result.ran > 0) {
           const { ran: _ran, ...answer } = result;

@@ -30,12 +30,12 @@ export interface ToolHookOptions {
 const approvalAsks = new Set(["tool", "command", "use_mcp_server"]);
 
 /** One call as each dialect's hooks see it. */
-interface ToolCallViews {
-  call: ToolUseBlock;
+export interface ToolCallViews {
+  call: Pick<ToolUseBlock, "id" | "name" | "params">;
   of(dialect: HookDialect): HookToolView;
 }
 
-function viewsOf(call: ToolUseBlock, workspace: string): ToolCallViews {
+export function viewsOf(call: Pick<ToolUseBlock, "id" | "name" | "params">, workspace: string): ToolCallViews {
   // Each view is made when a hook of its dialect first needs it: most sessions have hooks of one dialect only.
   const made: Partial<Record<HookDialect, HookToolView>> = {};
   const make = (dialect: HookDialect): HookToolView => {
@@ -46,7 +46,7 @@ function viewsOf(call: ToolUseBlock, workspace: string): ToolCallViews {
   return { call, of: (dialect) => (made[dialect] ??= make(dialect)) };
 }
 
-function toolPayload(views: ToolCallViews, extra: (view: HookToolView, dialect: HookDialect) => Record<string, unknown> = () => ({})) {
+export function toolPayload(views: ToolCallViews, extra: (view: HookToolView, dialect: HookDialect) => Record<string, unknown> = () => ({})) {
   return (dialect: HookDialect): Record<string, unknown> => {
     const view = views.of(dialect);
     return { tool_name: view.name, tool_input: view.input, tool_use_id: views.call.id, ...extra(view, dialect) };
@@ -111,7 +111,7 @@ export function withToolHooks(executor: ToolExecutor, options: ToolHookOptions):
       // The rewritten call goes through the same checks and approval as any other.
       views = viewsOf({ ...block, params: mapped.params }, workspace);
     }
-    const call = views.call;
+    const call: ToolUseBlock = { ...block, params: views.call.params };
     if (pre.decision === "allow") callContext = { ...callContext, hookApproval: "allow" };
     if (pre.decision === "ask") {
       // Claude Code's "ask": a person must confirm. --yes is no person, and no hook may answer it.
