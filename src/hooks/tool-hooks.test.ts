@@ -21,13 +21,13 @@ afterEach(async () => {
 });
 
 function hook(event: HookDefinition["event"], command: string, matcher?: string): HookDefinition {
-  return { event, configuredAs: event, command, ...(matcher ? { matcher } : {}), timeoutMs: 60_000, scope: "user", origin: { kind: "settings", file: "test" }, fingerprint: command };
+  return { event, configuredAs: event, command, ...(matcher ? { matcher } : {}), timeoutMs: 60_000, scope: "user", origin: { kind: "settings", file: "test" }, dialect: "claude-code", fingerprint: command };
 }
 
 function executor(hooks: HookDefinition[], stops: string[] = []) {
   const runner = new HookRunner({ hooks, cwd: folder, basePayload: () => ({ session_id: "t", cwd: folder }) });
   const base = createToolExecutor({ workspace: folder, yes: false, allowOutsideWrites: false, protocol: "xml" });
-  return withToolHooks(base, { runner, stopTask: (reason) => stops.push(reason) });
+  return withToolHooks(base, { runner, workspace: folder, stopTask: (reason) => stops.push(reason) });
 }
 
 function block(name: string, params: Record<string, string>): ToolUseBlock {
@@ -65,7 +65,7 @@ describe("tool hooks (issue #15 Hooks: effects)", () => {
   });
 
   it("PreToolUse rewrite: updatedInput replaces the call, which is then approved like any other", async () => {
-    const rewrite = `node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{const i=JSON.parse(d);console.log(JSON.stringify({hookSpecificOutput:{updatedInput:{file_path:"safe/"+i.tool_input.file_path}}}))})'`;
+    const rewrite = `node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{const i=JSON.parse(d);console.log(JSON.stringify({hookSpecificOutput:{updatedInput:{file_path:i.tool_input.file_path.replace(/b[.]txt$/,"safe/b.txt")}}}))})'`;
     const tools = executor([hook("PreToolUse", rewrite)]);
     const context = createRecordingContext({ answers: [{ response: "yes" }] });
     const outcome = await tools.executeTool(write("b.txt"), context);

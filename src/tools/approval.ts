@@ -200,26 +200,28 @@ export class ApprovalPolicy {
     presentation: Presentation;
   }): Promise<ApprovalDecision> {
     const { request, context, presentation } = options;
-    const detail = await this.verdict(request);
-    if (detail.escalate !== undefined && request.kind === "command") {
+    const found = await this.verdict(request);
+    if (found.escalate !== undefined && request.kind === "command") {
       const ruled = unsandboxedByRules(request.command, this.security.rules);
-      if (ruled.kind === "denied") return { approved: false, outcome: refused(`${detail.escalate}, and the rule ${ruled.rule.text} (${ruled.rule.source}) keeps it in the sandbox`) };
+      if (ruled.kind === "denied") return { approved: false, outcome: refused(`${found.escalate}, and the rule ${ruled.rule.text} (${ruled.rule.source}) keeps it in the sandbox`) };
       if (ruled.kind === "allowed") {
-        const reason = `${detail.escalate}; runs outside the sandbox as ${ruled.rules.map((rule) => `${rule.text} (${rule.source})`).join(", ")} allows`;
+        const reason = `${found.escalate}; runs outside the sandbox as ${ruled.rules.map((rule) => `${rule.text} (${rule.source})`).join(", ")} allows`;
         const shownMeta = escapeMetaStrings(presentation.meta);
         if (shownMeta.tool === "execute_command") context.say("command", presentation.text, { partial: false, key: presentation.key, meta: { ...shownMeta, approval: "auto", reason, unsandboxed: true } });
         return { approved: true, unsandboxed: true };
       }
     }
     // A PreToolUse hook's answer counts only where the security rules leave the choice open.
-    const hookMayApprove = hooksMayApprove(request, detail.explicit === true);
-    const verdict = withHookAnswer({ verdict: detail.verdict, hookMayApprove, answer: context.hookApproval, yes: this.options.yes });
+    const hookMayApprove = hooksMayApprove(request, found.explicit === true) && context.hookApproval !== "ask-explicit";
+    const verdict = withHookAnswer({ verdict: found.verdict, hookMayApprove, answer: context.hookApproval, yes: this.options.yes });
+    const detail = verdict === "ask" && context.hookApproval === "ask-explicit" ? hookAsks(found, context.hookApprovalReason) : found;
     const shown = flagHidden(presentation.text);
     const card: ToolCardMeta = { approval: verdict };
     if (shown.hidden.length > 0) card.hiddenCharacters = shown.hidden;
     if (detail.reason !== undefined) card.reason = detail.reason;
     if (detail.explicit === true) card.explicitApproval = true;
     if (detail.suggestion !== undefined) card.suggestedRule = detail.suggestion;
+    if (detail.escalate !== undefined) card.unsandboxed = true;
     // A PermissionRequest hook may answer this ask only where a PreToolUse allow could skip it.
     if (verdict === "ask") card.hookMayApprove = hookMayApprove;
     const meta: ToolMeta = { ...escapeMetaStrings(presentation.meta), ...card };
@@ -230,7 +232,6 @@ export class ApprovalPolicy {
     if (verdict === "auto") return { approved: true };
     const askType = request.kind === "command" ? "command" : request.kind === "mcp" ? "use_mcp_server" : "tool";
     const offer = detail.suggestion !== undefined ? `\n(answer "always" to allow ${detail.suggestion} from now on, saved in your config; "always project" saves it for this project)` : "";
-    if (detail.escalate !== undefined) card.unsandboxed = true;
     const answer = await context.ask(askType, `${text}${offer}`, { meta });
     // "always" typed as the answer (the terminal UI sends typed text as a message) or sent with a yes.
     const always = answer.response !== "no" && detail.suggestion !== undefined ? alwaysAllowChoice(answer.text) : undefined;
@@ -288,10 +289,20 @@ export function hooksMayApprove(request: ApprovalRequest, explicitAsk: boolean):
   return true;
 }
 
-/** A PreToolUse hook's answer: `allow` lifts an ask hooks may lift; `ask` turns an automatic approval into an ask (not under --yes). */
-function withHookAnswer(options: { verdict: ApprovalVerdict; hookMayApprove: boolean; answer: "allow" | "ask" | undefined; yes: boolean }): ApprovalVerdict {
+/**
+ * A PreToolUse hook's answer: `allow` lifts an ask hooks may lift; `ask` turns an automatic approval
+ * into an ask (not under --yes); `ask-explicit` does so under --yes too.
+ */
+function withHookAnswer(options: { verdict: ApprovalVerdict; hookMayApprove: boolean; answer: ToolCallContext["hookApproval"]; yes: boolean }): ApprovalVerdict {
   const { verdict, answer } = options;
   if (answer === "allow" && verdict === "ask" && options.hookMayApprove) return "auto";
   if (answer === "ask" && verdict === "auto" && !options.yes) return "ask";
+  if (answer === "ask-explicit" && verdict === "auto") return "ask";
   return verdict;
+}
+
+/** A hook asked for a person (Claude Code's "ask"): an explicit ask, which --yes does not answer, with the hook's reason. */
+function hookAsks(detail: VerdictDetail, reason: string | undefined): VerdictDetail {
+  const why = `a PreToolUse hook asks for your approval${reason === undefined ? "" : `: ${reason}`}`;
+  return { ...detail, verdict: "ask", explicit: true, reason: detail.reason === undefined ? why : `${detail.reason}; ${why}` };
 }

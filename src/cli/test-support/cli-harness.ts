@@ -35,6 +35,8 @@ export async function makeSandbox(): Promise<Sandbox> {
   }
   env["CAIRN_HOME"] = dataDir;
   env["XDG_CONFIG_HOME"] = configDir;
+  // Claude Code's user settings (~/.claude/settings.json, whose hooks cairn runs) are the sandbox's too.
+  env["CLAUDE_CONFIG_DIR"] = join(root, "claude");
   env["NO_COLOR"] = "1";
   // A process that was just killed may still have a git child finishing in the data folder.
   return { root, workspace, dataDir, configDir, env, cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }) };
