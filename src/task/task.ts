@@ -85,7 +85,8 @@ export class Task {
     });
     this.usage = new UsageCounter(options.provider.model, options.history?.usage);
     this.knownTags = new Set([...options.toolExecutor.toolNames(), ...options.toolExecutor.parameterNames()]);
-    if (options.history) this.includeFileDetails = false;
+    // A resumed task already sent the file listing, unless nothing of it reached the history.
+    if (options.history && options.history.apiHistory.length > 0) this.includeFileDetails = false;
     this.failures = new FailureDecisions({
       yes: options.yes ?? false,
       ...(options.provider.baseUrl === undefined ? {} : { baseUrl: options.provider.baseUrl }),
