@@ -39,9 +39,12 @@ function attach(manager: ContextManager, history: Message[]): { entries: Compact
   const said: Array<{ type: string; text: string }> = [];
   manager.attach({
     messages: () => history,
-    replace: async (messages, entry) => {
-      history.splice(0, history.length, ...messages);
-      entries.push(entry);
+    replace: async (update) => {
+      const replacement = update(history.slice());
+      if (replacement === undefined) return false;
+      history.splice(0, history.length, ...replacement.messages);
+      entries.push(replacement.entry);
+      return true;
     },
     say: (type, text) => said.push({ type, text }),
     lastContextTokens: () => 0,
@@ -128,9 +131,12 @@ describe("ContextManager (issue #13)", () => {
     const entries: CompactionLogEntry[] = [];
     manager.attach({
       messages: () => history,
-      replace: async (messages, entry) => {
-        history.splice(0, history.length, ...messages);
-        entries.push(entry);
+      replace: async (update) => {
+        const replacement = update(history.slice());
+        if (replacement === undefined) return false;
+        history.splice(0, history.length, ...replacement.messages);
+        entries.push(replacement.entry);
+        return true;
       },
       say: () => {},
       lastContextTokens: () => 0,

@@ -128,7 +128,7 @@ export class Task {
     };
     options.context?.attach({
       messages: () => this.history.messages,
-      replace: (messages, entry) => this.history.replace(messages, entry),
+      replace: (update) => this.history.replace(update),
       say: (type, text, meta) => this.say(type, text, meta ? { meta } : {}),
       lastContextTokens: () => this.usage.lastContextTokens(),
       addUsage: (chunk) => this.usage.add(chunk),
