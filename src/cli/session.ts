@@ -35,6 +35,7 @@ import { registerContextManager } from "../context/context-registry.js";
 import type { McpServerConfig } from "../mcp/config.js";
 import type { ToolExecutor } from "../task/contracts/tool-executor.js";
 import type { WorkspaceOperations } from "../tools/operations.js";
+import { workspaceProblem } from "./workspace-check.js";
 
 export interface Session {
   task: Task;
@@ -271,6 +272,7 @@ async function buildSession(parts: {
         withChecklistReminder(await prompt.environmentDetails({ ...detailOptions, contextTokens: context.tokensUsed() }), checklistReminder(current.task?.apiConversationHistory ?? [], context.settings.checklistReminderEvery)),
     },
     context,
+    workspaceProblem: () => workspaceProblem(settings.cwd, taskId),
     protocol: settings.toolProtocol,
     mode: settings.plan ? "plan" : "act",
     yes: settings.yes,
