@@ -118,6 +118,9 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
   };
 
   const store = new TaskStore({ dataDir: settings.dataDir });
+  // A data folder that cannot be made is named as such (with how to choose another), not as a failed mkdir deep inside it.
+  const { ensureDataFolder } = await import("../store/data-folder.js");
+  await ensureDataFolder(settings.dataDir);
   let log: TaskLog & { close(): Promise<void> };
   let taskId: string;
   let resumed: PreparedResume | undefined;
