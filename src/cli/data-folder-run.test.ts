@@ -18,7 +18,7 @@ describe("a data folder that cannot be created (read-only or missing HOME)", () 
   it("cairn run names the folder and how to choose another, exit 2", async () => {
     const server = await cli.startServer({ turns: [{ text: "<attempt_completion>\n<result>ok</result>\n</attempt_completion>" }] });
     const { home, dataDir } = await unusableHome(cli.sandbox.root);
-    const env = { ...cli.sandbox.env, HOME: home };
+    const env: NodeJS.ProcessEnv = { ...cli.sandbox.env, HOME: home };
     delete env["CAIRN_HOME"];
     const { runCli } = await import("./test-support/cli-harness.js");
     const result = await runCli(["run", "--yes", ...anthropicArgs(server), "say hi"], { env, cwd: cli.sandbox.workspace });
