@@ -189,4 +189,34 @@ describe("ContextManager (issue #13)", () => {
     expect(history).toHaveLength(17 - 6);
     expect(history[0]?.content[0]).toEqual({ type: "text", text: "<task>\nthe task\n</task>" });
   });
+
+  it("an abort while the summary is written ends the compaction with the abort, not with a warning and the task going on", async () => {
+    const history = conversation(6);
+    const controller = new AbortController();
+    const said: string[] = [];
+    const stalled: Provider = {
+      name: "stalled",
+      model: provider(200_000).model,
+      createMessage: ({ signal }) => ({
+        [Symbol.asyncIterator]: () => ({
+          next: async (): Promise<IteratorResult<Chunk>> => {
+            await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+            throw new Error("request aborted");
+          },
+        }),
+      }),
+    };
+    const manager = new ContextManager({ provider: stalled, readFile: async () => undefined });
+    manager.attach({
+      messages: () => history,
+      replace: async () => true,
+      say: (type) => void said.push(type),
+      lastContextTokens: () => 0,
+      signal: controller.signal,
+    });
+    const compaction = manager.compact();
+    setTimeout(() => controller.abort(), 20);
+    await expect(compaction).rejects.toThrow("request aborted");
+    expect(said).not.toContain("warning");
+  });
 });
