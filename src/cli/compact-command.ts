@@ -51,9 +51,12 @@ export async function compactStoredTask(options: {
     let count = 0;
     manager.attach({
       messages: () => history,
-      replace: async (messages, entry) => {
-        history.splice(0, history.length, ...messages);
-        writer.appendEntry(entry);
+      replace: async (update) => {
+        const replacement = update(history.slice());
+        if (replacement === undefined) return false;
+        history.splice(0, history.length, ...replacement.messages);
+        writer.appendEntry(replacement.entry);
+        return true;
       },
       say: (type, text, meta) => {
         count += 1;

@@ -86,6 +86,13 @@ export async function runHeadless(options: {
     }
   }
 
+  const { dataFolderProblem } = await import("./start-checks.js");
+  const dataFolder = await dataFolderProblem(settings.dataDir);
+  if (dataFolder !== undefined) {
+    process.stderr.write(`cairn: ${dataFolder}\n`);
+    return 2;
+  }
+
   if (options.start.kind === "resume") {
     const { resumeProblem } = await import("./start-checks.js");
     const problem = await resumeProblem(settings.dataDir, options.start.taskId);
@@ -120,7 +127,7 @@ export async function runHeadless(options: {
       },
     });
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || (error instanceof Error && error.name === "DataFolderError")) {
       process.stderr.write(`cairn: ${error.message}\n`);
       return 2;
     }
@@ -210,8 +217,11 @@ export async function runDefault(words: string[], flags: TaskCommandOptions, res
     const settings = await resolve(flags.trust === true);
     const scenario =
       settings.provider === "mock" && flags.scenario ? await (await import("../llm/scripted/scenario.js")).loadScenario(flags.scenario) : undefined;
-    const { missingApiKeyMessage, resumeProblem } = await import("./start-checks.js");
-    const problem = (resumeTaskId === undefined ? undefined : await resumeProblem(settings.dataDir, resumeTaskId)) ?? (await missingApiKeyMessage(settings));
+    const { dataFolderProblem, missingApiKeyMessage, resumeProblem } = await import("./start-checks.js");
+    const problem =
+      (await dataFolderProblem(settings.dataDir)) ??
+      (resumeTaskId === undefined ? undefined : await resumeProblem(settings.dataDir, resumeTaskId)) ??
+      (await missingApiKeyMessage(settings));
     if (problem !== undefined) {
       // Said before the terminal UI opens, so nothing typed there is lost; the task given here is repeated.
       process.stderr.write(`cairn: ${problem}\n${task ? `Your task was not started; run it again once that is fixed: cairn ${JSON.stringify(task)}\n` : ""}`);

@@ -6,6 +6,7 @@
  * from the parent's. Its messages reach the parent's host carrying its
  * `subagentId`; its asks name it.
  */
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ResolvedSettings } from "../config/index.js";
 import type { Provider } from "../llm/types.js";
@@ -363,9 +364,27 @@ export class SubagentFactory implements ChildTaskFactory {
     const found = this.isolated.get(subagentId);
     if (found === undefined) return { kind: "empty" };
     const result = await found.workspace.merge(found.diff);
-    // Merged: the worktree has served; a conflict keeps it (and its branch) until the session ends.
-    if (result.kind !== "conflict") await this.discardChanges(subagentId);
-    return result;
+    if (result.kind !== "conflict") {
+      await this.discardChanges(subagentId); // merged: the worktree has served
+      return result;
+    }
+    // The worktree is the only copy of the child's work: it outlives the session as a patch file.
+    const patch = await this.keepChanges(subagentId);
+    return patch === undefined ? result : { kind: "conflict", message: `${result.message}\n${keptPatchNote(patch)}` };
+  }
+
+  async keepChanges(subagentId: string): Promise<string | undefined> {
+    const found = this.isolated.get(subagentId);
+    if (found === undefined || found.diff.trim() === "") {
+      await this.discardChanges(subagentId);
+      return undefined;
+    }
+    const folder = join(this.options.settings.dataDir, "subagent-changes", this.options.parentTaskId);
+    const patch = join(folder, `${subagentId}.patch`);
+    await mkdir(folder, { recursive: true });
+    await writeFile(patch, found.diff);
+    await this.discardChanges(subagentId);
+    return patch;
   }
 
   async discardChanges(subagentId: string): Promise<void> {
@@ -416,3 +435,8 @@ function subtract(left: Totals, right: Totals): Totals {
 }
 
 const zero: Totals = { tokensIn: 0, tokensOut: 0, cost: 0 };
+
+/** Where a child's unmerged work was kept, and how to use it. */
+export function keptPatchNote(patch: string): string {
+  return `Its changes are kept in ${patch}; apply them once the workspace allows with: git apply ${patch}`;
+}

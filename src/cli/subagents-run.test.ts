@@ -284,7 +284,7 @@ describe("issue #17 subagents through the real CLI", () => {
     expect(tools).toContain("use_subagents");
   });
 
-  it("a writing subagent works in its own git worktree (branch after parent and subagent, in the data folder, repository hooks off); its diff is approved and merged uncommitted; a conflicting change is reported and nothing overwritten", { timeout: 90_000 }, async () => {
+  it("a writing subagent works in its own git worktree (branch after parent and subagent, in the data folder, repository hooks off); its diff is approved and merged uncommitted; a conflicting change is reported, nothing overwritten, and kept as a patch file", { timeout: 90_000 }, async () => {
     const ws = cli.sandbox.workspace;
     const gitIn = (...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, encoding: "utf8" });
     gitIn("init", "-q");
@@ -339,6 +339,11 @@ describe("issue #17 subagents through the real CLI", () => {
     expect(back).toContain('status=\\"conflict\\"');
     expect(back).toContain("do not apply to the workspace as it is now");
     expect(run.events().some((event) => event["say"] === "warning" && String(event["text"]).includes("general-2"))).toBe(true);
+    // The refused child's work is not lost with its worktree: a patch in the data folder, named to the user and the model.
+    const patch = join(cli.sandbox.dataDir, "subagent-changes", parentId, "general-2.patch");
+    expect(run.events().some((event) => event["say"] === "warning" && String(event["text"]).includes(`kept in ${patch}`))).toBe(true);
+    expect(back).toContain(`kept in ${patch}`);
+    expect(await readFile(patch, "utf8")).toContain("+beta");
 
     // Each writing child took checkpoints of its own worktree.
     expect(run.events().some((event) => event["say"] === "checkpoint_created" && event["subagentId"] === "general-1")).toBe(true);

@@ -13,6 +13,9 @@ type Style = (text: string) => string;
 
 const maxDiffLines = 200;
 
+/** Characters of an MCP server's response printed in text mode. */
+const shownResponseChars = 20_000;
+
 /** The options of a follow-up question, when the tool gave any. */
 export function followupOptions(message: UiMessage): string[] {
   return metaOf(message, "followup")?.options ?? [];
@@ -154,6 +157,10 @@ export class TextPrinter {
         return;
       case "hook_status":
         this.#line(colors.dim(`hook: ${message.text}`), this.#stderr);
+        return;
+      case "mcp_server_response":
+        // A server may return megabytes: the terminal gets the start, the task log the whole.
+        this.#line(colors.dim(`· ${message.text.length > shownResponseChars ? `${message.text.slice(0, shownResponseChars)}\n… (${message.text.length} characters in all; the whole result is in the task log: cairn show)` : message.text}`));
         return;
       default:
         if (message.text !== "") this.#line(colors.dim(`· ${message.text}`));
