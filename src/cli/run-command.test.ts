@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ScriptedServer } from "../llm/scripted/server.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
-import { runCli, startCli } from "./test-support/cli-harness.js";
+import { runCli, startCli, withoutSandboxNotice } from "./test-support/cli-harness.js";
 import { useCliFixture } from "./test-support/cli-fixture.js";
 
 type ApiFormat = "anthropic" | "openai";
@@ -123,7 +123,7 @@ describe("cairn run end to end (real CLI, real SDKs over HTTP)", () => {
     run.child.kill("SIGINT");
     const status = await run.exit;
     expect(status).toBe(130);
-    expect(run.stderr.trim()).toBe(`cairn: task interrupted; resume it with: cairn resume ${taskId}`);
+    expect(withoutSandboxNotice(run.stderr).trim()).toBe(`cairn: task interrupted; resume it with: cairn resume ${taskId}`);
 
     const resumed = await runCli(["resume", "--json", "--yes", ...providerArgs("anthropic", server), taskId!, "please finish"], {
       env: cli.sandbox.env,

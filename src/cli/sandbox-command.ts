@@ -88,6 +88,8 @@ export function registerSandboxCommand(program: Command): void {
   sandbox
     .command("status")
     .description("the sandbox in force and why (the same as `cairn sandbox`)")
+    .option("--cwd <dir>", "workspace folder (default: the current folder)")
+    .option("--json", "print JSON")
     .action(async (_options: unknown, command: Command) => {
       process.exitCode = await status(command.optsWithGlobals<SandboxCommandOptions>());
     });
