@@ -47,6 +47,10 @@ export function discoverSettingsHooks(settings: ResolvedSettings): Promise<Disco
         file: settings.sourceDetails[key] ?? (source === "project" ? settings.projectConfigPath : settings.userConfigPath),
       };
     },
+    // The same files the settings came from (checked there): a project's hooks wait for trust, the user's and the managed file's run.
+    claudeSettings: settings.settingsFiles.flatMap((file) =>
+      file.claudeHooks === undefined ? [] : [{ file: file.path, scope: file.scope === "project" ? ("project" as const) : ("user" as const), hooks: file.claudeHooks }],
+    ),
   });
 }
 

@@ -89,7 +89,7 @@ export function resolveModels(options: Bookkeeping & { files: readonly SettingsF
       Object.assign(merged, accepted);
       from = file;
     }
-    if (from === undefined) continue;
+    if (from === undefined || Object.keys(merged).length === 0) continue;
     models[id] = merged;
     options.sources[`models.${id}`] = from.scope === "managed" ? "managed" : from.scope;
     options.sourceDetails[`models.${id}`] = from.path;

@@ -1,7 +1,7 @@
 /**
  * Finds every configured hook: cairn's settings (Claude Code's JSON form or
- * the old `{"TaskStart": "cmd"}` one), Claude Code's own settings files in the
- * project, and executables named after an event in `.cairn/hooks/`,
+ * the old `{"TaskStart": "cmd"}` one), Claude Code's own settings files (as
+ * the settings resolver loaded them), and executables named after an event in `.cairn/hooks/`,
  * `.clinerules/hooks/` (Cline's layout) and the user's config folder.
  */
 import { constants } from "node:fs";
@@ -20,6 +20,12 @@ export interface DiscoverHooksOptions {
   /** The resolved `hooks` setting, with where each event's entry came from. */
   settings: Record<string, HookSettingValue>;
   settingScope: (event: string) => { scope: HookScope; file: string };
+  /**
+   * Claude Code's settings files' hooks as the settings resolver read and checked
+   * them (the user's, the managed file's, the project's). Without it, the project's
+   * `.claude/settings.json` and `.claude/settings.local.json` are read here.
+   */
+  claudeSettings?: ReadonlyArray<{ file: string; scope: HookScope; hooks: Record<string, unknown> }>;
 }
 
 export interface DiscoveredHooks {
@@ -171,9 +177,15 @@ export async function discoverHooks(options: DiscoverHooksOptions): Promise<Disc
     const { scope, file } = options.settingScope(name);
     hooks.push(...fromSettingValue({ name, value, scope, origin: { kind: "settings", file }, warnings }));
   }
-  const claude = join(options.workspace, ".claude");
-  hooks.push(...(await readClaudeSettings(join(claude, "settings.json"), warnings)));
-  hooks.push(...(await readClaudeSettings(join(claude, "settings.local.json"), warnings)));
+  if (options.claudeSettings !== undefined) {
+    for (const { file, scope, hooks: entries } of options.claudeSettings) {
+      hooks.push(...Object.entries(entries).flatMap(([name, value]) => fromSettingValue({ name, value, scope, origin: { kind: "claude-settings", file }, warnings })));
+    }
+  } else {
+    const claude = join(options.workspace, ".claude");
+    hooks.push(...(await readClaudeSettings(join(claude, "settings.json"), warnings)));
+    hooks.push(...(await readClaudeSettings(join(claude, "settings.local.json"), warnings)));
+  }
   hooks.push(...(await readHookFolder(join(options.workspace, ".cairn", "hooks"), "project", warnings)));
   hooks.push(...(await readHookFolder(join(options.workspace, ".clinerules", "hooks"), "project", warnings)));
   hooks.push(...(await readHookFolder(join(options.userConfigDir, "hooks"), "user", warnings)));
