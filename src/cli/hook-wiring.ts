@@ -3,7 +3,6 @@
  * trust, the runner, and the adapters (TaskHooks, the tool wrapper, the host
  * wrapper). Held-back project hooks and configuration problems are reported.
  */
-import { homedir } from "node:os";
 import { join } from "node:path";
 import type { LaunchPolicy } from "../security/process-launch.js";
 import type { ResolvedSettings } from "../config/index.js";
@@ -42,8 +41,6 @@ export function discoverSettingsHooks(settings: ResolvedSettings): Promise<Disco
   return discoverHooks({
     workspace: settings.cwd,
     userConfigDir: settings.userConfigDir,
-    // Claude Code's own user settings; `CLAUDE_CONFIG_DIR` moves them, as in Claude Code.
-    claudeUserDir: process.env["CLAUDE_CONFIG_DIR"] || join(homedir(), ".claude"),
     settings: settings.hooks,
     settingScope: (event) => {
       const key = `hooks.${event}`;
@@ -53,6 +50,10 @@ export function discoverSettingsHooks(settings: ResolvedSettings): Promise<Disco
         file: settings.sourceDetails[key] ?? (source === "project" ? settings.projectConfigPath : settings.userConfigPath),
       };
     },
+    // The same files the settings came from (checked there): a project's hooks wait for trust, the user's and the managed file's run.
+    claudeSettings: settings.settingsFiles.flatMap((file) =>
+      file.claudeHooks === undefined ? [] : [{ file: file.path, scope: file.scope === "project" ? ("project" as const) : ("user" as const), hooks: file.claudeHooks }],
+    ),
   });
 }
 

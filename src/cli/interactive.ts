@@ -391,12 +391,13 @@ function switchModelWith(resolveWith: (flags: Partial<CliFlags>) => Promise<Reso
 
 /** Asks once, on a terminal, whether to trust a folder whose config wants more power. */
 async function confirmTrust(settings: ResolvedSettings): Promise<boolean> {
-  if (settings.trust.trusted || settings.trust.gated.length === 0) return false;
+  const { trustQuestion } = await import("../config/trust-question.js");
+  const question = trustQuestion(settings.trust);
+  if (question === undefined) return false;
   const prompt = createInterface({ input: process.stdin, output: process.stdout });
   try {
-    const answer = await prompt.question(
-      `This folder's .cairn config asks for: ${settings.trust.gated.join(", ")}.\nTrust ${settings.trust.folder}? Only do so for repositories you trust. [y/N] `,
-    );
+    // The question names every wish in words (a base URL by its address) and what was held back, by key.
+    const answer = await prompt.question(`${question}\n(held back until then: ${settings.trust.gated.join(", ")}) [y/N] `);
     return /^y(es)?$/i.test(answer.trim());
   } finally {
     prompt.close();

@@ -160,6 +160,7 @@ export function createSessionSecurity(options: {
     sandbox: settings.sandbox,
     network: settings.sandboxNetwork,
     allowEnv: settings.allowEnv,
+    environment: settings.environment,
     userConfigDir: settings.userConfigDir,
   });
   const redactor = new SecretRedactor([options.apiKey, ...secretValues(environmentWithSecrets())]);

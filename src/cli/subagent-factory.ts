@@ -195,6 +195,7 @@ export class SubagentFactory implements ChildTaskFactory {
             sandbox: settings.sandbox,
             network: settings.sandboxNetwork,
             allowEnv: settings.allowEnv,
+            environment: settings.environment,
             userConfigDir: settings.userConfigDir,
             dataDir: settings.dataDir,
             readableInDataDir: security.outputFolder,

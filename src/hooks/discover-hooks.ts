@@ -1,8 +1,8 @@
 /**
  * Finds every configured hook: cairn's settings (Claude Code's JSON form or
- * the old `{"TaskStart": "cmd"}` one), Claude Code's own settings files (the
- * user's and the project's), and executables named after an event in
- * `.cairn/hooks/`, `.clinerules/hooks/` (Cline's layout) and the user's config folder.
+ * the old `{"TaskStart": "cmd"}` one), Claude Code's own settings files (as
+ * the settings resolver loaded them), and executables named after an event in `.cairn/hooks/`,
+ * `.clinerules/hooks/` (Cline's layout) and the user's config folder.
  */
 import { constants } from "node:fs";
 import { access, readdir, readFile, stat } from "node:fs/promises";
@@ -18,11 +18,15 @@ export type HookSettingValue = string | ReadonlyArray<{ matcher?: string | undef
 export interface DiscoverHooksOptions {
   workspace: string;
   userConfigDir: string;
-  /** Claude Code's user folder (`~/.claude`, or `$CLAUDE_CONFIG_DIR`): its `settings.json` hooks run too. */
-  claudeUserDir?: string;
   /** The resolved `hooks` setting, with where each event's entry came from. */
   settings: Record<string, HookSettingValue>;
   settingScope: (event: string) => { scope: HookScope; file: string };
+  /**
+   * Claude Code's settings files' hooks as the settings resolver read and checked
+   * them (the user's, the managed file's, the project's). Without it, the project's
+   * `.claude/settings.json` and `.claude/settings.local.json` are read here.
+   */
+  claudeSettings?: ReadonlyArray<{ file: string; scope: HookScope; hooks: Record<string, unknown> }>;
 }
 
 export interface DiscoveredHooks {
@@ -176,10 +180,15 @@ export async function discoverHooks(options: DiscoverHooksOptions): Promise<Disc
     const { scope, file } = options.settingScope(name);
     configured.push(...fromSettingValue({ name, value, scope, origin: { kind: "settings", file }, warnings }));
   }
-  if (options.claudeUserDir !== undefined) configured.push(...(await readClaudeSettings(join(options.claudeUserDir, "settings.json"), "user", warnings)));
-  const claude = join(options.workspace, ".claude");
-  configured.push(...(await readClaudeSettings(join(claude, "settings.json"), "project", warnings)));
-  configured.push(...(await readClaudeSettings(join(claude, "settings.local.json"), "project", warnings)));
+  if (options.claudeSettings !== undefined) {
+    for (const { file, scope, hooks: entries } of options.claudeSettings) {
+      configured.push(...Object.entries(entries).flatMap(([name, value]) => fromSettingValue({ name, value, scope, origin: { kind: "claude-settings", file }, warnings })));
+    }
+  } else {
+    const claude = join(options.workspace, ".claude");
+    configured.push(...(await readClaudeSettings(join(claude, "settings.json"), "project", warnings)));
+    configured.push(...(await readClaudeSettings(join(claude, "settings.local.json"), "project", warnings)));
+  }
   const hooks = await Promise.all(configured.map((hook) => withFingerprint(hook, options.workspace)));
   hooks.push(...(await readHookFolder(join(options.workspace, ".cairn", "hooks"), "project", warnings)));
   hooks.push(...(await readHookFolder(join(options.workspace, ".clinerules", "hooks"), "project", warnings)));

@@ -40,6 +40,8 @@ export interface SandboxLauncher {
 export interface LaunchPolicy {
   /** Variable names the user allows through although they look secret. */
   allowEnv: readonly string[];
+  /** Variables the settings set for every child (Claude Code's `env`), after scrubbing. */
+  environment?: Readonly<Record<string, string>>;
   sandbox: SandboxLauncher | undefined;
 }
 
@@ -59,7 +61,7 @@ export function launchProcess(options: {
   /** A server that runs for the whole session (no placeholders: they would stand in the workspace all along). */
   longLived?: boolean;
 }): Launch {
-  const env = { ...scrubEnvironment(options.baseEnv ?? environmentWithSecrets(), options.policy?.allowEnv ?? []), ...options.extraEnv };
+  const env = { ...scrubEnvironment(options.baseEnv ?? environmentWithSecrets(), options.policy?.allowEnv ?? []), ...options.policy?.environment, ...options.extraEnv };
   const sandbox = options.policy?.sandbox;
   if (sandbox === undefined) return { file: options.program, args: options.args, env, release: () => [] };
   const usable = checkBubblewrap();

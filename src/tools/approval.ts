@@ -5,7 +5,7 @@
  * first; the auto-approval settings and --yes decide only what it leaves open.
  */
 import { escapeHidden, escapeMetaStrings, flagHidden } from "../security/display-text.js";
-import { parseRule, PermissionRules } from "../security/permission-rules.js";
+import { parseRule, PermissionRules, type PermissionRule } from "../security/permission-rules.js";
 import { addAllowRule, alwaysAllowChoice } from "../security/rule-store.js";
 import { decideCommand, decidePath, type SandboxMode, type SecurityContext, type SecurityVerdict } from "../security/security-decision.js";
 import { unsandboxedByRules, unsandboxedSuggestion } from "../security/escalation.js";
@@ -53,6 +53,8 @@ export interface VerdictDetail {
   verdict: ApprovalVerdict;
   /** The command can only run outside the sandbox (why): approving it means running it there. */
   escalate?: string;
+  /** Unsandboxed rules send every program of the command outside the sandbox: it was judged as an unconfined command. */
+  outside?: PermissionRule[];
   /** Why, when the security layer decided (shown to the user and the model). */
   reason?: string;
   /** An ask that --yes does not answer: nobody answering means no. */
@@ -127,6 +129,7 @@ export class ApprovalPolicy {
   async verdict(request: ApprovalRequest): Promise<VerdictDetail> {
     let security: SecurityVerdict;
     let suggestion: string | undefined;
+    let outside: PermissionRule[] | undefined;
     switch (request.kind) {
       case "read":
       case "edit":
@@ -136,7 +139,10 @@ export class ApprovalPolicy {
         );
         break;
       case "command": {
-        const decided = await decideCommand(request.command, this.security);
+        // Unsandboxed allow rules (Claude Code's sandbox.excludedCommands among them) send the command outside: judged as unconfined.
+        const ruled = this.security.sandbox === "off" ? undefined : unsandboxedByRules(request.command, this.security.rules);
+        outside = ruled?.kind === "allowed" ? ruled.rules : undefined;
+        const decided = await decideCommand(request.command, outside === undefined ? this.security : { ...this.security, sandbox: "off", sandboxUnavailable: false });
         security = decided.verdict;
         suggestion = decided.assessment.suggestion;
         break;
@@ -152,7 +158,8 @@ export class ApprovalPolicy {
         break;
       }
     }
-    const detail = this.combine(request, security);
+    const combined = this.combine(request, security);
+    const detail = outside === undefined ? combined : { ...combined, outside, reason: [combined.reason, `runs outside the sandbox as ${describeRules(outside)} allows`].filter((part) => part !== undefined).join("; ") };
     return suggestion === undefined ? detail : { ...detail, suggestion };
   }
 
@@ -205,7 +212,7 @@ export class ApprovalPolicy {
       const ruled = unsandboxedByRules(request.command, this.security.rules);
       if (ruled.kind === "denied") return { approved: false, outcome: refused(`${found.escalate}, and the rule ${ruled.rule.text} (${ruled.rule.source}) keeps it in the sandbox`) };
       if (ruled.kind === "allowed") {
-        const reason = `${found.escalate}; runs outside the sandbox as ${ruled.rules.map((rule) => `${rule.text} (${rule.source})`).join(", ")} allows`;
+        const reason = `${found.escalate}; runs outside the sandbox as ${describeRules(ruled.rules)} allows`;
         const shownMeta = escapeMetaStrings(presentation.meta);
         if (shownMeta.tool === "execute_command") context.say("command", presentation.text, { partial: false, key: presentation.key, meta: { ...shownMeta, approval: "auto", reason, unsandboxed: true } });
         return { approved: true, unsandboxed: true };
@@ -221,7 +228,7 @@ export class ApprovalPolicy {
     if (detail.reason !== undefined) card.reason = detail.reason;
     if (detail.explicit === true) card.explicitApproval = true;
     if (detail.suggestion !== undefined) card.suggestedRule = detail.suggestion;
-    if (detail.escalate !== undefined) card.unsandboxed = true;
+    if (detail.escalate !== undefined || detail.outside !== undefined) card.unsandboxed = true;
     // A PermissionRequest hook may answer this ask only where a PreToolUse allow could skip it.
     if (verdict === "ask") card.hookMayApprove = hookMayApprove;
     const meta: ToolMeta = { ...escapeMetaStrings(presentation.meta), ...card };
@@ -229,7 +236,8 @@ export class ApprovalPolicy {
     const sayType = request.kind === "command" ? "command" : "tool";
     context.say(sayType, text, { partial: false, key: presentation.key, meta });
     if (verdict === "refuse") return { approved: false, outcome: refused(detail.reason ?? "this is not allowed") };
-    if (verdict === "auto") return { approved: true };
+    const escalated = detail.escalate !== undefined || detail.outside !== undefined ? { unsandboxed: true as const } : {};
+    if (verdict === "auto") return { approved: true, ...escalated };
     const askType = request.kind === "command" ? "command" : request.kind === "mcp" ? "use_mcp_server" : "tool";
     const offer = detail.suggestion !== undefined ? `\n(answer "always" to allow ${detail.suggestion} from now on, saved in your config; "always project" saves it for this project)` : "";
     const answer = await context.ask(askType, `${text}${offer}`, { meta });
@@ -237,9 +245,8 @@ export class ApprovalPolicy {
     const always = answer.response !== "no" && detail.suggestion !== undefined ? alwaysAllowChoice(answer.text) : undefined;
     if (always !== undefined && detail.suggestion !== undefined) {
       await this.alwaysAllow(detail.suggestion, always, context);
-      return { approved: true };
+      return { approved: true, ...escalated };
     }
-    const escalated = detail.escalate !== undefined ? { unsandboxed: true as const } : {};
     if (answer.response === "yes") return answer.text === undefined ? { approved: true, ...escalated } : { approved: true, feedback: answer.text, ...escalated };
     return { approved: false, outcome: denied(answer.text) };
   }
@@ -305,4 +312,8 @@ function withHookAnswer(options: { verdict: ApprovalVerdict; hookMayApprove: boo
 function hookAsks(detail: VerdictDetail, reason: string | undefined): VerdictDetail {
   const why = `a PreToolUse hook asks for your approval${reason === undefined ? "" : `: ${reason}`}`;
   return { ...detail, verdict: "ask", explicit: true, reason: detail.reason === undefined ? why : `${detail.reason}; ${why}` };
+}
+
+function describeRules(rules: readonly PermissionRule[]): string {
+  return rules.map((rule) => `${rule.text} (${rule.source})`).join(", ");
 }

@@ -28,6 +28,8 @@ export interface LaunchPolicyOptions {
   sandbox: SandboxMode;
   network: boolean;
   allowEnv: readonly string[];
+  /** Variables the settings set for every child (Claude Code's `env`). */
+  environment?: Readonly<Record<string, string>>;
   userConfigDir: string;
   /** cairn's data folder: hidden from the sandbox (checkpoints hold ignored files, logs hold everything). */
   dataDir?: string;
@@ -72,7 +74,8 @@ function firstMissing(root: string, path: string, exists: (path: string) => "fol
 }
 
 export function createLaunchPolicy(options: LaunchPolicyOptions): LaunchPolicy {
-  if (options.sandbox === "off") return { allowEnv: options.allowEnv, sandbox: undefined };
+  const environment = options.environment === undefined ? {} : { environment: options.environment };
+  if (options.sandbox === "off") return { allowEnv: options.allowEnv, ...environment, sandbox: undefined };
   const mode = options.sandbox;
   const guard = new WorkspaceGuard(options.workspace);
   const root = guard.root;
@@ -154,6 +157,7 @@ export function createLaunchPolicy(options: LaunchPolicyOptions): LaunchPolicy {
 
   return {
     allowEnv: options.allowEnv,
+    ...environment,
     sandbox: {
       mode,
       workspace: root,

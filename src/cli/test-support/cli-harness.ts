@@ -13,6 +13,8 @@ export interface Sandbox {
   workspace: string;
   dataDir: string;
   configDir: string;
+  /** Claude Code's user folder of this sandbox (`CLAUDE_CONFIG_DIR`), not created until a test writes to it. */
+  claudeUserDir: string;
   env: NodeJS.ProcessEnv;
   cleanup(): Promise<void>;
 }
@@ -39,7 +41,7 @@ export async function makeSandbox(): Promise<Sandbox> {
   env["CLAUDE_CONFIG_DIR"] = join(root, "claude");
   env["NO_COLOR"] = "1";
   // A process that was just killed may still have a git child finishing in the data folder.
-  return { root, workspace, dataDir, configDir, env, cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }) };
+  return { root, workspace, dataDir, configDir, claudeUserDir: join(root, "claude"), env, cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }) };
 }
 
 /** stderr without the one line a run with the sandbox off (or unavailable) prints. */
