@@ -93,7 +93,7 @@ describe("credential and ignored files stay out of every tool that shows content
     await cli.startServer({ turns: [{ text: tool("list_files", { path: "." }) }, { text: complete }] });
     const result = await cli.run(["run", ...anthropicArgs(cli.server!), "--yes", "list"]);
     expect(result.status, result.stderr).toBe(0);
-    expect(sentBy(1)).toMatch(/\.env\.local  \[read_file refuses it/);
+    expect(sentBy(1)).toMatch(/\.env\.local {2}\[read_file refuses it/);
     expect(sentBy(1)).toMatch(/\.env\.example\\n|\.env\.example"/);
   });
 });
