@@ -134,12 +134,17 @@ export function pathSpecifierMatches(specifier: string, absolutePath: string, wo
   return ignore().add(pattern).ignores(relativePath);
 }
 
+/** The host of an address as rules compare it: lower case, without the trailing dot of a fully qualified name (`example.com.`). */
 export function domainOf(url: string): string | undefined {
   try {
-    return new URL(url).hostname.toLowerCase();
+    return normalDomain(new URL(url).hostname);
   } catch {
     return undefined;
   }
+}
+
+function normalDomain(domain: string): string {
+  return domain.trim().toLowerCase().replace(/\.+$/, "");
 }
 
 export class PermissionRules {
@@ -191,8 +196,9 @@ export class PermissionRules {
     const domain = domainOf(url);
     return this.first("WebFetch", (rule) => {
       if (rule.specifier === undefined) return true;
-      const wanted = rule.specifier.startsWith("domain:") ? rule.specifier.slice(7).toLowerCase() : undefined;
-      return wanted !== undefined && domain !== undefined && (domain === wanted || domain.endsWith(`.${wanted}`));
+      const wanted = rule.specifier.startsWith("domain:") ? normalDomain(rule.specifier.slice(7)) : undefined;
+      // The domain itself or a subdomain (whole labels: example.com never matches evilexample.com).
+      return wanted !== undefined && wanted !== "" && domain !== undefined && (domain === wanted || domain.endsWith(`.${wanted}`));
     });
   }
 

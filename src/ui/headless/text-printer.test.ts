@@ -96,6 +96,22 @@ describe("HeadlessHost text mode", () => {
     );
   });
 
+  it("a sequence split across streamed updates is removed whole, and cairn's own colours stay", () => {
+    const { host, stdout, stderr } = createTextHost(true);
+    const output = say("command_output", "build \u001b]52;c;aGVs", { partial: true });
+    host.onMessage(output);
+    host.onMessage({ ...output, text: "build \u001b]52;c;aGVsbG8=\u0007ok\r\u001b[2K", partial: true });
+    host.onMessage({ ...output, text: "build \u001b]52;c;aGVsbG8=\u0007ok\r\u001b[2Kdone\n", partial: false });
+    host.onMessage(say("error", "bad \u001b]0;title\u0007thing"));
+    host.onMessage(say("tool", "Fetch", { meta: { tool: "web_fetch", url: "https://example.com/\u001b[2J" } }));
+    const printed = stdout.text.replace(/\u001b\[[0-9;]*m/g, "");
+    expect(printed).toContain("build ok\ndone\n");
+    expect(printed).toContain("▸ web_fetch https://example.com/");
+    // Nothing but SGR colour codes of cairn's own.
+    expect(stdout.text.replace(/\u001b\[[0-9;]*m/g, "")).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(stderr.text.replace(/\u001b\[[0-9;]*m/g, "")).toBe("error: bad thing\n");
+  });
+
   it("uses no ANSI colours unless asked to (stdout here is not a terminal)", () => {
     const plain = createTextHost();
     plain.host.onMessage(say("completion_result", "done"));

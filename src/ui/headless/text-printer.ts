@@ -7,6 +7,7 @@ import type { Writable } from "node:stream";
 import picocolors from "picocolors";
 import { cardMetaOf, diffTools, isToolMeta, metaOf, pathTools, toolMetaOf, type ToolCard } from "../../task/contracts/message-meta.js";
 import type { AskMessage, SayMessage, UiMessage } from "../../task/contracts/messages.js";
+import { neutralizeControls, neutralizeDeep } from "../terminal-controls.js";
 
 type Colors = ReturnType<typeof picocolors.createColors>;
 type Style = (text: string) => string;
@@ -21,7 +22,7 @@ export function followupOptions(message: UiMessage): string[] {
   return metaOf(message, "followup")?.options ?? [];
 }
 
-/** What a tool card names: the path, the command or the MCP server ("" keeps it out). */
+/** What a tool card names: the path, the command, the MCP server, the address ("" keeps it out). */
 function cardTarget(meta: ToolCard | undefined): string | undefined {
   const target = isToolMeta(meta, ...pathTools)
     ? meta.path
@@ -29,8 +30,19 @@ function cardTarget(meta: ToolCard | undefined): string | undefined {
       ? meta.command
       : isToolMeta(meta, "use_mcp_tool", "access_mcp_resource")
         ? meta.server
-        : undefined;
+        : isToolMeta(meta, "web_fetch")
+          ? meta.url
+          : isToolMeta(meta, "browser_action")
+            ? [meta.action, meta.url ?? meta.coordinate ?? meta.text].filter((part) => part !== undefined && part !== "").join(" ")
+            : undefined;
   return target === "" ? undefined : target;
+}
+
+/** The message as it may be shown: a text still streaming holds back an escape sequence its end cuts. */
+function printable<M extends UiMessage>(message: M): M {
+  const text = neutralizeControls(message.text, { partial: message.partial });
+  if (message.meta === undefined) return text === message.text ? message : { ...message, text };
+  return { ...message, text, meta: neutralizeDeep(message.meta) };
 }
 
 function firstLine(text: string): string {
@@ -58,7 +70,9 @@ export class TextPrinter {
     this.#colors = picocolors.createColors(options.color);
   }
 
-  print(message: UiMessage): void {
+  print(received: UiMessage): void {
+    // Everything printed comes from here: text and meta without escape sequences (src/ui/terminal-controls.ts).
+    const message = printable(received);
     if (message.type === "ask") {
       if (!message.partial) this.#printAsk(message);
       return;
@@ -74,12 +88,12 @@ export class TextPrinter {
 
   /** A line about what cairn decided by itself (an automatic answer). */
   note(text: string): void {
-    this.#line(this.#colors.dim(`  ${text}`));
+    this.#line(this.#colors.dim(`  ${neutralizeControls(text)}`));
   }
 
   /** Warnings about the input, never mixed into the answer. */
   problem(text: string): void {
-    this.#line(`cairn: ${text}`, this.#stderr);
+    this.#line(`cairn: ${neutralizeControls(text)}`, this.#stderr);
   }
 
   /** Ends an open line so the shell prompt starts on its own. */

@@ -6,6 +6,18 @@ import type { TuiClock } from "./clock.js";
 import { Transcript, emptySnapshot } from "./transcript.js";
 import { SubagentBoard } from "./subagent-board.js";
 import type { TranscriptSnapshot } from "./transcript.js";
+import { neutralizeControls, neutralizeDeep } from "../terminal-controls.js";
+
+/**
+ * The message without escape sequences or control characters (carriage
+ * returns kept: the layout shows what a terminal would), so nothing the model
+ * or a command wrote can reach the user's terminal (src/ui/terminal-controls.ts).
+ */
+function displayable<M extends UiMessage>(message: M): M {
+  const text = neutralizeControls(message.text, { partial: message.partial, carriageReturns: "keep" });
+  if (message.meta === undefined) return text === message.text ? message : { ...message, text };
+  return { ...message, text, meta: neutralizeDeep(message.meta, { carriageReturns: "keep" }) };
+}
 
 export interface TuiHostOptions {
   /** Defaults to the system clock; tests pass a manual one. */
@@ -46,7 +58,8 @@ export class TuiHost implements Host {
     this.intervalMs = 1000 / (options.rendersPerSecond ?? 25);
   }
 
-  onMessage(message: UiMessage): void {
+  onMessage(received: UiMessage): void {
+    const message = displayable(received);
     // A running subagent's messages fold into its card (issue #17).
     if (this.subagents.note(message, this.clock.now())) {
       this.schedulePublish();
@@ -59,8 +72,9 @@ export class TuiHost implements Host {
     this.schedulePublish();
   }
 
-  answerAsk(message: AskMessage, signal: AbortSignal): Promise<AskResponse> {
+  answerAsk(received: AskMessage, signal: AbortSignal): Promise<AskResponse> {
     if (signal.aborted) return Promise.reject(abortError(signal));
+    const message = displayable(received);
     this.transcript.upsert({ ...message, partial: false }, this.clock.now());
     return new Promise<AskResponse>((resolve, reject) => {
       const onAbort = (): void => {

@@ -40,6 +40,8 @@ export interface TmuxSession {
   captureAll(): Promise<string>;
   /** Polls the screen until `pattern` matches; rejects with the last screen after `timeoutMs`. */
   waitFor(pattern: RegExp, options?: { timeoutMs?: number; intervalMs?: number }): Promise<string>;
+  /** The pane's title, as the program (or what it printed) last set it with OSC 0/2. */
+  paneTitle(): Promise<string>;
   /** The program's exit status once it has ended, else undefined. */
   exitStatus(): Promise<number | undefined>;
   /** Waits for the program to end and returns its exit status; rejects after `timeoutMs`. */
@@ -111,6 +113,7 @@ export async function startTmux(options: TmuxOptions): Promise<TmuxSession> {
     },
     capture: async () => tmux("capture-pane", "-p", "-t", name),
     captureAll: async () => tmux("capture-pane", "-p", "-S", "-", "-t", name),
+    paneTitle: async () => (await tmux("display-message", "-p", "-t", name, "#{pane_title}")).trim(),
     waitFor: async (pattern, waitOptions = {}) => {
       const timeoutMs = waitOptions.timeoutMs ?? 20_000;
       const intervalMs = waitOptions.intervalMs ?? 50;
