@@ -1,5 +1,5 @@
 /** The CLI's side of the TUI's slash commands: what /undo, /restore, /history, /resume, /cost ... do. */
-import { modelsForProvider } from "../llm/models.js";
+import { isKnownModel, modelsForProvider } from "../llm/models.js";
 import type { SlashSession } from "../ui/tui/slash-commands.js";
 import type { InteractiveController } from "./interactive.js";
 
@@ -72,6 +72,11 @@ export function createSlashSession(controller: InteractiveController): SlashSess
     setModel: (spec) => controller.switchModel(spec),
     describeModel: () => `${settings().model}${settings().profile ? ` (profile ${settings().profile})` : ""} via ${settings().provider}`,
     modelChoices: () => modelsForProvider(settings().provider),
+    modelWarning: () => {
+      const { model, provider } = settings();
+      if (provider === "mock" || isKnownModel(model)) return undefined;
+      return `${model} is not in cairn's model catalogue: it is used as given (custom and local models work), with a default context window and no cost figures. Check the name if you meant a known model (/model lists them).`;
+    },
     setMode: (mode) => controller.setMode(mode),
     costReport: () => {
       const task = controller.currentSession?.task.usage.totals() ?? { tokensIn: 0, tokensOut: 0, cost: 0 };

@@ -19,6 +19,7 @@ import { replyIsOpen } from "./ask-keys.js";
 import { CommandMenu } from "./components/command-menu.js";
 import { slashCommands } from "./slash-commands.js";
 import type { SlashCommandRegistry } from "./slash-commands.js";
+import { useRedrawOnResize } from "./use-resize-redraw.js";
 
 export interface AppProps {
   controller: TuiController;
@@ -29,6 +30,8 @@ export interface AppProps {
   commands?: SlashCommandRegistry;
   /** Earlier inputs for Up/Down. */
   history?: InputHistoryStore;
+  /** Clear and print everything again when the width changes (a real terminal; see use-resize-redraw.ts). */
+  redrawOnResize?: boolean;
 }
 
 function ReasoningPanel({ text, width, maxLines }: { text: string; width: number; maxLines: number }): ReactNode {
@@ -54,7 +57,7 @@ function placeholder(busy: boolean, hasHistory: boolean, asking: "menu" | "reply
 }
 
 /** The whole terminal UI: printed history, the live tail, the prompt and the status line. */
-export function App({ controller, host, initialTask, commands = slashCommands, history }: AppProps): ReactNode {
+export function App({ controller, host, initialTask, commands = slashCommands, history, redrawOnResize = false }: AppProps): ReactNode {
   const snapshot = useSyncExternalStore(host.subscribe, host.getSnapshot);
   const { stdout } = useStdout();
   const width = Math.max(20, stdout.columns > 0 ? stdout.columns : 80);
@@ -67,6 +70,7 @@ export function App({ controller, host, initialTask, commands = slashCommands, h
       stdout.off("resize", refresh);
     };
   }, [stdout]);
+  const printedGeneration = useRedrawOnResize(stdout, redrawOnResize);
   // The status (tokens, cost, busy) belongs to the controller: look again every second.
   useNow(1000);
   const ask = snapshot.pendingAsk;
@@ -90,7 +94,7 @@ export function App({ controller, host, initialTask, commands = slashCommands, h
   const asking = ask === undefined ? undefined : replyOpen ? "reply" : askChoices(ask) === undefined || ask.ask === "followup" ? "typed" : "menu";
   return (
     <Box flexDirection="column" width={width}>
-      <Static items={snapshot.staticItems as never[]}>
+      <Static key={printedGeneration} items={snapshot.staticItems as never[]}>
         {(item: (typeof snapshot.staticItems)[number]) => <PrintedItem key={item.key} item={item} width={width} />}
       </Static>
       {snapshot.live.map((item) => (

@@ -28,6 +28,8 @@ export interface SlashSession {
   describeModel(): string;
   /** Other models the current provider serves, listed by /model without arguments (#20). */
   modelChoices?(): string[];
+  /** A warning about the model in use (e.g. the catalogue does not know it), or undefined. */
+  modelWarning?(): string | undefined;
   setMode(mode: TuiMode): void;
   /** Tokens and cost of the task and of this session, as lines to show. */
   costReport(): string;
@@ -50,7 +52,7 @@ export interface SlashCommandContext {
   /** What followed the name, trimmed. */
   args: string;
   /** Shows a line in the transcript; never sent to the model. */
-  print: (text: string, kind?: "info" | "error") => void;
+  print: (text: string, kind?: "info" | "warning" | "error") => void;
   /** Sends text to the model as the user's message (a new task, or the next message of the current one). */
   send: (text: string) => void;
   session: SlashSession;

@@ -64,7 +64,7 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
   const edit = (next: EditorState): void => update({ value: next.text, cursor: next.cursor, menuIndex: 0 });
   const editorState = (): EditorState => ({ text: current.current.value, cursor: current.current.cursor });
 
-  const print = (text: string, kind: "info" | "error" = "info"): void => {
+  const print = (text: string, kind: "info" | "warning" | "error" = "info"): void => {
     noticeCounter += 1;
     host.onMessage({ type: "say", say: kind, id: `tui-command-${noticeCounter}`, ts: Date.now(), text, partial: false });
   };
