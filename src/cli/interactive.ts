@@ -29,8 +29,8 @@ export class InteractiveController implements TuiController {
   private resumeTaskId: string | undefined;
   /** Every task this UI has shown, newest last: `/restore` reaches their checkpoints. */
   readonly knownTaskIds: string[] = [];
-  /** Where the last `/undo` left the files, so the next one goes further back (src/cli/undo-command.ts). */
-  undoPoint: UndoPoint | undefined;
+  /** What each `/undo` took back, so the next one goes further back (src/cli/undo-command.ts). */
+  readonly undoPoints: UndoPoint[] = [];
   private notices = 0;
   private lastResult: TaskResult | undefined;
   private running: Promise<void> | undefined;

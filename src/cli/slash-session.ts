@@ -109,7 +109,7 @@ export function createSlashSession(controller: InteractiveController): SlashSess
           return await undoLastStep({
             tracker,
             taskId,
-            last: controller.undoPoint,
+            undone: controller.undoPoints,
             restoreFiles: (hash) => restoreCheckpoint({ dataDir: settings().dataDir, taskId, checkpoint: hash, mode: "files" }),
           });
         } finally {
@@ -118,7 +118,7 @@ export function createSlashSession(controller: InteractiveController): SlashSess
         }
       });
       if (undone.kind === "nothing") return undone.text;
-      controller.undoPoint = undone.point;
+      controller.undoPoints.push(undone.point);
       return `${describeUndo(undone.outcome)} Type a message to continue the task.`;
     },
     restore,

@@ -9,12 +9,12 @@
 import type { Checkpoint, CheckpointTracker } from "../checkpoints/tracker.js";
 import type { RestoreOutcome } from "../checkpoints/restore.js";
 
-/** Where the last /undo left the workspace, so the next one goes further back. */
+/** What one /undo did, so later ones know which steps were taken back. */
 export interface UndoPoint {
   taskId: string;
   /** The checkpoint the files were put back to. */
   restoredTo: string;
-  /** The checkpoint taken just before (the newest of the task while nothing ran since). */
+  /** The checkpoint of the files just before the undo (the restore takes it). */
   undoHash: string;
 }
 
@@ -22,27 +22,34 @@ export type UndoOutcome =
   | { kind: "undone"; outcome: RestoreOutcome; point: UndoPoint }
   | { kind: "nothing"; text: string };
 
-/** The checkpoints /undo may go back to, newest first: after the last undo's target when nothing ran since. */
-function candidates(checkpoints: readonly Checkpoint[], last: UndoPoint | undefined): Checkpoint[] {
-  const steps = checkpoints.filter((checkpoint) => checkpoint.reason !== "before-restore");
-  // Still where the last /undo left things (no step checkpointed since): continue from there.
-  if (last !== undefined && checkpoints[0]?.hash === last.undoHash) {
-    const position = steps.findIndex((checkpoint) => checkpoint.hash === last.restoredTo);
-    if (position !== -1) return steps.slice(position + 1);
+/**
+ * The checkpoints /undo may go back to, newest first. Steps an earlier /undo took
+ * back are no longer the workspace's past: after an undo to checkpoint R, the
+ * workspace went on from R, so the steps between R and that undo are skipped.
+ */
+function candidates(checkpoints: readonly Checkpoint[], undone: readonly UndoPoint[]): Checkpoint[] {
+  const position = new Map(checkpoints.map((checkpoint, index) => [checkpoint.hash, index]));
+  const skipped = new Set<number>();
+  for (const point of undone) {
+    const from = position.get(point.undoHash);
+    const to = position.get(point.restoredTo);
+    if (from === undefined || to === undefined) continue;
+    for (let index = from + 1; index < to; index += 1) skipped.add(index);
   }
-  return steps;
+  return checkpoints.filter((checkpoint, index) => checkpoint.reason !== "before-restore" && !skipped.has(index));
 }
 
 export async function undoLastStep(options: {
   tracker: CheckpointTracker;
   taskId: string;
-  last: UndoPoint | undefined;
+  /** What earlier /undo calls of this session did (any task's; only this task's count). */
+  undone: readonly UndoPoint[];
   /** Restores the files of a checkpoint (under the task's lock). */
   restoreFiles: (hash: string) => Promise<RestoreOutcome>;
 }): Promise<UndoOutcome> {
   const checkpoints = await options.tracker.list({ taskId: options.taskId });
   if (checkpoints.length === 0) return { kind: "nothing", text: "This task has no checkpoint yet: there is nothing to undo." };
-  for (const checkpoint of candidates(checkpoints, options.last?.taskId === options.taskId ? options.last : undefined)) {
+  for (const checkpoint of candidates(checkpoints, options.undone.filter((point) => point.taskId === options.taskId))) {
     const changes = await options.tracker.diff(checkpoint.hash);
     if (changes.files.length === 0) continue;
     const outcome = await options.restoreFiles(checkpoint.hash);
