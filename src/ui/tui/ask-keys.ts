@@ -6,7 +6,7 @@
  */
 import { metaOf } from "../../task/contracts/message-meta.js";
 import type { AskMessage, AskResponse } from "../../task/contracts/messages.js";
-import { askChoices, replyChoiceIndex } from "./ask-choices.js";
+import { askChoices, replyChoice } from "./ask-choices.js";
 import type { KeyEvent } from "./key-decoder.js";
 
 export type AskKeyAction =
@@ -37,7 +37,7 @@ export interface AskKeyInput {
 /** Whether the reply input shows: opened, or something is typed (typing opens it). */
 export function replyIsOpen(ask: AskMessage, replyOpened: boolean, value: string): boolean {
   const choices = askChoices(ask);
-  if (choices === undefined || replyChoiceIndex(choices) === -1) return false;
+  if (choices === undefined || replyChoice(choices) === undefined) return false;
   return replyOpened || value !== "";
 }
 
@@ -66,10 +66,11 @@ export function askKeyAction(input: AskKeyInput): AskKeyAction {
     if (typed !== "") return { kind: "answer", response: { response: "message", text: typed }, typed };
     return ask.ask === "completion_result" ? { kind: "answer", response: { response: "yes" } } : { kind: "ignore" };
   }
-  if (replyIsOpen(ask, input.replyOpened, value)) {
+  const reply = replyChoice(choices);
+  if (reply !== undefined && replyIsOpen(ask, input.replyOpened, value)) {
     if (event.kind === "key" && event.name === "escape") return { kind: "closeReply" };
     if (!isReturn) return { kind: "edit" };
-    return typed === "" ? { kind: "ignore" } : { kind: "answer", response: { response: "message", text: typed }, typed };
+    return typed === "" ? { kind: "ignore" } : { kind: "answer", response: { response: reply.response, text: typed }, typed };
   }
   const choose = (index: number): AskKeyAction => {
     const choice = choices[index];
@@ -83,7 +84,7 @@ export function askKeyAction(input: AskKeyInput): AskKeyAction {
   if (event.kind === "text") {
     if (!input.pasting && /^[1-9]$/.test(text) && Number(text) <= choices.length) return choose(Number(text) - 1);
     // Letters never answer: they are the start of a reply, where the menu has one.
-    return replyChoiceIndex(choices) === -1 ? { kind: "ignore" } : { kind: "openReply", thenEdit: true };
+    return reply === undefined ? { kind: "ignore" } : { kind: "openReply", thenEdit: true };
   }
   // Editing keys have nothing to edit in a menu (Esc, which stops the step, never reaches here).
   return { kind: "ignore" };

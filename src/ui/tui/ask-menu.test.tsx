@@ -74,7 +74,8 @@ describe("the approval menu", () => {
     expect(ui.frame()).toContain("› no wait");
     expect(ui.frame()).toContain("Tell cairn what to do instead");
     await ui.press("\r");
-    await expect(answer).resolves.toEqual({ response: "message", text: "no wait" });
+    // A "no" with the text: the call does not run, the model reads the text.
+    await expect(answer).resolves.toEqual({ response: "no", text: "no wait" });
     // The reply is in the ↑ history like any message.
     expect(history.added).toEqual(["no wait"]);
   });
@@ -84,7 +85,14 @@ describe("the approval menu", () => {
     await ui.press("y");
     await ui.press("es but only the unit tests");
     await ui.press("\r");
-    await expect(answer).resolves.toEqual({ response: "message", text: "yes but only the unit tests" });
+    await expect(answer).resolves.toEqual({ response: "no", text: "yes but only the unit tests" });
+  });
+
+  it("no typed reply approves: 'always' typed is a no with that text (the always choice is the way to say it)", async () => {
+    const { ui, answer } = await commandAsk({ suggestedRule: "Bash(npm test:*)" });
+    await ui.press("always");
+    await ui.press("\r");
+    await expect(answer).resolves.toEqual({ response: "no", text: "always" });
   });
 
   it("the arrows move the highlight and Enter chooses it; the number chooses at once", async () => {
@@ -123,7 +131,7 @@ describe("the approval menu", () => {
     await ui.press("3");
     await ui.press("use the watch mode off");
     await ui.press("\r");
-    await expect(answer).resolves.toEqual({ response: "message", text: "use the watch mode off" });
+    await expect(answer).resolves.toEqual({ response: "no", text: "use the watch mode off" });
   });
 
   it("the other yes/no questions are menus too: a failed request offers Retry and Stop", async () => {

@@ -75,7 +75,7 @@ export function builtinSlashCommands(registry: SlashCommandRegistry): SlashComma
     { name: "cost", description: "Tokens and cost of this task and session", run: ({ session, print }) => print(session.costReport()) },
     {
       name: "undo",
-      description: "Put the files back as they were at the last checkpoint",
+      description: "Take back the last step's changes to the files (again: the step before)",
       run: async ({ session, print }) => print(await session.undo()),
     },
     {

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import type { AskMessage } from "../../../task/contracts/messages.js";
 import { metaOf } from "../../../task/contracts/message-meta.js";
 import { cleanLine } from "../terminal-text.js";
-import { askChoices, replyChoiceIndex, replyLabel } from "../ask-choices.js";
+import { askChoices, replyChoice, replyLabel } from "../ask-choices.js";
 import type { AskChoice } from "../ask-choices.js";
 
 const questions: Partial<Record<AskMessage["ask"], string>> = {
@@ -75,7 +75,7 @@ export function AskPrompt({ ask, selected, replyOpen, width }: { ask: AskMessage
       {heading("")}
       <Choices choices={choices} selected={Math.min(selected, choices.length - 1)} width={width} />
       <Text color="gray" wrap="truncate-end">
-        {`↑↓ or 1-${choices.length} · Enter chooses · Esc stops${replyChoiceIndex(choices) === -1 ? "" : " · typing starts a reply"}`}
+        {`↑↓ or 1-${choices.length} · Enter chooses · Esc stops${replyChoice(choices) === undefined ? "" : " · typing starts a reply"}`}
       </Text>
     </Box>
   );
