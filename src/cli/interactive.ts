@@ -15,6 +15,7 @@ import { renderTui } from "../ui/tui/render.js";
 import { exitStatusFor } from "./exit-status.js";
 import { createSession } from "./session.js";
 import type { Session } from "./session.js";
+import type { UndoPoint } from "./undo-command.js";
 
 /**
  * The TUI's controller: one Task at a time. Enter starts a task; after an
@@ -28,6 +29,8 @@ export class InteractiveController implements TuiController {
   private resumeTaskId: string | undefined;
   /** Every task this UI has shown, newest last: `/restore` reaches their checkpoints. */
   readonly knownTaskIds: string[] = [];
+  /** What each `/undo` took back, so the next one goes further back (src/cli/undo-command.ts). */
+  readonly undoPoints: UndoPoint[] = [];
   private notices = 0;
   private lastResult: TaskResult | undefined;
   private running: Promise<void> | undefined;

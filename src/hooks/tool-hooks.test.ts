@@ -47,6 +47,18 @@ describe("tool hooks (issue #15 Hooks: effects)", () => {
     expect(context.asks).toEqual([]);
   });
 
+  it("PreToolUse block: the call's card is shown once more, final, with the whole command and the hook's reason", async () => {
+    const tools = executor([hook("PreToolUse", "echo 'no network here' >&2; exit 2", "Bash")]);
+    const context = createRecordingContext();
+    const command = "curl -s https://example.com/a/very/long/path | head -n 5";
+    const outcome = await tools.executeTool(block("execute_command", { command, requires_approval: "false" }), context);
+    expect(outcome.status).toBe("rejected");
+    expect(context.says).toEqual([
+      { type: "command", text: command, partial: false, key: "call-execute_command", meta: { tool: "execute_command", command, blocked: "no network here" } },
+    ]);
+    expect(context.asks).toEqual([]);
+  });
+
   it("PreToolUse allow skips the approval ask inside the workspace", async () => {
     const tools = executor([hook("PreToolUse", `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`, "Edit|Write")]);
     const context = createRecordingContext();

@@ -8,7 +8,8 @@
  */
 import type { ToolUseBlock } from "../parser/types.js";
 import { askCardMeta } from "../task/contracts/message-meta.js";
-import type { AskResponse } from "../task/contracts/messages.js";
+import type { SayMeta } from "../task/contracts/message-meta.js";
+import type { AskResponse, SayType } from "../task/contracts/messages.js";
 import type { ToolCallContext, ToolExecutor, ToolOutcome } from "../task/contracts/tool-executor.js";
 import { withExecuteTool } from "../task/contracts/tool-executor.js";
 import { paramsFromUpdatedInput } from "./claude-code-input.js";
@@ -67,6 +68,22 @@ function notStartedReason(event: "PreToolUse" | "PermissionRequest", result: Com
   return `A ${event} hook could not start, so this call was blocked rather than run unchecked: ${result.notStarted.join("; ")}. Tell the user; the hook must be fixed (or trusted again) before this can run.`;
 }
 
+/**
+ * The call's card, final, as the complete call reads (its preview may have been
+ * shown mid-stream, cut short) and marked blocked with the hook's reason: the
+ * user sees what did not run and why, and no surface takes it for running.
+ */
+function showBlocked(executor: ToolExecutor, block: ToolUseBlock, context: ToolCallContext, reason: string): void {
+  executor.presentPartial(block, {
+    ...context,
+    say: <T extends SayType>(type: T, text: string, options?: { meta?: SayMeta<T>; key?: string }) => {
+      // Every tool card's meta has `blocked` (ToolCardMeta); the preview's say type is a card's.
+      const meta = { ...options?.meta, blocked: reason } as SayMeta<T>;
+      context.say(type, text, { ...options, partial: false, meta });
+    },
+  });
+}
+
 export function withToolHooks(executor: ToolExecutor, options: ToolHookOptions): ToolExecutor {
   const { runner, workspace } = options;
   const toolEvents = ["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "TaskComplete"] as const;
@@ -94,9 +111,14 @@ export function withToolHooks(executor: ToolExecutor, options: ToolHookOptions):
     const contexts: string[] = [];
     const pre = await runner.run("PreToolUse", toolPayload(views), { subjects: (dialect) => views.of(dialect).subjects, signal: context.signal });
     const failed = notStartedReason("PreToolUse", pre);
-    if (failed !== undefined) return { status: "rejected", content: failed };
+    if (failed !== undefined) {
+      showBlocked(executor, block, context, `it could not start (${pre.notStarted?.join("; ") ?? ""}), so the call did not run`);
+      return { status: "rejected", content: failed };
+    }
     if (pre.decision === "block") {
-      return { status: "rejected", content: `A PreToolUse hook blocked this ${block.name} call: ${pre.reason ?? "no reason given"}` };
+      const reason = pre.reason ?? "no reason given";
+      showBlocked(executor, block, context, reason);
+      return { status: "rejected", content: `A PreToolUse hook blocked this ${block.name} call: ${reason}` };
     }
     if (pre.stopReason !== undefined) {
       // `continue: false` before the call: nothing runs, and the task stops.

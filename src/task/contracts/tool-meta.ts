@@ -43,6 +43,8 @@ export type ToolCardMeta = {
   hookMayApprove?: boolean;
   /** The command runs (or would run, once approved) outside the sandbox. */
   unsandboxed?: true;
+  /** A PreToolUse hook blocked the call before it ran: the hook's reason (src/hooks/tool-hooks.ts). */
+  blocked?: string;
   /** Set by the Task when the tool failed, with the reason (src/task/tool-runner.ts). */
   status?: "error";
   error?: string;

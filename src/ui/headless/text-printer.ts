@@ -124,6 +124,11 @@ export class TextPrinter {
       this.#line(colors.red(`✗ ${what}: ${firstLine(card.error === undefined || card.error === "" ? "failed" : card.error)}`));
       return;
     }
+    if (card?.blocked !== undefined) {
+      const what = message.say === "command" ? `$ ${message.text}` : this.#describeTool(message);
+      this.#line(colors.red(`✗ ${what}: blocked by a PreToolUse hook: ${firstLine(card.blocked)}`));
+      return;
+    }
     const approval = card?.approval;
     // The ask that follows shows the same tool or command; printing both would repeat the diff.
     if ((message.say === "tool" || message.say === "command") && approval === "ask") return;

@@ -65,9 +65,10 @@ export class TuiHost implements Host {
       this.schedulePublish();
       return;
     }
-    // A printed card cannot change: a tool's failure, amended later (#11), gets a card of its own.
-    const failedLater = message.type === "say" && !message.partial && cardMetaOf(message)?.status === "error" && this.transcript.has(message.id);
-    this.transcript.upsert(failedLater ? { ...message, id: `${message.id}:failed` } : message, this.clock.now());
+    // A printed card cannot change: a tool's failure, amended later (#11), or its block by a hook, gets a card of its own.
+    const card = message.type === "say" && !message.partial ? cardMetaOf(message) : undefined;
+    const amendedLater = card !== undefined && (card.status === "error" || card.blocked !== undefined) && this.transcript.hasFinal(message.id);
+    this.transcript.upsert(amendedLater ? { ...message, id: `${message.id}:${card.status === "error" ? "failed" : "blocked"}` } : message, this.clock.now());
     if (message.type === "say" && message.say === "checklist") this.latestChecklist = message;
     this.schedulePublish();
   }

@@ -34,6 +34,8 @@ export interface TmuxSession {
   paste(text: string): Promise<void>;
   /** Presses named keys: "Enter", "Escape", "C-c", "Tab", "Up", "Down", "BSpace" ... */
   sendKeys(...keys: string[]): Promise<void>;
+  /** Resizes the terminal, as dragging its window's corner does (the program gets SIGWINCH). */
+  resize(columns: number, rows: number): Promise<void>;
   /** The visible screen, one string with a line per row. */
   capture(): Promise<string>;
   /** The screen and the lines scrolled off above it. */
@@ -110,6 +112,9 @@ export async function startTmux(options: TmuxOptions): Promise<TmuxSession> {
     },
     sendKeys: async (...keys) => {
       for (const key of keys) await tmux("send-keys", "-t", name, key);
+    },
+    resize: async (columns, rows) => {
+      await tmux("resize-window", "-t", name, "-x", String(columns), "-y", String(rows));
     },
     capture: async () => tmux("capture-pane", "-p", "-t", name),
     captureAll: async () => tmux("capture-pane", "-p", "-S", "-", "-t", name),
