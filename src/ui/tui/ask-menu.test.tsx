@@ -57,12 +57,12 @@ describe("the approval menu", () => {
     expect(frame).not.toMatch(/y\/Enter|n no/);
   });
 
-  it("offers Yes, and always allow <rule> when the ask suggests a rule; choosing it answers yes with always", async () => {
+  it("offers Yes, and always allow <rule> when the ask suggests a rule; choosing it answers yes, always, with no text of the user's", async () => {
     const { ui, answer } = await commandAsk({ suggestedRule: "Bash(npm test:*)" });
     expect(ui.frame()).toMatch(/2\. Yes, and always allow Bash\(npm test:\*\)/);
     expect(ui.frame()).toMatch(/3\. No/);
     await ui.press("2");
-    await expect(answer).resolves.toEqual({ response: "yes", text: "always" });
+    await expect(answer).resolves.toEqual({ response: "yes", always: "user" });
   });
 
   it("typing 'no wait' answers nothing: it opens the reply to cairn with the typed text, and Enter sends it as the reply", async () => {
