@@ -11,7 +11,7 @@ import type { SayOptions } from "./message-state.js";
 import type { ApiRequestMeta, AskMeta, RetryMeta } from "./contracts/message-meta.js";
 import type { AskResponse, AskType, SayType } from "./contracts/messages.js";
 import { MistakeTracker } from "./mistakes.js";
-import { presentAssistantMessage } from "./present-assistant-message.js";
+import { presentAssistantMessage, presentStreamedText } from "./present-assistant-message.js";
 import type { PresenterContext } from "./present-assistant-message.js";
 import * as responses from "./responses.js";
 import { noCheckpoints, noHooks, noLog, noMcp } from "./contracts/seams.js";
@@ -461,6 +461,7 @@ export class Task {
    */
   private async saveInterruptedRound(round: Round, assembler: StreamAssembler, rawText: string): Promise<never> {
     this.finishRequestMessage({ cancelReason: "user_cancelled" });
+    presentStreamedText(this.presenterContext, round);
     this.messages.finalizeOpen();
     const assistantContent = this.assistantContent(round, assembler, rawText, responses.interruptedByUser);
     await this.history.add({ role: "assistant", content: assistantContent });
