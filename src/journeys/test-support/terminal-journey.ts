@@ -27,6 +27,11 @@ export function flat(screen: string): string {
   return screen.replace(/\n/g, " ").replace(/\s+/g, " ");
 }
 
+/** The screen without any blank: where the terminal wrapped a line does not matter. */
+export function squeezed(text: string): string {
+  return text.replace(/\s+/g, "");
+}
+
 /** Types a line and presses Enter, as a person does (two keystrokes). */
 export async function typeLine(ui: TmuxSession, text: string): Promise<void> {
   await ui.sendText(text);
