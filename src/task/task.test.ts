@@ -313,6 +313,20 @@ describe("Task abort (T5)", () => {
     expect(host.texts().at(-1)).toBe(answer);
   });
 
+  it("T5: an abort after the user accepted the completion leaves the task completed (quitting right after Enter)", async () => {
+    const gate = deferred();
+    const { task, log, host } = makeTask([[text(complete("all done")), { type: "gate", wait: () => gate.promise }, text("\n")]]);
+    const running = task.startTask("t");
+    await host.nextAsk();
+    // The user pressed Enter at the result; the stream has not ended yet when Ctrl+C comes.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await task.abortTask();
+    gate.resolve();
+    expect(await running).toEqual({ status: "completed" });
+    expect(log.entries.at(-1)).toMatchObject({ kind: "status", status: "completed" });
+    expect(host.finalMessages().map((message) => message.text)).not.toContain("Task interrupted. Nothing done so far is lost: it can be resumed.");
+  });
+
   it("T5: abort during a tool stops it, kills what runs, and keeps finished results", async () => {
     const { task, tools } = makeTask([[text(`${read("a")}\n<wait>\n</wait>`)]], { yes: true, parallelTools: true });
     const running = task.startTask("t");

@@ -316,7 +316,7 @@ export class Task {
       schedulePresentation: () => this.schedulePresentation(),
       presentationFrameMs: this.options.presentationFrameMs ?? 16,
     });
-    if (this.taskState.abort) await this.saveInterruptedRound(round, assembler, outcome.rawText);
+    if (this.interruptedBeforeCompletion()) await this.saveInterruptedRound(round, assembler, outcome.rawText);
     return this.finishRound({ round, assembler, ...outcome });
   }
 
@@ -375,7 +375,7 @@ export class Task {
     round.didCompleteReadingStream = true;
     this.schedulePresentation();
     await this.taskState.waitForUserMessageContentReady();
-    if (this.taskState.abort) await this.saveInterruptedRound(round, assembler, finished.rawText);
+    if (this.interruptedBeforeCompletion()) await this.saveInterruptedRound(round, assembler, finished.rawText);
     if (round.presentationError !== undefined) {
       throw round.presentationError instanceof Error ? round.presentationError : new Error("presenting the answer failed", { cause: round.presentationError });
     }
@@ -453,6 +453,14 @@ export class Task {
       if (applied.completed) this.taskState.completed = true;
       if (run.switchMode) this.mode = run.switchMode;
     });
+  }
+
+  /**
+   * An abort stops the round, unless the user already accepted the completion (Enter, then
+   * Ctrl+C to quit): the task is complete, and its round ends as a completed one.
+   */
+  private interruptedBeforeCompletion(): boolean {
+    return this.taskState.abort && !this.taskState.completed;
   }
 
   /**
