@@ -161,6 +161,7 @@ export class InteractiveController implements TuiController {
     // A task opened from the command line or /resume has nothing on screen yet: show its transcript first.
     const replay = this.replayOnResume;
     this.replayOnResume = false;
+    let sessionCreated = false;
     this.running = (async () => {
       await this.closeSession();
       if (previous) this.addToTotals(previous);
@@ -183,6 +184,7 @@ export class InteractiveController implements TuiController {
         pendingUserMessages: () => this.drainQueue(),
         ...(images.length > 0 ? { images } : {}),
       });
+      sessionCreated = true;
       if (this.exitRequested) {
         // The user quit while the session was being created: it stops here (#11 item 6).
         await session.close();
@@ -203,7 +205,9 @@ export class InteractiveController implements TuiController {
     })()
       .catch((error: unknown) => {
         this.lastResult = { status: "failed", error: error instanceof Error ? error.message : String(error) };
-        this.notify("error", this.lastResult.error ?? "failed");
+        // No task holds what the user typed (the data folder may be gone): it is named, and ↑ brings it back.
+        const kept = !sessionCreated && typed !== undefined && typed.trim() !== "" ? `\n${notSent(typed, resumeId !== undefined)}` : "";
+        this.notify("error", `${this.lastResult.error ?? "failed"}${kept}`);
       })
       .finally(() => {
         this.running = undefined;
@@ -367,6 +371,11 @@ export class InteractiveController implements TuiController {
     await this.running;
     await this.closeSession();
   }
+}
+
+/** What became of a message that no task received. */
+function notSent(typed: string, resuming: boolean): string {
+  return `${resuming ? "Your message was not sent" : "Your task was not started"}: "${typed.trim()}". Press ↑ to get it back, and Enter to send it again once that is fixed.`;
 }
 
 function formatDuration(milliseconds: number): string {

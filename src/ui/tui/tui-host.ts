@@ -65,11 +65,18 @@ export class TuiHost implements Host {
       this.schedulePublish();
       return;
     }
+    // A new task starts with no checklist: the last task's is not pinned over it.
+    if (message.type === "say" && message.say === "task") this.latestChecklist = undefined;
+    // The checklist is shown in its pinned panel (docs/context.md), not printed again at each update.
+    if (message.type === "say" && message.say === "checklist") {
+      this.latestChecklist = message;
+      this.schedulePublish();
+      return;
+    }
     // A printed card cannot change: a tool's failure, amended later (#11), or its block by a hook, gets a card of its own.
     const card = message.type === "say" && !message.partial ? cardMetaOf(message) : undefined;
     const amendedLater = card !== undefined && (card.status === "error" || card.blocked !== undefined) && this.transcript.hasFinal(message.id);
     this.transcript.upsert(amendedLater ? { ...message, id: `${message.id}:${card.status === "error" ? "failed" : "blocked"}` } : message, this.clock.now());
-    if (message.type === "say" && message.say === "checklist") this.latestChecklist = message;
     this.schedulePublish();
   }
 
