@@ -9,6 +9,7 @@ import { hookLabel } from "./hook-definition.js";
 import { readHookOutput } from "./hook-output.js";
 import type { HookDecision, HookVerdict } from "./hook-output.js";
 import { spawnHook } from "./spawn-hook.js";
+import { commandFiles } from "./hook-scripts.js";
 import type { LaunchPolicy } from "../security/process-launch.js";
 import type { HookProcessResult } from "./spawn-hook.js";
 import { matcherMatches } from "./tool-names.js";
@@ -110,7 +111,19 @@ export class HookRunner {
           // The old `{"TaskStart": "cmd"}` hooks read `hook`.
           hook: event,
         });
-        const result = await spawn({ command: hook.command, cwd: this.options.cwd, input, timeoutMs: hook.timeoutMs, signal, ...(this.options.env ? { env: this.options.env } : {}), ...(this.options.launchPolicy ? { launchPolicy: this.options.launchPolicy } : {}) });
+        // The user's own hooks may keep their scripts where the sandbox hides everything (`~/.claude/hooks/`, cairn's config folder):
+        // those files stay readable for them. A project's hook never unhides anything.
+        const visible = hook.scope === "project" || this.options.launchPolicy?.sandbox === undefined ? [] : await commandFiles(hook.command, this.options.cwd);
+        const result = await spawn({
+          command: hook.command,
+          cwd: this.options.cwd,
+          input,
+          timeoutMs: hook.timeoutMs,
+          signal,
+          ...(this.options.env ? { env: this.options.env } : {}),
+          ...(this.options.launchPolicy ? { launchPolicy: this.options.launchPolicy } : {}),
+          ...(visible.length === 0 ? {} : { visible }),
+        });
         const report = { event, hook, result, verdict: readHookOutput(result) };
         this.options.onReport?.(report);
         return report;

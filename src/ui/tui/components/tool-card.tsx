@@ -86,7 +86,7 @@ export function ToolCard({
         {message.partial ? <Text color="gray">{" …"}</Text> : null}
       </Box>
       {isToolMeta(meta, ...pathTools) && meta.outsideWorkspace === true ? <Text color="red">{"  ⚠ outside the workspace"}</Text> : null}
-      {meta?.approval === "refuse" ? <Text color="red">{"  ✗ refused by the approval policy"}</Text> : null}
+      {meta?.approval === "refuse" ? <Text color="red">{meta.reason === undefined ? "  ✗ refused by the approval policy" : `  ✗ refused: ${cleanLine(meta.reason)}`}</Text> : null}
       {meta?.blocked !== undefined ? <Text color="red">{`  ✗ blocked by a PreToolUse hook: ${cleanLine(meta.blocked)}`}</Text> : null}
       {meta?.status === "error" ? <Text color="red" wrap="truncate-end">{`  ✗ ${(meta.error ?? "failed").split("\n", 1)[0] ?? ""}`}</Text> : null}
       {preview.map((line, index) => (
