@@ -45,3 +45,11 @@ export function systemPrompt(body: Record<string, unknown> | undefined): string 
 export function messagesText(body: Record<string, unknown> | undefined): string {
   return JSON.stringify(body?.["messages"] ?? []);
 }
+
+/** The text of a request's last user message: the result of the model's previous tool call. */
+export function lastToolResult(body: Record<string, unknown> | undefined): string {
+  const messages = body?.["messages"];
+  if (!Array.isArray(messages)) return "";
+  const last: unknown = messages.at(-1);
+  return JSON.stringify(typeof last === "object" && last !== null ? (last as Record<string, unknown>)["content"] : "");
+}
