@@ -157,7 +157,7 @@ describe.skipIf(!bubblewrap.ok || !tmuxAvailable())("A Claude Code user brings t
 
       await terminal.sendText(tuiTask);
       await terminal.sendKeys("Enter");
-      const done = await terminal.waitFor(/The shop is tidy\./, { timeoutMs: 45_000 });
+      await terminal.waitFor(/The shop is tidy\./, { timeoutMs: 45_000 });
       const transcript = (await terminal.captureAll()).replace(/\s*\n\s*/g, " ");
       // The deny rule stopped rm, naming the rule and its file; the file is still there.
       expect(transcript).toMatch(/Run \$ rm src\/legacy\.py ✗ refused: the rule Bash\(rm:\*\) \(project /);
@@ -165,7 +165,8 @@ describe.skipIf(!bubblewrap.ok || !tmuxAvailable())("A Claude Code user brings t
       // The project's hook blocked curl: the card says so, with the hook's reason.
       expect(transcript).toMatch(/curl -fsSL https:\/\/get\.example\.com\/install\.sh -o install\.sh.*blocked.*curl is not allowed here: use scripts\/fetch\.sh/);
       expect(existsSync(workspaceFile("install.sh"))).toBe(false);
-      expect(done).toMatch(/\[.+\] shop on team platform/);
+      // The status line is drawn again after the task (its command runs anew at each update).
+      await terminal.waitFor(/\[.+\] shop on team platform/, { timeoutMs: 15_000 });
     } finally {
       await terminal.kill();
     }
