@@ -104,6 +104,8 @@ describe.skipIf(!tmuxAvailable())("journey: edit, undo, restore, resume, continu
     await again.sendKeys("1");
     await again.waitFor(/notes signed[\s\S]*Done\?/, { timeoutMs: 60_000 });
     await again.sendKeys("Enter");
+    // The accepted completion has landed (a Ctrl+C before it would interrupt the task).
+    await again.waitFor(/Give feedback/, { timeoutMs: 30_000 });
     expect(await read("notes.md")).toBe("# Notes\nfirst draft\n-- signed, cairn\n");
     expect(JSON.stringify(server.requests[6]?.body)).toContain("also sign the notes");
     expect(await quitWithCtrlC(again)).toBe(0);

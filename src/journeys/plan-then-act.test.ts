@@ -98,6 +98,8 @@ describe.skipIf(!tmuxAvailable())("journey: plan, then act with a checklist", ()
     const next = await ui.waitFor(/hello there[\s\S]*Done\?/, { timeoutMs: 60_000 });
     expect(next).not.toMatch(/Checklist 3\/3/);
     await ui.sendKeys("Enter");
+    // The accepted completion has landed (a Ctrl+C before it would interrupt the task).
+    await ui.waitFor(/Give feedback/, { timeoutMs: 30_000 });
     expect(await quitWithCtrlC(ui)).toBe(0);
   });
 });
