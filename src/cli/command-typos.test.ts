@@ -36,11 +36,16 @@ describe("a single word close to a command name", () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it("finds names within two edits or by prefix, and nothing for far words", () => {
-    const names = ["history", "resume", "restore", "replay", "run", "show"];
+  it("finds names by prefix or within an edit (two for long words), and nothing for other short words", () => {
+    const names = ["history", "resume", "restore", "replay", "run", "show", "hooks", "trust", "sandbox"];
     expect(commandsNear("histroy", names)).toEqual(["history"]);
     expect(commandsNear("HISTORY", names)).toEqual(["history"]);
-    expect(commandsNear("res", names)).toEqual(["resume", "restore", "run"]);
+    expect(commandsNear("res", names)).toEqual(["resume", "restore"]);
+    expect(commandsNear("sandobx", names)).toEqual(["sandbox"]);
+    expect(commandsNear("hook", names)).toEqual(["hooks"]);
+    expect(commandsNear("look", names)).toEqual([]);
+    expect(commandsNear("test", names)).toEqual([]);
+    expect(commandsNear("fix", names)).toEqual([]);
     expect(commandsNear("refactor", names)).toEqual([]);
     expect(commandsNear("fix it", names)).toEqual([]);
   });

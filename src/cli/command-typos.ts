@@ -7,13 +7,19 @@
 import type { Command } from "commander";
 import { editDistance } from "../ui/tui/edit-distance.js";
 
-/** The command names `word` may be a typo of: a name it begins, or one within two edits. Those it begins first, then the nearest. */
+/**
+ * The command names `word` may be a typo of: a name it begins (three letters or
+ * more), or one within one edit (two for words of six letters or more: a
+ * short word two edits away is another word, `look` is not `hooks`). Those it
+ * begins first, then the nearest.
+ */
 export function commandsNear(word: string, names: readonly string[]): string[] {
   const typed = word.trim().toLowerCase();
   if (typed === "" || /\s/.test(typed)) return [];
+  const allowed = typed.length >= 6 ? 2 : 1;
   return names
-    .map((name) => ({ name, prefix: name.startsWith(typed), distance: editDistance(typed, name) }))
-    .filter(({ prefix, distance }) => prefix || distance <= 2)
+    .map((name) => ({ name, prefix: typed.length >= 3 && name.startsWith(typed), distance: editDistance(typed, name) }))
+    .filter(({ prefix, distance }) => prefix || distance <= allowed)
     .sort((left, right) => Number(right.prefix) - Number(left.prefix) || left.distance - right.distance)
     .map(({ name }) => name);
 }

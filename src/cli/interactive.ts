@@ -16,6 +16,7 @@ import { exitStatusFor } from "./exit-status.js";
 import { createSession } from "./session.js";
 import type { Session } from "./session.js";
 import type { UndoPoint } from "./undo-command.js";
+import { StatusLineCommand } from "./status-line.js";
 
 /**
  * The TUI's controller: one Task at a time. Enter starts a task; after an
@@ -48,6 +49,8 @@ export class InteractiveController implements TuiController {
   /** Tokens and cost of the tasks this UI ran before the current one. */
   readonly sessionTotals = { tokensIn: 0, tokensOut: 0, cost: 0 };
   settings: ResolvedSettings;
+  /** The user's `statusLine` command (Claude Code's setting), drawn under cairn's status line. */
+  private readonly statusLineCommand: StatusLineCommand | undefined;
 
   constructor(
     private readonly options: {
@@ -65,6 +68,9 @@ export class InteractiveController implements TuiController {
   ) {
     this.settings = options.settings;
     this.mode = options.settings.plan ? "plan" : "act";
+    const statusLine = options.settings.statusLine;
+    this.statusLineCommand =
+      statusLine === undefined ? undefined : new StatusLineCommand({ setting: statusLine, fromProject: options.settings.sources["statusLine"] === "project", settings: () => this.settings });
     this.onExit = options.onExit;
     this.resumeTaskId = options.resumeTaskId;
     this.replayOnResume = options.resumeTaskId !== undefined;
@@ -355,7 +361,7 @@ export class InteractiveController implements TuiController {
   status(): TuiStatus {
     const task = this.session?.task;
     const totals = task?.usage.totals();
-    return {
+    const status: TuiStatus = {
       ...(totals === undefined ? {} : { tokensIn: totals.tokensIn, tokensOut: totals.tokensOut }),
       model: this.settings.model,
       mode: this.mode,
@@ -365,6 +371,10 @@ export class InteractiveController implements TuiController {
       busy: this.running !== undefined,
       ...(this.session?.budgetLeft() ? { budgetLeft: this.session.budgetLeft() } : {}),
     };
+    const command = this.statusLineCommand;
+    if (command === undefined) return status;
+    command.update({ taskId: this.taskId, model: status.model, mode: status.mode, cost: status.cost, tokensUsed: status.tokensUsed, contextWindow: status.contextWindow });
+    return command.line === undefined ? status : { ...status, userLine: command.line };
   }
 
   async close(): Promise<void> {
@@ -455,7 +465,7 @@ export async function runInteractive(options: {
   // Custom commands, workflows, /newrule and /rules join the menu and /help (#15).
   const { extensionSlashCommands } = await import("./extension-slash-commands.js");
   const { registerSlashCommand, slashCommands } = await import("../ui/tui/slash-commands.js");
-  for (const command of await extensionSlashCommands({ workspace: settings.cwd, userConfigDir: settings.userConfigDir, currentRules: () => controller.currentSession?.rules })) {
+  for (const command of await extensionSlashCommands({ workspace: settings.cwd, userConfigDir: settings.userConfigDir, claudeUserDir: settings.claudeUserDir, currentRules: () => controller.currentSession?.rules })) {
     if (slashCommands.get(command.name) === undefined) registerSlashCommand(command);
   }
   const history = new FileInputHistory({ dataDir: settings.dataDir, workspace: settings.cwd });

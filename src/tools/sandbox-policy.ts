@@ -85,7 +85,7 @@ export function createLaunchPolicy(options: LaunchPolicyOptions): LaunchPolicy {
   const sandboxFolder = join(dataDir ?? join(homedir(), ".cairn"), "sandbox");
   usePlaceholderRecord(join(dataDir ?? join(homedir(), ".cairn"), placeholderRecordName));
 
-  const prepare = (launch: { longLived: boolean; network: boolean; program: string }): PreparedSandbox => {
+  const prepare = (launch: { longLived: boolean; network: boolean; program: string; visible?: readonly string[] }): PreparedSandbox => {
     const probe = checkBubblewrap();
     const found = scan.scan();
     const secrets = tracked.find();
@@ -142,7 +142,8 @@ export function createLaunchPolicy(options: LaunchPolicyOptions): LaunchPolicy {
       placeholders: placeholders.created,
       hidden,
       rebuilt: hiding.rebuilt,
-      readable: options.readableInDataDir === undefined ? [] : [options.readableInDataDir],
+      // The files a user's own hook runs are bound back in, in a hidden folder or a private /tmp alike.
+      readable: [...(options.readableInDataDir === undefined ? [] : [options.readableInDataDir]), ...(launch.visible ?? []).map(resolveReal)],
       writable: [],
       stubs: options.rules === undefined ? [] : deniedProgramStubs({ rules: options.rules, folder: join(sandboxFolder, "stubs"), path: process.env["PATH"] }),
       emptyFile: emptyFileIn(sandboxFolder),

@@ -86,7 +86,7 @@ export function ToolCard({
         {message.partial ? <Text color="gray">{" …"}</Text> : null}
       </Box>
       {isToolMeta(meta, ...pathTools) && meta.outsideWorkspace === true ? <Text color="red">{"  ⚠ outside the workspace"}</Text> : null}
-      {meta?.approval === "refuse" ? <Text color="red">{"  ✗ refused by the approval policy"}</Text> : null}
+      {meta?.approval === "refuse" ? <Text color="red">{meta.reason === undefined ? "  ✗ refused by the approval policy" : `  ✗ refused: ${cleanLine(meta.reason)}`}</Text> : null}
       {/* Why cairn asks (the sandbox cannot run here, a rule asks, a protected path...): the answer depends on it. */}
       {message.type === "ask" && meta?.reason !== undefined ? <Text color="yellow">{`  Asked because ${cleanLine(meta.reason)}`}</Text> : null}
       {meta?.blocked !== undefined ? <Text color="red">{`  ✗ blocked by a PreToolUse hook: ${cleanLine(meta.blocked)}`}</Text> : null}
