@@ -12,7 +12,7 @@ import { cairnBin } from "../cli/test-support/cli-harness.js";
 import { useCliFixture } from "../cli/test-support/cli-fixture.js";
 import { startTmux, tmuxAvailable } from "../ui/tui/test-support/tmux.js";
 import type { TmuxSession } from "../ui/tui/test-support/tmux.js";
-import { firstTimeMachine } from "./test-support/first-time-machine.js";
+import { firstTimeMachine, ordinaryUserAvailable } from "./test-support/first-time-machine.js";
 import type { FirstTimeMachine } from "./test-support/first-time-machine.js";
 import { commandTurn, completeTurn, flat, quitWithCtrlC, squeezed, typeLine, writeFileTurn } from "./test-support/terminal-journey.js";
 
@@ -20,6 +20,7 @@ const cli = useCliFixture();
 const repository = fileURLToPath(new URL("../..", import.meta.url));
 
 if (!tmuxAvailable()) console.warn("tmux is not installed: the journey 'first-time user' is skipped (install the tmux package)");
+if (!ordinaryUserAvailable()) console.warn("the tests run as root without setpriv (util-linux): the journey 'first-time user' is skipped, since file permissions would not count");
 
 /** A terminal on the first-time machine, ended after the test. */
 async function terminal(machine: FirstTimeMachine, program: string[], options: { cwd: string; env?: Record<string, string>; columns?: number }): Promise<TmuxSession> {
@@ -32,7 +33,7 @@ async function terminal(machine: FirstTimeMachine, program: string[], options: {
 const sandboxNotices = (screen: string): number => (screen.replace(/\s/g, "").match(/thesandboxcannotrunhere:/g) ?? []).length;
 
 
-describe.skipIf(!tmuxAvailable())("journey: the first-time user", () => {
+describe.skipIf(!tmuxAvailable() || !ordinaryUserAvailable())("journey: the first-time user", () => {
   it("the Quick start demo, then a first task in a fresh git repository: the missing sandbox said once, commands asked even with --yes, checkpoints without a git identity; an unusable data folder loses nothing", { timeout: 180_000 }, async () => {
     const machine = await firstTimeMachine(cli.sandbox.root);
     const git = (cwd: string, ...args: string[]) => machine.run(["git", ...args], cwd);

@@ -15,6 +15,11 @@ import { join } from "node:path";
 const nobody = 65534;
 const asRoot = process.getuid?.() === 0;
 
+/** Whether programs can run as an ordinary user here: this process is one, or it is root and has setpriv (util-linux). */
+export function ordinaryUserAvailable(): boolean {
+  return !asRoot || spawnSync("setpriv", ["--version"], { stdio: "ignore" }).status === 0;
+}
+
 export interface FirstTimeMachine {
   home: string;
   /** The user's environment, complete (the program gets nothing else). */
