@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { TaskStore } from "../store/task-store.js";
+import { withoutSandboxNotice } from "./test-support/cli-harness.js";
 import { anthropicArgs, useCliFixture } from "./test-support/cli-fixture.js";
 
 const fixture = useCliFixture();
@@ -15,7 +16,7 @@ describe("an MCP tool that returns megabytes (a real stdio server on the MCP SDK
     const call = `<use_mcp_tool>\n<server_name>big</server_name>\n<tool_name>big</tool_name>\n<arguments>${JSON.stringify({ size: 6_000_000, unit: "é" })}</arguments>\n</use_mcp_tool>`;
     const server = await fixture.startServer({ turns: [{ text: call }, { text: "<attempt_completion>\n<result>read it</result>\n</attempt_completion>" }] });
     const result = await fixture.run(["run", "--json", "--yes", ...anthropicArgs(server), "call the big tool"]);
-    expect(result.stderr).toBe("");
+    expect(withoutSandboxNotice(result.stderr)).toBe("");
     expect(result.status).toBe(0);
     const sent = JSON.stringify(server.requests[1]?.body);
     expect(sent).toContain("[Output truncated: 100000 of 6000000 characters shown.");

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startCli } from "./test-support/cli-harness.js";
+import { startCli, withoutSandboxNotice } from "./test-support/cli-harness.js";
 import { anthropicArgs, useCliFixture } from "./test-support/cli-fixture.js";
 
 const fixture = useCliFixture();
@@ -27,7 +27,7 @@ describe("cairn resume after an interruption", () => {
 
     const server = await fixture.startServer({ turns: [{ text: "<attempt_completion>\n<result>hello</result>\n</attempt_completion>" }] });
     const resumed = await fixture.run(["resume", "--json", "--yes", ...anthropicArgs(server), taskId]);
-    expect(resumed.stderr).toBe("");
+    expect(withoutSandboxNotice(resumed.stderr)).toBe("");
     expect(resumed.status).toBe(0);
     const sent = lastUserText(server.requests[0]?.body);
     expect(sent).toContain("say hello");
