@@ -111,6 +111,7 @@ export async function runHeadless(options: {
       start: options.start,
       ...(imageFlags.images.length > 0 ? { images: imageFlags.images } : {}),
       onNotice: (text) => process.stderr.write(`cairn: ${text}\n`),
+      headless: true,
       host: {
         onMessage: (message) => pendingHost.current?.onMessage(message),
         answerAsk: (message, signal) => {
@@ -247,10 +248,21 @@ export async function runDefault(words: string[], flags: TaskCommandOptions, res
 }
 
 export function registerRunCommand(program: Command): void {
-  addTaskOptions(program.command("run").description("run one task headless to its end").argument("<task...>", "what to do")).action(
+  addTaskOptions(program.command("run").description("run one task headless to its end").argument("[task...]", "what to do (- or none: read it from standard input)")).action(
     async (words: string[], flags: TaskCommandOptions) => {
-      // `cairn run -`: the task comes from standard input (asks then follow --on-ask).
-      const task = words.join(" ") === "-" ? await (await import("./habits.js")).readTaskFromStdin() : words.join(" ");
+      // `cairn run -` (or no task with input piped): the task comes from standard input (asks then follow --on-ask).
+      // With a task, standard input stays for answers to asks.
+      let task = words.join(" ");
+      if (words.length === 0 || task === "-") {
+        const { printModeTask } = await import("./piped-input.js");
+        const given = await printModeTask(words.length === 0 ? "" : "-");
+        if ("problem" in given) {
+          process.stderr.write(`cairn: ${given.problem}\n`);
+          process.exitCode = 2;
+          return;
+        }
+        task = given.task;
+      }
       const { emptyTaskMessage } = await import("./start-checks.js");
       const empty = emptyTaskMessage(task);
       if (empty !== undefined) {

@@ -77,6 +77,8 @@ export interface SessionOptions {
   operations?: WorkspaceOperations;
   /** Decorates the tool executor (e.g. to report tool outcomes to an editor). */
   wrapToolExecutor?: (executor: ToolExecutor) => ToolExecutor;
+  /** Nobody reviews the result (`cairn -p`, `cairn run`, the fleet): the task completes when the model completes. */
+  headless?: boolean;
 }
 
 /**
@@ -213,6 +215,7 @@ async function buildSession(parts: {
     keepBackgroundProcesses: settings.keepBackgroundProcesses,
     ...(options.operations ? { operations: options.operations } : {}),
     childTasks: subagents.factory,
+    ...(options.headless === true ? { headless: true } : {}),
   });
   const hooks = await createHookWiring({
     settings,
