@@ -1,4 +1,5 @@
 import { cardMetaOf } from "../task/contracts/message-meta.js";
+import { toolEnding } from "../task/contracts/tool-ending.js";
 import type { Command } from "commander";
 import { resolve as resolvePath } from "node:path";
 import { colors as pc } from "./colors.js";
@@ -63,9 +64,10 @@ export function formatTranscript(messages: UiMessage[]): string {
       const time = new Date(message.ts).toTimeString().slice(0, 8);
       const [first = "", ...rest] = message.text.split("\n");
       const indent = " ".repeat(8 + 2 + width + 2);
-      const card = cardMetaOf(message);
-      const failure = card?.status === "error" ? `  ✗ ${(card.error ?? "failed").split("\n", 1)[0] ?? ""}` : "";
-      const body = [first + failure, ...rest.map((line) => `${indent}${line}`)].join("\n");
+      // How a tool call ended: a failure or refusal with its reason, a command's exit status.
+      const ending = toolEnding(cardMetaOf(message));
+      const suffix = ending === undefined ? "" : ending.ok ? `  → ${ending.text}` : `  ✗ ${ending.text}`;
+      const body = [first + suffix, ...rest.map((line) => `${indent}${line}`)].join("\n");
       return `${pc.dim(time)}  ${pc.bold(messageLabel(message).padEnd(width))}  ${body}`;
     })
     .join("\n");

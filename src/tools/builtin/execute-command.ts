@@ -6,6 +6,7 @@ import { escapeHidden } from "../../security/display-text.js";
 import type { CommandResult } from "../command/run-command.js";
 import { launchShell, type Launch } from "../../security/process-launch.js";
 import { ignoredPath, invalidParameter, success, toolError, withApprovalFeedback } from "../responses.js";
+import { commandEndText } from "../../task/contracts/tool-ending.js";
 import type { ToolDefinition, ToolRuntime } from "../tool-definition.js";
 
 /** Words of a command that could be paths (quotes removed, `--flag=value` split). */
@@ -131,10 +132,12 @@ export const executeCommandTool: ToolDefinition = {
     if (result.savedPath !== undefined) meta.savedPath = result.savedPath;
     if (result.totalCharacters > 0) runtime.context.say("command_output", result.output, { partial: false, key: outputKey, meta });
     const text = formatCommandResult(command, result);
+    // The card shows how the command ended on every surface (a failure's reason is that ending, not the output).
+    const card = { end: result.end, durationMs: result.durationMs };
     if (result.end.kind === "failed_to_start" || result.end.kind === "timed_out" || result.end.kind === "aborted") {
-      return { status: "error", content: text };
+      return { status: "error", content: text, card: { ...card, error: commandEndText(result.end) } };
     }
-    return withApprovalFeedback(success(text), decision.feedback);
+    return { ...withApprovalFeedback(success(text), decision.feedback), card };
   },
 };
 

@@ -80,10 +80,11 @@ export class HeadlessHost implements Host {
   }
 
   onMessage(message: UiMessage): void {
-    // A final message comes again only when the Task amends it (a tool's failure, #11).
-    const status = cardMetaOf(message)?.status ?? "";
-    if (this.#finished.get(message.id) === status) return;
-    if (!message.partial) this.#finished.set(message.id, status);
+    // A final message comes again only when the Task amends it (how a tool call ended, #11).
+    const card = cardMetaOf(message);
+    const ending = `${card?.status ?? ""}|${card?.end?.kind ?? ""}`;
+    if (this.#finished.get(message.id) === ending) return;
+    if (!message.partial) this.#finished.set(message.id, ending);
     if (this.#text) {
       this.#text.print(message);
       return;

@@ -7,6 +7,7 @@ import type { Writable } from "node:stream";
 import picocolors from "picocolors";
 import { cardMetaOf, diffTools, isToolMeta, metaOf, pathTools, toolMetaOf, type ToolCard } from "../../task/contracts/message-meta.js";
 import type { AskMessage, SayMessage, UiMessage } from "../../task/contracts/messages.js";
+import { toolEnding } from "../../task/contracts/tool-ending.js";
 
 type Colors = ReturnType<typeof picocolors.createColors>;
 type Style = (text: string) => string;
@@ -101,10 +102,11 @@ export class TextPrinter {
     }
     if (message.partial) return;
     const card = message.say === "tool" || message.say === "command" ? cardMetaOf(message) : undefined;
-    if (card?.status === "error") {
-      // A tool that failed says so on its own line, with the reason (#11).
-      const what = message.say === "command" ? `$ ${message.text}` : this.#describeTool(message);
-      this.#line(colors.red(`✗ ${what}: ${firstLine(card.error === undefined || card.error === "" ? "failed" : card.error)}`));
+    const ending = toolEnding(card);
+    if (ending !== undefined) {
+      // The call ended (its card comes again, amended): a failure, a refusal or a command's exit status, with the reason (#11).
+      const what = message.say === "command" ? `$ ${firstLine(message.text)}` : this.#describeTool(message);
+      this.#line(ending.ok ? colors.dim(`  ${ending.text}`) : colors.red(`✗ ${what}: ${ending.text}`));
       return;
     }
     const approval = card?.approval;

@@ -1,4 +1,5 @@
 import { cardMetaOf } from "../../task/contracts/message-meta.js";
+import { commandSucceeded } from "../../task/contracts/tool-ending.js";
 import type { Host } from "../../task/contracts/host.js";
 import type { AskMessage, AskResponse, UiMessage } from "../../task/contracts/messages.js";
 import { systemClock } from "./clock.js";
@@ -52,11 +53,31 @@ export class TuiHost implements Host {
       this.schedulePublish();
       return;
     }
-    // A printed card cannot change: a tool's failure, amended later (#11), gets a card of its own.
-    const failedLater = message.type === "say" && !message.partial && cardMetaOf(message)?.status === "error" && this.transcript.has(message.id);
-    this.transcript.upsert(failedLater ? { ...message, id: `${message.id}:failed` } : message, this.clock.now());
+    this.noteCommandOutput(message);
+    this.transcript.upsert(this.endedLater(message) ? { ...message, id: `${message.id}:ended` } : message, this.clock.now());
     if (message.type === "say" && message.say === "checklist") this.latestChecklist = message;
     this.schedulePublish();
+  }
+
+  /** The last command card shown, and the commands whose output was shown (it ends with their exit status). */
+  private lastCommandId: string | undefined;
+  private readonly commandsWithOutput = new Set<string>();
+
+  private noteCommandOutput(message: UiMessage): void {
+    if (message.type !== "say") return;
+    if (message.say === "command") this.lastCommandId = message.id;
+    else if (message.say === "command_output" && this.lastCommandId !== undefined) this.commandsWithOutput.add(this.lastCommandId);
+  }
+
+  /**
+   * A printed card cannot change: how a call ended, amended later (#11), gets a card
+   * of its own when it failed, or when a command ended badly without output to show it.
+   */
+  private endedLater(message: UiMessage): boolean {
+    if (message.type !== "say" || message.partial || !this.transcript.has(message.id)) return false;
+    const card = cardMetaOf(message);
+    if (card?.status === "error") return true;
+    return card?.status === undefined && card?.end !== undefined && !commandSucceeded(card.end) && !this.commandsWithOutput.has(message.id);
   }
 
   answerAsk(message: AskMessage, signal: AbortSignal): Promise<AskResponse> {
