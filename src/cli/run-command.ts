@@ -139,7 +139,8 @@ export async function runHeadless(options: {
     yes: settings.yes,
   });
   pendingHost.current = host;
-  if (!settings.json) process.stdout.write(`${options.start.kind === "new" ? "task" : "resuming task"} ${session.taskId}\n`);
+  // Text mode: stdout carries only the answer; the task id and the summary are status lines, on stderr.
+  if (!settings.json) process.stderr.write(`${options.start.kind === "new" ? "task" : "resuming task"} ${session.taskId}\n`);
 
   const startedAt = Date.now();
   let summary: RunSummary | undefined;
@@ -177,13 +178,18 @@ export async function runHeadless(options: {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     stopWatchingStdout();
-    host.close();
-    if (summary !== undefined) {
-      // #11: the last line says how it went (text), or is one result object (--json).
-      const { resultLine, summaryLine } = await import("./run-summary.js");
-      process.stdout.write(`${settings.json ? resultLine(summary) : summaryLine(summary)}\n`);
+    try {
+      // What the session still says while it closes (a late first checkpoint) comes before the last line.
+      await session.close();
+    } finally {
+      host.close();
+      if (summary !== undefined) {
+        // #11: the last line says how it went (text, on stderr), or is one result object (--json).
+        const { resultLine, summaryLine } = await import("./run-summary.js");
+        if (settings.json) process.stdout.write(`${resultLine(summary)}\n`);
+        else process.stderr.write(`${summaryLine(summary)}\n`);
+      }
     }
-    await session.close();
   }
 }
 
