@@ -2,11 +2,12 @@
  * What `cairn run` prints without --json, through the real CLI (bin/cairn →
  * dist/: `npm run build` first) against the scripted LLM server: stdout
  * carries exactly the answer's text, status lines go to stderr and never
- * land inside it.
+ * land inside it, and subagents' lines say whose they are.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { Scenario } from "../llm/scripted/scenario.js";
 import { startCli } from "./test-support/cli-harness.js";
 import { anthropicArgs, useCliFixture } from "./test-support/cli-fixture.js";
 
@@ -23,6 +24,7 @@ function longAnswer(): string {
   return lines.join("\n");
 }
 
+const twice = <T>(items: T[]): T[] => [...items, ...items];
 const complete = (result: string): string => `<attempt_completion>\n<result>${result}</result>\n</attempt_completion>`;
 
 describe("plain output: stdout is the answer", () => {
@@ -102,5 +104,49 @@ describe("plain output: stdout is the answer", () => {
     expect(result.stdout).toBe("First I look around.\nThen I finish.\nAll done.\n");
     expect(result.stderr).toContain("$ echo from-the-command");
     expect(result.stderr).toContain("from-the-command\n");
+  });
+});
+
+describe("plain output: subagents", () => {
+  const useSubagents = (items: Array<{ prompt: string; agent: string }>): string =>
+    `Delegating.\n<use_subagents>\n<subagents>${JSON.stringify(items)}</subagents>\n</use_subagents>`;
+  const usage = { inputTokens: 1000, outputTokens: 100 };
+  const childUsage = { inputTokens: 500, outputTokens: 50 };
+  const scenario: Scenario = {
+    // Two runs of the same task: the text one, then --json.
+    turns: twice([
+      { text: useSubagents([{ prompt: "ALPHA: read alpha.txt", agent: "explore" }, { prompt: "BETA: read beta.txt", agent: "explore" }]), usage },
+      { text: complete("Both reports read."), usage },
+    ]),
+    conversations: [
+      { match: "ALPHA:", turns: twice([{ text: "Reading alpha.\n<read_file>\n<path>alpha.txt</path>\n</read_file>", usage: childUsage }, { text: complete("alpha report"), usage: childUsage }]) },
+      { match: "BETA:", turns: twice([{ text: "Reading beta.\n<read_file>\n<path>beta.txt</path>\n</read_file>", usage: childUsage }, { text: complete("beta report"), usage: childUsage }]) },
+    ],
+  };
+
+  it("each child line names its subagent, a child's completion reads as the child's, and the summary counts the children's tokens and cost", { timeout: 90_000 }, async () => {
+    await writeFile(join(cli.sandbox.workspace, "alpha.txt"), "the alpha file\n");
+    await writeFile(join(cli.sandbox.workspace, "beta.txt"), "the beta file\n");
+    const server = await cli.startServer(scenario);
+    const plain = await cli.run(["run", "--yes", "--model", "claude-sonnet-5-5", ...anthropicArgs(server), "explore"]);
+    expect(plain.status, plain.stderr).toBe(0);
+    expect(plain.stdout).toBe("Delegating.\nBoth reports read.\n");
+    const all = `${plain.stdout}${plain.stderr}`.split("\n");
+    for (const [marker, subagent] of [["alpha", "explore-1"], ["beta", "explore-2"]] as const) {
+      const childLines = all.filter((line) => line.toLowerCase().includes(marker));
+      expect(childLines.length).toBeGreaterThanOrEqual(3);
+      for (const line of childLines) expect(line.startsWith(`[${subagent}] `), line).toBe(true);
+      expect(all).toContain(`[${subagent}] ✓ Subagent ${subagent} completed`);
+    }
+    expect(all.filter((line) => line.includes("Task completed"))).toEqual(["✓ Task completed"]);
+    // Parent 2000 in / 200 out ($0.0060), children 2000 in / 200 out ($0.0060).
+    expect(plain.stderr.trimEnd().split("\n").at(-1)).toMatch(/^completed · 2 turns · 4,000 tokens in · 400 out · \$0\.0120 · 2 subagents \$0\.0060 · \d+(\.\d)? s$/);
+
+    const json = await cli.run(["run", "--yes", "--json", "--model", "claude-sonnet-5-5", ...anthropicArgs(server), "explore"]);
+    expect(json.status, json.stderr).toBe(0);
+    const result = json.events.at(-1);
+    expect(result).toMatchObject({ type: "result", turns: 2, tokensIn: 4000, tokensOut: 400, subagents: { count: 2, tokensIn: 2000, tokensOut: 200 } });
+    expect(result?.["cost"]).toBeCloseTo(0.012, 6);
+    expect((result?.["subagents"] as Record<string, number>)["cost"]).toBeCloseTo(0.006, 6);
   });
 });

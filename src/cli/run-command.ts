@@ -103,6 +103,8 @@ export async function runHeadless(options: {
   }
 
   const pendingHost: { current?: InstanceType<typeof HeadlessHost> } = {};
+  const { RefusalCounter } = await import("./run-summary.js");
+  const refusals = new RefusalCounter();
   let session;
   try {
     session = await createSession({
@@ -113,7 +115,10 @@ export async function runHeadless(options: {
       onNotice: (text) => process.stderr.write(`cairn: ${text}\n`),
       headless: true,
       host: {
-        onMessage: (message) => pendingHost.current?.onMessage(message),
+        onMessage: (message) => {
+          refusals.observe(message);
+          pendingHost.current?.onMessage(message);
+        },
         answerAsk: (message, signal) => {
           if (!pendingHost.current) throw new Error("no host");
           return pendingHost.current.answerAsk(message, signal);
@@ -163,13 +168,19 @@ export async function runHeadless(options: {
     // Text mode has just printed the error; JSON readers get it once more in plain words.
     if (result.status === "failed" && result.error && settings.json) process.stderr.write(`cairn: task failed: ${result.error}\n`);
     if (result.status === "aborted") process.stderr.write(`cairn: task interrupted; resume it with: cairn resume ${session.taskId}\n`);
-    const totals = session.task.usage.totals();
+    const own = session.task.usage.totals();
+    const { count, ...children } = session.subagentTotals();
     summary = {
       taskId: session.taskId,
       status: result.status,
       exitStatus: exitStatusFor(result),
       turns: session.task.requestCount,
-      ...totals,
+      // The whole task's totals: the subagents' spending is the task's too (said apart below).
+      tokensIn: own.tokensIn + children.tokensIn,
+      tokensOut: own.tokensOut + children.tokensOut,
+      cost: own.cost + children.cost,
+      refused: 0,
+      ...(count === 0 ? {} : { subagents: { count, ...children } }),
       durationMs: Date.now() - startedAt,
       ...(result.error === undefined ? {} : { error: result.error }),
     };
@@ -186,8 +197,9 @@ export async function runHeadless(options: {
       if (summary !== undefined) {
         // #11: the last line says how it went (text, on stderr), or is one result object (--json).
         const { resultLine, summaryLine } = await import("./run-summary.js");
-        if (settings.json) process.stdout.write(`${resultLine(summary)}\n`);
-        else process.stderr.write(`${summaryLine(summary)}\n`);
+        const final = { ...summary, refused: refusals.count };
+        if (settings.json) process.stdout.write(`${resultLine(final)}\n`);
+        else process.stderr.write(`${summaryLine(final)}\n`);
       }
     }
   }

@@ -46,6 +46,8 @@ export interface Session {
   rules: TaskRules;
   /** What is left of the task's budgets for the status line (#14), "" without limits. */
   budgetLeft(): string;
+  /** How many subagents the task had and what they spent in all (the summary adds it to the task's totals). */
+  subagentTotals(): { count: number; tokensIn: number; tokensOut: number; cost: number };
   /** Runs the task: starts it, or continues a resumed one. */
   run(): Promise<TaskResult>;
   /** Stops MCP servers and releases the task's lock, after the task ended. */
@@ -310,6 +312,7 @@ async function buildSession(parts: {
     provider,
     rules: extensions.rules,
     budgetLeft: () => security.budget?.remaining(created.usage.totals()) ?? "",
+    subagentTotals: () => subagents.factory.subagentTotals(),
     run: async () => {
       // Notices that came while the session was built (an MCP server that failed at once), now that the host listens.
       current.started = true;
