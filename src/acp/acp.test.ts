@@ -232,6 +232,33 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(second.text("agent_message_chunk")).toContain("Will make a.txt.");
   }, 60_000);
 
+  it("a prompt that continues a loaded session is in the transcript: the next session/load replays it as the user's", async () => {
+    const scenario: Scenario = {
+      turns: [
+        { toolCalls: [{ name: "ask_followup_question", arguments: { question: "Which file should I create?" } }] },
+        { toolCalls: [{ name: "attempt_completion", arguments: { result: "Will make a.txt." } }] },
+      ],
+    };
+    const first = await start(scenario);
+    const sessionId = await first.newSession(cli.sandbox.workspace);
+    expect((await first.prompt(sessionId, "make a file")).stopReason).toBe("end_turn");
+    await first.close();
+    clients.splice(clients.indexOf(first), 1);
+
+    const second = await start(scenario, { keepServer: true });
+    await second.agent.request("session/load", { sessionId, cwd: cli.sandbox.workspace, mcpServers: [] });
+    expect((await second.prompt(sessionId, "a.txt please")).stopReason).toBe("end_turn");
+    expect(requestText(1)).toContain("a.txt please");
+    await second.close();
+    clients.splice(clients.indexOf(second), 1);
+
+    const third = await start(scenario, { keepServer: true });
+    await third.agent.request("session/load", { sessionId, cwd: cli.sandbox.workspace, mcpServers: [] });
+    const userTurns = third.updatesOf("user_message_chunk").map((update) => (update.content.type === "text" ? update.content.text : ""));
+    expect(userTurns).toEqual(["make a file", "a.txt please"]);
+    expect(third.text("agent_message_chunk")).toContain("Will make a.txt.");
+  }, 60_000);
+
   it("a command's exit status and a timeout's reason reach the editor in the tool call's updates", async () => {
     const client = await start(
       {

@@ -323,6 +323,9 @@ async function buildSession(parts: {
         created.say("error", `A UserPromptSubmit hook blocked this message: ${prompt.blocked}`);
         return { status: "failed", error: prompt.blocked };
       }
+      // The model gets the message with the resumed content: the transcript (the log, cairn show,
+      // a later resume, session/load in an editor) records it too, whichever host resumed the task.
+      if (start.message !== undefined && start.message.trim() !== "") created.say("user_feedback", start.message);
       return created.resumeTask([...prompt.content, ...images]);
     },
     close: async () => {
