@@ -18,7 +18,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { ContextManager } from "../src/context/context-manager.js";
 import { loadTokenizer } from "../src/context/token-estimate.js";
-import type { CompactionLogEntry } from "../src/context/contract.js";
+import type { Replacement } from "../src/context/contract.js";
 import type { Chunk, Message, Provider, ProviderRequest } from "../src/llm/types.js";
 
 setFlagsFromString("--expose-gc");
@@ -72,9 +72,12 @@ async function runTask(measureMemory: boolean): Promise<RunResult> {
   const manager = new ContextManager({ provider, readFile: async (path) => `// ${path}\n${fileContent(0)}` });
   manager.attach({
     messages: () => history,
-    replace: async (messages: Message[], entry: CompactionLogEntry) => {
-      history.splice(0, history.length, ...messages);
-      if (entry.kind === "api_compact") compactions += 1;
+    replace: async (update: (current: readonly Message[]) => Replacement | undefined) => {
+      const replacement = update(history.slice());
+      if (replacement === undefined) return false;
+      history.splice(0, history.length, ...replacement.messages);
+      if (replacement.entry.kind === "api_compact") compactions += 1;
+      return true;
     },
     say: () => {},
     lastContextTokens: () => 0,

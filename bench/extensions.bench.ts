@@ -41,11 +41,11 @@ try {
   await writeFile(join(workspace, "AGENTS.md"), "Root rule.\n");
   const bare = createToolExecutor({ workspace, yes: true, allowOutsideWrites: false, protocol: "xml" });
   const runner = new HookRunner({
-    hooks: [{ event: "PreToolUse", configuredAs: "PreToolUse", matcher: "Bash", command: "exit 2", timeoutMs: 60_000, scope: "user", origin: { kind: "settings", file: "bench" }, fingerprint: "x" }],
+    hooks: [{ event: "PreToolUse", configuredAs: "PreToolUse", matcher: "Bash", command: "exit 2", timeoutMs: 60_000, scope: "user", origin: { kind: "settings", file: "bench" }, dialect: "claude-code", fingerprint: "x" }],
     cwd: workspace,
     basePayload: () => ({}),
   });
-  const hooked = withToolHooks(bare, { runner, stopTask: () => {} });
+  const hooked = withToolHooks(bare, { runner, workspace, stopTask: () => {} });
   const read = { type: "tool_use", id: "r", name: "read_file", params: { path: "file.txt" }, partial: false } as ToolUseBlock;
   const ratios: number[] = [];
   for (let round = 0; round < ROUNDS; round += 1) {

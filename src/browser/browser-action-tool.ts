@@ -5,8 +5,8 @@
  */
 import type { ImageContent, TextContent } from "../llm/types.js";
 import type { ToolOutcome } from "../task/contracts/tool-executor.js";
-import type { ToolDefinition } from "../tools/tool-definition.js";
-import type { BrowserCommand, BrowserSession } from "./browser-session.js";
+import type { ToolDefinition, ToolRuntime } from "../tools/tool-definition.js";
+import type { BrowserCommand, BrowserSession, RequestPolicy } from "./browser-session.js";
 import { viewport } from "./browser-session.js";
 
 export interface BrowserToolOptions {
@@ -24,7 +24,7 @@ function parseCommand(params: Record<string, string>): BrowserCommand | string {
   switch (action) {
     case "launch": {
       const url = (params["url"] ?? "").trim();
-      if (url === "") return "launch needs a url (e.g. http://localhost:3000 or file:///path/index.html).";
+      if (url === "") return "launch needs a url (e.g. http://localhost:3000).";
       return { action, url };
     }
     case "click": {
@@ -46,18 +46,43 @@ function parseCommand(params: Record<string, string>): BrowserCommand | string {
   }
 }
 
+/**
+ * Why the browser may not open `url`: only http and https pages (and
+ * about:blank); never the disk (`file:`), inline code (`data:`, `javascript:`),
+ * the browser's own pages (`chrome:`, `about:`, `view-source:`).
+ */
 function refusedUrl(url: string, allowNetwork: boolean): string | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return `"${url}" is not a URL.`;
+    return `"${url}" is not a URL; give a full address such as http://localhost:3000.`;
   }
-  if (!["http:", "https:", "file:"].includes(parsed.protocol)) return `browser_action opens http, https and file pages, not ${parsed.protocol}`;
-  if (!allowNetwork && parsed.protocol !== "file:" && !loopbackHosts.has(parsed.hostname)) {
+  if (parsed.href === "about:blank") return undefined;
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    return `browser_action opens only http and https pages, not ${parsed.protocol} addresses. To look at a file of the workspace, read it with read_file, or serve the folder over http on localhost.`;
+  }
+  if (!allowNetwork && !loopbackHosts.has(parsed.hostname)) {
     return `The sandbox forbids network access: only pages on this machine (localhost) can be opened, not ${parsed.hostname}.`;
   }
   return undefined;
+}
+
+/**
+ * What every request of the page must pass (the launch address was approved
+ * already): the sandbox's network, and the WebFetch rules as web_fetch follows
+ * them. A rule that asks counts as a refusal here: nobody can be asked about
+ * each request a page makes.
+ */
+function requestPolicy(runtime: ToolRuntime, allowNetwork: () => boolean): RequestPolicy {
+  return async (url) => {
+    const host = new URL(url).hostname;
+    if (!allowNetwork() && !loopbackHosts.has(host)) return "the sandbox forbids network access (only localhost)";
+    const detail = await runtime.approvals.verdict({ kind: "web", url });
+    if (detail.verdict === "refuse") return detail.reason ?? "the rules refuse it";
+    if (detail.explicit === true) return `${detail.reason ?? "a rule asks"}, and a page's own requests cannot be asked about`;
+    return undefined;
+  };
 }
 
 function describe(command: BrowserCommand): string {
@@ -102,13 +127,16 @@ export function createBrowserActionTool(options: BrowserToolOptions): ToolDefini
         const refusal = refusedUrl(command.url, options.allowNetwork());
         if (refusal !== undefined) return { status: "error", content: refusal };
       }
-      const text = describe(command);
+      // The address shown and judged: the page to open, or the page the action happens on.
+      const address = command.action === "launch" ? command.url : command.action === "close" ? undefined : options.session.currentUrl;
+      const text = describe(command) + (command.action !== "launch" && address !== undefined ? ` on ${address}` : "");
       const decision = await runtime.approvals.approve({
-        request: { kind: "web" },
+        request: address === undefined ? { kind: "web" } : { kind: "web", url: address },
         context: runtime.context,
-        presentation: { key: runtime.callId, text, meta: { tool: "browser_action", ...params } },
+        presentation: { key: runtime.callId, text, meta: { tool: "browser_action", ...params, ...(address === undefined ? {} : { url: address }) } },
       });
       if (!decision.approved) return decision.outcome;
+      options.session.setRequestPolicy(requestPolicy(runtime, options.allowNetwork));
       let state;
       try {
         state = await options.session.run(command);

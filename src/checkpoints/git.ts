@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 
 /** Checkpoints cannot work here (git missing, home folder, ...); the task runs without them. */
 export class CheckpointUnavailableError extends Error {
@@ -68,6 +69,10 @@ export function runGit(call: GitCall): Promise<GitResult> {
       (error, stdout, stderr) => {
         if (error === null) return resolve({ stdout, stderr, exitCode: 0 });
         const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ENOENT" && !existsSync(call.workTree)) {
+          // spawn says ENOENT for a missing working folder too: that is not a missing git.
+          return reject(new Error(`the workspace folder ${call.workTree} no longer exists`));
+        }
         if (code === "ENOENT") {
           return reject(
             new CheckpointUnavailableError("git is not installed (or not on PATH), so checkpoints are off; install git to get them"),

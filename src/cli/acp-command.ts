@@ -1,3 +1,4 @@
+import { environmentWithSecrets } from "../security/secret-environment.js";
 import type { Command } from "commander";
 import { addTaskOptions } from "./run-command.js";
 import type { TaskCommandOptions } from "./run-command.js";
@@ -44,7 +45,7 @@ export function registerAcpCommand(program: Command, version: () => string): voi
       if (trust === true) log("--trust is ignored by cairn acp; trust a folder once with `cairn --trust` in it");
       await serveAcp({
         flags: rest,
-        env: process.env,
+        env: environmentWithSecrets(),
         version: version(),
         ...(scenario ? { scenario } : {}),
         // With cairn's sandbox on (#14), commands run sandboxed here, never in the editor's terminal.

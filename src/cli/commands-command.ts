@@ -1,4 +1,5 @@
 /** `cairn commands`: the custom commands, workflows and skills this folder offers, and where each comes from. */
+import { environmentWithSecrets } from "../security/secret-environment.js";
 import type { Command } from "commander";
 
 export function registerCommandsCommand(program: Command): void {
@@ -14,7 +15,7 @@ export function registerCommandsCommand(program: Command): void {
         import("../extensions/skills.js"),
         import("../extensions/builtin-commands.js"),
       ]);
-      const settings = await resolveSettings({ flags: {}, env: process.env, cwd: options.cwd ?? process.cwd() });
+      const settings = await resolveSettings({ flags: {}, env: environmentWithSecrets(), cwd: options.cwd ?? process.cwd() });
       const folders = { workspace: settings.cwd, userConfigDir: settings.userConfigDir };
       const commands = await loadCustomCommands(folders);
       const skills = await loadSkills(folders);

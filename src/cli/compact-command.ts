@@ -1,3 +1,4 @@
+import { environmentWithSecrets } from "../security/secret-environment.js";
 import type { Command } from "commander";
 import type { ResolvedSettings } from "../config/index.js";
 import type { ManualOutcome } from "../context/context-manager.js";
@@ -50,9 +51,12 @@ export async function compactStoredTask(options: {
     let count = 0;
     manager.attach({
       messages: () => history,
-      replace: async (messages, entry) => {
-        history.splice(0, history.length, ...messages);
-        writer.appendEntry(entry);
+      replace: async (update) => {
+        const replacement = update(history.slice());
+        if (replacement === undefined) return false;
+        history.splice(0, history.length, ...replacement.messages);
+        writer.appendEntry(replacement.entry);
+        return true;
       },
       say: (type, text, meta) => {
         count += 1;
@@ -85,7 +89,7 @@ export function registerCompactCommand(program: Command): void {
     const { loadScenario } = await import("../llm/scripted/scenario.js");
     const { JsonEventWriter } = await import("../ui/headless/json-events.js");
     try {
-      const settings = await resolveSettings({ flags, env: process.env, cwd: process.cwd(), trust: flags.trust === true });
+      const settings = await resolveSettings({ flags, env: environmentWithSecrets(), cwd: process.cwd(), trust: flags.trust === true });
       const scenario = settings.provider === "mock" && flags.scenario ? await loadScenario(flags.scenario) : undefined;
       const json = new JsonEventWriter({ taskId });
       const outcome = await compactStoredTask({

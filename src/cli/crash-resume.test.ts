@@ -5,6 +5,7 @@ import type { Scenario } from "../llm/scripted/scenario.js";
 import { TaskStore } from "../store/task-store.js";
 import { startCli } from "./test-support/cli-harness.js";
 import { useCliFixture } from "./test-support/cli-fixture.js";
+import { withoutSandboxNotice } from "./test-support/cli-harness.js";
 
 const fixture = useCliFixture();
 
@@ -54,7 +55,7 @@ describe("kill -9 at random points, then resume (issue 7)", () => {
     }
 
     const final = await fixture.run(["resume", "--json", "--yes", ...provider, taskId!]);
-    expect(final.stderr).toBe("");
+    expect(withoutSandboxNotice(final.stderr)).toBe("");
     expect(final.status).toBe(0);
     expect(final.events.some((event) => event["say"] === "completion_result" && event["text"] === "all steps done")).toBe(true);
 

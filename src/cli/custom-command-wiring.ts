@@ -1,7 +1,8 @@
 /**
  * A task typed as `/name args` runs the custom command `name` (headless too:
  * `cairn run "/review src/a.ts"`): its body, with the arguments substituted,
- * becomes the task; its `model` front matter picks the model.
+ * becomes the task; its `model` front matter picks the model, and its
+ * `allowed-tools` lift asks while it runs (a project's only once the folder is trusted).
  */
 import type { ResolvedSettings } from "../config/index.js";
 import { expandBuiltinPromptCommand } from "../extensions/builtin-commands.js";
@@ -24,10 +25,13 @@ export async function applyStartCommand(settings: ResolvedSettings, task: string
     return builtin ? { task: builtin.task, settings, notice: `Running /${builtin.command.name}` } : { task, settings };
   }
   const { command } = expanded;
+  // A project's command may only narrow until the folder is trusted: its allowed-tools would lift asks.
+  const heldBack = command.scope === "project" && !settings.trust.trusted && command.allowedTools.length > 0;
+  const held = heldBack ? `; its allowed-tools (${command.allowedTools.join(", ")}) are ignored because this folder is not trusted yet (run once with --trust)` : "";
   return {
     task: expanded.task,
     settings: command.model === undefined ? settings : { ...settings, model: command.model },
-    notice: `Running the ${command.kind} /${command.name} (${command.file})`,
-    allowedTools: command.allowedTools,
+    notice: `Running the ${command.kind} /${command.name} (${command.file})${held}`,
+    allowedTools: heldBack ? [] : command.allowedTools,
   };
 }

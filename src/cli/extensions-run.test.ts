@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Scenario } from "../llm/scripted/scenario.js";
@@ -48,13 +48,17 @@ describe("skills and rules through cairn run (issue #15 Skills, Rules)", () => {
 });
 
 describe("/newrule through cairn run (issue #15 new_rule)", () => {
-  it('cairn run "/newrule ..." asks the model for a rule, which new_rule writes into .clinerules/', async () => {
+  it('cairn run "/newrule ..." asks the model for a rule, which new_rule writes into .clinerules/ once a rule allows writing there', async () => {
     const newRule = "<new_rule>\n<path>.clinerules/package-manager.md</path>\n<content># Package manager\n\nAlways use pnpm.\n</content>\n</new_rule>";
-    const result = await run({ turns: [{ text: newRule }, complete] }, "/newrule always use pnpm");
+    const rulePath = join(cli.sandbox.workspace, ".clinerules", "package-manager.md");
+    // Rules steer every later task: a protected path, which --yes alone does not write.
+    const refused = await run({ turns: [{ text: newRule }, complete] }, "/newrule always use pnpm");
+    expect(refused.stderr).toMatch(/needs an explicit approval, which --yes does not give/);
+    expect(existsSync(rulePath)).toBe(false);
+    const result = await run({ turns: [{ text: newRule }, complete] }, "/newrule always use pnpm", ["--allowed-tools", "Edit(.clinerules/**)"]);
     expect(result.status).toBe(0);
     expect(requestText(0)).toContain("The rule should capture: always use pnpm");
-    const { readFile } = await import("node:fs/promises");
-    expect(await readFile(join(cli.sandbox.workspace, ".clinerules", "package-manager.md"), "utf8")).toContain("Always use pnpm.");
+    expect(await readFile(rulePath, "utf8")).toContain("Always use pnpm.");
     // The rule is in force from the next request on.
     expect(requestText(1)).toContain("Always use pnpm.");
   });

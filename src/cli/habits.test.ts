@@ -14,7 +14,7 @@ describe("issue #12 command-line habits", () => {
     const server = await cli.startServer({ turns: [done("printed"), done("continued"), done("resumed by id")] });
     const printed = await cli.run(["-p", "--yes", ...anthropicArgs(server), "say hi"]);
     expect(printed.status).toBe(0);
-    expect(printed.stderr).toMatch(/^task \S+/);
+    expect(printed.stderr).toMatch(/^task \S+$/m);
     expect(printed.stdout).toContain("printed");
     const [task] = await new TaskStore({ dataDir: cli.sandbox.dataDir }).list();
 

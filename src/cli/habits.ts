@@ -5,6 +5,7 @@
  * id is given), `cairn run -` (the task from standard input), and piped input
  * as the task or its context in print mode (src/cli/piped-input.ts).
  */
+import { environmentWithSecrets } from "../security/secret-environment.js";
 import type { Command } from "commander";
 import { createInterface } from "node:readline/promises";
 import type { TaskSummary } from "../store/types.js";
@@ -26,7 +27,7 @@ export function addHabitOptions(command: Command): Command {
 
 async function folderTasks(flags: TaskCommandOptions): Promise<TaskSummary[]> {
   const { resolveSettings } = await import("../config/index.js");
-  const settings = await resolveSettings({ flags, env: process.env, cwd: process.cwd(), trust: false });
+  const settings = await resolveSettings({ flags, env: environmentWithSecrets(), cwd: process.cwd(), trust: false });
   const { TaskStore } = await import("../store/task-store.js");
   const rows = await new TaskStore({ dataDir: settings.dataDir }).list();
   return rows.filter((row) => row.workspace === settings.cwd).sort((left, right) => right.updatedAt - left.updatedAt);

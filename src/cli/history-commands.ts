@@ -5,6 +5,7 @@ import { resolve as resolvePath } from "node:path";
 import { colors as pc } from "./colors.js";
 import type { UiMessage } from "../task/contracts/messages.js";
 import type { TaskSummary } from "../store/types.js";
+import { escapeControlsInJson, neutralizeControls } from "../ui/terminal-controls.js";
 
 export interface HistoryCommandContext {
   /** The data folder (`--data-dir`, `CAIRN_HOME` or ~/.cairn), resolved by the caller. */
@@ -43,7 +44,8 @@ function historyTable(rows: TaskSummary[]): string {
     formatTime(row.updatedAt),
     `${formatTokens(row.tokensIn)}/${formatTokens(row.tokensOut)}`,
     formatCost(row.cost),
-    row.title,
+    // A title is the task's text: it may hold escape sequences (src/ui/terminal-controls.ts).
+    neutralizeControls(row.title),
   ]);
   const header = ["ID", "STATUS", "UPDATED", "TOKENS IN/OUT", "COST", "TASK"];
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
@@ -62,11 +64,13 @@ export function formatTranscript(messages: UiMessage[]): string {
   return messages
     .map((message) => {
       const time = new Date(message.ts).toTimeString().slice(0, 8);
-      const [first = "", ...rest] = message.text.split("\n");
+      // What the model and commands wrote, without escape sequences a terminal would obey.
+      const [first = "", ...rest] = neutralizeControls(message.text).split("\n");
       const indent = " ".repeat(8 + 2 + width + 2);
-      // How a tool call ended: a failure or refusal with its reason, a command's exit status.
+      // How a tool call ended: a failure or refusal with its reason, a command's exit status (escape sequences neutralized).
       const ending = toolEnding(cardMetaOf(message));
-      const suffix = ending === undefined ? "" : ending.ok ? `  → ${ending.text}` : `  ✗ ${ending.text}`;
+      const endingText = ending === undefined ? "" : neutralizeControls(ending.text);
+      const suffix = ending === undefined ? "" : ending.ok ? `  → ${endingText}` : `  ✗ ${endingText}`;
       const body = [first + suffix, ...rest.map((line) => `${indent}${line}`)].join("\n");
       return `${pc.dim(time)}  ${pc.bold(messageLabel(message).padEnd(width))}  ${body}`;
     })
@@ -83,7 +87,7 @@ export function registerHistoryCommands(program: Command, context: HistoryComman
     .action(async (flags: { json?: boolean; dataDir?: string }) => {
       const { TaskStore } = await import("../store/task-store.js");
       const rows = await new TaskStore({ dataDir: dataDirOf(context, flags) }).list();
-      write(flags.json === true ? `${JSON.stringify(rows, null, 2)}\n` : historyTable(rows));
+      write(flags.json === true ? `${escapeControlsInJson(JSON.stringify(rows, null, 2))}\n` : historyTable(rows));
     });
 
   program
@@ -101,14 +105,14 @@ export function registerHistoryCommands(program: Command, context: HistoryComman
       const subagents = await subagentsOf(store, loaded);
       if (flags.json === true) {
         const { meta, uiMessages, status, tokensIn, tokensOut, cost } = loaded;
-        write(`${JSON.stringify({ ...meta, status, tokensIn, tokensOut, cost, subagents, messages: uiMessages }, null, 2)}\n`);
+        write(`${escapeControlsInJson(JSON.stringify({ ...meta, status, tokensIn, tokensOut, cost, subagents, messages: uiMessages }, null, 2))}\n`);
         return;
       }
       const { meta } = loaded;
       write(
         `${pc.bold(`Task ${meta.taskId}`)} (${loaded.status}; ${loaded.tokensIn} tokens in, ${loaded.tokensOut} out; ${formatCost(loaded.cost)})\n` +
-          `Workspace: ${meta.workspace}\nStarted:   ${formatTime(meta.createdAt)}\n` +
-          formatSubagentTree(loaded, subagents, formatCost) +
+          `Workspace: ${neutralizeControls(meta.workspace)}\nStarted:   ${formatTime(meta.createdAt)}\n` +
+          neutralizeControls(formatSubagentTree(loaded, subagents, formatCost)) +
           "\n" +
           (loaded.uiMessages.length === 0 ? "(no messages)\n" : `${formatTranscript(loaded.uiMessages)}\n`),
       );

@@ -3,6 +3,7 @@
  * trust, the runner, and the adapters (TaskHooks, the tool wrapper, the host
  * wrapper). Held-back project hooks and configuration problems are reported.
  */
+import { join } from "node:path";
 import type { LaunchPolicy } from "../security/process-launch.js";
 import type { ResolvedSettings } from "../config/index.js";
 import type { ContentBlock } from "../llm/types.js";
@@ -13,7 +14,9 @@ import type { ToolExecutor } from "../task/contracts/tool-executor.js";
 import { describeHookReport } from "../hooks/describe-hook.js";
 import { discoverHooks } from "../hooks/discover-hooks.js";
 import type { DiscoveredHooks } from "../hooks/discover-hooks.js";
+import type { HookDefinition } from "../hooks/hook-definition.js";
 import { hookLabel } from "../hooks/hook-definition.js";
+import { currentFingerprint } from "../hooks/hook-fingerprint.js";
 import { HookRunner } from "../hooks/hook-runner.js";
 import type { HookReport } from "../hooks/hook-runner.js";
 import { checkHookTrust } from "../hooks/hook-trust.js";
@@ -47,6 +50,10 @@ export function discoverSettingsHooks(settings: ResolvedSettings): Promise<Disco
         file: settings.sourceDetails[key] ?? (source === "project" ? settings.projectConfigPath : settings.userConfigPath),
       };
     },
+    // The same files the settings came from (checked there): a project's hooks wait for trust, the user's and the managed file's run.
+    claudeSettings: settings.settingsFiles.flatMap((file) =>
+      file.claudeHooks === undefined ? [] : [{ file: file.path, scope: file.scope === "project" ? ("project" as const) : ("user" as const), hooks: file.claudeHooks }],
+    ),
   });
 }
 
@@ -61,12 +68,30 @@ export async function loadTrustedHooks(settings: ResolvedSettings): Promise<{ di
   return { discovered, trusted };
 }
 
+function runsScripts(hook: HookDefinition): string {
+  return hook.scripts === undefined || hook.scripts.length === 0 ? "" : `; it runs ${hook.scripts.join(", ")}`;
+}
+
 export function heldHookNotices(trusted: TrustedHooks): string[] {
   return trusted.held.map(({ hook, why }) =>
     why === "changed since trusted"
-      ? `The project's ${hook.event} hook ${hookLabel(hook)} (${hook.origin.file}) is new or changed since you trusted this folder's hooks; it will not run until you review it and run \`cairn hooks trust\`.`
-      : `The project's ${hook.event} hook ${hookLabel(hook)} (${hook.origin.file}) did not run: this folder is not trusted (run once with --trust).`,
+      ? `The project's ${hook.event} hook ${hookLabel(hook)} (${hook.origin.file}${runsScripts(hook)}) is new or changed since you trusted this folder's hooks; it will not run until you review it and run \`cairn hooks trust\`.`
+      : `The project's ${hook.event} hook ${hookLabel(hook)} (${hook.origin.file}) did not run: this folder is not trusted (review it, then run \`cairn hooks trust\`, or run once with --trust).`,
   );
+}
+
+/**
+ * A project hook runs only as it was trusted: its command and the scripts it
+ * runs are checked again before every run, so a script rewritten during the
+ * task (by the model, say) is not run.
+ */
+export function trustedAsIs(workspace: string): (hook: HookDefinition) => Promise<string | undefined> {
+  return async (hook) => {
+    if (hook.scope !== "project") return undefined;
+    if ((await currentFingerprint(hook, workspace)) === hook.fingerprint) return undefined;
+    const what = hook.origin.kind === "executable" ? hook.origin.file : hook.scripts?.length ? `a script it runs (${hook.scripts.join(", ")})` : "its command";
+    return `${what} changed since it was trusted; review it, then run \`cairn hooks trust\``;
+  };
 }
 
 export async function createHookWiring(options: {
@@ -86,8 +111,10 @@ export async function createHookWiring(options: {
     cwd: settings.cwd,
     env: { CLAUDE_PROJECT_DIR: settings.cwd, CAIRN_PROJECT_DIR: settings.cwd },
     ...(options.launchPolicy ? { launchPolicy: options.launchPolicy } : {}),
+    mayRun: trustedAsIs(settings.cwd),
     basePayload: () => ({
       session_id: options.taskId,
+      transcript_path: join(settings.dataDir, "tasks", options.taskId, "log.jsonl"),
       cwd: settings.cwd,
       workspace: settings.cwd,
       model: settings.model,
@@ -113,6 +140,7 @@ export async function createHookWiring(options: {
     wrapExecutor: (executor) =>
       withToolHooks(executor, {
         runner,
+        workspace: settings.cwd,
         stopTask: (reason) => {
           options.say(`A hook stopped the task: ${reason}`, { event: "stop", stopReason: reason });
           options.stopTask(reason);

@@ -3,6 +3,7 @@
  * `cairn hooks test EVENT`: runs that event's hooks with a sample payload.
  * `cairn hooks trust`: trusts this folder's hooks as they are now.
  */
+import { environmentWithSecrets } from "../security/secret-environment.js";
 import { CommanderError, type Command } from "commander";
 import type { ResolvedSettings } from "../config/index.js";
 
@@ -19,20 +20,19 @@ function fail(message: string): never {
 async function settingsFor(options: HooksCommandOptions): Promise<ResolvedSettings> {
   const { ConfigError, resolveSettings } = await import("../config/index.js");
   try {
-    return await resolveSettings({ flags: {}, env: process.env, cwd: options.cwd ?? process.cwd() });
+    return await resolveSettings({ flags: {}, env: environmentWithSecrets(), cwd: options.cwd ?? process.cwd() });
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message);
     throw error;
   }
 }
 
-function sampleInput(event: string, tool: string, input: Record<string, unknown>): Record<string, unknown> {
+function sampleInput(event: string): Record<string, unknown> {
   switch (event) {
-    case "PreToolUse":
-    case "PermissionRequest":
-      return { tool_name: tool, tool_input: input, tool_use_id: "sample" };
     case "PostToolUse":
-      return { tool_name: tool, tool_input: input, tool_use_id: "sample", tool_response: { status: "success", content: "hello" } };
+      return { tool_response: { status: "success", content: "hello" } };
+    case "PostToolUseFailure":
+      return { error: "a sample failure", is_interrupt: false };
     case "UserPromptSubmit":
       return { prompt: "a sample prompt" };
     case "TaskStart":
@@ -49,6 +49,8 @@ function sampleInput(event: string, tool: string, input: Record<string, unknown>
       return {};
   }
 }
+
+const toolEvents = new Set(["PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"]);
 
 export function registerHooksCommands(program: Command): void {
   const hooks = program.command("hooks").description("hooks: list what is configured, test an event, trust a project's hooks");
@@ -72,6 +74,8 @@ export function registerHooksCommands(program: Command): void {
         scope: hook.scope,
         source: hook.origin.file,
         form: hook.origin.kind,
+        // Which tool names and shapes it is sent: Claude Code's or cairn's (docs/hooks.md).
+        toolNames: hook.dialect,
         status: held.get(hook) ?? "runs",
       }));
       const untrustedConfig = !settings.trust.trusted && settings.trust.gated.includes("hooks");
@@ -93,8 +97,8 @@ export function registerHooksCommands(program: Command): void {
     .description("run an event's hooks with a sample payload and show what they answered")
     .argument("<event>", "TaskStart, PreToolUse, ... (Claude Code names such as SessionStart or Stop work too)")
     .option("--cwd <dir>", "project folder")
-    .option("--tool <name>", "tool name for tool events", "execute_command")
-    .option("--input <json>", "tool input for tool events", '{"command":"echo hello"}')
+    .option("--tool <name>", "tool name for tool events, cairn's or Claude Code's (Bash, Edit, ...)", "execute_command")
+    .option("--input <json>", "tool input for tool events, in the shape of --tool's name", '{"command":"echo hello"}')
     .action(async (eventName: string, options: HooksCommandOptions & { tool: string; input: string }) => {
       const { eventsNamed, acceptedEventNames } = await import("../hooks/events.js");
       const events = eventsNamed(eventName);
@@ -106,31 +110,49 @@ export function registerHooksCommands(program: Command): void {
         fail(`--input is not valid JSON: ${options.input}`);
       }
       const settings = await settingsFor(options);
-      const [{ loadTrustedHooks, heldHookNotices }, { HookRunner }, { describeHookReport }, { matchableToolNames }] = await Promise.all([
+      const [{ loadTrustedHooks, heldHookNotices, trustedAsIs }, { HookRunner, hooksMatching }, { describeHookReport }, { viewsOf, toolPayload }, { claudeCodeToolCall }] = await Promise.all([
         import("./hook-wiring.js"),
         import("../hooks/hook-runner.js"),
         import("../hooks/describe-hook.js"),
-        import("../hooks/tool-names.js"),
+        import("../hooks/tool-hooks.js"),
+        import("../hooks/claude-code-input.js"),
       ]);
       const { trusted } = await loadTrustedHooks(settings);
-      for (const notice of heldHookNotices(trusted)) process.stderr.write(`warning: ${notice}\n`);
       const runner = new HookRunner({
         hooks: trusted.runnable,
         cwd: settings.cwd,
         env: { CLAUDE_PROJECT_DIR: settings.cwd, CAIRN_PROJECT_DIR: settings.cwd },
-        basePayload: () => ({ session_id: "hooks-test", cwd: settings.cwd, workspace: settings.cwd, model: settings.model, provider: settings.provider }),
+        mayRun: trustedAsIs(settings.cwd),
+        basePayload: () => ({ session_id: "hooks-test", cwd: settings.cwd, workspace: settings.cwd, model: settings.model, provider: settings.provider, permission_mode: "default" }),
         onReport: (report) => process.stdout.write(`${describeHookReport(report, settings.cwd).text}\n`),
       });
+      // The sample call, named as cairn or as Claude Code names it (`--tool Bash --input '{"command": "ls"}'`).
+      const call = claudeCodeToolCall(options.tool, input, settings.cwd) ?? { name: options.tool, params: Object.fromEntries(Object.entries(input).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)])) };
+      const views = viewsOf({ id: "sample", ...call }, settings.cwd);
+      let heldBack = false;
       for (const event of events) {
-        const subjects = event === "TaskStart" ? ["startup"] : event === "TaskResume" ? ["resume"] : event.endsWith("ToolUse") || event === "PermissionRequest" ? matchableToolNames(options.tool, input) : [];
-        const result = await runner.run(event, sampleInput(event, options.tool, input), { subjects });
-        if (result.ran === 0) {
-          process.stdout.write(`No ${event} hooks matched.\n`);
+        const tool = toolEvents.has(event);
+        const subjects = event === "TaskStart" ? ["startup"] : event === "TaskResume" ? ["resume"] : tool ? (dialect: "claude-code" | "cairn") => views.of(dialect).subjects : [];
+        const payload = tool ? toolPayload(views, () => sampleInput(event)) : sampleInput(event);
+        const result = await runner.run(event, payload, { subjects });
+        if (result.ran > 0) {
+          const { ran: _ran, ...answer } = result;
+          process.stdout.write(`${event}: ${JSON.stringify(answer)}\n`);
           continue;
         }
-        const { ran: _ran, ...answer } = result;
-        process.stdout.write(`${event}: ${JSON.stringify(answer)}\n`);
+        // Nothing ran: say whether the project's hooks would have, had they been trusted.
+        const held = hooksMatching(trusted.held.map((entry) => entry.hook), event, subjects);
+        const notices = heldHookNotices({ runnable: [], held: trusted.held.filter((entry) => held.includes(entry.hook)) });
+        if (notices.length > 0) {
+          heldBack = true;
+          process.stdout.write(`No ${event} hook ran: the project's hooks that match are not trusted as they are now.\n${notices.map((notice) => `  ${notice}`).join("\n")}\n`);
+        } else {
+          process.stdout.write(`No ${event} hooks matched.\n`);
+        }
       }
+      const untrustedConfig = !settings.trust.trusted && settings.trust.gated.includes("hooks");
+      if (untrustedConfig) process.stdout.write(`Hooks in ${settings.projectConfigPath} are ignored: this folder is not trusted (review them, then run \`cairn hooks trust\`).\n`);
+      if (heldBack) process.exitCode = 1;
     });
 
   hooks

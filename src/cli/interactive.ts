@@ -15,6 +15,7 @@ import { renderTui } from "../ui/tui/render.js";
 import { exitStatusFor } from "./exit-status.js";
 import { createSession } from "./session.js";
 import type { Session } from "./session.js";
+import type { UndoPoint } from "./undo-command.js";
 
 /**
  * The TUI's controller: one Task at a time. Enter starts a task; after an
@@ -28,6 +29,8 @@ export class InteractiveController implements TuiController {
   private resumeTaskId: string | undefined;
   /** Every task this UI has shown, newest last: `/restore` reaches their checkpoints. */
   readonly knownTaskIds: string[] = [];
+  /** What each `/undo` took back, so the next one goes further back (src/cli/undo-command.ts). */
+  readonly undoPoints: UndoPoint[] = [];
   private notices = 0;
   private lastResult: TaskResult | undefined;
   private running: Promise<void> | undefined;
@@ -388,12 +391,13 @@ function switchModelWith(resolveWith: (flags: Partial<CliFlags>) => Promise<Reso
 
 /** Asks once, on a terminal, whether to trust a folder whose config wants more power. */
 async function confirmTrust(settings: ResolvedSettings): Promise<boolean> {
-  if (settings.trust.trusted || settings.trust.gated.length === 0) return false;
+  const { trustQuestion } = await import("../config/trust-question.js");
+  const question = trustQuestion(settings.trust);
+  if (question === undefined) return false;
   const prompt = createInterface({ input: process.stdin, output: process.stdout });
   try {
-    const answer = await prompt.question(
-      `This folder's .cairn config asks for: ${settings.trust.gated.join(", ")}.\nTrust ${settings.trust.folder}? Only do so for repositories you trust. [y/N] `,
-    );
+    // The question names every wish in words (a base URL by its address) and what was held back, by key.
+    const answer = await prompt.question(`${question}\n(held back until then: ${settings.trust.gated.join(", ")}) [y/N] `);
     return /^y(es)?$/i.test(answer.trim());
   } finally {
     prompt.close();

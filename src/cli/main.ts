@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { readFileSync } from "node:fs";
+import { withdrawSecrets } from "../security/secret-environment.js";
 import { registerConfigCommand } from "./config-command.js";
 import { registerDemoCommand } from "./demo-command.js";
 import { addTaskOptions, registerRunCommand, runDefault } from "./run-command.js";
@@ -17,6 +18,7 @@ import { registerCompactCommand } from "./compact-command.js";
 import { registerHooksCommands } from "./hooks-command.js";
 import { registerCommandsCommand } from "./commands-command.js";
 import { registerAcpCommand } from "./acp-command.js";
+import { commandNames, mistypedCommandMessage, unknownHelpTopicMessage } from "./command-typos.js";
 
 function packageVersion(): string {
   const raw = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
@@ -66,6 +68,14 @@ export function buildProgram(command?: string): Command {
   }
   addHabitOptions(addTaskOptions(program.argument("[task...]", "a task to start in the terminal UI"))).action(
     async (words: string[], flags: TaskCommandOptions & HabitFlags) => {
+      // A new task of one word close to a command name is a typo (`cairn histroy`), not a paid task.
+      const startsTask = flags.continue !== true && flags.resume === undefined;
+      const mistyped = startsTask ? mistypedCommandMessage(words, commandNames(program)) : undefined;
+      if (mistyped !== undefined) {
+        process.stderr.write(mistyped);
+        process.exitCode = 2;
+        return;
+      }
       process.exitCode = (await runHabit(words, flags)) ?? (await runDefault(words, flags));
     },
   );
@@ -75,8 +85,20 @@ export function buildProgram(command?: string): Command {
 }
 
 /** Runs the CLI and returns the exit status. */
+/** What `bin/cairn` runs: first takes the keys out of reach of other processes (src/security/secret-environment.ts). */
+export async function cli(argv: string[]): Promise<number> {
+  withdrawSecrets();
+  return main(argv);
+}
+
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram(argv[0]);
+  // `cairn help nosuch`: commander would print the general help and say nothing of the name.
+  const unknownTopic = argv[0] === "help" && argv[1] !== undefined && !argv[1].startsWith("-") ? unknownHelpTopicMessage(argv[1], program) : undefined;
+  if (unknownTopic !== undefined) {
+    process.stderr.write(unknownTopic);
+    return 2;
+  }
   try {
     await program.parseAsync(argv, { from: "user" });
     return typeof process.exitCode === "number" ? process.exitCode : 0;

@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Scenario } from "../llm/scripted/scenario.js";
@@ -102,7 +102,9 @@ describe("MCP through cairn run (real servers, real CLI)", () => {
   });
 
   it("a server that crashes mid-task: the call fails clearly and the task goes on", async () => {
-    const folder = fixture.sandbox.root;
+    // In the workspace: the sandbox (on here) gives its processes a private /tmp, where the fixture's root lives.
+    const folder = join(fixture.sandbox.workspace, "servers");
+    await mkdir(folder, { recursive: true });
     const crashFile = join(folder, "crash-now");
     const wrapped = await wrappedEverythingStdio(folder, { crashFile });
     await writeMcpConfig({ fragile: { command: wrapped.type === "stdio" ? wrapped.command : "", args: wrapped.type === "stdio" ? wrapped.args : [] } });

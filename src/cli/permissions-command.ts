@@ -4,6 +4,7 @@
  * on its real parse (each program and the rule that matched, what it writes,
  * what cairn could not understand, and the rule "always allow" would offer).
  */
+import { environmentWithSecrets } from "../security/secret-environment.js";
 import type { Command } from "commander";
 import type { CliFlags, ResolvedSettings } from "../config/index.js";
 import { addSecurityOptions } from "../security/cli-options.js";
@@ -13,7 +14,7 @@ type PermissionsOptions = CliFlags & { json?: boolean };
 async function resolve(flags: PermissionsOptions): Promise<ResolvedSettings | number> {
   const { resolveSettings, ConfigError } = await import("../config/index.js");
   try {
-    return await resolveSettings({ flags, env: process.env, cwd: process.cwd(), trust: flags.trust === true });
+    return await resolveSettings({ flags, env: environmentWithSecrets(), cwd: process.cwd(), trust: flags.trust === true });
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`cairn: ${error.message}\n`);
@@ -48,11 +49,11 @@ async function check(settings: ResolvedSettings, command: string, json: boolean)
   ]);
   const rules = new PermissionRules(settings.permissions, settings.cwd);
   const paths = workspacePathOracle(new WorkspaceGuard(settings.cwd), settings.userConfigDir);
-  const context = { rules, sandbox: settings.sandbox, yes: settings.yes, allowOutsideWrites: settings.allowOutsideWrites, allowOutsideReads: settings.allowOutsideReads, paths };
+  const context = { rules, sandbox: settings.sandbox, sandboxUnavailable: settings.sandboxUnavailable, yes: settings.yes, allowOutsideWrites: settings.allowOutsideWrites, allowOutsideReads: settings.allowOutsideReads, paths };
   const { verdict, assessment } = await decideCommand(command, context);
-  const policy = new ApprovalPolicy({ settings: settings.autoApprove, yes: settings.yes, allowOutsideWrites: settings.allowOutsideWrites, allowOutsideReads: settings.allowOutsideReads, rules, sandbox: settings.sandbox, paths });
+  const policy = new ApprovalPolicy({ settings: settings.autoApprove, yes: settings.yes, allowOutsideWrites: settings.allowOutsideWrites, allowOutsideReads: settings.allowOutsideReads, rules, sandbox: settings.sandbox, sandboxUnavailable: settings.sandboxUnavailable, paths });
   const final = await policy.verdict({ kind: "command", command, requiresApproval: true });
-  const decision = final.verdict === "refuse" ? "deny" : final.verdict === "auto" ? "allow" : final.explicit === true ? "ask (explicitly, even with --yes)" : "ask";
+  const decision = final.verdict === "refuse" ? "deny" : final.verdict === "auto" ? "allow" : final.escalate !== undefined ? "ask to run outside the sandbox (explicitly, even with --yes)" : final.explicit === true ? "ask (explicitly, even with --yes)" : "ask";
   // The sandbox's network for this command (#14): Network rules, or --sandbox-network; without a sandbox, commands have the network anyway.
   const networkDecision = await commandNetwork({ command, rules, sandboxNetwork: settings.sandboxNetwork });
   const network =
@@ -75,6 +76,10 @@ async function check(settings: ResolvedSettings, command: string, json: boolean)
   if (assessment.protectedWrites.length > 0) lines.push(`writes protected paths: ${assessment.protectedWrites.join(", ")}`);
   if (assessment.ignoredFiles.length > 0) lines.push(`names ignored or credential files: ${assessment.ignoredFiles.join(", ")}`);
   if (assessment.unsure.length > 0) lines.push(`not fully understood: ${assessment.unsure.join("; ")}`);
+  if (assessment.vouched.length > 0) lines.push(`vouched for by a rule naming the program: ${assessment.vouched.join("; ")}`);
+  if (assessment.mayRunDenied !== undefined) lines.push(`may run a denied program: ${assessment.mayRunDenied}`);
+  if (assessment.broadReads.length > 0) lines.push(`reads whole folders or git's history: ${assessment.broadReads.join(", ")}`);
+  lines.push(`read-only (every program and option on the known-safe list): ${assessment.readOnly ? "yes" : "no"}`);
   if (assessment.suggestion !== undefined) lines.push(`"always allow" would offer: ${assessment.suggestion}`);
   lines.push(`network: ${network.allowed ? "yes" : "no"}: ${network.reason}`);
   process.stdout.write(`${lines.join("\n")}\n`);

@@ -4,6 +4,7 @@ import type { RecordingProxy } from "../llm/test-support/recording-proxy.js";
 import { hasOpenssl, makeCertificate, startTlsFront } from "../llm/test-support/tls-front.js";
 import { runCli } from "./test-support/cli-harness.js";
 import { useCliFixture } from "./test-support/cli-fixture.js";
+import { withoutSandboxNotice } from "./test-support/cli-harness.js";
 
 /** #20 item 4: every provider's requests go through HTTPS_PROXY / HTTP_PROXY unless NO_PROXY says otherwise. */
 const cli = useCliFixture({
@@ -39,7 +40,7 @@ describe("#20 item 4: requests through a proxy", () => {
       const argsFor = (base: string) => ["run", "--json", "--yes", "--provider", provider, "--base-url", path(base), "--api-key", "k", "--model", model, "go"];
       const before = proxy.requests.length;
       const proxied = await runCli(argsFor(remote), { env: { ...cli.sandbox.env, HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url }, cwd: cli.sandbox.workspace });
-      expect(proxied.stderr, provider).toBe("");
+      expect(withoutSandboxNotice(proxied.stderr), provider).toBe("");
       expect(proxied.status, provider).toBe(0);
       expect(proxied.events.some((event) => event["say"] === "completion_result" && event["text"] === "via the proxy")).toBe(true);
       const seen = proxy.requests.slice(before).map((request) => request.target);
@@ -80,12 +81,12 @@ describe.skipIf(!openssl)("#20 item 4: an extra CA bundle (NODE_EXTRA_CA_CERTS)"
       for (const { provider, path, model } of providers) {
         const args = ["run", "--json", "--yes", "--provider", provider, "--base-url", path(https), "--api-key", "k", "--model", model, "go"];
         const direct = await runCli(args, { env: { ...cli.sandbox.env, NODE_EXTRA_CA_CERTS: certFile }, cwd: cli.sandbox.workspace });
-        expect(direct.stderr, provider).toBe("");
+        expect(withoutSandboxNotice(direct.stderr), provider).toBe("");
         expect(direct.status, provider).toBe(0);
         const before = proxy.requests.length;
         const remoteArgs = ["run", "--json", "--yes", "--provider", provider, "--base-url", path(`https://${remoteHost}:${front.port}`), "--api-key", "k", "--model", model, "go"];
         const tunnelled = await runCli(remoteArgs, { env: { ...cli.sandbox.env, NODE_EXTRA_CA_CERTS: certFile, HTTPS_PROXY: proxy.url }, cwd: cli.sandbox.workspace });
-        expect(tunnelled.stderr, provider).toBe("");
+        expect(withoutSandboxNotice(tunnelled.stderr), provider).toBe("");
         expect(tunnelled.status, provider).toBe(0);
         expect(proxy.requests.slice(before)).toContainEqual({ method: "CONNECT", target: `${remoteHost}:${front.port}` });
       }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ScriptedServer } from "../llm/scripted/server.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
-import { runCli, startCli } from "./test-support/cli-harness.js";
+import { runCli, startCli, withoutSandboxNotice } from "./test-support/cli-harness.js";
 import { useCliFixture } from "./test-support/cli-fixture.js";
 
 type ApiFormat = "anthropic" | "openai";
@@ -120,11 +120,11 @@ describe("cairn run end to end (real CLI, real SDKs over HTTP)", () => {
     const run = startCli(["run", "--yes", ...providerArgs("anthropic", server), "slow task"], { env: cli.sandbox.env, cwd: cli.sandbox.workspace });
     await run.waitForOutput(/Thinking about/);
     const taskId = /^task (\S+)$/m.exec(run.stderr)?.[1];
-    expect(run.stderr.split("\n")[0]).toBe(`task ${taskId}`);
+    expect(withoutSandboxNotice(run.stderr).split("\n")[0]).toBe(`task ${taskId}`);
     run.child.kill("SIGINT");
     const status = await run.exit;
     expect(status).toBe(130);
-    expect(run.stderr).toContain(`\ncairn: task interrupted; resume it with: cairn resume ${taskId}\n`);
+    expect(withoutSandboxNotice(run.stderr)).toContain(`\ncairn: task interrupted; resume it with: cairn resume ${taskId}\n`);
     expect(run.stderr.trimEnd().split("\n").at(-1)).toMatch(/^aborted · /);
     // stdout is the answer as far as it streamed, and nothing else.
     expect("Thinking about it slowly. ".repeat(40).startsWith(run.stdout.trimEnd())).toBe(true);

@@ -1,3 +1,4 @@
+import { environmentWithSecrets } from "../security/secret-environment.js";
 import type { Command } from "commander";
 import type { CliFlags, ResolvedSettings } from "../config/index.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
@@ -52,7 +53,7 @@ export async function runHeadless(options: {
 
   let settings: ResolvedSettings;
   try {
-    settings = await resolveSettings({ flags: options.flags, env: process.env, cwd: process.cwd(), trust: options.flags.trust === true });
+    settings = await resolveSettings({ flags: options.flags, env: environmentWithSecrets(), cwd: process.cwd(), trust: options.flags.trust === true });
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`cairn: ${error.message}\n`);
@@ -61,7 +62,6 @@ export async function runHeadless(options: {
     throw error;
   }
   for (const warning of settings.warnings) process.stderr.write(`cairn: warning: ${warning}\n`);
-  if (settings.sandboxNotice !== undefined) process.stderr.write(`cairn: ${settings.sandboxNotice}\n`);
   if (settings.trust.blockedBaseUrl !== undefined) {
     process.stderr.write(`cairn: ${blockedBaseUrlMessage(settings.trust.blockedBaseUrl, settings.projectConfigPath)}\n`);
     return 2;
@@ -84,6 +84,13 @@ export async function runHeadless(options: {
       }
       throw error;
     }
+  }
+
+  const { dataFolderProblem } = await import("./start-checks.js");
+  const dataFolder = await dataFolderProblem(settings.dataDir);
+  if (dataFolder !== undefined) {
+    process.stderr.write(`cairn: ${dataFolder}\n`);
+    return 2;
   }
 
   if (options.start.kind === "resume") {
@@ -126,13 +133,15 @@ export async function runHeadless(options: {
       },
     });
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || (error instanceof Error && error.name === "DataFolderError")) {
       process.stderr.write(`cairn: ${error.message}\n`);
       return 2;
     }
     process.stderr.write(`cairn: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
+  // Said once, after what stops the start (a missing key, a bad flag) and before the task's first line.
+  if (settings.sandboxNotice !== undefined) process.stderr.write(`cairn: ${settings.sandboxNotice}\n`);
   const host = new HeadlessHost({
     json: settings.json,
     stdout: process.stdout,
@@ -222,20 +231,23 @@ export async function runDefault(words: string[], flags: TaskCommandOptions, res
   }
   const { resolveSettings, ConfigError } = await import("../config/index.js");
   const { runInteractive } = await loadInteractive();
-  const resolve = (trust: boolean): Promise<ResolvedSettings> => resolveSettings({ flags, env: process.env, cwd: process.cwd(), trust });
+  const resolve = (trust: boolean): Promise<ResolvedSettings> => resolveSettings({ flags, env: environmentWithSecrets(), cwd: process.cwd(), trust });
   try {
     const settings = await resolve(flags.trust === true);
-    // Said once, before the terminal UI opens (#14).
-    if (settings.sandboxNotice !== undefined) process.stderr.write(`cairn: ${settings.sandboxNotice}\n`);
     const scenario =
       settings.provider === "mock" && flags.scenario ? await (await import("../llm/scripted/scenario.js")).loadScenario(flags.scenario) : undefined;
-    const { missingApiKeyMessage, resumeProblem } = await import("./start-checks.js");
-    const problem = (resumeTaskId === undefined ? undefined : await resumeProblem(settings.dataDir, resumeTaskId)) ?? (await missingApiKeyMessage(settings));
+    const { dataFolderProblem, missingApiKeyMessage, resumeProblem } = await import("./start-checks.js");
+    const problem =
+      (await dataFolderProblem(settings.dataDir)) ??
+      (resumeTaskId === undefined ? undefined : await resumeProblem(settings.dataDir, resumeTaskId)) ??
+      (await missingApiKeyMessage(settings));
     if (problem !== undefined) {
       // Said before the terminal UI opens, so nothing typed there is lost; the task given here is repeated.
       process.stderr.write(`cairn: ${problem}\n${task ? `Your task was not started; run it again once that is fixed: cairn ${JSON.stringify(task)}\n` : ""}`);
       return 2;
     }
+    // Said once, before the terminal UI opens, and after what stops the start (a missing key comes first).
+    if (settings.sandboxNotice !== undefined) process.stderr.write(`cairn: ${settings.sandboxNotice}\n`);
     const { readImageFlags } = await import("./mentions.js");
     const imageFlags = await readImageFlags(flags.image ?? []);
     if ("error" in imageFlags) {
@@ -254,7 +266,7 @@ export async function runDefault(words: string[], flags: TaskCommandOptions, res
       ...(resumeId ? { resumeTaskId: resumeId } : {}),
       reresolve: () => resolve(false),
       images: imageFlags.images,
-      resolveWith: (changed) => resolveSettings({ flags: { ...flags, ...changed }, env: process.env, cwd: process.cwd(), trust: flags.trust === true }),
+      resolveWith: (changed) => resolveSettings({ flags: { ...flags, ...changed }, env: environmentWithSecrets(), cwd: process.cwd(), trust: flags.trust === true }),
     });
   } catch (error) {
     if (error instanceof ConfigError) {

@@ -1,9 +1,10 @@
 /**
- * `cairn sandbox`: the sandbox in force and why; `cairn sandbox enable` opts
- * in once (the sandbox becomes the default wherever bubblewrap works);
- * `cairn sandbox disable` answers no (off, without the start notice). Both
- * write `sandboxOptIn` to the user's own config, never to a project's.
+ * `cairn sandbox` (or `cairn sandbox status`): the sandbox in force and why;
+ * `cairn sandbox disable` turns it off in the user's own config
+ * (`"sandbox": "off"`, never a project's), `cairn sandbox enable` takes that
+ * back (the default: on wherever bubblewrap works).
  */
+import { environmentWithSecrets } from "../security/secret-environment.js";
 import type { Command } from "commander";
 import type { ResolvedSettings } from "../config/index.js";
 
@@ -15,7 +16,7 @@ interface SandboxCommandOptions {
 async function resolve(flags: SandboxCommandOptions): Promise<ResolvedSettings | number> {
   const { resolveSettings, ConfigError } = await import("../config/index.js");
   try {
-    return await resolveSettings({ flags: flags.cwd === undefined ? {} : { cwd: flags.cwd }, env: process.env, cwd: process.cwd() });
+    return await resolveSettings({ flags: flags.cwd === undefined ? {} : { cwd: flags.cwd }, env: environmentWithSecrets(), cwd: process.cwd() });
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`cairn: ${error.message}\n`);
@@ -31,12 +32,13 @@ async function status(flags: SandboxCommandOptions): Promise<number> {
   const { checkBubblewrap } = await import("../security/sandbox.js");
   const bubblewrap = checkBubblewrap();
   const source = settings.sourceDetails["sandbox"] ?? settings.sources["sandbox"] ?? "";
+  const mode = settings.sandboxUnavailable ? "unavailable" : settings.sandbox;
   if (flags.json === true) {
-    process.stdout.write(`${JSON.stringify({ sandbox: settings.sandbox, source, network: settings.sandboxNetwork, bubblewrap: bubblewrap.ok ? "usable" : bubblewrap.message, ...(settings.sandboxNotice ? { notice: settings.sandboxNotice } : {}) })}\n`);
+    process.stdout.write(`${JSON.stringify({ sandbox: mode, source, network: settings.sandboxNetwork, bubblewrap: bubblewrap.ok ? "usable" : bubblewrap.message, ...(settings.sandboxNotice ? { notice: settings.sandboxNotice } : {}) })}\n`);
     return 0;
   }
   const lines = [
-    `sandbox: ${settings.sandbox}  (${source})`,
+    `sandbox: ${mode}  (${source})`,
     `network in the sandbox: ${settings.sandboxNetwork ? "on (--sandbox-network or sandboxNetwork)" : "off, except for commands a Network(...) allow rule names"}`,
     `bubblewrap: ${bubblewrap.ok ? "usable" : bubblewrap.message}`,
   ];
@@ -45,12 +47,14 @@ async function status(flags: SandboxCommandOptions): Promise<number> {
   return 0;
 }
 
-async function answer(flags: SandboxCommandOptions, optIn: boolean): Promise<number> {
+async function choose(on: boolean): Promise<number> {
   const { defaultUserConfigDir, userConfigPath, ConfigError } = await import("../config/index.js");
   const { setConfigKey } = await import("../config/update-config-file.js");
   const file = userConfigPath(defaultUserConfigDir(process.env));
   try {
-    await setConfigKey(file, "sandboxOptIn", optIn);
+    // The opt-in of earlier versions goes: the sandbox is on by default now, and off is "sandbox": "off".
+    await setConfigKey(file, "sandboxOptIn", undefined);
+    await setConfigKey(file, "sandbox", on ? undefined : "off");
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`cairn: ${error.message}\n`);
@@ -58,41 +62,47 @@ async function answer(flags: SandboxCommandOptions, optIn: boolean): Promise<num
     }
     throw error;
   }
-  if (!optIn) {
-    process.stdout.write(`Recorded in ${file}: the sandbox stays off by default, without the notice. Turn it on again with cairn sandbox enable.\n`);
+  if (!on) {
+    process.stdout.write(`Recorded in ${file}: "sandbox": "off". Commands, hooks and MCP servers now run unconfined, with all your permissions, and every run says so. cairn sandbox enable turns it back on.\n`);
     return 0;
   }
   const { checkBubblewrap } = await import("../security/sandbox.js");
   const bubblewrap = checkBubblewrap();
   if (bubblewrap.ok) {
-    process.stdout.write(
-      `Recorded in ${file}: commands, hooks and stdio MCP servers now run in the workspace-write sandbox by default (no network; a Network(...) rule or --sandbox-network gives it). --sandbox off for one run.\n`,
-    );
+    process.stdout.write(`Recorded in ${file}: the sandbox is on (the default): commands, hooks and stdio MCP servers run in the workspace-write sandbox (no network; a Network(...) rule or --sandbox-network gives it). --sandbox off for one run.\n`);
     return 0;
   }
-  process.stdout.write(`Recorded in ${file}, but bubblewrap is not usable here: ${bubblewrap.message}. Until it is, the sandbox stays off and cairn says so at each start.\n`);
+  process.stdout.write(`Recorded in ${file}, but bubblewrap is not usable here: ${bubblewrap.message}. Until it is, every command that is not known to be read-only is asked, even with --yes.\n`);
   return 0;
 }
 
 export function registerSandboxCommand(program: Command): void {
   const sandbox = program
     .command("sandbox")
-    .description("the sandbox in force and why; `enable` opts in once, `disable` keeps it off")
+    .description("the sandbox in force and why; `disable` turns it off in your config, `enable` back on")
     .option("--cwd <dir>", "workspace folder (default: the current folder)")
     .option("--json", "print JSON")
     .action(async (flags: SandboxCommandOptions) => {
       process.exitCode = await status(flags);
     });
   sandbox
-    .command("enable")
-    .description("make the workspace-write sandbox the default wherever bubblewrap works (user config)")
+    .command("status")
+    .description("the sandbox in force and why (the same as `cairn sandbox`)")
+    .option("--cwd <dir>", "workspace folder (default: the current folder)")
+    .option("--json", "print JSON")
     .action(async (_options: unknown, command: Command) => {
-      process.exitCode = await answer(command.optsWithGlobals<SandboxCommandOptions>(), true);
+      process.exitCode = await status(command.optsWithGlobals<SandboxCommandOptions>());
+    });
+  sandbox
+    .command("enable")
+    .description("the sandbox on wherever bubblewrap works (the default): removes an off from your config")
+    .action(async () => {
+      process.exitCode = await choose(true);
     });
   sandbox
     .command("disable")
-    .description("keep the sandbox off by default, without the start notice (user config)")
-    .action(async (_options: unknown, command: Command) => {
-      process.exitCode = await answer(command.optsWithGlobals<SandboxCommandOptions>(), false);
+    .description("run commands unconfined: records \"sandbox\": \"off\" in your config")
+    .action(async () => {
+      process.exitCode = await choose(false);
     });
 }

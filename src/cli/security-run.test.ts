@@ -111,7 +111,7 @@ describe("#14 what was found, through the real CLI", () => {
     expect(stopped.status).toBe(3);
     expect(stopped.stderr).toMatch(/Budget reached: --max-requests 2/);
     expect(cli.server!.requests).toHaveLength(2);
-    const taskId = stopped.stderr.split("\n")[0]?.replace(/^task /, "") ?? "";
+    const taskId = /^task (\S+)$/m.exec(stopped.stderr)?.[1] ?? "";
     const resumed = await runCli(["resume", taskId, "--provider", "anthropic", "--base-url", cli.server!.url, "--yes", "--max-requests", "10"], { env, cwd: cli.sandbox.workspace });
     expect(resumed.status).toBe(0);
     expect(cli.server!.requests).toHaveLength(4);

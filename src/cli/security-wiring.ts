@@ -3,6 +3,8 @@
  * processes start (scrubbed environment, sandbox), the budget, and the
  * redaction of known secret values from what the task writes and sends.
  */
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
 import type { ResolvedSettings } from "../config/index.js";
 import { ConfigError } from "../config/index.js";
 import type { McpServerConfig } from "../mcp/config.js";
@@ -10,6 +12,7 @@ import type { Provider } from "../llm/types.js";
 import { withStreamHooks } from "../llm/stream-hooks.js";
 import { TaskBudget, countSoFar } from "../security/budget.js";
 import { secretValues } from "../security/child-environment.js";
+import { environmentWithSecrets } from "../security/secret-environment.js";
 import { PermissionRules } from "../security/permission-rules.js";
 import type { LaunchPolicy } from "../security/process-launch.js";
 import { launchProcess } from "../security/process-launch.js";
@@ -25,6 +28,10 @@ import { createLaunchPolicy } from "../tools/sandbox-policy.js";
 export interface SessionSecurity {
   rules: PermissionRules;
   launchPolicy: LaunchPolicy;
+  /** This session's saved command outputs: the one part of the data folder the sandbox shows (read-only). */
+  outputFolder: string;
+  /** Frees what sandboxed servers held for the session (their placeholders). */
+  release(): void;
   budget: TaskBudget | undefined;
   redactor: SecretRedactor;
   wrapProvider(provider: Provider): Provider;
@@ -144,20 +151,29 @@ export function createSessionSecurity(options: {
     if (!usable.ok) throw new ConfigError(`--sandbox ${settings.sandbox}: ${usable.message}.`);
   }
   const rules = new PermissionRules(settings.permissions, settings.cwd);
+  const outputFolder = join(settings.dataDir, "outputs", `${new Date().toISOString().slice(0, 10)}-${randomBytes(6).toString("hex")}`);
   const launchPolicy = createLaunchPolicy({
     rules,
+    dataDir: settings.dataDir,
+    readableInDataDir: outputFolder,
     workspace: settings.cwd,
     sandbox: settings.sandbox,
     network: settings.sandboxNetwork,
     allowEnv: settings.allowEnv,
+    environment: settings.environment,
     userConfigDir: settings.userConfigDir,
   });
-  const redactor = new SecretRedactor([options.apiKey, ...secretValues(process.env)]);
+  const redactor = new SecretRedactor([options.apiKey, ...secretValues(environmentWithSecrets())]);
   const hasLimits = Object.values(settings.budget).some((limit) => limit !== undefined);
   const budget = hasLimits ? new TaskBudget(settings.budget, options.resumedBudget ?? countSoFar(options.resumedMessages ?? [])) : undefined;
+  const releases: Array<() => void> = [];
   return {
     rules,
     launchPolicy,
+    outputFolder,
+    release: () => {
+      for (const release of releases.splice(0)) release();
+    },
     budget,
     redactor,
     wrapProvider: (provider) =>
@@ -188,7 +204,8 @@ export function createSessionSecurity(options: {
         : servers.map((server) => {
             if (server.transport.type !== "stdio") return server;
             const cwd = server.transport.cwd ?? settings.cwd;
-            const launch = launchProcess({ policy: launchPolicy, program: server.transport.command, args: server.transport.args, cwd });
+            const launch = launchProcess({ policy: launchPolicy, program: server.transport.command, args: server.transport.args, cwd, longLived: true });
+            releases.push(() => void launch.release());
             return { ...server, transport: { ...server.transport, command: launch.file, args: launch.args } };
           }),
   };

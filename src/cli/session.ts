@@ -35,6 +35,7 @@ import { registerContextManager } from "../context/context-registry.js";
 import type { McpServerConfig } from "../mcp/config.js";
 import type { ToolExecutor } from "../task/contracts/tool-executor.js";
 import type { WorkspaceOperations } from "../tools/operations.js";
+import { workspaceProblem } from "./workspace-check.js";
 
 export interface Session {
   task: Task;
@@ -121,6 +122,9 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
   };
 
   const store = new TaskStore({ dataDir: settings.dataDir });
+  // A data folder that cannot be made is named as such (with how to choose another), not as a failed mkdir deep inside it.
+  const { ensureDataFolder } = await import("../store/data-folder.js");
+  await ensureDataFolder(settings.dataDir);
   let log: TaskLog & { close(): Promise<void> };
   let taskId: string;
   let resumed: PreparedResume | undefined;
@@ -197,12 +201,17 @@ async function buildSession(parts: {
     sandboxServers: (servers) => security.sandboxMcpServers(servers),
     ...(options.extraMcpServers ? { extraServers: options.extraMcpServers } : {}),
   });
-  started.push(() => mcp.close());
+  started.push(async () => {
+    await mcp.close();
+    security.release();
+  });
 
   subagents.factory.useMcp(mcp);
   const baseExecutor = createToolExecutor({
     workspace: settings.cwd,
     dataDir: settings.dataDir,
+    outputFolder: security.outputFolder,
+    sandboxUnavailable: settings.sandboxUnavailable,
     approval: settings.autoApprove,
     yes: settings.yes,
     allowOutsideWrites: settings.allowOutsideWrites,
@@ -276,6 +285,7 @@ async function buildSession(parts: {
         withChecklistReminder(await prompt.environmentDetails({ ...detailOptions, contextTokens: context.tokensUsed() }), checklistReminder(current.task?.apiConversationHistory ?? [], context.settings.checklistReminderEvery)),
     },
     context,
+    workspaceProblem: () => workspaceProblem(settings.cwd, taskId),
     protocol: settings.toolProtocol,
     mode: settings.plan ? "plan" : "act",
     yes: settings.yes,

@@ -1,5 +1,6 @@
 /** The CLI's side of the TUI's slash commands: what /undo, /restore, /history, /resume, /cost ... do. */
-import { modelsForProvider } from "../llm/models.js";
+import { isKnownModel, modelsForProvider } from "../llm/models.js";
+import type { TaskSummary } from "../store/types.js";
 import type { SlashSession } from "../ui/tui/slash-commands.js";
 import type { InteractiveController } from "./interactive.js";
 
@@ -35,6 +36,13 @@ async function checkpointOwner(options: { dataDir: string; workspace: string; re
 
 export function createSlashSession(controller: InteractiveController): SlashSession {
   const settings = () => controller.settings;
+
+  /** This folder's tasks, the most recently active first. */
+  const folderTasks = async (): Promise<TaskSummary[]> => {
+    const { TaskStore } = await import("../store/task-store.js");
+    const rows = (await new TaskStore({ dataDir: settings().dataDir }).list()).filter((row) => row.workspace === settings().cwd);
+    return rows.sort((left, right) => right.updatedAt - left.updatedAt || right.createdAt - left.createdAt);
+  };
 
   const restore = async (checkpoint: string, mode: "files" | "task" | "both"): Promise<string> => {
     const current = controller.taskId;
@@ -72,6 +80,11 @@ export function createSlashSession(controller: InteractiveController): SlashSess
     setModel: (spec) => controller.switchModel(spec),
     describeModel: () => `${settings().model}${settings().profile ? ` (profile ${settings().profile})` : ""} via ${settings().provider}`,
     modelChoices: () => modelsForProvider(settings().provider),
+    modelWarning: () => {
+      const { model, provider } = settings();
+      if (provider === "mock" || isKnownModel(model)) return undefined;
+      return `${model} is not in cairn's model catalogue: it is used as given (custom and local models work), with a default context window and no cost figures. Check the name if you meant a known model (/model lists them).`;
+    },
     setMode: (mode) => controller.setMode(mode),
     costReport: () => {
       const task = controller.currentSession?.task.usage.totals() ?? { tokensIn: 0, tokensOut: 0, cost: 0 };
@@ -84,17 +97,33 @@ export function createSlashSession(controller: InteractiveController): SlashSess
     undo: async () => {
       const taskId = controller.taskId;
       if (taskId === undefined) return "There is no task to undo yet.";
-      const { CheckpointTracker } = await import("../checkpoints/tracker.js");
-      const tracker = new CheckpointTracker({ workspace: settings().cwd, dataDir: settings().dataDir });
-      await tracker.init();
-      const [latest] = await tracker.list({ taskId });
-      if (latest === undefined) return "This task has no checkpoint yet.";
-      return restore(latest.hash, "files");
+      const [{ CheckpointTracker }, { restoreCheckpoint }, { describeUndo, undoLastStep }] = await Promise.all([
+        import("../checkpoints/tracker.js"),
+        import("../checkpoints/restore.js"),
+        import("./undo-command.js"),
+      ]);
+      const undone = await controller.between(async () => {
+        try {
+          const tracker = new CheckpointTracker({ workspace: settings().cwd, dataDir: settings().dataDir });
+          await tracker.init();
+          return await undoLastStep({
+            tracker,
+            taskId,
+            undone: controller.undoPoints,
+            restoreFiles: (hash) => restoreCheckpoint({ dataDir: settings().dataDir, taskId, checkpoint: hash, mode: "files" }),
+          });
+        } finally {
+          // The task stays the one the next message continues.
+          controller.continueTask(taskId, false);
+        }
+      });
+      if (undone.kind === "nothing") return undone.text;
+      controller.undoPoints.push(undone.point);
+      return `${describeUndo(undone.outcome)} Type a message to continue the task.`;
     },
     restore,
     history: async () => {
-      const { TaskStore } = await import("../store/task-store.js");
-      const rows = (await new TaskStore({ dataDir: settings().dataDir }).list()).filter((row) => row.workspace === settings().cwd);
+      const rows = await folderTasks();
       if (rows.length === 0) return "No tasks in this folder yet.";
       const now = Date.now();
       return [
@@ -107,14 +136,18 @@ export function createSlashSession(controller: InteractiveController): SlashSess
       const store = new TaskStore({ dataDir: settings().dataDir });
       let taskId: string | undefined;
       if (reference === undefined) {
-        taskId = (await store.list()).find((row) => row.workspace === settings().cwd && row.taskId !== controller.taskId)?.taskId;
+        taskId = (await folderTasks()).find((row) => row.taskId !== controller.taskId)?.taskId;
         if (taskId === undefined) return "No other task in this folder to resume.";
       } else {
         taskId = await store.resolveTaskId(reference);
       }
+      const loaded = await store.load(taskId);
       await controller.between(async () => {});
-      controller.continueTask(taskId, true);
-      return `Task ${taskId} is open: type a message to continue it (Enter with nothing typed shows nothing; say what to do next).`;
+      // Its transcript now, so the user sees what they are continuing; not again when it continues.
+      const { prepareResume } = await import("../store/resume.js");
+      for (const message of prepareResume(loaded, { now: Date.now() }).uiMessages) controller.host.onMessage({ ...message, partial: false });
+      controller.continueTask(taskId, false);
+      return `Task ${taskId} is open: type a message to continue it (say what to do next).`;
     },
     contextCommand: (command) => controller.contextCommand(command),
     mcpReport: async () => {

@@ -21,6 +21,17 @@ export async function resumeProblem(dataDir: string, reference: string): Promise
   return undefined;
 }
 
+/** Why cairn's data folder cannot hold the task (it cannot be created or written), or undefined. */
+export async function dataFolderProblem(dataDir: string): Promise<string | undefined> {
+  const { ensureDataFolder } = await import("../store/data-folder.js");
+  try {
+    await ensureDataFolder(dataDir);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
 /** What to set when no API key is found, or undefined when one is (or none is needed). */
 export async function missingApiKeyMessage(settings: ResolvedSettings): Promise<string | undefined> {
   const { requireApiKey } = await import("../config/index.js");

@@ -6,6 +6,7 @@
  * from the parent's. Its messages reach the parent's host carrying its
  * `subagentId`; its asks name it.
  */
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ResolvedSettings } from "../config/index.js";
 import type { Provider } from "../llm/types.js";
@@ -181,11 +182,22 @@ export class SubagentFactory implements ChildTaskFactory {
       this.isolated.set(subagentId, { workspace: isolated, diff: "" });
     }
     const cwd = isolated?.cwd ?? settings.cwd;
-    const rules = isolated === undefined ? security.rules : new PermissionRules(settings.permissions, cwd);
+    // The parent's rules as they stand now ("always allow" answers included), resolved against the child's own folder.
+    const rules = isolated === undefined ? security.rules : new PermissionRules(security.rules.rules, cwd);
     const launchPolicy =
       isolated === undefined
         ? security.launchPolicy
-        : createLaunchPolicy({ workspace: cwd, sandbox: settings.sandbox, network: settings.sandboxNetwork, allowEnv: settings.allowEnv, userConfigDir: settings.userConfigDir, rules });
+        : createLaunchPolicy({
+            workspace: cwd,
+            sandbox: settings.sandbox,
+            network: settings.sandboxNetwork,
+            allowEnv: settings.allowEnv,
+            environment: settings.environment,
+            userConfigDir: settings.userConfigDir,
+            dataDir: settings.dataDir,
+            readableInDataDir: security.outputFolder,
+            rules,
+          });
 
     // MCP tools may change anything: only types given the parent's tools (or use_mcp_tool by name) get them.
     const mcp = this.mcp !== undefined && (type.tools === undefined || type.tools.includes("use_mcp_tool")) && !type.readOnly ? this.mcp : undefined;
@@ -202,6 +214,8 @@ export class SubagentFactory implements ChildTaskFactory {
       rules,
       allowOutsideReads: settings.allowOutsideReads,
       launchPolicy,
+      outputFolder: security.outputFolder,
+      sandboxUnavailable: settings.sandboxUnavailable,
       userConfigDir: settings.userConfigDir,
       supportsImages: provider.model.supportsImages,
       keepBackgroundProcesses: settings.keepBackgroundProcesses,
@@ -349,9 +363,27 @@ export class SubagentFactory implements ChildTaskFactory {
     const found = this.isolated.get(subagentId);
     if (found === undefined) return { kind: "empty" };
     const result = await found.workspace.merge(found.diff);
-    // Merged: the worktree has served; a conflict keeps it (and its branch) until the session ends.
-    if (result.kind !== "conflict") await this.discardChanges(subagentId);
-    return result;
+    if (result.kind !== "conflict") {
+      await this.discardChanges(subagentId); // merged: the worktree has served
+      return result;
+    }
+    // The worktree is the only copy of the child's work: it outlives the session as a patch file.
+    const patch = await this.keepChanges(subagentId);
+    return patch === undefined ? result : { kind: "conflict", message: `${result.message}\n${keptPatchNote(patch)}` };
+  }
+
+  async keepChanges(subagentId: string): Promise<string | undefined> {
+    const found = this.isolated.get(subagentId);
+    if (found === undefined || found.diff.trim() === "") {
+      await this.discardChanges(subagentId);
+      return undefined;
+    }
+    const folder = join(this.options.settings.dataDir, "subagent-changes", this.options.parentTaskId);
+    const patch = join(folder, `${subagentId}.patch`);
+    await mkdir(folder, { recursive: true });
+    await writeFile(patch, found.diff);
+    await this.discardChanges(subagentId);
+    return patch;
   }
 
   async discardChanges(subagentId: string): Promise<void> {
@@ -391,4 +423,9 @@ export interface SubagentHookRunner {
 export interface SubagentHooks {
   runner: SubagentHookRunner;
   wrapExecutor(executor: ToolExecutor): ToolExecutor;
+}
+
+/** Where a child's unmerged work was kept, and how to use it. */
+export function keptPatchNote(patch: string): string {
+  return `Its changes are kept in ${patch}; apply them once the workspace allows with: git apply ${patch}`;
 }

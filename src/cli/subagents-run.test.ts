@@ -13,6 +13,7 @@ import { TaskStore } from "../store/task-store.js";
 import { runCli, startCli } from "./test-support/cli-harness.js";
 import { useCliFixture } from "./test-support/cli-fixture.js";
 import { everythingEntry } from "../mcp/test-support/servers.js";
+import { withoutSandboxNotice } from "./test-support/cli-harness.js";
 
 const cli = useCliFixture();
 
@@ -67,7 +68,7 @@ describe("issue #17 subagents through the real CLI", () => {
     };
     const server = await cli.startServer(scenario);
     const result = await cli.run(runArgs(["--yes", "--json"], "Explore the workspace"));
-    expect(result.stderr).toBe("");
+    expect(withoutSandboxNotice(result.stderr)).toBe("");
     expect(result.status).toBe(0);
 
     // Parallel: both children's first requests arrive before either child's second one.
@@ -203,7 +204,8 @@ describe("issue #17 subagents through the real CLI", () => {
       turns: [{ text: useSubagents([{ prompt: "DELTA: summarise the docs", agent: "doc-reader" }]) }, { text: complete("summarised") }],
       conversations: [{ match: "DELTA:", turns: [{ text: complete("delta summary: nothing to read") }] }],
     };
-    const hookFile = join(cli.sandbox.root, "subagent-stop.json");
+    // The hook runs in the sandbox (on by default): it writes into the workspace.
+    const hookFile = join(cli.sandbox.workspace, "subagent-stop.json");
     await writeFile(join(cli.sandbox.configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, hooks: { SubagentStop: `cat > '${hookFile}'` } }));
     const server = await cli.startServer(scenario);
     const result = await cli.run(runArgs(["--yes", "--json"], "Summarise"));
@@ -281,7 +283,7 @@ describe("issue #17 subagents through the real CLI", () => {
     expect(tools).toContain("use_subagents");
   });
 
-  it("a writing subagent works in its own git worktree (branch after parent and subagent, in the data folder, repository hooks off); its diff is approved and merged uncommitted; a conflicting change is reported and nothing overwritten", { timeout: 90_000 }, async () => {
+  it("a writing subagent works in its own git worktree (branch after parent and subagent, in the data folder, repository hooks off); its diff is approved and merged uncommitted; a conflicting change is reported, nothing overwritten, and kept as a patch file", { timeout: 90_000 }, async () => {
     const ws = cli.sandbox.workspace;
     const gitIn = (...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, encoding: "utf8" });
     gitIn("init", "-q");
@@ -314,7 +316,7 @@ describe("issue #17 subagents through the real CLI", () => {
     };
     const timer = setInterval(answer, 50);
     const status = await run.exit.finally(() => clearInterval(timer));
-    expect(run.stderr).toBe("");
+    expect(withoutSandboxNotice(run.stderr)).toBe("");
     expect(status).toBe(0);
 
     // Each child started from the workspace as it was, untracked files included.
@@ -336,6 +338,11 @@ describe("issue #17 subagents through the real CLI", () => {
     expect(back).toContain('status=\\"conflict\\"');
     expect(back).toContain("do not apply to the workspace as it is now");
     expect(run.events().some((event) => event["say"] === "warning" && String(event["text"]).includes("general-2"))).toBe(true);
+    // The refused child's work is not lost with its worktree: a patch in the data folder, named to the user and the model.
+    const patch = join(cli.sandbox.dataDir, "subagent-changes", parentId, "general-2.patch");
+    expect(run.events().some((event) => event["say"] === "warning" && String(event["text"]).includes(`kept in ${patch}`))).toBe(true);
+    expect(back).toContain(`kept in ${patch}`);
+    expect(await readFile(patch, "utf8")).toContain("+beta");
 
     // Each writing child took checkpoints of its own worktree.
     expect(run.events().some((event) => event["say"] === "checkpoint_created" && event["subagentId"] === "general-1")).toBe(true);
@@ -366,7 +373,7 @@ describe("issue #17 subagents through the real CLI", () => {
     expect(existsSync(join(cli.sandbox.workspace, "alpha.txt"))).toBe(false);
 
     const resumed = await cli.run(["resume", "--json", "--yes", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test-subagents", parentId]);
-    expect(resumed.stderr).toBe("");
+    expect(withoutSandboxNotice(resumed.stderr)).toBe("");
     expect(resumed.status).toBe(0);
     // ALPHA was not run again; BETA went on where it stopped, in its own task.
     const order = conversationOrder(["ALPHA:", "BETA:"]);
@@ -400,7 +407,7 @@ describe("issue #17 subagents through the real CLI", () => {
     };
     const server = await cli.startServer(scenario);
     const result = await cli.run(runArgs(["--yes", "--json"], "Use MCP"));
-    expect(result.stderr).toBe("");
+    expect(withoutSandboxNotice(result.stderr)).toBe("");
     expect(result.status).toBe(0);
     const order = conversationOrder(["ZETA:", "ETA:"]);
     const zetaSecond = requestText(order.lastIndexOf("ZETA:"));

@@ -31,10 +31,10 @@ describe.skipIf(!tmuxAvailable())("issue #17 in a real terminal (tmux, 80x30)", 
     const terminal = await cli.openCairn([...anthropicArgs(server), "delegate"]);
     const asked = await terminal.waitFor(/\[subagent general-1\] Run this command\?/, { timeoutMs: 60_000 });
     expect(asked).toMatch(/◆ general-1 · /);
-    await terminal.sendKeys("y");
+    await terminal.sendKeys("1");
     await terminal.waitFor(/Allow this\?/, { timeoutMs: 60_000 });
     expect(await terminal.capture()).toMatch(/\+from-child/);
-    await terminal.sendKeys("y");
+    await terminal.sendKeys("1");
     await terminal.waitFor(/Done\?/, { timeoutMs: 60_000 });
     expect(await readFile(join(cli.sandbox.workspace, "child.txt"), "utf8")).toBe("from-child\n");
     await terminal.sendKeys("C-c");

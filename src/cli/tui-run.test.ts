@@ -19,10 +19,10 @@ describe.skipIf(!tmuxAvailable())("the terminal UI in a real terminal (tmux, 80x
     const terminal = await cli.openCairn([...anthropicArgs(server), "write hello"]);
     await terminal.waitFor(/Allow this\?/, { timeoutMs: 60_000 });
     expect(await terminal.capture()).toMatch(/\+hello/);
-    await terminal.sendKeys("y");
+    await terminal.sendKeys("1");
     await terminal.waitFor(/Run this command\?/, { timeoutMs: 60_000 });
     await access(join(cli.sandbox.workspace, "hello.txt"));
-    await terminal.sendKeys("y");
+    await terminal.sendKeys("1");
     await terminal.waitFor(/working/, { timeoutMs: 30_000 });
     await terminal.sendKeys("Escape");
     const screen = await terminal.waitFor(/Task interrupted/, { timeoutMs: 30_000 });
@@ -45,9 +45,9 @@ describe.skipIf(!tmuxAvailable())("the terminal UI in a real terminal (tmux, 80x
     const provider = anthropicArgs(server);
     let terminal = await cli.openCairn([...provider, "write hello"]);
     await terminal.waitFor(/Allow this\?/, { timeoutMs: 60_000 });
-    await terminal.sendKeys("y");
+    await terminal.sendKeys("1");
     await terminal.waitFor(/Run this command\?/, { timeoutMs: 60_000 });
-    await terminal.sendKeys("y");
+    await terminal.sendKeys("1");
     await terminal.waitFor(/working/, { timeoutMs: 30_000 });
     await terminal.sendKeys("Escape");
     const screen = await terminal.waitFor(/Task interrupted/, { timeoutMs: 30_000 });

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { ConfigError } from "./errors.js";
 import { autoApproveKeys, providerNames } from "./types.js";
 import { securitySettingsSchema } from "../security/settings-schema.js";
+import { environmentSchema, permissionsSchema } from "./permissions-schema.js";
 
 const positiveInteger = z.number().int().positive();
 const milliseconds = z.number().int().nonnegative();
@@ -51,10 +52,13 @@ const modelOverrideSchema = z.strictObject({
   supportsReasoning: z.boolean().optional(),
 });
 
-const hookGroupSchema = z.looseObject({
+export const hookGroupSchema = z.looseObject({
   matcher: z.string().optional(),
   hooks: z.array(z.looseObject({ type: z.string().optional(), command: z.string().optional(), timeout: z.number().positive().optional() })),
 });
+
+/** The `hooks` value of a settings file: the old `{"TaskStart": "cmd"}` form or Claude Code's matcher groups. */
+export const hooksSchema = z.record(z.string(), z.union([z.string().min(1), z.array(hookGroupSchema)]));
 
 export const configFileSchema = z.strictObject({
   $schema: z.string().optional(),
@@ -76,7 +80,7 @@ export const configFileSchema = z.strictObject({
   autoApprove: autoApproveSchema.optional(),
   models: z.record(z.string(), modelOverrideSchema).optional(),
   // The old `{"TaskStart": "cmd"}` form, or Claude Code's: event -> [{matcher, hooks: [{type, command, timeout}]}].
-  hooks: z.record(z.string(), z.union([z.string().min(1), z.array(hookGroupSchema)])).optional(),
+  hooks: hooksSchema.optional(),
   timeouts: z
     .strictObject({ firstChunkMs: positiveInteger.optional(), betweenChunksMs: positiveInteger.optional(), mcpWaitMs: milliseconds.optional() })
     .optional(),
@@ -84,6 +88,10 @@ export const configFileSchema = z.strictObject({
   /** Subagents (issue #17): how many children run at once. */
   subagents: z.strictObject({ maxParallel: positiveInteger.max(16).optional() }).optional(),
   ...securitySettingsSchema,
+  // Claude Code's block as well: its defaultMode is honoured, additionalDirectories reported as not supported.
+  permissions: permissionsSchema.optional(),
+  /** Variables set for commands (a project's once trusted; secret-looking names only with allowEnv). */
+  env: environmentSchema.optional(),
   context: contextSchema.optional(),
 });
 
@@ -95,7 +103,7 @@ export interface LoadedConfigFile {
   warnings: string[];
 }
 
-function describePath(path: ReadonlyArray<PropertyKey>): string {
+export function describePath(path: ReadonlyArray<PropertyKey>): string {
   return path.length === 0 ? "(top level)" : path.map(String).join(".");
 }
 
@@ -150,7 +158,7 @@ function brokenWithin(text: string, length: number): boolean {
  * around the error, which could be an API key in the user config, so it is not
  * shown; the spot is found by bisecting prefixes instead.
  */
-function jsonErrorLocation(text: string): string {
+export function jsonErrorLocation(text: string): string {
   let low = 1;
   let high = text.length;
   if (!brokenWithin(text, high)) return " (it ends too early)";

@@ -7,6 +7,7 @@ import { dirname } from "node:path";
 import { ConfigError } from "./errors.js";
 import type { ConfigFile } from "./config-file.js";
 import { expandPath } from "./paths.js";
+import type { SettingsFile } from "./settings-files.js";
 import type { CliFlags, ProviderName, ProviderProfile, SettingSource } from "./types.js";
 import { autoApproveKeys, providerNames } from "./types.js";
 
@@ -37,6 +38,7 @@ export function configFileLayer(layer: Layer, config: ConfigFile, file: string):
   set(layer, "toolProtocol", config.toolProtocol);
   set(layer, "maxMistakes", config.maxMistakes);
   set(layer, "parallelTools", config.parallelTools);
+  set(layer, "keepBackgroundProcesses", config.keepBackgroundProcesses);
   set(layer, "checkpoints", config.checkpoints);
   set(layer, "allowOutsideWrites", config.allowOutsideWrites);
   set(layer, "dataDir", config.dataDir === undefined ? undefined : expandPath(config.dataDir, base));
@@ -56,6 +58,25 @@ export function configFileLayer(layer: Layer, config: ConfigFile, file: string):
   set(layer, "allowOutsideReads", config.allowOutsideReads);
   set(layer, "allowEnv", config.allowEnv);
   for (const [key, limit] of Object.entries(config.budget ?? {})) set(layer, `budget.${key}`, limit);
+  return layer;
+}
+
+/**
+ * One settings file's layer: its cairn keys, and what its permission mode,
+ * `env` and `statusLine` mean in cairn's settings, each naming the file.
+ */
+export function settingsFileLayer(file: SettingsFile): Layer {
+  const details = new Map<string, string>();
+  const layer = createLayer(file.scope, (key) => details.get(key) ?? file.path);
+  configFileLayer(layer, file.config, file.path);
+  const mode = file.defaultMode;
+  const modeKey = mode === "acceptEdits" ? "autoApprove.editInside" : mode === "bypassPermissions" ? "yes" : mode === "plan" ? "plan" : undefined;
+  if (modeKey !== undefined) {
+    layer.values.set(modeKey, true);
+    details.set(modeKey, `${file.path} (permissions.defaultMode ${mode ?? ""})`);
+  }
+  for (const [name, value] of Object.entries(file.environment)) layer.values.set(`env.${name}`, value);
+  set(layer, "statusLine", file.statusLine);
   return layer;
 }
 

@@ -1,44 +1,42 @@
 /**
- * Settings from every place, in order of precedence: flags > environment >
- * selected profile > project `.cairn/config.json` > user config > defaults.
+ * Settings from every place, in order of precedence: Claude Code's managed
+ * file > flags > environment > selected profile > the project's
+ * `.claude/settings.local.json` > `.claude/settings.json` > `.cairn/config.json`
+ * > the user's `~/.claude/settings.json` > cairn's user config > defaults.
+ * Rules from every file count at once; a project's files only narrow until
+ * the folder is trusted (src/config/project-gate.ts).
  */
 import { stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import type { ConfigFile, LoadedConfigFile } from "./config-file.js";
-import { readConfigFileLazily as readConfigFile } from "./read-config-lazily.js";
-import { isLoopbackUrl, providerKeyVariable } from "./api-key.js";
 import { ConfigError } from "./errors.js";
-import { configFileLayer, createLayer, environmentLayer, flagLayer, profileLayer, type Layer } from "./layers.js";
+import { createLayer, environmentLayer, flagLayer, profileLayer, settingsFileLayer, type Layer } from "./layers.js";
 import { defaultDataDir, defaultUserConfigDir, projectConfigPath, userConfigPath } from "./paths.js";
-import { SecretValue } from "./secret.js";
 import { isTrusted, trustFolder } from "./trust.js";
 import { projectHookPlaces } from "./project-hook-places.js";
 import { sandboxDefault, type BubblewrapProbe } from "./sandbox-default.js";
+import { defaultClaudeUserDir, defaultManagedSettingsPath, loadSettingsFiles, settingsFilePlaces, type SettingsFile } from "./settings-files.js";
+import { gateProjectFile } from "./project-gate.js";
+import { resolveBudget, resolveModels } from "./narrowing.js";
+import { selectApiKey, selectProfile } from "./profile-and-key.js";
 import { checkBubblewrap } from "../security/sandbox.js";
 import type {
   HookSetting,
   AutoApproveSettings,
   CliFlags,
-  ModelOverride,
   OnAskPolicy,
   ProviderName,
-  ProviderProfile,
   ResolvedSettings,
   SettingSource,
+  StatusLineSetting,
   ToolProtocol,
 } from "./types.js";
 import { autoApproveKeys } from "./types.js";
 import { defaultModels as catalogueDefaultModels } from "../llm/models.js";
 import { defaultApprovalSettings } from "../tools/approval.js";
+import { looksSecret } from "../security/child-environment.js";
 import { collectPermissionRules } from "../security/permission-sources.js";
-import { RuleSyntaxError } from "../security/permission-rules.js";
+import { parseRule, RuleSyntaxError, type PermissionRule } from "../security/permission-rules.js";
 import type { SandboxMode } from "../security/security-decision.js";
-import type { BudgetLimits } from "../security/settings-schema.js";
-
-function sameUrl(left: string, right: string): boolean {
-  const normal = (url: string): string => url.trim().replace(/\/+$/, "").toLowerCase();
-  return normal(left) === normal(right);
-}
 import { defaultContextSettings } from "../context/context-settings.js";
 import type { ContextSettings } from "../context/context-settings.js";
 
@@ -49,6 +47,10 @@ export interface ResolveSettingsOptions {
   cwd: string;
   /** Default `$XDG_CONFIG_HOME/cairn` or `~/.config/cairn`. */
   userConfigDir?: string;
+  /** Claude Code's user folder; default `$CLAUDE_CONFIG_DIR` or `~/.claude`. */
+  claudeUserDir?: string;
+  /** Claude Code's managed settings file; default `/etc/claude-code/managed-settings.json`. */
+  managedSettingsPath?: string;
   /** `--trust`: trust the workspace (remembered) before reading its config. */
   trust?: boolean;
   /** Whether bubblewrap works here (default: the real check), asked only for the opted-in default. */
@@ -106,85 +108,56 @@ async function exists(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined)) !== undefined;
 }
 
-/**
- * Keys never come from a project (anyone who can commit to the repository could
- * read them); and until the folder is trusted, nothing that runs programs or
- * skips the user's approval, nor an address the user's key would be sent to.
- * Returns what was held back for want of trust.
- */
-function sanitizeProject(options: {
-  project: LoadedConfigFile;
-  trusted: boolean;
+/** Reads every settings file and holds back what an untrusted project may not do. */
+async function loadFiles(options: {
+  cwd: string;
   userFile: string;
-  warnings: string[];
+  claudeUserDir: string;
+  managedPath: string;
+  trusted: boolean;
   allowBaseUrl: string | undefined;
-  blockedBaseUrls: Array<{ key: string; url: string }>;
-}): string[] {
-  const { project, trusted, warnings } = options;
-  const config: ConfigFile = project.config;
-  const keyPlaces: string[] = [];
-  if (config.apiKey !== undefined) {
-    delete config.apiKey;
-    keyPlaces.push("apiKey");
+  warnings: string[];
+}) {
+  const places = settingsFilePlaces({ cwd: options.cwd, userConfigFile: options.userFile, projectConfigFile: projectConfigPath(options.cwd), claudeUserDir: options.claudeUserDir, managedPath: options.managedPath });
+  const loaded = await loadSettingsFiles(places);
+  const files = loaded.filter((file): file is SettingsFile => file !== undefined);
+  for (const file of files) options.warnings.push(...file.warnings);
+  const blockedBaseUrls: Array<{ key: string; url: string }> = [];
+  const heldBack: Array<{ key: string; file: string }> = [];
+  for (const file of files) {
+    if (file.scope !== "project") continue;
+    const held = gateProjectFile({ file, trusted: options.trusted, userFile: options.userFile, warnings: options.warnings, allowBaseUrl: options.allowBaseUrl, blockedBaseUrls });
+    heldBack.push(...held.map((key) => ({ key, file: file.path })));
   }
-  for (const [name, profile] of Object.entries(config.profiles ?? {})) {
-    if (profile.apiKey === undefined) continue;
-    delete profile.apiKey;
-    keyPlaces.push(`profiles.${name}.apiKey`);
+  const summaries = places.map((place, index) => {
+    const file = loaded[index];
+    return { ...place, present: file !== undefined, ...(file?.claudeHooks === undefined ? {} : { claudeHooks: file.claudeHooks }) };
+  });
+  return { files, summaries, blockedBaseUrls, heldBack };
+}
+
+function permissionRules(files: readonly SettingsFile[], flags: CliFlags): PermissionRule[] {
+  try {
+    return [...collectPermissionRules({ files: files.map((file) => ({ path: file.path, scope: file.scope, permissions: file.config.permissions })), flags }), ...excludedCommandRules(files)];
+  } catch (error) {
+    if (error instanceof RuleSyntaxError) throw new ConfigError(`${error.message} (in --allowed-tools, --ask-tools or --disallowed-tools).`);
+    throw error;
   }
-  if (keyPlaces.length > 0) {
-    warnings.push(
-      `${project.path}: ${keyPlaces.join(", ")} ignored: API keys belong in the environment or the user config (${options.userFile}), never in a project's files.`,
-    );
-  }
-  if (trusted) return [];
-  const gated: string[] = [];
-  for (const key of autoApproveKeys) {
-    if (config.autoApprove?.[key] === true) {
-      delete config.autoApprove[key];
-      gated.push(`autoApprove.${key}`);
-    }
-  }
-  if (config.hooks !== undefined && Object.keys(config.hooks).length > 0) gated.push("hooks");
-  delete config.hooks;
-  if (config.allowOutsideWrites === true) {
-    delete config.allowOutsideWrites;
-    gated.push("allowOutsideWrites");
-  }
-  // #14: before trust, nothing that moves cairn's data, runs code or loosens the sandbox.
-  for (const key of ["dataDir", "allowEnv", "allowOutsideReads"] as const) {
-    if (config[key] !== undefined && config[key] !== false) {
-      delete config[key];
-      gated.push(key);
-    }
-  }
-  if (config.sandbox === "off") {
-    delete config.sandbox;
-    gated.push("sandbox");
-  }
-  if (config.sandboxNetwork === true) {
-    delete config.sandboxNetwork;
-    gated.push("sandboxNetwork");
-  }
-  const allowedUrl = (url: string): boolean => isLoopbackUrl(url) || (options.allowBaseUrl !== undefined && sameUrl(url, options.allowBaseUrl));
-  if (config.baseUrl !== undefined && !allowedUrl(config.baseUrl)) {
-    options.blockedBaseUrls.push({ key: "baseUrl", url: config.baseUrl });
-    delete config.baseUrl;
-    gated.push("baseUrl");
-  }
-  for (const [name, profile] of Object.entries(config.profiles ?? {})) {
-    if (profile.baseUrl !== undefined && !allowedUrl(profile.baseUrl)) {
-      options.blockedBaseUrls.push({ key: `profiles.${name}.baseUrl`, url: profile.baseUrl });
-      delete profile.baseUrl;
-      gated.push(`profiles.${name}.baseUrl`);
-    }
-  }
-  if (gated.length > 0) {
-    warnings.push(
-      `${project.path}: ${gated.join(", ")} ignored because this folder is not trusted yet. Run once with --trust (or accept the trust question in cairn) to allow them.`,
-    );
-  }
-  return gated;
+}
+
+/** Claude Code's sandbox.excludedCommands: the commands they name run outside the sandbox, as Unsandboxed allow rules do. */
+function excludedCommandRules(files: readonly SettingsFile[]): PermissionRule[] {
+  return files.flatMap((file) =>
+    file.unsandboxedCommands.map((command) => {
+      const source = `${file.scope} ${file.path} (sandbox.excludedCommands)`;
+      try {
+        return parseRule(`Unsandboxed(${/[*:]/.test(command) ? command : `${command}:*`})`, "allow", source);
+      } catch (error) {
+        if (error instanceof RuleSyntaxError) throw new ConfigError(`${source}: "${command}" is not a command cairn can match: ${error.message}`);
+        throw error;
+      }
+    }),
+  );
 }
 
 /** Resolves every setting and records where each one came from. */
@@ -195,6 +168,7 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
   const userConfigDir = options.userConfigDir ?? defaultUserConfigDir(env);
   const userFile = userConfigPath(userConfigDir);
   const projectFile = projectConfigPath(cwd);
+  const claudeUserDir = options.claudeUserDir ?? defaultClaudeUserDir(env);
 
   if (options.trust === true || flags.trust === true) await trustFolder(cwd, userConfigDir);
   let trusted = false;
@@ -205,43 +179,45 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     warnings.push(`${error.message} Treating this folder as not trusted.`);
   }
 
-  const user = await readConfigFile(userFile);
-  const project = await readConfigFile(projectFile);
-  warnings.push(...(user?.warnings ?? []), ...(project?.warnings ?? []));
-  const blockedBaseUrls: Array<{ key: string; url: string }> = [];
-  const gated = project ? sanitizeProject({ project, trusted, userFile, warnings, allowBaseUrl: flags.allowBaseUrl, blockedBaseUrls }) : [];
-  let permissions: ReturnType<typeof collectPermissionRules>;
-  try {
-    permissions = collectPermissionRules({
-      user: user && { path: userFile, permissions: user.config.permissions },
-      project: project && { path: projectFile, permissions: project.config.permissions },
-      trusted,
-      flags,
-    });
-  } catch (error) {
-    if (error instanceof RuleSyntaxError) throw new ConfigError(`${error.message} (in --allowed-tools, --ask-tools or --disallowed-tools).`);
-    throw error;
-  }
-  gated.push(...permissions.gated);
+  const { files, summaries, blockedBaseUrls, heldBack } = await loadFiles({
+    cwd,
+    userFile,
+    claudeUserDir,
+    managedPath: options.managedSettingsPath ?? defaultManagedSettingsPath(),
+    trusted,
+    allowBaseUrl: flags.allowBaseUrl,
+    warnings,
+  });
+  const permissions = permissionRules(files, flags);
+  const gated = [...new Set(heldBack.map((entry) => entry.key))];
   if (!trusted && (await exists(join(cwd, ".cairn", "mcp.json")))) gated.push(".cairn/mcp.json");
   if (!trusted) gated.push(...(await projectHookPlaces(cwd)));
 
   const defaults = defaultsLayer();
-  const userLayer = user ? configFileLayer(createLayer("user", userFile), user.config, userFile) : createLayer("user", userFile);
-  const projectLayer = project
-    ? configFileLayer(createLayer("project", projectFile), project.config, projectFile)
-    : createLayer("project", projectFile);
+  const fileLayers = files.map((file) => ({ file, layer: settingsFileLayer(file) }));
+  const managedLayers = fileLayers.filter((entry) => entry.file.scope === "managed").map((entry) => entry.layer);
+  const ownAndProjectLayers = fileLayers.filter((entry) => entry.file.scope !== "managed").map((entry) => entry.layer);
   const flagsLayer = flagLayer(flags, options.cwd);
+  const cairnUser = files.find((file) => file.kind === "cairn-user");
+  const cairnUserLayers = fileLayers.filter((entry) => entry.file.kind === "cairn-user").map((entry) => entry.layer);
+  const cairnProject = files.find((file) => file.kind === "cairn-project");
 
-  const profile = selectProfile({ layers: [flagsLayer, projectLayer, userLayer], user, project });
+  const profile = selectProfile({ layers: [...managedLayers, flagsLayer, ...ownAndProjectLayers], user: cairnUser, project: cairnProject });
   const profileLayers = profile ? [profileLayer(profile.name, profile.profile, profile.file)] : [];
 
-  const lowerLayers = [...profileLayers, projectLayer, userLayer, defaults];
+  const lowerLayers = [...profileLayers, ...ownAndProjectLayers, defaults];
   const provisional = environmentLayer({ env, cwd: options.cwd, provider: "mock" });
-  const provider = pick<ProviderName>([flagsLayer, provisional, ...lowerLayers], "provider").value;
+  const provider = pick<ProviderName>([...managedLayers, flagsLayer, provisional, ...lowerLayers], "provider").value;
   const environment = environmentLayer({ env, cwd: options.cwd, provider });
   defaults.values.set("model", defaultModels[provider]);
-  const layers = [flagsLayer, environment, ...lowerLayers];
+  const unsupportedSettings = files.flatMap((file) => file.unsupported.map((entry) => ({ ...entry, file: file.path })));
+  // Claude Code's `model` names a Claude model: it counts with the anthropic provider only.
+  for (const { file, layer } of fileLayers) {
+    if (file.claudeModel === undefined) continue;
+    if (provider === "anthropic") layer.values.set("model", file.claudeModel);
+    else unsupportedSettings.push({ key: `model ${file.claudeModel}`, file: file.path, why: `Claude Code's model is used with the anthropic provider only (the provider is ${provider})` });
+  }
+  const layers = [...managedLayers, flagsLayer, environment, ...lowerLayers];
 
   const sources: Record<string, SettingSource> = {};
   const sourceDetails: Record<string, string> = {};
@@ -278,42 +254,42 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     sourceDetails["askTimeoutMs"] = "built-in default (none while stdin is open)";
   }
 
-  const budget: BudgetLimits = {};
-  for (const key of ["maxRequests", "maxTokens", "maxCost", "maxTime", "maxToolCalls"] as const) {
-    const limit = optional<number>(`budget.${key}`);
-    if (limit !== undefined) budget[key] = limit;
-  }
-  // Nobody chose a sandbox: the user's one-time opt-in decides (#14).
-  let sandbox = value<SandboxMode>("sandbox");
-  let sandboxNotice: string | undefined;
-  if (sources["sandbox"] === "default") {
-    const chosen = sandboxDefault({ optIn: user?.config.sandboxOptIn, userFile, probe: options.probeSandbox ?? checkBubblewrap });
-    sandbox = chosen.mode;
-    sandboxNotice = chosen.notice;
-    sourceDetails["sandbox"] = chosen.detail;
-    // The user's answer decided: their config is the source (`cairn config`, `cairn sandbox`).
-    if (user?.config.sandboxOptIn !== undefined) sources["sandbox"] = "user";
-  }
+  const bookkeeping = { sources, sourceDetails, warnings };
+  const budget = resolveBudget({ ...bookkeeping, flags: flagsLayer, files: [...managedLayers, ...ownAndProjectLayers] });
+  // The sandbox is the boundary (issue 26): on wherever bubblewrap works unless someone turned it off.
+  const chosenSandbox = value<SandboxMode>("sandbox");
+  const sandboxChoice = sandboxDefault({
+    chosen: sources["sandbox"] === "default" ? undefined : { mode: chosenSandbox, detail: sourceDetails["sandbox"] ?? String(sources["sandbox"]) },
+    legacyOptIn: cairnUser?.config.sandboxOptIn,
+    userFile,
+    probe: options.probeSandbox ?? checkBubblewrap,
+  });
+  const sandbox = sandboxChoice.mode;
+  const sandboxNotice = sandboxChoice.notice;
+  sourceDetails["sandbox"] = sandboxChoice.detail;
+  if (sources["sandbox"] === "default" && cairnUser?.config.sandboxOptIn === false) sources["sandbox"] = "user";
   // A project base URL counts only where it would be in force: not under a flag or variable, and its profile selected.
   const blocked = blockedBaseUrls.find((entry) => entry.key === "baseUrl" || entry.key === `profiles.${profile?.name ?? ""}.baseUrl`);
   const blockedBaseUrl = blocked !== undefined && sources["baseUrl"] !== "flag" && sources["baseUrl"] !== "env" && provider !== "mock" ? blocked.url : undefined;
+  const allowEnv = optional<string[]>("allowEnv") ?? [];
 
   return {
-    permissions: permissions.rules,
+    permissions,
     sandbox,
     ...(sandboxNotice === undefined ? {} : { sandboxNotice }),
+    sandboxUnavailable: sandboxChoice.unavailable,
     sandboxNetwork: value<boolean>("sandboxNetwork"),
     allowOutsideReads: value<boolean>("allowOutsideReads"),
-    allowEnv: optional<string[]>("allowEnv") ?? [],
+    allowEnv,
     budget,
     cwd,
     provider,
     model: value<string>("model"),
     baseUrl,
-    apiKey: selectApiKey({ provider, flags, env, layers: [...profileLayers, userLayer], sources, sourceDetails }),
+    apiKey: selectApiKey({ provider, flags, env, layers: [...profileLayers, ...cairnUserLayers], sources, sourceDetails }),
     profile: profileName,
     toolProtocol: value<ToolProtocol>("toolProtocol"),
-    yes: value<boolean>("yes"),
+    yes: bypassAllowed(value<boolean>("yes"), files, bookkeeping),
     json: value<boolean>("json"),
     plan: value<boolean>("plan"),
     parallelTools: value<boolean>("parallelTools"),
@@ -325,7 +301,7 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     askTimeoutMs,
     onAsk: value<OnAskPolicy>("onAsk"),
     autoApprove,
-    models: record<ModelOverride>("models."),
+    models: resolveModels({ ...bookkeeping, files }),
     hooks: record<HookSetting>("hooks."),
     mcpWaitMs: value<number>("timeouts.mcpWaitMs"),
     stallTimeouts: {
@@ -339,11 +315,62 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     userConfigDir,
     userConfigPath: userFile,
     projectConfigPath: projectFile,
-    trust: { folder: cwd, trusted, gated, ...(blockedBaseUrl !== undefined ? { blockedBaseUrl } : {}) },
+    trust: { folder: cwd, trusted, gated, heldBack, ...(blockedBaseUrl !== undefined ? { blockedBaseUrl } : {}) },
+    settingsFiles: summaries,
+    claudeUserDir,
+    environment: commandEnvironment(record<string>("env."), allowEnv, bookkeeping),
+    unsandboxedCommands: unsandboxedCommands(files, bookkeeping),
+    ...statusLine(optional<StatusLineSetting>("statusLine")),
+    unsupportedSettings,
     sources,
     sourceDetails,
     warnings,
   };
+}
+
+interface Bookkeeping {
+  sources: Record<string, SettingSource>;
+  sourceDetails: Record<string, string>;
+  warnings: string[];
+}
+
+/** `permissions.disableBypassPermissionsMode: "disable"` in any file turns `--yes` (and bypassPermissions) off. */
+function bypassAllowed(yes: boolean, files: readonly SettingsFile[], bookkeeping: Bookkeeping): boolean {
+  const disabling = files.find((file) => file.disableBypass);
+  if (!yes || disabling === undefined) return yes;
+  bookkeeping.warnings.push(`${bookkeeping.sourceDetails["yes"] ?? "--yes"} ignored: ${disabling.path} sets permissions.disableBypassPermissionsMode "disable"; approvals are asked.`);
+  bookkeeping.sources["yes"] = disabling.scope;
+  bookkeeping.sourceDetails["yes"] = `${disabling.path} (permissions.disableBypassPermissionsMode)`;
+  return false;
+}
+
+/** `env` for commands: a secret-looking name passes only when `allowEnv` names it. */
+function commandEnvironment(variables: Record<string, string>, allowEnv: readonly string[], bookkeeping: Bookkeeping): Record<string, string> {
+  const environment: Record<string, string> = {};
+  for (const [name, text] of Object.entries(variables)) {
+    if (looksSecret(name) && !allowEnv.includes(name)) {
+      bookkeeping.warnings.push(`${bookkeeping.sourceDetails[`env.${name}`] ?? "env"}: env.${name} is not set for commands: its name looks secret. Add "${name}" to allowEnv in your config to pass it.`);
+      delete bookkeeping.sources[`env.${name}`];
+      delete bookkeeping.sourceDetails[`env.${name}`];
+      continue;
+    }
+    environment[name] = text;
+  }
+  return environment;
+}
+
+/** Claude Code's `sandbox.excludedCommands` from every file that may set them, in order of precedence. */
+function unsandboxedCommands(files: readonly SettingsFile[], bookkeeping: Bookkeeping): string[] {
+  const from = files.filter((file) => file.unsandboxedCommands.length > 0);
+  const first = from[0];
+  if (first === undefined) return [];
+  bookkeeping.sources["unsandboxedCommands"] = first.scope;
+  bookkeeping.sourceDetails["unsandboxedCommands"] = from.map((file) => file.path).join(", ");
+  return [...new Set(from.flatMap((file) => file.unsandboxedCommands))];
+}
+
+function statusLine(setting: StatusLineSetting | undefined): { statusLine?: StatusLineSetting } {
+  return setting === undefined ? {} : { statusLine: setting };
 }
 
 function contextSettings(value: <T>(key: string) => T): ContextSettings {
@@ -363,59 +390,4 @@ function pick<T>(layers: readonly Layer[], key: string): { value: T; layer: Laye
     if (layer.values.has(key)) return { value: layer.values.get(key) as T, layer };
   }
   throw new Error(`no value for setting "${key}" (missing default)`);
-}
-
-function selectProfile(options: {
-  layers: Layer[];
-  user: LoadedConfigFile | undefined;
-  project: LoadedConfigFile | undefined;
-}): { name: string; profile: ProviderProfile; file: string; selectedBy: Layer } | undefined {
-  const selectedBy = options.layers.find((layer) => layer.values.has("profile"));
-  if (selectedBy === undefined) return undefined;
-  const name = selectedBy.values.get("profile") as string;
-  for (const file of [options.project, options.user]) {
-    const profile = file?.config.profiles?.[name];
-    if (file && profile) {
-      // A project profile of the same name extends the user's (whose key it cannot hold).
-      const userProfile = file === options.project ? options.user?.config.profiles?.[name] : undefined;
-      return { name, profile: { ...userProfile, ...profile }, file: file.path, selectedBy };
-    }
-  }
-  const defined = [options.user, options.project].flatMap((file) => Object.keys(file?.config.profiles ?? {}));
-  throw new ConfigError(
-    `profile "${name}" (from ${selectedBy.detail("profile")}) is not defined. ` +
-      (defined.length > 0 ? `Defined profiles: ${[...new Set(defined)].join(", ")}.` : "No profiles are defined.") +
-      ` Add it under "profiles" in ${options.user?.path ?? "the user config"}.`,
-  );
-}
-
-/** `--api-key`, else `CAIRN_API_KEY`, else the provider's own variable, else the profile's, else the user config's. */
-function selectApiKey(options: {
-  provider: ProviderName;
-  flags: CliFlags;
-  env: NodeJS.ProcessEnv;
-  layers: Layer[];
-  sources: Record<string, SettingSource>;
-  sourceDetails: Record<string, string>;
-}): SecretValue | undefined {
-  const { provider, flags, env, sources, sourceDetails } = options;
-  if (provider === "mock") return undefined;
-  const found = (source: SettingSource, detail: string, key: string | undefined): SecretValue | undefined => {
-    if (key === undefined || key.trim() === "") return undefined;
-    sources["apiKey"] = source;
-    sourceDetails["apiKey"] = detail;
-    return new SecretValue(key.trim());
-  };
-  const variable = providerKeyVariable(provider);
-  const fromFlagOrEnv =
-    found("flag", "--api-key", flags.apiKey) ??
-    found("env", "CAIRN_API_KEY", env["CAIRN_API_KEY"]) ??
-    (variable === undefined ? undefined : found("env", variable, env[variable])) ??
-    (provider === "gemini" ? found("env", "GOOGLE_API_KEY", env["GOOGLE_API_KEY"]) : undefined);
-  if (fromFlagOrEnv) return fromFlagOrEnv;
-  for (const layer of options.layers) {
-    const key = layer.values.get("apiKey");
-    if (typeof key === "string") return found(layer.source, layer.detail("apiKey"), key);
-  }
-  return undefined;
 }

@@ -1,7 +1,7 @@
 /**
- * #14 item "sandbox default": workspace-write when bubblewrap is usable and the
- * user opted in once; otherwise off with a one-line notice, unless someone
- * chose (a flag, a config's `sandbox`, or the user's `sandboxOptIn: false`).
+ * The sandbox is on by default wherever bubblewrap works; where it cannot run
+ * it is "unavailable" (commands are asked), and turning it off is explicit and
+ * said at every run.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -33,58 +33,48 @@ const resolveWith = (options: { flags?: Record<string, unknown>; probe?: Bubblew
 
 const userConfig = (config: Record<string, unknown>) => writeFile(join(folders.userConfigDir, "config.json"), JSON.stringify(config));
 
-describe("#14 sandbox default", () => {
-  it("not opted in: off, with a one-line notice saying how to turn it on", async () => {
+describe("the sandbox default", () => {
+  it("nobody chose and bubblewrap works: workspace-write, no notice", async () => {
     const settings = await resolveWith();
+    expect(settings.sandbox).toBe("workspace-write");
+    expect(settings.sandboxUnavailable).toBe(false);
+    expect(settings.sandboxNotice).toBeUndefined();
+    expect(settings.sourceDetails["sandbox"]).toMatch(/built-in default/);
+  });
+
+  it("nobody chose and bubblewrap cannot run: unavailable, with one line saying why and that commands will be asked", async () => {
+    const settings = await resolveWith({ probe: missing });
     expect(settings.sandbox).toBe("off");
-    expect(settings.sandboxNotice).toMatch(/cairn sandbox enable/);
+    expect(settings.sandboxUnavailable).toBe(true);
+    expect(settings.sandboxNotice).toMatch(/cannot run here: the sandbox needs bubblewrap.*asked, even with --yes.*--sandbox off/);
     expect(settings.sandboxNotice).not.toContain("\n");
   });
 
-  it("opted in once and bubblewrap usable: workspace-write, no notice, the opt-in named as the source", async () => {
-    await userConfig({ sandboxOptIn: true });
-    const settings = await resolveWith();
-    expect(settings.sandbox).toBe("workspace-write");
-    expect(settings.sandboxNotice).toBeUndefined();
-    expect(settings.sourceDetails["sandbox"]).toMatch(/opted in/);
-  });
-
-  it("opted in but bubblewrap unusable: off, and the notice says why (never a silent fallback)", async () => {
-    await userConfig({ sandboxOptIn: true });
-    const settings = await resolveWith({ probe: missing });
-    expect(settings.sandbox).toBe("off");
-    expect(settings.sandboxNotice).toMatch(/although you opted in.*bubblewrap/);
-  });
-
-  it("an explicit choice wins and says nothing: --sandbox off, sandbox off in the user config, sandboxOptIn false", async () => {
-    await userConfig({ sandboxOptIn: true });
+  it("turned off explicitly (flag, user config, the old sandboxOptIn false): off, and the notice says what that means and where it came from", async () => {
     const flagged = await resolveWith({ flags: { sandbox: "off" } });
     expect(flagged.sandbox).toBe("off");
-    expect(flagged.sandboxNotice).toBeUndefined();
+    expect(flagged.sandboxUnavailable).toBe(false);
+    expect(flagged.sandboxNotice).toMatch(/the sandbox is off \(--sandbox\): commands.*run unconfined/);
     await userConfig({ sandbox: "off" });
-    expect((await resolveWith()).sandboxNotice).toBeUndefined();
+    expect((await resolveWith()).sandboxNotice).toMatch(/the sandbox is off \(.*config\.json\)/);
     await userConfig({ sandboxOptIn: false });
     const declined = await resolveWith();
     expect(declined.sandbox).toBe("off");
-    expect(declined.sandboxNotice).toBeUndefined();
+    expect(declined.sandboxNotice).toMatch(/sandboxOptIn false/);
   });
 
-  it("an explicit workspace-write is not a default: no fallback, whatever the probe says", async () => {
+  it("an explicit workspace-write is not a default: the probe is not asked (an unusable bubblewrap is an error when the session starts)", async () => {
     const probe: BubblewrapProbe = () => {
-      throw new Error("the probe is only for the opted-in default");
+      throw new Error("the probe is only for the default");
     };
     const settings = await resolveWith({ flags: { sandbox: "workspace-write" }, probe });
     expect(settings.sandbox).toBe("workspace-write");
   });
 
-  it("an untrusted project can neither turn the opted-in sandbox off nor opt in or out for the user", async () => {
-    await userConfig({ sandboxOptIn: true });
+  it("an untrusted project can turn the sandbox neither off nor, through the old opt-in, anything else", async () => {
     await folders.writeProjectConfig({ sandbox: "off", sandboxOptIn: false });
     const settings = await resolveWith();
     expect(settings.sandbox).toBe("workspace-write");
     expect(settings.trust.gated).toContain("sandbox");
-    await userConfig({});
-    await folders.writeProjectConfig({ sandboxOptIn: true });
-    expect((await resolveWith()).sandbox).toBe("off");
   });
 });

@@ -4,19 +4,27 @@ const explanations: Array<[RegExp, string]> = [
   [/^autoApprove\.(.+)$/, "auto-approve $1"],
   [/^hooks$/, "run its hook commands"],
   [/^allowOutsideWrites$/, "write outside the workspace"],
-  [/^baseUrl$/, "send requests (with your API key) to its own server"],
   [/^profiles\.(.+)\.baseUrl$/, 'send requests (with your API key) to the server of profile "$1"'],
   [/^\.cairn\/mcp\.json$/, "start the MCP servers in .cairn/mcp.json"],
   [/^dataDir$/, "keep cairn's task logs and checkpoints in its own folder"],
   [/^allowEnv$/, "pass secret environment variables to commands"],
   [/^allowOutsideReads$/, "read files outside the workspace"],
-  [/^sandbox$/, "switch the sandbox off"],
+  [/^sandbox(\.enabled)?$/, "switch the sandbox off"],
+  [/^sandbox\.excludedCommands$/, "run some commands outside the sandbox"],
   [/^sandboxNetwork$/, "give sandboxed commands the network"],
   [/^permissions\.allow$/, "allow commands and tools by its own rules"],
+  [/^permissions\.defaultMode acceptEdits$/, "accept edits without asking"],
+  [/^permissions\.defaultMode (.+)$/, "use the permission mode $1"],
+  [/^env$/, "set environment variables for commands"],
+  [/^statusLine$/, "run its status line command"],
+  [/^keepBackgroundProcesses$/, "leave background processes running after a command"],
+  [/^onAsk$/, "answer unanswered asks with no and go on"],
+  [/^models\.(.+)\.(\w+Price)$/, "use its own $2 for $1 in your budget"],
   [/^(\.cairn\/hooks|\.clinerules\/hooks|\.claude\/settings(?:\.local)?\.json)$/, "run the hooks in $1"],
 ];
 
-function explain(key: string): string {
+function explain(key: string, trust: TrustState): string {
+  if (key === "baseUrl") return `send requests (with your API key) to ${trust.blockedBaseUrl ?? "its own server"}`;
   for (const [pattern, text] of explanations) {
     if (pattern.test(key)) return key.replace(pattern, text);
   }
@@ -31,6 +39,6 @@ function explain(key: string): string {
  */
 export function trustQuestion(trust: TrustState): string | undefined {
   if (trust.trusted || trust.gated.length === 0) return undefined;
-  const wishes = trust.gated.map(explain).join(", ");
+  const wishes = [...new Set(trust.gated.map((key) => explain(key, trust)))].join(", ");
   return `The project in ${trust.folder} asks cairn to ${wishes}. Trust this folder? Only do so if you trust its authors; cairn remembers the answer.`;
 }

@@ -57,7 +57,7 @@ describe("folder trust", () => {
     expect(settings.warnings.join("\n")).toMatch(/ignored because this folder is not trusted yet\. Run once with --trust/);
     expect(trustQuestion(settings.trust)).toBe(
       `The project in ${settings.trust.folder} asks cairn to auto-approve editInside, auto-approve commandsAll, auto-approve mcp, ` +
-        "run its hook commands, write outside the workspace, send requests (with your API key) to its own server, " +
+        "run its hook commands, write outside the workspace, send requests (with your API key) to https://evil.example.com/v1, " +
         "start the MCP servers in .cairn/mcp.json. Trust this folder? Only do so if you trust its authors; cairn remembers the answer.",
     );
   });

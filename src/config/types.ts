@@ -90,7 +90,31 @@ export interface ProviderProfile {
   maxOutputTokens?: number | undefined;
 }
 
-export type SettingSource = "flag" | "env" | "project" | "user" | "default" | `profile:${string}`;
+/** `managed`: Claude Code's managed settings file (an administrator's; nothing overrides it). */
+export type SettingSource = "managed" | "flag" | "env" | "project" | "user" | "default" | `profile:${string}`;
+
+/** The settings files cairn reads, highest precedence first (docs/configuration.md). */
+export type SettingsFileKind = "managed" | "claude-local" | "claude-project" | "cairn-project" | "claude-user" | "cairn-user";
+
+/** Whose a settings file is: an administrator's, the project's (trusted or not), or the user's own. */
+export type SettingsScope = "managed" | "project" | "user";
+
+/** Claude Code's `statusLine`: a command whose output the UI shows as its status line. */
+export interface StatusLineSetting {
+  type: "command";
+  command: string;
+  padding?: number | undefined;
+}
+
+/** One settings file cairn looked for, whether it exists, and the Claude Code hooks it holds. */
+export interface SettingsFileSummary {
+  path: string;
+  kind: SettingsFileKind;
+  scope: SettingsScope;
+  present: boolean;
+  /** A Claude Code file's `hooks` (cairn's own files' hooks are in `ResolvedSettings.hooks`); a project's wait for trust in src/hooks. */
+  claudeHooks?: Record<string, HookSetting> | undefined;
+}
 
 export interface TrustState {
   /** The real path of the project folder (cwd). */
@@ -104,6 +128,8 @@ export interface TrustState {
   gated: string[];
   /** A base URL from the untrusted project's config that would receive the key: headless runs stop naming it (exit 2). */
   blockedBaseUrl?: string | undefined;
+  /** Each held-back key with the project file that held it (what `gated` lists, by file). */
+  heldBack: Array<{ key: string; file: string }>;
 }
 
 /** One event's hooks in settings: a command, or Claude Code's `[{matcher, hooks: [{type, command, timeout}]}]`. */
@@ -156,8 +182,10 @@ export interface ResolvedSettings {
   /** Permission rules from every source (deny > ask > allow whatever the source). */
   permissions: PermissionRule[];
   sandbox: SandboxMode;
-  /** One line for stderr when the sandbox is off without anyone choosing off (#14); said once per session. */
+  /** One line for stderr when commands run without the sandbox (turned off, or unavailable here); said once per run. */
   sandboxNotice?: string | undefined;
+  /** The sandbox should be on but bubblewrap cannot run here: commands that are not known read-only are asked, even with --yes. */
+  sandboxUnavailable: boolean;
   sandboxNetwork: boolean;
   allowOutsideReads: boolean;
   /** Secret-looking environment names passed to child processes anyway. */
@@ -167,5 +195,20 @@ export interface ResolvedSettings {
   sources: Record<string, SettingSource>;
   /** The exact flag, variable or file behind each source, by the same keys. */
   sourceDetails: Record<string, string>;
+  /** Every settings file cairn looked for, highest precedence first (managed, Claude Code's and cairn's, project then user). */
+  settingsFiles: SettingsFileSummary[];
+  /** Claude Code's user folder (`$CLAUDE_CONFIG_DIR`, else `~/.claude`). */
+  claudeUserDir: string;
+  /**
+   * Variables set for commands (`env` in the settings files): the user's, a trusted project's;
+   * secret-looking names only when `allowEnv` names them. Each name's source is under `env.NAME`.
+   */
+  environment: Record<string, string>;
+  /** Claude Code's `sandbox.excludedCommands`: commands run outside the sandbox (user files, managed, a trusted project). Source: `unsandboxedCommands`. */
+  unsandboxedCommands: string[];
+  /** Claude Code's `statusLine`, kept for the UI (a project's only once trusted). Source: `statusLine`. */
+  statusLine?: StatusLineSetting | undefined;
+  /** Keys of the settings files that cairn does not support, each with its file and why (shown by `cairn config`). */
+  unsupportedSettings: Array<{ key: string; file: string; why: string }>;
   warnings: string[];
 }

@@ -15,6 +15,17 @@ export function uncompacted(previous: UncompactState, current: readonly Message[
 }
 
 /**
+ * A compaction of `snapshot` applied to the conversation as it is now: the compacted
+ * messages, then whatever was added after the snapshot was taken. Undefined when the
+ * conversation no longer starts with the snapshot (it was replaced meanwhile).
+ */
+export function continueCompaction(snapshot: readonly Message[], compacted: readonly Message[], current: readonly Message[]): Message[] | undefined {
+  if (current.length < snapshot.length) return undefined;
+  for (let index = 0; index < snapshot.length; index += 1) if (current[index] !== snapshot[index]) return undefined;
+  return [...compacted, ...current.slice(snapshot.length)];
+}
+
+/**
  * Replays a compaction entry of the task log onto `history` (in place), so resume
  * continues from the compacted conversation; returns the new uncompact state.
  */

@@ -39,9 +39,12 @@ function attach(manager: ContextManager, history: Message[]): { entries: Compact
   const said: Array<{ type: string; text: string }> = [];
   manager.attach({
     messages: () => history,
-    replace: async (messages, entry) => {
-      history.splice(0, history.length, ...messages);
-      entries.push(entry);
+    replace: async (update) => {
+      const replacement = update(history.slice());
+      if (replacement === undefined) return false;
+      history.splice(0, history.length, ...replacement.messages);
+      entries.push(replacement.entry);
+      return true;
     },
     say: (type, text) => said.push({ type, text }),
     lastContextTokens: () => 0,
@@ -128,9 +131,12 @@ describe("ContextManager (issue #13)", () => {
     const entries: CompactionLogEntry[] = [];
     manager.attach({
       messages: () => history,
-      replace: async (messages, entry) => {
-        history.splice(0, history.length, ...messages);
-        entries.push(entry);
+      replace: async (update) => {
+        const replacement = update(history.slice());
+        if (replacement === undefined) return false;
+        history.splice(0, history.length, ...replacement.messages);
+        entries.push(replacement.entry);
+        return true;
       },
       say: () => {},
       lastContextTokens: () => 0,
@@ -182,5 +188,35 @@ describe("ContextManager (issue #13)", () => {
     expect(entries).toHaveLength(1);
     expect(history).toHaveLength(17 - 6);
     expect(history[0]?.content[0]).toEqual({ type: "text", text: "<task>\nthe task\n</task>" });
+  });
+
+  it("an abort while the summary is written ends the compaction with the abort, not with a warning and the task going on", async () => {
+    const history = conversation(6);
+    const controller = new AbortController();
+    const said: string[] = [];
+    const stalled: Provider = {
+      name: "stalled",
+      model: provider(200_000).model,
+      createMessage: ({ signal }) => ({
+        [Symbol.asyncIterator]: () => ({
+          next: async (): Promise<IteratorResult<Chunk>> => {
+            await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+            throw new Error("request aborted");
+          },
+        }),
+      }),
+    };
+    const manager = new ContextManager({ provider: stalled, readFile: async () => undefined });
+    manager.attach({
+      messages: () => history,
+      replace: async () => true,
+      say: (type) => void said.push(type),
+      lastContextTokens: () => 0,
+      signal: controller.signal,
+    });
+    const compaction = manager.compact();
+    setTimeout(() => controller.abort(), 20);
+    await expect(compaction).rejects.toThrow("request aborted");
+    expect(said).not.toContain("warning");
   });
 });

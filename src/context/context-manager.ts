@@ -9,7 +9,7 @@ import type { SummaryRequest } from "./summary-request.js";
 import { isTokenizerLoaded, loadTokenizer, TokenEstimator } from "./token-estimate.js";
 import { truncateHistory } from "./truncate-history.js";
 import type { UncompactState } from "./compaction-log.js";
-import { uncompacted } from "./compaction-log.js";
+import { continueCompaction, uncompacted } from "./compaction-log.js";
 
 export interface ContextManagerOptions {
   provider: Provider;
@@ -113,13 +113,17 @@ export class ContextManager implements ContextDriver {
     const done = await this.compactNow("context_window");
     if (!done) {
       // Nothing could be summarised: fall back to dropping the oldest turns.
-      const before = conversation.messages().slice();
-      const result = truncateHistory(before);
-      if (result.removed === 0) return false;
-      await conversation.replace(result.messages, { kind: "api_compact", messages: result.messages, reason: "context_window" });
-      this.previous = { messages: before, compactedLength: result.messages.length };
+      const applied: { before?: Message[]; length: number; removed: number } = { length: 0, removed: 0 };
+      await conversation.replace((current) => {
+        const result = truncateHistory(current.slice());
+        if (result.removed === 0) return undefined;
+        Object.assign(applied, { before: current.slice(), length: result.messages.length, removed: result.removed });
+        return { messages: result.messages, entry: { kind: "api_compact", messages: result.messages, reason: "context_window" } };
+      });
+      if (applied.before === undefined) return false;
+      this.previous = { messages: applied.before, compactedLength: applied.length };
       this.stale = true;
-      conversation.say("warning", `The request did not fit the context window; ${result.removed} older messages were dropped.`);
+      conversation.say("warning", `The request did not fit the context window; ${applied.removed} older messages were dropped.`);
     }
     this.noteSent(conversation.messages());
     return true;
@@ -156,8 +160,12 @@ export class ContextManager implements ContextDriver {
       conversation.say("info", text);
       return { done: false, text };
     }
-    const restored = uncompacted(this.previous, conversation.messages());
-    await conversation.replace(restored, { kind: "api_uncompact", length: restored.length });
+    const previous = this.previous;
+    let restored: Message[] = [];
+    await conversation.replace((current) => {
+      restored = uncompacted(previous, current);
+      return { messages: restored, entry: { kind: "api_uncompact", length: restored.length } };
+    });
     this.previous = undefined;
     this.stale = true;
     const text = `Restored the conversation as it was before the last compaction (${restored.length} messages). The next request may compact it again.`;
@@ -237,13 +245,22 @@ export class ContextManager implements ContextDriver {
       if (reason === "manual") conversation.say("info", `Nothing to condense: ${result.why}.`);
       return false;
     }
-    await conversation.replace(result.messages, {
-      kind: "api_compact",
-      messages: result.messages,
-      reason,
-      ...(result.kind === "summary" ? { summary: result.summary } : {}),
+    // The task may have gone on while the summary was written (`/compact` between two rounds):
+    // the compaction applies to the conversation as it is then, keeping what came after `before`.
+    const compacted = result.messages;
+    const applied: { before?: Message[]; length: number } = { length: 0 };
+    await conversation.replace((current) => {
+      const messages = continueCompaction(before, compacted, current);
+      if (messages === undefined) return undefined;
+      applied.before = current.slice();
+      applied.length = messages.length;
+      return { messages, entry: { kind: "api_compact", messages, reason, ...(result.kind === "summary" ? { summary: result.summary } : {}) } };
     });
-    this.previous = { messages: before, compactedLength: result.messages.length };
+    if (applied.before === undefined) {
+      conversation.say("warning", "The conversation changed while it was being condensed; it was left as it was.");
+      return false;
+    }
+    this.previous = { messages: applied.before, compactedLength: applied.length };
     this.stale = true;
     const described = describeCompaction(result, reason);
     conversation.say("condense", described.text, { ...described.meta, summaryRequests: { ...this.summaryUsage } });

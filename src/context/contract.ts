@@ -14,11 +14,22 @@ export type CompactionLogEntry =
   /** The conversation before the last compaction was restored; `length` is the history's new length. */
   | { kind: "api_uncompact"; length: number };
 
+/** A new conversation and the log entry that says so. */
+export interface Replacement {
+  messages: Message[];
+  entry: CompactionLogEntry;
+}
+
 /** What the Task lends its context driver. */
 export interface ConversationAccess {
   messages(): readonly Message[];
-  /** Replaces the whole conversation and appends `entry` to the task log, under the state lock. */
-  replace(messages: Message[], entry: CompactionLogEntry): Promise<void>;
+  /**
+   * Under the state lock, replaces the whole conversation with what `update` makes of it as it
+   * is at that moment, and appends the replacement's entry to the task log; `update` returning
+   * undefined leaves it as it is (then false). A compaction computed from an earlier snapshot
+   * thus keeps whatever the task added meanwhile.
+   */
+  replace(update: (current: readonly Message[]) => Replacement | undefined): Promise<boolean>;
   /** Shows a message (`condense` with what was summarised, warnings, notes). */
   say(type: "condense" | "warning" | "info", text: string, meta?: CondenseMeta): void;
   /** Tokens the last request filled per the provider's usage (0 when none was reported). */

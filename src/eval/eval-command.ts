@@ -1,4 +1,5 @@
 /** `cairn eval suite.json` and `cairn eval compare A.json B.json`. */
+import { environmentWithSecrets } from "../security/secret-environment.js";
 import { availableParallelism } from "node:os";
 import { readFile, writeFile } from "node:fs/promises";
 import type { CliFlags } from "../config/index.js";
@@ -34,21 +35,21 @@ export async function runEvalCommand(suitePath: string, flags: EvalFlags): Promi
     if (useFleet) {
       const { openFleet } = await import("../fleet/fleet-context.js");
       const { runSuiteOnFleet } = await import("./run-suite.js");
-      const context = await openFleet({ redisFlag: redis, queueFlag: queue, env: process.env });
+      const context = await openFleet({ redisFlag: redis, queueFlag: queue, env: environmentWithSecrets() });
       try {
         report = await runSuiteOnFleet({ suite, context, onCase: (result) => progress(`${result.pass ? "pass" : "FAIL"}  ${result.name}`) });
       } finally {
         await context.close();
       }
     } else {
-      const settings = await resolveSettings({ flags: { ...taskFlags, json: true }, env: process.env, cwd: process.cwd() });
+      const settings = await resolveSettings({ flags: { ...taskFlags, json: true }, env: environmentWithSecrets(), cwd: process.cwd() });
       const { readFleetSettings } = await import("../fleet/fleet-settings.js");
       const { runSuiteLocal } = await import("./run-suite.js");
       const fleet = await readFleetSettings(settings.userConfigDir);
       report = await runSuiteLocal({
         suite,
         concurrency,
-        worker: { settings, flags: taskFlags, fleet, env: process.env, cwd: process.cwd(), name: "local", workRoot: workDir },
+        worker: { settings, flags: taskFlags, fleet, env: environmentWithSecrets(), cwd: process.cwd(), name: "local", workRoot: workDir },
         onCase: (result) => progress(`${result.pass ? "pass" : "FAIL"}  ${result.name}`),
       });
     }

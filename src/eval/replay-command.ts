@@ -1,10 +1,11 @@
+import { environmentWithSecrets } from "../security/secret-environment.js";
 import { writeFile } from "node:fs/promises";
 import { ConfigError, resolveSettings } from "../config/index.js";
 import { replayTask } from "./replay.js";
 
 export async function runReplayCommand(taskId: string, flags: { out?: string; dataDir?: string }): Promise<number> {
   try {
-    const settings = await resolveSettings({ flags: flags.dataDir ? { dataDir: flags.dataDir } : {}, env: process.env, cwd: process.cwd() });
+    const settings = await resolveSettings({ flags: flags.dataDir ? { dataDir: flags.dataDir } : {}, env: environmentWithSecrets(), cwd: process.cwd() });
     const scenario = await replayTask({ dataDir: settings.dataDir, taskId });
     const text = `${JSON.stringify(scenario, null, 2)}\n`;
     if (flags.out === undefined || flags.out === "-") process.stdout.write(text);

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hasRedisServer } from "./test-support/redis-server.js";
 import { useFleetSandbox, writeThenComplete } from "./test-support/fleet-harness.js";
+import { withoutSandboxNotice } from "../cli/test-support/cli-harness.js";
 
 const fleetSandbox = useFleetSandbox();
 
@@ -24,7 +25,7 @@ describe.skipIf(!hasRedisServer)("cairn queue and cairn worker (issue #19)", () 
     const file = join(fleet.root, "tasks.jsonl");
     await writeFile(file, `${lines.join("\n")}\n`);
     const added = await fleet.cli(["queue", "add", "--file", file]);
-    expect(added.stderr).toBe("");
+    expect(withoutSandboxNotice(added.stderr)).toBe("");
     expect(added.stdout.trim().split("\n")).toHaveLength(30);
 
     const results = await fleet.waitFor("thirty finished jobs", async () => {

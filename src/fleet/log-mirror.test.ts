@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { TaskLogEntry } from "../task/contracts/seams.js";
 import { fleetKeys } from "./keys.js";
-import { LogMirror, readMirroredLog } from "./log-mirror.js";
+import { claimMirror, LogMirror, MirrorFencedError, readMirroredLog } from "./log-mirror.js";
 import { connectRedis, type RedisClient } from "./redis-connection.js";
 import { hasRedisServer, startTestRedis, type TestRedis } from "./test-support/redis-server.js";
 
@@ -28,7 +28,8 @@ describe.skipIf(!hasRedisServer)("the log mirror (issue #19)", () => {
     const keys = fleetKeys("mirror-test");
     let step = 0;
     const patches: string[] = [];
-    const mirror = new LogMirror({ redis: client, keys, jobId: "7", patchNow: () => `patch after step ${step}` , onEntry: () => {} });
+    const fence = await claimMirror(client, keys, "7");
+    const mirror = new LogMirror({ redis: client, keys, jobId: "7", fence, patchNow: () => `patch after step ${step}` , onEntry: () => {} });
     const local: TaskLogEntry[] = [];
     const log = mirror.wrap({ append: (entry) => local.push(entry), flush: async () => {} });
     log.append(user("the task"));
@@ -52,7 +53,7 @@ describe.skipIf(!hasRedisServer)("the log mirror (issue #19)", () => {
     redis = await startTestRedis();
     client = await connectRedis(redis.url);
     const keys = fleetKeys("mirror-restart");
-    const mirror = new LogMirror({ redis: client, keys, jobId: "1", patchNow: () => "" });
+    const mirror = new LogMirror({ redis: client, keys, jobId: "1", fence: await claimMirror(client, keys, "1"), patchNow: () => "" });
     const log = mirror.wrap({ append: () => {}, flush: async () => {} });
     log.append(user("before"));
     await log.flush();
@@ -68,4 +69,31 @@ describe.skipIf(!hasRedisServer)("the log mirror (issue #19)", () => {
       "after",
     ]);
   }, 30_000);
+
+  it("a worker whose job was taken over (a newer fencing token) can append nothing more: its writes are refused whole, the new worker's go on", async () => {
+    redis = await startTestRedis();
+    client = await connectRedis(redis.url);
+    const keys = fleetKeys("mirror-fence");
+    const stale = new LogMirror({ redis: client, keys, jobId: "3", fence: await claimMirror(client, keys, "3"), patchNow: () => "stale patch" });
+    const staleLog = stale.wrap({ append: () => {}, flush: async () => {} });
+    staleLog.append(user("the task"));
+    staleLog.append(assistant("stale step 1"));
+    await staleLog.flush();
+
+    // The worker froze; another took the job over and claimed the mirror.
+    const fresh = new LogMirror({ redis: client, keys, jobId: "3", fence: await claimMirror(client, keys, "3"), patchNow: () => "fresh patch", resumed: true });
+    const freshLog = fresh.wrap({ append: () => {}, flush: async () => {} });
+
+    // The frozen worker wakes up and writes a step (a patch and an entry).
+    staleLog.append(user("stale results"));
+    staleLog.append(assistant("stale step 2"));
+    await expect(staleLog.flush()).rejects.toBeInstanceOf(MirrorFencedError);
+    freshLog.append(user("fresh results"));
+    await freshLog.flush();
+    staleLog.append(assistant("stale step 3")); // a detached mirror writes nothing more
+
+    const entries = await readMirroredLog(client, keys, "3");
+    expect(entries.map((entry) => (entry.kind === "api" ? (entry.message.content[0] as { text: string }).text : ""))).toEqual(["the task", "stale step 1", "fresh results"]);
+    expect(await client.get(keys.patch("3"))).toBe("fresh patch");
+  });
 });

@@ -4,8 +4,9 @@
  * step boundary. A worker that takes a job over rebuilds the task from both.
  *
  * Redis writes go out in order through one chain; a step's patch and the log
- * entry that starts the next step are written in one MULTI, so Redis never
- * holds a log that is ahead of its patch.
+ * entry that starts the next step are written in one atomic script, so Redis
+ * never holds a log that is ahead of its patch, and each write is fenced: a
+ * worker whose job was taken over can write nothing more.
  */
 import type { TaskLog, TaskLogEntry } from "../task/contracts/seams.js";
 import type { StoreLogEntry } from "../store/types.js";
@@ -24,7 +25,49 @@ export interface LogMirrorOptions {
   resumed?: boolean;
   /** How long a write is retried while Redis is unreachable (default 60 s). */
   retryForMs?: number;
+  /**
+   * This worker's fencing token for the job (`claimMirror`): each write checks it in Redis,
+   * in the same atomic step, so a worker that froze and lost the job can append nothing after
+   * another worker took it over.
+   */
+  fence: string;
 }
+
+/** The mirror refused a write: another worker took the job over (its fencing token is newer). */
+export class MirrorFencedError extends Error {
+  constructor(jobId: string) {
+    super(`job ${jobId} was taken over by another worker: this worker's log writes are refused`);
+    this.name = "MirrorFencedError";
+  }
+}
+
+/**
+ * Takes the job's mirror for this worker and returns its fencing token: from now on the
+ * writes of every earlier holder are refused. Call it before reading the mirrored log, so
+ * that nothing a stale worker writes can slip in after the read.
+ */
+export async function claimMirror(redis: RedisClient, keys: FleetKeys, jobId: string): Promise<string> {
+  return String(await redis.hincrby(keys.job(jobId), "fence", 1));
+}
+
+/**
+ * One batch of writes, fenced: applied whole if the job's fencing token is still ours, else
+ * refused whole (a Lua script runs atomically, so no takeover can come between check and write).
+ * KEYS: job hash, log stream, patch. ARGV: token, then kind/value pairs.
+ */
+const fencedWrite = `
+if redis.call('HGET', KEYS[1], 'fence') ~= ARGV[1] then
+  return redis.error_reply('FENCED the job belongs to another worker now')
+end
+for index = 2, #ARGV, 2 do
+  if ARGV[index] == 'patch' then
+    redis.call('SET', KEYS[3], ARGV[index + 1])
+  else
+    redis.call('XADD', KEYS[2], '*', 'entry', ARGV[index + 1])
+  end
+end
+return (#ARGV - 1) / 2
+`;
 
 export class LogMirror {
   private chain: Promise<void> = Promise.resolve();
@@ -90,7 +133,7 @@ export class LogMirror {
   private draining = false;
 
   /**
-   * Writes what is pending, in order, one MULTI per batch: the entries that
+   * Writes what is pending, in order, one atomic script per batch: the entries that
    * piled up while the previous batch was on its way go together, and a patch
    * is always in the same transaction as the log entry that follows it. A batch
    * that fails while Redis is away (a restart) is tried again for a while:
@@ -106,16 +149,14 @@ export class LogMirror {
         const deadline = Date.now() + (this.options.retryForMs ?? 60_000);
         for (let attempt = 0; ; attempt += 1) {
           try {
-            const transaction = redis.multi();
-            for (const item of batch) {
-              if (item.kind === "patch") transaction.set(keys.patch(jobId), item.patch);
-              else transaction.xadd(keys.log(jobId), "*", "entry", item.line);
-            }
-            const replies = await transaction.exec();
-            const failed = replies?.find(([error]) => error !== null);
-            if (replies === null || failed) throw failed?.[0] ?? new Error("the transaction was discarded");
+            const values = batch.flatMap((item) => (item.kind === "patch" ? ["patch", item.patch] : ["entry", item.line]));
+            await redis.eval(fencedWrite, 3, keys.job(jobId), keys.log(jobId), keys.patch(jobId), this.options.fence, ...values);
             break;
           } catch (error) {
+            if (error instanceof Error && error.message.startsWith("FENCED")) {
+              this.detached = true; // the job is another worker's: nothing more of ours goes to Redis
+              throw new MirrorFencedError(jobId);
+            }
             if (Date.now() > deadline) throw error;
             await new Promise((resolve) => setTimeout(resolve, Math.min(100 * 2 ** attempt, 2000)));
           }

@@ -1,4 +1,5 @@
 /** The actions of `cairn queue ...`, loaded only when one of them runs. */
+import { environmentWithSecrets } from "../security/secret-environment.js";
 import type { Queue } from "bullmq";
 import { openFleet, type FleetContext } from "./fleet-context.js";
 import { addJobs, JobInputError, jobsFromFile, optionsFromFlags, prepareJob, type QueueAddFlags } from "./queue-add.js";
@@ -15,7 +16,7 @@ export interface ConnectionFlags {
 async function withQueue(flags: ConnectionFlags, body: (queue: Queue, context: FleetContext) => Promise<number>): Promise<number> {
   let context: FleetContext;
   try {
-    context = await openFleet({ redisFlag: flags.redis, queueFlag: flags.queue, env: process.env });
+    context = await openFleet({ redisFlag: flags.redis, queueFlag: flags.queue, env: environmentWithSecrets() });
   } catch (error) {
     if (error instanceof FleetConfigError) {
       process.stderr.write(`cairn: ${error.message}\n`);

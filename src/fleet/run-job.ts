@@ -16,7 +16,7 @@ import type { TaskLogEntry } from "../task/contracts/seams.js";
 import type { FleetSettings } from "./fleet-settings.js";
 import type { JobData, JobResult } from "./job-spec.js";
 import type { FleetKeys } from "./keys.js";
-import { LogMirror, readMirroredLog } from "./log-mirror.js";
+import { claimMirror, LogMirror, readMirroredLog } from "./log-mirror.js";
 import { JobRejectedError, narrowSettings, providerFlagsFor } from "./narrow-settings.js";
 import { applySecurityNarrowing } from "./apply-security.js";
 import type { RedisClient } from "./redis-connection.js";
@@ -108,6 +108,8 @@ export async function runJob(options: RunJobOptions): Promise<RunJobOutcome> {
   try {
     settings = { ...settings, cwd: workspace.path, dataDir, json: true };
 
+    // The job's mirror is this worker's from here on: a frozen earlier worker can append nothing more.
+    const fence = fleet ? await claimMirror(fleet.redis, fleet.keys, jobId) : undefined;
     // A takeover: what the dead worker had done is in Redis.
     const mirrored = fleet ? await readMirroredLog(fleet.redis, fleet.keys, jobId) : [];
     const previous = summarizeEntries(mirrored);
@@ -133,7 +135,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobOutcome> {
       if (entry.message.type === "say" && entry.message.say === "api_req_started") turnIds.add(entry.message.id);
     };
     const mirror = fleet
-      ? new LogMirror({ redis: fleet.redis, keys: fleet.keys, jobId, resumed: previousTaskId !== undefined, patchNow: () => workspacePatchSync(workspace.path, workspace.baseRevision), onEntry })
+      ? new LogMirror({ redis: fleet.redis, keys: fleet.keys, jobId, fence: fence ?? "", resumed: previousTaskId !== undefined, patchNow: () => workspacePatchSync(workspace.path, workspace.baseRevision), onEntry })
       : undefined;
     const limits = fleet && settings.provider !== "mock" ? sharedLimitsFor(fleet, settings, worker) : undefined;
 

@@ -4,6 +4,7 @@
  * job detection (its lock stops being renewed); a cancel reaches the job
  * through a Redis channel every worker listens to.
  */
+import { environmentWithSecrets } from "../security/secret-environment.js";
 import { hostname } from "node:os";
 import type { Job } from "bullmq";
 import type { CliFlags, ResolvedSettings } from "../config/index.js";
@@ -31,7 +32,7 @@ export async function runWorkerCommand(flags: WorkerCommandOptions): Promise<num
   const { redis: redisFlag, queue: queueFlag, concurrency: _concurrency, workDir, name: nameFlag, ...taskFlags } = flags;
   let settings: ResolvedSettings;
   try {
-    settings = await resolveSettings({ flags: { ...taskFlags, json: true }, env: process.env, cwd: process.cwd() });
+    settings = await resolveSettings({ flags: { ...taskFlags, json: true }, env: environmentWithSecrets(), cwd: process.cwd() });
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`cairn: ${error.message}\n`);
@@ -43,7 +44,7 @@ export async function runWorkerCommand(flags: WorkerCommandOptions): Promise<num
   if (settings.sandboxNotice !== undefined) process.stderr.write(`cairn: ${settings.sandboxNotice}\n`);
   let context;
   try {
-    context = await openFleet({ redisFlag, queueFlag, env: process.env, userConfigDir: settings.userConfigDir });
+    context = await openFleet({ redisFlag, queueFlag, env: environmentWithSecrets(), userConfigDir: settings.userConfigDir });
   } catch (error) {
     if (error instanceof FleetConfigError) {
       process.stderr.write(`cairn: ${error.message}\n`);
@@ -60,7 +61,7 @@ export async function runWorkerCommand(flags: WorkerCommandOptions): Promise<num
     settings,
     flags: taskFlags,
     fleet: context.fleet,
-    env: process.env,
+    env: environmentWithSecrets(),
     cwd: process.cwd(),
     name,
     workRoot: workDir,

@@ -1,15 +1,16 @@
 /**
  * Finds every configured hook: cairn's settings (Claude Code's JSON form or
- * the old `{"TaskStart": "cmd"}` one), Claude Code's own settings files in the
- * project, and executables named after an event in `.cairn/hooks/`,
+ * the old `{"TaskStart": "cmd"}` one), Claude Code's own settings files (as
+ * the settings resolver loaded them), and executables named after an event in `.cairn/hooks/`,
  * `.clinerules/hooks/` (Cline's layout) and the user's config folder.
  */
 import { constants } from "node:fs";
 import { access, readdir, readFile, stat } from "node:fs/promises";
 import { basename, extname, join } from "node:path";
 import { eventsNamed, acceptedEventNames } from "./events.js";
-import type { HookDefinition, HookOrigin, HookScope } from "./hook-definition.js";
-import { defaultHookTimeoutMs, fingerprintOf } from "./hook-definition.js";
+import type { HookDefinition, HookDialect, HookOrigin, HookScope } from "./hook-definition.js";
+import { defaultHookTimeoutMs } from "./hook-definition.js";
+import { commandFingerprint, executableFingerprint } from "./hook-fingerprint.js";
 
 /** One event's value in settings: a command (old form) or Claude Code's matcher groups. */
 export type HookSettingValue = string | ReadonlyArray<{ matcher?: string | undefined; hooks: ReadonlyArray<Record<string, unknown>> }>;
@@ -20,6 +21,12 @@ export interface DiscoverHooksOptions {
   /** The resolved `hooks` setting, with where each event's entry came from. */
   settings: Record<string, HookSettingValue>;
   settingScope: (event: string) => { scope: HookScope; file: string };
+  /**
+   * Claude Code's settings files' hooks as the settings resolver read and checked
+   * them (the user's, the managed file's, the project's). Without it, the project's
+   * `.claude/settings.json` and `.claude/settings.local.json` are read here.
+   */
+  claudeSettings?: ReadonlyArray<{ file: string; scope: HookScope; hooks: Record<string, unknown> }>;
 }
 
 export interface DiscoveredHooks {
@@ -34,13 +41,16 @@ export function shellQuote(value: string): string {
   return `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
+/** A hook as configured, before its fingerprint is taken. */
+type ConfiguredHook = Omit<HookDefinition, "fingerprint" | "scripts">;
+
 function fromSettingValue(options: {
   name: string;
   value: unknown;
   scope: HookScope;
   origin: HookOrigin;
   warnings: string[];
-}): HookDefinition[] {
+}): ConfiguredHook[] {
   const { name, value, scope, origin, warnings } = options;
   const events = eventsNamed(name);
   const where = `${origin.file}: hooks.${name}`;
@@ -48,24 +58,16 @@ function fromSettingValue(options: {
     warnings.push(`${where}: unknown hook event (known: ${acceptedEventNames().join(", ")}); ignored`);
     return [];
   }
-  const definitions: HookDefinition[] = [];
-  const add = (command: string, matcher: string | undefined, timeoutSeconds: unknown): void => {
+  const definitions: ConfiguredHook[] = [];
+  const add = (command: string, matcher: string | undefined, timeoutSeconds: unknown, dialect: HookDialect): void => {
     const timeoutMs = typeof timeoutSeconds === "number" && timeoutSeconds > 0 ? timeoutSeconds * 1000 : defaultHookTimeoutMs;
     for (const event of events) {
-      definitions.push({
-        event,
-        configuredAs: name,
-        ...(matcher === undefined ? {} : { matcher }),
-        command,
-        timeoutMs,
-        scope,
-        origin,
-        fingerprint: fingerprintOf([name, matcher ?? "", command, String(timeoutMs)]),
-      });
+      definitions.push({ event, configuredAs: name, ...(matcher === undefined ? {} : { matcher }), command, timeoutMs, scope, origin, dialect });
     }
   };
   if (typeof value === "string") {
-    if (value.trim() !== "") add(value, undefined, undefined);
+    // The old `{"TaskStart": "cmd"}` form is cairn's own: its hooks get cairn's tool names.
+    if (value.trim() !== "") add(value, undefined, undefined, "cairn");
     return definitions;
   }
   if (!Array.isArray(value)) {
@@ -86,13 +88,13 @@ function fromSettingValue(options: {
         warnings.push(`${where}: only {"type": "command", "command": ...} hooks run in cairn; a "${typeof type === "string" ? type : JSON.stringify(type)}" hook was ignored`);
         continue;
       }
-      add(entry["command"], matcher, entry["timeout"]);
+      add(entry["command"], matcher, entry["timeout"], "claude-code");
     }
   }
   return definitions;
 }
 
-async function readClaudeSettings(file: string, warnings: string[]): Promise<HookDefinition[]> {
+async function readClaudeSettings(file: string, scope: HookScope, warnings: string[]): Promise<ConfiguredHook[]> {
   let raw: string;
   try {
     raw = await readFile(file, "utf8");
@@ -113,7 +115,7 @@ async function readClaudeSettings(file: string, warnings: string[]): Promise<Hoo
     return [];
   }
   return Object.entries(hooks).flatMap(([name, value]) =>
-    fromSettingValue({ name, value, scope: "project", origin: { kind: "claude-settings", file }, warnings }),
+    fromSettingValue({ name, value, scope, origin: { kind: "claude-settings", file }, warnings }),
   );
 }
 
@@ -148,7 +150,7 @@ async function readHookFolder(folder: string, scope: HookScope, warnings: string
       }
       command = shellQuote(file);
     }
-    const content = await readFile(file, "utf8").catch(() => "");
+    const fingerprint = await executableFingerprint(file);
     for (const event of events) {
       definitions.push({
         event,
@@ -157,23 +159,37 @@ async function readHookFolder(folder: string, scope: HookScope, warnings: string
         timeoutMs: defaultHookTimeoutMs,
         scope,
         origin: { kind: "executable", file },
-        fingerprint: fingerprintOf([file, content]),
+        dialect: "cairn",
+        fingerprint,
       });
     }
   }
   return definitions;
 }
 
+/** Takes the fingerprint of a configured command, with the scripts it runs. */
+async function withFingerprint(hook: ConfiguredHook, workspace: string): Promise<HookDefinition> {
+  const { fingerprint, scripts } = await commandFingerprint({ configuredAs: hook.configuredAs, matcher: hook.matcher, command: hook.command, timeoutMs: hook.timeoutMs, workspace });
+  return { ...hook, fingerprint, ...(scripts.length > 0 ? { scripts } : {}) };
+}
+
 export async function discoverHooks(options: DiscoverHooksOptions): Promise<DiscoveredHooks> {
   const warnings: string[] = [];
-  const hooks: HookDefinition[] = [];
+  const configured: ConfiguredHook[] = [];
   for (const [name, value] of Object.entries(options.settings)) {
     const { scope, file } = options.settingScope(name);
-    hooks.push(...fromSettingValue({ name, value, scope, origin: { kind: "settings", file }, warnings }));
+    configured.push(...fromSettingValue({ name, value, scope, origin: { kind: "settings", file }, warnings }));
   }
-  const claude = join(options.workspace, ".claude");
-  hooks.push(...(await readClaudeSettings(join(claude, "settings.json"), warnings)));
-  hooks.push(...(await readClaudeSettings(join(claude, "settings.local.json"), warnings)));
+  if (options.claudeSettings !== undefined) {
+    for (const { file, scope, hooks: entries } of options.claudeSettings) {
+      configured.push(...Object.entries(entries).flatMap(([name, value]) => fromSettingValue({ name, value, scope, origin: { kind: "claude-settings", file }, warnings })));
+    }
+  } else {
+    const claude = join(options.workspace, ".claude");
+    configured.push(...(await readClaudeSettings(join(claude, "settings.json"), "project", warnings)));
+    configured.push(...(await readClaudeSettings(join(claude, "settings.local.json"), "project", warnings)));
+  }
+  const hooks = await Promise.all(configured.map((hook) => withFingerprint(hook, options.workspace)));
   hooks.push(...(await readHookFolder(join(options.workspace, ".cairn", "hooks"), "project", warnings)));
   hooks.push(...(await readHookFolder(join(options.workspace, ".clinerules", "hooks"), "project", warnings)));
   hooks.push(...(await readHookFolder(join(options.userConfigDir, "hooks"), "user", warnings)));

@@ -9,11 +9,14 @@ export const hookEvents = [
   "TaskComplete",
   "UserPromptSubmit",
   "PreToolUse",
+  /** After a tool call that succeeded (Claude Code runs it on success only). */
   "PostToolUse",
+  /** After a tool call that failed, with its `error`. */
+  "PostToolUseFailure",
   "PreCompact",
   "Notification",
   "PermissionRequest",
-  /** Accepted in configuration; fired once subagents exist. */
+  /** A subagent ended. */
   "SubagentStop",
 ] as const;
 

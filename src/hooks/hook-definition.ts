@@ -3,6 +3,14 @@ import type { HookEvent } from "./events.js";
 
 export type HookScope = "user" | "project";
 
+/**
+ * What a hook expects to be told. Hooks in Claude Code's format (its settings
+ * files, or its JSON form in cairn's config) get Claude Code's tool names and
+ * input shapes; cairn's own forms (executables in a hooks folder, the old
+ * `{"TaskStart": "cmd"}` form) get cairn's tool names and parameters.
+ */
+export type HookDialect = "claude-code" | "cairn";
+
 /** Where a hook was configured, for `cairn hooks list` and the messages. */
 export type HookOrigin =
   /** cairn's settings, Claude Code's form or the old `{"TaskStart": "cmd"}` one. */
@@ -22,8 +30,14 @@ export interface HookDefinition {
   timeoutMs: number;
   scope: HookScope;
   origin: HookOrigin;
-  /** Changes when the hook changes: a changed project hook needs trust again. */
+  dialect: HookDialect;
+  /**
+   * Changes when the hook changes, or a script file in the workspace that its
+   * command runs: a changed project hook needs trust again.
+   */
   fingerprint: string;
+  /** The workspace files its command runs (relative paths), named when it is held back. */
+  scripts?: readonly string[];
 }
 
 export const defaultHookTimeoutMs = 60_000;

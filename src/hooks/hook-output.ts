@@ -18,6 +18,12 @@ export interface HookVerdict {
   systemMessage?: string;
   /** Something wrong with the hook itself (failed, timed out, unreadable output). */
   problem?: string;
+  /**
+   * The hook never ran (missing script, not executable, bad interpreter, no
+   * shell, the sandbox could not start it, or held back): a guard that cannot
+   * run blocks what it guards (PreToolUse, PermissionRequest).
+   */
+  notStarted?: true;
   /** Plain output that was not JSON (shown; context for the events that take it). */
   plainOutput?: string;
 }
@@ -73,15 +79,25 @@ function readJson(output: Json): HookVerdict {
 }
 
 /**
+ * The shell's own exit codes for a program it could not run: 126 (found but
+ * not executable, or a bad interpreter) and 127 (not found).
+ */
+const shellCouldNotRun = new Set([126, 127]);
+
+/**
  * Exit 0 reads the JSON on stdout (plain text is kept as plain output);
  * exit 2 blocks with stderr as the reason (Claude Code's convention); any
- * other failure is reported and blocks nothing.
+ * other failure is reported and blocks nothing. A hook that could not start
+ * is marked so (`notStarted`); what that means depends on the event.
  */
 export function readHookOutput(result: HookProcessResult): HookVerdict {
-  if (result.spawnError !== undefined) return { problem: `could not start: ${result.spawnError}` };
+  if (result.spawnError !== undefined) return { problem: `could not start: ${result.spawnError}`, notStarted: true };
   if (result.cancelled) return { problem: "cancelled" };
   if (result.timedOut) return { problem: `timed out after ${Math.round(result.durationMs / 1000)} s` };
   const stderr = result.stderr.trim();
+  if (result.exitCode !== null && shellCouldNotRun.has(result.exitCode)) {
+    return { problem: `could not start (exit ${result.exitCode})${stderr === "" ? "" : `: ${stderr.slice(0, 500)}`}`, notStarted: true };
+  }
   if (result.exitCode === 2) return { decision: "block", reason: stderr === "" ? "blocked by a hook (exit code 2)" : stderr };
   if (result.exitCode !== 0) {
     return { problem: `exited with ${result.exitCode ?? "a signal"}${stderr === "" ? "" : `: ${stderr.slice(0, 500)}`}` };

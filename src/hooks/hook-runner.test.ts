@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 function hook(event: HookDefinition["event"], command: string, extra: Partial<HookDefinition> = {}): HookDefinition {
-  return { event, configuredAs: event, command, timeoutMs: 60_000, scope: "user", origin: { kind: "settings", file: "test" }, fingerprint: command, ...extra };
+  return { event, configuredAs: event, command, timeoutMs: 60_000, scope: "user", origin: { kind: "settings", file: "test" }, dialect: "claude-code", fingerprint: command, ...extra };
 }
 
 function runner(hooks: HookDefinition[], reports: HookReport[] = []): HookRunner {

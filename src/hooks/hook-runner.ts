@@ -4,7 +4,8 @@
  * are joined). Aborting the task cancels the hooks still running.
  */
 import type { HookEvent } from "./events.js";
-import type { HookDefinition } from "./hook-definition.js";
+import type { HookDefinition, HookDialect } from "./hook-definition.js";
+import { hookLabel } from "./hook-definition.js";
 import { readHookOutput } from "./hook-output.js";
 import type { HookDecision, HookVerdict } from "./hook-output.js";
 import { spawnHook } from "./spawn-hook.js";
@@ -28,8 +29,17 @@ export interface CombinedHookResult {
   reason?: string;
   contexts: string[];
   updatedInput?: Record<string, unknown>;
+  /** The dialect of the hook whose `updatedInput` won: the shape it is in. */
+  updatedInputDialect?: HookDialect;
   stopReason?: string;
+  /** Hooks that never ran (`notStarted`), each as "label: problem". */
+  notStarted?: string[];
 }
+
+/** A payload for every hook, or one per dialect (tool events show tools differently to each). */
+export type HookPayload = Record<string, unknown> | ((dialect: HookDialect) => Record<string, unknown>);
+/** Matcher subjects for every hook, or per dialect. */
+export type HookSubjects = readonly string[] | ((dialect: HookDialect) => readonly string[]);
 
 /** Events whose plain (non-JSON) output is context, as in Claude Code (SessionStart, UserPromptSubmit). */
 export const plainOutputIsContext: ReadonlySet<HookEvent> = new Set(["TaskStart", "TaskResume", "UserPromptSubmit"]);
@@ -45,6 +55,19 @@ export interface HookRunnerOptions {
   /** Scrubbed environment and sandbox for hook processes (src/security). */
   launchPolicy?: LaunchPolicy;
   spawn?: typeof spawnHook;
+  /** Asked before each run: why the hook must not run now (its script changed since it was trusted), if so. */
+  mayRun?: (hook: HookDefinition) => Promise<string | undefined>;
+}
+
+const heldResult = { exitCode: null, stdout: "", stderr: "", timedOut: false, cancelled: false, truncated: false, durationMs: 0 } as const;
+
+/** The hooks of `event` whose matcher accepts one of `subjects` (no subjects: all of them). */
+export function hooksMatching(hooks: readonly HookDefinition[], event: HookEvent, subjects: HookSubjects): HookDefinition[] {
+  return hooks.filter((hook) => {
+    if (hook.event !== event) return false;
+    const names = typeof subjects === "function" ? subjects(hook.dialect) : subjects;
+    return names.length === 0 || matcherMatches(hook.matcher, names);
+  });
 }
 
 export class HookRunner {
@@ -61,15 +84,11 @@ export class HookRunner {
   }
 
   /** Hooks of `event` whose matcher accepts one of `subjects` (tool names, or `startup` / `resume` ...). */
-  matching(event: HookEvent, subjects: readonly string[]): HookDefinition[] {
-    return this.options.hooks.filter((hook) => hook.event === event && (subjects.length === 0 || matcherMatches(hook.matcher, subjects)));
+  matching(event: HookEvent, subjects: HookSubjects): HookDefinition[] {
+    return hooksMatching(this.options.hooks, event, subjects);
   }
 
-  async run(
-    event: HookEvent,
-    payload: Record<string, unknown>,
-    options: { subjects?: readonly string[]; signal?: AbortSignal } = {},
-  ): Promise<CombinedHookResult> {
+  async run(event: HookEvent, payload: HookPayload, options: { subjects?: HookSubjects; signal?: AbortSignal } = {}): Promise<CombinedHookResult> {
     const hooks = this.matching(event, options.subjects ?? []);
     if (hooks.length === 0) return { ran: 0, contexts: [] };
     const signals = [this.cancelAll.signal, ...(options.signal ? [options.signal] : [])];
@@ -77,9 +96,15 @@ export class HookRunner {
     const spawn = this.options.spawn ?? spawnHook;
     const reports = await Promise.all(
       hooks.map(async (hook): Promise<HookReport> => {
+        const held = await this.options.mayRun?.(hook);
+        if (held !== undefined) {
+          const report: HookReport = { event, hook, result: heldResult, verdict: { problem: `did not run: ${held}`, notStarted: true } };
+          this.options.onReport?.(report);
+          return report;
+        }
         const input = JSON.stringify({
           ...this.options.basePayload(),
-          ...payload,
+          ...(typeof payload === "function" ? payload(hook.dialect) : payload),
           hook_event_name: hook.configuredAs,
           cairn_event: event,
           // The old `{"TaskStart": "cmd"}` hooks read `hook`.
@@ -110,10 +135,14 @@ function combine(event: HookEvent, reports: readonly HookReport[]): CombinedHook
     const reasons = verdicts.filter((verdict) => verdict.decision === strongest && verdict.reason !== undefined).map((verdict) => verdict.reason);
     if (reasons.length > 0) combined.reason = reasons.join("\n");
   }
-  for (const verdict of verdicts) {
+  for (const { verdict, hook } of reports) {
     if (verdict.additionalContext !== undefined) combined.contexts.push(verdict.additionalContext);
     else if (verdict.plainOutput !== undefined && verdict.problem === undefined && plainOutputIsContext.has(event)) combined.contexts.push(verdict.plainOutput);
-    if (verdict.updatedInput !== undefined && combined.updatedInput === undefined) combined.updatedInput = verdict.updatedInput;
+    if (verdict.updatedInput !== undefined && combined.updatedInput === undefined) {
+      combined.updatedInput = verdict.updatedInput;
+      combined.updatedInputDialect = hook.dialect;
+    }
+    if (verdict.notStarted === true) (combined.notStarted ??= []).push(`${hookLabel(hook)}: ${verdict.problem ?? "it could not start"}`);
     if (verdict.stopReason !== undefined) combined.stopReason = combined.stopReason === undefined ? verdict.stopReason : `${combined.stopReason}\n${verdict.stopReason}`;
   }
   return combined;

@@ -58,6 +58,7 @@ export function spawnHook(request: HookProcessRequest): Promise<HookProcessResul
     }
     // Its own process group, so a timeout or an abort ends the children it started too.
     const child = spawn(launch.file, launch.args, { cwd: request.cwd, detached: true, stdio: ["pipe", "pipe", "pipe"], env: launch.env });
+    const sandboxed = launch.file === "bwrap";
     let stdout = "";
     let stderr = "";
     let truncated = false;
@@ -99,7 +100,12 @@ export function spawnHook(request: HookProcessRequest): Promise<HookProcessResul
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      launch.release();
       request.signal?.removeEventListener("abort", onAbort);
+      // bubblewrap reports its own failures (a mount it cannot make) as `bwrap: ...` with a non-zero exit: the hook never ran.
+      if (sandboxed && exitCode !== 0 && spawnError === undefined && stderr.startsWith("bwrap:")) {
+        spawnError = `the sandbox could not start it: ${stderr.split("\n")[0] ?? ""}`;
+      }
       resolve({
         exitCode,
         stdout,

@@ -21,13 +21,13 @@ afterEach(async () => {
 });
 
 function hook(event: HookDefinition["event"], command: string, matcher?: string): HookDefinition {
-  return { event, configuredAs: event, command, ...(matcher ? { matcher } : {}), timeoutMs: 60_000, scope: "user", origin: { kind: "settings", file: "test" }, fingerprint: command };
+  return { event, configuredAs: event, command, ...(matcher ? { matcher } : {}), timeoutMs: 60_000, scope: "user", origin: { kind: "settings", file: "test" }, dialect: "claude-code", fingerprint: command };
 }
 
 function executor(hooks: HookDefinition[], stops: string[] = []) {
   const runner = new HookRunner({ hooks, cwd: folder, basePayload: () => ({ session_id: "t", cwd: folder }) });
   const base = createToolExecutor({ workspace: folder, yes: false, allowOutsideWrites: false, protocol: "xml" });
-  return withToolHooks(base, { runner, stopTask: (reason) => stops.push(reason) });
+  return withToolHooks(base, { runner, workspace: folder, stopTask: (reason) => stops.push(reason) });
 }
 
 function block(name: string, params: Record<string, string>): ToolUseBlock {
@@ -44,6 +44,18 @@ describe("tool hooks (issue #15 Hooks: effects)", () => {
     expect(outcome.status).toBe("rejected");
     expect(outcome.content).toContain("generated files are read-only");
     await expect(readFile(join(folder, "gen.txt"), "utf8")).rejects.toThrow();
+    expect(context.asks).toEqual([]);
+  });
+
+  it("PreToolUse block: the call's card is shown once more, final, with the whole command and the hook's reason", async () => {
+    const tools = executor([hook("PreToolUse", "echo 'no network here' >&2; exit 2", "Bash")]);
+    const context = createRecordingContext();
+    const command = "curl -s https://example.com/a/very/long/path | head -n 5";
+    const outcome = await tools.executeTool(block("execute_command", { command, requires_approval: "false" }), context);
+    expect(outcome.status).toBe("rejected");
+    expect(context.says).toEqual([
+      { type: "command", text: command, partial: false, key: "call-execute_command", meta: { tool: "execute_command", command, blocked: "no network here" } },
+    ]);
     expect(context.asks).toEqual([]);
   });
 
@@ -65,7 +77,7 @@ describe("tool hooks (issue #15 Hooks: effects)", () => {
   });
 
   it("PreToolUse rewrite: updatedInput replaces the call, which is then approved like any other", async () => {
-    const rewrite = `node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{const i=JSON.parse(d);console.log(JSON.stringify({hookSpecificOutput:{updatedInput:{file_path:"safe/"+i.tool_input.file_path}}}))})'`;
+    const rewrite = `node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{const i=JSON.parse(d);console.log(JSON.stringify({hookSpecificOutput:{updatedInput:{file_path:i.tool_input.file_path.replace(/b[.]txt$/,"safe/b.txt")}}}))})'`;
     const tools = executor([hook("PreToolUse", rewrite)]);
     const context = createRecordingContext({ answers: [{ response: "yes" }] });
     const outcome = await tools.executeTool(write("b.txt"), context);

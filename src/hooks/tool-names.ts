@@ -1,8 +1,13 @@
 /**
- * Claude Code's tool names, as they appear in hook matchers, mapped to the
- * cairn tools that do the same job (`Bash` matches `execute_command`).
+ * Claude Code's tool names in two roles, which differ on purpose:
+ *
+ * - Permission rules (`allowed-tools` of a custom command): as in Claude
+ *   Code's permissions, `Edit` covers every tool that edits files and `Read`
+ *   every tool that reads them (`matchableToolNames`).
+ * - Hook matchers: a hook sees one name per call (claude-code-tools.ts), and
+ *   its matcher is read as Claude Code reads it (`matcherMatches`).
  */
-const claudeToCairn: Readonly<Record<string, readonly string[]>> = {
+const permissionNames: Readonly<Record<string, readonly string[]>> = {
   Bash: ["execute_command"],
   Read: ["read_file", "list_files", "search_files", "list_code_definition_names"],
   Glob: ["list_files"],
@@ -16,25 +21,32 @@ const claudeToCairn: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * The names a tool call answers to in a matcher: cairn's own name, every
- * Claude Code name mapped to it, and for MCP tools Claude Code's
- * `mcp__server__tool`.
+ * The names a call answers to in a permission rule: cairn's own name, every
+ * Claude Code name mapped to it, and for MCP tools Claude Code's `mcp__server__tool`.
  */
 export function matchableToolNames(toolName: string, input: Record<string, unknown>): string[] {
   const names = [toolName];
-  for (const [claude, cairn] of Object.entries(claudeToCairn)) if (cairn.includes(toolName)) names.push(claude);
+  for (const [claude, cairn] of Object.entries(permissionNames)) if (cairn.includes(toolName)) names.push(claude);
   const server = input["server_name"];
   const tool = input["tool_name"];
   if (toolName === "use_mcp_tool" && typeof server === "string" && typeof tool === "string") names.push(`mcp__${server}__${tool}`);
   return names;
 }
 
+/** Letters, digits, `_` and `|` only: Claude Code compares such a matcher as exact names. */
+const exactNames = /^[A-Za-z0-9_|]+$/;
+
 /**
- * Claude Code's matcher: empty or `*` matches everything; otherwise a regular
- * expression that must match a whole name (`Edit|Write`, `mcp__memory__.*`).
+ * Claude Code's matcher: empty or `*` matches everything; one made only of
+ * letters, digits, `_` and `|` is a list of exact names (`Bash`, `Edit|Write`);
+ * anything else is a regular expression searched in the name (`mcp__memory__.*`, `^Notebook`).
  */
 export function matcherMatches(matcher: string | undefined, subjects: readonly string[]): boolean {
   if (matcher === undefined || matcher === "" || matcher === "*") return true;
+  if (exactNames.test(matcher)) {
+    const names = matcher.split("|");
+    return subjects.some((subject) => names.includes(subject));
+  }
   const pattern = compiledMatcher(matcher);
   return subjects.some((subject) => (pattern ? pattern.test(subject) : subject === matcher));
 }
@@ -46,7 +58,7 @@ function compiledMatcher(matcher: string): RegExp | null {
   let pattern = compiledMatchers.get(matcher);
   if (pattern === undefined) {
     try {
-      pattern = new RegExp(`^(?:${matcher})$`);
+      pattern = new RegExp(matcher);
     } catch {
       pattern = null; // not a valid expression: compared as a plain name
     }
@@ -56,24 +68,11 @@ function compiledMatcher(matcher: string): RegExp | null {
 }
 
 /**
- * Claude Code's hooks read `tool_input.file_path`; cairn's tools say `path`.
- * Both are sent, so either kind of script finds what it looks for.
+ * cairn's own hooks get cairn's parameters, plus `file_path` beside `path`
+ * so a script that reads either finds it.
  */
 export function hookToolInput(params: Record<string, string>): Record<string, unknown> {
   const input: Record<string, unknown> = { ...params };
   if (params["path"] !== undefined && input["file_path"] === undefined) input["file_path"] = params["path"];
   return input;
-}
-
-/** A rewritten input from a hook back into the tool's parameters (text values). */
-export function toolParamsFromHook(updated: Record<string, unknown>, original: Record<string, string>): Record<string, string> {
-  const params: Record<string, string> = { ...original };
-  for (const [key, value] of Object.entries(updated)) {
-    if (key === "file_path" || value === undefined || value === null) continue;
-    params[key] = typeof value === "string" ? value : JSON.stringify(value);
-  }
-  // A Claude Code script rewrites `file_path`; it counts unless `path` itself was changed.
-  const filePath = updated["file_path"];
-  if (typeof filePath === "string" && params["path"] === original["path"] && filePath !== original["path"]) params["path"] = filePath;
-  return params;
 }

@@ -39,6 +39,6 @@ export async function launch(args: string[]): Promise<number> {
   // a fleet worker) may end by a signal it does not handle, with no exit event: it saves once it has run a while.
   process.once("exit", () => bundle.saveCodeCache());
   setTimeout(() => bundle.saveCodeCache(), 30_000).unref();
-  const main = bundle.exports["main"] as (args: string[]) => Promise<number>;
-  return main(args);
+  const cli = bundle.exports["cli"] as (args: string[]) => Promise<number>;
+  return cli(args);
 }

@@ -106,13 +106,19 @@ export function convertToolResult(
     parts.push(text(typeof result.toolResult === "string" ? result.toolResult : JSON.stringify(result.toolResult, null, 2)));
   }
   if (parts.length === 0) parts.push(text("(the tool returned no content)"));
-  return { content: capText(parts, limits), isError: result.isError === true };
+  return withFullText(parts, capText(parts, limits), result.isError === true);
+}
+
+/** The capped content for the model, and the whole text when it was cut (the task log keeps that). */
+function withFullText(parts: Part[], capped: Part[], isError: boolean): McpCallResult {
+  if (capped === parts) return { content: capped, isError };
+  return { content: capped, isError, fullText: parts.map((part) => (part.type === "text" ? part.text : `[image ${part.mediaType}]`)).join("\n") };
 }
 
 export function convertResourceResult(result: ReadResourceResult, limits: ResultLimits = defaultResultLimits): McpCallResult {
   const parts = result.contents.map((resource) => resourcePart(resource, limits));
   if (parts.length === 0) parts.push(text("(the resource is empty)"));
-  return { content: capText(parts, limits), isError: false };
+  return withFullText(parts, capText(parts, limits), false);
 }
 
 export function errorResult(message: string): McpCallResult {

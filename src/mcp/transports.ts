@@ -4,6 +4,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpTransportConfig } from "./config.js";
+import { LinearReadBuffer } from "./read-buffer.js";
 
 export interface CreatedTransport {
   transport: Transport;
@@ -21,6 +22,9 @@ export function createTransport(config: McpTransportConfig, onStderrLine: (line:
       stderr: "pipe",
       ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
     });
+    // The SDK's buffer is quadratic in a message's size and caps it at 10 MB: a large tool result
+    // timed out instead of arriving. Its transport reads through this field (checked by a test).
+    if ("_readBuffer" in transport) Object.assign(transport, { _readBuffer: new LinearReadBuffer() });
     let pending = "";
     transport.stderr?.on("data", (chunk: Buffer) => {
       pending += chunk.toString("utf8");

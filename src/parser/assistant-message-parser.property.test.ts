@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AssistantMessageParser, parseAssistantMessage } from "./assistant-message-parser.js";
 import type { Block } from "./types.js";
-import { answerText, cutFractions, cutIndexes, registeredNames } from "./test-support/arbitraries.js";
+import { answerText, cutFractions, cutIndexes, registeredNames, verbatimValueAnswer } from "./test-support/arbitraries.js";
 import { cutAt, snapshot } from "./test-support/blocks.js";
 import { referenceParse } from "./test-support/reference-parser.js";
 
@@ -38,6 +38,26 @@ describe("parser properties (P-perf-1)", () => {
         expect(ended).toEqual(referenceParse(text, { ...options, final: true }));
         expect(ended.every((block) => !block.partial)).toBe(true);
         expectWellFormed(ended);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it("a content or diff value holding its own closing tag (twice or more): chunked, one-shot and reference parses agree", () => {
+    fc.assert(
+      fc.property(verbatimValueAnswer, cutFractions, (text, fractions) => {
+        const parser = new AssistantMessageParser();
+        let soFar = "";
+        for (const piece of cutAt(text, cutIndexes(text.length, fractions))) {
+          soFar += piece;
+          const blocks = snapshot(parser.push(piece));
+          expect(blocks).toEqual(parseAssistantMessage(soFar));
+          expect(blocks).toEqual(referenceParse(soFar));
+        }
+        expect(snapshot(parser.end())).toEqual(referenceParse(text, { final: true }));
+        const oneShot = new AssistantMessageParser();
+        oneShot.push(text);
+        expect(snapshot(oneShot.end())).toEqual(referenceParse(text, { final: true }));
       }),
       { numRuns: 1500 },
     );

@@ -5,12 +5,17 @@
  * nothing to send anywhere.
  */
 
-const secretName = /(^|_)(API_?KEY|KEY|KEYS|TOKEN|TOKENS|SECRET|SECRETS|PASSWORD|PASSWD|PASS|PWD_HASH|CREDENTIAL|CREDENTIALS|PRIVATE|AUTH|SESSION|COOKIE|SIGNATURE|DSN|WEBHOOK)(_|$)|^(AWS_|AZURE_|GOOGLE_APPLICATION_CREDENTIALS|SSH_AUTH_SOCK|GPG_AGENT_INFO|KUBECONFIG|DOCKER_AUTH_CONFIG|NPM_CONFIG__AUTH|VAULT_)/i;
+/** Anywhere in a name: `PGPASSWORD`, `NPMTOKEN`, `MYSECRET` (a tokenizer setting is no token). */
+const secretAnywhere = /PASSWORD|PASSWD|PASSPHRASE|SECRET|CREDENTIAL|TOKEN(?!IZ)|API_?KEY|PRIVATE_?KEY|ACCESS_?KEY/i;
+/** As a word of the name (between underscores, or at an end): `STRIPE_KEY`, `MYSQL_PWD`, `SMTP_PASS`, `SENTRY_DSN`. */
+const secretWord = /(^|_)(KEY|KEYS|PASS|PWD|AUTH|SESSION|COOKIE|SIGNATURE|DSN|WEBHOOK|PRIVATE)(_|$)/i;
+/** Whole families and single names that lead to credentials. */
+const secretPrefix = /^(AWS_|AZURE_|GOOGLE_APPLICATION_CREDENTIALS|SSH_AUTH_SOCK|GPG_AGENT_INFO|KUBECONFIG|DOCKER_AUTH_CONFIG|NPM_CONFIG__AUTH|VAULT_)/i;
 /** Names that look secret but only name a place or a switch. */
 const harmless = new Set(["PWD", "OLDPWD", "KEYTIMEOUT", "GPG_TTY", "SSH_TTY", "SSH_CONNECTION", "SSH_CLIENT"]);
 
 export function looksSecret(name: string): boolean {
-  return !harmless.has(name) && secretName.test(name);
+  return !harmless.has(name) && (secretAnywhere.test(name) || secretWord.test(name) || secretPrefix.test(name));
 }
 
 /** A copy of `env` without secret-looking variables except the allowed names. */

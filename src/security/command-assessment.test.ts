@@ -124,7 +124,11 @@ describe("#14 commands are decided on the real bash parse", () => {
     const exact = rules({ allow: ["Bash(python3 -c 'print(1)')"] });
     expect(await decide("python3 -c 'print(1)'", { rules: exact })).toBe("allow");
     expect(await decide("python3 -c 'print(2)'", { rules: exact })).toBe("ask-explicit");
-    expect(await decide("python3 -c 'import os'", { sandbox: "workspace-write" })).toBe("allow");
+    // In the sandbox what cannot be read runs, unless a deny rule is in force (it could run the denied program), or a rule names the program.
+    expect(await decide("python3 -c 'import os'", { sandbox: "workspace-write", rules: rules({}) })).toBe("allow");
+    expect(await decide("python3 -c 'import os'", { sandbox: "workspace-write" })).toBe("ask-explicit");
+    expect(await decide("python3 -c 'import os'", { sandbox: "workspace-write", rules: rules({ deny: ["Bash(rm:*)"], allow: ["Bash(python3:*)"] }) })).toBe("allow");
+    expect(await decide("python3 -c 'import os'", { rules: rules({ deny: ["Bash(rm:*)"], allow: ["Bash(python3:*)"] }) })).toBe("allow");
     expect(await decide("echo x > ~/.bashrc", { sandbox: "workspace-write" })).toBe("allow");
     expect(await decide("rm -rf x", { sandbox: "workspace-write" })).toBe("refuse");
   });

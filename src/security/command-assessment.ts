@@ -2,12 +2,20 @@
  * What the rules and the workspace say about one command line, on its real
  * parse: which rule denies, asks or allows each program it runs, what it
  * writes outside the workspace or into protected paths, which ignored files it
- * names, and what could not be understood.
+ * names, what it reads broadly, whether it may run a denied program by another
+ * name, and what could not be understood.
  */
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, resolve } from "node:path";
 import type { globSync as GlobSync } from "tinyglobby";
 import { loadShellParser } from "./shell-parser.js";
 import { analyzeShell } from "./shell-analysis.js";
-import { programName, readEffects, type Invocation } from "./command-effects.js";
+import { programName, readEffects, type Invocation, type PathUse } from "./command-effects.js";
+import { commandsInText } from "./program-effects.js";
+import { wholeProgramOf } from "./denied-program-stubs.js";
+import { expandBraces } from "./brace-expansion.js";
+import { isReadOnlyInvocation } from "./read-only-programs.js";
 import type { PermissionRule, PermissionRules } from "./permission-rules.js";
 import type { ShellWord } from "./shell-words.js";
 
@@ -28,6 +36,8 @@ export interface PathOracle {
   facts(path: string): PathFacts;
   /** An oracle for one decision (state such as the ignore file read once). */
   snapshot?(): PathOracle;
+  /** Whether the workspace has files the ignore file hides (broad readers would see them without the sandbox). */
+  hasIgnoredFiles?(): boolean;
 }
 
 export interface CommandAssessment {
@@ -39,25 +49,25 @@ export interface CommandAssessment {
   /** Every program is allowed by a rule (or the exact text is). */
   allowedByRules: boolean;
   exactRule: PermissionRule | undefined;
+  /** What no rule vouches for (hard limits of a static reading, and opaque programs no rule names). */
   unsure: string[];
+  /** Opaque programs a rule the user wrote vouches for (`python3 -c` under `Bash(python3:*)`). */
+  vouched: string[];
   outsideWrites: string[];
   /** Every path written that could be resolved, absolute (for Edit rules). */
   writtenPaths: string[];
   protectedWrites: string[];
   ignoredFiles: string[];
-  /** Only reads: every program is a known read-only one, nothing is written. */
+  /** Programs that read whole folders or git's history. */
+  broadReads: string[];
+  /** A deny rule's program that this command may run by another name or through a program cairn does not know. */
+  mayRunDenied: string | undefined;
+  /** Only reads: every program and every option is on the known-safe list, and nothing is written. */
   readOnly: boolean;
   /** A rule that would allow commands like this one, generalised the safe way. */
   suggestion: string | undefined;
 }
 
-const readOnlyPrograms = new Set([
-  "ls", "cat", "head", "tail", "wc", "grep", "egrep", "fgrep", "rg", "ag", "pwd", "echo", "printf", "which", "whereis", "type",
-  "stat", "file", "du", "df", "date", "whoami", "id", "uname", "hostname", "sort", "uniq", "cut", "tr", "diff", "cmp", "tree",
-  "basename", "dirname", "realpath", "readlink", "true", "false", "test", "[", "seq", "jq", "column", "nl", "od", "xxd",
-  "hexdump", "md5sum", "sha1sum", "sha256sum", "tac", "rev", "fold", "fmt", "comm", "join", "paste", "expand", "find", "sed", "awk",
-]);
-const readOnlyGit = new Set(["status", "log", "diff", "show", "blame", "rev-parse", "ls-files", "grep", "describe", "shortlog", "ls-tree", "cat-file"]);
 const harmlessTargets = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 
 export function wordsForRules(invocation: Invocation): Array<string | undefined> {
@@ -66,18 +76,6 @@ export function wordsForRules(invocation: Invocation): Array<string | undefined>
 
 export function invocationText(invocation: Invocation): string {
   return invocation.words.map((word, index) => (word.dynamic ? "…" : index === 0 ? programName(word) : word.text)).join(" ");
-}
-
-function isReadOnly(invocation: Invocation): boolean {
-  const first = invocation.words[0];
-  if (first === undefined || first.dynamic) return false;
-  const name = programName(first);
-  if (name === "git") {
-    const sub = invocation.words.slice(1).find((word) => !word.text.startsWith("-"));
-    return sub !== undefined && !sub.dynamic && readOnlyGit.has(sub.text);
-  }
-  if (name === "find") return !invocation.words.some((word) => /^-(exec|execdir|ok|okdir|delete|fprint|fprint0|fprintf|fls)$/.test(word.text));
-  return readOnlyPrograms.has(name);
 }
 
 /** `Bash(<program> <subcommand>:*)`: the first words, never an argument after something computed. */
@@ -94,21 +92,33 @@ export function suggestRule(invocations: Invocation[]): string | undefined {
 /** Loaded with the shell grammar on the first assessment: neither is needed to start (issue 18). */
 let globSync: typeof GlobSync | undefined;
 
-function expandGlob(word: ShellWord, cwd: string): string[] {
-  if (globSync === undefined) throw new Error("the glob matcher is not loaded yet (await assessCommand() first)");
-  try {
-    return globSync(word.text, { cwd, absolute: true, dot: true, onlyFiles: false, expandDirectories: false }).slice(0, 1000);
-  } catch {
-    return [];
+/** The absolute paths a word names (braces and globs expanded as bash would, or wider), or undefined when only known at run time. */
+function pathsOf(use: PathUse, cwd: string): string[] | undefined {
+  const { word, base } = use;
+  if (word.dynamic && word.path === undefined) return undefined;
+  const text = word.path ?? word.text;
+  if (!isAbsolute(text) && base === null) return undefined;
+  const folder = base === undefined || base === null ? cwd : resolve(cwd, base);
+  const names = word.brace && !word.dynamic ? expandBraces(text) : [text];
+  const result: string[] = [];
+  for (const name of names) {
+    const absolute = isAbsolute(name) ? resolve(name) : resolve(folder, name);
+    result.push(absolute);
+    if ((word.glob || /[*?[]/.test(name)) && !word.dynamic && globSync !== undefined) {
+      try {
+        result.push(...globSync(name, { cwd: folder, absolute: true, dot: true, onlyFiles: false, expandDirectories: false }).slice(0, 1000));
+      } catch {
+        continue;
+      }
+    }
   }
+  return result;
 }
 
-
-/** Facts and glob expansions asked once per assessment: a long chain names the same paths again and again. */
-function memoized(live: PathOracle): PathOracle & { expand(word: ShellWord): string[] } {
+/** Facts asked once per assessment: a long chain names the same paths again and again. */
+function memoized(live: PathOracle): PathOracle {
   const oracle = live.snapshot?.() ?? live;
   const facts = new Map<string, PathFacts>();
-  const globs = new Map<string, string[]>();
   return {
     cwd: oracle.cwd,
     facts(path) {
@@ -119,24 +129,75 @@ function memoized(live: PathOracle): PathOracle & { expand(word: ShellWord): str
       }
       return found;
     },
-    expand(word) {
-      if (!word.glob || word.dynamic) return word.path === undefined ? [] : [word.path];
-      let found = globs.get(word.text);
-      if (found === undefined) {
-        found = [word.text, ...expandGlob(word, oracle.cwd)];
-        globs.set(word.text, found);
-      }
-      return [...found];
-    },
+    ...(oracle.hasIgnoredFiles === undefined ? {} : { hasIgnoredFiles: oracle.hasIgnoredFiles.bind(oracle) }),
   };
+}
+
+const fileDigests = new Map<string, string>();
+
+function digest(path: string): string | undefined {
+  try {
+    const stats = statSync(path);
+    if (!stats.isFile() || stats.size > 64 * 1024 * 1024) return undefined;
+    const key = `${path}:${stats.size}:${stats.mtimeMs}`;
+    let found = fileDigests.get(key);
+    if (found === undefined) {
+      found = createHash("sha256").update(readFileSync(path)).digest("hex");
+      fileDigests.set(key, found);
+    }
+    return found;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The files a denied program name runs from (for a copy under another name). */
+function deniedBinaries(names: ReadonlySet<string>): Map<string, string> {
+  const result = new Map<string, string>();
+  for (const name of names) {
+    for (const folder of ["/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin", "/sbin"]) {
+      const found = digest(`${folder}/${name}`);
+      if (found !== undefined) result.set(found, name);
+    }
+  }
+  return result;
+}
+
+/** Whether this command may run a program a whole-program deny rule names, in a way the rules cannot see. */
+function mayRunDenied(options: { invocations: Invocation[]; names: ReadonlySet<string>; writes: boolean; cwd: string }): string | undefined {
+  if (options.names.size === 0) return undefined;
+  let binaries: Map<string, string> | undefined;
+  for (const invocation of options.invocations) {
+    const first = invocation.words[0];
+    if (first === undefined || first.dynamic) continue;
+    // A program run by path: a copy of a denied program under another name.
+    if (first.text.includes("/") && !options.names.has(programName(first))) {
+      binaries ??= deniedBinaries(options.names);
+      const copied = binaries.get(digest(resolve(options.cwd, first.path ?? first.text)) ?? "");
+      if (copied !== undefined) return `${first.text} is a copy of ${copied}`;
+    }
+    if (invocation.transparent === true || (!options.writes && isReadOnlyInvocation(invocation.words))) continue;
+    for (const word of invocation.words.slice(1)) {
+      if (word.dynamic) continue;
+      if (options.names.has(basename(word.text))) return `${programName(first)} is given ${word.text} as an argument`;
+      for (const words of commandsInText(word.text)) {
+        const name = words[0];
+        if (name !== undefined && !name.dynamic && options.names.has(programName(name))) return `${programName(first)} is given a command line that runs ${programName(name)}`;
+      }
+    }
+  }
+  return undefined;
 }
 
 export function assessCommandSync(options: { command: string; rules: PermissionRules; paths: PathOracle }): CommandAssessment {
   const { command, rules } = options;
   const paths = memoized(options.paths);
-  const analysis = analyzeShell(command);
-  const effects = readEffects(analysis);
+  const effects = readEffects(analyzeShell(command));
   const exactRule = rules.exactCommandAllowed(command);
+  const allowed = (invocation: Invocation): boolean => rules.forCommandWords(wordsForRules(invocation))?.decision === "allow";
+  const unsure = [...effects.unsure];
+  const vouched: string[] = [];
+  for (const { invocation, reason } of effects.opaque) (allowed(invocation) ? vouched : unsure).push(reason);
   const assessment: CommandAssessment = {
     command,
     invocations: effects.invocations.map(invocationText),
@@ -144,12 +205,15 @@ export function assessCommandSync(options: { command: string; rules: PermissionR
     asked: undefined,
     allowedByRules: effects.invocations.length > 0,
     exactRule,
-    unsure: [...new Set(effects.unsure)],
+    unsure: [...new Set(unsure)],
+    vouched: [...new Set(vouched)],
     outsideWrites: [],
     writtenPaths: [],
     protectedWrites: [],
     ignoredFiles: [],
-    readOnly: effects.unsure.length === 0 && effects.invocations.length > 0,
+    broadReads: [...new Set(effects.broadReads)],
+    mayRunDenied: undefined,
+    readOnly: effects.unsure.length === 0 && effects.opaque.length === 0 && effects.invocations.length > 0,
     suggestion: suggestRule(effects.invocations),
   };
   for (const invocation of effects.invocations) {
@@ -158,15 +222,24 @@ export function assessCommandSync(options: { command: string; rules: PermissionR
     if (found?.decision === "deny") assessment.denied ??= { invocation: text, rule: found.rule };
     if (found?.decision === "ask") assessment.asked ??= { invocation: text, rule: found.rule };
     if (found?.decision !== "allow" && invocation.transparent !== true) assessment.allowedByRules = false;
-    if (invocation.transparent !== true && !isReadOnly(invocation)) assessment.readOnly = false;
+    if (invocation.transparent !== true && !isReadOnlyInvocation(invocation.words)) assessment.readOnly = false;
   }
   if (exactRule !== undefined) assessment.allowedByRules = true;
 
-  for (const target of effects.writes) {
-    if (harmlessTargets.test(target.text)) continue;
-    const targets = paths.expand(target);
-    if (targets.length === 0) {
-      assessment.outsideWrites.push(`${target.text} (only known when it runs)`);
+  const writes = effects.writes.filter((use) => !harmlessTargets.test(use.word.text));
+  // A link the line made: writing through it writes its target.
+  const linked = new Map<string, string[]>();
+  for (const { link, target, symbolic } of effects.links) {
+    const at = pathsOf(link, paths.cwd)?.[0];
+    const base = symbolic && at !== undefined ? { ...target, base: dirname(at) } : target;
+    const to = pathsOf(base, paths.cwd);
+    if (at !== undefined && to !== undefined) linked.set(at, to);
+  }
+  for (const use of writes) {
+    const found = pathsOf(use, paths.cwd);
+    const targets = found === undefined ? undefined : [...found, ...found.flatMap((path) => linked.get(path) ?? [])];
+    if (targets === undefined) {
+      assessment.outsideWrites.push(`${use.word.text} (only known when it runs)`);
       continue;
     }
     for (const path of targets) {
@@ -176,17 +249,20 @@ export function assessCommandSync(options: { command: string; rules: PermissionR
       if (facts.protectedReason !== undefined) assessment.protectedWrites.push(`${facts.display} (${facts.protectedReason})`);
     }
   }
-  if (effects.writes.some((target) => !harmlessTargets.test(target.text))) assessment.readOnly = false;
-  for (const word of effects.mentioned) {
+  if (writes.length > 0) assessment.readOnly = false;
+  for (const use of effects.mentioned) {
+    const { word } = use;
     if (!word.dynamic && (word.text.startsWith("-") || /^[a-z][a-z0-9+.-]*:\/\//i.test(word.text)) && !word.text.includes("=")) continue;
-    const candidates = paths.expand(word);
+    const candidates = pathsOf(use, paths.cwd) ?? [];
     const equals = word.dynamic ? -1 : word.text.indexOf("=");
-    if (equals > 0 && equals < word.text.length - 1) candidates.push(word.text.slice(equals + 1));
+    if (equals > 0 && equals < word.text.length - 1) candidates.push(...(pathsOf({ word: { ...word, text: word.text.slice(equals + 1), path: word.text.slice(equals + 1) }, base: use.base }, paths.cwd) ?? []));
     for (const path of candidates) {
       const facts = paths.facts(path);
       if (facts.ignored || facts.credential) assessment.ignoredFiles.push(facts.display);
     }
   }
+  const deniedNames = new Set(rules.rules.filter((rule) => rule.tool === "Bash" && rule.decision === "deny").flatMap((rule) => wholeProgramOf(rule.specifier) ?? []));
+  assessment.mayRunDenied = mayRunDenied({ invocations: effects.invocations, names: deniedNames, writes: writes.length > 0, cwd: paths.cwd });
   assessment.outsideWrites = [...new Set(assessment.outsideWrites)];
   assessment.protectedWrites = [...new Set(assessment.protectedWrites)];
   assessment.ignoredFiles = [...new Set(assessment.ignoredFiles)];
@@ -198,3 +274,5 @@ export async function assessCommand(options: { command: string; rules: Permissio
   globSync ??= (await import("tinyglobby")).globSync;
   return assessCommandSync(options);
 }
+
+export type { ShellWord };

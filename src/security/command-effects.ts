@@ -1,34 +1,57 @@
 /**
- * What a simple command really runs and writes: wrappers (`env`, `sudo`,
- * `xargs`, `timeout`, `sh -c` …) run their argument as the command, known
- * escapes are treated as what they run (`find -exec`, `git -c`, `sed e`,
- * `awk system()`, `python -c` …), and commands known to write to a path
- * argument report that path.
+ * What a command line really runs, writes and reads, on its real parse:
+ * wrappers (`env`, `sudo`, `xargs`, `timeout`, `taskset`, `sh -c` …) run their
+ * argument as the command; programs with a language of their own (`python -c`,
+ * `sed` with `e`/`w`, `awk` with pipes, `env -S`, `git -c`) are "opaque": only a
+ * rule naming the program vouches for them; what cannot be read statically at
+ * all (`eval`, aliases and functions defined in the line, hijacking variables,
+ * `~user`, a computed folder change) is "unsure"; paths are resolved against
+ * the folder an earlier `cd` or `env -C` moved to.
  */
-import { basename } from "node:path";
-import { analyzeShell, type ShellAnalysis, type SimpleCommand } from "./shell-analysis.js";
+import { basename, isAbsolute, join, resolve } from "node:path";
+import { homedir } from "node:os";
+import { analyzeShell, hijackingVariables, type ShellAnalysis } from "./shell-analysis.js";
 import type { ShellWord } from "./shell-words.js";
-import { firstArgumentNotPath, interpreters, packageRunners, pathWriters, selfContainedOptions, shells, simpleWrappers, transparentWrappers } from "./program-tables.js";
+import { interpreters, packageRunners, selfContainedOptions, shells, simpleWrappers, transparentWrappers } from "./program-tables.js";
+import { readProgramEffects } from "./program-effects.js";
+
+/** The folder a word is relative to: undefined for the command's own folder, a path (absolute, or relative to that folder), or null when only known at run time. */
+export type Base = string | null | undefined;
 
 /** One program that will run, with its words (the first is the program). */
 export interface Invocation {
   words: ShellWord[];
   /** The wrappers it runs under (`sudo`, `xargs`, `sh -c`). */
   via: string[];
-  /**
-   * A wrapper that only runs its argument (`timeout 60 npm test`, `sh -c '…'`):
-   * the rules judge what it runs; an allow rule for the wrapper is not needed.
-   */
+  /** A wrapper that only runs its argument (`timeout 60 npm test`): the rules judge what it runs. */
   transparent?: boolean;
+  base: Base;
+}
+
+export interface PathUse {
+  word: ShellWord;
+  base: Base;
+}
+
+export interface Opaque {
+  invocation: Invocation;
+  reason: string;
 }
 
 export interface CommandEffects {
   invocations: Invocation[];
   /** Paths written (redirections and write-to-path arguments). */
-  writes: ShellWord[];
+  writes: PathUse[];
   /** Every word that could name a file (for the ignore file). */
-  mentioned: ShellWord[];
+  mentioned: PathUse[];
+  /** What no rule can vouch for: the command is asked unless its exact text is allowed. */
   unsure: string[];
+  /** Programs whose own language decides what they do: a rule allowing the program vouches for it. */
+  opaque: Opaque[];
+  /** Programs that read whole folders or git's history (ignored files can leak through them). */
+  broadReads: string[];
+  /** Links made by the line (`ln -s ~/.bashrc rc`): a later write through `rc` writes the target. */
+  links: Array<{ link: PathUse; target: PathUse; symbolic: boolean }>;
 }
 
 const maximumDepth = 8;
@@ -38,11 +61,15 @@ export function programName(word: ShellWord): string {
   return word.dynamic ? word.text : basename(word.text);
 }
 
-function isOption(word: ShellWord): boolean {
+export function isOption(word: ShellWord): boolean {
   return !word.dynamic && word.text.startsWith("-") && word.text !== "-";
 }
 
-function plainArguments(words: ShellWord[], valued: string[] = []): ShellWord[] {
+export function literal(text: string): ShellWord {
+  return { text, dynamic: false, glob: false, brace: false, path: text };
+}
+
+export function plainArguments(words: ShellWord[], valued: string[] = []): ShellWord[] {
   const result: ShellWord[] = [];
   let afterDoubleDash = false;
   for (let index = 1; index < words.length; index += 1) {
@@ -62,7 +89,7 @@ function plainArguments(words: ShellWord[], valued: string[] = []): ShellWord[] 
 }
 
 /** Skips a wrapper's options (and `leading` fixed arguments); returns the index of the wrapped command. */
-function wrappedStart(words: ShellWord[], valued: string[], leading = 0): number {
+export function wrappedStart(words: ShellWord[], valued: string[], leading = 0): number {
   let index = 1;
   while (index < words.length) {
     const word = words[index];
@@ -77,29 +104,47 @@ function wrappedStart(words: ShellWord[], valued: string[], leading = 0): number
   return index + leading;
 }
 
-function literal(text: string): ShellWord {
-  return { text, dynamic: false, glob: false, brace: false, path: text };
+/** A folder a `cd` names, from the current one. */
+function moved(base: Base, target: ShellWord | undefined): Base {
+  if (target === undefined) return homedir();
+  if (target.dynamic || target.text === "-" || target.glob || target.brace || /^~[^/]/.test(target.text)) return null;
+  const path = target.path ?? target.text;
+  if (isAbsolute(path)) return resolve(path);
+  if (base === null) return null;
+  return base === undefined ? path : join(base, path);
 }
 
-class EffectsReader {
-  readonly effects: CommandEffects = { invocations: [], writes: [], mentioned: [], unsure: [] };
+export class EffectsReader {
+  readonly effects: CommandEffects = { invocations: [], writes: [], mentioned: [], unsure: [], opaque: [], broadReads: [], links: [] };
+  /** The folder later commands run in, when a `cd` moved it. */
+  base: Base = undefined;
 
   readAnalysis(analysis: ShellAnalysis, via: string[], depth: number): void {
     this.effects.unsure.push(...analysis.unsure);
-    for (const redirection of analysis.redirections) {
-      this.effects.mentioned.push(redirection.target);
-      if (redirection.writes) this.effects.writes.push(redirection.target);
+    // In the order of the text, so a redirection is resolved in the folder an earlier `cd` moved to.
+    const steps = [...analysis.commands.map((command) => ({ start: command.start, command })), ...analysis.redirections.map((redirection) => ({ start: redirection.start, redirection }))].sort((left, right) => left.start - right.start);
+    for (const step of steps) {
+      if ("command" in step) {
+        this.readWords(step.command.words, via, depth);
+        continue;
+      }
+      const use = { word: step.redirection.target, base: this.base };
+      this.effects.mentioned.push(use);
+      if (step.redirection.writes) this.effects.writes.push(use);
     }
-    for (const command of analysis.commands) this.readCommand(command, via, depth);
   }
 
-  readCommand(command: SimpleCommand, via: string[], depth: number): void {
-    this.readWords(command.words, via, depth);
+  write(word: ShellWord, base: Base = this.base): void {
+    this.effects.writes.push({ word, base });
   }
 
-  private nested(script: ShellWord, via: string[], depth: number, what: string): void {
+  opaque(invocation: Invocation, reason: string): void {
+    this.effects.opaque.push({ invocation, reason });
+  }
+
+  nested(script: ShellWord, via: string[], depth: number, what: string, invocation: Invocation): void {
     if (script.dynamic) {
-      this.effects.unsure.push(`${what} runs text that is only known when it runs`);
+      this.opaque(invocation, `${what} runs text that is only known when it runs`);
       return;
     }
     if (depth >= maximumDepth) {
@@ -112,8 +157,11 @@ class EffectsReader {
   readWords(words: ShellWord[], via: string[], depth: number): void {
     const first = words[0];
     if (first === undefined) return;
-    for (const word of words.slice(1)) this.effects.mentioned.push(word);
-    const invocation: Invocation = { words, via };
+    for (const word of words.slice(1)) {
+      this.effects.mentioned.push({ word, base: this.base });
+      if (!word.dynamic && /^~[^/]/.test(word.text)) this.effects.unsure.push(`${word.text} is a user's home folder that bash resolves`);
+    }
+    const invocation: Invocation = { words, via, base: this.base };
     this.effects.invocations.push(invocation);
     if (first.dynamic) return;
     const name = programName(first);
@@ -127,30 +175,44 @@ class EffectsReader {
     const wrapper = simpleWrappers[name];
     if (wrapper !== undefined) {
       if (name === "command" && words.some((word) => word.text === "-v" || word.text === "-V")) return;
+      if (name === "time") readTimeOutput(words, this);
+      if (name === "exec" && words.some((word) => /^-[a-z]*c/.test(word.text))) this.effects.unsure.push("exec -c clears CAIRN_COMMAND_TOKEN, which cairn uses to end what the command leaves running");
       rest(wrappedStart(words, wrapper.valued, wrapper.leading ?? 0), name);
       return;
     }
     switch (name) {
-      case "env": {
-        let index = 1;
-        while (index < words.length) {
-          const word = words[index];
-          if (word === undefined) break;
-          if (word.text === "-S" || word.text.startsWith("--split-string")) {
-            this.effects.unsure.push("env -S splits a string into a command");
-            return;
-          }
-          if (word.text === "-u" || word.text === "-C" || word.text === "--unset" || word.text === "--chdir") index += 2;
-          else if (isOption(word)) index += 1;
-          else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word.text)) index += 1;
-          else break;
-        }
-        rest(index, "env");
+      case "cd":
+      case "pushd":
+        this.base = moved(this.base, plainArguments(words)[0]);
         return;
-      }
+      case "popd":
+        this.base = null;
+        return;
+      case "alias":
+      case "unalias":
+      case "shopt":
+      case "enable":
+      case "hash":
+        this.effects.unsure.push(`${name} changes what later names run`);
+        return;
+      case "eval":
+        this.effects.unsure.push("eval runs text as a command");
+        return;
+      case "at":
+      case "batch":
+      case "systemd-run":
+      case "launchctl":
+        this.effects.unsure.push(`${name} runs a command outside the task, where cairn cannot stop it`);
+        return;
+      case "crontab":
+        if (!(words.length === 2 && words[1]?.text === "-l")) this.effects.unsure.push("crontab schedules commands that run outside the task");
+        return;
+      case "env":
+        this.readEnv(words, via, depth, invocation);
+        return;
       case "xargs": {
         const start = wrappedStart(words, ["-I", "-n", "-P", "-d", "-L", "-s", "-E", "-a", "--max-args", "--max-procs", "--delimiter", "--arg-file"]);
-        if (start >= words.length) this.effects.invocations.push({ words: [literal("echo")], via: [...via, "xargs"] });
+        if (start >= words.length) this.effects.invocations.push({ words: [literal("echo")], via: [...via, "xargs"], base: this.base });
         else rest(start, "xargs");
         return;
       }
@@ -160,58 +222,33 @@ class EffectsReader {
         if (script.length === 0) return;
         const joined = script.every((word) => !word.dynamic) ? literal(script.map((word) => word.text).join(" ")) : { ...literal(""), dynamic: true };
         invocation.transparent = !joined.dynamic;
-        this.nested(joined, [...via, "watch"], depth, "watch");
+        this.nested(joined, [...via, "watch"], depth, "watch", invocation);
         return;
       }
-      case "eval":
-        this.effects.unsure.push("eval runs text as a command");
-        return;
       case "trap": {
         // `trap "" TERM` ignores a signal; `trap 'cmd' EXIT` runs cmd later: judged like any command.
         const action = plainArguments(words)[0];
-        if (action !== undefined && action.text !== "" && action.text !== "-") this.nested(action, [...via, "trap"], depth, "trap");
+        if (action !== undefined && action.text !== "" && action.text !== "-") this.nested(action, [...via, "trap"], depth, "trap", invocation);
         return;
       }
-      case "find":
-        this.readFind(words, via, depth);
-        return;
-      case "git":
-        this.readGit(words);
-        return;
-      case "sed":
-        this.readSed(words);
-        return;
-      case "awk":
-      case "gawk":
-      case "mawk":
-      case "nawk":
-        this.readAwk(words);
-        return;
-      case "dd":
-        for (const word of words.slice(1)) if (word.text.startsWith("of=")) this.effects.writes.push(pathPart(word, 3));
-        return;
-      case "curl":
-      case "wget":
-        this.readDownloader(words, name);
-        return;
       case "npm":
       case "pnpm":
       case "yarn": {
         const sub = words[1]?.text;
         if (sub === "exec" || sub === "x" || sub === "dlx") rest(wrappedStart(words.slice(1), ["-p", "--package", "-c", "--call"]) + 1, `${name} ${sub}`);
-        if (words.some((word) => word.text === "-c" || word.text === "--call")) this.effects.unsure.push(`${name} ${sub ?? ""} --call runs a shell string`);
+        if (words.some((word) => word.text === "-c" || word.text === "--call")) this.opaque(invocation, `${name} ${sub ?? ""} --call runs a shell string`);
         return;
       }
       default:
         break;
     }
     if (packageRunners[name] !== undefined) {
-      if (words.some((word) => word.text === "-c" || word.text === "--call")) this.effects.unsure.push(`${name} -c runs a shell string`);
+      if (words.some((word) => word.text === "-c" || word.text === "--call")) this.opaque(invocation, `${name} -c runs a shell string`);
       rest(wrappedStart(words, [...(packageRunners[name] ?? []), "-c", "--call"]), name);
       return;
     }
     if (shells.has(name)) {
-      this.readShell(words, name, via, depth);
+      this.readShell(words, name, via, depth, invocation);
       return;
     }
     const inlineFlags = interpreters[name] ?? (/^python3?\.\d+$/.test(name) ? ["-c"] : undefined);
@@ -220,29 +257,59 @@ class EffectsReader {
       const plain = plainArguments(words);
       // `node --test`, `python3 --version`: options that do their own thing instead of reading a program.
       const ownWork = words.some((word) => selfContainedOptions.has(word.text));
-      if (inline !== undefined) this.effects.unsure.push(`${name} ${inline.text} runs inline code`);
-      else if ((plain.length === 0 && !ownWork) || plain[0]?.text === "-") this.effects.unsure.push(`${name} reads a program from its input`);
+      if (inline !== undefined) this.opaque(invocation, `${name} ${inline.text} runs inline code`);
+      else if ((plain.length === 0 && !ownWork) || plain[0]?.text === "-") this.opaque(invocation, `${name} reads a program from its input`);
       return;
     }
-    if (pathWriters.has(name)) {
-      const valued = name === "truncate" ? ["-s", "--size", "-r"] : name === "install" ? ["-m", "-o", "-g", "-t"] : ["-t", "-S", "--target-directory", "--suffix"];
-      this.effects.writes.push(...plainArguments(words, valued));
-      for (const word of words) if (word.text.startsWith("--target-directory=")) this.effects.writes.push(pathPart(word, "--target-directory=".length));
-      const target = words.findIndex((word) => word.text === "-t");
-      const targetWord = target === -1 ? undefined : words[target + 1];
-      if (targetWord !== undefined) this.effects.writes.push(targetWord);
-      return;
-    }
-    if (firstArgumentNotPath.has(name)) this.effects.writes.push(...plainArguments(words).slice(1));
+    readProgramEffects({ name, words, invocation, reader: this, via, depth });
   }
 
-  private readShell(words: ShellWord[], name: string, via: string[], depth: number): void {
-    const invocation = this.effects.invocations[this.effects.invocations.length - 1] ?? { words, via };
+  private readEnv(words: ShellWord[], via: string[], depth: number, invocation: Invocation): void {
+    let index = 1;
+    let base = this.base;
+    while (index < words.length) {
+      const word = words[index];
+      if (word === undefined) break;
+      if (word.text === "-S" || word.text.startsWith("--split-string") || /^-[a-zA-Z]*S/.test(word.text)) {
+        this.opaque(invocation, "env -S splits a string into a command");
+        return;
+      }
+      if (word.text === "-C" || word.text === "--chdir") {
+        base = moved(base, words[index + 1]);
+        index += 2;
+      } else if (word.text.startsWith("--chdir=")) {
+        base = moved(base, literal(word.text.slice("--chdir=".length)));
+        index += 1;
+      } else if (word.text === "-u" || word.text === "--unset" || word.text.startsWith("--unset=")) {
+        // Dropping cairn's own marker lets a process escape the end of the command (it is how cairn finds what a command left running).
+        const unset = word.text.startsWith("--unset=") ? word.text.slice("--unset=".length) : (words[index + 1]?.text ?? "");
+        if (unset.startsWith("CAIRN_")) this.effects.unsure.push(`it removes ${unset}, which cairn uses to end what the command leaves running`);
+        index += word.text.startsWith("--unset=") ? 1 : 2;
+      } else if (word.text === "-i" || word.text === "--ignore-environment" || word.text === "-") {
+        this.effects.unsure.push("env -i clears CAIRN_COMMAND_TOKEN, which cairn uses to end what the command leaves running");
+        index += 1;
+      }      else if (isOption(word)) index += 1;
+      else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word.text) || (word.dynamic && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word.text))) {
+        const variable = word.text.slice(0, word.text.indexOf("="));
+        if (hijackingVariables.test(variable)) this.effects.unsure.push(`the assignment ${variable}=… changes what the command runs`);
+        index += 1;
+      } else break;
+    }
+    const inner = words.slice(index);
+    if (inner.length === 0) return;
+    invocation.transparent = true;
+    const saved = this.base;
+    this.base = base;
+    this.readWords(inner, [...via, "env"], depth);
+    this.base = saved;
+  }
+
+  private readShell(words: ShellWord[], name: string, via: string[], depth: number, invocation: Invocation): void {
     for (let index = 1; index < words.length; index += 1) {
       const word = words[index];
       if (word === undefined) break;
       if (word.dynamic) {
-        this.effects.unsure.push(`${name} is given a computed argument`);
+        this.opaque(invocation, `${name} is given a computed argument`);
         return;
       }
       if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(word.text) && name !== "busybox") {
@@ -250,165 +317,29 @@ class EffectsReader {
         if (script === undefined) this.effects.unsure.push(`${name} -c without a command`);
         else {
           if (!script.dynamic) invocation.transparent = true;
-          this.nested(script, [...via, `${name} -c`], depth, `${name} -c`);
+          this.nested(script, [...via, `${name} -c`], depth, `${name} -c`, invocation);
         }
         return;
       }
       if (word.text === "-s" || word.text === "-") {
-        this.effects.unsure.push(`${name} reads commands from its input`);
+        this.opaque(invocation, `${name} reads commands from its input`);
         return;
       }
       if (word.text.startsWith("-") || word.text.startsWith("+")) continue;
       // A script file: the invocation itself is what the rules judge.
       return;
     }
-    this.effects.unsure.push(`${name} reads commands from its input`);
-  }
-
-  private readFind(words: ShellWord[], via: string[], depth: number): void {
-    for (let index = 1; index < words.length; index += 1) {
-      const word = words[index];
-      if (word === undefined) continue;
-      if (["-exec", "-execdir", "-ok", "-okdir"].includes(word.text)) {
-        const end = words.findIndex((candidate, position) => position > index && (candidate.text === ";" || candidate.text === "+"));
-        const inner = words.slice(index + 1, end === -1 ? words.length : end);
-        if (inner.length > 0) this.readWords(inner, [...via, `find ${word.text}`], depth);
-        if (end === -1) break;
-        index = end;
-      } else if (word.text === "-delete") {
-        this.effects.writes.push(...words.slice(1).filter((candidate, position) => position + 1 < index && !candidate.text.startsWith("-")));
-      } else if (["-fprint", "-fprint0", "-fprintf", "-fls"].includes(word.text)) {
-        const target = words[index + 1];
-        if (target !== undefined) this.effects.writes.push(target);
-      }
-    }
-  }
-
-  private readGit(words: ShellWord[]): void {
-    let index = 1;
-    for (; index < words.length; index += 1) {
-      const word = words[index];
-      if (word === undefined) break;
-      if (word.text === "-c" || word.text.startsWith("--config-env") || word.text.startsWith("--exec-path") || word.text === "--upload-pack") {
-        this.effects.unsure.push(`git ${word.text} can make git run any program`);
-        return;
-      }
-      if (word.text === "-C" || word.text === "--git-dir" || word.text === "--work-tree" || word.text === "--namespace") {
-        index += 1;
-        continue;
-      }
-      if (!word.text.startsWith("-")) break;
-    }
-    const sub = words[index]?.text;
-    const args = words.slice(index + 1);
-    for (let position = 0; position < args.length; position += 1) {
-      const word = args[position];
-      if (word === undefined) continue;
-      if (word.text.startsWith("--output=")) this.effects.writes.push(pathPart(word, "--output=".length));
-      else if (word.text === "--output" || (sub === "archive" && word.text === "-o")) {
-        const target = args[position + 1];
-        if (target !== undefined) this.effects.writes.push(target);
-      } else if (/^--(upload-pack|receive-pack|exec)(=|$)/.test(word.text) || word.text === "-u") {
-        if (sub === "clone" || sub === "fetch" || sub === "pull" || sub === "push" || sub === "ls-remote") this.effects.unsure.push(`git ${sub} ${word.text} runs a program`);
-      } else if (/^--(ext-diff|textconv)$/.test(word.text)) {
-        this.effects.unsure.push(`git ${word.text} runs configured programs`);
-      }
-    }
-    const plain = args.filter((word) => !word.text.startsWith("-"));
-    if (sub === "clone" && plain.length >= 2) this.effects.writes.push(plain[plain.length - 1] as ShellWord);
-    if (sub === "config") {
-      const reading = args.some((word) => /^(--get|--get-all|--get-regexp|--list|-l|--show-origin|--get-urlmatch)$/.test(word.text)) || plain.length < 2;
-      if (!reading || args.some((word) => /^--(unset|unset-all|add|replace-all|rename-section|remove-section|edit)$|^-e$/.test(word.text))) {
-        const global = args.some((word) => word.text === "--global" || word.text === "--system");
-        this.effects.writes.push(literal(global ? "~/.gitconfig" : ".git/config"));
-        if (global) this.effects.writes.push({ ...literal("~/.gitconfig"), path: `${process.env["HOME"] ?? "~"}/.gitconfig` });
-      }
-    }
-  }
-
-  private readSed(words: ShellWord[]): void {
-    const scripts: ShellWord[] = [];
-    let inPlace = false;
-    const files: ShellWord[] = [];
-    for (let index = 1; index < words.length; index += 1) {
-      const word = words[index];
-      if (word === undefined) continue;
-      if (word.text === "-e" || word.text === "--expression") {
-        const script = words[index + 1];
-        if (script !== undefined) scripts.push(script);
-        index += 1;
-      } else if (word.text === "-f" || word.text.startsWith("--file")) {
-        this.effects.unsure.push("sed -f runs a script from a file");
-        index += 1;
-      } else if (/^-[a-zA-Z]*i/.test(word.text) || word.text.startsWith("--in-place")) {
-        inPlace = true;
-      } else if (isOption(word)) {
-        continue;
-      } else if (scripts.length === 0 && !words.slice(1, index).some((candidate) => candidate.text === "-e" || candidate.text === "--expression")) {
-        scripts.push(word);
-      } else files.push(word);
-    }
-    for (const script of scripts) {
-      if (script.dynamic) this.effects.unsure.push("sed is given a computed script");
-      else if (sedRunsOrWrites(script.text)) this.effects.unsure.push("the sed script can run commands or write files (e, w)");
-    }
-    if (inPlace) this.effects.writes.push(...files);
-  }
-
-  private readAwk(words: ShellWord[]): void {
-    const plain = plainArguments(words, ["-v", "-F", "--assign", "--field-separator"]);
-    if (words.some((word) => word.text === "-f" || word.text.startsWith("--file"))) {
-      this.effects.unsure.push("awk -f runs a program from a file");
-      return;
-    }
-    const program = plain[0];
-    if (program === undefined) return;
-    if (program.dynamic) this.effects.unsure.push("awk is given a computed program");
-    else if (/system\s*\(|\|\s*(getline|&)|\bprint[f]?\b[^;{}]*[|>]|\|\s*"/.test(program.text)) this.effects.unsure.push("the awk program runs commands or writes files");
-  }
-
-  private readDownloader(words: ShellWord[], name: string): void {
-    const outputFlags = name === "curl" ? ["-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii"] : ["-O", "--output-document", "-o", "--output-file", "-a", "-P", "--directory-prefix"];
-    for (let index = 1; index < words.length; index += 1) {
-      const word = words[index];
-      if (word === undefined) continue;
-      if (outputFlags.includes(word.text)) {
-        const target = words[index + 1];
-        if (target !== undefined && target.text !== "-") this.effects.writes.push(target);
-        index += 1;
-      } else if (name === "curl" && (word.text === "-K" || word.text.startsWith("--config"))) {
-        this.effects.unsure.push("curl -K reads its options from a file");
-      } else {
-        const equals = outputFlags.find((flag) => flag.startsWith("--") && word.text.startsWith(`${flag}=`));
-        if (equals !== undefined) this.effects.writes.push(pathPart(word, equals.length + 1));
-      }
-    }
+    this.opaque(invocation, `${name} reads commands from its input`);
   }
 }
 
-function pathPart(word: ShellWord, offset: number): ShellWord {
-  const text = word.text.slice(offset);
-  return { ...word, text, path: word.dynamic ? undefined : text } as ShellWord;
-}
-
-/** Whether a sed script holds an `e` or `w` command, or an `s` command with the `e` or `w` flag. */
-export function sedRunsOrWrites(script: string): boolean {
-  for (const raw of script.split(/[;\n]/)) {
-    const command = raw.trim().replace(/^(\d+|\$|\/(?:[^/\\]|\\.)*\/)(,(\d+|\$|\/(?:[^/\\]|\\.)*\/))?!?\s*/, "");
-    if (/^[ewWrR](\s|$)/.test(command) || /^[ewWrR]\S/.test(command) && !/^[a-z]{2}/.test(command)) return true;
-    const substitution = /^s(.)/.exec(command);
-    if (substitution?.[1] !== undefined) {
-      const delimiter = substitution[1];
-      let parts = 0;
-      let index = 2;
-      for (; index < command.length && parts < 2; index += 1) {
-        if (command[index] === "\\") index += 1;
-        else if (command[index] === delimiter) parts += 1;
-      }
-      if (/[ew]/.test(command.slice(index))) return true;
-    }
+function readTimeOutput(words: ShellWord[], reader: EffectsReader): void {
+  for (let index = 1; index < words.length; index += 1) {
+    const word = words[index];
+    if (word === undefined || !word.text.startsWith("-")) break;
+    if ((word.text === "-o" || word.text === "--output") && words[index + 1] !== undefined) reader.write(words[index + 1] as ShellWord);
+    if (word.text.startsWith("--output=")) reader.write(literal(word.text.slice("--output=".length)));
   }
-  return false;
 }
 
 export function readEffects(analysis: ShellAnalysis): CommandEffects {

@@ -45,4 +45,16 @@ describe("#14 permission rules in Claude Code's format", () => {
     expect(set.forMcp("github", "delete_repo")?.decision).toBe("deny");
     expect(set.forMcp("gitlab", "get_issue")).toBeUndefined();
   });
+
+  it("WebFetch(domain:example.com) matches the domain and its subdomains only, however the address spells it", () => {
+    const set = rules({ deny: ["WebFetch(domain:example.com)"] });
+    for (const url of ["https://example.com/", "https://EXAMPLE.com/x", "https://example.com./", "https://a.b.example.com:8443/", "http://user@example.com/"]) {
+      expect(set.forWeb(url)?.decision, url).toBe("deny");
+    }
+    for (const url of ["https://evilexample.com/", "https://example.com.evil.net/", "https://example.com@evil.net/", "https://evil.net/?example.com", "https://notexample.com./"]) {
+      expect(set.forWeb(url), url).toBeUndefined();
+    }
+    // A rule written with a trailing dot or in capitals means the same domain.
+    expect(rules({ deny: ["WebFetch(domain:Example.COM.)"] }).forWeb("https://www.example.com/")?.decision).toBe("deny");
+  });
 });

@@ -14,7 +14,7 @@ import ignore from "ignore";
 export type RuleDecision = "allow" | "ask" | "deny";
 export const ruleDecisions: readonly RuleDecision[] = ["deny", "ask", "allow"];
 
-export type RuleTool = "Bash" | "Read" | "Edit" | "WebFetch" | "Network" | "mcp" | "other";
+export type RuleTool = "Bash" | "Read" | "Edit" | "WebFetch" | "Network" | "Unsandboxed" | "mcp" | "other";
 
 export interface PermissionRule {
   decision: RuleDecision;
@@ -44,6 +44,7 @@ const toolNames: Record<string, RuleTool> = {
   NotebookEdit: "Edit",
   WebFetch: "WebFetch",
   Network: "Network",
+  Unsandboxed: "Unsandboxed",
 };
 
 export function parseRule(text: string, decision: RuleDecision, source: string): PermissionRule {
@@ -57,6 +58,9 @@ export function parseRule(text: string, decision: RuleDecision, source: string):
   const tool = toolNames[match[1]] ?? "other";
   if (tool === "Network" && decision === "ask") {
     throw new RuleSyntaxError(`"${text}": a Network rule allows or denies the sandbox's network to the commands it names; put it under allow or deny, not ask`);
+  }
+  if (tool === "Unsandboxed" && decision === "ask") {
+    throw new RuleSyntaxError(`"${text}": an Unsandboxed rule lets the commands it names run outside the sandbox without asking (allow), or never (deny); without a rule cairn asks: put it under allow or deny`);
   }
   return { decision, text: trimmed, tool, specifier, source };
 }
@@ -130,12 +134,17 @@ export function pathSpecifierMatches(specifier: string, absolutePath: string, wo
   return ignore().add(pattern).ignores(relativePath);
 }
 
+/** The host of an address as rules compare it: lower case, without the trailing dot of a fully qualified name (`example.com.`). */
 export function domainOf(url: string): string | undefined {
   try {
-    return new URL(url).hostname.toLowerCase();
+    return normalDomain(new URL(url).hostname);
   } catch {
     return undefined;
   }
+}
+
+function normalDomain(domain: string): string {
+  return domain.trim().toLowerCase().replace(/\.+$/, "");
 }
 
 export class PermissionRules {
@@ -164,6 +173,11 @@ export class PermissionRules {
     return this.first("Network", (rule) => rule.specifier === undefined || bashSpecifierMatches(rule.specifier, words, rule.decision !== "allow"));
   }
 
+  /** The Unsandboxed rule (deny before allow) for one program of a command: whether it may run outside the sandbox without asking. */
+  forUnsandboxedWords(words: Array<string | undefined>): { decision: RuleDecision; rule: PermissionRule } | undefined {
+    return this.first("Unsandboxed", (rule) => rule.specifier === undefined || bashSpecifierMatches(rule.specifier, words, rule.decision !== "allow"));
+  }
+
   /** Whether any Network rule is in force (otherwise a command's network is the sandbox's setting, without a parse). */
   get hasNetworkRules(): boolean {
     return this.list.some((rule) => rule.tool === "Network");
@@ -182,8 +196,9 @@ export class PermissionRules {
     const domain = domainOf(url);
     return this.first("WebFetch", (rule) => {
       if (rule.specifier === undefined) return true;
-      const wanted = rule.specifier.startsWith("domain:") ? rule.specifier.slice(7).toLowerCase() : undefined;
-      return wanted !== undefined && domain !== undefined && (domain === wanted || domain.endsWith(`.${wanted}`));
+      const wanted = rule.specifier.startsWith("domain:") ? normalDomain(rule.specifier.slice(7)) : undefined;
+      // The domain itself or a subdomain (whole labels: example.com never matches evilexample.com).
+      return wanted !== undefined && wanted !== "" && domain !== undefined && (domain === wanted || domain.endsWith(`.${wanted}`));
     });
   }
 

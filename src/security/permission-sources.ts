@@ -1,32 +1,26 @@
 /**
- * The permission rules in force, from every source: the user's config, the
- * project's config (its allow rules only once the folder is trusted: deny and
- * ask rules only add caution, so they count at once), and the flags.
+ * The permission rules in force, from every source at once: each settings
+ * file (managed, the project's Claude Code and cairn files, the user's) and
+ * the flags. Deny and ask rules only add caution, so every file's count at
+ * once; a project's allow rules reach this list only once the folder is
+ * trusted (src/config/project-gate.ts holds them back before).
  */
 import { parseRule, rulesFromBlock, type PermissionRule, type PermissionsBlock } from "./permission-rules.js";
 
 export function collectPermissionRules(options: {
-  user: { path: string; permissions: PermissionsBlock | undefined } | undefined;
-  project: { path: string; permissions: PermissionsBlock | undefined } | undefined;
-  trusted: boolean;
+  /** Highest precedence first; `scope` and `path` name each rule's source (`user /home/me/.claude/settings.json`). */
+  files: ReadonlyArray<{ path: string; scope: string; permissions: PermissionsBlock | undefined }>;
   flags: { allowedTools?: string[] | undefined; askTools?: string[] | undefined; disallowedTools?: string[] | undefined };
-}): { rules: PermissionRule[]; gated: string[] } {
+}): PermissionRule[] {
   const rules: PermissionRule[] = [];
-  const gated: string[] = [];
-  if (options.user !== undefined) rules.push(...rulesFromBlock(options.user.permissions, `user ${options.user.path}`));
-  if (options.project !== undefined) {
-    const block = options.project.permissions;
-    const allow = block?.allow ?? [];
-    if (!options.trusted && allow.length > 0) gated.push("permissions.allow");
-    rules.push(...rulesFromBlock({ ...block, allow: options.trusted ? allow : [] }, `project ${options.project.path}`));
-  }
+  for (const file of options.files) rules.push(...rulesFromBlock(file.permissions, `${file.scope} ${file.path}`));
   const flag = (list: string[] | undefined, decision: "allow" | "ask" | "deny", name: string): void => {
     for (const entry of list ?? []) for (const text of splitRuleList(entry)) rules.push(parseRule(text, decision, `flag ${name}`));
   };
   flag(options.flags.allowedTools, "allow", "--allowed-tools");
   flag(options.flags.askTools, "ask", "--ask-tools");
   flag(options.flags.disallowedTools, "deny", "--disallowed-tools");
-  return { rules, gated };
+  return rules;
 }
 
 /** `"Bash(git log:*) Read(src/**)"` or comma-separated, as Claude Code's --allowedTools takes them; parentheses keep their spaces. */

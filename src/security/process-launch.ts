@@ -2,29 +2,51 @@
  * How cairn starts every child process (commands, hooks, stdio MCP servers):
  * with the scrubbed environment, and under the sandbox when one is in force.
  */
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
 import { scrubEnvironment } from "./child-environment.js";
-import { bubblewrapArguments, checkBubblewrap, SandboxUnavailableError, type SandboxSpec } from "./sandbox.js";
+import { environmentWithSecrets } from "./secret-environment.js";
+import { bubblewrapOptions, checkBubblewrap, SandboxUnavailableError, type SandboxPlan } from "./sandbox.js";
+import type { SandboxMode } from "./security-decision.js";
 
 export interface Launch {
   file: string;
   args: string[];
   env: NodeJS.ProcessEnv;
+  /** To call when the process has ended: frees the sandbox's placeholders; returns what it had to put back (a protected link the process replaced). */
+  release: () => string[];
+  /** Tracked files the sandbox hides git's objects for (their content is in git's history). */
+  hiddenHistory?: string[];
+}
+
+export interface PreparedSandbox {
+  plan: SandboxPlan;
+  release: () => string[];
+  trackedSecrets: string[];
+}
+
+export interface SandboxLauncher {
+  mode: Exclude<SandboxMode, "off">;
+  workspace: string;
+  /** The sandbox's network setting (--sandbox-network). */
+  network: boolean;
+  /** The plan for one process, made when it starts (the workspace changes between starts). */
+  prepare(options: { longLived: boolean; network: boolean; program: string }): PreparedSandbox;
+  /** Whether a shell command line gets the network (Network rules, network-rules.ts); default `network`. */
+  commandNetwork?(command: string): boolean;
 }
 
 export interface LaunchPolicy {
   /** Variable names the user allows through although they look secret. */
   allowEnv: readonly string[];
-  /** The sandbox, or undefined for none. `masked()` is asked at each start (ignored files change). */
-  sandbox:
-    | (Omit<SandboxSpec, "masked" | "readOnly" | "blockedFolders"> & {
-        masked(): string[];
-        readOnly(): string[];
-        blockedFolders?(): string[];
-        /** Whether a shell command line gets the network (Network rules, src/security/network-rules.ts); default `network`. */
-        commandNetwork?(command: string): boolean;
-      })
-    | undefined;
+  /** Variables the settings set for every child (Claude Code's `env`), after scrubbing. */
+  environment?: Readonly<Record<string, string>>;
+  sandbox: SandboxLauncher | undefined;
 }
+
+/** Past this many bytes of arguments, bubblewrap reads them from a file (`--args`): a workspace can hide any number of files. */
+const argumentsInline = 64 * 1024;
 
 /** `program args` as cairn starts it; `extraEnv` (a server's configured `env`) is added after scrubbing. */
 export function launchProcess(options: {
@@ -36,26 +58,40 @@ export function launchProcess(options: {
   extraEnv?: Record<string, string>;
   /** The sandbox's network for this process (default the policy's). */
   network?: boolean;
+  /** A server that runs for the whole session (no placeholders: they would stand in the workspace all along). */
+  longLived?: boolean;
 }): Launch {
-  const env = { ...scrubEnvironment(options.baseEnv ?? process.env, options.policy?.allowEnv ?? []), ...options.extraEnv };
+  const env = { ...scrubEnvironment(options.baseEnv ?? environmentWithSecrets(), options.policy?.allowEnv ?? []), ...options.policy?.environment, ...options.extraEnv };
   const sandbox = options.policy?.sandbox;
-  if (sandbox === undefined) return { file: options.program, args: options.args, env };
+  if (sandbox === undefined) return { file: options.program, args: options.args, env, release: () => [] };
   const usable = checkBubblewrap();
   if (!usable.ok) throw new SandboxUnavailableError(usable.message);
-  const spec: SandboxSpec = {
-    mode: sandbox.mode,
-    workspace: sandbox.workspace,
-    network: options.network ?? sandbox.network,
-    masked: sandbox.masked(),
-    readOnly: sandbox.readOnly(),
-    blockedFolders: sandbox.blockedFolders?.() ?? [],
-    ...(sandbox.writable === undefined ? {} : { writable: sandbox.writable }),
+  const prepared = sandbox.prepare({ longLived: options.longLived === true, network: options.network ?? sandbox.network, program: options.program });
+  const command = [options.program, ...options.args];
+  const sandboxOptions = bubblewrapOptions(prepared.plan, options.cwd, command);
+  const hiddenHistory = prepared.trackedSecrets.length > 0 ? { hiddenHistory: prepared.trackedSecrets } : {};
+  if (sandboxOptions.reduce((total, arg) => total + arg.length + 1, 0) <= argumentsInline) {
+    return { file: "bwrap", args: [...sandboxOptions, "--", ...command], env, release: prepared.release, ...hiddenHistory };
+  }
+  const folder = join(prepared.plan.emptyFile, "..", "arguments");
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const file = join(folder, `${process.pid}-${randomBytes(6).toString("hex")}`);
+  // bubblewrap reads options from the file; the command stays in its own arguments.
+  writeFileSync(file, `${sandboxOptions.join("\0")}\0`, { mode: 0o600 });
+  return {
+    file: "/bin/sh",
+    args: ["-c", 'file="$1"; shift; exec bwrap --args 3 -- "$@" 3<"$file"', "cairn-sandbox", file, ...command],
+    env,
+    release: () => {
+      rmSync(file, { force: true });
+      return prepared.release();
+    },
+    ...hiddenHistory,
   };
-  return { file: "bwrap", args: bubblewrapArguments(spec, options.cwd, options.program, options.args), env };
 }
 
 /** `shell -c command` as cairn starts it. */
-export function launchShell(options: { policy: LaunchPolicy | undefined; shell: string; command: string; cwd: string }): Launch {
-  const network = options.policy?.sandbox?.commandNetwork?.(options.command);
+export function launchShell(options: { policy: LaunchPolicy | undefined; shell: string; command: string; cwd: string; network?: boolean }): Launch {
+  const network = options.network ?? options.policy?.sandbox?.commandNetwork?.(options.command);
   return launchProcess({ policy: options.policy, program: options.shell, args: ["-c", options.command], cwd: options.cwd, ...(network === undefined ? {} : { network }) });
 }

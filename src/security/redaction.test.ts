@@ -47,3 +47,49 @@ describe("#18 SecretRedactor: a secret split across two updates is never shown i
     expect(redactor.deep(block).text).toBe("ends with sk-li");
   });
 });
+
+describe("SecretRedactor: secrets inside secrets, and the cheap disguises of a known value", () => {
+  it("a secret that contains another is redacted whole, and so are two secrets that overlap", () => {
+    const outer = "outer-prefix-INNER-SECRET-42-suffix";
+    const inner = "INNER-SECRET-42";
+    const redactor = new SecretRedactor([inner, outer]);
+    expect(redactor.text(`a ${outer} b ${inner} c`)).toBe("a [REDACTED] b [REDACTED] c");
+    // Neither contains the other, but they overlap in the text: nothing of either may show.
+    const first = "alpha-bravo-charlie";
+    const second = "charlie-delta-echo";
+    const overlapping = new SecretRedactor([first, second]);
+    expect(overlapping.text(`x alpha-bravo-charlie-delta-echo y`)).toBe("x [REDACTED] y");
+    expect(overlapping.text(`x charlie-delta-echo-bravo y ${first}`)).toBe("x [REDACTED]-bravo y [REDACTED]");
+  });
+
+  it("redacts the secret reversed, in hexadecimal and in base64 (standard and URL-safe, at any byte alignment inside a longer encoding)", () => {
+    const value = "s3cr3t~value?>>with/bytes";
+    const redactor = new SecretRedactor([value]);
+    const bytes = Buffer.from(value);
+    const disguised = [
+      [...value].reverse().join(""),
+      bytes.toString("hex"),
+      bytes.toString("hex").toUpperCase(),
+      bytes.toString("base64"),
+      bytes.toString("base64url"),
+    ];
+    for (const text of disguised) expect(redactor.text(`leak: ${text} end`), text).not.toContain(text.slice(2, -2));
+    for (const prefix of ["", "a", "ab", "abc", "abcd"]) {
+      for (const suffix of ["", "z", "yz", "xyz"]) {
+        for (const encoding of ["base64", "base64url"] as const) {
+          const encoded = Buffer.concat([Buffer.from(prefix), bytes, Buffer.from(suffix)]).toString(encoding);
+          const redacted = redactor.text(encoded);
+          expect(redacted, `${encoding} of ${prefix}|value|${suffix}`).toContain("[REDACTED]");
+          // What is left shows at most the few characters shared with the text around the secret.
+          expect(redacted.replace("[REDACTED]", "").length).toBeLessThanOrEqual(Math.ceil(((prefix.length + suffix.length) * 4) / 3) + 4);
+        }
+      }
+    }
+  });
+
+  it("ordinary text is left alone", () => {
+    const redactor = new SecretRedactor(["s3cr3t~value?>>with/bytes"]);
+    const text = "npm test passed: 42 tests, 0 failures; see https://example.com/log?id=abc";
+    expect(redactor.text(text)).toBe(text);
+  });
+});

@@ -14,6 +14,8 @@ export interface SecurityContext {
   rules: PermissionRules;
   /** The sandbox commands run in ("off": none). */
   sandbox: SandboxMode;
+  /** The sandbox should be on but bubblewrap cannot run here: what is not known read-only is asked, --yes or not. */
+  sandboxUnavailable?: boolean;
   yes: boolean;
   allowOutsideWrites: boolean;
   allowOutsideReads: boolean;
@@ -25,6 +27,8 @@ export type SecurityVerdict =
   | { kind: "allow"; reason: string }
   /** Ask, and with --yes too: nobody answering means no. */
   | { kind: "ask-explicit"; reason: string }
+  /** Ask explicitly (never answered by --yes) to run it outside the sandbox, naming why; an Unsandboxed rule pre-approves it. */
+  | { kind: "escalate"; reason: string }
   /** Ask unless the auto-approval settings or --yes say otherwise. */
   | { kind: "ask"; reason: string }
   | { kind: "refuse"; reason: string }
@@ -86,19 +90,25 @@ export function verdictFor(assessment: CommandAssessment, context: SecurityConte
     const { rule, invocation } = assessment.denied;
     return { kind: "refuse", reason: `the rule ${rule.text} (${rule.source}) denies \`${invocation}\`` };
   }
-  const sandboxed = context.sandbox !== "off";
+  const exact = assessment.exactRule !== undefined;
+  if (assessment.mayRunDenied !== undefined && !exact) {
+    return { kind: "ask-explicit", reason: `it may run a program a deny rule names: ${assessment.mayRunDenied}` };
+  }
   if (assessment.asked !== undefined) {
     const { rule, invocation } = assessment.asked;
     return { kind: "ask-explicit", reason: `the rule ${rule.text} (${rule.source}) asks before \`${invocation}\`` };
   }
-  // Protected paths need an explicit ask everywhere; the sandbox also keeps them read-only for what the parse cannot see.
-  if (sandboxed && assessment.protectedWrites.length > 0) {
-    return { kind: "ask-explicit", reason: `it writes protected paths: ${list(assessment.protectedWrites)}` };
+  const sandboxed = context.sandbox !== "off";
+  const denyRules = context.rules.rules.some((rule) => rule.tool === "Bash" && rule.decision === "deny");
+  // What cannot be read statically is contained by the sandbox, unless a deny rule must hold: then a person decides.
+  if (assessment.unsure.length > 0 && !exact && (!sandboxed || denyRules)) {
+    const why = sandboxed ? " (a deny rule is in force, and the sandbox cannot tell what this runs)" : "";
+    return { kind: "ask-explicit", reason: `cairn cannot fully check this command: ${list(assessment.unsure)}${why}` };
   }
-  // In the sandbox, what the rules do not deny runs: it cannot reach outside the workspace or the network.
-  if (sandboxed) return { kind: "allow", reason: `runs in the ${context.sandbox} sandbox` };
-  if (assessment.unsure.length > 0 && assessment.exactRule === undefined) {
-    return { kind: "ask-explicit", reason: `cairn cannot fully check this command: ${list(assessment.unsure)}` };
+  if (sandboxed) {
+    // The sandbox would refuse a write to a protected path: approving it means running outside the sandbox.
+    if (assessment.protectedWrites.length > 0) return { kind: "escalate", reason: `it writes protected paths: ${list(assessment.protectedWrites)}` };
+    return { kind: "allow", reason: `runs in the ${context.sandbox} sandbox` };
   }
   if (assessment.protectedWrites.length > 0) {
     return { kind: "ask-explicit", reason: `it writes protected paths: ${list(assessment.protectedWrites)}` };
@@ -108,13 +118,26 @@ export function verdictFor(assessment: CommandAssessment, context: SecurityConte
   if (deniedWrite !== undefined) return { kind: "refuse", reason: `an Edit rule denies writing ${deniedWrite}` };
   const outside = assessment.outsideWrites.filter((path) => editRule(path) !== "allow");
   const writesOutside = outside.length > 0;
-  const namesIgnored = assessment.ignoredFiles.length > 0;
-  if ((writesOutside || namesIgnored) && assessment.exactRule === undefined) {
-    const why = writesOutside ? `it writes outside the workspace: ${list(outside)}` : `it names files hidden by the ignore file or holding credentials: ${list(assessment.ignoredFiles)}`;
+  const broad = assessment.broadReads.length > 0 && context.paths.hasIgnoredFiles?.() === true;
+  const namesIgnored = assessment.ignoredFiles.length > 0 || broad;
+  if ((writesOutside || namesIgnored) && !exact) {
+    const why = writesOutside
+      ? `it writes outside the workspace: ${list(outside)}`
+      : assessment.ignoredFiles.length > 0
+        ? `it names files hidden by the ignore file or holding credentials: ${list(assessment.ignoredFiles)}`
+        : `it reads whole folders or git's history (${list(assessment.broadReads)}), where files the ignore file hides would be read`;
     if (context.yes && !(writesOutside && !namesIgnored && context.allowOutsideWrites)) {
       return { kind: "refuse", reason: `${why}; with --yes that needs ${writesOutside ? "--allow-outside-writes or " : ""}a rule allowing it` };
     }
     if (!(writesOutside && !namesIgnored && context.allowOutsideWrites)) return { kind: "ask", reason: why };
+  }
+  if (context.sandboxUnavailable === true) {
+    if (assessment.readOnly) return { kind: "settings", readOnly: true };
+    if (assessment.allowedByRules) return { kind: "allow", reason: "every program in it is allowed by a rule" };
+    return {
+      kind: "ask-explicit",
+      reason: "the sandbox cannot run here, and this command is not known to be read-only (a rule naming it, or --sandbox off, lets such commands run)",
+    };
   }
   if (assessment.allowedByRules) return { kind: "allow", reason: "every program in it is allowed by a rule" };
   return { kind: "settings", readOnly: assessment.readOnly };

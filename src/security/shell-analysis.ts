@@ -14,6 +14,8 @@ export interface SimpleCommand {
   assignments: string[];
   /** The command's own source text. */
   source: string;
+  /** Where it starts in the text (commands and redirections are read in this order). */
+  start: number;
 }
 
 export interface Redirection {
@@ -21,6 +23,7 @@ export interface Redirection {
   target: ShellWord;
   /** Writes (`>`, `>>`, `&>`, `>|`, `<>`) or only reads (`<`). */
   writes: boolean;
+  start: number;
 }
 
 export interface ShellAnalysis {
@@ -31,11 +34,14 @@ export interface ShellAnalysis {
 }
 
 /** Separators and controls a terminal hides or a shell treats unlike what the eye sees. */
+/** cairn's own variables (the marker that ends what a command leaves running): a command that unsets or changes them is not understood. */
+const cairnVariable = /\bCAIRN_COMMAND_TOKEN\b/;
+
 const unusualCharacters = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\u{e0000}-\u{e007f}]/u;
 
 const writingOperators = new Set([">", ">>", "&>", "&>>", ">|", "<>", ">&"]);
 /** Variables that make an ordinary command run something else. */
-const hijackingVariables = /^(LD_\w+|DYLD_\w+|\w*PAGER|\w*EDITOR|BASH_ENV|ENV|PATH|IFS|PS4|SHELLOPTS|PROMPT_COMMAND|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|GIT_\w+)$/;
+export const hijackingVariables = /^(LD_\w+|DYLD_\w+|\w*PAGER|\w*EDITOR|BASH_ENV|ENV|BASH_FUNC_\w+|PATH|IFS|PS4|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5\w*|PERLLIB|RUBYOPT|RUBYLIB|GIT_\w+|LESSOPEN|LESSCLOSE|GCONV_PATH|HOSTALIASES|npm_config_\w+|NPM_CONFIG_\w+|CARGO_\w+|RUSTC_WRAPPER|MAKEFLAGS|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CLASSPATH)$/i;
 
 function named(node: ShellNode): ShellNode[] {
   return node.namedChildren.filter((child): child is ShellNode => child !== null);
@@ -63,7 +69,7 @@ function readCommand(node: ShellNode, analysis: ShellAnalysis): void {
       words.push(readWord(child));
     }
   }
-  if (words.length > 0) analysis.commands.push({ words, assignments, source: node.text });
+  if (words.length > 0) analysis.commands.push({ words, assignments, source: node.text, start: node.startIndex });
 }
 
 function readDeclaration(node: ShellNode, analysis: ShellAnalysis): void {
@@ -76,7 +82,7 @@ function readDeclaration(node: ShellNode, analysis: ShellAnalysis): void {
       words.push({ text: child.text, dynamic: true, glob: false, brace: false });
     } else words.push(readWord(child));
   }
-  analysis.commands.push({ words, assignments: [], source: node.text });
+  analysis.commands.push({ words, assignments: [], source: node.text, start: node.startIndex });
 }
 
 function readRedirect(node: ShellNode, analysis: ShellAnalysis): void {
@@ -86,11 +92,11 @@ function readRedirect(node: ShellNode, analysis: ShellAnalysis): void {
   const target = readWord(destination);
   // `2>&1`, `>&-`: duplicating a descriptor writes no file.
   if ((operator === ">&" || operator === "<&") && /^(\d+|-)$/.test(target.text)) return;
-  analysis.redirections.push({ operator, target, writes: writingOperators.has(operator) });
+  analysis.redirections.push({ operator, target, writes: writingOperators.has(operator), start: node.startIndex });
 }
 
 /** Node types the walk must look at; every other node is only passed through. */
-const interesting = new Set(["command", "declaration_command", "unset_command", "file_redirect", "variable_assignment", "arithmetic_expansion", "arithmetic_command", "ERROR"]);
+const interesting = new Set(["command", "declaration_command", "unset_command", "file_redirect", "variable_assignment", "arithmetic_expansion", "arithmetic_command", "function_definition", "ERROR"]);
 
 /**
  * Visits the tree with a cursor: creating a Node object for every node of a
@@ -139,6 +145,9 @@ function visit(node: ShellNode, analysis: ShellAnalysis): void {
       }
       break;
     }
+    case "function_definition":
+      analysis.unsure.push(`the function ${node.childForFieldName("name")?.text ?? ""} defined here changes what later names run`);
+      break;
     case "arithmetic_expansion":
     case "arithmetic_command":
       if (hasDescendant(node, (child) => child.type === "command_substitution" || child.type === "process_substitution" || child.type === "subscript")) {
@@ -164,6 +173,7 @@ export function analyzeShell(text: string): ShellAnalysis {
     const code = unusual[0].codePointAt(0) ?? 0;
     analysis.unsure.push(`an unusual separator or hidden character (U+${code.toString(16).toUpperCase().padStart(4, "0")})`);
   }
+  if (cairnVariable.test(text)) analysis.unsure.push("it touches CAIRN_COMMAND_TOKEN, which cairn uses to end what the command leaves running");
   const { tree, root } = parseShellSync(text);
   try {
     if (root.hasError) analysis.unsure.push("the shell text has syntax errors");

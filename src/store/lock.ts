@@ -1,7 +1,7 @@
-import { link, readFile, unlink, writeFile } from "node:fs/promises";
+import { link, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 
 /** A second cairn process asked for a task that a live process holds. */
 export class TaskLockedError extends Error {
@@ -76,29 +76,46 @@ export interface HeldLock {
   release(): Promise<void>;
 }
 
+/** A new record of this process, with a token of its own so that no two lock files read alike. */
+function ownRecordText(): string {
+  const record: LockRecord & { token: string } = { pid: process.pid, startTime: processStartTime(process.pid), host: hostname(), token: randomBytes(8).toString("hex") };
+  return JSON.stringify(record);
+}
+
+/** A file holding `text`, under a name of its own next to `path`, for linking or renaming into place. */
+async function writeCandidate(path: string, text: string): Promise<string> {
+  const candidate = `${path}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  await writeFile(candidate, text);
+  return candidate;
+}
+
+async function readOrUndefined(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Takes the lock file at `path` for this process. The file is written whole under a
- * temporary name and hard-linked into place, so nobody ever reads a half-written lock;
- * a lock left by a dead process (or a pid since reused) is taken over.
+ * temporary name and hard-linked into place, so nobody ever reads a half-written lock.
+ * A lock left by a dead process (or a pid since reused) is taken over atomically: see
+ * `replaceDeadFile`, so of many processes that find the same stale lock exactly one wins.
  */
 export async function acquireTaskLock(options: { path: string; taskId: string }): Promise<HeldLock> {
-  const record: LockRecord = { pid: process.pid, startTime: processStartTime(process.pid), host: hostname() };
-  const temporary = `${options.path}.${process.pid}.${randomBytes(4).toString("hex")}`;
-  await writeFile(temporary, JSON.stringify(record));
+  const text = ownRecordText();
+  const candidate = await writeCandidate(options.path, text);
   try {
-    for (let attempt = 0; attempt < 5; attempt += 1) {
+    for (let attempt = 0; attempt < 50; attempt += 1) {
       try {
-        await link(temporary, options.path);
-        return { release: () => releaseLock(options.path, record) };
+        await link(candidate, options.path);
+        return { release: () => releaseLock(options.path, text) };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       }
-      let existingText: string;
-      try {
-        existingText = await readFile(options.path, "utf8");
-      } catch {
-        continue; // released between our link and our read: try again
-      }
+      const existingText = await readOrUndefined(options.path);
+      if (existingText === undefined) continue; // released between our link and our read: try again
       const existing = parseRecord(existingText);
       if (existing !== undefined && holderIsRunning(existing)) {
         throw new TaskLockedError(
@@ -107,23 +124,67 @@ export async function acquireTaskLock(options: { path: string; taskId: string })
           existing.host === hostname() ? {} : { otherHost: existing.host, lockPath: options.path },
         );
       }
-      // A stale or unreadable lock: the holder is gone. Remove it and race for it again.
-      await unlink(options.path).catch(() => {});
+      // A stale or unreadable lock: the holder is gone.
+      if (await replaceDeadFile({ path: options.path, deadText: existingText, replacement: candidate })) {
+        return { release: () => releaseLock(options.path, text) };
+      }
+      // Another process is taking it over right now: look again in a moment.
+      await new Promise((resolve) => setTimeout(resolve, 1 + Math.floor(Math.random() * 5)));
     }
     throw new Error(`could not take the lock for task ${options.taskId} (${options.path}); try again`);
   } finally {
-    await unlink(temporary).catch(() => {});
+    await unlink(candidate).catch(() => {});
   }
 }
 
-async function releaseLock(path: string, record: LockRecord): Promise<void> {
-  // Only remove the lock if it is still ours (never someone's who took over a stale one).
+/**
+ * Replaces the file at `path`, whose holder is dead and whose text was `deadText`, by
+ * renaming `replacement` over it; true when done. Removing a stale lock and linking a new
+ * one is two steps, and a second process that read the same stale lock could remove the
+ * new one between them. So the right to replace one dead file is itself a file named
+ * after that file's text, made with link (exclusive): one process gets it, checks under
+ * it that the file is still the dead one, and renames over it (one atomic step). A claim
+ * left by a process that died while holding it is dead in turn and replaced the same way.
+ */
+async function replaceDeadFile(options: { path: string; deadText: string; replacement: string }): Promise<boolean> {
+  const claim = `${options.path}.claim-${createHash("sha256").update(options.deadText).digest("hex").slice(0, 16)}`;
+  const claimText = ownRecordText();
+  const claimCandidate = await writeCandidate(claim, claimText);
   try {
-    const current = parseRecord(await readFile(path, "utf8"));
-    if (current?.pid === record.pid && current.startTime === record.startTime) await unlink(path);
-  } catch {
-    // Already gone.
+    if (!(await takeClaim(claim, claimCandidate))) return false;
+    try {
+      if ((await readOrUndefined(options.path)) !== options.deadText) return false; // someone replaced it first
+      await rename(options.replacement, options.path);
+      return true;
+    } finally {
+      await releaseLock(claim, claimText);
+    }
+  } finally {
+    await unlink(claimCandidate).catch(() => {});
   }
+}
+
+async function takeClaim(claim: string, candidate: string): Promise<boolean> {
+  try {
+    await link(candidate, claim);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  const existingText = await readOrUndefined(claim);
+  if (existingText === undefined) return false; // released just now: the caller looks again
+  const existing = parseRecord(existingText);
+  if (existing !== undefined && holderIsRunning(existing)) return false;
+  return replaceDeadFile({ path: claim, deadText: existingText, replacement: candidate });
+}
+
+/**
+ * Removes the lock only if it is still ours, never one that another process took over
+ * (after deciding, wrongly, that we were gone). Nobody replaces a live holder's file, so
+ * reading it as ours and then removing it cannot remove someone else's.
+ */
+async function releaseLock(path: string, ownText: string): Promise<void> {
+  if ((await readOrUndefined(path)) === ownText) await unlink(path).catch(() => {});
 }
 
 /** Whether a live process holds the lock at `path` (for listing running tasks). */

@@ -66,7 +66,7 @@ describe("prepareResume", () => {
     expect(interruptedToolResultText).toMatch(/interrupted.*not known whether it ran/);
   });
 
-  it("pops a user message left last (request cut off before any answer) and sends its content again", () => {
+  it("pops a user message left last (request cut off before any answer) and sends its content again, without its stale environment details", () => {
     const assistant: Message = {
       role: "assistant",
       content: [
@@ -85,7 +85,7 @@ describe("prepareResume", () => {
     expect(result.apiHistory).toEqual([user("task"), assistant]);
     expect(result.nextUserContent[0]).toEqual({ type: "tool_result", toolUseId: "call-1", content: "written" });
     expect(result.nextUserContent[1]).toMatchObject({ type: "tool_result", toolUseId: "call-2", isError: true });
-    expect(texts(result.nextUserContent)[0]).toBe("<environment_details>x</environment_details>");
+    expect(texts(result.nextUserContent).join("\n")).not.toContain("<environment_details>");
   });
 
   it("resends the task itself when the very first request was cut off", () => {

@@ -43,6 +43,10 @@ function trimUiMessages(messages: UiMessage[]): UiMessage[] {
   return trimmed;
 }
 
+function isEnvironmentDetails(block: ContentBlock): boolean {
+  return block.type === "text" && block.text.trimStart().startsWith("<environment_details>");
+}
+
 function toolUses(message: Message | undefined): ToolUseContent[] {
   if (message?.role !== "assistant") return [];
   return message.content.filter((block): block is ToolUseContent => block.type === "tool_use");
@@ -65,7 +69,8 @@ export function prepareResume(loaded: LoadedTask, options: { now: number; userMe
   const lastApi = apiHistory[apiHistory.length - 1];
   if (lastApi?.role === "user") {
     apiHistory.pop();
-    carried.push(...lastApi.content);
+    // Its environment details are stale: the resumed request carries fresh ones of its own.
+    carried.push(...lastApi.content.filter((block) => !isEnvironmentDetails(block)));
   }
 
   const results: ContentBlock[] = [];

@@ -1,4 +1,4 @@
-import type { CompactionLogEntry } from "../context/contract.js";
+import type { Replacement } from "../context/contract.js";
 import { truncateHistory } from "../context/truncate-history.js";
 import type { Message } from "../llm/types.js";
 import type { TaskLog } from "./contracts/seams.js";
@@ -24,11 +24,17 @@ export class ConversationHistory {
     });
   }
 
-  /** Compaction (src/context): the conversation continues from `messages`; the log says so. */
-  async replace(messages: Message[], entry: CompactionLogEntry): Promise<void> {
-    await this.options.stateLock.withStateLock(() => {
-      this.messages.splice(0, this.messages.length, ...messages);
-      this.options.log.append(entry);
+  /**
+   * Compaction (src/context): the conversation continues from what `update` makes of it now,
+   * inside the lock, so nothing added since the compaction's snapshot is lost; the log says so.
+   */
+  async replace(update: (current: readonly Message[]) => Replacement | undefined): Promise<boolean> {
+    return this.options.stateLock.withStateLock(() => {
+      const replacement = update(this.messages.slice());
+      if (replacement === undefined) return false;
+      this.messages.splice(0, this.messages.length, ...replacement.messages);
+      this.options.log.append(replacement.entry);
+      return true;
     });
   }
 

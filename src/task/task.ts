@@ -85,7 +85,8 @@ export class Task {
     });
     this.usage = new UsageCounter(options.provider.model, options.history?.usage);
     this.knownTags = new Set([...options.toolExecutor.toolNames(), ...options.toolExecutor.parameterNames()]);
-    if (options.history) this.includeFileDetails = false;
+    // A resumed task already sent the file listing, unless nothing of it reached the history.
+    if (options.history && options.history.apiHistory.length > 0) this.includeFileDetails = false;
     this.failures = new FailureDecisions({
       yes: options.yes ?? false,
       ...(options.provider.baseUrl === undefined ? {} : { baseUrl: options.provider.baseUrl }),
@@ -114,6 +115,7 @@ export class Task {
       },
       presentPartialTool: (block, round) => this.tools.presentPartial(block, round.partialShownAt),
       runTool: async (block, round) => {
+        this.stopIfWorkspaceGone();
         const run = await this.tools.run(block);
         if (this.taskState.abort) throw new TaskAbortedError();
         await this.applyToolRun(round, run);
@@ -128,7 +130,7 @@ export class Task {
     };
     options.context?.attach({
       messages: () => this.history.messages,
-      replace: (messages, entry) => this.history.replace(messages, entry),
+      replace: (update) => this.history.replace(update),
       say: (type, text, meta) => this.say(type, text, meta ? { meta } : {}),
       lastContextTokens: () => this.usage.lastContextTokens(),
       addUsage: (chunk) => this.usage.add(chunk),
@@ -269,6 +271,7 @@ export class Task {
   /** One round (SPEC T2): the request, the streamed answer and its tools, and the decision after it. */
   private async makeRequest(userContent: ContentBlock[]): Promise<RoundOutcome> {
     if (this.taskState.abort) throw new TaskAbortedError();
+    this.stopIfWorkspaceGone();
     const content = [...userContent];
     for (const text of this.options.pendingUserMessages?.() ?? []) {
       this.say("user_feedback", text);
@@ -413,12 +416,28 @@ export class Task {
     }
     this.failures.streamSucceeded();
     if (this.taskState.completed) {
+      this.stopIfWorkspaceGone();
       await this.checkpoints.commit("completion");
       return { kind: "done" };
     }
     if (!hasToolUse) return { kind: "no_tools" };
-    if (round.didRunMutatingTool) await this.checkpoints.commit("turn");
+    if (round.didRunMutatingTool) {
+      this.stopIfWorkspaceGone();
+      await this.checkpoints.commit("turn");
+    }
     return { kind: "continue", userContent: [...round.userMessageContent] };
+  }
+
+  /**
+   * The workspace folder is gone (deleted or moved while the task ran): the task stops as
+   * failed, everything kept for `cairn resume`, before a tool could recreate the folder.
+   */
+  private stopIfWorkspaceGone(): void {
+    const problem = this.options.workspaceProblem?.();
+    if (problem === undefined) return;
+    this.fatalError ??= new Error(problem);
+    void this.abortTask();
+    throw this.fatalError;
   }
 
   /**

@@ -5,11 +5,12 @@
  * first; the auto-approval settings and --yes decide only what it leaves open.
  */
 import { escapeHidden, escapeMetaStrings, flagHidden } from "../security/display-text.js";
-import { parseRule, PermissionRules } from "../security/permission-rules.js";
+import { parseRule, PermissionRules, type PermissionRule } from "../security/permission-rules.js";
 import { addAllowRule, alwaysAllowChoice } from "../security/rule-store.js";
 import { decideCommand, decidePath, type SandboxMode, type SecurityContext, type SecurityVerdict } from "../security/security-decision.js";
+import { unsandboxedByRules, unsandboxedSuggestion } from "../security/escalation.js";
 import type { PathOracle } from "../security/command-assessment.js";
-import type { ToolCardMeta, ToolMeta } from "../task/contracts/message-meta.js";
+import type { ToolCardMeta, ToolMeta, ToolMetaOf } from "../task/contracts/message-meta.js";
 import type { ToolCallContext, ToolOutcome } from "../task/contracts/tool-executor.js";
 import { denied, toolError } from "./responses.js";
 
@@ -50,6 +51,10 @@ export type ApprovalVerdict = "auto" | "ask" | "refuse";
 
 export interface VerdictDetail {
   verdict: ApprovalVerdict;
+  /** The command can only run outside the sandbox (why): approving it means running it there. */
+  escalate?: string;
+  /** Unsandboxed rules send every program of the command outside the sandbox: it was judged as an unconfined command. */
+  outside?: PermissionRule[];
   /** Why, when the security layer decided (shown to the user and the model). */
   reason?: string;
   /** An ask that --yes does not answer: nobody answering means no. */
@@ -58,7 +63,8 @@ export interface VerdictDetail {
   suggestion?: string;
 }
 
-export type ApprovalDecision = { approved: true; feedback?: string } | { approved: false; outcome: ToolOutcome };
+/** `unsandboxed`: the user (or an Unsandboxed rule) approved running the command outside the sandbox. */
+export type ApprovalDecision = { approved: true; feedback?: string; unsandboxed?: true } | { approved: false; outcome: ToolOutcome };
 
 export interface Presentation {
   /** Key of the partial `say` shown while the call streamed. */
@@ -75,6 +81,8 @@ export interface ApprovalPolicyOptions {
   allowOutsideReads?: boolean;
   rules?: PermissionRules;
   sandbox?: SandboxMode;
+  /** The sandbox should be on but cannot run here (commands that are not known read-only are asked, --yes or not). */
+  sandboxUnavailable?: boolean;
   /** What cairn knows about paths (inside, ignored, protected, credentials). */
   paths?: PathOracle;
   /** Where "always allow" saves a rule: the user's or the project's config file. */
@@ -93,6 +101,7 @@ export class ApprovalPolicy {
     this.security = {
       rules: options.rules ?? new PermissionRules([], options.paths?.cwd ?? process.cwd()),
       sandbox: options.sandbox ?? "off",
+      ...(options.sandboxUnavailable === true ? { sandboxUnavailable: true } : {}),
       yes: options.yes,
       allowOutsideWrites: options.allowOutsideWrites,
       allowOutsideReads: options.allowOutsideReads ?? false,
@@ -120,6 +129,7 @@ export class ApprovalPolicy {
   async verdict(request: ApprovalRequest): Promise<VerdictDetail> {
     let security: SecurityVerdict;
     let suggestion: string | undefined;
+    let outside: PermissionRule[] | undefined;
     switch (request.kind) {
       case "read":
       case "edit":
@@ -129,7 +139,10 @@ export class ApprovalPolicy {
         );
         break;
       case "command": {
-        const decided = await decideCommand(request.command, this.security);
+        // Unsandboxed allow rules (Claude Code's sandbox.excludedCommands among them) send the command outside: judged as unconfined.
+        const ruled = this.security.sandbox === "off" ? undefined : unsandboxedByRules(request.command, this.security.rules);
+        outside = ruled?.kind === "allowed" ? ruled.rules : undefined;
+        const decided = await decideCommand(request.command, outside === undefined ? this.security : { ...this.security, sandbox: "off", sandboxUnavailable: false });
         security = decided.verdict;
         suggestion = decided.assessment.suggestion;
         break;
@@ -145,7 +158,8 @@ export class ApprovalPolicy {
         break;
       }
     }
-    const detail = this.combine(request, security);
+    const combined = this.combine(request, security);
+    const detail = outside === undefined ? combined : { ...combined, outside, reason: [combined.reason, `runs outside the sandbox as ${describeRules(outside)} allows`].filter((part) => part !== undefined).join("; ") };
     return suggestion === undefined ? detail : { ...detail, suggestion };
   }
 
@@ -155,6 +169,8 @@ export class ApprovalPolicy {
         return { verdict: "refuse", reason: security.reason };
       case "ask-explicit":
         return { verdict: "ask", reason: security.reason, explicit: true };
+      case "escalate":
+        return { verdict: "ask", reason: `${security.reason}; the sandbox would refuse it, so approving runs it outside the sandbox`, explicit: true, escalate: security.reason };
       case "ask":
         return { verdict: this.options.yes ? "auto" : "ask", reason: security.reason };
       case "allow":
@@ -191,16 +207,28 @@ export class ApprovalPolicy {
     presentation: Presentation;
   }): Promise<ApprovalDecision> {
     const { request, context, presentation } = options;
-    const detail = await this.verdict(request);
+    const found = await this.verdict(request);
+    if (found.escalate !== undefined && request.kind === "command") {
+      const ruled = unsandboxedByRules(request.command, this.security.rules);
+      if (ruled.kind === "denied") return { approved: false, outcome: refused(`${found.escalate}, and the rule ${ruled.rule.text} (${ruled.rule.source}) keeps it in the sandbox`) };
+      if (ruled.kind === "allowed") {
+        const reason = `${found.escalate}; runs outside the sandbox as ${describeRules(ruled.rules)} allows`;
+        const shownMeta = escapeMetaStrings(presentation.meta);
+        if (shownMeta.tool === "execute_command") context.say("command", presentation.text, { partial: false, key: presentation.key, meta: { ...shownMeta, approval: "auto", reason, unsandboxed: true } });
+        return { approved: true, unsandboxed: true };
+      }
+    }
     // A PreToolUse hook's answer counts only where the security rules leave the choice open.
-    const hookMayApprove = hooksMayApprove(request, detail.explicit === true);
-    const verdict = withHookAnswer({ verdict: detail.verdict, hookMayApprove, answer: context.hookApproval, yes: this.options.yes });
+    const hookMayApprove = hooksMayApprove(request, found.explicit === true) && context.hookApproval !== "ask-explicit";
+    const verdict = withHookAnswer({ verdict: found.verdict, hookMayApprove, answer: context.hookApproval, yes: this.options.yes });
+    const detail = verdict === "ask" && context.hookApproval === "ask-explicit" ? hookAsks(found, context.hookApprovalReason) : found;
     const shown = flagHidden(presentation.text);
     const card: ToolCardMeta = { approval: verdict };
     if (shown.hidden.length > 0) card.hiddenCharacters = shown.hidden;
     if (detail.reason !== undefined) card.reason = detail.reason;
     if (detail.explicit === true) card.explicitApproval = true;
     if (detail.suggestion !== undefined) card.suggestedRule = detail.suggestion;
+    if (detail.escalate !== undefined || detail.outside !== undefined) card.unsandboxed = true;
     // A PermissionRequest hook may answer this ask only where a PreToolUse allow could skip it.
     if (verdict === "ask") card.hookMayApprove = hookMayApprove;
     const meta: ToolMeta = { ...escapeMetaStrings(presentation.meta), ...card };
@@ -208,7 +236,8 @@ export class ApprovalPolicy {
     const sayType = request.kind === "command" ? "command" : "tool";
     context.say(sayType, text, { partial: false, key: presentation.key, meta });
     if (verdict === "refuse") return { approved: false, outcome: refused(detail.reason ?? "this is not allowed") };
-    if (verdict === "auto") return { approved: true };
+    const escalated = detail.escalate !== undefined || detail.outside !== undefined ? { unsandboxed: true as const } : {};
+    if (verdict === "auto") return { approved: true, ...escalated };
     const askType = request.kind === "command" ? "command" : request.kind === "mcp" ? "use_mcp_server" : "tool";
     const offer = detail.suggestion !== undefined ? `\n(answer "always" to allow ${detail.suggestion} from now on, saved in your config; "always project" saves it for this project)` : "";
     const answer = await context.ask(askType, `${text}${offer}`, { meta });
@@ -216,10 +245,29 @@ export class ApprovalPolicy {
     const always = answer.response !== "no" && detail.suggestion !== undefined ? alwaysAllowChoice(answer.text) : undefined;
     if (always !== undefined && detail.suggestion !== undefined) {
       await this.alwaysAllow(detail.suggestion, always, context);
-      return { approved: true };
+      return { approved: true, ...escalated };
     }
-    if (answer.response === "yes") return answer.text === undefined ? { approved: true } : { approved: true, feedback: answer.text };
+    if (answer.response === "yes") return answer.text === undefined ? { approved: true, ...escalated } : { approved: true, feedback: answer.text, ...escalated };
     return { approved: false, outcome: denied(answer.text) };
+  }
+
+  /**
+   * A sandboxed command failed because of the sandbox (`why`): ask, explicitly
+   * (--yes does not answer), to run it again outside; an Unsandboxed rule
+   * answers for the commands it names. Returns whether to run it again there.
+   */
+  async escalateAfterFailure(options: { command: string; why: string; context: ToolCallContext; key: string }): Promise<{ rerun: true; reason: string } | { rerun: false; reason: string }> {
+    const { command, why, context } = options;
+    const ruled = unsandboxedByRules(command, this.security.rules);
+    const suggestion = unsandboxedSuggestion(command);
+    if (ruled.kind === "denied") return { rerun: false, reason: `the rule ${ruled.rule.text} (${ruled.rule.source}) keeps it in the sandbox` };
+    if (ruled.kind === "allowed") return { rerun: true, reason: `${ruled.rules.map((rule) => rule.text).join(", ")} allows it to run outside the sandbox` };
+    const meta: ToolMeta = { tool: "execute_command", command: escapeHidden(command).text, approval: "ask", explicitApproval: true, unsandboxed: true, reason: `it failed in the sandbox: ${why}` } satisfies ToolMetaOf<"execute_command">;
+    const shown = flagHidden(command).text;
+    const answer = await context.ask("command", `${shown}\n(It failed in the sandbox: ${escapeHidden(why).text}. Run it again outside the sandbox, with your full permissions?${suggestion === undefined ? "" : ` A rule ${suggestion} would allow this from now on.`})`, { meta });
+    if (answer.response === "yes") return { rerun: true, reason: "you approved running it outside the sandbox" };
+    const hint = suggestion === undefined ? "" : ` (an ${suggestion} rule in the user's settings would allow it)`;
+    return { rerun: false, reason: `running it outside the sandbox needs the user's explicit approval, which it did not get${hint}` };
   }
 }
 
@@ -248,10 +296,24 @@ export function hooksMayApprove(request: ApprovalRequest, explicitAsk: boolean):
   return true;
 }
 
-/** A PreToolUse hook's answer: `allow` lifts an ask hooks may lift; `ask` turns an automatic approval into an ask (not under --yes). */
-function withHookAnswer(options: { verdict: ApprovalVerdict; hookMayApprove: boolean; answer: "allow" | "ask" | undefined; yes: boolean }): ApprovalVerdict {
+/**
+ * A PreToolUse hook's answer: `allow` lifts an ask hooks may lift; `ask` turns an automatic approval
+ * into an ask (not under --yes); `ask-explicit` does so under --yes too.
+ */
+function withHookAnswer(options: { verdict: ApprovalVerdict; hookMayApprove: boolean; answer: ToolCallContext["hookApproval"]; yes: boolean }): ApprovalVerdict {
   const { verdict, answer } = options;
   if (answer === "allow" && verdict === "ask" && options.hookMayApprove) return "auto";
   if (answer === "ask" && verdict === "auto" && !options.yes) return "ask";
+  if (answer === "ask-explicit" && verdict === "auto") return "ask";
   return verdict;
+}
+
+/** A hook asked for a person (Claude Code's "ask"): an explicit ask, which --yes does not answer, with the hook's reason. */
+function hookAsks(detail: VerdictDetail, reason: string | undefined): VerdictDetail {
+  const why = `a PreToolUse hook asks for your approval${reason === undefined ? "" : `: ${reason}`}`;
+  return { ...detail, verdict: "ask", explicit: true, reason: detail.reason === undefined ? why : `${detail.reason}; ${why}` };
+}
+
+function describeRules(rules: readonly PermissionRule[]): string {
+  return rules.map((rule) => `${rule.text} (${rule.source})`).join(", ");
 }

@@ -35,6 +35,10 @@ export type { ToolDefinition } from "./tool-definition.js";
 
 export interface ToolExecutorOptions {
   workspace: string;
+  /** The sandbox should be on but cannot run here: commands that are not known read-only are asked, --yes or not. */
+  sandboxUnavailable?: boolean;
+  /** Where full command outputs are saved (default <dataDir>/outputs): the sandbox shows this folder read-only. */
+  outputFolder?: string;
   /** cairn's data folder: full command outputs go under <dataDir>/outputs. */
   dataDir?: string;
   approval?: ApprovalSettings;
@@ -84,6 +88,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     allowOutsideReads: options.allowOutsideReads ?? false,
     ...(options.rules !== undefined ? { rules: options.rules } : {}),
     sandbox: options.launchPolicy?.sandbox?.mode ?? "off",
+    ...(options.sandboxUnavailable === true ? { sandboxUnavailable: true } : {}),
     paths: workspacePathOracle(guard, options.userConfigDir ?? defaultUserConfigDir()),
     ...(options.userConfigDir !== undefined ? { ruleFiles: { user: join(options.userConfigDir, "config.json"), project: join(guard.root, ".cairn", "config.json") } } : {}),
   });
@@ -95,6 +100,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     allowOutsideWrites: options.allowOutsideWrites,
     protocol: options.protocol,
     dataDir: options.dataDir ?? join(homedir(), ".cairn"),
+    outputFolder: options.outputFolder ?? join(options.dataDir ?? join(homedir(), ".cairn"), "outputs"),
     commandTimeoutMs: options.commandTimeoutMs ?? defaultCommandTimeoutMs,
     shell: options.shell ?? process.env["SHELL"] ?? "/bin/sh",
     keepBackgroundProcesses: options.keepBackgroundProcesses ?? false,

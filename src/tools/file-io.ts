@@ -1,11 +1,9 @@
 /**
  * Reading and writing workspace files without damaging them: binary
  * detection, encodings kept as found (UTF-8, UTF-8 with BOM, or bytes that
- * are not UTF-8, kept byte for byte as Latin-1), and atomic writes.
+ * are not UTF-8, kept byte for byte as Latin-1). Writes: race-free-write.ts.
  */
-import { randomBytes } from "node:crypto";
-import { chmod, mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
-import { basename, dirname, extname, join } from "node:path";
+import { extname } from "node:path";
 
 export type TextEncodingKind = "utf8" | "utf8-bom" | "latin1";
 
@@ -46,28 +44,6 @@ export function encodeText(text: string, encoding: TextEncodingKind): Buffer {
   }
   const body = Buffer.from(text, "utf8");
   return encoding === "utf8-bom" ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]) : body;
-}
-
-/** Writes through a temporary file in the same folder and renames it over the target, keeping its mode. */
-export async function writeFileAtomic(path: string, content: Buffer): Promise<{ created: boolean }> {
-  const folder = dirname(path);
-  await mkdir(folder, { recursive: true });
-  let mode: number | undefined;
-  try {
-    mode = (await stat(path)).mode & 0o7777;
-  } catch {
-    mode = undefined;
-  }
-  const temporary = join(folder, `.${basename(path)}.cairn-${process.pid}-${randomBytes(4).toString("hex")}.tmp`);
-  try {
-    await writeFile(temporary, content);
-    if (mode !== undefined) await chmod(temporary, mode);
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-  return { created: mode === undefined };
 }
 
 export function describeError(error: unknown): string {

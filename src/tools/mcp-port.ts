@@ -15,8 +15,11 @@ export interface McpToolInfo {
 }
 
 export interface McpCallResult {
+  /** What the model gets: a long result cut, with a note of its size. */
   content: Array<TextContent | ImageContent>;
   isError: boolean;
+  /** The whole result as text when `content` was cut: shown to the user and kept in the task log. */
+  fullText?: string;
 }
 
 export interface McpPort {

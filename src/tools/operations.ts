@@ -9,7 +9,7 @@
 import { readFile } from "node:fs/promises";
 import { runCommand } from "./command/run-command.js";
 import type { CommandResult, RunCommandOptions } from "./command/run-command.js";
-import { writeFileAtomic } from "./file-io.js";
+import { writeFileRaceFree } from "./race-free-write.js";
 
 export interface RunningCommand {
   done: Promise<CommandResult>;
@@ -19,7 +19,11 @@ export interface RunningCommand {
 export interface WorkspaceOperations {
   /** The bytes of a file (absolute path); rejects with `code: "ENOENT"` when it does not exist. */
   readFile(path: string): Promise<Buffer>;
-  /** Replaces a file's content as one step; `created` tells whether it did not exist before. */
+  /**
+   * Replaces a file's content as one step; `created` tells whether it did not exist before.
+   * `path` is the real path that was approved: the local implementation refuses to follow a
+   * link put on the way since (race-free-write.ts).
+   */
   writeFile(path: string, content: Buffer): Promise<{ created: boolean }>;
   /** Starts a shell command; it ends on its own, on timeout, or when `signal` aborts. */
   runCommand(options: RunCommandOptions): RunningCommand;
@@ -27,6 +31,6 @@ export interface WorkspaceOperations {
 
 export const localOperations: WorkspaceOperations = {
   readFile: (path) => readFile(path),
-  writeFile: (path, content) => writeFileAtomic(path, content),
+  writeFile: (path, content) => writeFileRaceFree(path, content),
   runCommand: (options) => runCommand(options),
 };

@@ -40,3 +40,20 @@ export async function approvePath(options: {
   if (!decision.approved) return { ok: false, outcome: decision.outcome };
   return decision.feedback === undefined ? { ok: true, path } : { ok: true, path, feedback: decision.feedback };
 }
+
+/**
+ * Why read_file would not show this file (absolute path, as a walk or a search
+ * found it) without asking, or undefined when it would: the same two checks
+ * read_file makes, the ignore files and the approval policy's verdict on a
+ * read (credentials, Read rules, reads outside the workspace with --yes). An
+ * explicit ask counts as a refusal: a tool that shows the content of many files
+ * cannot ask about each. search_files and list_code_definition_names leave out
+ * what this refuses; list_files marks it.
+ */
+export async function readRefusal(runtime: ToolRuntime, absolute: string): Promise<string | undefined> {
+  const path = runtime.guard.resolve(absolute);
+  if (path.ignored) return `${path.display} is hidden by the ignore file`;
+  const detail = await runtime.approvals.verdict({ kind: "read", inside: path.inside, path: path.display, absolute: path.absolute, real: path.real });
+  if (detail.verdict === "refuse" || detail.explicit === true) return detail.reason ?? `${path.display} may not be read`;
+  return undefined;
+}

@@ -1,16 +1,19 @@
 /**
  * What the security layer needs to know about a path a tool or a command
  * names, from the workspace guard: inside or not (links followed), ignored,
- * protected, credentials.
+ * protected, credentials; and whether the workspace holds files that must not
+ * be read at all (a command reading whole folders would find them).
  */
 import type { PathFacts, PathOracle } from "../security/command-assessment.js";
 import { isCredentialPath, protectedReason } from "../security/sensitive-paths.js";
 import type { WorkspaceGuard } from "./workspace-guard.js";
+import { WorkspaceScan } from "./workspace-scan.js";
 
-export function workspacePathOracle(guard: WorkspaceGuard, userConfigDir: string): PathOracle {
+export function workspacePathOracle(guard: WorkspaceGuard, userConfigDir: string, scan: WorkspaceScan = new WorkspaceScan(guard, userConfigDir)): PathOracle {
   return {
     cwd: guard.root,
-    snapshot: () => workspacePathOracle(guard.snapshot(), userConfigDir),
+    snapshot: () => workspacePathOracle(guard.snapshot(), userConfigDir, scan),
+    hasIgnoredFiles: () => scan.scan().hidden.length > 0,
     facts(path: string): PathFacts {
       const resolved = guard.resolve(path);
       const places = { workspace: guard.root, userConfigDir };

@@ -1,65 +1,225 @@
 /**
  * The launch policy for everything cairn starts in a workspace: the scrubbed
- * environment and, when the sandbox is on, what it masks (files the ignore
- * file hides, credentials folders, cairn's user config) and keeps read-only
- * (protected paths inside the workspace).
+ * environment and, when the sandbox is on, the plan of each sandbox (what it
+ * hides, keeps read-only, anchors, holds with placeholders and replaces with
+ * stubs), made afresh at each start because the workspace changes.
  */
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
-import type { LaunchPolicy } from "../security/process-launch.js";
-import type { SandboxMode } from "../security/sandbox.js";
+import { randomBytes } from "node:crypto";
+import { lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, relative, sep } from "node:path";
+import { acquirePlaceholders, placeholderRecordName, usePlaceholderRecord } from "../security/placeholders.js";
+import type { LaunchPolicy, PreparedSandbox } from "../security/process-launch.js";
+import { protectedEntries, type ProtectedEntry } from "../security/protected-paths.js";
+import type { SandboxMode, SandboxPlan } from "../security/sandbox.js";
+import { checkBubblewrap } from "../security/sandbox-probe.js";
 import { credentialFolders } from "../security/sensitive-paths.js";
+import { deniedProgramStubs } from "../security/denied-program-stubs.js";
 import { commandNetworkSync } from "../security/network-rules.js";
 import type { PermissionRules } from "../security/permission-rules.js";
-import { WorkspaceGuard } from "./workspace-guard.js";
+import { emptyFileIn } from "../security/empty-file.js";
+import { TrackedSecrets } from "./tracked-secrets.js";
+import { planHiding } from "./hiding-plan.js";
+import { WorkspaceGuard, isWithin, resolveReal } from "./workspace-guard.js";
+import { WorkspaceScan } from "./workspace-scan.js";
 
-const maximumEntries = 50_000;
-const protectedEntries = [".cairn", ".cairnignore", ".clineignore", ".clinerules/hooks", ".clinerules/workflows", ".claude", ".git/hooks", ".git/config"];
-
-/** Every path the ignore file hides (folders are not descended into), walking the workspace synchronously. */
-export function ignoredPaths(guard: WorkspaceGuard): string[] {
-  const found: string[] = [];
-  let seen = 0;
-  const visit = (folder: string): void => {
-    let children;
-    try {
-      children = readdirSync(folder, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const child of children) {
-      if (++seen > maximumEntries) return;
-      if (child.name === ".git" || child.name === "node_modules") continue;
-      const path = join(folder, child.name);
-      if (guard.isIgnored(path)) found.push(path);
-      else if (child.isDirectory()) visit(path);
-    }
-  };
-  visit(guard.root);
-  return found;
-}
-
-export function createLaunchPolicy(options: {
+export interface LaunchPolicyOptions {
   workspace: string;
   sandbox: SandboxMode;
   network: boolean;
   allowEnv: readonly string[];
+  /** Variables the settings set for every child (Claude Code's `env`). */
+  environment?: Readonly<Record<string, string>>;
   userConfigDir: string;
-  /** Network rules: which commands get the sandbox's network (#14); without, `network` holds for all. */
+  /** cairn's data folder: hidden from the sandbox (checkpoints hold ignored files, logs hold everything). */
+  dataDir?: string;
+  /** A folder inside the data folder that stays readable (this session's saved command outputs). */
+  readableInDataDir?: string;
+  /** Network and deny rules: which commands get the sandbox's network, which programs are stubs. */
   rules?: PermissionRules;
-}): LaunchPolicy {
-  if (options.sandbox === "off") return { allowEnv: options.allowEnv, sandbox: undefined };
+  /** More protected paths (the scripts trusted hooks run). */
+  extraProtected?: () => ProtectedEntry[];
+}
+
+/** A folder to hide, or, when it holds something that must stay visible, each of its other entries. */
+function hideAround(folder: string, keep: readonly string[]): string[] {
+  const inside = keep.filter((path) => path !== folder && isWithin(folder, path));
+  if (keep.includes(folder)) return [];
+  if (inside.length === 0) return [folder];
+  let children;
+  try {
+    children = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  return children.flatMap((name) => hideAround(join(folder, name), inside));
+}
+
+/** The ancestors of `path` strictly between `root` and it. */
+function ancestorsWithin(root: string, path: string): string[] {
+  const result: string[] = [];
+  for (let current = dirname(path); current !== root && isWithin(root, current); current = dirname(current)) result.push(current);
+  return result;
+}
+
+/** Where a missing path would first be created: its first missing ancestor-or-self inside `root`; undefined when it exists or sits under a file. */
+function firstMissing(root: string, path: string, exists: (path: string) => "folder" | "other" | undefined): string | undefined {
+  const chain = [...ancestorsWithin(root, path).reverse(), path];
+  for (const step of chain) {
+    const found = exists(step);
+    if (found === undefined) return step;
+    if (found === "other") return undefined;
+  }
+  return undefined;
+}
+
+export function createLaunchPolicy(options: LaunchPolicyOptions): LaunchPolicy {
+  const environment = options.environment === undefined ? {} : { environment: options.environment };
+  if (options.sandbox === "off") return { allowEnv: options.allowEnv, ...environment, sandbox: undefined };
+  const mode = options.sandbox;
   const guard = new WorkspaceGuard(options.workspace);
+  const root = guard.root;
+  const scan = new WorkspaceScan(guard, options.userConfigDir);
+  const tracked = new TrackedSecrets(guard, options.userConfigDir);
+  const dataDir = options.dataDir === undefined ? undefined : resolveReal(options.dataDir);
+  const sandboxFolder = join(dataDir ?? join(homedir(), ".cairn"), "sandbox");
+  usePlaceholderRecord(join(dataDir ?? join(homedir(), ".cairn"), placeholderRecordName));
+
+  const prepare = (launch: { longLived: boolean; network: boolean; program: string }): PreparedSandbox => {
+    const probe = checkBubblewrap();
+    const found = scan.scan();
+    const secrets = tracked.find();
+    const entries = [...protectedEntries(root, options.extraProtected?.() ?? []), ...found.nestedRules.map((path) => ({ path, reason: "rules", kind: "file" as const }))];
+    const kindOf = (path: string): "folder" | "other" | undefined => {
+      try {
+        const stats = lstatSync(path, { throwIfNoEntry: false });
+        if (stats === undefined) return undefined;
+        return stats.isDirectory() ? "folder" : "other";
+      } catch {
+        return "other";
+      }
+    };
+    const readOnly: string[] = [];
+    const anchored = new Set<string>();
+    const missing = new Set<string>();
+    const audited: string[] = [];
+    for (const entry of entries) {
+      if (isWithin(root, entry.path)) for (const ancestor of ancestorsWithin(root, entry.path)) anchored.add(ancestor);
+      if (kindOf(entry.path) !== undefined) {
+        readOnly.push(entry.path);
+        continue;
+      }
+      if (!isWithin(root, entry.path) || mode !== "workspace-write" || launch.longLived) continue;
+      // A missing protected file is checked for after the process (a placeholder would show in `ls` and trip up tools);
+      // a missing protected folder gets an empty read-only one for the process's life (git does not see empty folders).
+      if (entry.kind === "file") audited.push(entry.path);
+      else {
+        const where = firstMissing(root, entry.path, kindOf);
+        if (where !== undefined) missing.add(where);
+      }
+    }
+    const keep = [root, sandboxFolder, ...(options.readableInDataDir === undefined ? [] : [options.readableInDataDir]), resolveReal(launch.program)];
+    const hiddenFolders = [...credentialFolders(options.userConfigDir), ...(dataDir === undefined ? [] : [dataDir])];
+    const hiding = planHiding(found, root);
+    const hidden = [...hiding.hidden, ...hiddenFolders.flatMap((folder) => hideAround(folder, keep))];
+    const agentSocket = process.env["SSH_AUTH_SOCK"];
+    if (agentSocket !== undefined && agentSocket !== "") hidden.push(agentSocket);
+    if (secrets.gitDir !== undefined && secrets.files.length > 0) hidden.push(join(secrets.gitDir, "objects"));
+    const placeholders = acquirePlaceholders([...missing]);
+    const links = readOnly.flatMap((path) => {
+      try {
+        return lstatSync(path).isSymbolicLink() ? [{ path, target: readlinkSync(path) }] : [];
+      } catch {
+        return [];
+      }
+    });
+    const plan: SandboxPlan = {
+      mode,
+      workspace: root,
+      network: launch.network,
+      anchored: [...anchored],
+      readOnly,
+      placeholders: placeholders.created,
+      hidden,
+      rebuilt: hiding.rebuilt,
+      readable: options.readableInDataDir === undefined ? [] : [options.readableInDataDir],
+      writable: [],
+      stubs: options.rules === undefined ? [] : deniedProgramStubs({ rules: options.rules, folder: join(sandboxFolder, "stubs"), path: process.env["PATH"] }),
+      emptyFile: emptyFileIn(sandboxFolder),
+      disableUserns: probe.ok && probe.disableUserns,
+    };
+    const release = (): string[] => {
+      placeholders.release();
+      return [...restoreLinks(links), ...moveAsideCreated({ paths: audited, root, folder: join(dataDir ?? join(homedir(), ".cairn"), "refused") })];
+    };
+    return { plan, release, trackedSecrets: secrets.files };
+  };
+
   return {
     allowEnv: options.allowEnv,
+    ...environment,
     sandbox: {
-      mode: options.sandbox,
-      workspace: guard.root,
+      mode,
+      workspace: root,
       network: options.network,
-      masked: () => [...ignoredPaths(guard), ...credentialFolders(options.userConfigDir)],
-      readOnly: () => protectedEntries.map((entry) => join(guard.root, entry)),
-      blockedFolders: () => [".cairn", ".claude", ".clinerules/hooks", ".clinerules/workflows"].map((entry) => join(guard.root, entry)),
+      prepare,
       ...(options.rules === undefined ? {} : { commandNetwork: (command: string) => commandNetworkSync({ command, rules: options.rules as PermissionRules, sandboxNetwork: options.network }).network }),
     },
   };
+}
+
+/**
+ * A protected path that is a link (CLAUDE.md -> AGENTS.md): the sandbox protects
+ * its target, but the link itself sits in the writable workspace. When the
+ * process replaced it, the replacement is moved aside and the link put back.
+ * Returns what was put back.
+ */
+function restoreLinks(links: ReadonlyArray<{ path: string; target: string }>): string[] {
+  const restored: string[] = [];
+  for (const { path, target } of links) {
+    try {
+      if (readlinkSync(path) === target) continue;
+    } catch {
+      // replaced by something that is not a link, or removed
+    }
+    try {
+      if (lstatSync(path, { throwIfNoEntry: false }) !== undefined) renameSync(path, `${path}.cairn-refused-${Date.now()}`);
+      symlinkSync(target, path);
+      restored.push(`${path} (a protected link the command replaced; put back)`);
+    } catch {
+      continue;
+    }
+  }
+  return restored;
+}
+
+/**
+ * Protected files that did not exist when the process started and do now: moved
+ * out of the workspace into cairn's data folder (nothing is lost), so that
+ * nothing reads them as the project's rules or configuration. Returns a note for each.
+ */
+function moveAsideCreated(options: { paths: readonly string[]; root: string; folder: string }): string[] {
+  const notes: string[] = [];
+  for (const path of options.paths) {
+    if (lstatSync(path, { throwIfNoEntry: false }) === undefined) continue;
+    const target = join(options.folder, `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(3).toString("hex")}`, relative(options.root, path));
+    try {
+      mkdirSync(dirname(target), { recursive: true });
+      renameSync(path, target);
+      notes.push(`${shownFrom(options.root, path)} (created by the command; moved to ${target})`);
+    } catch {
+      try {
+        rmSync(path, { recursive: true, force: true });
+        notes.push(`${shownFrom(options.root, path)} (created by the command; removed)`);
+      } catch {
+        continue;
+      }
+    }
+  }
+  return notes;
+}
+
+/** For messages: a path as the user sees it from the workspace. */
+export function shownFrom(root: string, path: string): string {
+  return isWithin(root, path) ? relative(root, path).split(sep).join("/") : path;
 }

@@ -61,6 +61,8 @@ export interface ToolRuntimeOptions {
   allowOutsideWrites: boolean;
   protocol: "xml" | "native";
   dataDir: string;
+  /** Where full command outputs are saved. */
+  outputFolder: string;
   commandTimeoutMs: number;
   shell: string;
   /** See `keepBackgroundProcesses` in docs/configuration.md. */

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedServer } from "../llm/scripted/server.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import { createTestWorkspace, type TestWorkspace } from "./test-support/test-workspace.js";
+import { withoutSandboxNotice } from "../cli/test-support/cli-harness.js";
 
 const cairn = join(dirname(fileURLToPath(import.meta.url)), "../../bin/cairn");
 
@@ -53,7 +54,7 @@ describe("tools through bin/cairn run", () => {
     const server = await startScriptedServer({ scenario });
     try {
       const result = await runCairn(["--provider", "anthropic", "--api-key", "test", "--base-url", server.url, "--tool-protocol", "xml"]);
-      expect(result.stderr).toBe("");
+      expect(withoutSandboxNotice(result.stderr)).toBe("");
       expect(result.code).toBe(0);
       expect(readFileSync(workspace.path("code.ts"), "utf8")).toContain("const b = 3;");
       expect(readFileSync(workspace.path("sub/new.txt"), "utf8")).toContain("new file");
@@ -93,7 +94,7 @@ describe("tools through bin/cairn run", () => {
     const server = await startScriptedServer({ scenario });
     try {
       const result = await runCairn(["--provider", "openai", "--api-key", "test", "--base-url", `${server.url}/v1`, "--tool-protocol", "native"]);
-      expect(result.stderr).toBe("");
+      expect(withoutSandboxNotice(result.stderr)).toBe("");
       expect(result.code).toBe(0);
       const tools = (server.requests[0]?.body as { tools?: Array<{ function: { name: string } }> }).tools?.map((tool) => tool.function.name);
       expect(tools).toEqual(expect.arrayContaining(["read_file", "replace_in_file", "execute_command", "attempt_completion"]));

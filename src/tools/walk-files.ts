@@ -14,6 +14,8 @@ export interface WalkEntry {
   isDirectory: boolean;
   /** Hidden by .cairnignore: its name may be shown, never its content. */
   ignored: boolean;
+  /** The caller's `refuses` said no (read_file would refuse it): named, never descended into. */
+  refused?: boolean;
 }
 
 export interface WalkResult {
@@ -56,6 +58,8 @@ export async function walkFiles(options: {
   limit: number;
   guard: WorkspaceGuard;
   signal?: AbortSignal;
+  /** Entries whose content may not be shown (credentials folders): marked, and folders not descended into. */
+  refuses?: (absolute: string) => Promise<boolean>;
 }): Promise<WalkResult> {
   const { root, recursive, limit, guard } = options;
   const entries: WalkEntry[] = [];
@@ -79,8 +83,9 @@ export async function walkFiles(options: {
       if (gitIgnored(current.scopes, absolute, isDirectory)) continue;
       if (entries.length >= limit) return { entries, truncated: true };
       const ignored = guard.isIgnored(absolute);
-      entries.push({ absolute, isDirectory, ignored });
-      if (recursive && isDirectory && !ignored) {
+      const refused = !ignored && options.refuses !== undefined && (await options.refuses(absolute));
+      entries.push(refused ? { absolute, isDirectory, ignored, refused } : { absolute, isDirectory, ignored });
+      if (recursive && isDirectory && !ignored && !refused) {
         const scope = loadGitignore(absolute);
         queue.push({ folder: absolute, scopes: scope ? [...current.scopes, scope] : current.scopes });
       }

@@ -106,6 +106,14 @@ export class WorkspaceGuard {
     return false;
   }
 
+  /** Like isIgnored, for an entry found while walking, whose kind is known (no stat per entry). */
+  isIgnoredEntry(absolute: string, folder: boolean): boolean {
+    const matcher = this.loadIgnore();
+    if (matcher === undefined || !isWithin(this.root, absolute) || absolute === this.root) return false;
+    const relativePath = toPosix(relative(this.root, absolute));
+    return matcher.ignores(relativePath) || (folder && matcher.ignores(`${relativePath}/`));
+  }
+
   /** Relative display path for a file found while walking the workspace. */
   displayPath(absolute: string): string {
     return isWithin(this.root, absolute) ? toPosix(relative(this.root, absolute)) || "." : absolute;

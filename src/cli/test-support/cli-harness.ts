@@ -13,6 +13,8 @@ export interface Sandbox {
   workspace: string;
   dataDir: string;
   configDir: string;
+  /** Claude Code's user folder of this sandbox (`CLAUDE_CONFIG_DIR`), not created until a test writes to it. */
+  claudeUserDir: string;
   env: NodeJS.ProcessEnv;
   cleanup(): Promise<void>;
 }
@@ -25,18 +27,26 @@ export async function makeSandbox(): Promise<Sandbox> {
   const configDir = join(root, "config");
   await mkdir(workspace, { recursive: true });
   await mkdir(join(configDir, "cairn"), { recursive: true });
-  // Fast retries so failure tests take milliseconds, as a user could configure them; the sandbox
-  // question answered no (sandboxOptIn false), so runs print no sandbox notice (src/cli/sandbox-command.test.ts tests it).
-  await writeFile(join(configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, sandboxOptIn: false }));
+  // Fast retries so failure tests take milliseconds, as a user could configure them; the sandbox off in the
+  // user's config (each run says so in one line on stderr: withoutSandboxNotice), so that tests may look outside
+  // the workspace; the sandbox's own tests and the journeys run with it on (src/cli/sandbox-command.test.ts).
+  await writeFile(join(configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, sandbox: "off" }));
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(env)) {
     if (name.startsWith("CAIRN_") || name.endsWith("_API_KEY") || name === "OPENAI_BASE_URL") delete env[name];
   }
   env["CAIRN_HOME"] = dataDir;
   env["XDG_CONFIG_HOME"] = configDir;
+  // Claude Code's user settings (~/.claude/settings.json, whose hooks cairn runs) are the sandbox's too.
+  env["CLAUDE_CONFIG_DIR"] = join(root, "claude");
   env["NO_COLOR"] = "1";
   // A process that was just killed may still have a git child finishing in the data folder.
-  return { root, workspace, dataDir, configDir, env, cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }) };
+  return { root, workspace, dataDir, configDir, claudeUserDir: join(root, "claude"), env, cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }) };
+}
+
+/** stderr without the one line a run with the sandbox off (or unavailable) prints. */
+export function withoutSandboxNotice(stderr: string): string {
+  return stderr.replace(/^cairn: the sandbox (is off|cannot run here)[^\n]*\n/m, "");
 }
 
 export interface CliRun {
@@ -49,8 +59,8 @@ export interface CliRun {
   events(): Array<Record<string, unknown>>;
   /** The `--json` messages so far, each folded from its snapshot and delta lines (docs/json-events.md). */
   messages(): JsonMessage[];
-  /** Resolves when stdout matches. */
-  waitForOutput(pattern: RegExp): Promise<void>;
+  /** Resolves when stdout (or `stream`: text mode prints all but the answer on stderr) matches. */
+  waitForOutput(pattern: RegExp, stream?: "stdout" | "stderr"): Promise<void>;
 }
 
 export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string; stdin?: string; keepStdinOpen?: boolean }): CliRun {
@@ -75,16 +85,18 @@ export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd:
           }
         }),
     messages: () => readJsonEvents(run.stdout).messages,
-    waitForOutput: (pattern) =>
+    waitForOutput: (pattern, stream = "stdout") =>
       new Promise((resolve, reject) => {
+        const source = stream === "stdout" ? child.stdout : child.stderr;
+        const text = (): string => (stream === "stdout" ? run.stdout : run.stderr);
         const check = (): void => {
-          if (pattern.test(run.stdout)) {
-            child.stdout?.off("data", check);
+          if (pattern.test(text())) {
+            source?.off("data", check);
             resolve();
           }
         };
-        child.stdout?.on("data", check);
-        child.on("exit", () => (pattern.test(run.stdout) ? resolve() : reject(new Error(`exited before output matched ${String(pattern)}:\n${run.stdout}\n${run.stderr}`))));
+        source?.on("data", check);
+        child.on("exit", () => (pattern.test(text()) ? resolve() : reject(new Error(`exited before ${stream} matched ${String(pattern)}:\n${run.stdout}\n${run.stderr}`))));
         check();
       }),
   };

@@ -37,3 +37,19 @@ export const cutFractions: fc.Arbitrary<number[]> = fc.array(fc.double({ min: 0,
 });
 
 export const registeredNames = { toolNames: ["my_tool"], parameterNames: ["my_param"] };
+
+/**
+ * A tool call whose `content` or `diff` value holds its own closing tag, often several
+ * times, next to line endings, long runs (the one-shot search path) and look-alike tags;
+ * then how the answer goes on (the value closed, the tool closed, or cut off).
+ */
+export const verbatimValueAnswer: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.constantFrom(["write_to_file", "content"], ["replace_in_file", "diff"], ["new_rule", "content"]),
+    fc.array(fc.constantFrom("A", " B ", "\n", "\r\n", "\r", "CLOSE", "CLOSE", "</conte", "<pa", "x".repeat(300), "é😀", "TOOLCLOSE"), { maxLength: 14 }),
+    fc.constantFrom("", "CLOSE", "CLOSE\n", "CLOSETOOLCLOSE", "CLOSE\nTOOLCLOSE after", "CLOSE<path>p</path>TOOLCLOSE"),
+  )
+  .map(([[tool, parameter], pieces, ending]) => {
+    const fill = (piece: string): string => piece.replaceAll("TOOLCLOSE", `</${tool}>`).replaceAll("CLOSE", `</${parameter}>`);
+    return `Intro.\n<${tool}>\n<path>p</path>\n<${parameter}>${pieces.map(fill).join("")}${fill(ending)}`;
+  });

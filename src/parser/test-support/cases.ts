@@ -144,6 +144,21 @@ export const parserCases: ParserCase[] = [
     streaming: [tool("write_to_file", { path: "a.md", content: "say </content> in text" })],
   },
   {
+    name: "rule 4: content may contain its own closing tag twice",
+    input: "<write_to_file><path>a.md</path><content>A </content> B </content> C</content></write_to_file>",
+    streaming: [tool("write_to_file", { path: "a.md", content: "A </content> B </content> C" })],
+  },
+  {
+    name: "rule 4: a long content (one-shot search path) may contain its own closing tag twice",
+    input: `<write_to_file><path>a.md</path><content>${longLine}A </content> B </content> C${longLine}</content></write_to_file>`,
+    streaming: [tool("write_to_file", { path: "a.md", content: `${longLine}A </content> B </content> C${longLine}` })],
+  },
+  {
+    name: "rule 4: a diff may contain its own closing tag twice, next to line endings",
+    input: "<replace_in_file><path>f</path><diff>\nA\n</diff>\nB</diff>\r\nC\n</diff></replace_in_file>",
+    streaming: [tool("replace_in_file", { path: "f", diff: "A\n</diff>\nB</diff>\r\nC" })],
+  },
+  {
     name: "rule 4: content ends at the last closing tag before another parameter",
     input: "<write_to_file><content>a</content>b</content>c<path>p</path></write_to_file>",
     streaming: [tool("write_to_file", { content: "a</content>b", path: "p" })],

@@ -105,8 +105,8 @@ export type SubagentLinkMeta = { subagentId: string; agent: string; childTaskId:
 /** `info` reporting how a subagent's run ended (src/tools/builtin/use-subagents.ts). */
 export type SubagentReportInfoMeta = { tool: "use_subagents"; subagentReport: SubagentReportMeta };
 
-/** `warning` that a subagent's changes could not be merged (src/tools/builtin/use-subagents.ts). */
-export type SubagentConflictMeta = { tool: "subagent_merge"; subagentId: string; status: "conflict" };
+/** `warning` that a subagent's changes could not be merged (a conflict), or were not because it did not complete (src/tools/builtin/use-subagents.ts). */
+export type SubagentConflictMeta = { tool: "subagent_merge"; subagentId: string; status: "conflict" | "not_merged" };
 
 /** `completion_result`: the task's result (`attempt_completion`) or a plan-mode answer. */
 export type CompletionMeta = ToolMetaOf<"attempt_completion"> | ToolMetaOf<"plan_mode_respond">;

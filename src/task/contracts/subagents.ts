@@ -62,8 +62,16 @@ export interface ChildTaskFactory {
   runChild(request: SubagentRequest): Promise<SubagentReport>;
   /** Stops every running child and waits until they have ended (parent abort). */
   abortAll(): Promise<void>;
-  /** Merges a child's changes into the workspace's working tree (uncommitted), or refuses them whole. */
+  /**
+   * Merges a child's changes into the workspace's working tree (uncommitted), or refuses them
+   * whole; refused, they are kept as a patch file (named in the conflict's message).
+   */
   mergeChanges(subagentId: string): Promise<SubagentMergeResult>;
-  /** Drops a child's worktree and branch without merging. */
+  /** Drops a child's worktree and branch without merging (the user declined them). */
   discardChanges(subagentId: string): Promise<void>;
+  /**
+   * Keeps a child's changes that are not merged (it did not complete) as a patch file in the
+   * data folder, then drops its worktree; returns the file, undefined when there was nothing.
+   */
+  keepChanges(subagentId: string): Promise<string | undefined>;
 }

@@ -54,6 +54,12 @@ export interface TaskOptions {
   presentationFrameMs?: number;
   /** Context management (src/context): compaction before requests and after context-window errors. */
   context?: ContextDriver;
+  /**
+   * What is wrong with the workspace folder (it no longer exists), or undefined. Checked
+   * before each request, tool call and checkpoint: a problem stops the task there as
+   * failed, with everything kept, so that nothing recreates the folder behind the user.
+   */
+  workspaceProblem?: () => string | undefined;
 }
 
 export interface TaskResult {

@@ -18,9 +18,13 @@ export interface ToolCallContext {
   beforeMutation(): Promise<void>;
   /**
    * A PreToolUse hook's answer for this call: `allow` skips an approval ask the
-   * policy lets hooks skip, `ask` asks even where the settings would not.
+   * policy lets hooks skip, `ask` asks even where the settings would not
+   * (not under --yes), `ask-explicit` asks a person: --yes does not answer it
+   * and no hook may (Claude Code's `permissionDecision: "ask"`).
    */
-  hookApproval?: "allow" | "ask";
+  hookApproval?: "allow" | "ask" | "ask-explicit";
+  /** Why the hook asks, shown with the ask. */
+  hookApprovalReason?: string;
 }
 
 export type ToolOutcomeStatus =

@@ -41,6 +41,10 @@ export type ToolCardMeta = {
   suggestedRule?: string;
   /** Whether a PermissionRequest hook may answer this ask. */
   hookMayApprove?: boolean;
+  /** The command runs (or would run, once approved) outside the sandbox. */
+  unsandboxed?: true;
+  /** A PreToolUse hook blocked the call before it ran: the hook's reason (src/hooks/tool-hooks.ts). */
+  blocked?: string;
   /**
    * Set by the Task when the call ended (src/task/tool-runner.ts): `error` when the tool
    * failed (or the rules refused it), `rejected` when it did not run because its approval

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { escapeHidden } from "../../security/display-text.js";
 import type { CommandResult } from "../command/run-command.js";
 import { launchShell, type Launch } from "../../security/process-launch.js";
+import { sandboxFailure } from "../../security/escalation.js";
 import { ignoredPath, invalidParameter, success, toolError, withApprovalFeedback } from "../responses.js";
 import { commandEndText } from "../../task/contracts/tool-ending.js";
 import type { ToolDefinition, ToolRuntime } from "../tool-definition.js";
@@ -106,32 +107,21 @@ export const executeCommandTool: ToolDefinition = {
     });
     if (!decision.approved) return decision.outcome;
     await runtime.context.beforeMutation();
-    let launch: Launch;
-    try {
-      launch = launchShell({ policy: runtime.options.launchPolicy, shell: runtime.options.shell, command, cwd: runtime.guard.root });
-    } catch (error) {
-      return toolError(error instanceof Error ? error.message : String(error));
+    const first = await runOnce({ runtime, command, timeoutMs, unsandboxed: decision.unsandboxed === true });
+    if ("error" in first) return toolError(first.error);
+    let { result, text } = first;
+    // Failed because of the sandbox (a write outside, the network): asked, explicitly, to run it again outside (never by --yes alone).
+    const policy = runtime.options.launchPolicy;
+    const why = policy?.sandbox !== undefined && decision.unsandboxed !== true && result.end.kind === "exited" && result.end.exitCode !== 0 ? sandboxFailure(result.output) : undefined;
+    if (why !== undefined) {
+      const escalation = await runtime.approvals.escalateAfterFailure({ command, why, context: runtime.context, key: runtime.callId });
+      if (escalation.rerun) {
+        const second = await runOnce({ runtime, command, timeoutMs, unsandboxed: true });
+        if ("error" in second) return toolError(second.error);
+        ({ result } = second);
+        text = `${text}\n[It failed in the sandbox (${why}); it was run again outside the sandbox: ${escalation.reason}.]\n${second.text}`;
+      } else text += `\n[It failed in the sandbox: ${why}. It was not run outside the sandbox: ${escalation.reason}.]`;
     }
-    const outputKey = `${runtime.callId}:output`;
-    const outputFile = join(runtime.options.dataDir, "outputs", `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(3).toString("hex")}.log`);
-    const running = runtime.commands.track(
-      runtime.options.operations.runCommand({
-        command,
-        cwd: runtime.guard.root,
-        shell: runtime.options.shell,
-        timeoutMs,
-        keepBackgroundProcesses: runtime.options.keepBackgroundProcesses,
-        signal: runtime.context.signal,
-        outputFile,
-        launch,
-        onOutput: (preview) => runtime.context.say("command_output", preview, { partial: true, key: outputKey }),
-      }),
-    );
-    const result = await running.done;
-    const meta: CommandOutputMeta = { tool: "execute_command", end: result.end, durationMs: result.durationMs };
-    if (result.savedPath !== undefined) meta.savedPath = result.savedPath;
-    if (result.totalCharacters > 0) runtime.context.say("command_output", result.output, { partial: false, key: outputKey, meta });
-    const text = formatCommandResult(command, result);
     // The card shows how the command ended on every surface (a failure's reason is that ending, not the output).
     const card = { end: result.end, durationMs: result.durationMs };
     if (result.end.kind === "failed_to_start" || result.end.kind === "timed_out" || result.end.kind === "aborted") {
@@ -141,3 +131,41 @@ export const executeCommandTool: ToolDefinition = {
   },
 };
 
+
+/** Runs the command once, in the sandbox or (approved) outside it, and says what it did. */
+async function runOnce(options: { runtime: ToolRuntime; command: string; timeoutMs: number; unsandboxed: boolean }): Promise<{ result: CommandResult; text: string } | { error: string }> {
+  const { runtime, command } = options;
+  const policy = runtime.options.launchPolicy;
+  let launch: Launch;
+  try {
+    launch = launchShell({ policy: options.unsandboxed && policy !== undefined ? { ...policy, sandbox: undefined } : policy, shell: runtime.options.shell, command, cwd: runtime.guard.root });
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+  const outputKey = `${runtime.callId}:output${options.unsandboxed ? ":unsandboxed" : ""}`;
+  const outputFile = join(runtime.options.outputFolder, `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(3).toString("hex")}.log`);
+  const running = runtime.commands.track(
+    runtime.options.operations.runCommand({
+      command,
+      cwd: runtime.guard.root,
+      shell: runtime.options.shell,
+      timeoutMs: options.timeoutMs,
+      keepBackgroundProcesses: runtime.options.keepBackgroundProcesses,
+      signal: runtime.context.signal,
+      outputFile,
+      launch,
+      onOutput: (preview) => runtime.context.say("command_output", preview, { partial: true, key: outputKey }),
+    }),
+  );
+  const result = await running.done;
+  const putBack = launch.release();
+  const meta: CommandOutputMeta = { tool: "execute_command", end: result.end, durationMs: result.durationMs };
+  if (result.savedPath !== undefined) meta.savedPath = result.savedPath;
+  if (result.totalCharacters > 0) runtime.context.say("command_output", result.output, { partial: false, key: outputKey, meta });
+  let text = formatCommandResult(command, result);
+  if (putBack.length > 0) text += `\n[Protected paths are written only with the user's explicit approval (use write_to_file), so cairn undid this: ${putBack.join("; ")}.]`;
+  if (launch.hiddenHistory !== undefined && /\bgit\b/.test(command)) {
+    text += `\n[git's history is hidden in the sandbox here: ${launch.hiddenHistory.slice(0, 3).join(", ")} ${launch.hiddenHistory.length === 1 ? "is" : "are"} tracked by git but must not be read (ignore file or credentials).]`;
+  }
+  return { result, text };
+}

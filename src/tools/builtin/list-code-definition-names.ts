@@ -3,7 +3,7 @@ import { readFile, stat } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { parseDefinitions, supportsFile } from "../code-definitions/definition-parser.js";
 import { describeError } from "../file-io.js";
-import { approvePath, checkIgnored } from "../path-access.js";
+import { approvePath, checkIgnored, readRefusal } from "../path-access.js";
 import { success, toolError, withApprovalFeedback } from "../responses.js";
 import type { ToolDefinition } from "../tool-definition.js";
 import { walkFiles } from "../walk-files.js";
@@ -37,13 +37,14 @@ export const listCodeDefinitionNamesTool: ToolDefinition = {
     }
     if (isFolder) {
       const walked = await walkFiles({ root: target.real, recursive: false, limit: 2000, guard: runtime.guard, signal: runtime.context.signal });
-      // #14: every file is checked by its real path: a link out of the workspace or into an ignored folder is skipped.
-      files = walked.entries
-        .filter((entry) => !entry.isDirectory && !entry.ignored && supportsFile(extname(entry.absolute)))
-        .flatMap((entry) => {
-          const resolved = runtime.guard.resolve(entry.absolute);
-          return resolved.inside && !resolved.ignored ? [resolved.real] : [];
-        });
+      // #14: every file is checked by its real path: a link out of the workspace is skipped, and so is
+      // every file read_file refuses (ignored, credentials, a Read rule), by read_file's own checks.
+      files = [];
+      for (const entry of walked.entries) {
+        if (entry.isDirectory || entry.ignored || !supportsFile(extname(entry.absolute))) continue;
+        const resolved = runtime.guard.resolve(entry.absolute);
+        if (resolved.inside && (await readRefusal(runtime, entry.absolute)) === undefined) files.push(resolved.real);
+      }
     } else {
       if (!supportsFile(extname(target.real))) return toolError(`${target.display} is not a source file cairn can parse (TypeScript, JavaScript, Python, Go, Rust, Java, C, C++).`);
       files = [target.real];

@@ -1,7 +1,7 @@
 /** list_files: the files and folders under a path, sorted, ignore files honoured, capped. */
 import { stat } from "node:fs/promises";
 import { relative, sep } from "node:path";
-import { approvePath, checkIgnored } from "../path-access.js";
+import { approvePath, checkIgnored, readRefusal } from "../path-access.js";
 import { success, toolError, withApprovalFeedback } from "../responses.js";
 import type { ToolDefinition } from "../tool-definition.js";
 import { walkFiles } from "../walk-files.js";
@@ -12,7 +12,7 @@ export const listFilesTool: ToolDefinition = {
   name: "list_files",
   description:
     "List the files and folders in a folder (folders end with /). With recursive=true the whole tree is listed, " +
-    "breadth first. Files ignored by .gitignore are left out; at most 200 entries are shown.",
+    "breadth first. Files ignored by .gitignore are left out; files read_file refuses are marked; at most 200 entries are shown.",
   parameters: [
     { name: "path", required: true, description: "Folder to list, relative to the workspace.", usage: "Folder path here" },
     { name: "recursive", required: false, type: "boolean", description: "true to list the whole tree, false (default) for the top level only.", usage: "true or false" },
@@ -33,11 +33,14 @@ export const listFilesTool: ToolDefinition = {
     } catch {
       return toolError(`there is no folder at ${folder.display}.`);
     }
-    const walked = await walkFiles({ root: folder.real, recursive, limit: listFilesLimit, guard: runtime.guard, signal: runtime.context.signal });
+    // Names only: what read_file refuses (credentials, a Read rule) is marked, and such a folder is not descended into.
+    const refuses = async (absolute: string): Promise<boolean> => (await readRefusal(runtime, absolute)) !== undefined;
+    const walked = await walkFiles({ root: folder.real, recursive, limit: listFilesLimit, guard: runtime.guard, signal: runtime.context.signal, refuses });
     const lines = walked.entries
       .map((entry) => {
         const name = relative(folder.real, entry.absolute).split(sep).join("/");
-        return `${name}${entry.isDirectory ? "/" : ""}${entry.ignored ? "  [blocked by .cairnignore]" : ""}`;
+        const mark = entry.ignored ? "  [blocked by .cairnignore]" : entry.refused === true ? "  [read_file refuses it: credentials or a Read rule]" : "";
+        return `${name}${entry.isDirectory ? "/" : ""}${mark}`;
       })
       .sort();
     let text = lines.length === 0 ? `${folder.display} is empty.` : lines.join("\n");

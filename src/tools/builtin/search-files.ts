@@ -1,7 +1,7 @@
 /** search_files: a regular-expression search with one line of context, capped at 300 matches. */
 import { stat } from "node:fs/promises";
 import { relative, sep } from "node:path";
-import { approvePath, checkIgnored } from "../path-access.js";
+import { approvePath, checkIgnored, readRefusal } from "../path-access.js";
 import { describeError } from "../file-io.js";
 import { findRipgrep } from "../search/find-ripgrep.js";
 import { javascriptSearch } from "../search/javascript-search.js";
@@ -13,13 +13,13 @@ import type { ToolDefinition } from "../tool-definition.js";
 export const searchResultLimit = 300;
 const maximumLineCharacters = 400;
 
-export function formatSearchOutcome(outcome: SearchOutcome, folder: string, isIgnored: (path: string) => boolean): string {
+export function formatSearchOutcome(outcome: SearchOutcome, folder: string, isLeftOut: (path: string) => boolean): string {
   const sections: string[] = [];
   let shown = 0;
   // ripgrep searches files in parallel: sort so the same search reads the same.
   const files = [...outcome.files].sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0));
   for (const file of files) {
-    if (isIgnored(file.path)) continue;
+    if (isLeftOut(file.path)) continue;
     const name = relative(folder, file.path).split(sep).join("/") || file.path;
     const lines: string[] = [];
     let previous: number | undefined;
@@ -41,7 +41,8 @@ export const searchFilesTool: ToolDefinition = {
   name: "search_files",
   description:
     "Search the files under a folder for a regular expression (Rust regex syntax), showing each match with a line " +
-    "of context. Files ignored by .gitignore are skipped; at most 300 matches are shown.",
+    "of context. Files ignored by .gitignore are skipped, and so is every file read_file refuses (ignored, credentials); " +
+    "at most 300 matches are shown.",
   parameters: [
     { name: "path", required: true, description: "Folder to search, relative to the workspace.", usage: "Folder path here" },
     { name: "regex", required: true, description: "The regular expression to search for.", usage: "Your regex pattern here" },
@@ -90,7 +91,13 @@ export const searchFilesTool: ToolDefinition = {
       }
       return toolError(`the search failed: ${describeError(error)}`);
     }
-    const text = formatSearchOutcome(outcome, folder.real, (path) => runtime.guard.isIgnored(path));
+    // Exactly what read_file refuses stays out, by read_file's own checks. Nothing says a file was
+    // left out: that it matched would tell the model something about a secret's content.
+    const leftOut = new Set<string>();
+    for (const file of outcome.files) {
+      if ((await readRefusal(runtime, file.path)) !== undefined) leftOut.add(file.path);
+    }
+    const text = formatSearchOutcome(outcome, folder.real, (path) => leftOut.has(path));
     return withApprovalFeedback(success(text), approved.feedback);
   },
 };

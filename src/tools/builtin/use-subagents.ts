@@ -67,8 +67,11 @@ async function offerMerge(factory: ChildTaskFactory, report: SubagentReport, cha
   const meta: ToolMetaOf<"subagent_merge"> = { tool: "subagent_merge", subagentId: id, files: changes.files, diff: changes.diff, ...(changes.branch === undefined ? {} : { branch: changes.branch }) };
   const question = `[subagent ${id}] Merge its changes into the workspace (${changes.files.join(", ")})?`;
   if (report.status !== "completed") {
-    await factory.discardChanges(id);
-    return `<merge subagent="${id}" status="discarded">\nThe subagent did not complete; its changes were not merged.\n</merge>`;
+    // Never offered (a half-done change is no result), never lost either: kept as a patch file.
+    const patch = await factory.keepChanges(id);
+    const kept = patch === undefined ? "" : ` They are kept in ${patch} (apply with: git apply ${patch}).`;
+    if (patch !== undefined) runtime.context.say("warning", `Subagent ${id} did not complete; its changes were not merged.${kept}`, { meta: { tool: "subagent_merge", subagentId: id, status: "not_merged" } });
+    return `<merge subagent="${id}" status="not_merged">\nThe subagent did not complete; its changes were not merged.${kept}\n</merge>`;
   }
   if (runtime.options.yes) {
     runtime.context.say("tool", question, { meta });

@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultApprovalSettings } from "../approval.js";
+import { PermissionRules, rulesFromBlock } from "../../security/permission-rules.js";
 import { createRecordingContext, textOf } from "../test-support/recording-context.js";
 import { createTestExecutor, createTestWorkspace, toolCall, type TestWorkspace } from "../test-support/test-workspace.js";
 import { htmlToMarkdown } from "../web/html-to-markdown.js";
@@ -81,6 +82,73 @@ describe("web_fetch", () => {
     const outcome = await executor.executeTool(toolCall("web_fetch", { url: `${base}/page` }), context);
     expect(outcome.status).toBe("success");
     expect(context.asks).toEqual([]);
+  });
+
+  describe("redirects: every address fetched is checked against the rules, not only the first", () => {
+    /** A fetch that stands for the internet: each host answers from the table; every request is recorded. */
+    function internet(pages: Record<string, { status: number; location?: string; body?: string }>) {
+      const requested: string[] = [];
+      const fake = (async (input: string | URL | Request, init?: RequestInit) => {
+        const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+        requested.push(url);
+        const page = pages[url];
+        if (page === undefined) return new Response("not found", { status: 404 });
+        // Like Node's fetch: redirect "follow" follows by itself; "manual" hands the 3xx back.
+        if (page.location !== undefined && init?.redirect !== "manual") return fake(new URL(page.location, url).href, init);
+        return new Response(page.body ?? "", { status: page.status, headers: { "content-type": "text/plain", ...(page.location === undefined ? {} : { location: page.location }) } });
+      }) as typeof fetch;
+      return { fetch: fake, requested };
+    }
+
+    function executor(options: { fetch: typeof fetch; allow?: string[]; deny?: string[]; yes?: boolean }) {
+      const rules = new PermissionRules(rulesFromBlock({ allow: options.allow ?? [], deny: options.deny ?? [] }, "test"), workspace.root);
+      return createTestExecutor(workspace, { fetch: options.fetch, rules, yes: options.yes ?? false });
+    }
+
+    it("a redirect to a denied domain is refused and never fetched, even when the first domain is allowed", async () => {
+      const net = internet({
+        "https://example.com/docs": { status: 302, location: "https://evilexample.com/collect?x=1" },
+        "https://evilexample.com/collect?x=1": { status: 200, body: "collected" },
+      });
+      const context = createRecordingContext();
+      const outcome = await executor({ fetch: net.fetch, allow: ["WebFetch(domain:example.com)"], deny: ["WebFetch(domain:evilexample.com)"], yes: true }).executeTool(
+        toolCall("web_fetch", { url: "https://example.com/docs" }),
+        context,
+      );
+      expect(outcome.status).toBe("error");
+      expect(textOf(outcome.content)).toContain("evilexample.com");
+      expect(textOf(outcome.content)).toMatch(/refused/);
+      expect(net.requested).toEqual(["https://example.com/docs"]);
+    });
+
+    it("an allow rule for example.com does not let a redirect to evilexample.com through without asking", async () => {
+      const net = internet({
+        "https://example.com/docs": { status: 301, location: "https://evilexample.com/" },
+        "https://evilexample.com/": { status: 200, body: "elsewhere" },
+      });
+      const context = createRecordingContext({ answers: [{ response: "no" }] });
+      const outcome = await executor({ fetch: net.fetch, allow: ["WebFetch(domain:example.com)"] }).executeTool(toolCall("web_fetch", { url: "https://example.com/docs" }), context);
+      expect(context.asks).toHaveLength(1);
+      expect(context.asks[0]?.text).toContain("https://evilexample.com/");
+      expect(outcome.status).not.toBe("success");
+      expect(net.requested).toEqual(["https://example.com/docs"]);
+    });
+
+    it("a redirect within the allowed domain, or to another address once approved, is followed; a redirect to file: is refused", async () => {
+      const net = internet({
+        "https://example.com/a": { status: 308, location: "/b" },
+        "https://example.com/b": { status: 302, location: "https://docs.example.com/c" },
+        "https://docs.example.com/c": { status: 200, body: "the page" },
+        "https://example.com/local": { status: 302, location: "file:///etc/passwd" },
+      });
+      const allowed = executor({ fetch: net.fetch, allow: ["WebFetch(domain:example.com)"] });
+      const followed = await allowed.executeTool(toolCall("web_fetch", { url: "https://example.com/a" }), createRecordingContext());
+      expect(textOf(followed.content)).toContain("Content of https://docs.example.com/c");
+      expect(textOf(followed.content)).toContain("the page");
+      const local = await allowed.executeTool(toolCall("web_fetch", { url: "https://example.com/local" }), createRecordingContext());
+      expect(local.status).toBe("error");
+      expect(textOf(local.content)).toContain("only http and https");
+    });
   });
 
   it("converts entities and drops empty links", () => {

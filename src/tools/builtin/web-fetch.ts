@@ -1,12 +1,51 @@
 /** web_fetch: downloads a page and returns it as Markdown, size-capped. */
 import { describeError } from "../file-io.js";
 import { invalidParameter, success, toolError, withApprovalFeedback } from "../responses.js";
-import type { ToolDefinition } from "../tool-definition.js";
+import type { ToolDefinition, ToolRuntime } from "../tool-definition.js";
+import type { ToolOutcome } from "../../task/contracts/tool-executor.js";
 import { htmlToMarkdown } from "../web/html-to-markdown.js";
 
 const maximumDownloadBytes = 5 * 1024 * 1024;
 const maximumResultCharacters = 100_000;
 const fetchTimeoutMs = 30_000;
+const maximumRedirects = 10;
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+const requestHeaders = { accept: "text/html, text/plain, application/json;q=0.9, */*;q=0.5", "user-agent": "cairn" };
+
+/**
+ * Fetches `url`, following redirects one at a time: each address is checked
+ * before anything is sent to it (http or https only; another host is approved
+ * again, so WebFetch rules and the user's approval cover every address fetched,
+ * not only the first). Returns the final response, or the outcome that ends the tool.
+ */
+async function fetchFollowingApproved(runtime: ToolRuntime, url: URL, signal: AbortSignal): Promise<{ response: Response; address: URL } | { outcome: ToolOutcome }> {
+  let current = url;
+  for (let redirects = 0; ; redirects += 1) {
+    const response = await runtime.options.fetch(current.href, { signal, redirect: "manual", headers: requestHeaders });
+    const location = response.headers.get("location");
+    if (!redirectStatuses.has(response.status) || location === null) return { response, address: current };
+    await response.body?.cancel().catch(() => undefined);
+    if (redirects >= maximumRedirects) return { outcome: toolError(`${url.href} redirected more than ${maximumRedirects} times; nothing was read.`) };
+    let next: URL;
+    try {
+      next = new URL(location, current);
+    } catch {
+      return { outcome: toolError(`${current.href} redirected to "${location}", which is not an address; nothing was read.`) };
+    }
+    if (next.protocol !== "http:" && next.protocol !== "https:") {
+      return { outcome: toolError(`${current.href} redirected to ${next.href}: only http and https addresses can be fetched, so it was not followed.`) };
+    }
+    if (next.hostname !== current.hostname) {
+      const decision = await runtime.approvals.approve({
+        request: { kind: "web", url: next.href },
+        context: runtime.context,
+        presentation: { key: `${runtime.callId}:redirect-${redirects + 1}`, text: `Fetch ${next.href} (${current.href} redirects there)`, meta: { tool: "web_fetch", url: next.href } },
+      });
+      if (!decision.approved) return { outcome: decision.outcome };
+    }
+    current = next;
+  }
+}
 
 async function readCapped(response: Response): Promise<{ bytes: Buffer; cut: boolean }> {
   const reader = response.body?.getReader();
@@ -52,10 +91,14 @@ export const webFetchTool: ToolDefinition = {
     });
     if (!decision.approved) return decision.outcome;
     let response: Response;
+    let fetchedFrom: URL;
     let body: { bytes: Buffer; cut: boolean };
     try {
       const signal = AbortSignal.any([runtime.context.signal, AbortSignal.timeout(fetchTimeoutMs)]);
-      response = await runtime.options.fetch(url.href, { signal, redirect: "follow", headers: { accept: "text/html, text/plain, application/json;q=0.9, */*;q=0.5", "user-agent": "cairn" } });
+      const fetched = await fetchFollowingApproved(runtime, url, signal);
+      if ("outcome" in fetched) return fetched.outcome;
+      response = fetched.response;
+      fetchedFrom = fetched.address;
       body = await readCapped(response);
     } catch (error) {
       return toolError(`could not fetch ${url.href}: ${describeError(error)}`);
@@ -65,7 +108,7 @@ export const webFetchTool: ToolDefinition = {
     const text = body.bytes.toString("utf8");
     let content: string;
     if (/html/i.test(type) || (type === "" && /<html|<body|<p\b/i.test(text.slice(0, 2000)))) {
-      const converted = htmlToMarkdown(text, response.url || url.href);
+      const converted = htmlToMarkdown(text, fetchedFrom.href);
       content = converted.title ? `# ${converted.title}\n\n${converted.markdown}` : converted.markdown;
     } else if (/^text\/|json|xml|javascript|yaml/i.test(type) || type === "") {
       content = text;
@@ -79,6 +122,6 @@ export const webFetchTool: ToolDefinition = {
       notes.push(`The text was cut to ${maximumResultCharacters} characters.`);
     }
     const note = notes.length > 0 ? `\n\n[${notes.join(" ")}]` : "";
-    return withApprovalFeedback(success(`Content of ${response.url || url.href}:\n\n${content}${note}`), decision.feedback);
+    return withApprovalFeedback(success(`Content of ${fetchedFrom.href}:\n\n${content}${note}`), decision.feedback);
   },
 };

@@ -11,6 +11,7 @@
  * text on every update, so output grew with the square of the answer (#18).
  */
 import type { UiMessage } from "../../task/contracts/messages.js";
+import { escapeControlsInJson } from "../terminal-controls.js";
 
 export const jsonFormatVersion = 2;
 
@@ -90,7 +91,7 @@ export class JsonEventWriter {
     sent.meta = meta;
     const kind = message.type === "say" ? { say: message.say } : { ask: message.ask };
     // A delta line carries what identifies the message and what changed; ts and taskId are the snapshot's.
-    return JSON.stringify({
+    return escapeControlsInJson(JSON.stringify({
       v: jsonFormatVersion,
       type: message.type,
       ...kind,
@@ -99,10 +100,10 @@ export class JsonEventWriter {
       id: message.id,
       ...(message.subagentId === undefined ? {} : { subagentId: message.subagentId }),
       ...(metaChanged && message.meta !== undefined ? { meta: message.meta } : {}),
-    });
+    }));
   }
 
   #full(message: UiMessage): string {
-    return JSON.stringify({ v: jsonFormatVersion, ...wholeMessageRecord(message, this.#taskId) });
+    return escapeControlsInJson(JSON.stringify({ v: jsonFormatVersion, ...wholeMessageRecord(message, this.#taskId) }));
   }
 }

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { withoutSandboxNotice } from "../../cli/test-support/cli-harness.js";
 
 const script = fileURLToPath(new URL("./test-support/ask-once.ts", import.meta.url));
 
@@ -40,7 +41,7 @@ describe("HeadlessHost on a real process stdin", () => {
       keptOpen = stdin;
     });
     keptOpen?.end();
-    expect(outcome.stderr).toBe("");
+    expect(withoutSandboxNotice(outcome.stderr)).toBe("");
     expect(outcome.stdout).toContain('ANSWER {"response":"yes"}');
     expect(outcome.status).toBe(0);
   });

@@ -122,6 +122,21 @@ describe("HeadlessHost text mode", () => {
     );
   });
 
+  it("a sequence split across streamed updates is removed whole, and cairn's own colours stay", () => {
+    const { host, stdout, stderr } = createTextHost(true);
+    const output = say("command_output", "build \u001b]52;c;aGVs", { partial: true });
+    host.onMessage(output);
+    host.onMessage({ ...output, text: "build \u001b]52;c;aGVsbG8=\u0007ok\r\u001b[2K", partial: true });
+    host.onMessage({ ...output, text: "build \u001b]52;c;aGVsbG8=\u0007ok\r\u001b[2Kdone\n", partial: false });
+    host.onMessage(say("error", "bad \u001b]0;title\u0007thing"));
+    host.onMessage(say("tool", "Fetch", { meta: { tool: "web_fetch", url: "https://example.com/\u001b[2J" } }));
+    host.onMessage(say("text", "the answer \u001b]8;;https://evil.example\u0007link\u001b]8;;\u0007", { partial: false }));
+    // Everything but the answer is on stderr, nothing but SGR colour codes of cairn's own in either.
+    const printed = stderr.text.replace(/\u001b\[[0-9;]*m/g, "");
+    expect(printed).toBe("build ok\ndone\nerror: bad thing\n▸ web_fetch https://example.com/\n");
+    expect(stdout.text).toBe("the answer link\n");
+  });
+
   it("uses no ANSI colours unless asked to (stderr here is not a terminal), and never in the answer", () => {
     const plain = createTextHost();
     plain.host.onMessage(say("completion_result", "done"));

@@ -13,18 +13,22 @@ import picocolors from "picocolors";
 import { cardMetaOf, diffTools, isToolMeta, metaOf, pathTools, toolMetaOf, type ToolCard } from "../../task/contracts/message-meta.js";
 import type { AskMessage, SayMessage, UiMessage } from "../../task/contracts/messages.js";
 import { toolEnding } from "../../task/contracts/tool-ending.js";
+import { neutralizeControls, neutralizeDeep } from "../terminal-controls.js";
 
 type Colors = ReturnType<typeof picocolors.createColors>;
 type Style = (text: string) => string;
 
 const maxDiffLines = 200;
 
+/** Characters of an MCP server's response printed in text mode. */
+const shownResponseChars = 20_000;
+
 /** The options of a follow-up question, when the tool gave any. */
 export function followupOptions(message: UiMessage): string[] {
   return metaOf(message, "followup")?.options ?? [];
 }
 
-/** What a tool card names: the path, the command or the MCP server ("" keeps it out). */
+/** What a tool card names: the path, the command, the MCP server, the address ("" keeps it out). */
 function cardTarget(meta: ToolCard | undefined): string | undefined {
   const target = isToolMeta(meta, ...pathTools)
     ? meta.path
@@ -32,8 +36,19 @@ function cardTarget(meta: ToolCard | undefined): string | undefined {
       ? meta.command
       : isToolMeta(meta, "use_mcp_tool", "access_mcp_resource")
         ? meta.server
-        : undefined;
+        : isToolMeta(meta, "web_fetch")
+          ? meta.url
+          : isToolMeta(meta, "browser_action")
+            ? [meta.action, meta.url ?? meta.coordinate ?? meta.text].filter((part) => part !== undefined && part !== "").join(" ")
+            : undefined;
   return target === "" ? undefined : target;
+}
+
+/** The message as it may be shown: a text still streaming holds back an escape sequence its end cuts. */
+function printable<M extends UiMessage>(message: M): M {
+  const text = neutralizeControls(message.text, { partial: message.partial });
+  if (message.meta === undefined) return text === message.text ? message : { ...message, text };
+  return { ...message, text, meta: neutralizeDeep(message.meta) };
 }
 
 function firstLine(text: string): string {
@@ -52,7 +67,9 @@ export class TextPrinter {
     this.#colors = picocolors.createColors(options.color);
   }
 
-  print(message: UiMessage): void {
+  print(received: UiMessage): void {
+    // Everything printed comes from here: text and meta without escape sequences (src/ui/terminal-controls.ts).
+    const message = printable(received);
     if (message.subagentId !== undefined) {
       this.#printChild(message, message.subagentId);
       return;
@@ -72,12 +89,12 @@ export class TextPrinter {
 
   /** A line about what cairn decided by itself (an automatic answer). */
   note(text: string): void {
-    this.#streams.logLine(this.#colors.dim(`  ${text}`));
+    this.#streams.logLine(this.#colors.dim(`  ${neutralizeControls(text)}`));
   }
 
   /** Warnings about the input, never mixed into the answer. */
   problem(text: string): void {
-    this.#streams.logLine(`cairn: ${text}`);
+    this.#streams.logLine(`cairn: ${neutralizeControls(text)}`);
   }
 
   /** Ends open lines so the shell prompt starts on its own. */
@@ -115,11 +132,15 @@ export class TextPrinter {
   #sayLines(message: SayMessage): Array<{ text: string; urgent?: boolean }> {
     const colors = this.#colors;
     const card = message.say === "tool" || message.say === "command" ? cardMetaOf(message) : undefined;
+    const what = (): string => (message.say === "command" ? `$ ${firstLine(message.text)}` : this.#describeTool(message));
+    if (card?.blocked !== undefined) {
+      // Said once, when the hook blocked it: the Task's amendment (status "rejected") says the same again.
+      return card.status === undefined ? [{ text: colors.red(`✗ ${what()}: blocked by a PreToolUse hook: ${firstLine(card.blocked)}`) }] : [];
+    }
     const ending = toolEnding(card);
     if (ending !== undefined) {
       // The call ended (its card comes again, amended): a failure, a refusal or a command's exit status, with the reason (#11).
-      const what = message.say === "command" ? `$ ${firstLine(message.text)}` : this.#describeTool(message);
-      return [{ text: ending.ok ? colors.dim(`  ${ending.text}`) : colors.red(`✗ ${what}: ${ending.text}`) }];
+      return [{ text: ending.ok ? colors.dim(`  ${ending.text}`) : colors.red(`✗ ${what()}: ${ending.text}`) }];
     }
     const approval = card?.approval;
     // The ask that follows shows the same tool or command; printing both would repeat the diff.
@@ -152,6 +173,9 @@ export class TextPrinter {
         return [];
       case "hook_status":
         return [{ text: colors.dim(`hook: ${message.text}`) }];
+      case "mcp_server_response":
+        // A server may return megabytes: the terminal gets the start, the task log the whole.
+        return [{ text: colors.dim(`· ${message.text.length > shownResponseChars ? `${message.text.slice(0, shownResponseChars)}\n… (${message.text.length} characters in all; the whole result is in the task log: cairn show)` : message.text}`) }];
       default:
         return message.text === "" ? [] : [{ text: colors.dim(`· ${message.text}`) }];
     }

@@ -156,7 +156,7 @@ describe("tools and asks", () => {
     expect(raw).toContain("\u001b[31m-  return a - b;\u001b[39m");
     expect(raw).toContain("\u001b[36m@@ -1,3 +1,3 @@\u001b[39m");
     expect(ui.frame()).toContain("Allow this?");
-    await ui.press("y");
+    await ui.press("1");
     await expect(answer).resolves.toEqual({ response: "yes" });
     await ui.tick();
     expect(ui.frame()).toContain("✓ approved");
@@ -179,17 +179,18 @@ describe("tools and asks", () => {
     expect(frame).toContain("$ npm test");
   });
 
-  it("rejects with n", async () => {
-    const { answer, frame } = await answerWith(["n"]);
+  it("rejects with the No choice", async () => {
+    const { answer, frame } = await answerWith(["2"]);
     expect(answer).toEqual({ response: "no" });
     expect(frame).toContain("✗ rejected");
   });
 
-  it("answers with a typed message, which may start with y or n once typing began", async () => {
-    const { answer, frame } = await answerWith([" ", "n", "o", ",", " ", "run it with --watch=false", "\r"]);
-    expect(answer).toEqual({ response: "message", text: "no, run it with --watch=false" });
-    // the Task repeats a typed reply as user_feedback; the card says neither approved nor rejected
-    expect(frame).not.toMatch(/approved|rejected/);
+  it("answers with a typed message, which may start with y or n: the call is rejected with the message", async () => {
+    const { answer, frame } = await answerWith(["n", "o", ",", " ", "run it with --watch=false", "\r"]);
+    expect(answer).toEqual({ response: "no", text: "no, run it with --watch=false" });
+    // the Task repeats a typed reply as user_feedback; the card says it did not run
+    expect(frame).toContain("✗ rejected");
+    expect(frame).not.toContain("approved");
   });
 
   it("picks follow-up options with the arrow keys or a digit", async () => {

@@ -14,9 +14,12 @@ import type { InputHistoryStore, TuiController } from "./controller.js";
 import { cleanLine, lastLines } from "./terminal-text.js";
 import type { TuiHost } from "./tui-host.js";
 import { menuCommands, useKeys } from "./use-keys.js";
+import { askChoices } from "./ask-choices.js";
+import { replyIsOpen } from "./ask-keys.js";
 import { CommandMenu } from "./components/command-menu.js";
 import { slashCommands } from "./slash-commands.js";
 import type { SlashCommandRegistry } from "./slash-commands.js";
+import { useRedrawOnResize } from "./use-resize-redraw.js";
 
 export interface AppProps {
   controller: TuiController;
@@ -27,6 +30,8 @@ export interface AppProps {
   commands?: SlashCommandRegistry;
   /** Earlier inputs for Up/Down. */
   history?: InputHistoryStore;
+  /** Clear and print everything again when the width changes (a real terminal; see use-resize-redraw.ts). */
+  redrawOnResize?: boolean;
 }
 
 function ReasoningPanel({ text, width, maxLines }: { text: string; width: number; maxLines: number }): ReactNode {
@@ -43,14 +48,16 @@ function ReasoningPanel({ text, width, maxLines }: { text: string; width: number
   );
 }
 
-function placeholder(busy: boolean, hasHistory: boolean, asking: boolean): string {
-  if (asking) return "Type a reply, Enter sends";
+function placeholder(busy: boolean, hasHistory: boolean, asking: "menu" | "reply" | "typed" | undefined): string {
+  if (asking === "menu") return "Choose above, or type to tell cairn what to do instead";
+  if (asking === "reply") return "Tell cairn what to do instead";
+  if (asking === "typed") return "Type a reply, Enter sends";
   if (busy) return "cairn is working… type to queue a message · Esc stops";
   return hasHistory ? "Give feedback, or type a new task" : "What should cairn do?";
 }
 
 /** The whole terminal UI: printed history, the live tail, the prompt and the status line. */
-export function App({ controller, host, initialTask, commands = slashCommands, history }: AppProps): ReactNode {
+export function App({ controller, host, initialTask, commands = slashCommands, history, redrawOnResize = false }: AppProps): ReactNode {
   const snapshot = useSyncExternalStore(host.subscribe, host.getSnapshot);
   const { stdout } = useStdout();
   const width = Math.max(20, stdout.columns > 0 ? stdout.columns : 80);
@@ -63,6 +70,7 @@ export function App({ controller, host, initialTask, commands = slashCommands, h
       stdout.off("resize", refresh);
     };
   }, [stdout]);
+  const printedGeneration = useRedrawOnResize(stdout, redrawOnResize);
   // The status (tokens, cost, busy) belongs to the controller: look again every second.
   useNow(1000);
   const ask = snapshot.pendingAsk;
@@ -82,9 +90,11 @@ export function App({ controller, host, initialTask, commands = slashCommands, h
     outputLines: 8,
   };
   const hasHistory = snapshot.staticItems.length > 0 || snapshot.live.length > 0;
+  const replyOpen = ask !== undefined && replyIsOpen(ask, keys.replyFor === ask.id, keys.value);
+  const asking = ask === undefined ? undefined : replyOpen ? "reply" : askChoices(ask) === undefined || ask.ask === "followup" ? "typed" : "menu";
   return (
     <Box flexDirection="column" width={width}>
-      <Static items={snapshot.staticItems as never[]}>
+      <Static key={printedGeneration} items={snapshot.staticItems as never[]}>
         {(item: (typeof snapshot.staticItems)[number]) => <PrintedItem key={item.key} item={item} width={width} />}
       </Static>
       {snapshot.live.map((item) => (
@@ -97,9 +107,9 @@ export function App({ controller, host, initialTask, commands = slashCommands, h
       {snapshot.activity.kind === "command" && status.busy ? <CommandTimer since={snapshot.activity.since} command={snapshot.activity.command} /> : null}
       <SubagentCards cards={snapshot.subagents ?? []} width={width} expanded={keys.showReasoning} />
       <ChecklistPanel message={host.latestChecklist} width={width} />
-      {ask === undefined ? null : <AskPrompt ask={ask} selected={keys.selected} width={width} />}
+      {ask === undefined ? null : <AskPrompt ask={ask} selected={keys.selected} replyOpen={replyOpen} width={width} />}
       <QueuedMessages messages={controller.queued?.() ?? []} width={width} />
-      <InputLine value={keys.value} cursor={keys.cursor} placeholder={placeholder(status.busy, hasHistory, ask !== undefined)} width={width} />
+      <InputLine value={keys.value} cursor={keys.cursor} placeholder={placeholder(status.busy, hasHistory, asking)} width={width} />
       <CommandMenu commands={offered} selected={Math.min(keys.menuIndex, Math.max(0, offered.length - 1))} width={width} />
       <StatusLine
         status={status}

@@ -18,8 +18,17 @@ export function builtinSlashCommands(registry: SlashCommandRegistry): SlashComma
           [
             "Commands (handled by cairn, never sent to the model):",
             ...lines,
-            "Keys: Enter send · Shift+Enter or \\ then Enter new line · Esc stop · Tab plan/act · Ctrl+O reasoning · Up/Down history · Ctrl+C twice quit",
-            "Mentions: @path attaches a file (a folder: its listing), @https://… a page, @git-changes the working-tree diff.",
+            "Keys:",
+            "  Enter  send the message, or answer the question (in a menu: the highlighted choice)",
+            "  Shift+Enter, Alt+Enter or \\ then Enter  a new line",
+            "  Esc  stop the current step (in a question's reply: back to its choices)",
+            "  Tab or Ctrl+T  plan/act mode (at the plan prompt: act, and carry the plan out)",
+            "  Ctrl+O  show or fold the last reasoning and the subagents' details",
+            "  Up/Down  earlier messages (with a queued message: take it back to edit)",
+            "  1-9  choose an option of a question",
+            "  Ctrl+A/Ctrl+E, Home/End, Ctrl+W, Ctrl+U, Ctrl+K  edit the line",
+            "  Ctrl+C twice  quit",
+            "Mentions: @path attaches a file (a folder: its listing), @https://… a page, @git-changes the working-tree diff; Tab after @path completes it.",
           ].join("\n"),
         );
       },
@@ -44,6 +53,9 @@ export function builtinSlashCommands(registry: SlashCommandRegistry): SlashComma
           return;
         }
         print(`Model for the next request: ${await session.setModel(args)}`);
+        // Custom and local models are allowed; a typo should not go unnoticed until the request fails.
+        const warning = session.modelWarning?.();
+        if (warning !== undefined) print(warning, "warning");
       },
     },
     {
@@ -63,7 +75,7 @@ export function builtinSlashCommands(registry: SlashCommandRegistry): SlashComma
     { name: "cost", description: "Tokens and cost of this task and session", run: ({ session, print }) => print(session.costReport()) },
     {
       name: "undo",
-      description: "Put the files back as they were at the last checkpoint",
+      description: "Take back the last step's changes to the files (again: the step before)",
       run: async ({ session, print }) => print(await session.undo()),
     },
     {

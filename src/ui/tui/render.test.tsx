@@ -113,7 +113,7 @@ describe("renderTui in a terminal", () => {
     const answer = host.answerAsk(question, new AbortController().signal);
     clock.advance(50);
     await terminal.settle();
-    await terminal.press("y");
+    await terminal.press("1");
     await expect(answer).resolves.toEqual({ response: "yes" });
     host.onMessage(say("c", "command", "npm test", { meta: { tool: "execute_command", command: "npm test", approval: "auto" } }));
     host.onMessage(say("o", "command_output", "1 passed\n", { meta: { tool: "execute_command", end: { kind: "exited", exitCode: 0, signal: null }, durationMs: 30 } }));

@@ -29,6 +29,8 @@ export interface TuiInstance {
 
 /** Starts the terminal UI. The caller owns the Task; keys reach it through `controller`. */
 export function renderTui(options: RenderTuiOptions): TuiInstance {
+  const terminal = options.stdout ?? process.stdout;
+  const drawnInPlace = options.debug !== true && terminal.isTTY === true;
   const instance = render(
     <ClockContext.Provider value={options.host.clock}>
       <App
@@ -36,6 +38,7 @@ export function renderTui(options: RenderTuiOptions): TuiInstance {
         host={options.host}
         {...(options.initialTask === undefined ? {} : { initialTask: options.initialTask })}
         {...(options.history === undefined ? {} : { history: options.history })}
+        redrawOnResize={drawnInPlace}
       />
     </ClockContext.Provider>,
     {
@@ -50,8 +53,7 @@ export function renderTui(options: RenderTuiOptions): TuiInstance {
     },
   );
   // Bracketed paste: a pasted block arrives marked, so its line breaks stay in one message.
-  const terminal = options.stdout ?? process.stdout;
-  const bracketedPaste = options.debug !== true && terminal.isTTY === true;
+  const bracketedPaste = drawnInPlace;
   if (bracketedPaste) terminal.write("\u001b[?2004h");
   const restoreTerminal = (): void => {
     if (bracketedPaste) terminal.write("\u001b[?2004l");

@@ -12,6 +12,7 @@
  */
 import type { Task } from "../../task/task.js";
 import { registerBuiltinSlashCommands } from "./builtin-slash-commands.js";
+import { editDistance } from "./edit-distance.js";
 import type { TuiMode } from "./controller.js";
 
 /** What the CLI offers the commands (the interactive controller implements it). */
@@ -28,6 +29,8 @@ export interface SlashSession {
   describeModel(): string;
   /** Other models the current provider serves, listed by /model without arguments (#20). */
   modelChoices?(): string[];
+  /** A warning about the model in use (e.g. the catalogue does not know it), or undefined. */
+  modelWarning?(): string | undefined;
   setMode(mode: TuiMode): void;
   /** Tokens and cost of the task and of this session, as lines to show. */
   costReport(): string;
@@ -50,7 +53,7 @@ export interface SlashCommandContext {
   /** What followed the name, trimmed. */
   args: string;
   /** Shows a line in the transcript; never sent to the model. */
-  print: (text: string, kind?: "info" | "error") => void;
+  print: (text: string, kind?: "info" | "warning" | "error") => void;
   /** Sends text to the model as the user's message (a new task, or the next message of the current one). */
   send: (text: string) => void;
   session: SlashSession;
@@ -129,21 +132,6 @@ export class SlashCommandRegistry {
     }
     return true;
   }
-}
-
-function editDistance(left: string, right: string): number {
-  const previous = Array.from({ length: right.length + 1 }, (_, index) => index);
-  for (let row = 1; row <= left.length; row += 1) {
-    let diagonal = previous[0]!;
-    previous[0] = row;
-    for (let column = 1; column <= right.length; column += 1) {
-      const above = previous[column]!;
-      const cost = left[row - 1] === right[column - 1] ? 0 : 1;
-      previous[column] = Math.min(above + 1, previous[column - 1]! + 1, diagonal + cost);
-      diagonal = above;
-    }
-  }
-  return previous[right.length]!;
 }
 
 /** The registry the terminal UI uses. */

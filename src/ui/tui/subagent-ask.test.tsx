@@ -25,7 +25,7 @@ describe("issue #17 in the TUI", () => {
     const answer = mounted.host.answerAsk(ask, new AbortController().signal);
     await mounted.tick();
     expect(mounted.frame()).toContain("[subagent general-1] Run this command?");
-    await mounted.press("y");
+    await mounted.press("1");
     await expect(answer).resolves.toEqual({ response: "yes" });
   });
 

@@ -1,4 +1,4 @@
-import { stripVTControlCharacters } from "node:util";
+import { neutralizeControls } from "../terminal-controls.js";
 
 const tabWidth = 4;
 
@@ -8,13 +8,11 @@ const tabWidth = 4;
  * what a terminal would show), and a tab's width is unknown to the layout.
  */
 export function cleanLine(line: string): string {
-  let text = line.includes("\u001b") ? stripVTControlCharacters(line) : line;
+  let text = neutralizeControls(line, { carriageReturns: "keep" });
   const carriageReturn = text.lastIndexOf("\r", text.length - 2);
   if (carriageReturn !== -1) text = text.slice(carriageReturn + 1);
   text = text.replace(/\r$/, "");
-  if (text.includes("\t")) text = expandTabs(text);
-  // Other control characters have no width a layout can rely on.
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "");
+  return text.includes("\t") ? expandTabs(text) : text;
 }
 
 function expandTabs(text: string): string {

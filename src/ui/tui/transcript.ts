@@ -87,9 +87,10 @@ export class Transcript {
   /** A command that runs now (approved, not finished): its elapsed time is shown, output or not. */
   private runningCommand: { since: number; command: string; sequence: number } | undefined;
 
-  /** Whether a message with this id was shown already. */
-  has(id: string): boolean {
-    return this.entries.has(id);
+  /** Whether a message with this id was shown already, final (it may be printed and cannot change). */
+  hasFinal(id: string): boolean {
+    const entry = this.entries.get(id);
+    return entry !== undefined && !entry.message.partial;
   }
 
   upsert(message: UiMessage, now: number): void {
@@ -130,8 +131,10 @@ export class Transcript {
   }
 
   private trackCommand(message: UiMessage, now: number): void {
-    const approval = metaOf(message, "command")?.approval;
-    if (message.type === "say" && message.say === "command" && !message.partial && approval !== "ask" && approval !== "refuse") {
+    const meta = metaOf(message, "command");
+    // Only a command the approval policy let run starts running: a card closed
+    // without a verdict (a hook blocked it, the answer was cut) never ran.
+    if (message.type === "say" && message.say === "command" && !message.partial && meta?.approval === "auto" && meta.blocked === undefined) {
       this.runningCommand = { since: now, command: message.text, sequence: this.sequence };
     } else if (message.type === "ask" && message.ask === "command") {
       // Approved later (recordAnswer) from the moment of the answer.

@@ -7,6 +7,18 @@ import type { TuiClock } from "./clock.js";
 import { Transcript, emptySnapshot } from "./transcript.js";
 import { SubagentBoard } from "./subagent-board.js";
 import type { TranscriptSnapshot } from "./transcript.js";
+import { neutralizeControls, neutralizeDeep } from "../terminal-controls.js";
+
+/**
+ * The message without escape sequences or control characters (carriage
+ * returns kept: the layout shows what a terminal would), so nothing the model
+ * or a command wrote can reach the user's terminal (src/ui/terminal-controls.ts).
+ */
+function displayable<M extends UiMessage>(message: M): M {
+  const text = neutralizeControls(message.text, { partial: message.partial, carriageReturns: "keep" });
+  if (message.meta === undefined) return text === message.text ? message : { ...message, text };
+  return { ...message, text, meta: neutralizeDeep(message.meta, { carriageReturns: "keep" }) };
+}
 
 export interface TuiHostOptions {
   /** Defaults to the system clock; tests pass a manual one. */
@@ -47,14 +59,16 @@ export class TuiHost implements Host {
     this.intervalMs = 1000 / (options.rendersPerSecond ?? 25);
   }
 
-  onMessage(message: UiMessage): void {
+  onMessage(received: UiMessage): void {
+    const message = displayable(received);
     // A running subagent's messages fold into its card (issue #17).
     if (this.subagents.note(message, this.clock.now())) {
       this.schedulePublish();
       return;
     }
     this.noteCommandOutput(message);
-    this.transcript.upsert(this.endedLater(message) ? { ...message, id: `${message.id}:ended` } : message, this.clock.now());
+    const ownCard = this.endedLater(message);
+    this.transcript.upsert(ownCard === undefined ? message : { ...message, id: `${message.id}:${ownCard}` }, this.clock.now());
     if (message.type === "say" && message.say === "checklist") this.latestChecklist = message;
     this.schedulePublish();
   }
@@ -70,18 +84,23 @@ export class TuiHost implements Host {
   }
 
   /**
-   * A printed card cannot change: how a call ended, amended later (#11), gets a card
-   * of its own when it failed, or when a command ended badly without output to show it.
+   * A printed card cannot change: how a call ended, amended later (#11), gets a card of
+   * its own (the suffix of its id) when it failed, when a hook blocked it, or when a
+   * command ended badly without output to show it; undefined when the card is updated in place.
    */
-  private endedLater(message: UiMessage): boolean {
-    if (message.type !== "say" || message.partial || !this.transcript.has(message.id)) return false;
+  private endedLater(message: UiMessage): "failed" | "blocked" | "ended" | undefined {
+    if (message.type !== "say" || message.partial || !this.transcript.hasFinal(message.id)) return undefined;
     const card = cardMetaOf(message);
-    if (card?.status === "error") return true;
-    return card?.status === undefined && card?.end !== undefined && !commandSucceeded(card.end) && !this.commandsWithOutput.has(message.id);
+    if (card?.status === "error") return "failed";
+    // A blocked call's card says why; the Task's amendment (status "rejected") adds nothing to show.
+    if (card?.blocked !== undefined) return card.status === undefined ? "blocked" : undefined;
+    if (card?.status === undefined && card?.end !== undefined && !commandSucceeded(card.end) && !this.commandsWithOutput.has(message.id)) return "ended";
+    return undefined;
   }
 
-  answerAsk(message: AskMessage, signal: AbortSignal): Promise<AskResponse> {
+  answerAsk(received: AskMessage, signal: AbortSignal): Promise<AskResponse> {
     if (signal.aborted) return Promise.reject(abortError(signal));
+    const message = displayable(received);
     this.transcript.upsert({ ...message, partial: false }, this.clock.now());
     return new Promise<AskResponse>((resolve, reject) => {
       const onAbort = (): void => {

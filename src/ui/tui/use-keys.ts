@@ -6,7 +6,7 @@ import * as editor from "./input-editor.js";
 import type { EditorState } from "./input-editor.js";
 import { decodeInput } from "./key-decoder.js";
 import type { KeyEvent } from "./key-decoder.js";
-import { metaOf } from "../../task/contracts/message-meta.js";
+import { askKeyAction, replyIsOpen } from "./ask-keys.js";
 import { parseSlashInput } from "./slash-commands.js";
 import type { SlashCommand, SlashCommandRegistry } from "./slash-commands.js";
 import type { TuiHost } from "./tui-host.js";
@@ -19,6 +19,8 @@ export interface KeyState {
   /** The highlighted entry of the command completion menu. */
   menuIndex: number;
   selected: number;
+  /** The question whose "Tell cairn what to do instead" input was opened. */
+  replyFor: string | undefined;
   exitArmed: boolean;
   showReasoning: boolean;
 }
@@ -50,7 +52,7 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
   const { internal_eventEmitter: events, setRawMode } = useStdin();
   // Keys can arrive faster than React re-renders, so the handler reads and
   // writes refs; state only triggers the render.
-  const [state, setState] = useState<KeyState>({ value: "", cursor: 0, menuIndex: 0, selected: 0, exitArmed: false, showReasoning: false });
+  const [state, setState] = useState<KeyState>({ value: "", cursor: 0, menuIndex: 0, selected: 0, replyFor: undefined, exitArmed: false, showReasoning: false });
   const current = useRef(state);
   const selectionAsk = useRef<string | undefined>(undefined);
   const pasting = useRef(false);
@@ -62,7 +64,7 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
   const edit = (next: EditorState): void => update({ value: next.text, cursor: next.cursor, menuIndex: 0 });
   const editorState = (): EditorState => ({ text: current.current.value, cursor: current.current.cursor });
 
-  const print = (text: string, kind: "info" | "error" = "info"): void => {
+  const print = (text: string, kind: "info" | "warning" | "error" = "info"): void => {
     noticeCounter += 1;
     host.onMessage({ type: "say", say: kind, id: `tui-command-${noticeCounter}`, ts: Date.now(), text, partial: false });
   };
@@ -131,56 +133,57 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
     return true;
   };
 
-  const answer = (askMessage: AskMessage, response: AskResponse): void => {
+  /** Answers the open question; the user's own typed text is cleared and remembered for ↑. */
+  const answer = (askMessage: AskMessage, response: AskResponse, typed?: string): void => {
     host.answer(askMessage.id, response);
-    edit(editor.emptyEditor);
-    update({ selected: 0 });
+    if (typed !== undefined) {
+      history?.add(typed);
+      historyCursor.current.reset();
+      edit(editor.emptyEditor);
+    }
+    update({ selected: 0, replyFor: undefined });
   };
 
   const handleAsk = (askMessage: AskMessage, event: KeyEvent): boolean => {
-    const { value } = current.current;
-    const typed = value.trim();
     if (selectionAsk.current !== askMessage.id) {
       selectionAsk.current = askMessage.id;
-      update({ selected: 0 });
+      update({ selected: 0, replyFor: undefined });
     }
-    const isReturn = event.kind === "key" && event.name === "return";
-    const text = event.kind === "text" ? event.text : "";
-    if (askMessage.ask === "followup") {
-      const options = metaOf(askMessage, "followup")?.options ?? [];
-      const selected = current.current.selected;
-      if (event.kind === "key" && (event.name === "up" || event.name === "down") && value === "") {
-        const count = Math.max(1, options.length);
-        update({ selected: (selected + (event.name === "up" ? count - 1 : 1)) % count });
+    const action = askKeyAction({
+      ask: askMessage,
+      event,
+      value: current.current.value,
+      selected: current.current.selected,
+      replyOpened: current.current.replyFor === askMessage.id,
+      pasting: pasting.current,
+    });
+    switch (action.kind) {
+      case "edit":
+        return false;
+      case "ignore":
         return true;
-      }
-      const digit = /^[1-9]$/.test(text) && value === "" ? Number(text) - 1 : -1;
-      if (digit >= 0 && digit < options.length) {
-        answer(askMessage, { response: "message", text: options[digit]! });
+      case "select":
+        update({ selected: action.index });
         return true;
-      }
-      if (isReturn) {
-        const reply = typed !== "" ? typed : options[selected];
-        if (reply !== undefined) answer(askMessage, { response: "message", text: reply });
+      case "answer":
+        answer(askMessage, action.response, action.typed);
         return true;
-      }
-      return false;
+      case "openReply":
+        update({ replyFor: askMessage.id });
+        return !action.thenEdit;
+      case "closeReply":
+        edit(editor.emptyEditor);
+        update({ replyFor: undefined });
+        return true;
     }
-    // y and n answer only when nothing is typed, so a message may contain them.
-    const shortcuts = value === "" && askMessage.ask !== "completion_result";
-    if (shortcuts && (text === "y" || text === "Y")) {
-      answer(askMessage, { response: "yes" });
-      return true;
-    }
-    if (shortcuts && (text === "n" || text === "N")) {
-      answer(askMessage, { response: "no" });
-      return true;
-    }
-    if (isReturn) {
-      answer(askMessage, typed === "" ? { response: "yes" } : { response: "message", text: typed });
-      return true;
-    }
-    return false;
+  };
+
+  /** Tab at the plan: act mode, and the plan is approved (with what was typed, if anything). */
+  const approvePlan = (askMessage: AskMessage): void => {
+    if (controller.status().mode !== "act") controller.toggleMode();
+    const typed = current.current.value.trim();
+    answer(askMessage, typed === "" ? { response: "yes" } : { response: "yes", text: typed }, typed === "" ? undefined : typed);
+    refresh();
   };
 
   const handleEditing = (event: KeyEvent): void => {
@@ -302,7 +305,13 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
     }
     if (exitArmed) update({ exitArmed: false });
     const ask = host.getSnapshot().pendingAsk;
-    if (event.kind === "key" && event.name === "escape") {
+    const escape = event.kind === "key" && event.name === "escape";
+    // Esc in the reply to a question goes back to its choices; it stops nothing.
+    if (escape && ask !== undefined && replyIsOpen(ask, current.current.replyFor === ask.id, current.current.value)) {
+      handleAsk(ask, event);
+      return;
+    }
+    if (escape) {
       // The typed text stays: Esc then Enter sends it as an interruption.
       if (controller.status().busy || ask !== undefined) controller.abort();
       else edit(editor.emptyEditor);
@@ -317,6 +326,10 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
     }
     if (event.kind === "key" && event.name === "tab" && completeMention()) return;
     if ((event.kind === "key" && (event.name === "tab" || event.name === "backtab")) || (event.kind === "ctrl" && event.letter === "t")) {
+      if (ask?.ask === "plan_mode_respond") {
+        approvePlan(ask);
+        return;
+      }
       controller.toggleMode();
       refresh();
       return;
@@ -345,5 +358,5 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
 
   // A new ask starts at its first option even before a key reached it.
   const askId = host.getSnapshot().pendingAsk?.id;
-  return selectionAsk.current === askId ? state : { ...state, selected: 0 };
+  return selectionAsk.current === askId ? state : { ...state, selected: 0, replyFor: undefined };
 }

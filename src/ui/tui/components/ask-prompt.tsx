@@ -3,6 +3,8 @@ import type { ReactNode } from "react";
 import type { AskMessage } from "../../../task/contracts/messages.js";
 import { metaOf } from "../../../task/contracts/message-meta.js";
 import { cleanLine } from "../terminal-text.js";
+import { askChoices, replyChoice, replyLabel } from "../ask-choices.js";
+import type { AskChoice } from "../ask-choices.js";
 
 const questions: Partial<Record<AskMessage["ask"], string>> = {
   tool: "Allow this?",
@@ -17,8 +19,20 @@ const questions: Partial<Record<AskMessage["ask"], string>> = {
   empty_response: "The model sent nothing. Retry?",
 };
 
+function Choices({ choices, selected, width }: { choices: readonly AskChoice[]; selected: number; width: number }): ReactNode {
+  return (
+    <Box flexDirection="column" width={width}>
+      {choices.map((choice, index) => (
+        <Text key={index} wrap="truncate-end" {...(index === selected ? { color: "cyan" } : {})}>
+          {`${index === selected ? "›" : " "} ${index + 1}. ${cleanLine(choice.label)}`}
+        </Text>
+      ))}
+    </Box>
+  );
+}
+
 /** The question and the keys that answer it. */
-export function AskPrompt({ ask, selected, width }: { ask: AskMessage; selected: number; width: number }): ReactNode {
+export function AskPrompt({ ask, selected, replyOpen, width }: { ask: AskMessage; selected: number; replyOpen: boolean; width: number }): ReactNode {
   if (ask.ask === "followup") {
     const options = metaOf(ask, "followup")?.options ?? [];
     return (
@@ -36,14 +50,32 @@ export function AskPrompt({ ask, selected, width }: { ask: AskMessage; selected:
   }
   // A subagent's ask names it (issue #17): the user knows which helper is asking.
   const question = `${ask.subagentId === undefined ? "" : `[subagent ${ask.subagentId}] `}${questions[ask.ask] ?? "Answer?"}`;
-  const keys = ask.ask === "completion_result" ? "" : "  y/Enter yes · n no · or type a message";
-  return (
-    <Box width={width}>
-      <Text wrap="truncate-end">
-        <Text color="yellow" bold>
-          {question}
+  const choices = askChoices(ask);
+  const heading = (keys: string): ReactNode => (
+    <Text wrap="truncate-end">
+      <Text color="yellow" bold>
+        {question}
+      </Text>
+      <Text color="gray">{keys}</Text>
+    </Text>
+  );
+  if (choices === undefined) return <Box width={width}>{heading("")}</Box>;
+  if (replyOpen) {
+    return (
+      <Box flexDirection="column" width={width}>
+        {heading("")}
+        <Text color="cyan" wrap="truncate-end">
+          {`${replyLabel} · Enter sends · Esc: back to the choices`}
         </Text>
-        <Text color="gray">{keys}</Text>
+      </Box>
+    );
+  }
+  return (
+    <Box flexDirection="column" width={width}>
+      {heading("")}
+      <Choices choices={choices} selected={Math.min(selected, choices.length - 1)} width={width} />
+      <Text color="gray" wrap="truncate-end">
+        {`↑↓ or 1-${choices.length} · Enter chooses · Esc stops${replyChoice(choices) === undefined ? "" : " · typing starts a reply"}`}
       </Text>
     </Box>
   );

@@ -47,13 +47,14 @@ function AnswerLine({ answer }: { answer: AskResponse | undefined }): ReactNode 
 }
 
 function firstLines(text: string, count: number): string {
-  const lines = text.split("\n", count + 1);
+  // split's limit is a 32-bit count: Infinity would read as 0.
+  const lines = Number.isFinite(count) ? text.split("\n", count + 1) : text.split("\n");
   const shown = lines.slice(0, count).map(cleanLine).join("\n");
   return lines.length > count ? `${shown}\n…` : shown;
 }
 
-function Plain({ text, colour, prefix }: { text: string; colour?: string; prefix: string }): ReactNode {
-  return <Text {...(colour === undefined ? {} : { color: colour })}>{`${prefix}${firstLines(text, 12)}`}</Text>;
+function Plain({ text, colour, prefix, maxLines = 12 }: { text: string; colour?: string; prefix: string; maxLines?: number }): ReactNode {
+  return <Text {...(colour === undefined ? {} : { color: colour })}>{`${prefix}${firstLines(text, maxLines)}`}</Text>;
 }
 
 /** Markdown for a whole message (asks with a question or plan), cut to its last lines. */
@@ -157,7 +158,9 @@ function MessageBody({ message, width, limits, live, answer }: BodyProps): React
     case "tool_result":
       return null; // an editor's (ACP) record of how a tool ended; the tool's card already shows it
     default:
-      return <Plain text={message.text} prefix="" colour="gray" />;
+      // cairn's own notes (/help, /history, ...) are printed whole: the terminal scrolls them.
+      // While still live (re-rendered in place) they stay shorter than the screen.
+      return <Plain text={message.text} prefix="" colour="gray" maxLines={live ? limits.markdownLines : Number.POSITIVE_INFINITY} />;
   }
 }
 

@@ -89,8 +89,11 @@ export function ToolCard({
         {message.partial ? <Text color="gray">{" …"}</Text> : null}
       </Box>
       {isToolMeta(meta, ...pathTools) && meta.outsideWorkspace === true ? <Text color="red">{"  ⚠ outside the workspace"}</Text> : null}
-      {meta?.approval === "refuse" && ending === undefined ? <Text color="red" wrap="truncate-end">{`  ✗ refused: ${meta.reason ?? "by the approval policy"}`}</Text> : null}
-      {ending !== undefined ? <Text color={ending.ok ? "green" : "red"} wrap="truncate-end">{`  ${ending.ok ? "" : "✗ "}${ending.text}`}</Text> : null}
+      {meta?.approval === "refuse" && ending === undefined ? (
+        <Text color="red" wrap="truncate-end">{meta.reason === undefined ? "  ✗ refused by the approval policy" : `  ✗ refused: ${cleanLine(meta.reason)}`}</Text>
+      ) : null}
+      {meta?.blocked !== undefined ? <Text color="red">{`  ✗ blocked by a PreToolUse hook: ${cleanLine(meta.blocked)}`}</Text> : null}
+      {ending !== undefined && meta?.blocked === undefined ? <Text color={ending.ok ? "green" : "red"} wrap="truncate-end">{`  ${ending.ok ? "" : "✗ "}${ending.text}`}</Text> : null}
       {preview.map((line, index) => (
         <Text key={index} color="gray" wrap="truncate-end">{`  ${cleanLine(line) || " "}`}</Text>
       ))}

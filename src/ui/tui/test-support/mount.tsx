@@ -4,6 +4,7 @@ import { stripVTControlCharacters } from "node:util";
 import { App } from "../app.js";
 import { ClockContext } from "../components/use-clock.js";
 import { TuiHost } from "../tui-host.js";
+import type { InputHistoryStore } from "../controller.js";
 import { FakeController, ManualClock } from "./fake-terminal.js";
 
 export interface Mounted {
@@ -25,13 +26,18 @@ async function nextTurns(): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
 }
 
-export function mountApp(options: { initialTask?: string; controller?: FakeController } = {}): Mounted {
+export function mountApp(options: { initialTask?: string; controller?: FakeController; history?: InputHistoryStore } = {}): Mounted {
   const clock = new ManualClock();
   const host = new TuiHost({ clock });
   const controller = options.controller ?? new FakeController();
   const ui = render(
     <ClockContext.Provider value={clock}>
-      <App controller={controller} host={host} {...(options.initialTask === undefined ? {} : { initialTask: options.initialTask })} />
+      <App
+        controller={controller}
+        host={host}
+        {...(options.initialTask === undefined ? {} : { initialTask: options.initialTask })}
+        {...(options.history === undefined ? {} : { history: options.history })}
+      />
     </ClockContext.Provider>,
   );
   return {

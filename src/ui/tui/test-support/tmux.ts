@@ -34,12 +34,16 @@ export interface TmuxSession {
   paste(text: string): Promise<void>;
   /** Presses named keys: "Enter", "Escape", "C-c", "Tab", "Up", "Down", "BSpace" ... */
   sendKeys(...keys: string[]): Promise<void>;
+  /** Resizes the terminal, as dragging its window's corner does (the program gets SIGWINCH). */
+  resize(columns: number, rows: number): Promise<void>;
   /** The visible screen, one string with a line per row. */
   capture(): Promise<string>;
   /** The screen and the lines scrolled off above it. */
   captureAll(): Promise<string>;
   /** Polls the screen until `pattern` matches; rejects with the last screen after `timeoutMs`. */
   waitFor(pattern: RegExp, options?: { timeoutMs?: number; intervalMs?: number }): Promise<string>;
+  /** The pane's title, as the program (or what it printed) last set it with OSC 0/2. */
+  paneTitle(): Promise<string>;
   /** The program's exit status once it has ended, else undefined. */
   exitStatus(): Promise<number | undefined>;
   /** Waits for the program to end and returns its exit status; rejects after `timeoutMs`. */
@@ -109,8 +113,12 @@ export async function startTmux(options: TmuxOptions): Promise<TmuxSession> {
     sendKeys: async (...keys) => {
       for (const key of keys) await tmux("send-keys", "-t", name, key);
     },
+    resize: async (columns, rows) => {
+      await tmux("resize-window", "-t", name, "-x", String(columns), "-y", String(rows));
+    },
     capture: async () => tmux("capture-pane", "-p", "-t", name),
     captureAll: async () => tmux("capture-pane", "-p", "-S", "-", "-t", name),
+    paneTitle: async () => (await tmux("display-message", "-p", "-t", name, "#{pane_title}")).trim(),
     waitFor: async (pattern, waitOptions = {}) => {
       const timeoutMs = waitOptions.timeoutMs ?? 20_000;
       const intervalMs = waitOptions.intervalMs ?? 50;

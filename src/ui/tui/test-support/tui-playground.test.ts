@@ -32,7 +32,7 @@ describe.skipIf(!tmuxAvailable())("the terminal UI in a real terminal (tmux, 80x
     expect(edit).toContain("+export const add = (a: number, b: number) => a + b;");
     // the live area was redrawn in place: no stale copy of the input box is left behind
     expect(edit.split("╭").length - 1).toBe(1);
-    await terminal.sendKeys("y");
+    await terminal.sendKeys("1");
     await terminal.waitFor(/✓ approved/);
     await terminal.waitFor(/tick 3/);
     await terminal.sendKeys("Escape");
