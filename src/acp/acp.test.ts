@@ -232,6 +232,56 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(second.text("agent_message_chunk")).toContain("Will make a.txt.");
   }, 60_000);
 
+  it("a prompt that continues a loaded session is in the transcript: the next session/load replays it as the user's", async () => {
+    const scenario: Scenario = {
+      turns: [
+        { toolCalls: [{ name: "ask_followup_question", arguments: { question: "Which file should I create?" } }] },
+        { toolCalls: [{ name: "attempt_completion", arguments: { result: "Will make a.txt." } }] },
+      ],
+    };
+    const first = await start(scenario);
+    const sessionId = await first.newSession(cli.sandbox.workspace);
+    expect((await first.prompt(sessionId, "make a file")).stopReason).toBe("end_turn");
+    await first.close();
+    clients.splice(clients.indexOf(first), 1);
+
+    const second = await start(scenario, { keepServer: true });
+    await second.agent.request("session/load", { sessionId, cwd: cli.sandbox.workspace, mcpServers: [] });
+    expect((await second.prompt(sessionId, "a.txt please")).stopReason).toBe("end_turn");
+    expect(requestText(1)).toContain("a.txt please");
+    await second.close();
+    clients.splice(clients.indexOf(second), 1);
+
+    const third = await start(scenario, { keepServer: true });
+    await third.agent.request("session/load", { sessionId, cwd: cli.sandbox.workspace, mcpServers: [] });
+    const userTurns = third.updatesOf("user_message_chunk").map((update) => (update.content.type === "text" ? update.content.text : ""));
+    expect(userTurns).toEqual(["make a file", "a.txt please"]);
+    expect(third.text("agent_message_chunk")).toContain("Will make a.txt.");
+  }, 60_000);
+
+  it("a command's exit status and a timeout's reason reach the editor in the tool call's updates", async () => {
+    const client = await start(
+      {
+        turns: [
+          { toolCalls: [{ name: "execute_command", arguments: { command: "sleep 5", requires_approval: false, timeout: 1 } }] },
+          { toolCalls: [{ name: "execute_command", arguments: { command: "exit 3", requires_approval: false } }] },
+          { toolCalls: [{ name: "attempt_completion", arguments: { result: "Ran both." } }] },
+        ],
+      },
+      { permissions: ["allow_once", "allow_once"] },
+    );
+    const sessionId = await client.newSession(cli.sandbox.workspace);
+    expect((await client.prompt(sessionId, "run two commands")).stopReason).toBe("end_turn");
+    const [slow, failing] = client.updatesOf("tool_call").filter((call) => call.kind === "execute");
+    const outputOf = (id: string | undefined): Record<string, unknown> | undefined =>
+      toolCallUpdates(client, id ?? "").flatMap((update) => ("rawOutput" in update && update.rawOutput !== undefined ? [update.rawOutput as Record<string, unknown>] : [])).at(-1);
+    expect(statusesOf(client, slow?.toolCallId ?? "").at(-1)).toBe("failed");
+    expect(outputOf(slow?.toolCallId)).toMatchObject({ status: "error", end: { kind: "timed_out", timeoutMs: 1000 }, ending: expect.stringMatching(/^timed out after 1 s/) });
+    const slowText = contentOf(client, slow?.toolCallId ?? "").flatMap((content) => (content.type === "content" && content.content.type === "text" ? [content.content.text] : []));
+    expect(slowText.join("\n")).toMatch(/did not finish within 1 s/);
+    expect(outputOf(failing?.toolCallId)).toMatchObject({ status: "success", exitCode: 3, ending: expect.stringMatching(/^exited with code 3 after/) });
+  }, 60_000);
+
   it("#16 SIGTERM from the editor stops the agent cleanly: its waiting task can be loaded again", async () => {
     const scenario: Scenario = { turns: [{ toolCalls: [{ name: "ask_followup_question", arguments: { question: "Which one?" } }] }, { toolCalls: [{ name: "attempt_completion", arguments: { result: "Done." } }] }] };
     const first = await start(scenario);

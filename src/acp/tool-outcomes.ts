@@ -20,7 +20,8 @@ export function outcomeText(outcome: ToolOutcome): string {
 export function withToolOutcomes(executor: ToolExecutor): ToolExecutor {
   return withExecuteTool(executor, async (block, context) => {
     const outcome = await executor.executeTool(block, context);
-    context.say("tool_result", outcomeText(outcome), { meta: { tool: block.name, status: outcome.status } });
+    const ending = outcome.card?.end === undefined ? {} : { end: outcome.card.end, ...(outcome.card.durationMs === undefined ? {} : { durationMs: outcome.card.durationMs }) };
+    context.say("tool_result", outcomeText(outcome), { meta: { tool: block.name, status: outcome.status, ...ending } });
     return outcome;
   });
 }

@@ -7,6 +7,7 @@
 import type { SessionUpdate, ToolCallContent, ToolCallStatus, ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { cardMetaOf, isToolMeta, metaOf, pathTools } from "../task/contracts/message-meta.js";
 import type { AskMessage, SayMessage, UiMessage } from "../task/contracts/messages.js";
+import { toolEnding } from "../task/contracts/tool-ending.js";
 import { planEntries } from "./plan-entries.js";
 import { diffContent, textContent, toolKind, toolLocations, toolTitle } from "./tool-call-fields.js";
 
@@ -195,7 +196,9 @@ export class UpdateProjection {
     this.openToolCallId = undefined;
     const status: ToolCallStatus = meta.status === "success" ? "completed" : "failed";
     state.status = status;
-    const update: SessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: id, status, rawOutput: { status: meta.status, result: message.text } };
+    // A command's exit status, as every surface says it (#11): `exitCode` for a program, `ending` for a person.
+    const end = meta.end === undefined ? {} : { end: meta.end, ...(meta.end.kind === "exited" ? { exitCode: meta.end.exitCode } : {}), ending: toolEnding({ tool: meta.tool, end: meta.end, ...(meta.durationMs === undefined ? {} : { durationMs: meta.durationMs }) })?.text };
+    const update: SessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: id, status, rawOutput: { status: meta.status, result: message.text, ...end } };
     const kind = toolKind(state.tool);
     const showsResult = status === "failed" || !(kind === "edit" || kind === "execute");
     if (showsResult && message.text.trim() !== "") {

@@ -27,7 +27,8 @@ async function serve(turns: ScenarioTurn[], routes?: Array<{ bodyIncludes: strin
 const provider = (): string[] => ["--provider", "anthropic", "--base-url", cli.server!.url, "--api-key", "sk-test"];
 const run = (args: string[]) => cli.run(["run", ...provider(), "--yes", ...args]);
 const resume = (taskId: string, args: string[], message = "go on") => cli.run(["resume", taskId, ...provider(), "--yes", ...args, message]);
-const taskIdOf = (stdout: string): string => stdout.split("\n")[0]?.replace(/^task /, "") ?? "";
+/** The task id: the first line of stderr in text mode. */
+const taskIdOf = (stderr: string): string => /^task (\S+)$/m.exec(stderr)?.[1] ?? "";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("#14 budgets count the whole task", () => {
@@ -35,7 +36,7 @@ describe("#14 budgets count the whole task", () => {
     await serve([command("sleep 2"), complete, complete, complete]);
     const first = await run(["this task takes two seconds"]);
     expect(first.status, first.stderr).toBe(0);
-    const taskId = taskIdOf(first.stdout);
+    const taskId = taskIdOf(first.stderr);
     // The first run took over 2 s: a resume with a 2 s limit stops before its first request.
     const stopped = await resume(taskId, ["--max-time", "2s"]);
     expect(stopped.status, stopped.stderr).toBe(3);
@@ -120,7 +121,7 @@ describe("#14 budgets count the whole task", () => {
     const first = await run(["delegate"]);
     expect(first.status, first.stderr).toBe(0);
     expect(server.requests).toHaveLength(4);
-    const taskId = taskIdOf(first.stdout);
+    const taskId = taskIdOf(first.stderr);
     // Parent 2 requests + child 2 = 4; parent 80 tokens + child 240 = 320.
     const requests = await resume(taskId, ["--max-requests", "4"]);
     expect(requests.status, requests.stderr).toBe(3);
@@ -140,7 +141,7 @@ describe("#14 budgets count the whole task", () => {
     await cli.server!.waitForChunks(1, 2);
     crashed.child.kill("SIGKILL");
     await crashed.exit;
-    const taskId = taskIdOf(crashed.stdout);
+    const taskId = taskIdOf(crashed.stderr);
     // The first request spent 1500 tokens; the run died before writing its totals.
     const resumed = await resume(taskId, ["--max-tokens", "1500"]);
     expect(resumed.status, resumed.stderr).toBe(3);
@@ -153,7 +154,7 @@ describe("#14 budgets count the whole task", () => {
     const text = await run(["--max-requests", "1", "go"]);
     expect(text.status).toBe(3);
     expect(text.stderr).toContain("budget: Budget reached: --max-requests 1 (1 requests made). The task stopped and can be resumed; a resume may raise the limit.");
-    expect(text.stdout.trim().split("\n").at(-1)).toMatch(/^budget · 1 turn · /);
+    expect(text.stderr.trim().split("\n").at(-1)).toMatch(/^budget · 1 turn · /);
     await serve([command("echo one"), complete]);
     const json = await run(["--json", "--max-tool-calls", "1", "--max-requests", "5", "go"]);
     expect(json.status).toBe(3);

@@ -89,9 +89,12 @@ describe("checkpoint commands", () => {
     expect(loaded.uiMessages.map((message) => message.id)).toEqual([hashes[0]]);
   });
 
-  it("cairn restore requires exactly one of --files, --task, --both", async () => {
+  it("cairn restore restores both by default (as /restore does) and takes at most one of --files, --task, --both", async () => {
     const { taskId, hashes } = await makeTask();
-    await expect(cairn("restore", taskId, hashes[0]!)).rejects.toThrow(/exactly one of --files/);
-    await expect(cairn("restore", taskId, hashes[0]!, "--files", "--task")).rejects.toThrow(/exactly one of --files/);
+    await expect(cairn("restore", taskId, hashes[0]!, "--files", "--task")).rejects.toThrow(/at most one of --files/);
+    const output = await cairn("restore", taskId, hashes[0]!);
+    expect(output).toMatch(/Files restored to checkpoint/);
+    expect(output).toContain(`Continue it with: cairn resume ${taskId}`);
+    expect(await readFile(join(workspace, "notes.txt"), "utf8")).toBe("before\n");
   });
 });

@@ -31,7 +31,7 @@ async function openTask(context: CheckpointCommandContext, input: string) {
   return { taskId, tracker };
 }
 
-/** `cairn checkpoints <id>`, `cairn diff <id> [from] [to]`, `cairn restore <id> <checkpoint> --files|--task|--both`. */
+/** `cairn checkpoints <id>`, `cairn diff <id> [from] [to]`, `cairn restore <id> <checkpoint> [--files|--task|--both]` (default both). */
 export function registerCheckpointCommands(program: Command, context: CheckpointCommandContext): void {
   program
     .command("checkpoints")
@@ -78,23 +78,24 @@ export function registerCheckpointCommands(program: Command, context: Checkpoint
     .description("restore a task to a checkpoint: the workspace files, the conversation, or both")
     .argument("<id>", "task id")
     .argument("<checkpoint>", "checkpoint hash (or a prefix of it)")
-    .option("--files", "put the workspace files back as they were at the checkpoint")
-    .option("--task", "cut the conversation back to the checkpoint")
-    .option("--both", "both of the above")
+    .option("--files", "put only the workspace files back as they were at the checkpoint")
+    .option("--task", "only cut the conversation back to the checkpoint")
+    .option("--both", "both of the above (the default, as /restore in the terminal UI)")
     .option("--data-dir <dir>", dataDirHelp)
     .action(async (input: string, checkpoint: string, flags: { files?: boolean; task?: boolean; both?: boolean; dataDir?: string }) => {
       const chosen = (["files", "task", "both"] as const).filter((mode) => flags[mode] === true);
-      if (chosen.length !== 1 || chosen[0] === undefined) {
-        // A usage error (exit 2), like any other missing option.
-        const message = "choose what to restore with exactly one of --files (workspace files), --task (the conversation) or --both";
+      if (chosen.length > 1) {
+        // A usage error (exit 2), like any other conflicting options.
+        const message = "choose what to restore with at most one of --files (workspace files), --task (the conversation) or --both (the default)";
         process.stderr.write(`cairn: ${message}\n`);
         throw new CommanderError(2, "cairn.restoreMode", message);
       }
+      const mode = chosen[0] ?? "both";
       const scoped = withDataDir(context, flags);
       const { TaskStore } = await import("../store/task-store.js");
       const { restoreCheckpoint } = await import("../checkpoints/restore.js");
       const taskId = await new TaskStore({ dataDir: scoped.dataDir() }).resolveTaskId(input);
-      const outcome = await restoreCheckpoint({ dataDir: scoped.dataDir(), taskId, checkpoint, mode: chosen[0] });
+      const outcome = await restoreCheckpoint({ dataDir: scoped.dataDir(), taskId, checkpoint, mode });
       const short = outcome.checkpoint.hash.slice(0, 12);
       if (outcome.files !== undefined) {
         const { restored, removed, skippedLarge, undoHash } = outcome.files;

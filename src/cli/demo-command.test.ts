@@ -12,9 +12,10 @@ describe("cairn demo (headless)", () => {
     const result = await runCli(["demo", "--json", "--fast"], { env: { ...cli.sandbox.env, TMPDIR: cli.sandbox.root }, cwd: cli.sandbox.workspace });
     expect(withoutSandboxNotice(result.stderr)).toBe("");
     expect(result.status).toBe(0);
-    const tools = result.events
-      .filter((event) => event["type"] === "say" && (event["say"] === "tool" || event["say"] === "command") && event["partial"] === false)
-      .map((event) => (event["meta"] as Record<string, unknown> | undefined)?.["tool"] ?? event["say"]);
+    // One card per call: a command's card comes again when it ends (with its exit status), under the same id.
+    const tools = result.messages
+      .filter((message) => (message.say === "tool" || message.say === "command") && !message.partial)
+      .map((message) => message.meta?.["tool"] ?? message.say);
     expect(tools).toEqual(["read_file", "search_files", "read_file", "replace_in_file", "execute_command"]);
     const output = result.events
       .filter((event) => event["say"] === "command_output")

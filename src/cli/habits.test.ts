@@ -14,13 +14,13 @@ describe("issue #12 command-line habits", () => {
     const server = await cli.startServer({ turns: [done("printed"), done("continued"), done("resumed by id")] });
     const printed = await cli.run(["-p", "--yes", ...anthropicArgs(server), "say hi"]);
     expect(printed.status).toBe(0);
-    expect(printed.stdout).toMatch(/^task \S+/);
+    expect(printed.stderr).toMatch(/^task \S+$/m);
     expect(printed.stdout).toContain("printed");
     const [task] = await new TaskStore({ dataDir: cli.sandbox.dataDir }).list();
 
     const continued = await cli.run(["-c", "-p", "--yes", ...anthropicArgs(server), "one more thing"]);
     expect(continued.status).toBe(0);
-    expect(continued.stdout).toContain(`resuming task ${task!.taskId}`);
+    expect(continued.stderr).toContain(`resuming task ${task!.taskId}`);
     expect(JSON.stringify(server.requests[1]?.body)).toContain("one more thing");
 
     const byId = await cli.run(["--resume", task!.taskId, "-p", "--yes", ...anthropicArgs(server)]);

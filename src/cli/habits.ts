@@ -2,7 +2,8 @@
  * Command-line habits users bring from other agents (issue #12): `cairn -p
  * "task"` (print mode, as `cairn run`), `cairn -c` (continue this folder's
  * latest task), `cairn --resume [id]` (a picker of this folder's tasks when no
- * id is given), `cairn run -` (the task from standard input).
+ * id is given), `cairn run -` (the task from standard input), and piped input
+ * as the task or its context in print mode (src/cli/piped-input.ts).
  */
 import { environmentWithSecrets } from "../security/secret-environment.js";
 import type { Command } from "commander";
@@ -22,13 +23,6 @@ export function addHabitOptions(command: Command): Command {
     .option("-p, --print", "print mode: run the task headless to its end (the same as cairn run)")
     .option("-c, --continue", "continue the latest task of this folder")
     .option("--resume [id]", "continue a task of this folder (without an id: pick one from a list)");
-}
-
-/** Reads the whole of standard input: the task of `cairn run -`. */
-export async function readTaskFromStdin(stdin: NodeJS.ReadableStream = process.stdin): Promise<string> {
-  let text = "";
-  for await (const chunk of stdin) text += typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8");
-  return text.trim();
 }
 
 async function folderTasks(flags: TaskCommandOptions): Promise<TaskSummary[]> {
@@ -95,15 +89,16 @@ export async function runHabit(words: string[], flags: TaskCommandOptions & Habi
       : runDefault(words, flags, taskId);
   }
   if (flags.print === true) {
-    const { emptyTaskMessage } = await import("./start-checks.js");
-    const text = task === "-" ? await readTaskFromStdin() : task;
-    const empty = emptyTaskMessage(text);
-    if (empty !== undefined) {
-      process.stderr.write(`cairn: ${empty}\n`);
+    // As claude -p: piped input is the task (no argument) or the task's context (with one).
+    const { printModeTask, withPipedContext } = await import("./piped-input.js");
+    const given = await printModeTask(task);
+    if ("problem" in given) {
+      process.stderr.write(`cairn: ${given.problem}\n`);
       return 2;
     }
     const { expandTaskMentions } = await import("./mentions.js");
-    return runHeadless({ flags, start: { kind: "new", task: await expandTaskMentions(text, flags.cwd) } });
+    const expanded = await expandTaskMentions(given.task, flags.cwd);
+    return runHeadless({ flags, start: { kind: "new", task: given.context === undefined ? expanded : withPipedContext(expanded, given.context) } });
   }
   return undefined;
 }

@@ -1,4 +1,5 @@
 import { cardMetaOf } from "../task/contracts/message-meta.js";
+import { toolEnding } from "../task/contracts/tool-ending.js";
 import type { Command } from "commander";
 import { resolve as resolvePath } from "node:path";
 import { colors as pc } from "./colors.js";
@@ -66,9 +67,11 @@ export function formatTranscript(messages: UiMessage[]): string {
       // What the model and commands wrote, without escape sequences a terminal would obey.
       const [first = "", ...rest] = neutralizeControls(message.text).split("\n");
       const indent = " ".repeat(8 + 2 + width + 2);
-      const card = cardMetaOf(message);
-      const failure = card?.status === "error" ? `  ✗ ${neutralizeControls(card.error ?? "failed").split("\n", 1)[0] ?? ""}` : "";
-      const body = [first + failure, ...rest.map((line) => `${indent}${line}`)].join("\n");
+      // How a tool call ended: a failure or refusal with its reason, a command's exit status (escape sequences neutralized).
+      const ending = toolEnding(cardMetaOf(message));
+      const endingText = ending === undefined ? "" : neutralizeControls(ending.text);
+      const suffix = ending === undefined ? "" : ending.ok ? `  → ${endingText}` : `  ✗ ${endingText}`;
+      const body = [first + suffix, ...rest.map((line) => `${indent}${line}`)].join("\n");
       return `${pc.dim(time)}  ${pc.bold(messageLabel(message).padEnd(width))}  ${body}`;
     })
     .join("\n");

@@ -200,11 +200,8 @@ export class InteractiveController implements TuiController {
       this.sessionClosed = false;
       if (!this.knownTaskIds.includes(session.taskId)) this.knownTaskIds.push(session.taskId);
       session.task.mode = this.mode;
-      if (start.kind === "resume") {
-        if (replay) for (const message of session.task.messages.takeInitialMessages()) this.options.host.onMessage(message);
-        // The model receives the message with the resumed content; the user sees it too.
-        if (text) session.task.say("user_feedback", text);
-      }
+      // The session says the resumed message as `user_feedback` when it runs (after the replay).
+      if (start.kind === "resume" && replay) for (const message of session.task.messages.takeInitialMessages()) this.options.host.onMessage(message);
       const started = Date.now();
       this.lastResult = await session.run();
       this.notify("info", endOfTaskSummary({ result: this.lastResult, elapsedMs: Date.now() - started, ...session.task.usage.totals() }));

@@ -86,7 +86,7 @@ describe("issue #12 defects (CLI)", () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it("small: restore without --files|--task|--both is exit 2; history, show, checkpoints, diff and restore take --data-dir", { timeout: 60_000 }, async () => {
+  it("small: restore without --files|--task|--both restores both (as /restore does); history, show, checkpoints, diff and restore take --data-dir", { timeout: 60_000 }, async () => {
     const server = await cli.startServer({
       turns: [
         { text: "<write_to_file>\n<path>a.txt</path>\n<content>\na\n</content>\n</write_to_file>" },
@@ -109,11 +109,15 @@ describe("issue #12 defects (CLI)", () => {
     expect(hash).toBeDefined();
     const diff = await runCli(["diff", id, "--data-dir", dataDir], { env, cwd: cli.sandbox.workspace });
     expect(diff.status).toBe(0);
-    const noMode = await runCli(["restore", id, hash!, "--data-dir", dataDir], { env, cwd: cli.sandbox.workspace });
-    expect(noMode.status).toBe(2);
-    expect(noMode.stderr).toMatch(/exactly one of --files/);
     const restored = await runCli(["restore", id, hash!, "--files", "--data-dir", dataDir], { env, cwd: cli.sandbox.workspace });
     expect(restored.status).toBe(0);
+    const noMode = await runCli(["restore", id, hash!, "--data-dir", dataDir], { env, cwd: cli.sandbox.workspace });
+    expect(noMode.status, noMode.stderr).toBe(0);
+    expect(noMode.stdout).toMatch(/Files restored to checkpoint/);
+    expect(noMode.stdout).toMatch(/Conversation cut back to checkpoint/);
+    const twoModes = await runCli(["restore", id, hash!, "--files", "--task", "--data-dir", dataDir], { env, cwd: cli.sandbox.workspace });
+    expect(twoModes.status).toBe(2);
+    expect(twoModes.stderr).toMatch(/at most one of --files/);
   });
 
   it("small: --plan --yes prints the plan as the result and stops before acting", { timeout: 60_000 }, async () => {
@@ -125,7 +129,8 @@ describe("issue #12 defects (CLI)", () => {
     });
     const result = await cli.run(["run", "--plan", "--yes", ...anthropic(server), "plan b"]);
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(/Task completed[\s\S]*1\. write b\.txt/);
+    expect(result.stderr).toMatch(/Task completed/);
+    expect(result.stdout).toBe("1. write b.txt\n2. test it\n");
     expect(server.requests).toHaveLength(1);
   });
 

@@ -92,7 +92,7 @@ describe("issue 18: a subcommand builds only its own part of the command tree", 
   it("cairn run --help and cairn help run both describe run", async () => {
     for (const args of [["run", "--help"], ["help", "run"]]) {
       const { stdout } = await cairn(args);
-      expect(stdout, args.join(" ")).toContain("Usage: cairn run [options] <task...>");
+      expect(stdout, args.join(" ")).toContain("Usage: cairn run [options] [task...]");
     }
   });
 });

@@ -59,7 +59,8 @@ describe("cairn run end to end (real CLI, real SDKs over HTTP)", () => {
         expect(result.events[0]).toMatchObject({ type: "say", say: "task", text: "write hello.txt" });
         const taskId = result.events[0]?.["taskId"];
         expect(typeof taskId).toBe("string");
-        expect(result.events.every((event) => event["taskId"] === taskId)).toBe(true);
+        // Every whole line names the task (a delta line carries only what changed: docs/json-events.md).
+        expect(result.events.filter((event) => "text" in event || event["type"] === "result").every((event) => event["taskId"] === taskId)).toBe(true);
         expect(result.events.some((event) => event["say"] === "completion_result" && event["text"] === "Wrote hello.txt")).toBe(true);
         expect(server.requests).toHaveLength(3);
         const third = toolResultsText(server.requests[2]?.body);
@@ -109,7 +110,7 @@ describe("cairn run end to end (real CLI, real SDKs over HTTP)", () => {
     expect(result.events.filter((event) => event["say"] === "error_retry")).toHaveLength(2);
   });
 
-  it("prints the task id first in text mode and exits 130 on SIGINT; resume then completes the task", async () => {
+  it("prints the task id first in text mode (on stderr: stdout is the answer's) and exits 130 on SIGINT; resume then completes the task", async () => {
     const server = await cli.startServer({
       turns: [
         { text: "Thinking about it slowly. ".repeat(40), chunkSize: 5, delayMs: 20 },
@@ -118,12 +119,15 @@ describe("cairn run end to end (real CLI, real SDKs over HTTP)", () => {
     });
     const run = startCli(["run", "--yes", ...providerArgs("anthropic", server), "slow task"], { env: cli.sandbox.env, cwd: cli.sandbox.workspace });
     await run.waitForOutput(/Thinking about/);
-    const taskId = /^task (\S+)$/m.exec(run.stdout)?.[1];
-    expect(run.stdout.split("\n")[0]).toBe(`task ${taskId}`);
+    const taskId = /^task (\S+)$/m.exec(run.stderr)?.[1];
+    expect(withoutSandboxNotice(run.stderr).split("\n")[0]).toBe(`task ${taskId}`);
     run.child.kill("SIGINT");
     const status = await run.exit;
     expect(status).toBe(130);
-    expect(withoutSandboxNotice(run.stderr).trim()).toBe(`cairn: task interrupted; resume it with: cairn resume ${taskId}`);
+    expect(withoutSandboxNotice(run.stderr)).toContain(`\ncairn: task interrupted; resume it with: cairn resume ${taskId}\n`);
+    expect(run.stderr.trimEnd().split("\n").at(-1)).toMatch(/^aborted · /);
+    // stdout is the answer as far as it streamed, and nothing else.
+    expect("Thinking about it slowly. ".repeat(40).startsWith(run.stdout.trimEnd())).toBe(true);
 
     const resumed = await runCli(["resume", "--json", "--yes", ...providerArgs("anthropic", server), taskId!, "please finish"], {
       env: cli.sandbox.env,

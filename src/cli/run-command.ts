@@ -110,6 +110,8 @@ export async function runHeadless(options: {
   }
 
   const pendingHost: { current?: InstanceType<typeof HeadlessHost> } = {};
+  const { RefusalCounter } = await import("./run-summary.js");
+  const refusals = new RefusalCounter();
   let session;
   try {
     session = await createSession({
@@ -118,8 +120,12 @@ export async function runHeadless(options: {
       start: options.start,
       ...(imageFlags.images.length > 0 ? { images: imageFlags.images } : {}),
       onNotice: (text) => process.stderr.write(`cairn: ${text}\n`),
+      headless: true,
       host: {
-        onMessage: (message) => pendingHost.current?.onMessage(message),
+        onMessage: (message) => {
+          refusals.observe(message);
+          pendingHost.current?.onMessage(message);
+        },
         answerAsk: (message, signal) => {
           if (!pendingHost.current) throw new Error("no host");
           return pendingHost.current.answerAsk(message, signal);
@@ -147,7 +153,8 @@ export async function runHeadless(options: {
     yes: settings.yes,
   });
   pendingHost.current = host;
-  if (!settings.json) process.stdout.write(`${options.start.kind === "new" ? "task" : "resuming task"} ${session.taskId}\n`);
+  // Text mode: stdout carries only the answer; the task id and the summary are status lines, on stderr.
+  if (!settings.json) process.stderr.write(`${options.start.kind === "new" ? "task" : "resuming task"} ${session.taskId}\n`);
 
   const startedAt = Date.now();
   let summary: RunSummary | undefined;
@@ -170,13 +177,19 @@ export async function runHeadless(options: {
     // Text mode has just printed the error; JSON readers get it once more in plain words.
     if (result.status === "failed" && result.error && settings.json) process.stderr.write(`cairn: task failed: ${result.error}\n`);
     if (result.status === "aborted") process.stderr.write(`cairn: task interrupted; resume it with: cairn resume ${session.taskId}\n`);
-    const totals = session.task.usage.totals();
+    const own = session.task.usage.totals();
+    const { count, ...children } = session.subagentTotals();
     summary = {
       taskId: session.taskId,
       status: result.status,
       exitStatus: exitStatusFor(result),
       turns: session.task.requestCount,
-      ...totals,
+      // The whole task's totals: the subagents' spending is the task's too (said apart below).
+      tokensIn: own.tokensIn + children.tokensIn,
+      tokensOut: own.tokensOut + children.tokensOut,
+      cost: own.cost + children.cost,
+      refused: 0,
+      ...(count === 0 ? {} : { subagents: { count, ...children } }),
       durationMs: Date.now() - startedAt,
       ...(result.error === undefined ? {} : { error: result.error }),
     };
@@ -185,13 +198,19 @@ export async function runHeadless(options: {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     stopWatchingStdout();
-    host.close();
-    if (summary !== undefined) {
-      // #11: the last line says how it went (text), or is one result object (--json).
-      const { resultLine, summaryLine } = await import("./run-summary.js");
-      process.stdout.write(`${settings.json ? resultLine(summary) : summaryLine(summary)}\n`);
+    try {
+      // What the session still says while it closes (a late first checkpoint) comes before the last line.
+      await session.close();
+    } finally {
+      host.close();
+      if (summary !== undefined) {
+        // #11: the last line says how it went (text, on stderr), or is one result object (--json).
+        const { resultLine, summaryLine } = await import("./run-summary.js");
+        const final = { ...summary, refused: refusals.count };
+        if (settings.json) process.stdout.write(`${resultLine(final)}\n`);
+        else process.stderr.write(`${summaryLine(final)}\n`);
+      }
     }
-    await session.close();
   }
 }
 
@@ -259,10 +278,21 @@ export async function runDefault(words: string[], flags: TaskCommandOptions, res
 }
 
 export function registerRunCommand(program: Command): void {
-  addTaskOptions(program.command("run").description("run one task headless to its end").argument("<task...>", "what to do")).action(
+  addTaskOptions(program.command("run").description("run one task headless to its end").argument("[task...]", "what to do (- or none: read it from standard input)")).action(
     async (words: string[], flags: TaskCommandOptions) => {
-      // `cairn run -`: the task comes from standard input (asks then follow --on-ask).
-      const task = words.join(" ") === "-" ? await (await import("./habits.js")).readTaskFromStdin() : words.join(" ");
+      // `cairn run -` (or no task with input piped): the task comes from standard input (asks then follow --on-ask).
+      // With a task, standard input stays for answers to asks.
+      let task = words.join(" ");
+      if (words.length === 0 || task === "-") {
+        const { printModeTask } = await import("./piped-input.js");
+        const given = await printModeTask(words.length === 0 ? "" : "-");
+        if ("problem" in given) {
+          process.stderr.write(`cairn: ${given.problem}\n`);
+          process.exitCode = 2;
+          return;
+        }
+        task = given.task;
+      }
       const { emptyTaskMessage } = await import("./start-checks.js");
       const empty = emptyTaskMessage(task);
       if (empty !== undefined) {

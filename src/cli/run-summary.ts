@@ -1,17 +1,31 @@
+import type { UiMessage } from "../task/contracts/messages.js";
+import { cardMetaOf } from "../task/contracts/message-meta.js";
 import type { TaskResult } from "../task/task.js";
 import { jsonFormatVersion } from "../ui/headless/json-events.js";
+
+/** What the task's subagents spent: part of the summary's totals, said apart. */
+export interface SubagentSummary {
+  count: number;
+  tokensIn: number;
+  tokensOut: number;
+  cost: number;
+}
 
 /** What `cairn run` reports when the task ends (#11): the last line of its output. */
 export interface RunSummary {
   taskId: string;
   status: TaskResult["status"];
   exitStatus: number;
-  /** Requests to the model in this run. */
+  /** Requests to the model in this run (the parent's own). */
   turns: number;
-  /** Totals of the whole task, across resumes. */
+  /** Totals of the whole task, across resumes, its subagents' included. */
   tokensIn: number;
   tokensOut: number;
   cost: number;
+  /** Actions of this run that did not run because they were refused (see `RefusalCounter`). */
+  refused: number;
+  /** The subagents' part of the totals, when the task had any. */
+  subagents?: SubagentSummary;
   durationMs: number;
   error?: string;
 }
@@ -21,15 +35,41 @@ export function resultLine(summary: RunSummary): string {
   return JSON.stringify({ v: jsonFormatVersion, type: "result", ...summary });
 }
 
-/** `completed · 3 turns · 12,040 tokens in · 800 out · $0.0481 · 12.3 s` */
+/** `completed · 3 turns · 12,040 tokens in · 800 out · $0.0481 · 2 subagents $0.0123 · 1 refused · 12.3 s` */
 export function summaryLine(summary: RunSummary): string {
   const count = (value: number): string => value.toLocaleString("en-US");
+  const subagents = summary.subagents;
   return [
     summary.status,
     `${summary.turns} turn${summary.turns === 1 ? "" : "s"}`,
     `${count(summary.tokensIn)} tokens in`,
     `${count(summary.tokensOut)} out`,
     `$${summary.cost.toFixed(4)}`,
+    ...(subagents === undefined ? [] : [`${subagents.count} subagent${subagents.count === 1 ? "" : "s"} $${subagents.cost.toFixed(4)}`]),
+    ...(summary.refused === 0 ? [] : [`${summary.refused} refused`]),
     `${(summary.durationMs / 1000).toFixed(1)} s`,
   ].join(" · ");
+}
+
+/**
+ * Counts the actions of a run that did not run because they were refused, from
+ * their cards: refused by the rules or the approval policy (`approval:
+ * "refuse"`), or denied (`status: "rejected"`: an approval answered no, by a
+ * person, by `--on-ask deny` or because `--yes` gives no explicit approval, or
+ * a hook that blocked the call). A subagent's count in its parent's. Only
+ * counted here: what is decided is the approval policy's.
+ */
+export class RefusalCounter {
+  readonly #refused = new Set<string>();
+
+  /** Every message the host is shown. */
+  observe(message: UiMessage): void {
+    if (message.partial || message.type !== "say" || (message.say !== "tool" && message.say !== "command")) return;
+    const card = cardMetaOf(message);
+    if (card?.approval === "refuse" || card?.status === "rejected") this.#refused.add(message.id);
+  }
+
+  get count(): number {
+    return this.#refused.size;
+  }
 }

@@ -58,7 +58,8 @@ describe("secrets in cairn's environment", () => {
     expect(result.status, result.stderr).toBe(0);
     const sent = JSON.stringify(server.requests[1]?.body);
     const logged = await everythingWritten(cli.sandbox.dataDir);
-    for (const where of [sent, result.stdout, logged]) {
+    // What the user saw of the command's output is on stderr in text mode (stdout is the answer's).
+    for (const where of [sent, result.stderr, logged]) {
       expect(where).toContain("whole: [REDACTED]");
       expect(where).toContain("reversed: [REDACTED]");
       expect(where).toContain("hex: [REDACTED]");

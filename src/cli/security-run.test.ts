@@ -73,16 +73,16 @@ describe("#14 what was found, through the real CLI", () => {
     expect(existsSync(join(cli.sandbox.workspace, ".cairn", "config.json"))).toBe(false);
     expect(existsSync(join(cli.sandbox.workspace, ".cairnignore"))).toBe(false);
     expect(existsSync(join(cli.sandbox.workspace, ".git", "hooks", "pre-commit"))).toBe(false);
-    expect(result.stdout).toMatch(/protected/);
+    expect(result.stderr).toMatch(/protected/);
     expect(result.stdout + result.stderr).toMatch(/explicit approval, which --yes does not give/);
   });
 
   it("a carriage return in a command is shown escaped and flagged in plain output, and the command does not run", async () => {
     await start([command("touch pwned;\rgit status --short"), complete]);
     const result = await cli.run(runArgs(["--yes", "--api-key", apiKey]));
-    expect(result.stdout).toContain("touch pwned;\\rgit status --short");
-    expect(result.stdout).toContain("⚠ contains hidden or control characters (U+000D)");
-    expect(result.stdout).not.toContain("\r");
+    expect(result.stderr).toContain("touch pwned;\\rgit status --short");
+    expect(result.stderr).toContain("⚠ contains hidden or control characters (U+000D)");
+    expect(result.stdout + result.stderr).not.toContain("\r");
     expect(existsSync(join(cli.sandbox.workspace, "pwned"))).toBe(false);
   });
 
@@ -111,7 +111,7 @@ describe("#14 what was found, through the real CLI", () => {
     expect(stopped.status).toBe(3);
     expect(stopped.stderr).toMatch(/Budget reached: --max-requests 2/);
     expect(cli.server!.requests).toHaveLength(2);
-    const taskId = stopped.stdout.split("\n")[0]?.replace(/^task /, "") ?? "";
+    const taskId = /^task (\S+)$/m.exec(stopped.stderr)?.[1] ?? "";
     const resumed = await runCli(["resume", taskId, "--provider", "anthropic", "--base-url", cli.server!.url, "--yes", "--max-requests", "10"], { env, cwd: cli.sandbox.workspace });
     expect(resumed.status).toBe(0);
     expect(cli.server!.requests).toHaveLength(4);

@@ -47,6 +47,8 @@ export interface Session {
   rules: TaskRules;
   /** What is left of the task's budgets for the status line (#14), "" without limits. */
   budgetLeft(): string;
+  /** How many subagents the task had and what they spent in all (the summary adds it to the task's totals). */
+  subagentTotals(): { count: number; tokensIn: number; tokensOut: number; cost: number };
   /** Runs the task: starts it, or continues a resumed one. */
   run(): Promise<TaskResult>;
   /** Stops MCP servers and releases the task's lock, after the task ended. */
@@ -78,6 +80,8 @@ export interface SessionOptions {
   operations?: WorkspaceOperations;
   /** Decorates the tool executor (e.g. to report tool outcomes to an editor). */
   wrapToolExecutor?: (executor: ToolExecutor) => ToolExecutor;
+  /** Nobody reviews the result (`cairn -p`, `cairn run`, the fleet): the task completes when the model completes. */
+  headless?: boolean;
 }
 
 /**
@@ -222,6 +226,7 @@ async function buildSession(parts: {
     keepBackgroundProcesses: settings.keepBackgroundProcesses,
     ...(options.operations ? { operations: options.operations } : {}),
     childTasks: subagents.factory,
+    ...(options.headless === true ? { headless: true } : {}),
   });
   const hooks = await createHookWiring({
     settings,
@@ -317,6 +322,7 @@ async function buildSession(parts: {
     provider,
     rules: extensions.rules,
     budgetLeft: () => security.budget?.remaining(created.usage.totals()) ?? "",
+    subagentTotals: () => subagents.factory.subagentTotals(),
     run: async () => {
       // Notices that came while the session was built (an MCP server that failed at once), now that the host listens.
       current.started = true;
@@ -327,6 +333,9 @@ async function buildSession(parts: {
         created.say("error", `A UserPromptSubmit hook blocked this message: ${prompt.blocked}`);
         return { status: "failed", error: prompt.blocked };
       }
+      // The model gets the message with the resumed content: the transcript (the log, cairn show,
+      // a later resume, session/load in an editor) records it too, whichever host resumed the task.
+      if (start.message !== undefined && start.message.trim() !== "") created.say("user_feedback", start.message);
       return created.resumeTask([...prompt.content, ...images]);
     },
     close: async () => {

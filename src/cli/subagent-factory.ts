@@ -34,18 +34,13 @@ import { EarlierChildren, type PreviousChild } from "./subagent-earlier-runs.js"
 import type { SessionSecurity } from "./security-wiring.js";
 import { summaryProvider } from "./security-wiring.js";
 import { createIsolatedWorkspace, type IsolatedWorkspace } from "./subagent-workspace.js";
+import { add, SubagentSpending, zero, type Totals } from "./subagent-spending.js";
 import { PermissionRules } from "../security/permission-rules.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
 import { ContextManager } from "../context/context-manager.js";
 import { workspaceFileReader } from "../context/workspace-files.js";
 import { createLaunchPolicy } from "../tools/sandbox-policy.js";
 import type { SubagentMergeResult } from "../task/contracts/subagents.js";
-
-interface Totals {
-  tokensIn: number;
-  tokensOut: number;
-  cost: number;
-}
 
 export interface SubagentFactoryOptions {
   settings: ResolvedSettings;
@@ -82,8 +77,8 @@ const parentOnlyTools = new Set(["new_task", "plan_mode_respond", "use_subagents
 export class SubagentFactory implements ChildTaskFactory {
   readonly maxParallel: number;
   private readonly running = new Set<RunningChild>();
-  /** Usage of every child of this parent, live for running ones. */
-  private readonly spending = new Map<string, () => Totals>();
+  /** What the children spent: in this run (for the budget) and in all (for the summary). */
+  private readonly spending: SubagentSpending;
   /** Writing children's own worktrees (or copies), until merged, discarded or the session ends. */
   /** The parent's MCP hub (set once it started): general children use its servers too. */
   private mcp: SubagentMcp | undefined;
@@ -96,6 +91,7 @@ export class SubagentFactory implements ChildTaskFactory {
   constructor(private readonly options: SubagentFactoryOptions) {
     this.maxParallel = options.settings.subagents.maxParallel;
     this.earlier = new EarlierChildren({ messages: options.resumedMessages ?? [], store: options.store });
+    this.spending = new SubagentSpending(options.resumedMessages);
   }
 
   /** Ids so far: numbered on from the children of an earlier run of this parent, so none is used twice. */
@@ -118,16 +114,17 @@ export class SubagentFactory implements ChildTaskFactory {
     return this.options.agentTypes.map(({ name, description, readOnly }) => ({ name, description, readOnly }));
   }
 
-  /** What the children spent so far (running ones included). */
+  /** What the children spent so far in this run (running ones included). */
   childrenSpent(): Totals {
-    const total = { tokensIn: 0, tokensOut: 0, cost: 0 };
-    for (const spent of this.spending.values()) {
-      const usage = spent();
-      total.tokensIn += usage.tokensIn;
-      total.tokensOut += usage.tokensOut;
-      total.cost += usage.cost;
-    }
-    return total;
+    return this.spending.thisRun();
+  }
+
+  /**
+   * How many subagents the task had and what they spent in all (running ones so
+   * far, and those of earlier runs of a resumed parent): the parent's summary adds it (src/cli/run-summary.ts).
+   */
+  subagentTotals(): Totals & { count: number } {
+    return this.spending.whole();
   }
 
   /** The parent's budget seam, counting what its children spent too. */
@@ -287,7 +284,7 @@ export class SubagentFactory implements ChildTaskFactory {
     current.task = task;
     // A resumed child's earlier spending is in the budget already (budgetSoFar): only this run's counts here.
     const before = resumed?.history.usage ?? zero;
-    this.spending.set(subagentId, () => subtract(task.usage.totals(), before));
+    this.spending.running(subagentId, () => task.usage.totals(), before);
 
     const onAbort = (): void => void task.abortTask();
     request.signal.addEventListener("abort", onAbort, { once: true });
@@ -328,6 +325,7 @@ export class SubagentFactory implements ChildTaskFactory {
   private async reuseReport(type: AgentType, previous: PreviousChild): Promise<SubagentReport> {
     const { loaded, subagentId } = previous;
     const result = loaded.uiMessages.filter((message) => message.type === "say" && message.say === "completion_result").at(-1)?.text;
+    this.spending.reused(subagentId, { tokensIn: loaded.tokensIn, tokensOut: loaded.tokensOut, cost: loaded.cost });
     this.options.parentSay(`Subagent ${subagentId} (${type.name}) had completed: its report is used again (task ${previous.taskId})`, { subagentId, agent: type.name, childTaskId: previous.taskId });
     let changes: SubagentReport["changes"];
     if (!type.readOnly) {
@@ -427,16 +425,6 @@ export interface SubagentHooks {
   runner: SubagentHookRunner;
   wrapExecutor(executor: ToolExecutor): ToolExecutor;
 }
-
-function add(left: Totals, right: Totals): Totals {
-  return { tokensIn: left.tokensIn + right.tokensIn, tokensOut: left.tokensOut + right.tokensOut, cost: left.cost + right.cost };
-}
-
-function subtract(left: Totals, right: Totals): Totals {
-  return { tokensIn: left.tokensIn - right.tokensIn, tokensOut: left.tokensOut - right.tokensOut, cost: left.cost - right.cost };
-}
-
-const zero: Totals = { tokensIn: 0, tokensOut: 0, cost: 0 };
 
 /** Where a child's unmerged work was kept, and how to use it. */
 export function keptPatchNote(patch: string): string {

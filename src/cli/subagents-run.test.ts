@@ -244,12 +244,11 @@ describe("issue #17 subagents through the real CLI", () => {
     expect(String(merge?.["text"])).toBe("[subagent general-1] Merge its changes into the workspace (child.txt)?");
     expect(String((merge?.["meta"] as Record<string, unknown>)["diff"])).toContain("+from-child");
     expect(existsSync(join(cli.sandbox.workspace, "child.txt"))).toBe(false);
-    run.child.stdin?.write(`${JSON.stringify({ id: merge?.["id"], response: "yes" })}\n`);
-    await run.waitForOutput(/"ask":"completion_result"/);
-    const completion = run.events().find((event) => event["ask"] === "completion_result");
-    expect(completion?.["subagentId"]).toBeUndefined();
-    run.child.stdin?.end(`${JSON.stringify({ id: completion?.["id"], response: "yes" })}\n`);
+    run.child.stdin?.end(`${JSON.stringify({ id: merge?.["id"], response: "yes" })}\n`);
+    // Headless, the parent's completion is no ask: the task ends when the model completes.
     expect(await run.exit).toBe(0);
+    expect(run.events().filter((event) => event["ask"] === "completion_result")).toEqual([]);
+    expect(run.messages().find((message) => message.say === "completion_result" && message.subagentId === undefined)?.text).toBe("the child wrote it");
     expect(await readFile(join(cli.sandbox.workspace, "child.txt"), "utf8")).toBe("from-child\n");
   });
 

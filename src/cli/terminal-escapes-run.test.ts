@@ -37,13 +37,14 @@ describe("escape sequences from the model and from commands never reach the term
     const run = startCli(["run", ...anthropicArgs(server), "--yes", `the task${windowTitle}`], { env: cli.sandbox.env, cwd: cli.sandbox.workspace });
     const status = await run.exit;
     expect(status, run.stderr).toBe(0);
+    // The answer on stdout, the command's output (its stdout and stderr) with the other status lines on stderr.
     expect(run.stdout).toContain("Working on it.");
-    expect(run.stdout).toContain("output");
+    expect(run.stderr).toContain("output");
     expect(run.stdout).toContain("Done here");
     expect(run.stdout).not.toMatch(terminalControl);
     expect(run.stderr).not.toMatch(terminalControl);
 
-    const taskId = /^task (\S+)/.exec(run.stdout)?.[1] ?? "";
+    const taskId = /^task (\S+)/m.exec(run.stderr)?.[1] ?? "";
     const shown = await cli.run(["show", taskId]);
     expect(shown.status, shown.stderr).toBe(0);
     expect(shown.stdout).toContain("Working on it.");
@@ -73,13 +74,14 @@ describe("escape sequences from the model and from commands never reach the term
       ],
     });
     const run = startCli(["run", ...anthropicArgs(server), "go"], { env: cli.sandbox.env, cwd: cli.sandbox.workspace, keepStdinOpen: true });
-    await run.waitForOutput(/\? Proceed/);
+    // Questions and approvals are on stderr (stdout is the answer's).
+    await run.waitForOutput(/\? Proceed/, "stderr");
     run.child.stdin?.write("yes please\n");
-    await run.waitForOutput(/\? Approve/);
+    await run.waitForOutput(/\? Approve/, "stderr");
     run.child.stdin?.end("n\n");
     await run.exit;
-    expect(run.stdout).toContain("Proceed?");
-    expect(run.stdout).toContain("1. first");
+    expect(run.stderr).toContain("Proceed?");
+    expect(run.stderr).toContain("1. first");
     expect(run.stdout).not.toMatch(terminalControl);
     expect(run.stderr).not.toMatch(terminalControl);
   });

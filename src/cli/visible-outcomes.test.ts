@@ -16,7 +16,7 @@ describe("#11 visible outcomes", () => {
     const server = await cli.startServer({ turns: [readMissing, done, readMissing, done] });
     const plain = await cli.run(["run", ...args(server), "look"]);
     expect(plain.status).toBe(0);
-    expect(plain.stdout).toMatch(/✗ read_file missing\.txt: .*no file/);
+    expect(plain.stderr).toMatch(/✗ read_file missing\.txt: .*no file/);
 
     const json = await cli.run(["run", "--json", ...args(server), "look"]);
     const failed = json.events.filter((event) => event["say"] === "tool" && (event["meta"] as Record<string, unknown> | undefined)?.["status"] === "error");
@@ -31,7 +31,7 @@ describe("#11 visible outcomes", () => {
   it("cairn run ends with a summary line; --json ends with one result line with the same fields, the task id and the exit status", async () => {
     const server = await cli.startServer({ turns: [readMissing, done, readMissing, done] });
     const plain = await cli.run(["run", ...args(server), "look"]);
-    const last = plain.stdout.trimEnd().split("\n").at(-1) ?? "";
+    const last = plain.stderr.trimEnd().split("\n").at(-1) ?? "";
     expect(last).toMatch(/^completed · 2 turns · 2,200 tokens in · 80 out · \$0\.\d+ · \d+(\.\d)? s$/);
 
     const json = await cli.run(["run", "--json", ...args(server), "look"]);

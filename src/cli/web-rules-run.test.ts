@@ -63,7 +63,7 @@ describe("WebFetch rules on every address, and a browser that opens only http(s)
     expect(resultIn(1)).toContain("WebFetch(domain:localhost)");
     expect(resultIn(1)).toMatch(/refused/);
     expect(seen).toEqual([`127.0.0.1:${port}/redirect`]);
-    expect(result.stdout).toContain(`web_fetch http://localhost:${port}/secret-after-redirect`);
+    expect(result.stderr).toContain(`web_fetch http://localhost:${port}/secret-after-redirect`);
   });
 
   it.skipIf(!hasChromium)("browser_action: file: is refused like read_file; the ask shows the address; a redirect and a resource on a denied domain are blocked", { timeout: 180_000 }, async () => {
@@ -82,9 +82,8 @@ describe("WebFetch rules on every address, and a browser that opens only http(s)
     });
     const run = startCli(["run", ...anthropicArgs(cli.server!), ...rules, "look at the page"], { env: cli.sandbox.env, cwd: workspace, keepStdinOpen: true });
     // The rule allows 127.0.0.1 without asking; close asks (web fetches are not auto-approved).
-    await run.waitForOutput(/\? Approve ▸ browser_action close/);
-    run.child.stdin?.write("y\n");
-    await run.waitForOutput(/Accept the result\?/);
+    // Asks are on stderr (stdout is the answer's); the task ends when the model completes (no completion ask headless).
+    await run.waitForOutput(/\? Approve ▸ browser_action close/, "stderr");
     run.child.stdin?.end("y\n");
     expect(await run.exit, run.stderr).toBe(0);
 
@@ -96,16 +95,16 @@ describe("WebFetch rules on every address, and a browser that opens only http(s)
     expect(seen.filter((entry) => entry.startsWith("localhost"))).toEqual([]);
     expect(seen).toContain(`127.0.0.1:${port}/page`);
     // What the user saw names each address.
-    expect(run.stdout).toContain(`browser_action launch http://127.0.0.1:${port}/page`);
-    expect(run.stdout).toMatch(/✗ browser_action.*only http and https/);
+    expect(run.stderr).toContain(`browser_action launch http://127.0.0.1:${port}/page`);
+    expect(run.stderr).toMatch(/✗ browser_action.*only http and https/);
   });
 
   it.skipIf(!hasChromium)("browser_action: without a rule, the approval prompt names the page to open", { timeout: 120_000 }, async () => {
     await cli.startServer({ turns: [{ text: tool("browser_action", { action: "launch", url: `http://127.0.0.1:${port}/asked` }) }, { text: complete }] });
     const run = startCli(["run", ...anthropicArgs(cli.server!), "look"], { env: cli.sandbox.env, cwd: cli.sandbox.workspace, keepStdinOpen: true });
-    await run.waitForOutput(/\? Approve ▸ browser_action/);
+    await run.waitForOutput(/\? Approve ▸ browser_action/, "stderr");
     run.child.stdin?.end("n\n");
     await run.exit;
-    expect(run.stdout).toContain(`? Approve ▸ browser_action launch http://127.0.0.1:${port}/asked`);
+    expect(run.stderr).toContain(`? Approve ▸ browser_action launch http://127.0.0.1:${port}/asked`);
   });
 });

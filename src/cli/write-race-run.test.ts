@@ -47,28 +47,28 @@ describe("writes are race-free: a link swapped in after the approval is never fo
     });
     const run = startCli(["run", ...anthropicArgs(cli.server!), "write the scripts"], { env: cli.sandbox.env, cwd: workspace, keepStdinOpen: true });
 
+    // Asks are on stderr (stdout is the answer's).
     // 1. The folder `scripts/` becomes a link to .git/hooks while the ask waits.
-    await run.waitForOutput(/\? Approve ▸ write_to_file scripts\/pre-commit/);
+    await run.waitForOutput(/\? Approve ▸ write_to_file scripts\/pre-commit/, "stderr");
     await rename(join(workspace, "scripts"), join(workspace, "scripts-moved"));
     await symlink(hooks, join(workspace, "scripts"));
     run.child.stdin?.write("y\n");
 
     // 2. The file itself becomes a link to a hook that does not exist yet.
-    await run.waitForOutput(/\? Approve ▸ write_to_file notes\/todo\.txt/);
+    await run.waitForOutput(/\? Approve ▸ write_to_file notes\/todo\.txt/, "stderr");
     await rename(join(workspace, "notes", "todo.txt"), join(workspace, "notes", "todo-moved.txt"));
     await symlink(join(hooks, "pre-push"), join(workspace, "notes", "todo.txt"));
     run.child.stdin?.write("y\n");
 
-    await run.waitForOutput(/\? Approve ▸ write_to_file ordinary\.txt/);
+    await run.waitForOutput(/\? Approve ▸ write_to_file ordinary\.txt/, "stderr");
     run.child.stdin?.write("y\n");
 
     // 3. replace_in_file: the folder becomes a link to .git/hooks, which holds a file with the same text.
-    await run.waitForOutput(/\? Approve ▸ replace_in_file lib\/post-checkout/);
+    await run.waitForOutput(/\? Approve ▸ replace_in_file lib\/post-checkout/, "stderr");
     await writeFile(join(hooks, "post-checkout"), "echo safe\n");
     await rename(join(workspace, "lib"), join(workspace, "lib-moved"));
     await symlink(hooks, join(workspace, "lib"));
-    run.child.stdin?.write("y\n");
-    await run.waitForOutput(/Accept the result\?/);
+    // The task ends when the model completes (no completion ask headless).
     run.child.stdin?.end("y\n");
     expect(await run.exit, run.stderr).toBe(0);
 
@@ -81,7 +81,7 @@ describe("writes are race-free: a link swapped in after the approval is never fo
       expect(resultIn(index)).toMatch(/changed since the write was approved/);
       expect(resultIn(index)).toMatch(/Nothing was changed/);
     }
-    expect(run.stdout).toMatch(/✗ write_to_file scripts\/pre-commit: .*changed since the write was approved/);
+    expect(run.stderr).toMatch(/✗ write_to_file scripts\/pre-commit: .*changed since the write was approved/);
     // An ordinary write still works.
     expect(await readFile(join(workspace, "ordinary.txt"), "utf8")).toBe("still works\n");
   });

@@ -143,6 +143,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobOutcome> {
     const session = await createSession({
       settings,
       host,
+      headless: true,
       checkpoints: false,
       // A takeover of a scripted job continues the script where the dead worker's requests stopped.
       ...(data.options.scenario ? { scenario: { ...data.options.scenario, turns: data.options.scenario.turns.slice(previousTaskId !== undefined ? previous.turns : 0) } } : {}),

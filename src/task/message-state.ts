@@ -1,6 +1,6 @@
 import type { Host } from "./contracts/host.js";
 import type { AskMessage, AskType, SayMessage, SayType, UiMessage } from "./contracts/messages.js";
-import type { AskMeta, SayMeta, ToolFailureMeta } from "./contracts/message-meta.js";
+import type { AskMeta, SayMeta, ToolEndMeta } from "./contracts/message-meta.js";
 import type { TaskLog } from "./contracts/seams.js";
 
 /** `meta` is typed by the kind of message (message-meta.ts): the writer declares its shape. */
@@ -177,10 +177,10 @@ export class MessageState {
 
   /**
    * Adds `meta` to the message last said with `key` in this round (a tool's
-   * card), re-sending and logging it: how a tool's failure reaches every
-   * surface on its own message. Returns false when there is no such message.
+   * card), re-sending and logging it: how a tool's failure, or a command's exit,
+   * reaches every surface on its own message. Returns false when there is no such message.
    */
-  amend(key: string, meta: ToolFailureMeta): boolean {
+  amend(key: string, meta: ToolEndMeta): boolean {
     const openId = this.openByKey.get(key);
     const open = openId === undefined ? undefined : this.entries.get(openId);
     if (open) {

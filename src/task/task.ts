@@ -19,7 +19,7 @@ import type { CheckpointGate, McpGate, TaskHooks, TaskLog } from "./contracts/se
 import { StateLock } from "./state-lock.js";
 import { GuardedLog } from "./guarded-log.js";
 import { StreamAssembler } from "./stream-assembler.js";
-import { ToolRunner, toolFailureMeta } from "./tool-runner.js";
+import { ToolRunner, toolEndMeta } from "./tool-runner.js";
 import type { ToolRun } from "./tool-runner.js";
 import type { Round } from "./round.js";
 import type { RoundOutcome } from "./round-outcome.js";
@@ -119,9 +119,10 @@ export class Task {
         const run = await this.tools.run(block);
         if (this.taskState.abort) throw new TaskAbortedError();
         await this.applyToolRun(round, run);
-        const failure = toolFailureMeta(run);
-        if (failure && !this.messages.amend(block.id, failure)) {
-          this.say("tool", block.name, { meta: { tool: block.name, ...failure } });
+        const ending = toolEndMeta(run);
+        if (ending !== undefined && !this.messages.amend(block.id, ending) && ending.status !== undefined) {
+          // A call that showed no card of its own (an unknown tool, a missing parameter) gets one with its failure.
+          this.say("tool", block.name, { meta: { tool: block.name, status: ending.status, error: ending.error ?? "" } });
         }
       },
       skipTool: (block, reason, round) => this.applyToolRun(round, this.tools.skip(block, reason)),

@@ -1,7 +1,7 @@
 import type { ToolUseBlock } from "../parser/types.js";
 import type { RepetitionVerdict } from "./mistakes.js";
 import type { SayOptions } from "./message-state.js";
-import type { AskMeta, ToolFailureMeta } from "./contracts/message-meta.js";
+import type { AskMeta, ToolEndMeta } from "./contracts/message-meta.js";
 import type { AskResponse, AskType, SayType } from "./contracts/messages.js";
 import * as responses from "./responses.js";
 import type { StreamCut } from "./round.js";
@@ -26,6 +26,8 @@ export interface ToolRun {
   status: ToolOutcomeStatus | "skipped";
   /** What goes back to the model as the tool's result. */
   content: ToolOutcome["content"];
+  /** What the tool's card shows when the call ends (a command's exit, a failure's reason). */
+  card?: ToolOutcome["card"];
   /** The tool may have changed the workspace (checkpoint after the round). */
   mutating: boolean;
   completed: boolean;
@@ -35,14 +37,21 @@ export interface ToolRun {
 }
 
 /**
- * The meta a failed tool's message gets (#11: a failure is visible everywhere:
- * printer, TUI card, --json, cairn show), or undefined when it did not fail.
+ * The meta a tool's message gets when its call ended (#11: visible everywhere:
+ * printer, TUI card, --json, cairn show, ACP): why it failed or did not run,
+ * and how a command ended; undefined when there is nothing to add.
  */
-export function toolFailureMeta(run: ToolRun): ToolFailureMeta | undefined {
-  if (run.status !== "error" && run.status !== "mistake") return undefined;
-  const text = typeof run.content === "string" ? run.content : run.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
-  const error = text.trim().replace(/^The tool failed:\s*/, "");
-  return { status: "error", error: error.length > 2000 ? `${error.slice(0, 2000)}…` : error };
+export function toolEndMeta(run: ToolRun): ToolEndMeta | undefined {
+  const ending: ToolEndMeta = {};
+  if (run.card?.end !== undefined) ending.end = run.card.end;
+  if (run.card?.durationMs !== undefined) ending.durationMs = run.card.durationMs;
+  if (run.status === "error" || run.status === "mistake" || run.status === "rejected") {
+    const text = typeof run.content === "string" ? run.content : run.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
+    const error = run.card?.error ?? text.trim().replace(/^The tool failed:\s*/, "");
+    ending.status = run.status === "rejected" ? "rejected" : "error";
+    ending.error = error.length > 2000 ? `${error.slice(0, 2000)}…` : error;
+  }
+  return Object.keys(ending).length === 0 ? undefined : ending;
 }
 
 /** Runs the tool blocks of an answer through the ToolExecutor (SPEC T19). */
@@ -102,6 +111,7 @@ export class ToolRunner {
       block,
       status: outcome.status,
       content,
+      ...(outcome.card === undefined ? {} : { card: outcome.card }),
       mutating: !readOnly,
       completed: outcome.completed === true,
       ...(outcome.switchMode === undefined ? {} : { switchMode: outcome.switchMode }),

@@ -71,6 +71,8 @@ export interface ToolExecutorOptions {
   subagent?: { subagentId: string };
   /** Subagents (issue #17): offers use_subagents, whose children this factory builds. */
   childTasks?: ChildTaskFactory;
+  /** Headless (print mode, the fleet): the completion is not an ask (see ToolRuntimeOptions.headless). */
+  headless?: boolean;
 }
 
 export const defaultCommandTimeoutMs = 10 * 60 * 1000;
@@ -108,6 +110,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     ...(options.launchPolicy !== undefined ? { launchPolicy: options.launchPolicy } : {}),
     ...(options.supportsImages === true ? { supportsImages: true } : {}),
     ...(options.subagent !== undefined ? { subagent: options.subagent } : {}),
+    ...(options.headless === true ? { headless: true } : {}),
     ...(options.readOnlyCommands === true
       ? { readOnlyCommands: (command: string) => readOnlyCommandRefusal(command, options.rules, workspacePathOracle(guard, options.userConfigDir ?? defaultUserConfigDir())) }
       : {}),

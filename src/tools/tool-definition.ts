@@ -77,6 +77,12 @@ export interface ToolRuntimeOptions {
   operations: WorkspaceOperations;
   /** A subagent's tools (issue #17): its completion ends it without asking the user. */
   subagent?: { subagentId: string };
+  /**
+   * The task runs headless (`cairn -p`, `cairn run`, a fleet worker): nobody reviews
+   * the result, so attempt_completion ends the task without an ask (as `claude -p`
+   * does). Other asks still go to the host (and its `--on-ask` policy).
+   */
+  headless?: boolean;
   /** A read-only subagent (issue #17): a reason to refuse a command that is not read-only. */
   readOnlyCommands?: (command: string) => Promise<string | undefined>;
 }

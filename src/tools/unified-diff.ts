@@ -25,8 +25,11 @@ export function unifiedDiff(options: { path: string; before: string; after: stri
   }
   const skipStart = Math.max(0, prefix - contextLines);
   const skipEnd = Math.max(0, suffix - contextLines);
-  const oldMiddle = oldLines.slice(skipStart, oldLines.length - skipEnd).join("\n");
-  const newMiddle = newLines.slice(skipStart, newLines.length - skipEnd).join("\n");
+  // Lines cut off after the middle follow it, so its last line ends with a newline on both
+  // sides; without one, `\ No newline at end of file` would be claimed of a file that has one.
+  const cutEnd = skipEnd > 0 ? "\n" : "";
+  const oldMiddle = oldLines.slice(skipStart, oldLines.length - skipEnd).join("\n") + cutEnd;
+  const newMiddle = newLines.slice(skipStart, newLines.length - skipEnd).join("\n") + cutEnd;
   const patch = structuredPatch(path, path, oldMiddle, newMiddle, undefined, undefined, {
     context: contextLines,
     timeout: maximumDiffMilliseconds,

@@ -59,8 +59,8 @@ export interface CliRun {
   events(): Array<Record<string, unknown>>;
   /** The `--json` messages so far, each folded from its snapshot and delta lines (docs/json-events.md). */
   messages(): JsonMessage[];
-  /** Resolves when stdout matches. */
-  waitForOutput(pattern: RegExp): Promise<void>;
+  /** Resolves when stdout (or `stream`: text mode prints all but the answer on stderr) matches. */
+  waitForOutput(pattern: RegExp, stream?: "stdout" | "stderr"): Promise<void>;
 }
 
 export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd: string; stdin?: string; keepStdinOpen?: boolean }): CliRun {
@@ -85,16 +85,18 @@ export function startCli(args: string[], options: { env: NodeJS.ProcessEnv; cwd:
           }
         }),
     messages: () => readJsonEvents(run.stdout).messages,
-    waitForOutput: (pattern) =>
+    waitForOutput: (pattern, stream = "stdout") =>
       new Promise((resolve, reject) => {
+        const source = stream === "stdout" ? child.stdout : child.stderr;
+        const text = (): string => (stream === "stdout" ? run.stdout : run.stderr);
         const check = (): void => {
-          if (pattern.test(run.stdout)) {
-            child.stdout?.off("data", check);
+          if (pattern.test(text())) {
+            source?.off("data", check);
             resolve();
           }
         };
-        child.stdout?.on("data", check);
-        child.on("exit", () => (pattern.test(run.stdout) ? resolve() : reject(new Error(`exited before output matched ${String(pattern)}:\n${run.stdout}\n${run.stderr}`))));
+        source?.on("data", check);
+        child.on("exit", () => (pattern.test(text()) ? resolve() : reject(new Error(`exited before ${stream} matched ${String(pattern)}:\n${run.stdout}\n${run.stderr}`))));
         check();
       }),
   };

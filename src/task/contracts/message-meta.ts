@@ -2,7 +2,7 @@ import type { CondenseMeta } from "../../context/describe-compaction.js";
 import type { ChecklistItem } from "../../context/checklist.js";
 import type { ProviderErrorKind } from "../../llm/types.js";
 import type { AskType, SayType, UiMessage } from "./messages.js";
-import type { CommandEnd, SubagentReportMeta, ToolCard, ToolMeta, ToolMetaOf, ToolName, UnpresentedToolFailureMeta } from "./tool-meta.js";
+import type { CommandEnd, SubagentReportMeta, ToolCard, ToolCardMeta, ToolMeta, ToolMetaOf, ToolName, UnpresentedToolFailureMeta } from "./tool-meta.js";
 import type { ToolOutcomeStatus } from "./tool-executor.js";
 
 export type { CondenseMeta };
@@ -44,11 +44,11 @@ export type RetryMeta = {
   kind: ProviderErrorKind;
 };
 
-/** Added to a `tool` or `command` message when its tool failed (#11: visible on every surface). */
-export type ToolFailureMeta = {
-  status: "error";
-  error: string;
-};
+/**
+ * Added to a `tool` or `command` message when its call ended (#11: visible on every
+ * surface): why it failed or did not run, and how a command ended.
+ */
+export type ToolEndMeta = Pick<ToolCardMeta, "status" | "error" | "end" | "durationMs">;
 
 /** `command_output`: the text is the output so far; the final update says how the command ended (src/tools/builtin/execute-command.ts). */
 export type CommandOutputMeta = {
@@ -65,8 +65,8 @@ export type CheckpointMeta = { hash: string; reason?: string };
 /** `checklist`: the task checklist as the model last set it (src/tools/task-progress.ts). */
 export type ChecklistMeta = { items: ChecklistItem[]; done: number; total: number };
 
-/** `tool_result`: a tool call ended (src/acp/tool-outcomes.ts). */
-export type ToolResultMeta = { tool: string; status: ToolOutcomeStatus };
+/** `tool_result`: a tool call ended (src/acp/tool-outcomes.ts), with how a command ended. */
+export type ToolResultMeta = { tool: string; status: ToolOutcomeStatus; end?: CommandEnd; durationMs?: number };
 
 /** `mcp_server_response`: what an MCP tool returned (src/tools/mcp/mcp-result.ts). */
 export type McpResponseMeta = { tool: string; isError?: boolean };

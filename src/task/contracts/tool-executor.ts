@@ -1,6 +1,7 @@
 import type { ImageContent, TextContent, ToolSchema } from "../../llm/types.js";
 import type { ToolUseBlock } from "../../parser/types.js";
 import type { AskMeta, SayMeta } from "./message-meta.js";
+import type { ToolCardMeta } from "./tool-meta.js";
 import type { AskResponse, AskType, SayType } from "./messages.js";
 
 export type Mode = "plan" | "act";
@@ -40,6 +41,11 @@ export interface ToolOutcome {
   status: ToolOutcomeStatus;
   /** What goes back to the model as the tool's result. */
   content: string | Array<TextContent | ImageContent>;
+  /**
+   * What the call's card shows when it ends (every surface): how a command ended, and
+   * for a failure a reason in a line for the user (default: the content's text).
+   */
+  card?: Pick<ToolCardMeta, "error" | "end" | "durationMs">;
   /** The user accepted `attempt_completion` (or `new_task`): the task ends. */
   completed?: boolean;
   /** The user switched mode (e.g. plan -> act) while answering. */

@@ -45,9 +45,16 @@ export type ToolCardMeta = {
   unsandboxed?: true;
   /** A PreToolUse hook blocked the call before it ran: the hook's reason (src/hooks/tool-hooks.ts). */
   blocked?: string;
-  /** Set by the Task when the tool failed, with the reason (src/task/tool-runner.ts). */
-  status?: "error";
+  /**
+   * Set by the Task when the call ended (src/task/tool-runner.ts): `error` when the tool
+   * failed (or the rules refused it), `rejected` when it did not run because its approval
+   * was answered no (or a hook blocked it); `error` says why, in a line for the user.
+   */
+  status?: "error" | "rejected";
   error?: string;
+  /** How a command ended and how long it ran (execute_command), added when it ended. */
+  end?: CommandEnd;
+  durationMs?: number;
 };
 
 /** Fields of the file tools: the path as shown, and whether it is outside the workspace (src/tools/path-access.ts). */
@@ -56,7 +63,12 @@ type PathFields = { path: string; outsideWorkspace?: boolean };
 /** An edit's preview: the unified diff of the change (shown before approval). */
 type EditFields = PathFields & {
   diff?: string;
-  /** `write_to_file` while streaming: the end of the content so far, and its length. */
+  /**
+   * `write_to_file`: while the call streams, the end of the content so far (its last
+   * 4000 characters) and the length so far; on the final card (and its ask), the whole
+   * content the call writes (final newline and line endings included; hidden characters shown
+   * escaped, src/security/display-text.ts), and its length.
+   */
   content?: string;
   characters?: number;
   /** The file did not exist before. */
@@ -107,7 +119,7 @@ export type ToolMeta = { [N in ToolName]: ToolMetaOf<N> }[ToolName];
  * The card the Task shows for a failed call that showed no card of its own
  * (a tool cairn does not have, a missing parameter): only the failure.
  */
-export type UnpresentedToolFailureMeta = { tool: string; status: "error"; error: string };
+export type UnpresentedToolFailureMeta = { tool: string; status: "error" | "rejected"; error: string };
 
 /**
  * A tool card as readers get it. Any card may be the Task's failure-only card

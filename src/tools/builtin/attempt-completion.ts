@@ -24,8 +24,8 @@ export const attemptCompletionTool: ToolDefinition = {
     const command = params["command"]?.trim();
     const meta: ToolMetaOf<"attempt_completion"> = { tool: "attempt_completion", ...(command ? { command } : {}) };
     runtime.context.say("completion_result", result, { partial: false, key: runtime.callId, meta });
-    // A subagent reports to its parent, which reads the result: nobody is asked.
-    if (runtime.options.yes || runtime.options.subagent !== undefined) return { ...success("The result was presented; the task is complete."), completed: true };
+    // A subagent reports to its parent, which reads the result; headless, nobody reviews it: nobody is asked.
+    if (runtime.options.yes || runtime.options.subagent !== undefined || runtime.options.headless === true) return { ...success("The result was presented; the task is complete."), completed: true };
     const answer = await runtime.context.ask("completion_result", "", { meta });
     const feedback = answer.text?.trim() ?? "";
     if (answer.response === "yes" && feedback === "") return { ...success("The user accepted the result; the task is complete."), completed: true };

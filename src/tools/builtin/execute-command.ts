@@ -7,6 +7,7 @@ import type { CommandResult } from "../command/run-command.js";
 import { launchShell, type Launch } from "../../security/process-launch.js";
 import { sandboxFailure } from "../../security/escalation.js";
 import { ignoredPath, invalidParameter, success, toolError, withApprovalFeedback } from "../responses.js";
+import { commandEndText } from "../../task/contracts/tool-ending.js";
 import type { ToolDefinition, ToolRuntime } from "../tool-definition.js";
 
 /** Words of a command that could be paths (quotes removed, `--flag=value` split). */
@@ -121,10 +122,12 @@ export const executeCommandTool: ToolDefinition = {
         text = `${text}\n[It failed in the sandbox (${why}); it was run again outside the sandbox: ${escalation.reason}.]\n${second.text}`;
       } else text += `\n[It failed in the sandbox: ${why}. It was not run outside the sandbox: ${escalation.reason}.]`;
     }
+    // The card shows how the command ended on every surface (a failure's reason is that ending, not the output).
+    const card = { end: result.end, durationMs: result.durationMs };
     if (result.end.kind === "failed_to_start" || result.end.kind === "timed_out" || result.end.kind === "aborted") {
-      return { status: "error", content: text };
+      return { status: "error", content: text, card: { ...card, error: commandEndText(result.end) } };
     }
-    return withApprovalFeedback(success(text), decision.feedback);
+    return { ...withApprovalFeedback(success(text), decision.feedback), card };
   },
 };
 

@@ -72,7 +72,8 @@ export const writeToFileTool: ToolDefinition = {
       access: "edit",
       text: `${verb} ${target.display}\n${patch}`,
       // new_rule writes through this tool under its own name (src/extensions/new-rule-tool.ts).
-      meta: { tool: runtime.toolName === "new_rule" ? "new_rule" : "write_to_file", diff: patch, created: before === undefined },
+      // The final card carries the whole content written (the streaming preview only its end).
+      meta: { tool: runtime.toolName === "new_rule" ? "new_rule" : "write_to_file", diff: patch, created: before === undefined, content: after, characters: after.length },
     });
     if (!approved.ok) return approved.outcome;
     await runtime.context.beforeMutation();

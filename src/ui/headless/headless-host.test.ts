@@ -109,12 +109,12 @@ describe("HeadlessHost asks answered over stdin", () => {
     await expect(answer).resolves.toEqual({ response: "no" });
   });
 
-  it("accepts plain y / n / text lines in text mode, and an option number for a question", async () => {
-    const { host, stdin, stdout } = createHost({ json: false });
+  it("accepts plain y / n / text lines in text mode, and an option number for a question (asks on stderr: stdout is the answer's)", async () => {
+    const { host, stdin, stdout, stderr } = createHost({ json: false });
     const tool = ask("tool", "Edit", { meta: { tool: "write_to_file", path: "a.ts" } });
     const pending = host.answerAsk(tool, never);
-    expect(stdout.text).toContain("? Approve ▸ write_to_file a.ts");
-    expect(stdout.text).toContain(`answer: y, n, or type a message (ask ${tool.id})`);
+    expect(stderr.text).toContain("? Approve ▸ write_to_file a.ts");
+    expect(stderr.text).toContain(`answer: y, n, or type a message (ask ${tool.id})`);
     stdin.write("y\n");
     await expect(pending).resolves.toEqual({ response: "yes" });
     const refused = host.answerAsk(ask("command", "rm -rf build"), never);
@@ -122,12 +122,13 @@ describe("HeadlessHost asks answered over stdin", () => {
     await expect(refused).resolves.toEqual({ response: "no" });
     const question = ask("followup", "Which file?", { meta: { options: ["a.ts", "b.ts"] } });
     const picked = host.answerAsk(question, never);
-    expect(stdout.text).toContain("  2. b.ts");
+    expect(stderr.text).toContain("  2. b.ts");
     stdin.write("2\n");
     await expect(picked).resolves.toEqual({ response: "message", text: "b.ts" });
     const feedback = host.answerAsk(ask("completion_result", ""), never);
     stdin.write("also update the README\n");
     await expect(feedback).resolves.toEqual({ response: "message", text: "also update the README" });
+    expect(stdout.text).toBe("");
   });
 
   it("keeps answers typed ahead for the next asks", async () => {
@@ -200,7 +201,7 @@ describe("HeadlessHost without answers", () => {
   it("ask timeout: an open but silent stdin gets the policy after askTimeoutMs", async () => {
     const deny = createHost({ onAsk: "deny", askTimeoutMs: 5, json: false });
     await expect(deny.host.answerAsk(ask("tool", "edit"), never)).resolves.toEqual({ response: "no" });
-    expect(deny.stdout.text).toContain("automatically: no answer within 5 ms; --on-ask deny");
+    expect(deny.stderr.text).toContain("automatically: no answer within 5 ms; --on-ask deny");
     const fail = createHost({ onAsk: "fail", askTimeoutMs: 5 });
     const error = await fail.host.answerAsk(ask("followup", "which?"), never).catch((caught: unknown) => caught);
     expect((error as HeadlessAskError).reason).toBe("timeout");

@@ -31,7 +31,7 @@ export interface HeadlessHostOptions {
    * (at most `ms`) for more. Default 512 characters, 1 s; `{ chars: 0 }` writes every update.
    */
   jsonDeltaHold?: { chars: number; ms: number } | undefined;
-  /** Colours in text mode; default: when stdout is a terminal and NO_COLOR is unset. */
+  /** Colours in text mode (on stderr only); default: when stderr is a terminal and NO_COLOR is unset. */
   color?: boolean | undefined;
 }
 
@@ -49,9 +49,10 @@ interface PendingAsk {
  */
 const defaultDeltaHold = { chars: 512, ms: 1000 };
 
-function defaultColor(stdout: Writable): boolean {
+/** Colours go only to stderr (the answer on stdout is never coloured): when stderr is a terminal. */
+function defaultColor(stderr: Writable): boolean {
   const noColor = process.env["NO_COLOR"];
-  return (stdout as Writable & { isTTY?: boolean }).isTTY === true && (noColor === undefined || noColor === "");
+  return (stderr as Writable & { isTTY?: boolean }).isTTY === true && (noColor === undefined || noColor === "");
 }
 
 export class HeadlessHost implements Host {
@@ -73,17 +74,18 @@ export class HeadlessHost implements Host {
     this.#options = options;
     this.#text = options.json
       ? undefined
-      : new TextPrinter({ stdout: options.stdout, stderr: options.stderr, color: options.color ?? defaultColor(options.stdout) });
+      : new TextPrinter({ stdout: options.stdout, stderr: options.stderr, color: options.color ?? defaultColor(options.stderr) });
     this.#hold = options.jsonDeltaHold ?? defaultDeltaHold;
     this.#json = new JsonEventWriter({ taskId: options.taskId, minDeltaChars: this.#hold.chars });
     this.#reader = new LineReader(options.stdin, () => this.#drain());
   }
 
   onMessage(message: UiMessage): void {
-    // A final message comes again only when the Task amends it (a tool's failure, #11).
-    const status = cardMetaOf(message)?.status ?? "";
-    if (this.#finished.get(message.id) === status) return;
-    if (!message.partial) this.#finished.set(message.id, status);
+    // A final message comes again only when the Task amends it (how a tool call ended, #11).
+    const card = cardMetaOf(message);
+    const ending = `${card?.status ?? ""}|${card?.end?.kind ?? ""}`;
+    if (this.#finished.get(message.id) === ending) return;
+    if (!message.partial) this.#finished.set(message.id, ending);
     if (this.#text) {
       this.#text.print(message);
       return;

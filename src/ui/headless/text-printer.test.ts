@@ -27,31 +27,43 @@ describe("HeadlessHost text mode", () => {
     expect(stdout.text).toBe("Hello world\n");
   });
 
-  it("issue #12: a line that arrives mid-stream (a checkpoint) is printed after the streamed line ends, never inside a word", () => {
-    const { host, stdout } = createTextHost();
+  it("a line that arrives mid-stream (a checkpoint) goes to stderr once the streamed line ends; stdout is exactly the answer", () => {
+    const { host, stdout, stderr } = createTextHost();
     const text = say("text", "This", { partial: true });
     host.onMessage(text);
     host.onMessage(say("checkpoint_created", "f520fb59fd34aaaa"));
+    expect(stderr.text).toBe("");
     host.onMessage({ ...text, text: "This is one sentence.\nAnd more" });
+    expect(stderr.text).toBe("· checkpoint f520fb59\n");
     host.onMessage({ ...text, text: "This is one sentence.\nAnd more text.", partial: false });
-    expect(stdout.text).toBe("This is one sentence.\n· checkpoint f520fb59\nAnd more text.\n");
+    expect(stdout.text).toBe("This is one sentence.\nAnd more text.\n");
   });
 
-  it("issue #12: a streamed reasoning keeps its words together when a line arrives meanwhile", () => {
-    const { host, stdout } = createTextHost();
+  it("a streamed reasoning is on stderr; a line that arrives meanwhile never splits its words", () => {
+    const { host, stdout, stderr } = createTextHost();
     const reasoning = say("reasoning", "Let me th", { partial: true });
     host.onMessage(reasoning);
     host.onMessage(say("checkpoint_created", "0123456789abcdef"));
     host.onMessage({ ...reasoning, text: "Let me think.", partial: false });
-    expect(stdout.text).toContain("Let me think.\n· checkpoint 01234567\n");
+    expect(stdout.text).toBe("");
+    expect(stderr.text).toBe("thinking:\nLet me th\n· checkpoint 01234567\nink.\n");
   });
 
-  it("prints a readable log of a task: tools, commands, output, errors, the result", () => {
+  it("an ask while the answer is mid-line is shown at once, on a line of its own, without touching the answer", () => {
+    const { host, stdout, stderr } = createTextHost();
+    const text = say("text", "Half a li", { partial: true });
+    host.onMessage(text);
+    host.onMessage({ type: "ask", ask: "followup", id: "q1", ts: 1, text: "Which one?", partial: false });
+    expect(stderr.text).toBe("\n? Which one?\n");
+    host.onMessage({ ...text, text: "Half a line.", partial: false });
+    expect(stdout.text).toBe("Half a line.\n");
+  });
+
+  it("prints a readable log of a task: the answer on stdout; tools, commands, output, errors and the result's marker on stderr", () => {
     const { host, stdout, stderr } = createTextHost();
     host.onMessage(say("task", "fix the failing test"));
     const thinking = say("text", "Let me look.", { partial: true });
     host.onMessage(thinking);
-    // A tool line interrupts a text still streaming: it starts on its own line.
     host.onMessage(say("tool", "Read src/x.ts", { meta: { tool: "read_file", path: "src/x.ts" } }));
     host.onMessage({ ...thinking, partial: false });
     host.onMessage(say("tool", "", { partial: true, meta: { tool: "write_to_file", path: "src/y.ts" } }));
@@ -63,10 +75,11 @@ describe("HeadlessHost text mode", () => {
     host.onMessage(say("error", "The model returned an empty answer."));
     host.onMessage(say("api_req_started", "", { meta: { tokensIn: 10 } }));
     host.onMessage(say("completion_result", "Fixed the off-by-one in src/y.ts."));
-    expect(stdout.text).toBe(
+    host.close();
+    expect(stdout.text).toBe("Let me look.\nFixed the off-by-one in src/y.ts.\n");
+    expect(stderr.text).toBe(
       [
         "Task: fix the failing test",
-        "Let me look.",
         "▸ read_file src/x.ts",
         "▸ replace_in_file src/y.ts",
         "  @@ -1 +1 @@",
@@ -75,24 +88,37 @@ describe("HeadlessHost text mode", () => {
         "$ npm test",
         "1 passing",
         "0 failing",
+        "error: The model returned an empty answer.",
         "",
         "✓ Task completed",
-        "Fixed the off-by-one in src/y.ts.",
         "",
       ].join("\n"),
     );
-    expect(stderr.text).toBe("error: The model returned an empty answer.\n");
   });
 
   it("shows a tool waiting for approval once, as the ask; a refused one is marked", () => {
-    const { host, stdout } = createTextHost();
+    const { host, stdout, stderr } = createTextHost();
     const meta = { tool: "write_to_file", path: "a.ts", diff: "-a\n+b\n", approval: "ask" };
     host.onMessage(say("tool", "Edit a.ts", { meta }));
     host.onMessage({ type: "ask", ask: "tool", id: "q1", ts: 1, text: "Edit a.ts", partial: false, meta });
     host.onMessage(say("tool", "Edit /etc/x", { meta: { tool: "write_to_file", path: "/etc/x", approval: "refuse" } }));
     host.onMessage(say("checkpoint_created", "d53cf75aee045871fb7e05840db44892befbbdc1"));
-    expect(stdout.text).toBe(
+    expect(stdout.text).toBe("");
+    expect(stderr.text).toBe(
       ["? Approve ▸ write_to_file a.ts", "  -a", "  +b", "▸ write_to_file /etc/x (refused)", "· checkpoint d53cf75a", ""].join("\n"),
+    );
+  });
+
+  it("a subagent's lines are on stderr, each named by it; its result reads as its own", () => {
+    const { host, stdout, stderr } = createTextHost();
+    const child = { subagentId: "explore-1" };
+    host.onMessage(say("text", "Reading", { partial: true, ...child }));
+    host.onMessage(say("text", "Reading the file.\nThen more.", child));
+    host.onMessage(say("tool", "Read a.txt", { meta: { tool: "read_file", path: "a.txt" }, ...child }));
+    host.onMessage(say("completion_result", "It says hello.", child));
+    expect(stdout.text).toBe("");
+    expect(stderr.text).toBe(
+      ["[explore-1] Reading the file.", "[explore-1] Then more.", "[explore-1] ▸ read_file a.txt", "[explore-1] ✓ Subagent explore-1 completed", "[explore-1] It says hello.", ""].join("\n"),
     );
   });
 
@@ -104,21 +130,22 @@ describe("HeadlessHost text mode", () => {
     host.onMessage({ ...output, text: "build \u001b]52;c;aGVsbG8=\u0007ok\r\u001b[2Kdone\n", partial: false });
     host.onMessage(say("error", "bad \u001b]0;title\u0007thing"));
     host.onMessage(say("tool", "Fetch", { meta: { tool: "web_fetch", url: "https://example.com/\u001b[2J" } }));
-    const printed = stdout.text.replace(/\u001b\[[0-9;]*m/g, "");
-    expect(printed).toContain("build ok\ndone\n");
-    expect(printed).toContain("▸ web_fetch https://example.com/");
-    // Nothing but SGR colour codes of cairn's own.
-    expect(stdout.text.replace(/\u001b\[[0-9;]*m/g, "")).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
-    expect(stderr.text.replace(/\u001b\[[0-9;]*m/g, "")).toBe("error: bad thing\n");
+    host.onMessage(say("text", "the answer \u001b]8;;https://evil.example\u0007link\u001b]8;;\u0007", { partial: false }));
+    // Everything but the answer is on stderr, nothing but SGR colour codes of cairn's own in either.
+    const printed = stderr.text.replace(/\u001b\[[0-9;]*m/g, "");
+    expect(printed).toBe("build ok\ndone\nerror: bad thing\n▸ web_fetch https://example.com/\n");
+    expect(stdout.text).toBe("the answer link\n");
   });
 
-  it("uses no ANSI colours unless asked to (stdout here is not a terminal)", () => {
+  it("uses no ANSI colours unless asked to (stderr here is not a terminal), and never in the answer", () => {
     const plain = createTextHost();
     plain.host.onMessage(say("completion_result", "done"));
     plain.host.onMessage(say("error", "oops"));
     expect(plain.stdout.text + plain.stderr.text).not.toContain("\u001b[");
     const coloured = createTextHost(true);
     coloured.host.onMessage(say("completion_result", "done"));
-    expect(coloured.stdout.text).toContain("\u001b[");
+    expect(coloured.stderr.text).toContain("\u001b[");
+    // The answer itself is never coloured: it is what a program reads.
+    expect(coloured.stdout.text).toBe("done\n");
   });
 });

@@ -1,12 +1,18 @@
 /**
  * The task as readable text for a person watching a terminal or reading a CI
- * log: the answer as it streams, one line per tool, command output, errors on
- * stderr, the result clearly marked. Colours only on a terminal.
+ * log, and for a program reading the answer: stdout carries exactly the
+ * answer's text (the model's text and the result, as they stream), stderr the
+ * rest (one line per tool, diffs, command output, checkpoints, errors, asks,
+ * the result's marker; two-streams.ts keeps them apart on one screen). A
+ * subagent's lines are all on stderr, each named by its subagent. Colours only
+ * on a terminal.
  */
 import type { Writable } from "node:stream";
+import { TwoStreams } from "./two-streams.js";
 import picocolors from "picocolors";
 import { cardMetaOf, diffTools, isToolMeta, metaOf, pathTools, toolMetaOf, type ToolCard } from "../../task/contracts/message-meta.js";
 import type { AskMessage, SayMessage, UiMessage } from "../../task/contracts/messages.js";
+import { toolEnding } from "../../task/contracts/tool-ending.js";
 import { neutralizeControls, neutralizeDeep } from "../terminal-controls.js";
 
 type Colors = ReturnType<typeof picocolors.createColors>;
@@ -51,28 +57,23 @@ function firstLine(text: string): string {
 }
 
 export class TextPrinter {
-  readonly #stdout: Writable;
-  readonly #stderr: Writable;
+  readonly #streams: TwoStreams;
   readonly #colors: Colors;
-  /** What has been written so far of each message that streams. */
-  readonly #streams = new Map<string, string>();
-  /** The stream whose text ends stdout right now. */
-  #current: string | undefined;
-  #lineOpen = false;
-  /** A streaming message whose text leaves the current line open. */
-  #streamHoldingLine: string | undefined;
-  /** Lines that arrived while a stream was mid-line: printed once that line ends (issue #12). */
-  readonly #deferred: Array<{ text: string; target: Writable }> = [];
+  /** What has been written so far of each message that streams, by id. */
+  readonly #printed = new Map<string, string>();
 
   constructor(options: { stdout: Writable; stderr: Writable; color: boolean }) {
-    this.#stdout = options.stdout;
-    this.#stderr = options.stderr;
+    this.#streams = new TwoStreams({ answer: options.stdout, log: options.stderr });
     this.#colors = picocolors.createColors(options.color);
   }
 
   print(received: UiMessage): void {
     // Everything printed comes from here: text and meta without escape sequences (src/ui/terminal-controls.ts).
     const message = printable(received);
+    if (message.subagentId !== undefined) {
+      this.#printChild(message, message.subagentId);
+      return;
+    }
     if (message.type === "ask") {
       if (!message.partial) this.#printAsk(message);
       return;
@@ -83,139 +84,153 @@ export class TextPrinter {
   /** How to answer, shown only when cairn really waits for a line. */
   askHint(message: AskMessage): void {
     const options = followupOptions(message).length > 0 ? "an option number, " : "";
-    this.#line(this.#colors.dim(`  answer: y, n, ${options}or type a message (ask ${message.id})`));
+    this.#streams.logLine(this.#colors.dim(`  answer: y, n, ${options}or type a message (ask ${message.id})`), { urgent: true });
   }
 
   /** A line about what cairn decided by itself (an automatic answer). */
   note(text: string): void {
-    this.#line(this.#colors.dim(`  ${neutralizeControls(text)}`));
+    this.#streams.logLine(this.#colors.dim(`  ${neutralizeControls(text)}`));
   }
 
   /** Warnings about the input, never mixed into the answer. */
   problem(text: string): void {
-    this.#line(`cairn: ${neutralizeControls(text)}`, this.#stderr);
+    this.#streams.logLine(`cairn: ${neutralizeControls(text)}`);
   }
 
-  /** Ends an open line so the shell prompt starts on its own. */
+  /** Ends open lines so the shell prompt starts on its own. */
   finish(): void {
-    this.#endLine();
+    this.#streams.finish();
   }
 
   #printSay(message: SayMessage): void {
     const colors = this.#colors;
     switch (message.say) {
       case "text":
-        this.#stream(message, (text) => text);
+        this.#streamAnswer(message);
         return;
       case "reasoning":
-        this.#stream(message, colors.dim, colors.dim("thinking:"));
+        this.#streamLog(message, colors.dim, colors.dim("thinking:"));
         return;
       case "command_output":
-        this.#stream(message, (text) => text);
+        this.#streamLog(message, (text) => text);
         return;
       default:
         break;
     }
     if (message.partial) return;
-    const card = message.say === "tool" || message.say === "command" ? cardMetaOf(message) : undefined;
-    if (card?.status === "error") {
-      // A tool that failed says so on its own line, with the reason (#11).
-      const what = message.say === "command" ? `$ ${message.text}` : this.#describeTool(message);
-      this.#line(colors.red(`✗ ${what}: ${firstLine(card.error === undefined || card.error === "" ? "failed" : card.error)}`));
+    if (message.say === "completion_result") {
+      // The result is the answer's last message; its marker is a status line.
+      this.#streams.logLine("");
+      this.#streams.logLine(colors.green(colors.bold("✓ Task completed")));
+      this.#wholeAnswer(message);
       return;
     }
+    for (const line of this.#sayLines(message)) this.#streams.logLine(line.text, line.urgent === true ? { urgent: true } : {});
+  }
+
+  /** The stderr lines of a final `say` (not text, reasoning, output or the result). */
+  #sayLines(message: SayMessage): Array<{ text: string; urgent?: boolean }> {
+    const colors = this.#colors;
+    const card = message.say === "tool" || message.say === "command" ? cardMetaOf(message) : undefined;
+    const what = (): string => (message.say === "command" ? `$ ${firstLine(message.text)}` : this.#describeTool(message));
     if (card?.blocked !== undefined) {
-      const what = message.say === "command" ? `$ ${message.text}` : this.#describeTool(message);
-      this.#line(colors.red(`✗ ${what}: blocked by a PreToolUse hook: ${firstLine(card.blocked)}`));
-      return;
+      // Said once, when the hook blocked it: the Task's amendment (status "rejected") says the same again.
+      return card.status === undefined ? [{ text: colors.red(`✗ ${what()}: blocked by a PreToolUse hook: ${firstLine(card.blocked)}`) }] : [];
+    }
+    const ending = toolEnding(card);
+    if (ending !== undefined) {
+      // The call ended (its card comes again, amended): a failure, a refusal or a command's exit status, with the reason (#11).
+      return [{ text: ending.ok ? colors.dim(`  ${ending.text}`) : colors.red(`✗ ${what()}: ${ending.text}`) }];
     }
     const approval = card?.approval;
     // The ask that follows shows the same tool or command; printing both would repeat the diff.
-    if ((message.say === "tool" || message.say === "command") && approval === "ask") return;
+    if ((message.say === "tool" || message.say === "command") && approval === "ask") return [];
     const refused = approval === "refuse" ? colors.red(" (refused)") : "";
     switch (message.say) {
       case "task":
-        this.#line(`${colors.bold("Task:")} ${message.text}`);
-        return;
+        return [{ text: `${colors.bold("Task:")} ${message.text}` }];
       case "tool":
-        this.#line(colors.cyan(`▸ ${this.#describeTool(message)}`) + refused);
-        this.#printDiff(message);
-        return;
+        return [{ text: colors.cyan(`▸ ${this.#describeTool(message)}`) + refused }, ...this.#diffLines(message)];
       case "command":
-        this.#line(colors.cyan(`$ ${message.text}`) + refused);
-        return;
+        return [{ text: colors.cyan(`$ ${message.text}`) + refused }];
       case "checkpoint_created":
-        this.#line(colors.dim(`· checkpoint ${message.text.slice(0, 8)}`));
-        return;
-      case "completion_result":
-        this.#endLine();
-        this.#write("\n");
-        this.#line(colors.green(colors.bold("✓ Task completed")));
-        if (message.text !== "") this.#line(message.text);
-        return;
+        return [{ text: colors.dim(`· checkpoint ${message.text.slice(0, 8)}`) }];
       case "error":
-        this.#line(colors.red(`error: ${message.text}`), this.#stderr);
-        return;
+        return [{ text: colors.red(`error: ${message.text}`) }];
       case "error_retry":
       case "api_req_retried":
-        if (message.text !== "") this.#line(colors.yellow(`retry: ${message.text}`), this.#stderr);
-        return;
+        return message.text === "" ? [] : [{ text: colors.yellow(`retry: ${message.text}`) }];
       case "budget":
-        this.#line(colors.yellow(`budget: ${message.text}`), this.#stderr);
-        return;
+        return [{ text: colors.yellow(`budget: ${message.text}`) }];
       case "warning":
       case "diff_error":
       case "empty_assistant_message":
-        this.#line(colors.yellow(`warning: ${message.text}`), this.#stderr);
-        return;
+        return [{ text: colors.yellow(`warning: ${message.text}`) }];
       case "user_feedback":
-        this.#line(`> ${message.text}`);
-        return;
+        return [{ text: `> ${message.text}` }];
       case "api_req_started":
       case "tool_result":
-        return;
+        return [];
       case "hook_status":
-        this.#line(colors.dim(`hook: ${message.text}`), this.#stderr);
-        return;
+        return [{ text: colors.dim(`hook: ${message.text}`) }];
       case "mcp_server_response":
         // A server may return megabytes: the terminal gets the start, the task log the whole.
-        this.#line(colors.dim(`· ${message.text.length > shownResponseChars ? `${message.text.slice(0, shownResponseChars)}\n… (${message.text.length} characters in all; the whole result is in the task log: cairn show)` : message.text}`));
-        return;
+        return [{ text: colors.dim(`· ${message.text.length > shownResponseChars ? `${message.text.slice(0, shownResponseChars)}\n… (${message.text.length} characters in all; the whole result is in the task log: cairn show)` : message.text}`) }];
       default:
-        if (message.text !== "") this.#line(colors.dim(`· ${message.text}`));
+        return message.text === "" ? [] : [{ text: colors.dim(`· ${message.text}`) }];
     }
   }
 
   #printAsk(message: AskMessage): void {
     // An ask needs an answer now: it never waits for a streamed line to end.
-    this.#endLine();
+    for (const line of this.#askLines(message)) this.#streams.logLine(line, { urgent: true });
+  }
+
+  #askLines(message: AskMessage): string[] {
     const colors = this.#colors;
     const question = colors.bold(colors.yellow("?"));
     switch (message.ask) {
       case "tool":
-        this.#line(`${question} Approve ${colors.cyan(`▸ ${this.#describeTool(message)}`)}`);
-        this.#printDiff(message);
-        return;
+        return [`${question} Approve ${colors.cyan(`▸ ${this.#describeTool(message)}`)}`, ...this.#diffLines(message).map((line) => line.text)];
       case "command":
-        this.#line(`${question} Run ${colors.cyan(`$ ${message.text}`)}`);
-        return;
+        return [`${question} Run ${colors.cyan(`$ ${message.text}`)}`];
       case "followup":
       case "plan_mode_respond":
-        this.#line(`${question} ${message.text}`);
-        followupOptions(message).forEach((option, index) => this.#line(`  ${index + 1}. ${option}`));
-        return;
+        return [`${question} ${message.text}`, ...followupOptions(message).map((option, index) => `  ${index + 1}. ${option}`)];
       case "completion_result":
-        this.#line(`${question} Accept the result? (y ends the task; a message asks for more)`);
-        return;
+        return [`${question} Accept the result? (y ends the task; a message asks for more)`];
       case "api_req_failed":
-        this.#line(`${question} The request failed: ${message.text} Retry? (y/n)`);
-        return;
+        return [`${question} The request failed: ${message.text} Retry? (y/n)`];
       case "mistake_limit_reached":
-        this.#line(`${question} ${message.text} Type guidance to continue, or n to stop.`);
-        return;
+        return [`${question} ${message.text} Type guidance to continue, or n to stop.`];
       default:
-        this.#line(`${question} ${message.ask}: ${message.text}`);
+        return [`${question} ${message.ask}: ${message.text}`];
     }
+  }
+
+  /**
+   * A subagent's message (issue #17): on stderr only, each line named by its
+   * subagent, whole messages only (subagents run side by side: their streams
+   * would cut into each other).
+   */
+  #printChild(message: UiMessage, subagentId: string): void {
+    if (message.partial) return;
+    const prefix = this.#colors.dim(`[${subagentId}] `);
+    let lines: string[];
+    if (message.type === "ask") {
+      lines = this.#askLines({ ...message, text: withoutSubagentTag(message.text, subagentId) });
+    } else if (message.say === "text" || message.say === "command_output") {
+      lines = message.text.trim() === "" ? [] : message.text.replace(/\n$/, "").split("\n");
+    } else if (message.say === "reasoning") {
+      lines = [this.#colors.dim("thinking:"), ...message.text.split("\n").map((line) => this.#colors.dim(line))];
+    } else if (message.say === "completion_result") {
+      // The child's result is its report to the parent, not the task's end.
+      lines = [this.#colors.green(`✓ Subagent ${subagentId} completed`), ...(message.text === "" ? [] : message.text.split("\n"))];
+    } else {
+      lines = this.#sayLines(message).map((line) => line.text);
+    }
+    const urgent = message.type === "ask";
+    for (const line of lines) this.#streams.logLine(`${prefix}${line}`, urgent ? { urgent } : {});
   }
 
   #describeTool(message: UiMessage): string {
@@ -225,80 +240,54 @@ export class TextPrinter {
     return target === undefined ? meta.tool : `${meta.tool} ${target}`;
   }
 
-  #printDiff(message: UiMessage): void {
+  #diffLines(message: UiMessage): Array<{ text: string }> {
     const diff = toolMetaOf(message, ...diffTools)?.diff;
-    if (diff === undefined || diff === "") return;
+    if (diff === undefined || diff === "") return [];
     const lines = diff.replace(/\n$/, "").split("\n");
-    for (const line of lines.slice(0, maxDiffLines)) {
+    const shown = lines.slice(0, maxDiffLines).map((line) => {
       const style: Style = line.startsWith("+") ? this.#colors.green : line.startsWith("-") ? this.#colors.red : (text) => text;
-      this.#line(`  ${style(line)}`);
-    }
-    if (lines.length > maxDiffLines) this.#line(this.#colors.dim(`  … ${lines.length - maxDiffLines} more lines`));
+      return { text: `  ${style(line)}` };
+    });
+    if (lines.length > maxDiffLines) shown.push({ text: this.#colors.dim(`  … ${lines.length - maxDiffLines} more lines`) });
+    return shown;
   }
 
-  /** Writes only what is new in a growing message, so streaming text reads as one piece. */
-  #stream(message: SayMessage, style: Style, header?: string): void {
-    const printed = this.#streams.get(message.id);
-    let addition: string;
-    if (printed === undefined) {
-      this.#endLine();
-      if (header !== undefined) this.#line(header);
-      addition = message.text;
-    } else if (message.text.startsWith(printed)) {
-      if (this.#current !== message.id) this.#endLine();
-      addition = message.text.slice(printed.length);
-    } else {
-      // The text changed rather than grew (rare): show it again whole.
-      this.#endLine();
-      addition = message.text;
-    }
-    this.#streamHoldingLine = undefined;
-    const lineBreak = addition.indexOf("\n");
-    if (lineBreak !== -1 && this.#deferred.length > 0) {
-      // The streamed line ends here: the lines that waited for it go right after it.
-      this.#write(style(addition.slice(0, lineBreak + 1)));
-      this.#flushDeferred();
-      addition = addition.slice(lineBreak + 1);
-    }
-    if (addition !== "") this.#write(style(addition));
-    this.#current = message.id;
-    if (message.partial) {
-      this.#streams.set(message.id, message.text);
-      if (this.#lineOpen) this.#streamHoldingLine = message.id;
-      return;
-    }
-    this.#streams.delete(message.id);
-    this.#endLine();
+  /** The answer's text as it grows: only what is new is written. */
+  #streamAnswer(message: SayMessage): void {
+    const addition = this.#addition(message);
+    if (addition.rewritten) this.#streams.answerEnd(message.id);
+    this.#streams.answerChunk(message.id, addition.text);
+    if (!message.partial) this.#streams.answerEnd(message.id);
   }
 
-  #line(text: string, target: Writable = this.#stdout): void {
-    if (this.#streamHoldingLine !== undefined && this.#lineOpen) {
-      this.#deferred.push({ text, target });
-      return;
-    }
-    this.#endLine();
-    if (target === this.#stdout) this.#write(`${text}\n`);
-    else target.write(`${text}\n`);
+  /** A whole answer message at once (the result). */
+  #wholeAnswer(message: SayMessage): void {
+    this.#streams.answerChunk(message.id, message.text);
+    this.#streams.answerEnd(message.id);
   }
 
-  #write(text: string): void {
-    this.#stdout.write(text);
-    this.#lineOpen = !text.endsWith("\n");
-    this.#current = undefined;
+  /** A streamed message of the log (reasoning, a command's output). */
+  #streamLog(message: SayMessage, style: Style, header?: string): void {
+    const addition = this.#addition(message);
+    if (addition.first && header !== undefined) this.#streams.logLine(header);
+    if (addition.rewritten) this.#streams.logEnd(message.id);
+    this.#streams.logChunk(message.id, style(addition.text));
+    if (!message.partial) this.#streams.logEnd(message.id);
   }
 
-  #endLine(): void {
-    if (this.#lineOpen) this.#write("\n");
-    this.#current = undefined;
-    this.#streamHoldingLine = undefined;
-    this.#flushDeferred();
+  /** What is new in a growing message; the whole text again when it changed rather than grew (rare). */
+  #addition(message: SayMessage): { text: string; first: boolean; rewritten: boolean } {
+    const printed = this.#printed.get(message.id);
+    if (message.partial) this.#printed.set(message.id, message.text);
+    else this.#printed.delete(message.id);
+    if (printed === undefined) return { text: message.text, first: true, rewritten: false };
+    if (message.text.startsWith(printed)) return { text: message.text.slice(printed.length), first: false, rewritten: false };
+    return { text: message.text, first: false, rewritten: true };
   }
+}
 
-  #flushDeferred(): void {
-    const lines = this.#deferred.splice(0);
-    for (const line of lines) {
-      if (line.target === this.#stdout) this.#write(`${line.text}\n`);
-      else line.target.write(`${line.text}\n`);
-    }
-  }
+/** A subagent's ask names it in its text (src/cli/subagent-host.ts); the printer names it once, in front. */
+function withoutSubagentTag(text: string, subagentId: string): string {
+  const tag = `[subagent ${subagentId}] `;
+  return text.startsWith(tag) ? text.slice(tag.length) : text;
 }

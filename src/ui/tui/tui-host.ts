@@ -1,4 +1,5 @@
 import { cardMetaOf } from "../../task/contracts/message-meta.js";
+import { commandSucceeded } from "../../task/contracts/tool-ending.js";
 import type { Host } from "../../task/contracts/host.js";
 import type { AskMessage, AskResponse, UiMessage } from "../../task/contracts/messages.js";
 import { systemClock } from "./clock.js";
@@ -73,11 +74,35 @@ export class TuiHost implements Host {
       this.schedulePublish();
       return;
     }
-    // A printed card cannot change: a tool's failure, amended later (#11), or its block by a hook, gets a card of its own.
-    const card = message.type === "say" && !message.partial ? cardMetaOf(message) : undefined;
-    const amendedLater = card !== undefined && (card.status === "error" || card.blocked !== undefined) && this.transcript.hasFinal(message.id);
-    this.transcript.upsert(amendedLater ? { ...message, id: `${message.id}:${card.status === "error" ? "failed" : "blocked"}` } : message, this.clock.now());
+    this.noteCommandOutput(message);
+    const ownCard = this.endedLater(message);
+    this.transcript.upsert(ownCard === undefined ? message : { ...message, id: `${message.id}:${ownCard}` }, this.clock.now());
     this.schedulePublish();
+  }
+
+  /** The last command card shown, and the commands whose output was shown (it ends with their exit status). */
+  private lastCommandId: string | undefined;
+  private readonly commandsWithOutput = new Set<string>();
+
+  private noteCommandOutput(message: UiMessage): void {
+    if (message.type !== "say") return;
+    if (message.say === "command") this.lastCommandId = message.id;
+    else if (message.say === "command_output" && this.lastCommandId !== undefined) this.commandsWithOutput.add(this.lastCommandId);
+  }
+
+  /**
+   * A printed card cannot change: how a call ended, amended later (#11), gets a card of
+   * its own (the suffix of its id) when it failed, when a hook blocked it, or when a
+   * command ended badly without output to show it; undefined when the card is updated in place.
+   */
+  private endedLater(message: UiMessage): "failed" | "blocked" | "ended" | undefined {
+    if (message.type !== "say" || message.partial || !this.transcript.hasFinal(message.id)) return undefined;
+    const card = cardMetaOf(message);
+    if (card?.status === "error") return "failed";
+    // A blocked call's card says why; the Task's amendment (status "rejected") adds nothing to show.
+    if (card?.blocked !== undefined) return card.status === undefined ? "blocked" : undefined;
+    if (card?.status === undefined && card?.end !== undefined && !commandSucceeded(card.end) && !this.commandsWithOutput.has(message.id)) return "ended";
+    return undefined;
   }
 
   answerAsk(received: AskMessage, signal: AbortSignal): Promise<AskResponse> {

@@ -1,20 +1,9 @@
 import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import type { UiMessage } from "../../../task/contracts/messages.js";
-import { metaOf, type CommandEnd } from "../../../task/contracts/message-meta.js";
+import { metaOf } from "../../../task/contracts/message-meta.js";
+import { commandEndText } from "../../../task/contracts/tool-ending.js";
 import { cleanLine, lastLines, truncateEnd } from "../terminal-text.js";
-
-/** How a command that did not exit by itself ended: "timed out after 600 s", "aborted", ... */
-function stoppedText(end: Exclude<CommandEnd, { kind: "exited" }>): string {
-  switch (end.kind) {
-    case "timed_out":
-      return `timed out after ${Math.round(end.timeoutMs / 1000)} s`;
-    case "aborted":
-      return "aborted";
-    case "failed_to_start":
-      return `failed to start: ${end.message}`;
-  }
-}
 
 /** The last lines of a command's output, with its exit status once it ended. */
 export function CommandOutputView({
@@ -30,7 +19,7 @@ export function CommandOutputView({
   const end = metaOf(message, "command_output")?.end;
   let ending: ReactNode = null;
   if (end !== undefined && end.kind !== "exited") {
-    ending = <Text color="red">{`  ${stoppedText(end)}`}</Text>;
+    ending = <Text color="red">{`  ${commandEndText(end)}`}</Text>;
   } else if (end?.signal != null) {
     ending = <Text color="red">{`  killed by ${end.signal}`}</Text>;
   } else if (end?.exitCode != null) {

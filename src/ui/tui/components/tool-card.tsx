@@ -2,6 +2,7 @@ import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import type { UiMessage } from "../../../task/contracts/messages.js";
 import { cardMetaOf, diffTools, isToolMeta, pathTools, type ToolCard } from "../../../task/contracts/message-meta.js";
+import { toolEnding } from "../../../task/contracts/tool-ending.js";
 import { cleanLine, lastLines } from "../terminal-text.js";
 import { DiffView } from "./diff-view.js";
 
@@ -66,6 +67,8 @@ export function ToolCard({
 }): ReactNode {
   const { verb, target, isCommand } = describeTool(message);
   const meta = cardMetaOf(message);
+  // How the call ended: a failure or refusal with its reason, a command's exit status (#11).
+  const ending = message.partial ? undefined : toolEnding(meta);
   const edit = isToolMeta(meta, ...diffTools) ? meta : undefined;
   // While a new file streams there is no diff yet: show the end of what is written so far.
   const preview =
@@ -86,11 +89,13 @@ export function ToolCard({
         {message.partial ? <Text color="gray">{" …"}</Text> : null}
       </Box>
       {isToolMeta(meta, ...pathTools) && meta.outsideWorkspace === true ? <Text color="red">{"  ⚠ outside the workspace"}</Text> : null}
-      {meta?.approval === "refuse" ? <Text color="red">{meta.reason === undefined ? "  ✗ refused by the approval policy" : `  ✗ refused: ${cleanLine(meta.reason)}`}</Text> : null}
+      {meta?.approval === "refuse" && ending === undefined ? (
+        <Text color="red" wrap="truncate-end">{meta.reason === undefined ? "  ✗ refused by the approval policy" : `  ✗ refused: ${cleanLine(meta.reason)}`}</Text>
+      ) : null}
       {/* Why cairn asks (the sandbox cannot run here, a rule asks, a protected path...): the answer depends on it. */}
       {message.type === "ask" && meta?.reason !== undefined ? <Text color="yellow">{`  Asked because ${cleanLine(meta.reason)}`}</Text> : null}
       {meta?.blocked !== undefined ? <Text color="red">{`  ✗ blocked by a PreToolUse hook: ${cleanLine(meta.blocked)}`}</Text> : null}
-      {meta?.status === "error" ? <Text color="red" wrap="truncate-end">{`  ✗ ${(meta.error ?? "failed").split("\n", 1)[0] ?? ""}`}</Text> : null}
+      {ending !== undefined && meta?.blocked === undefined ? <Text color={ending.ok ? "green" : "red"} wrap="truncate-end">{`  ${ending.ok ? "" : "✗ "}${ending.text}`}</Text> : null}
       {preview.map((line, index) => (
         <Text key={index} color="gray" wrap="truncate-end">{`  ${cleanLine(line) || " "}`}</Text>
       ))}
