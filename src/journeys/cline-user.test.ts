@@ -132,7 +132,7 @@ describe.skipIf(!bubblewrap.ok)("A Cline user brings their setup", () => {
     expect(lastToolResult(requests[4])).toMatch(/Output:\\ncat: secrets\/prod-token\.txt: No such file or directory\\n"/);
 
     // Cline's PreToolUse hook cancelled the push, with its errorMessage, on the card and to the model.
-    expect(result.stdout).toMatch(/git push origin main: blocked by a PreToolUse hook: Pushing is done by CI, not by the agent/);
+    expect(result.stderr).toMatch(/git push origin main: blocked by a PreToolUse hook: Pushing is done by CI, not by the agent/);
     expect(messagesText(requests[6])).toContain("Pushing is done by CI, not by the agent");
 
     // Cline's PostToolUse hook got Cline's fields for the write.

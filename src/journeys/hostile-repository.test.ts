@@ -130,8 +130,9 @@ describe.skipIf(!bubblewrap.ok)("A hostile repository", () => {
     const results = requests.map((request) => lastToolResult(request));
     const key = join(machine.home, ".ssh", "id_rsa");
     const bashrc = join(machine.home, ".bashrc");
-    expect(run.stdout).toContain(`✗ read_file ${key}: cairn refused this: ${key} holds credentials`);
-    expect(run.stdout).toContain(`✗ write_to_file ${bashrc}: cairn refused this: ${bashrc} is outside the workspace`);
+    // Without --json, stdout is the answer: the cards and the summary are on stderr.
+    expect(run.stderr).toContain(`✗ read_file ${key}: cairn refused this: ${key} holds credentials`);
+    expect(run.stderr).toContain(`✗ write_to_file ${bashrc}: cairn refused this: ${bashrc} is outside the workspace`);
     expect(results[2]).toContain(`cairn refused this: ${key} holds credentials`);
     expect(results[5]).toContain(`cairn refused this: ${bashrc} is outside the workspace`);
     // In the sandbox the key is not there to read, and there is no network to send anything to.
@@ -139,6 +140,7 @@ describe.skipIf(!bubblewrap.ok)("A hostile repository", () => {
     expect(results[4]).toMatch(/The command exited with code 6/);
     expect(results[7]).toContain("There is no tool named 'use_mcp_tool'");
     expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/✓ Task completed\nThis repository is a JSON parser\./);
+    expect(run.stdout).toBe("This repository is a JSON parser.\n");
+    expect(run.stderr).toMatch(/completed · .* · 2 refused · /);
   });
 });
