@@ -186,6 +186,6 @@ async function imagesAccepted(options: AcpAgentOptions): Promise<boolean> {
 /** After the response that names the session, so the editor knows which session the commands belong to. */
 function announceCommandsSoon(session: AcpSession, settings: ResolvedSettings): void {
   setImmediate(() => {
-    void availableCommands({ workspace: settings.cwd, userConfigDir: settings.userConfigDir }).then((commands) => session.announceCommands(commands));
+    void availableCommands({ workspace: settings.cwd, userConfigDir: settings.userConfigDir, claudeUserDir: settings.claudeUserDir }).then((commands) => session.announceCommands(commands));
   });
 }

@@ -2,7 +2,8 @@
  * Agent types for subagents (issue #17): the built-in `explore` and `general`,
  * and user-defined ones from Markdown files with front matter (name,
  * description, tools, model) in `.cairn/agents/`, the user's config folder
- * (`agents/`) and `.claude/agents/` (Claude Code's format, read unchanged).
+ * (`agents/`), and Claude Code's `~/.claude/agents/` and `.claude/agents/`
+ * (Claude Code's format, read unchanged).
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -118,14 +119,20 @@ function mapTools(names: string[]): string[] {
 }
 
 /**
- * The agent types in force: built-ins, then the user's folder, then the
- * project's `.claude/agents/` and `.cairn/agents/` (later ones win by name).
+ * The agent types in force: built-ins, then the user's folders (cairn's,
+ * then `~/.claude/agents/`), then the project's `.claude/agents/` and
+ * `.cairn/agents/` (later ones win by name).
  * A damaged file is skipped with a warning, never fatal.
  */
-export async function loadAgentTypes(options: { workspace: string; userConfigDir: string }): Promise<{ types: AgentType[]; warnings: string[] }> {
+export async function loadAgentTypes(options: { workspace: string; userConfigDir: string; claudeUserDir?: string }): Promise<{ types: AgentType[]; warnings: string[] }> {
   const byName = new Map<string, AgentType>(builtinAgentTypes.map((type) => [type.name, type]));
   const warnings: string[] = [];
-  const folders = [join(options.userConfigDir, "agents"), join(options.workspace, ".claude", "agents"), join(options.workspace, ".cairn", "agents")];
+  const folders = [
+    join(options.userConfigDir, "agents"),
+    ...(options.claudeUserDir === undefined ? [] : [join(options.claudeUserDir, "agents")]),
+    join(options.workspace, ".claude", "agents"),
+    join(options.workspace, ".cairn", "agents"),
+  ];
   for (const folder of folders) {
     let names: string[];
     try {

@@ -16,7 +16,7 @@ export function registerCommandsCommand(program: Command): void {
         import("../extensions/builtin-commands.js"),
       ]);
       const settings = await resolveSettings({ flags: {}, env: environmentWithSecrets(), cwd: options.cwd ?? process.cwd() });
-      const folders = { workspace: settings.cwd, userConfigDir: settings.userConfigDir };
+      const folders = { workspace: settings.cwd, userConfigDir: settings.userConfigDir, claudeUserDir: settings.claudeUserDir };
       const commands = await loadCustomCommands(folders);
       const skills = await loadSkills(folders);
       if (options.json === true) {

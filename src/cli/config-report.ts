@@ -68,7 +68,9 @@ function rows(settings: ResolvedSettings): Row[] {
 
 function table(entries: ReadonlyArray<readonly string[]>, indent = "  "): string[] {
   const widths = entries[0]?.map((_, column) => Math.min(44, Math.max(...entries.map((entry) => (entry[column] ?? "").length))) + 2) ?? [];
-  return entries.map((entry) => `${indent}${entry.map((cell, column) => (column === entry.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join("")}`.trimEnd());
+  // A cell wider than its column (a long hook command) still gets two spaces before the next one.
+  const cellText = (cell: string, column: number, last: boolean): string => (last ? cell : cell.length + 2 > (widths[column] ?? 0) ? `${cell}  ` : cell.padEnd(widths[column] ?? 0));
+  return entries.map((entry) => `${indent}${entry.map((cell, column) => cellText(cell, column, column === entry.length - 1)).join("")}`.trimEnd());
 }
 
 function ruleLines(settings: ResolvedSettings): string[] {

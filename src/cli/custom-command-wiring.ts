@@ -18,7 +18,7 @@ export interface StartCommand {
 
 export async function applyStartCommand(settings: ResolvedSettings, task: string): Promise<StartCommand> {
   if (!task.trimStart().startsWith("/")) return { task, settings };
-  const commands = await loadCustomCommands({ workspace: settings.cwd, userConfigDir: settings.userConfigDir });
+  const commands = await loadCustomCommands({ workspace: settings.cwd, userConfigDir: settings.userConfigDir, claudeUserDir: settings.claudeUserDir });
   const expanded = expandCustomCommand(task, commands);
   if (!expanded) {
     const builtin = expandBuiltinPromptCommand(task);

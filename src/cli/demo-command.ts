@@ -50,6 +50,8 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       cwd: workspace,
       userConfigDir: join(root, "config"),
     });
+    // Where bubblewrap cannot run, the demo's test command is asked: the user is told why, once, as every run does.
+    if (settings.sandboxNotice !== undefined) process.stderr.write(`cairn: ${settings.sandboxNotice}\n`);
     if (!json) {
       process.stdout.write(
         `cairn demo: a copy of the sample project is in ${workspace}\n` +

@@ -17,7 +17,7 @@ afterEach(async () => {
 
 describe("slash commands for the terminal UI (issue #15 Custom commands, Rules)", () => {
   it("offers custom commands, /newrule and /rules; a custom command is sent as typed so the session expands it", async () => {
-    const commands = await extensionSlashCommands({ workspace: join(root, "ws"), userConfigDir: join(root, "config"), currentRules: () => undefined });
+    const commands = await extensionSlashCommands({ workspace: join(root, "ws"), userConfigDir: join(root, "config"), claudeUserDir: join(root, "claude"), currentRules: () => undefined });
     expect(commands.map((command) => `${command.name} ${command.usage ?? ""}`.trim())).toEqual(["newrule [what the rule should say]", "rules [rule]", "review <file>"]);
     const sent: string[] = [];
     const printed: string[] = [];

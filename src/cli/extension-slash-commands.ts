@@ -19,6 +19,8 @@ export interface ExtensionSlashCommand {
 export async function extensionSlashCommands(options: {
   workspace: string;
   userConfigDir: string;
+  /** Claude Code's user folder (`~/.claude`): its commands and memory. */
+  claudeUserDir: string;
   /** The current task's rules, when a task is open (its toggles and touched files). */
   currentRules: () => TaskRules | undefined;
 }): Promise<ExtensionSlashCommand[]> {
@@ -37,11 +39,11 @@ export async function extensionSlashCommands(options: {
     description: "List the rules in force, or switch one off or on for this task",
     usage: "[rule]",
     run: async ({ args, print }) => {
-      const rules = options.currentRules() ?? new TaskRules({ workspace: options.workspace, globalRulesDir: join(options.userConfigDir, "rules") });
+      const rules = options.currentRules() ?? new TaskRules({ workspace: options.workspace, globalRulesDir: join(options.userConfigDir, "rules"), claudeUserDir: options.claudeUserDir });
       print(await rules.command(args));
     },
   });
-  for (const command of await loadCustomCommands({ workspace: options.workspace, userConfigDir: options.userConfigDir })) {
+  for (const command of await loadCustomCommands({ workspace: options.workspace, userConfigDir: options.userConfigDir, claudeUserDir: options.claudeUserDir })) {
     commands.push({
       name: command.name,
       description: `${command.description} (${command.kind === "workflow" ? "workflow" : command.scope === "user" ? "your command" : "project command"})`,

@@ -19,7 +19,7 @@ import type { ToolDefinition } from "../tools/tool-definition.js";
 export interface ExtensionWiring {
   rules: TaskRules;
   skills: readonly Skill[];
-  prompt: { globalRulesDir: string; ruleScope: RuleScope; extraSections: () => Promise<string[]> };
+  prompt: { globalRulesDir: string; claudeUserDir: string; ruleScope: RuleScope; extraSections: () => Promise<string[]> };
   tools: ToolDefinition[];
   wrapExecutor(executor: ToolExecutor): ToolExecutor;
   /** Closes the task's browser, if one was opened. */
@@ -28,8 +28,9 @@ export interface ExtensionWiring {
 
 export async function createExtensionWiring(settings: ResolvedSettings, model: { supportsImages: boolean }, taskId: string): Promise<ExtensionWiring> {
   const globalRulesDir = join(settings.userConfigDir, "rules");
-  const rules = new TaskRules({ workspace: settings.cwd, globalRulesDir, taskId });
-  const skills = await loadSkills({ workspace: settings.cwd, userConfigDir: settings.userConfigDir });
+  const { claudeUserDir } = settings;
+  const rules = new TaskRules({ workspace: settings.cwd, globalRulesDir, claudeUserDir, taskId });
+  const skills = await loadSkills({ workspace: settings.cwd, userConfigDir: settings.userConfigDir, claudeUserDir });
   const browser = new BrowserSession();
   // Pages beyond loopback only where commands may reach the network too: no sandbox, or `--sandbox-network`.
   const allowNetwork = settings.sandbox === "off" || settings.sandboxNetwork;
@@ -38,7 +39,7 @@ export async function createExtensionWiring(settings: ResolvedSettings, model: {
   return {
     rules,
     skills,
-    prompt: { globalRulesDir, ruleScope: { touched: rules.touched, disabled: rules.disabled }, extraSections: async () => [skillsSection(skills)] },
+    prompt: { globalRulesDir, claudeUserDir, ruleScope: { touched: rules.touched, disabled: rules.disabled }, extraSections: async () => [skillsSection(skills)] },
     tools,
     wrapExecutor: (executor) => {
       const tracked = withRulePathTracking(executor, rules);

@@ -25,9 +25,9 @@ async function cairn(...args: string[]): Promise<{ stdout: string; stderr: strin
   return output;
 }
 
-async function makeTask(): Promise<string> {
-  const writer = await new TaskStore({ dataDir }).create({ task: "Rename the config loader", workspace: "/work/project" });
-  writer.append({ kind: "ui", message: { id: "1", ts: Date.now(), type: "say", say: "task", text: "Rename the config loader", partial: false } });
+async function makeTask(task = "Rename the config loader"): Promise<string> {
+  const writer = await new TaskStore({ dataDir }).create({ task, workspace: "/work/project" });
+  writer.append({ kind: "ui", message: { id: "1", ts: Date.now(), type: "say", say: "task", text: task, partial: false } });
   writer.append({ kind: "ui", message: { id: "2", ts: Date.now(), type: "say", say: "text", text: "First line\nsecond line", partial: false } });
   writer.append({ kind: "ui", message: { id: "3", ts: Date.now(), type: "ask", ask: "completion_result", text: "Done.", partial: false } });
   writer.append({ kind: "status", status: "completed", tokensIn: 1200, tokensOut: 300, cost: 0.0123 });
@@ -45,6 +45,17 @@ describe("cairn history", () => {
     const { stdout } = await cairn("history");
     expect(stdout).toContain("STATUS");
     expect(stdout).toMatch(new RegExp(`${taskId}\\s+completed\\s+\\S+ \\S+\\s+1200/300\\s+\\$0\\.0123\\s+Rename the config loader`));
+  });
+
+  it("lists the newest task first, as /history and the --resume picker do (table and --json)", async () => {
+    const older = await makeTask("The older task");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const newer = await makeTask("The newer task");
+    const { stdout } = await cairn("history");
+    expect(stdout.indexOf(newer)).toBeGreaterThan(-1);
+    expect(stdout.indexOf(newer)).toBeLessThan(stdout.indexOf(older));
+    const rows = JSON.parse((await cairn("history", "--json")).stdout) as Array<{ taskId: string }>;
+    expect(rows.map((row) => row.taskId)).toEqual([newer, older]);
   });
 
   it("--json prints the rows", async () => {

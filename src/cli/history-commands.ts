@@ -81,12 +81,13 @@ export function formatTranscript(messages: UiMessage[]): string {
 export function registerHistoryCommands(program: Command, context: HistoryCommandContext): void {
   program
     .command("history")
-    .description("list past tasks (newest last)")
+    .description("list past tasks (newest first)")
     .option("--json", "print the list as JSON")
     .option("--data-dir <dir>", dataDirHelp)
     .action(async (flags: { json?: boolean; dataDir?: string }) => {
       const { TaskStore } = await import("../store/task-store.js");
-      const rows = await new TaskStore({ dataDir: dataDirOf(context, flags) }).list();
+      // Newest first, as /history, the --resume picker and `cairn checkpoints` list theirs.
+      const rows = (await new TaskStore({ dataDir: dataDirOf(context, flags) }).list()).reverse();
       write(flags.json === true ? `${escapeControlsInJson(JSON.stringify(rows, null, 2))}\n` : historyTable(rows));
     });
 

@@ -6,6 +6,7 @@
 import { environmentWithSecrets } from "../security/secret-environment.js";
 import { CommanderError, type Command } from "commander";
 import type { ResolvedSettings } from "../config/index.js";
+import type { HookDialect } from "../hooks/hook-definition.js";
 
 interface HooksCommandOptions {
   cwd?: string;
@@ -74,7 +75,7 @@ export function registerHooksCommands(program: Command): void {
         scope: hook.scope,
         source: hook.origin.file,
         form: hook.origin.kind,
-        // Which tool names and shapes it is sent: Claude Code's or cairn's (docs/hooks.md).
+        // Which tool names and shapes it is sent: Claude Code's, cairn's, or cairn's with Cline's fields (docs/hooks.md).
         toolNames: hook.dialect,
         status: held.get(hook) ?? "runs",
       }));
@@ -132,7 +133,7 @@ export function registerHooksCommands(program: Command): void {
       let heldBack = false;
       for (const event of events) {
         const tool = toolEvents.has(event);
-        const subjects = event === "TaskStart" ? ["startup"] : event === "TaskResume" ? ["resume"] : tool ? (dialect: "claude-code" | "cairn") => views.of(dialect).subjects : [];
+        const subjects = event === "TaskStart" ? ["startup"] : event === "TaskResume" ? ["resume"] : tool ? (dialect: HookDialect) => views.of(dialect).subjects : [];
         const payload = tool ? toolPayload(views, () => sampleInput(event)) : sampleInput(event);
         const result = await runner.run(event, payload, { subjects });
         if (result.ran > 0) {

@@ -233,3 +233,16 @@ describe("hooks and commands with .clinerules as a file", () => {
     expect(await readFile(inWorkspace("command-ran.txt"), "utf8")).toBe("hi\n");
   });
 });
+
+describe("the user's own hooks in the sandbox", () => {
+  // The sandbox hides cairn's config folder (and ~/.claude): the user's hook scripts there must still run.
+  it.skipIf(!bubblewrap.ok)("an executable in the user's hooks folder runs under --sandbox workspace-write, and its context reaches the model", async () => {
+    const hooks = join(cli.sandbox.configDir, "cairn", "hooks");
+    await mkdir(hooks, { recursive: true });
+    await writeFile(join(hooks, "UserPromptSubmit"), "#!/bin/sh\ncat > /dev/null\necho 'from the user hooks folder'\n");
+    await chmod(join(hooks, "UserPromptSubmit"), 0o755);
+    const result = await run({ turns: [complete] }, ["--yes", "--sandbox", "workspace-write"]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(JSON.stringify(cli.server?.requests[0]?.body)).toContain("from the user hooks folder");
+  });
+});

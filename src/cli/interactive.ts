@@ -16,6 +16,7 @@ import { exitStatusFor } from "./exit-status.js";
 import { createSession } from "./session.js";
 import type { Session } from "./session.js";
 import type { UndoPoint } from "./undo-command.js";
+import { StatusLineCommand } from "./status-line.js";
 
 /**
  * The TUI's controller: one Task at a time. Enter starts a task; after an
@@ -48,6 +49,8 @@ export class InteractiveController implements TuiController {
   /** Tokens and cost of the tasks this UI ran before the current one. */
   readonly sessionTotals = { tokensIn: 0, tokensOut: 0, cost: 0 };
   settings: ResolvedSettings;
+  /** The user's `statusLine` command (Claude Code's setting), drawn under cairn's status line. */
+  private readonly statusLineCommand: StatusLineCommand | undefined;
 
   constructor(
     private readonly options: {
@@ -65,6 +68,9 @@ export class InteractiveController implements TuiController {
   ) {
     this.settings = options.settings;
     this.mode = options.settings.plan ? "plan" : "act";
+    const statusLine = options.settings.statusLine;
+    this.statusLineCommand =
+      statusLine === undefined ? undefined : new StatusLineCommand({ setting: statusLine, fromProject: options.settings.sources["statusLine"] === "project", settings: () => this.settings });
     this.onExit = options.onExit;
     this.resumeTaskId = options.resumeTaskId;
     this.replayOnResume = options.resumeTaskId !== undefined;
@@ -161,6 +167,7 @@ export class InteractiveController implements TuiController {
     // A task opened from the command line or /resume has nothing on screen yet: show its transcript first.
     const replay = this.replayOnResume;
     this.replayOnResume = false;
+    let sessionCreated = false;
     this.running = (async () => {
       await this.closeSession();
       if (previous) this.addToTotals(previous);
@@ -183,6 +190,7 @@ export class InteractiveController implements TuiController {
         pendingUserMessages: () => this.drainQueue(),
         ...(images.length > 0 ? { images } : {}),
       });
+      sessionCreated = true;
       if (this.exitRequested) {
         // The user quit while the session was being created: it stops here (#11 item 6).
         await session.close();
@@ -200,7 +208,9 @@ export class InteractiveController implements TuiController {
     })()
       .catch((error: unknown) => {
         this.lastResult = { status: "failed", error: error instanceof Error ? error.message : String(error) };
-        this.notify("error", this.lastResult.error ?? "failed");
+        // No task holds what the user typed (the data folder may be gone): it is named, and ↑ brings it back.
+        const kept = !sessionCreated && typed !== undefined && typed.trim() !== "" ? `\n${notSent(typed, resumeId !== undefined)}` : "";
+        this.notify("error", `${this.lastResult.error ?? "failed"}${kept}`);
       })
       .finally(() => {
         this.running = undefined;
@@ -348,7 +358,7 @@ export class InteractiveController implements TuiController {
   status(): TuiStatus {
     const task = this.session?.task;
     const totals = task?.usage.totals();
-    return {
+    const status: TuiStatus = {
       ...(totals === undefined ? {} : { tokensIn: totals.tokensIn, tokensOut: totals.tokensOut }),
       model: this.settings.model,
       mode: this.mode,
@@ -358,12 +368,21 @@ export class InteractiveController implements TuiController {
       busy: this.running !== undefined,
       ...(this.session?.budgetLeft() ? { budgetLeft: this.session.budgetLeft() } : {}),
     };
+    const command = this.statusLineCommand;
+    if (command === undefined) return status;
+    command.update({ taskId: this.taskId, model: status.model, mode: status.mode, cost: status.cost, tokensUsed: status.tokensUsed, contextWindow: status.contextWindow });
+    return command.line === undefined ? status : { ...status, userLine: command.line };
   }
 
   async close(): Promise<void> {
     await this.running;
     await this.closeSession();
   }
+}
+
+/** What became of a message that no task received. */
+function notSent(typed: string, resuming: boolean): string {
+  return `${resuming ? "Your message was not sent" : "Your task was not started"}: "${typed.trim()}". Press ↑ to get it back, and Enter to send it again once that is fixed.`;
 }
 
 function formatDuration(milliseconds: number): string {
@@ -443,7 +462,7 @@ export async function runInteractive(options: {
   // Custom commands, workflows, /newrule and /rules join the menu and /help (#15).
   const { extensionSlashCommands } = await import("./extension-slash-commands.js");
   const { registerSlashCommand, slashCommands } = await import("../ui/tui/slash-commands.js");
-  for (const command of await extensionSlashCommands({ workspace: settings.cwd, userConfigDir: settings.userConfigDir, currentRules: () => controller.currentSession?.rules })) {
+  for (const command of await extensionSlashCommands({ workspace: settings.cwd, userConfigDir: settings.userConfigDir, claudeUserDir: settings.claudeUserDir, currentRules: () => controller.currentSession?.rules })) {
     if (slashCommands.get(command.name) === undefined) registerSlashCommand(command);
   }
   const history = new FileInputHistory({ dataDir: settings.dataDir, workspace: settings.cwd });

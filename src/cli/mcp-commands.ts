@@ -1,12 +1,14 @@
 /**
  * `cairn mcp list|add|remove|approve`: the MCP servers in the user's `mcp.json`
- * (and the project's `.cairn/mcp.json` once the folder is trusted).
+ * and Claude Code's `~/.claude.json` (and the project's `.mcp.json` and
+ * `.cairn/mcp.json` once the folder is trusted).
  */
 import { CommanderError, Option } from "commander";
 import type { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { defaultDataDir, defaultUserConfigDir } from "../config/paths.js";
+import { defaultClaudeStateFile } from "../config/settings-files.js";
 import { isTrusted } from "../config/trust.js";
 import type { McpServerConfig } from "../mcp/config.js";
 import type { McpServerEntry } from "../mcp/config-edit.js";
@@ -17,6 +19,8 @@ export interface McpCommandContext {
   userConfigDir(): string;
   dataDir(): string;
   workspace(): string;
+  /** Claude Code's state file (`~/.claude.json`), whose MCP servers count too; none: not read. */
+  claudeStateFile?(): string;
 }
 
 /** The folders a plain `cairn mcp ...` uses (no flags: the XDG config folder, `CAIRN_HOME` or `~/.cairn`). */
@@ -28,7 +32,20 @@ export function defaultMcpCommandContext(): McpCommandContext {
       return home === undefined || home === "" ? defaultDataDir() : resolve(home);
     },
     workspace: () => process.cwd(),
+    claudeStateFile: () => defaultClaudeStateFile(process.env),
   };
+}
+
+/** The files `cairn mcp list` and `approve` read: the user's, the project's (once trusted) and Claude Code's. */
+async function configuredServers(context: McpCommandContext): Promise<{ servers: McpServerConfig[]; warnings: string[]; projectTrusted: boolean }> {
+  const userConfigDir = context.userConfigDir();
+  const workspace = context.workspace();
+  const projectTrusted = await isTrusted(workspace, userConfigDir);
+  // Loaded only when a command runs, so `cairn --help` and other commands start fast.
+  const { loadMcpConfig } = await import("../mcp/config.js");
+  const claudeStateFile = context.claudeStateFile?.();
+  const loaded = await guarded(() => loadMcpConfig({ userConfigDir, workspace, projectTrusted, ...(claudeStateFile === undefined ? {} : { claudeStateFile }) }));
+  return { ...loaded, projectTrusted };
 }
 
 function clientVersion(): string {
@@ -116,19 +133,13 @@ function textReport(servers: McpServerConfig[], states: McpServerState[], review
 async function listServers(context: McpCommandContext, options: { timeout: string; json?: boolean }): Promise<void> {
   const timeoutSeconds = Number(options.timeout);
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) fail(`--timeout expects a positive number of seconds, got "${options.timeout}"`);
-  const userConfigDir = context.userConfigDir();
-  const workspace = context.workspace();
-  const projectTrusted = await isTrusted(workspace, userConfigDir);
-  // Loaded only when a command runs, so `cairn --help` and other commands start fast.
-  const { loadMcpConfig, userMcpConfigPath } = await import("../mcp/config.js");
-  const { servers, warnings } = await guarded(() => loadMcpConfig({ userConfigDir, workspace, projectTrusted }));
+  const { servers, warnings, projectTrusted } = await configuredServers(context);
   for (const warning of warnings) process.stderr.write(`cairn: warning: ${warning}\n`);
   if (servers.length === 0 && options.json !== true) {
-    process.stdout.write(
-      `No MCP servers configured (looked in ${userMcpConfigPath(userConfigDir)}` +
-        `${projectTrusted ? " and the project's .cairn/mcp.json" : ""}).\n` +
-        "Add one with: cairn mcp add <name> <command-or-url> [args...]\n",
-    );
+    const { userMcpConfigPath } = await import("../mcp/config.js");
+    const claudeStateFile = context.claudeStateFile?.();
+    const places = [userMcpConfigPath(context.userConfigDir()), ...(claudeStateFile === undefined ? [] : [claudeStateFile]), ...(projectTrusted ? ["the project's .mcp.json and .cairn/mcp.json"] : [])];
+    process.stdout.write(`No MCP servers configured (looked in ${places.join(", ")}).\nAdd one with: cairn mcp add <name> <command-or-url> [args...]\n`);
     return;
   }
   // One try per server: a listing must not keep retrying in the background.
@@ -192,11 +203,7 @@ function entryFor(target: string, args: string[], options: AddOptions): McpServe
 }
 
 async function approveServer(context: McpCommandContext, name: string): Promise<void> {
-  const userConfigDir = context.userConfigDir();
-  const workspace = context.workspace();
-  const projectTrusted = await isTrusted(workspace, userConfigDir);
-  const { loadMcpConfig } = await import("../mcp/config.js");
-  const { servers } = await guarded(() => loadMcpConfig({ userConfigDir, workspace, projectTrusted }));
+  const { servers } = await configuredServers(context);
   const server = servers.find((candidate) => candidate.name === name);
   if (server === undefined) fail(`there is no MCP server named "${name}" (see cairn mcp list)`);
   const hub = await createHub({ servers: [{ ...server, disabled: false }], dataDir: context.dataDir(), clientVersion: clientVersion(), reconnect: { initialDelayMs: 3_600_000 } });

@@ -28,7 +28,7 @@ export async function startMcp(options: {
   extraServers?: McpServerConfig[];
 }): Promise<McpWiring> {
   const { settings, notice } = options;
-  const loaded = await loadMcpConfig({ userConfigDir: settings.userConfigDir, workspace: settings.cwd, projectTrusted: settings.trust.trusted });
+  const loaded = await loadMcpConfig({ userConfigDir: settings.userConfigDir, workspace: settings.cwd, projectTrusted: settings.trust.trusted, claudeStateFile: settings.claudeStateFile });
   const extra = options.extraServers ?? [];
   const config = { warnings: loaded.warnings, servers: [...loaded.servers.filter((server) => !extra.some((given) => given.name === server.name)), ...extra] };
   for (const warning of config.warnings) notice(warning);

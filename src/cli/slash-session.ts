@@ -152,7 +152,7 @@ export function createSlashSession(controller: InteractiveController): SlashSess
     contextCommand: (command) => controller.contextCommand(command),
     mcpReport: async () => {
       const { loadMcpConfig } = await import("../mcp/config.js");
-      const { servers, warnings } = await loadMcpConfig({ userConfigDir: settings().userConfigDir, workspace: settings().cwd, projectTrusted: settings().trust.trusted });
+      const { servers, warnings } = await loadMcpConfig({ userConfigDir: settings().userConfigDir, workspace: settings().cwd, projectTrusted: settings().trust.trusted, claudeStateFile: settings().claudeStateFile });
       if (servers.length === 0) return "No MCP servers configured. Add one with: cairn mcp add <name> <command-or-url> [args...]";
       return [
         "MCP servers (cairn mcp list connects and shows their tools):",

@@ -261,6 +261,7 @@ export class SubagentFactory implements ChildTaskFactory {
         workspace: cwd,
         toolExecutor,
         globalRulesDir: join(settings.userConfigDir, "rules"),
+        claudeUserDir: settings.claudeUserDir,
         extraSections: async () => [subagentSection(type, subagentId)],
       }),
       protocol: settings.toolProtocol,

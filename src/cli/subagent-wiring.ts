@@ -24,7 +24,7 @@ export async function createSubagents(options: {
   checkpoints?: boolean;
 }): Promise<{ factory: SubagentFactory; promptSections: () => string[] }> {
   const { settings, current } = options;
-  const { types, warnings } = await loadAgentTypes({ workspace: settings.cwd, userConfigDir: settings.userConfigDir });
+  const { types, warnings } = await loadAgentTypes({ workspace: settings.cwd, userConfigDir: settings.userConfigDir, claudeUserDir: settings.claudeUserDir });
   for (const warning of warnings) options.notice(warning);
   const factory = new SubagentFactory({
     settings,

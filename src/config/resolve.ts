@@ -14,7 +14,7 @@ import { defaultDataDir, defaultUserConfigDir, projectConfigPath, userConfigPath
 import { isTrusted, trustFolder } from "./trust.js";
 import { projectHookPlaces } from "./project-hook-places.js";
 import { sandboxDefault, type BubblewrapProbe } from "./sandbox-default.js";
-import { defaultClaudeUserDir, defaultManagedSettingsPath, loadSettingsFiles, settingsFilePlaces, type SettingsFile } from "./settings-files.js";
+import { defaultClaudeStateFile, defaultClaudeUserDir, defaultManagedSettingsPath, loadSettingsFiles, settingsFilePlaces, type SettingsFile } from "./settings-files.js";
 import { gateProjectFile } from "./project-gate.js";
 import { resolveBudget, resolveModels } from "./narrowing.js";
 import { selectApiKey, selectProfile } from "./profile-and-key.js";
@@ -49,6 +49,8 @@ export interface ResolveSettingsOptions {
   userConfigDir?: string;
   /** Claude Code's user folder; default `$CLAUDE_CONFIG_DIR` or `~/.claude`. */
   claudeUserDir?: string;
+  /** Claude Code's state file; default `$CLAUDE_CONFIG_DIR/.claude.json` or `~/.claude.json`. */
+  claudeStateFile?: string;
   /** Claude Code's managed settings file; default `/etc/claude-code/managed-settings.json`. */
   managedSettingsPath?: string;
   /** `--trust`: trust the workspace (remembered) before reading its config. */
@@ -190,7 +192,8 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
   });
   const permissions = permissionRules(files, flags);
   const gated = [...new Set(heldBack.map((entry) => entry.key))];
-  if (!trusted && (await exists(join(cwd, ".cairn", "mcp.json")))) gated.push(".cairn/mcp.json");
+  // The project's MCP servers (cairn's file and Claude Code's) start only once the folder is trusted (src/mcp/config.ts).
+  for (const file of [".mcp.json", ".cairn/mcp.json"]) if (!trusted && (await exists(join(cwd, file)))) gated.push(file);
   if (!trusted) gated.push(...(await projectHookPlaces(cwd)));
 
   const defaults = defaultsLayer();
@@ -318,6 +321,7 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     trust: { folder: cwd, trusted, gated, heldBack, ...(blockedBaseUrl !== undefined ? { blockedBaseUrl } : {}) },
     settingsFiles: summaries,
     claudeUserDir,
+    claudeStateFile: options.claudeStateFile ?? defaultClaudeStateFile(env),
     environment: commandEnvironment(record<string>("env."), allowEnv, bookkeeping),
     unsandboxedCommands: unsandboxedCommands(files, bookkeeping),
     ...statusLine(optional<StatusLineSetting>("statusLine")),

@@ -45,6 +45,16 @@ export function defaultClaudeUserDir(env: NodeJS.ProcessEnv): string {
   return configured !== undefined && configured.startsWith("/") ? configured : join(homedir(), ".claude");
 }
 
+/**
+ * Claude Code's state file, where `claude mcp add` keeps the user's MCP servers
+ * (`mcpServers`) and each project's own (`projects[<folder>].mcpServers`):
+ * `$CLAUDE_CONFIG_DIR/.claude.json` when that is set, else `~/.claude.json`.
+ */
+export function defaultClaudeStateFile(env: NodeJS.ProcessEnv): string {
+  const configured = env["CLAUDE_CONFIG_DIR"];
+  return join(configured !== undefined && configured.startsWith("/") ? configured : homedir(), ".claude.json");
+}
+
 /** Claude Code's managed settings on this system (Linux; macOS keeps it under /Library). */
 export function defaultManagedSettingsPath(): string {
   return process.platform === "darwin" ? "/Library/Application Support/ClaudeCode/managed-settings.json" : "/etc/claude-code/managed-settings.json";

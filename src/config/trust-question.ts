@@ -5,7 +5,7 @@ const explanations: Array<[RegExp, string]> = [
   [/^hooks$/, "run its hook commands"],
   [/^allowOutsideWrites$/, "write outside the workspace"],
   [/^profiles\.(.+)\.baseUrl$/, 'send requests (with your API key) to the server of profile "$1"'],
-  [/^\.cairn\/mcp\.json$/, "start the MCP servers in .cairn/mcp.json"],
+  [/^(\.cairn\/mcp\.json|\.mcp\.json)$/, "start the MCP servers in $1"],
   [/^dataDir$/, "keep cairn's task logs and checkpoints in its own folder"],
   [/^allowEnv$/, "pass secret environment variables to commands"],
   [/^allowOutsideReads$/, "read files outside the workspace"],

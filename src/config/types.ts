@@ -199,6 +199,8 @@ export interface ResolvedSettings {
   settingsFiles: SettingsFileSummary[];
   /** Claude Code's user folder (`$CLAUDE_CONFIG_DIR`, else `~/.claude`). */
   claudeUserDir: string;
+  /** Claude Code's state file (`~/.claude.json`), read for its MCP servers only (src/mcp/config.ts). */
+  claudeStateFile: string;
   /**
    * Variables set for commands (`env` in the settings files): the user's, a trusted project's;
    * secret-looking names only when `allowEnv` names them. Each name's source is under `env.NAME`.

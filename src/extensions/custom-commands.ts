@@ -25,7 +25,7 @@ export interface CustomCommand {
 export interface CommandFolders {
   workspace: string;
   userConfigDir: string;
-  /** Claude Code's user folder (`~/.claude`); none in tests. */
+  /** Claude Code's user folder (`~/.claude`): its `commands/` are the user's too. */
   claudeUserDir?: string;
 }
 

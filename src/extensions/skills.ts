@@ -1,6 +1,7 @@
 /**
  * Skills: folders with a `SKILL.md` (Claude Code's layout) in `.cairn/skills/`,
- * `.claude/skills/` and the user's config folder. Only each skill's name and
+ * `.claude/skills/`, the user's config folder and Claude Code's user folder
+ * (`~/.claude/skills/`). Only each skill's name and
  * description go into the system prompt; `use_skill` loads the body (and lists
  * the skill's files) when the model asks for it.
  */
@@ -18,6 +19,8 @@ export interface Skill {
 export interface SkillFolders {
   workspace: string;
   userConfigDir: string;
+  /** Claude Code's user folder (`~/.claude`). */
+  claudeUserDir?: string;
 }
 
 const maxListedFiles = 200;
@@ -53,6 +56,7 @@ export async function loadSkills(folders: SkillFolders): Promise<Skill[]> {
     ...(await skillsIn(join(folders.workspace, ".cairn", "skills"), "project")),
     ...(await skillsIn(join(folders.workspace, ".claude", "skills"), "project")),
     ...(await skillsIn(join(folders.userConfigDir, "skills"), "user")),
+    ...(folders.claudeUserDir === undefined ? [] : await skillsIn(join(folders.claudeUserDir, "skills"), "user")),
   ];
   const byName = new Map<string, Skill>();
   for (const skill of all) if (!byName.has(skill.name)) byName.set(skill.name, skill);

@@ -119,7 +119,11 @@ async function readClaudeSettings(file: string, scope: HookScope, warnings: stri
   );
 }
 
-async function readHookFolder(folder: string, scope: HookScope, warnings: string[]): Promise<HookDefinition[]> {
+/**
+ * A hooks folder's executables. Cline's (`.clinerules/hooks/`) are told Cline's fields and read as Cline
+ * reads them; its PostToolUse runs after a failed call too (with `success: false`), as in Cline.
+ */
+async function readHookFolder(folder: string, scope: HookScope, warnings: string[], dialect: "cairn" | "cline" = "cairn"): Promise<HookDefinition[]> {
   let names: string[];
   try {
     names = (await readdir(folder)).sort();
@@ -130,8 +134,9 @@ async function readHookFolder(folder: string, scope: HookScope, warnings: string
   for (const name of names) {
     const extension = extname(name);
     if (!plainExtensions.has(extension)) continue;
-    const events = eventsNamed(basename(name, extension));
-    if (events.length === 0) continue;
+    const named = eventsNamed(basename(name, extension));
+    if (named.length === 0) continue;
+    const events = dialect === "cline" && named.includes("PostToolUse") ? [...named, "PostToolUseFailure" as const] : named;
     const file = join(folder, name);
     const info = await stat(file).catch(() => undefined);
     if (!info?.isFile()) continue;
@@ -159,7 +164,7 @@ async function readHookFolder(folder: string, scope: HookScope, warnings: string
         timeoutMs: defaultHookTimeoutMs,
         scope,
         origin: { kind: "executable", file },
-        dialect: "cairn",
+        dialect,
         fingerprint,
       });
     }
@@ -191,7 +196,7 @@ export async function discoverHooks(options: DiscoverHooksOptions): Promise<Disc
   }
   const hooks = await Promise.all(configured.map((hook) => withFingerprint(hook, options.workspace)));
   hooks.push(...(await readHookFolder(join(options.workspace, ".cairn", "hooks"), "project", warnings)));
-  hooks.push(...(await readHookFolder(join(options.workspace, ".clinerules", "hooks"), "project", warnings)));
+  hooks.push(...(await readHookFolder(join(options.workspace, ".clinerules", "hooks"), "project", warnings, "cline")));
   hooks.push(...(await readHookFolder(join(options.userConfigDir, "hooks"), "user", warnings)));
   return { hooks, warnings };
 }

@@ -7,9 +7,11 @@ export type HookScope = "user" | "project";
  * What a hook expects to be told. Hooks in Claude Code's format (its settings
  * files, or its JSON form in cairn's config) get Claude Code's tool names and
  * input shapes; cairn's own forms (executables in a hooks folder, the old
- * `{"TaskStart": "cmd"}` form) get cairn's tool names and parameters.
+ * `{"TaskStart": "cmd"}` form) get cairn's tool names and parameters; Cline's
+ * (executables in `.clinerules/hooks/`) get cairn's too, with Cline's fields
+ * beside them (src/hooks/cline-input.ts), and are read as Cline reads them.
  */
-export type HookDialect = "claude-code" | "cairn";
+export type HookDialect = "claude-code" | "cairn" | "cline";
 
 /** Where a hook was configured, for `cairn hooks list` and the messages. */
 export type HookOrigin =

@@ -3,6 +3,7 @@
  * fields are read at the top level and inside `hookSpecificOutput`; Cline's
  * (`cancel`, `contextModification`, `errorMessage`) too.
  */
+import type { HookDialect } from "./hook-definition.js";
 import type { HookProcessResult } from "./spawn-hook.js";
 
 export type HookDecision = "block" | "allow" | "ask";
@@ -88,16 +89,18 @@ const shellCouldNotRun = new Set([126, 127]);
  * Exit 0 reads the JSON on stdout (plain text is kept as plain output);
  * exit 2 blocks with stderr as the reason (Claude Code's convention); any
  * other failure is reported and blocks nothing. A hook that could not start
- * is marked so (`notStarted`); what that means depends on the event.
+ * is marked so (`notStarted`); what that means depends on the event. A hook
+ * written for Cline is read as Cline reads it (`readClineOutput`).
  */
-export function readHookOutput(result: HookProcessResult): HookVerdict {
+export function readHookOutput(result: HookProcessResult, dialect: HookDialect = "cairn"): HookVerdict {
   if (result.spawnError !== undefined) return { problem: `could not start: ${result.spawnError}`, notStarted: true };
   if (result.cancelled) return { problem: "cancelled" };
-  if (result.timedOut) return { problem: `timed out after ${Math.round(result.durationMs / 1000)} s` };
   const stderr = result.stderr.trim();
   if (result.exitCode !== null && shellCouldNotRun.has(result.exitCode)) {
     return { problem: `could not start (exit ${result.exitCode})${stderr === "" ? "" : `: ${stderr.slice(0, 500)}`}`, notStarted: true };
   }
+  if (dialect === "cline") return readClineOutput(result);
+  if (result.timedOut) return { problem: `timed out after ${Math.round(result.durationMs / 1000)} s` };
   if (result.exitCode === 2) return { decision: "block", reason: stderr === "" ? "blocked by a hook (exit code 2)" : stderr };
   if (result.exitCode !== 0) {
     return { problem: `exited with ${result.exitCode ?? "a signal"}${stderr === "" ? "" : `: ${stderr.slice(0, 500)}`}` };
@@ -114,4 +117,37 @@ export function readHookOutput(result: HookProcessResult): HookVerdict {
     return { problem: "printed output that is not valid JSON; it was ignored", plainOutput: stdout.slice(0, 500) };
   }
   return { plainOutput: stdout };
+}
+
+/** The last JSON object on stdout (a Cline hook may log lines before it, and jq prints it over several lines). */
+function finalJsonObject(stdout: string): { found: Json } | { broken: true } | undefined {
+  const starts = [...stdout.matchAll(/(^|\n)\s*\{/g)].map((match) => match.index + match[1]!.length).reverse();
+  for (const start of starts) {
+    try {
+      const parsed: unknown = JSON.parse(stdout.slice(start));
+      if (isObject(parsed)) return { found: parsed };
+    } catch {
+      // an earlier opening brace may start it
+    }
+  }
+  return starts.length === 0 ? undefined : { broken: true };
+}
+
+/**
+ * Cline's rules: the final JSON object on stdout is the answer (`cancel`,
+ * `contextModification`, `errorMessage`); no JSON lets the action proceed;
+ * a non-zero exit, JSON that cannot be read and a timeout block it.
+ */
+function readClineOutput(result: HookProcessResult): HookVerdict {
+  const stdout = result.stdout.trim();
+  const answer = finalJsonObject(stdout);
+  const verdict = answer !== undefined && "found" in answer ? readJson(answer.found) : {};
+  if (result.timedOut) return { decision: "block", reason: `the hook timed out after ${Math.round(result.durationMs / 1000)} s`, problem: "timed out" };
+  if (result.exitCode !== 0) {
+    const stderr = result.stderr.trim();
+    const reason = verdict.reason ?? (stderr === "" ? `the hook exited with ${result.exitCode ?? "a signal"}` : stderr.slice(0, 500));
+    return { ...verdict, decision: "block", reason };
+  }
+  if (answer !== undefined && "broken" in answer) return { decision: "block", reason: "the hook printed JSON that cannot be read", problem: "printed output that is not valid JSON" };
+  return verdict;
 }

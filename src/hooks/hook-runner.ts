@@ -9,6 +9,8 @@ import { hookLabel } from "./hook-definition.js";
 import { readHookOutput } from "./hook-output.js";
 import type { HookDecision, HookVerdict } from "./hook-output.js";
 import { spawnHook } from "./spawn-hook.js";
+import { commandFiles } from "./hook-scripts.js";
+import { clineHookInput } from "./cline-input.js";
 import type { LaunchPolicy } from "../security/process-launch.js";
 import type { HookProcessResult } from "./spawn-hook.js";
 import { matcherMatches } from "./tool-names.js";
@@ -102,16 +104,30 @@ export class HookRunner {
           this.options.onReport?.(report);
           return report;
         }
-        const input = JSON.stringify({
+        const fields = {
           ...this.options.basePayload(),
           ...(typeof payload === "function" ? payload(hook.dialect) : payload),
           hook_event_name: hook.configuredAs,
           cairn_event: event,
           // The old `{"TaskStart": "cmd"}` hooks read `hook`.
           hook: event,
+        };
+        // A hook written for Cline reads Cline's fields (`preToolUse.toolName` ...); cairn's stay beside them.
+        const input = JSON.stringify(hook.dialect === "cline" ? { ...fields, ...clineHookInput({ event, hookName: hook.configuredAs, fields, cwd: this.options.cwd, version: "cairn" }) } : fields);
+        // The user's own hooks may keep their scripts where the sandbox hides everything (`~/.claude/hooks/`, cairn's config folder):
+        // those files stay readable for them. A project's hook never unhides anything.
+        const visible = hook.scope === "project" || this.options.launchPolicy?.sandbox === undefined ? [] : await commandFiles(hook.command, this.options.cwd);
+        const result = await spawn({
+          command: hook.command,
+          cwd: this.options.cwd,
+          input,
+          timeoutMs: hook.timeoutMs,
+          signal,
+          ...(this.options.env ? { env: this.options.env } : {}),
+          ...(this.options.launchPolicy ? { launchPolicy: this.options.launchPolicy } : {}),
+          ...(visible.length === 0 ? {} : { visible }),
         });
-        const result = await spawn({ command: hook.command, cwd: this.options.cwd, input, timeoutMs: hook.timeoutMs, signal, ...(this.options.env ? { env: this.options.env } : {}), ...(this.options.launchPolicy ? { launchPolicy: this.options.launchPolicy } : {}) });
-        const report = { event, hook, result, verdict: readHookOutput(result) };
+        const report = { event, hook, result, verdict: readHookOutput(result, hook.dialect) };
         this.options.onReport?.(report);
         return report;
       }),

@@ -153,3 +153,19 @@ export async function hookScripts(command: string, workspace: string): Promise<H
 export function scriptParts(scripts: readonly HookScript[]): string[] {
   return scripts.map((script) => `script ${script.path} ${script.hash ?? "missing"}`);
 }
+
+/**
+ * The files `command` runs wherever they are (absolute paths of existing
+ * files): a user's hook script in `~/.claude/hooks/` must stay readable in
+ * the sandbox, which hides that folder. Words cairn cannot read statically
+ * (another variable) are left out.
+ */
+export async function commandFiles(command: string, workspace: string): Promise<string[]> {
+  const files = new Set<string>();
+  for (const word of scriptWords(command, workspace)) {
+    if (word.unknown || word.text === "" || (word.role === "program" && !word.text.includes("/"))) continue;
+    const absolute = isAbsolute(word.text) ? word.text : resolve(workspace, word.text);
+    if ((await stat(absolute).catch(() => undefined))?.isFile() === true) files.add(absolute);
+  }
+  return [...files];
+}

@@ -22,6 +22,8 @@ export interface HookProcessRequest {
   shell?: string;
   /** The scrubbed environment and the sandbox every child process gets (src/security). */
   launchPolicy?: LaunchPolicy;
+  /** Files the command runs that stay readable in the sandbox wherever they are (only ever the user's own hook scripts). */
+  visible?: readonly string[];
 }
 
 export interface HookProcessResult {
@@ -51,7 +53,14 @@ export function spawnHook(request: HookProcessRequest): Promise<HookProcessResul
     let launch;
     try {
       // Secrets scrubbed from its environment (the hook's own variables added after), in the sandbox when one is on.
-      launch = launchProcess({ policy: request.launchPolicy, program: shell, args: ["-c", request.command], cwd: request.cwd, ...(request.env ? { extraEnv: request.env } : {}) });
+      launch = launchProcess({
+        policy: request.launchPolicy,
+        program: shell,
+        args: ["-c", request.command],
+        cwd: request.cwd,
+        ...(request.env ? { extraEnv: request.env } : {}),
+        ...(request.visible === undefined ? {} : { visible: request.visible }),
+      });
     } catch (error) {
       resolve({ exitCode: null, stdout: "", stderr: "", timedOut: false, cancelled: false, truncated: false, spawnError: error instanceof Error ? error.message : String(error), durationMs: 0 });
       return;

@@ -142,7 +142,9 @@ export function withToolHooks(executor: ToolExecutor, options: ToolHookOptions):
     contexts.push(...pre.contexts);
     if (runner.has("PermissionRequest")) callContext = withPermissionHooks(callContext, views);
 
+    const started = Date.now();
     let outcome = await executor.executeTool(call, callContext);
+    const executionTimeMs = Date.now() - started;
 
     // As in Claude Code: PostToolUse after a call that succeeded, PostToolUseFailure after one that failed; neither when the user refused it.
     const subjects = (dialect: HookDialect) => views.of(dialect).subjects;
@@ -153,11 +155,13 @@ export function withToolHooks(executor: ToolExecutor, options: ToolHookOptions):
         ? { ran: 0, contexts: [] }
         : await runner.run(
             postEvent,
-            toolPayload(views, (view, dialect) =>
-              postEvent === "PostToolUseFailure"
+            toolPayload(views, (view, dialect) => ({
+              ...(postEvent === "PostToolUseFailure"
                 ? { error: responseText(outcome.content), is_interrupt: context.signal.aborted }
-                : { tool_response: dialect === "claude-code" ? claudeCodeToolResponse(view, outcome) : { status: outcome.status, content: responseText(outcome.content) } },
-            ),
+                : { tool_response: dialect === "claude-code" ? claudeCodeToolResponse(view, outcome) : { status: outcome.status, content: responseText(outcome.content) } }),
+              // Cline's PostToolUse says how long the call took.
+              ...(dialect === "cline" ? { execution_time_ms: executionTimeMs } : {}),
+            })),
             { subjects, signal: context.signal },
           );
     // Claude Code's PostToolUse `decision: "block"` (or exit 2) tells the model the reason.

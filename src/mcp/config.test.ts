@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { expandEnvironment, loadMcpConfig, McpConfigError, parseMcpConfig } from "./config.js";
+import { expandEnvironment, loadMcpConfig, McpConfigError, parseMcpConfig, type McpServerConfig } from "./config.js";
 import { makeTemporaryFolder } from "./test-support/servers.js";
 
 const file = "/home/user/.config/cairn/mcp.json";
@@ -157,5 +157,76 @@ describe("loadMcpConfig", () => {
     await expect(loadMcpConfig({ ...paths, projectTrusted: false })).rejects.toThrow(
       new RegExp(`^${userFile.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: is not valid JSON .*fix or remove the file$`),
     );
+  });
+});
+
+describe("loadMcpConfig: Claude Code's MCP files", () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    while (cleanups.length > 0) await cleanups.pop()!();
+  });
+
+  async function machine(): Promise<{ userConfigDir: string; workspace: string; claudeStateFile: string }> {
+    const root = await makeTemporaryFolder("claude");
+    cleanups.push(root.remove);
+    const userConfigDir = join(root.path, "config");
+    const workspace = join(root.path, "project");
+    await mkdir(userConfigDir, { recursive: true });
+    await mkdir(workspace, { recursive: true });
+    return { userConfigDir, workspace, claudeStateFile: join(root.path, ".claude.json") };
+  }
+
+  const commands = (servers: McpServerConfig[]): Array<[string, string, string]> =>
+    servers.map((server) => [server.name, server.transport.type === "stdio" ? server.transport.command : "", server.source]);
+
+  it("reads ~/.claude.json's user servers and this project's own, and .mcp.json once the folder is trusted; Claude Code's precedence (local > project > user)", async () => {
+    const paths = await machine();
+    const mcpJson = join(paths.workspace, ".mcp.json");
+    await writeFile(mcpJson, JSON.stringify({ mcpServers: { team: { type: "stdio", command: "team-server" }, shared: { command: "from-project" } } }));
+    await writeFile(
+      paths.claudeStateFile,
+      JSON.stringify({
+        numStartups: 3,
+        mcpServers: { mine: { type: "stdio", command: "my-server", env: {} }, shared: { command: "from-user" } },
+        projects: { [paths.workspace]: { mcpServers: { local: { command: "local-server" }, team: { command: "my-own-team" } } }, "/elsewhere": { mcpServers: { other: { command: "x" } } } },
+      }),
+    );
+    const local = `${paths.claudeStateFile} (projects["${paths.workspace}"])`;
+
+    const untrusted = await loadMcpConfig({ ...paths, projectTrusted: false });
+    expect(commands(untrusted.servers)).toEqual([
+      ["mine", "my-server", paths.claudeStateFile],
+      ["shared", "from-user", paths.claudeStateFile],
+      ["local", "local-server", local],
+      ["team", "my-own-team", local],
+    ]);
+    expect(untrusted.warnings).toEqual([`${mcpJson}: ignored because this folder is not trusted yet`]);
+
+    const trusted = await loadMcpConfig({ ...paths, projectTrusted: true });
+    expect(commands(trusted.servers)).toEqual([
+      ["mine", "my-server", paths.claudeStateFile],
+      ["shared", "from-project", mcpJson],
+      ["team", "my-own-team", local],
+      ["local", "local-server", local],
+    ]);
+    expect(trusted.warnings).toEqual([`${mcpJson}: server "shared" replaces the one in ${paths.claudeStateFile}`]);
+  });
+
+  it("a broken ~/.claude.json or a server cairn cannot run there is a warning, never a stop; without the option it is not read", async () => {
+    const paths = await machine();
+    await writeFile(paths.claudeStateFile, JSON.stringify({ mcpServers: { good: { command: "ok" }, ide: { type: "ws-ide", url: "ws://127.0.0.1:1" } } }));
+    const partly = await loadMcpConfig({ ...paths, projectTrusted: false });
+    expect(commands(partly.servers)).toEqual([["good", "ok", paths.claudeStateFile]]);
+    expect(partly.warnings).toHaveLength(1);
+    expect(partly.warnings[0]).toContain(`${paths.claudeStateFile}: server "ide"`);
+    expect(partly.warnings[0]).toMatch(/\(ignored\)$/);
+
+    await writeFile(paths.claudeStateFile, "{ half written");
+    const broken = await loadMcpConfig({ ...paths, projectTrusted: false });
+    expect(broken.servers).toEqual([]);
+    expect(broken.warnings).toEqual([expect.stringMatching(new RegExp(`^${paths.claudeStateFile.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: is not valid JSON .*; its MCP servers were not started$`))]);
+
+    const { claudeStateFile: _unused, ...withoutClaude } = paths;
+    expect(await loadMcpConfig({ ...withoutClaude, projectTrusted: true })).toEqual({ servers: [], warnings: [] });
   });
 });

@@ -247,40 +247,60 @@ export function projectMcpConfigPath(workspace: string): string {
   return join(workspace, ".cairn", "mcp.json");
 }
 
+/** Claude Code's project file: `.mcp.json` at the project's root ("project" scope, shared with the team). */
+export function claudeProjectMcpConfigPath(workspace: string): string {
+  return join(workspace, ".mcp.json");
+}
+
 /**
- * The user's servers, then the project's (only once the folder is trusted, since a
- * repository could otherwise start any program). A project server replaces a user
- * server of the same name.
+ * Every server, lowest precedence first, a later one replacing an earlier one
+ * of the same name: the user's in Claude Code's state file (`~/.claude.json`),
+ * the user's `mcp.json`, the project's `.mcp.json` (Claude Code's) and
+ * `.cairn/mcp.json` (only once the folder is trusted, since a repository could
+ * otherwise start any program), and the user's own for this project in
+ * `~/.claude.json` (Claude Code's "local" scope, which wins there too).
  */
 export async function loadMcpConfig(options: {
   userConfigDir: string;
   workspace: string;
   projectTrusted: boolean;
+  /** Claude Code's state file (`~/.claude.json`); none: not read. */
+  claudeStateFile?: string;
 }): Promise<{ servers: McpServerConfig[]; warnings: string[] }> {
   const warnings: string[] = [];
   const byName = new Map<string, McpServerConfig>();
+  const userSources = new Set<string>();
+  const add = (servers: readonly McpServerConfig[], scope: "user" | "project"): void => {
+    for (const server of servers) {
+      const replaced = byName.get(server.name);
+      if (replaced !== undefined && scope === "project" && userSources.has(replaced.source)) {
+        warnings.push(`${server.source}: server "${server.name}" replaces the one in ${replaced.source}`);
+      }
+      if (scope === "user") userSources.add(server.source);
+      byName.set(server.name, server);
+    }
+  };
+  // Loaded only when asked for: it imports this module's parser.
+  const claude = options.claudeStateFile === undefined ? undefined : await (await import("./claude-state-servers.js")).readClaudeStateServers({ file: options.claudeStateFile, workspace: options.workspace, warnings });
+  add(claude?.user ?? [], "user");
   const userFile = userMcpConfigPath(options.userConfigDir);
   const userRaw = await readMcpConfigFile(userFile);
   if (userRaw !== undefined) {
     const parsed = parseMcpConfig(userRaw, { file: userFile, baseDirectory: options.userConfigDir });
     warnings.push(...parsed.warnings);
-    for (const server of parsed.servers) byName.set(server.name, server);
+    add(parsed.servers, "user");
   }
-  const projectFile = projectMcpConfigPath(options.workspace);
-  const projectRaw = await readMcpConfigFile(projectFile);
-  if (projectRaw !== undefined) {
+  for (const projectFile of [claudeProjectMcpConfigPath(options.workspace), projectMcpConfigPath(options.workspace)]) {
+    const projectRaw = await readMcpConfigFile(projectFile);
+    if (projectRaw === undefined) continue;
     if (!options.projectTrusted) {
       warnings.push(`${projectFile}: ignored because this folder is not trusted yet`);
-    } else {
-      const parsed = parseMcpConfig(projectRaw, { file: projectFile, baseDirectory: options.workspace });
-      warnings.push(...parsed.warnings);
-      for (const server of parsed.servers) {
-        if (byName.has(server.name)) {
-          warnings.push(`${projectFile}: server "${server.name}" replaces the one in ${userFile}`);
-        }
-        byName.set(server.name, server);
-      }
+      continue;
     }
+    const parsed = parseMcpConfig(projectRaw, { file: projectFile, baseDirectory: options.workspace });
+    warnings.push(...parsed.warnings);
+    add(parsed.servers, "project");
   }
+  add(claude?.local ?? [], "user");
   return { servers: [...byName.values()], warnings };
 }

@@ -106,3 +106,18 @@ describe("/rules (issue #15 Rules: toggles)", () => {
     expect(await prompt(again)).not.toContain("Root.");
   });
 });
+
+describe("Claude Code's memory files", () => {
+  it("CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md and the user's ~/.claude/CLAUDE.md all reach the prompt, each named", async () => {
+    const claudeUserDir = join(workspace, "..", "claude-home");
+    await put(join(workspace, "CLAUDE.md"), "project memory");
+    await put(join(workspace, ".claude", "CLAUDE.md"), "memory in the .claude folder");
+    await put(join(workspace, "CLAUDE.local.md"), "my uncommitted memory");
+    await put(join(claudeUserDir, "CLAUDE.md"), "my user memory");
+    const rules = new TaskRules({ workspace, claudeUserDir });
+    expect((await rules.list()).map(({ rule }) => rule.source)).toEqual(["~/.claude/CLAUDE.md", "CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"]);
+    const executor = createToolExecutor({ workspace, yes: true, allowOutsideWrites: false, protocol: "xml" });
+    const text = await createPromptBuilder({ workspace, toolExecutor: executor, claudeUserDir }).systemPrompt({ mode: "act", protocol: "xml", mcpSection: "" });
+    for (const memory of ["project memory", "memory in the .claude folder", "my uncommitted memory", "my user memory"]) expect(text).toContain(memory);
+  });
+});

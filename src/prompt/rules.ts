@@ -1,6 +1,8 @@
 /**
  * The rules the user gave: `AGENTS.md` and `CLAUDE.md` at the root,
- * `.clinerules` (a file or a folder), `.cairn/rules/`, and a global folder;
+ * Claude Code's other memory files (`.claude/CLAUDE.md`, `CLAUDE.local.md`,
+ * the user's `~/.claude/CLAUDE.md`), `.clinerules` (a file or a folder),
+ * `.cairn/rules/`, and a global folder;
  * conditional rules (front matter `paths:` globs) only while a matching file
  * is in play; the nearest nested `AGENTS.md` / `CLAUDE.md` of each touched
  * file; `@file` imports inside any of them; and per-task toggles.
@@ -68,11 +70,24 @@ async function readFolder(folder: string, label: string): Promise<RuleFile[]> {
   return files;
 }
 
+/** Where the rules are: the workspace, the user's rules folder, and Claude Code's user folder (`~/.claude`). */
+export interface RulePlaces {
+  workspace: string;
+  globalRulesDir?: string;
+  claudeUserDir?: string;
+}
+
+/** Claude Code's memory files at the project's root besides CLAUDE.md: its folder's, and the user's own uncommitted one. */
+const claudeProjectMemory = [".claude/CLAUDE.md", "CLAUDE.local.md"];
+
 /** Every rule file that may apply (root, .clinerules, .cairn/rules, global), conditional ones included. */
-export async function discoverRules(options: { workspace: string; globalRulesDir?: string }): Promise<RuleFile[]> {
+export async function discoverRules(options: RulePlaces): Promise<RuleFile[]> {
   const rules: RuleFile[] = [];
   if (options.globalRulesDir) rules.push(...(await readFolder(options.globalRulesDir, "global rules")));
-  for (const name of nestedRuleNames) {
+  // Claude Code's user memory, read for every project as Claude Code does.
+  const userMemory = options.claudeUserDir === undefined ? undefined : await ruleFrom(join(options.claudeUserDir, "CLAUDE.md"), "~/.claude/CLAUDE.md", "always");
+  if (userMemory) rules.push(userMemory);
+  for (const name of [...nestedRuleNames, ...claudeProjectMemory]) {
     const rule = await ruleFrom(join(options.workspace, name), name, "always");
     if (rule) rules.push(rule);
   }
@@ -153,7 +168,7 @@ export interface ListedRule {
 }
 
 /** Every rule with whether it applies now and whether it is switched on (for `/rules`). */
-export async function listRules(options: { workspace: string; globalRulesDir?: string } & RuleScope): Promise<ListedRule[]> {
+export async function listRules(options: RulePlaces & RuleScope): Promise<ListedRule[]> {
   const touched = options.touched ?? new Set<string>();
   const disabled = options.disabled ?? new Set<string>();
   const all = [...(await discoverRules(options)), ...(await nestedRules(options.workspace, touched))];
@@ -161,7 +176,7 @@ export async function listRules(options: { workspace: string; globalRulesDir?: s
 }
 
 /** The rules that go into the system prompt now. */
-export async function loadRules(options: { workspace: string; globalRulesDir?: string } & RuleScope): Promise<RuleFile[]> {
+export async function loadRules(options: RulePlaces & RuleScope): Promise<RuleFile[]> {
   return (await listRules(options)).filter((listed) => listed.applies && listed.enabled).map((listed) => listed.rule);
 }
 

@@ -9,6 +9,8 @@ export interface PromptOptions {
   workspace: string;
   toolExecutor: Pick<ToolExecutor, "promptDescriptions">;
   globalRulesDir?: string;
+  /** Claude Code's user folder, for the user's memory (`~/.claude/CLAUDE.md`). */
+  claudeUserDir?: string;
   /** The task's touched files and rule toggles (nested and conditional rules, `/rules`). */
   ruleScope?: RuleScope;
   /** More sections after the rules (e.g. the skills list, the subagent types, a subagent's own instructions). */
@@ -86,7 +88,12 @@ export function createPromptBuilder(options: PromptOptions): PromptBuilder {
   const now = options.now ?? (() => new Date());
   return {
     async systemPrompt({ mode, protocol, mcpSection }) {
-      const rules = await loadRules({ workspace: options.workspace, ...(options.globalRulesDir ? { globalRulesDir: options.globalRulesDir } : {}), ...options.ruleScope });
+      const rules = await loadRules({
+        workspace: options.workspace,
+        ...(options.globalRulesDir ? { globalRulesDir: options.globalRulesDir } : {}),
+        ...(options.claudeUserDir ? { claudeUserDir: options.claudeUserDir } : {}),
+        ...options.ruleScope,
+      });
       const extra = (await options.extraSections?.()) ?? [];
       const sections = [
         roleSection(),

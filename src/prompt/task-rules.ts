@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import type { ToolExecutor } from "../task/contracts/tool-executor.js";
 import { withExecuteTool } from "../task/contracts/tool-executor.js";
 import { listRules } from "./rules.js";
-import type { ListedRule } from "./rules.js";
+import type { ListedRule, RulePlaces } from "./rules.js";
 
 /** Rules switched off, by task: a task resumed in the same process (the terminal UI) keeps its toggles. */
 const disabledByTask = new Map<string, Set<string>>();
@@ -15,7 +15,7 @@ export class TaskRules {
   readonly touched = new Set<string>();
   readonly disabled: Set<string>;
 
-  constructor(private readonly options: { workspace: string; globalRulesDir?: string; taskId?: string }) {
+  constructor(private readonly options: RulePlaces & { taskId?: string }) {
     const known = options.taskId === undefined ? undefined : disabledByTask.get(options.taskId);
     this.disabled = known ?? new Set<string>();
     if (options.taskId !== undefined && known === undefined) disabledByTask.set(options.taskId, this.disabled);
@@ -33,8 +33,8 @@ export class TaskRules {
   }
 
   list(): Promise<ListedRule[]> {
-    const { workspace, globalRulesDir } = this.options;
-    return listRules({ workspace, ...(globalRulesDir === undefined ? {} : { globalRulesDir }), touched: this.touched, disabled: this.disabled });
+    const { taskId: _taskId, ...places } = this.options;
+    return listRules({ ...places, touched: this.touched, disabled: this.disabled });
   }
 
   /** `/rules`: the list with marks, or toggles the rule named (its source, or a unique part of it). */

@@ -31,8 +31,11 @@ export interface SandboxLauncher {
   workspace: string;
   /** The sandbox's network setting (--sandbox-network). */
   network: boolean;
-  /** The plan for one process, made when it starts (the workspace changes between starts). */
-  prepare(options: { longLived: boolean; network: boolean; program: string }): PreparedSandbox;
+  /**
+   * The plan for one process, made when it starts (the workspace changes between starts). `visible`:
+   * files it runs that stay readable even inside a hidden folder (a user's hook script in `~/.claude/hooks/`).
+   */
+  prepare(options: { longLived: boolean; network: boolean; program: string; visible?: readonly string[] }): PreparedSandbox;
   /** Whether a shell command line gets the network (Network rules, network-rules.ts); default `network`. */
   commandNetwork?(command: string): boolean;
 }
@@ -60,13 +63,15 @@ export function launchProcess(options: {
   network?: boolean;
   /** A server that runs for the whole session (no placeholders: they would stand in the workspace all along). */
   longLived?: boolean;
+  /** Files the process runs that must stay readable in the sandbox (the scripts of the user's own hooks), wherever they are. */
+  visible?: readonly string[];
 }): Launch {
   const env = { ...scrubEnvironment(options.baseEnv ?? environmentWithSecrets(), options.policy?.allowEnv ?? []), ...options.policy?.environment, ...options.extraEnv };
   const sandbox = options.policy?.sandbox;
   if (sandbox === undefined) return { file: options.program, args: options.args, env, release: () => [] };
   const usable = checkBubblewrap();
   if (!usable.ok) throw new SandboxUnavailableError(usable.message);
-  const prepared = sandbox.prepare({ longLived: options.longLived === true, network: options.network ?? sandbox.network, program: options.program });
+  const prepared = sandbox.prepare({ longLived: options.longLived === true, network: options.network ?? sandbox.network, program: options.program, ...(options.visible === undefined ? {} : { visible: options.visible }) });
   const command = [options.program, ...options.args];
   const sandboxOptions = bubblewrapOptions(prepared.plan, options.cwd, command);
   const hiddenHistory = prepared.trackedSecrets.length > 0 ? { hiddenHistory: prepared.trackedSecrets } : {};

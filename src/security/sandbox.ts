@@ -35,7 +35,7 @@ export interface SandboxPlan {
   hidden: string[];
   /** Folders rebuilt from their visible entries (an empty read-only folder with them bound back): what else was there is hidden. */
   rebuilt: Array<{ folder: string; visible: string[] }>;
-  /** Paths inside hidden folders that stay readable (the session's command outputs). */
+  /** Paths that stay readable inside hidden folders or the private /tmp (the session's command outputs, the user's own hook scripts). */
   readable: string[];
   /** Paths outside the workspace that stay writable (rare). */
   writable: string[];

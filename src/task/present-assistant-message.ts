@@ -105,3 +105,20 @@ export async function presentAssistantMessage(context: PresenterContext): Promis
   }
   if (round.presentAssistantMessageHasPendingUpdates) await context.presentAssistantMessage();
 }
+
+/**
+ * The text that streamed since the last presentation frame (growing blocks are shown once per
+ * frame) is shown before an abort closes the messages, so that the screen and the log keep the
+ * answer as far as the history keeps it (SPEC T5). Tool calls are not presented: none may run now.
+ */
+export function presentStreamedText(context: PresenterContext, round: Round): void {
+  const blocks = round.assistantMessageContent;
+  for (let index = round.currentStreamingContentIndex; index < blocks.length; index += 1) {
+    const block = blocks.at(index);
+    if (block?.type === "text" && !round.didRejectTool) {
+      context.say("text", block.content, { partial: true, key: `text:${index}`, transform: context.textCleaner() });
+    } else if (block?.type === "reasoning" && block.redactedData === undefined) {
+      context.say("reasoning", block.content, { partial: true, key: `reasoning:${index}` });
+    }
+  }
+}

@@ -295,6 +295,38 @@ describe("Task abort (T5)", () => {
     expect(host.says("api_req_started")[0]?.meta).toMatchObject({ cancelReason: "user_cancelled" });
   });
 
+  it("T5: abort mid-stream shows and logs the answer as far as it streamed, the same text the history keeps", async () => {
+    const gate = deferred();
+    const answer = "First line of the answer.\nSecond line goes on and on";
+    const { task, log, host, provider } = makeTask([[...textChunks(answer, 3), { type: "gate", wait: () => gate.promise }, text(" never")]], {
+      extra: { presentationFrameMs: 1_000 },
+    });
+    const running = task.startTask("t");
+    // Every chunk before the gate is in: the abort comes in the middle of a presentation frame.
+    while (provider.sent < Math.ceil(answer.length / 3)) await new Promise((resolve) => setTimeout(resolve, 2));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await task.abortTask();
+    expect((await running).status).toBe("aborted");
+    expect(messageText(task.apiConversationHistory.at(-1))).toContain(answer);
+    const logged = log.entries.flatMap((entry) => (entry.kind === "ui" && entry.message.type === "say" && entry.message.say === "text" ? [entry.message] : []));
+    expect(logged.at(-1)).toMatchObject({ text: answer, partial: false });
+    expect(host.texts().at(-1)).toBe(answer);
+  });
+
+  it("T5: an abort after the user accepted the completion leaves the task completed (quitting right after Enter)", async () => {
+    const gate = deferred();
+    const { task, log, host } = makeTask([[text(complete("all done")), { type: "gate", wait: () => gate.promise }, text("\n")]]);
+    const running = task.startTask("t");
+    await host.nextAsk();
+    // The user pressed Enter at the result; the stream has not ended yet when Ctrl+C comes.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await task.abortTask();
+    gate.resolve();
+    expect(await running).toEqual({ status: "completed" });
+    expect(log.entries.at(-1)).toMatchObject({ kind: "status", status: "completed" });
+    expect(host.finalMessages().map((message) => message.text)).not.toContain("Task interrupted. Nothing done so far is lost: it can be resumed.");
+  });
+
   it("T5: abort during a tool stops it, kills what runs, and keeps finished results", async () => {
     const { task, tools } = makeTask([[text(`${read("a")}\n<wait>\n</wait>`)]], { yes: true, parallelTools: true });
     const running = task.startTask("t");

@@ -11,7 +11,7 @@ import type { SayOptions } from "./message-state.js";
 import type { ApiRequestMeta, AskMeta, RetryMeta } from "./contracts/message-meta.js";
 import type { AskResponse, AskType, SayType } from "./contracts/messages.js";
 import { MistakeTracker } from "./mistakes.js";
-import { presentAssistantMessage } from "./present-assistant-message.js";
+import { presentAssistantMessage, presentStreamedText } from "./present-assistant-message.js";
 import type { PresenterContext } from "./present-assistant-message.js";
 import * as responses from "./responses.js";
 import { noCheckpoints, noHooks, noLog, noMcp } from "./contracts/seams.js";
@@ -317,7 +317,7 @@ export class Task {
       schedulePresentation: () => this.schedulePresentation(),
       presentationFrameMs: this.options.presentationFrameMs ?? 16,
     });
-    if (this.taskState.abort) await this.saveInterruptedRound(round, assembler, outcome.rawText);
+    if (this.interruptedBeforeCompletion()) await this.saveInterruptedRound(round, assembler, outcome.rawText);
     return this.finishRound({ round, assembler, ...outcome });
   }
 
@@ -376,7 +376,7 @@ export class Task {
     round.didCompleteReadingStream = true;
     this.schedulePresentation();
     await this.taskState.waitForUserMessageContentReady();
-    if (this.taskState.abort) await this.saveInterruptedRound(round, assembler, finished.rawText);
+    if (this.interruptedBeforeCompletion()) await this.saveInterruptedRound(round, assembler, finished.rawText);
     if (round.presentationError !== undefined) {
       throw round.presentationError instanceof Error ? round.presentationError : new Error("presenting the answer failed", { cause: round.presentationError });
     }
@@ -457,11 +457,20 @@ export class Task {
   }
 
   /**
+   * An abort stops the round, unless the user already accepted the completion (Enter, then
+   * Ctrl+C to quit): the task is complete, and its round ends as a completed one.
+   */
+  private interruptedBeforeCompletion(): boolean {
+    return this.taskState.abort && !this.taskState.completed;
+  }
+
+  /**
    * SPEC T5: an aborted round keeps what it had: the partial answer, marked as
    * interrupted, and the results of tools that finished, so resume loses nothing.
    */
   private async saveInterruptedRound(round: Round, assembler: StreamAssembler, rawText: string): Promise<never> {
     this.finishRequestMessage({ cancelReason: "user_cancelled" });
+    presentStreamedText(this.presenterContext, round);
     this.messages.finalizeOpen();
     const assistantContent = this.assistantContent(round, assembler, rawText, responses.interruptedByUser);
     await this.history.add({ role: "assistant", content: assistantContent });

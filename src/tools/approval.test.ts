@@ -128,6 +128,10 @@ describe("ApprovalPolicy", () => {
       const typed = createRecordingContext({ answers: [{ response: "message", text: "always project" }] });
       expect(await approval.approve({ request: { kind: "command", command: "make build", requiresApproval: true }, context: typed, presentation: { key: "m", text: "make build", meta: { tool: "execute_command", command: "make build" } } })).toEqual({ approved: true });
       expect(JSON.parse(readFileSync(join(workspace.root, ".cairn", "config.json"), "utf8"))).toEqual({ permissions: { allow: ["Bash(make build:*)"] } });
+      // Chosen from the terminal UI's menu: a yes that says always, with no text of the user's.
+      const chosen = createRecordingContext({ answers: [{ response: "yes", always: "project" }] });
+      expect(await approval.approve({ request: { kind: "command", command: "cargo build", requiresApproval: true }, context: chosen, presentation: { key: "c", text: "cargo build", meta: { tool: "execute_command", command: "cargo build" } } })).toEqual({ approved: true });
+      expect(JSON.parse(readFileSync(join(workspace.root, ".cairn", "config.json"), "utf8"))).toEqual({ permissions: { allow: ["Bash(make build:*)", "Bash(cargo build:*)"] } });
     } finally {
       workspace.cleanup();
     }

@@ -241,8 +241,9 @@ export class ApprovalPolicy {
     const askType = request.kind === "command" ? "command" : request.kind === "mcp" ? "use_mcp_server" : "tool";
     const offer = detail.suggestion !== undefined ? `\n(answer "always" to allow ${detail.suggestion} from now on, saved in your config; "always project" saves it for this project)` : "";
     const answer = await context.ask(askType, `${text}${offer}`, { meta });
-    // "always" typed as the answer (the terminal UI sends typed text as a message) or sent with a yes.
-    const always = answer.response !== "no" && detail.suggestion !== undefined ? alwaysAllowChoice(answer.text) : undefined;
+    // Chosen from a menu (`always`), or "always" typed as the answer (a headless prompt) or sent with a yes.
+    const chosen = answer.response === "yes" ? answer.always : undefined;
+    const always = answer.response !== "no" && detail.suggestion !== undefined ? (chosen ?? alwaysAllowChoice(answer.text)) : undefined;
     if (always !== undefined && detail.suggestion !== undefined) {
       await this.alwaysAllow(detail.suggestion, always, context);
       return { approved: true, ...escalated };

@@ -52,6 +52,19 @@ describe.skipIf(!usable.ok)("the sandbox, airtight", () => {
     expect(heldPlaceholders()).toEqual([]);
   });
 
+  it("two processes side by side (a command and a hook): each holds the placeholders, so the first to end leaves the other's in place", () => {
+    const rules = new PermissionRules(rulesFromBlock({ deny: [] }, "test"), workspace.root);
+    const policy = createLaunchPolicy({ workspace: workspace.root, sandbox: "workspace-write", network: false, allowEnv: [], userConfigDir: join(workspace.base, "user-config"), dataDir: workspace.dataDir, rules });
+    const first = launchShell({ policy, shell: "/bin/bash", command: "true", cwd: workspace.root });
+    const second = launchShell({ policy, shell: "/bin/bash", command: "ls -d .cairn && echo second ran", cwd: workspace.root });
+    first.release();
+    const result = spawnSync(second.file, second.args, { env: second.env, encoding: "utf8", cwd: workspace.root });
+    second.release();
+    expect(`${result.stdout}${result.stderr}`).toContain("second ran");
+    expect(existsSync(workspace.path(".cairn"))).toBe(false);
+    expect(heldPlaceholders()).toEqual([]);
+  });
+
   it("a missing protected file the command creates is moved out of the workspace, with a note; an existing one cannot be written", () => {
     const { output, notes } = run("echo evil > .mcp.json; echo evil >> AGENTS.md; mkdir -p .vscode; echo '{}' > .vscode/tasks.json; echo done");
     expect(output).toContain("done");

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
-import { acquirePlaceholders, placeholderRecordName, usePlaceholderRecord } from "../security/placeholders.js";
+import { acquirePlaceholders, heldPlaceholders, placeholderRecordName, usePlaceholderRecord } from "../security/placeholders.js";
 import type { LaunchPolicy, PreparedSandbox } from "../security/process-launch.js";
 import { protectedEntries, type ProtectedEntry } from "../security/protected-paths.js";
 import type { SandboxMode, SandboxPlan } from "../security/sandbox.js";
@@ -85,12 +85,16 @@ export function createLaunchPolicy(options: LaunchPolicyOptions): LaunchPolicy {
   const sandboxFolder = join(dataDir ?? join(homedir(), ".cairn"), "sandbox");
   usePlaceholderRecord(join(dataDir ?? join(homedir(), ".cairn"), placeholderRecordName));
 
-  const prepare = (launch: { longLived: boolean; network: boolean; program: string }): PreparedSandbox => {
+  const prepare = (launch: { longLived: boolean; network: boolean; program: string; visible?: readonly string[] }): PreparedSandbox => {
     const probe = checkBubblewrap();
     const found = scan.scan();
     const secrets = tracked.find();
     const entries = [...protectedEntries(root, options.extraProtected?.() ?? []), ...found.nestedRules.map((path) => ({ path, reason: "rules", kind: "file" as const }))];
+    // A placeholder another process of this session holds is missing for this one too: it takes its own hold on it
+    // (seen as an existing folder, it would be bound as is and vanish when the other process ends).
+    const held = new Set(heldPlaceholders());
     const kindOf = (path: string): "folder" | "other" | undefined => {
+      if (held.has(path)) return undefined;
       try {
         const stats = lstatSync(path, { throwIfNoEntry: false });
         if (stats === undefined) return undefined;
@@ -142,7 +146,8 @@ export function createLaunchPolicy(options: LaunchPolicyOptions): LaunchPolicy {
       placeholders: placeholders.created,
       hidden,
       rebuilt: hiding.rebuilt,
-      readable: options.readableInDataDir === undefined ? [] : [options.readableInDataDir],
+      // The files a user's own hook runs are bound back in, in a hidden folder or a private /tmp alike.
+      readable: [...(options.readableInDataDir === undefined ? [] : [options.readableInDataDir]), ...(launch.visible ?? []).map(resolveReal)],
       writable: [],
       stubs: options.rules === undefined ? [] : deniedProgramStubs({ rules: options.rules, folder: join(sandboxFolder, "stubs"), path: process.env["PATH"] }),
       emptyFile: emptyFileIn(sandboxFolder),

@@ -69,6 +69,7 @@ export interface AskMessage extends UiMessageBase {
 export type UiMessage = SayMessage | AskMessage;
 
 export type AskResponse =
-  | { response: "yes"; text?: string }
+  /** `always`: "yes, and always allow the rule the approval suggested" chosen from a menu (saved in the user's or the project's config); no message of the user's. */
+  | { response: "yes"; text?: string; always?: "user" | "project" }
   | { response: "no"; text?: string }
   | { response: "message"; text: string };

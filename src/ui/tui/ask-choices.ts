@@ -35,9 +35,9 @@ const reply: AskChoice = { kind: "reply", label: replyLabel, response: "message"
 export function askChoices(ask: AskMessage): AskChoice[] | undefined {
   if (typedAsks.has(ask.ask)) return undefined;
   if (approvals.has(ask.ask)) {
-    // The approval policy reads the text "always" as "yes, and save the suggested rule" (src/tools/approval.ts).
+    // A choice, not a message: the answer carries no text, so nothing is shown or logged as the user's words.
     const rule = cardMetaOf(ask)?.suggestedRule;
-    const always: AskChoice[] = rule === undefined ? [] : [{ kind: "answer", label: `Yes, and always allow ${rule}`, response: { response: "yes", text: "always" } }];
+    const always: AskChoice[] = rule === undefined ? [] : [{ kind: "answer", label: `Yes, and always allow ${rule}`, response: { response: "yes", always: "user" } }];
     return [yes, ...always, no, rejectWithReply];
   }
   switch (ask.ask) {

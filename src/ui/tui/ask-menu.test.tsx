@@ -34,9 +34,15 @@ afterEach(() => {
 const down = "\u001b[B";
 const up = "\u001b[A";
 
-async function commandAsk(options: { suggestedRule?: string; history?: MemoryHistory } = {}): Promise<{ ui: Mounted; answer: Promise<AskResponse>; settled: () => boolean }> {
+async function commandAsk(options: { suggestedRule?: string; reason?: string; history?: MemoryHistory } = {}): Promise<{ ui: Mounted; answer: Promise<AskResponse>; settled: () => boolean }> {
   mounted = mountApp(options.history === undefined ? {} : { history: options.history });
-  const meta: AskMeta<"command"> = { tool: "execute_command", command: "npm test", approval: "ask", ...(options.suggestedRule === undefined ? {} : { suggestedRule: options.suggestedRule }) };
+  const meta: AskMeta<"command"> = {
+    tool: "execute_command",
+    command: "npm test",
+    approval: "ask",
+    ...(options.suggestedRule === undefined ? {} : { suggestedRule: options.suggestedRule }),
+    ...(options.reason === undefined ? {} : { reason: options.reason }),
+  };
   let done = false;
   const answer = mounted.host.answerAsk(ask("c", "command", "npm test", meta), new AbortController().signal);
   void answer.then(() => {
@@ -57,12 +63,21 @@ describe("the approval menu", () => {
     expect(frame).not.toMatch(/y\/Enter|n no/);
   });
 
-  it("offers Yes, and always allow <rule> when the ask suggests a rule; choosing it answers yes with always", async () => {
+  it("offers Yes, and always allow <rule> when the ask suggests a rule; choosing it answers yes, always, with no text of the user's", async () => {
     const { ui, answer } = await commandAsk({ suggestedRule: "Bash(npm test:*)" });
     expect(ui.frame()).toMatch(/2\. Yes, and always allow Bash\(npm test:\*\)/);
     expect(ui.frame()).toMatch(/3\. No/);
     await ui.press("2");
-    await expect(answer).resolves.toEqual({ response: "yes", text: "always" });
+    await expect(answer).resolves.toEqual({ response: "yes", always: "user" });
+  });
+
+  it("says why cairn asks when the approval policy gave a reason (the sandbox cannot run here)", async () => {
+    const reason = "the sandbox cannot run here, and this command is not known to be read-only";
+    const { ui } = await commandAsk({ reason });
+    expect(ui.frame().replace(/\s+/g, " ")).toContain(`Asked because ${reason}`);
+    ui.unmount();
+    const { ui: plain } = await commandAsk();
+    expect(plain.frame()).not.toContain("Asked because");
   });
 
   it("typing 'no wait' answers nothing: it opens the reply to cairn with the typed text, and Enter sends it as the reply", async () => {

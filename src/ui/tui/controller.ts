@@ -21,6 +21,8 @@ export interface TuiStatus {
   busy: boolean;
   /** What is left of the task's budgets (#14), e.g. "budget left: 12 requests, $0.40"; absent without limits. */
   budgetLeft?: string;
+  /** The first line of the user's own status line command (Claude Code's `statusLine`), once it answered. */
+  userLine?: string;
 }
 
 export interface TuiController {

@@ -28,6 +28,27 @@ describe("TuiHost", () => {
     expect(live[0]!.message.text).toBe("reading src/a.ts");
   });
 
+  it("pins the checklist the task last set, and none once a new task starts", () => {
+    const { host } = setup();
+    host.onMessage(say("t1", "task", "first task"));
+    host.onMessage(say("c1", "checklist", "- [x] one\n- [ ] two"));
+    expect(host.latestChecklist?.text).toBe("- [x] one\n- [ ] two");
+    host.onMessage(say("t2", "task", "second task"));
+    expect(host.latestChecklist).toBeUndefined();
+    host.onMessage(say("c2", "checklist", "- [ ] three"));
+    expect(host.latestChecklist?.text).toBe("- [ ] three");
+  });
+
+  it("shows the checklist in its panel only: it is not printed into the history at each update", () => {
+    const { clock, host } = setup();
+    host.onMessage(say("t1", "task", "a task"));
+    host.onMessage(say("c1", "checklist", "- [x] one\n- [ ] two"));
+    clock.advance(100);
+    const snapshot = host.getSnapshot();
+    const shown = [...snapshot.staticItems.flatMap((item) => (item.kind === "markdown" ? [] : [item.message])), ...snapshot.live.map((item) => item.message)];
+    expect(shown.map((message) => message.id)).toEqual(["t1"]);
+  });
+
   it("coalesces a burst of messages into one render and keeps at most 25 renders a second", () => {
     const { clock, host } = setup();
     for (let index = 0; index < 500; index += 1) host.onMessage(say("a", "text", "x".repeat(index), true));

@@ -66,10 +66,17 @@ export class TuiHost implements Host {
       this.schedulePublish();
       return;
     }
+    // A new task starts with no checklist: the last task's is not pinned over it.
+    if (message.type === "say" && message.say === "task") this.latestChecklist = undefined;
+    // The checklist is shown in its pinned panel (docs/context.md), not printed again at each update.
+    if (message.type === "say" && message.say === "checklist") {
+      this.latestChecklist = message;
+      this.schedulePublish();
+      return;
+    }
     this.noteCommandOutput(message);
     const ownCard = this.endedLater(message);
     this.transcript.upsert(ownCard === undefined ? message : { ...message, id: `${message.id}:${ownCard}` }, this.clock.now());
-    if (message.type === "say" && message.say === "checklist") this.latestChecklist = message;
     this.schedulePublish();
   }
 

@@ -3,8 +3,21 @@ import type { ReactNode } from "react";
 import type { TuiStatus } from "../controller.js";
 import { formatCost, formatTokens } from "../terminal-text.js";
 
-/** Model, mode, context use and cost on one line that never wraps. */
+/** Model, mode, context use and cost on one line that never wraps; the user's own status line under it. */
 export function StatusLine({ status, width, notice }: { status: TuiStatus; width: number; notice?: string }): ReactNode {
+  return (
+    <Box flexDirection="column" width={width}>
+      <CairnStatus status={status} width={width} {...(notice === undefined ? {} : { notice })} />
+      {status.userLine === undefined || status.userLine === "" ? null : (
+        <Box width={width}>
+          <Text wrap="truncate-end">{status.userLine}</Text>
+        </Box>
+      )}
+    </Box>
+  );
+}
+
+function CairnStatus({ status, width, notice }: { status: TuiStatus; width: number; notice?: string }): ReactNode {
   const percent = status.contextWindow > 0 ? Math.round((status.tokensUsed / status.contextWindow) * 100) : 0;
   const tokens = `${formatTokens(status.tokensUsed)}/${formatTokens(status.contextWindow)} (${percent}%)`;
   const modeColour = status.mode === "plan" ? "magenta" : "green";

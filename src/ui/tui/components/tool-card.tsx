@@ -92,6 +92,8 @@ export function ToolCard({
       {meta?.approval === "refuse" && ending === undefined ? (
         <Text color="red" wrap="truncate-end">{meta.reason === undefined ? "  ✗ refused by the approval policy" : `  ✗ refused: ${cleanLine(meta.reason)}`}</Text>
       ) : null}
+      {/* Why cairn asks (the sandbox cannot run here, a rule asks, a protected path...): the answer depends on it. */}
+      {message.type === "ask" && meta?.reason !== undefined ? <Text color="yellow">{`  Asked because ${cleanLine(meta.reason)}`}</Text> : null}
       {meta?.blocked !== undefined ? <Text color="red">{`  ✗ blocked by a PreToolUse hook: ${cleanLine(meta.blocked)}`}</Text> : null}
       {ending !== undefined && meta?.blocked === undefined ? <Text color={ending.ok ? "green" : "red"} wrap="truncate-end">{`  ${ending.ok ? "" : "✗ "}${ending.text}`}</Text> : null}
       {preview.map((line, index) => (

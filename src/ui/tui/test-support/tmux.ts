@@ -20,6 +20,8 @@ export interface TmuxOptions {
   cwd?: string;
   /** Extra environment variables for the program. */
   env?: Readonly<Record<string, string>>;
+  /** Variables the program must not inherit from the test's environment (besides CI). */
+  unset?: readonly string[];
   /** Default 80. */
   columns?: number;
   /** Default 30. */
@@ -90,8 +92,7 @@ export async function startTmux(options: TmuxOptions): Promise<TmuxSession> {
     ...(options.cwd === undefined ? [] : ["-c", options.cwd]),
     "--",
     "env",
-    "-u",
-    "CI",
+    ...["CI", ...(options.unset ?? [])].flatMap((name) => ["-u", name]),
     ...assignments,
     // tmux does not always collect a dead pane's status, so the shell writes it down
     "sh",

@@ -1,0 +1,90 @@
+/**
+ * A machine as a first-time user has it: an ordinary user (not root: the tests
+ * run as `nobody` when they run as root, so that file permissions count), a
+ * HOME that is an empty folder (no cairn config, no ~/.gitconfig, no Claude
+ * Code settings), no git identity, no bubblewrap on PATH, and nothing of the
+ * test runner's environment (programs start from `env -i`). Everything lives
+ * under one temporary root.
+ */
+import { spawnSync } from "node:child_process";
+import type { SpawnSyncReturns } from "node:child_process";
+import { existsSync, readdirSync, symlinkSync } from "node:fs";
+import { chmod, chown, mkdir } from "node:fs/promises";
+import { join } from "node:path";
+
+const nobody = 65534;
+const asRoot = process.getuid?.() === 0;
+
+/** Whether programs can run as an ordinary user here: this process is one, or it is root and has setpriv (util-linux). */
+export function ordinaryUserAvailable(): boolean {
+  return !asRoot || spawnSync("setpriv", ["--version"], { stdio: "ignore" }).status === 0;
+}
+
+export interface FirstTimeMachine {
+  home: string;
+  /** The user's environment, complete (the program gets nothing else). */
+  env: Record<string, string>;
+  /** The argv that runs `program` as the user with exactly `env` and `extra` (tmux would pass its own environment on). */
+  command(program: readonly string[], extra?: Record<string, string>): string[];
+  /** Runs `program` as the user to its end. */
+  run(program: readonly string[], cwd: string): SpawnSyncReturns<string>;
+  /** A folder the user owns. */
+  folder(path: string): Promise<string>;
+}
+
+/** Every program of this machine but bubblewrap, as links in `folder` (as src/cli/sandbox-command.test.ts builds it). */
+async function pathWithoutBubblewrap(folder: string): Promise<string> {
+  await mkdir(folder, { recursive: true });
+  for (const source of ["/usr/local/bin", "/usr/bin", "/bin"]) {
+    if (!existsSync(source)) continue;
+    for (const name of readdirSync(source)) {
+      if (name === "bwrap" || existsSync(join(folder, name))) continue;
+      try {
+        symlinkSync(join(source, name), join(folder, name));
+      } catch {
+        continue;
+      }
+    }
+  }
+  return folder;
+}
+
+export async function firstTimeMachine(root: string): Promise<FirstTimeMachine> {
+  // The user must reach its folders under the root (mkdtemp makes it private to its owner).
+  if (asRoot) await chmod(root, 0o755);
+  const folder = async (path: string): Promise<string> => {
+    await mkdir(path, { recursive: true });
+    if (asRoot) await chown(path, nobody, nobody);
+    return path;
+  };
+  const home = await folder(join(root, "home"));
+  const env: Record<string, string> = {
+    HOME: home,
+    PATH: await pathWithoutBubblewrap(join(root, "bin")),
+    TERM: "tmux-256color",
+    LANG: "C.UTF-8",
+    TMPDIR: await folder(join(root, "tmp")),
+    // No system-wide git config either: the machine's own could name a user.
+    GIT_CONFIG_NOSYSTEM: "1",
+    // npm would ask the registry whether a newer npm exists: tests talk only to loopback.
+    NPM_CONFIG_UPDATE_NOTIFIER: "false",
+  };
+  const asUser = asRoot ? ["setpriv", `--reuid=${nobody}`, `--regid=${nobody}`, "--clear-groups"] : [];
+  const command = (program: readonly string[], extra: Record<string, string> = {}): string[] => [
+    ...asUser,
+    "env",
+    "-i",
+    ...Object.entries({ ...env, ...extra }).map(([name, value]) => `${name}=${value}`),
+    ...program,
+  ];
+  return {
+    home,
+    env,
+    command,
+    run: (program, cwd) => {
+      const [first, ...rest] = command(program);
+      return spawnSync(first!, rest, { cwd, encoding: "utf8" });
+    },
+    folder,
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * What the scripted model says in a journey, in cairn's XML tool format, and
+ * what the scripted server recorded of cairn's requests.
+ */
+import type { ScenarioTurn } from "../../llm/scripted/scenario.js";
+import type { ScriptedServer } from "../../llm/scripted/server.js";
+import { firstUserTextOfBody } from "../../llm/scripted/conversation-router.js";
+
+const tool = (name: string, fields: Record<string, string>): ScenarioTurn => ({
+  text: `<${name}>\n${Object.entries(fields)
+    .map(([key, value]) => `<${key}>${value}</${key}>`)
+    .join("\n")}\n</${name}>`,
+});
+
+export const say = {
+  command: (command: string): ScenarioTurn => tool("execute_command", { command, requires_approval: "false" }),
+  write: (path: string, content: string): ScenarioTurn => tool("write_to_file", { path, content: `\n${content}\n` }),
+  read: (path: string): ScenarioTurn => tool("read_file", { path }),
+  search: (path: string, regex: string): ScenarioTurn => tool("search_files", { path, regex }),
+  list: (path: string, recursive = false): ScenarioTurn => tool("list_files", { path, recursive: String(recursive) }),
+  mcp: (server: string, name: string, argumentsObject: Record<string, unknown>): ScenarioTurn =>
+    tool("use_mcp_tool", { server_name: server, tool_name: name, arguments: JSON.stringify(argumentsObject) }),
+  complete: (result: string): ScenarioTurn => tool("attempt_completion", { result }),
+};
+
+/** The requests of the conversation whose first user message contains `match`, in order. */
+export function conversationRequests(server: ScriptedServer, match: string): Array<Record<string, unknown>> {
+  return server.requests.filter((request) => firstUserTextOfBody(request.body).includes(match)).map((request) => request.body as Record<string, unknown>);
+}
+
+/** The system prompt of an Anthropic request body. */
+export function systemPrompt(body: Record<string, unknown> | undefined): string {
+  const system = body?.["system"];
+  if (typeof system === "string") return system;
+  if (!Array.isArray(system)) return "";
+  return system
+    .map((part: unknown) => {
+      const text = typeof part === "object" && part !== null ? (part as Record<string, unknown>)["text"] : undefined;
+      return typeof text === "string" ? text : "";
+    })
+    .join("\n");
+}
+
+/** Everything cairn sent in a request's messages (tool results included), as one text. */
+export function messagesText(body: Record<string, unknown> | undefined): string {
+  return JSON.stringify(body?.["messages"] ?? []);
+}
+
+/** The text of a request's last user message: the result of the model's previous tool call. */
+export function lastToolResult(body: Record<string, unknown> | undefined): string {
+  const messages = body?.["messages"];
+  if (!Array.isArray(messages)) return "";
+  const last: unknown = messages.at(-1);
+  return JSON.stringify(typeof last === "object" && last !== null ? (last as Record<string, unknown>)["content"] : "");
+}
