@@ -163,6 +163,11 @@ export class PermissionRules {
     this.list.push(rule);
   }
 
+  /** These rules and one more, leaving these as they are (to try a rule before offering it). */
+  with(rule: PermissionRule): PermissionRules {
+    return new PermissionRules([...this.list, rule], this.workspace);
+  }
+
   /** The decision for one command (given as words, `undefined` for unknown words) and the rule behind it. */
   forCommandWords(words: Array<string | undefined>): { decision: RuleDecision; rule: PermissionRule } | undefined {
     return this.first("Bash", (rule) => rule.specifier === undefined || bashSpecifierMatches(rule.specifier, words, rule.decision !== "allow"));

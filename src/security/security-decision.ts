@@ -6,7 +6,7 @@
  * settings.
  */
 import { assessCommand, type CommandAssessment, type PathOracle } from "./command-assessment.js";
-import type { PermissionRules } from "./permission-rules.js";
+import { parseRule, RuleSyntaxError, type PermissionRules } from "./permission-rules.js";
 
 export type SandboxMode = "workspace-write" | "read-only" | "off";
 
@@ -79,10 +79,39 @@ function list(items: string[]): string {
   return items.slice(0, 5).join(", ") + (items.length > 5 ? ` and ${items.length - 5} more` : "");
 }
 
-/** The decision for a command; also returns the assessment (for the prompt and for "always allow"). */
+/**
+ * The decision for a command; also returns the assessment (for the prompt and for "always allow",
+ * whose `suggestion` is only a rule that would let this command run without asking).
+ */
 export async function decideCommand(command: string, context: SecurityContext): Promise<{ verdict: SecurityVerdict; assessment: CommandAssessment }> {
   const assessment = await assessCommand({ command, rules: context.rules, paths: context.paths });
-  return { verdict: verdictFor(assessment, context), assessment };
+  const verdict = verdictFor(assessment, context);
+  if (verdict.kind === "allow" || verdict.kind === "refuse") return { verdict, assessment };
+  return { verdict, assessment: { ...assessment, suggestion: await allowingSuggestion(command, assessment, context) } };
+}
+
+/**
+ * The rule to offer as "always allow": the generalised one (`Bash(<program> <subcommand>:*)`)
+ * when adding it really lets this command run without asking, else the exact command line
+ * (`Bash(<command>)`, one line) when that does, else none (another program of the line, an ask
+ * rule, a protected path: what no allow rule lifts). Offering a rule that would ask again the
+ * next time makes "always" a lie.
+ */
+async function allowingSuggestion(command: string, assessment: CommandAssessment, context: SecurityContext): Promise<string | undefined> {
+  const exact = /[\r\n]/.test(command) ? undefined : `Bash(${command.trim()})`;
+  for (const candidate of [assessment.suggestion, exact]) {
+    if (candidate === undefined) continue;
+    let rules: PermissionRules;
+    try {
+      rules = context.rules.with(parseRule(candidate, "allow", "the rule offered"));
+    } catch (error) {
+      if (error instanceof RuleSyntaxError) continue;
+      throw error;
+    }
+    const again = await assessCommand({ command, rules, paths: context.paths });
+    if (verdictFor(again, { ...context, rules }).kind === "allow") return candidate;
+  }
+  return undefined;
 }
 
 export function verdictFor(assessment: CommandAssessment, context: SecurityContext): SecurityVerdict {
