@@ -35,8 +35,11 @@ const nativeSession: Scenario = {
   ],
 };
 
+/** Each call once: a card updated later (a command's ending) is the same message, by id. */
 function toolCalls(events: Array<Record<string, unknown>>): unknown[] {
-  return events
+  const latest = new Map<unknown, Record<string, unknown>>();
+  for (const event of events) latest.set(event["id"] ?? latest.size, event);
+  return [...latest.values()]
     .filter((event) => event["type"] === "say" && event["partial"] === false && (event["say"] === "tool" || event["say"] === "command" || event["say"] === "completion_result"))
     .map((event) => {
       const meta = (event["meta"] ?? {}) as Record<string, unknown>;
