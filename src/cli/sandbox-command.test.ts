@@ -4,14 +4,15 @@
  * run says in one line what that means; where bubblewrap cannot run, cairn says
  * so once and asks before commands that are not known read-only, even with --yes.
  */
-import { existsSync, readdirSync, symlinkSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkBubblewrap } from "../security/sandbox.js";
 import { startTmux, tmuxAvailable } from "../ui/tui/test-support/tmux.js";
 import { cairnBin, runCli } from "./test-support/cli-harness.js";
 import { useCliFixture } from "./test-support/cli-fixture.js";
+import { pathWithoutBubblewrap } from "../test-support/path-without-bubblewrap.js";
 
 const bubblewrap = checkBubblewrap();
 if (!bubblewrap.ok) console.warn(`SKIPPED the sandboxed runs: bubblewrap (Debian package "bubblewrap") is not usable: ${bubblewrap.message}`);
@@ -32,22 +33,6 @@ async function runTask(turns: string[], extra: string[] = [], env?: NodeJS.Proce
 }
 
 const sandboxLines = (stderr: string): string[] => stderr.split("\n").filter((line) => /the sandbox (is off|cannot run)/.test(line));
-
-/** Every program of this machine but bubblewrap. */
-async function pathWithoutBubblewrap(folder: string): Promise<string> {
-  await mkdir(folder, { recursive: true });
-  for (const source of ["/usr/local/bin", "/usr/bin", "/bin"]) {
-    for (const name of readdirSync(source)) {
-      if (name === "bwrap" || existsSync(join(folder, name))) continue;
-      try {
-        symlinkSync(join(source, name), join(folder, name));
-      } catch {
-        continue;
-      }
-    }
-  }
-  return folder;
-}
 
 describe("the sandbox, on by default", () => {
   it.skipIf(!bubblewrap.ok)("nobody chose: commands run sandboxed (a write outside the workspace fails, inside works) and nothing is said", async () => {

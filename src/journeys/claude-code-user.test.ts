@@ -212,7 +212,7 @@ describe.skipIf(!bubblewrap.ok || !tmuxAvailable())("A Claude Code user brings t
     const requests = conversationRequests(server, standupBody);
     expect(requests.length).toBe(2);
     expect(existsSync(outside)).toBe(false);
-    expect(messagesText(requests[1])).toMatch(/No such file or directory|Read-only file system/);
+    expect(messagesText(requests[1])).toMatch(/No such file or directory|Directory nonexistent|Read-only file system/);
   });
 
   it("cairn config shows each value with its file; cairn mcp list each server with its file", { timeout: 60_000 }, async () => {

@@ -8,7 +8,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { createServer as createSocketServer, type Server as SocketServer } from "node:net";
-import { existsSync, readdirSync, readlinkSync, symlinkSync } from "node:fs";
+import { existsSync, readdirSync, readlinkSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +16,7 @@ import { startScriptedServer, type ScriptedServer } from "../llm/scripted/server
 import { makeSandbox, runCli, type Sandbox } from "../cli/test-support/cli-harness.js";
 import { attackCases, attackModes, sandboxedModes, type AttackCase, type AttackMode, type Outcome } from "./attack-table.js";
 import { checkBubblewrap } from "./sandbox.js";
+import { pathWithoutBubblewrap } from "../test-support/path-without-bubblewrap.js";
 
 const canaryKey = "sk-ant-canary-provider-key-7f3a9c";
 const canaryToken = "canary-token-value-5d2e8b";
@@ -70,22 +71,6 @@ function toolCallText(attack: AttackCase): string {
   }
   const params = Object.entries(attack.call.params).map(([name, value]) => `<${name}>${value}</${name}>`).join("\n");
   return `<${attack.call.tool}>\n${params}\n</${attack.call.tool}>`;
-}
-
-/** A PATH with every program of this machine but bubblewrap: the sandbox cannot run, and nobody turned it off. */
-async function pathWithoutBubblewrap(folder: string): Promise<string> {
-  await mkdir(folder, { recursive: true });
-  for (const source of ["/usr/local/bin", "/usr/bin", "/bin"]) {
-    for (const name of readdirSync(source)) {
-      if (name === "bwrap" || existsSync(join(folder, name))) continue;
-      try {
-        symlinkSync(join(source, name), join(folder, name));
-      } catch {
-        continue;
-      }
-    }
-  }
-  return folder;
 }
 
 async function prepare(sandbox: Sandbox, mode: AttackMode): Promise<string> {

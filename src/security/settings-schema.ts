@@ -1,22 +1,9 @@
 /**
  * The settings the security layer reads from `config.json` (user and project):
- * permission rules in Claude Code's format, the sandbox, outside reads, the
- * environment names allowed through to child processes, and budgets.
+ * the sandbox, outside reads, the environment names allowed through to child
+ * processes, and budgets (the permission rules: src/config/permissions-schema.ts).
  */
 import { z } from "zod";
-import { parseRule, RuleSyntaxError, type RuleDecision } from "./permission-rules.js";
-
-const ruleList = (decision: RuleDecision) =>
-  z.array(
-    z.string().superRefine((text, context) => {
-      try {
-        parseRule(text, decision, "check");
-      } catch (error) {
-        if (error instanceof RuleSyntaxError) context.addIssue({ code: "custom", message: error.message });
-        else throw error;
-      }
-    }),
-  );
 
 export const budgetSchema = z.strictObject({
   maxRequests: z.number().int().positive().optional(),
@@ -29,14 +16,9 @@ export const budgetSchema = z.strictObject({
 });
 
 export const securitySettingsSchema = {
-  // Claude Code's block also holds keys cairn does not use (defaultMode, additionalDirectories): accepted, ignored.
-  permissions: z.looseObject({ allow: ruleList("allow").optional(), ask: ruleList("ask").optional(), deny: ruleList("deny").optional() }).optional(),
   sandbox: z.enum(["workspace-write", "read-only", "off"]).optional(),
   sandboxNetwork: z.boolean().optional(),
-  /**
-   * The user's one-time answer about the sandbox (`cairn sandbox enable|disable`, user config only):
-   * true makes `workspace-write` the default wherever bubblewrap works; false keeps it off without the notice.
-   */
+  /** Written by versions before the sandbox was on by default: false still means off (src/config/sandbox-default.ts). */
   sandboxOptIn: z.boolean().optional(),
   allowOutsideReads: z.boolean().optional(),
   /** Environment variables passed to commands, hooks and MCP servers although their names look secret. */

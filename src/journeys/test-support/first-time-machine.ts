@@ -8,9 +8,9 @@
  */
 import { spawnSync } from "node:child_process";
 import type { SpawnSyncReturns } from "node:child_process";
-import { existsSync, readdirSync, symlinkSync } from "node:fs";
 import { chmod, chown, mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { pathWithoutBubblewrap } from "../../test-support/path-without-bubblewrap.js";
 
 const nobody = 65534;
 const asRoot = process.getuid?.() === 0;
@@ -30,23 +30,6 @@ export interface FirstTimeMachine {
   run(program: readonly string[], cwd: string): SpawnSyncReturns<string>;
   /** A folder the user owns. */
   folder(path: string): Promise<string>;
-}
-
-/** Every program of this machine but bubblewrap, as links in `folder` (as src/cli/sandbox-command.test.ts builds it). */
-async function pathWithoutBubblewrap(folder: string): Promise<string> {
-  await mkdir(folder, { recursive: true });
-  for (const source of ["/usr/local/bin", "/usr/bin", "/bin"]) {
-    if (!existsSync(source)) continue;
-    for (const name of readdirSync(source)) {
-      if (name === "bwrap" || existsSync(join(folder, name))) continue;
-      try {
-        symlinkSync(join(source, name), join(folder, name));
-      } catch {
-        continue;
-      }
-    }
-  }
-  return folder;
 }
 
 export async function firstTimeMachine(root: string): Promise<FirstTimeMachine> {
