@@ -1,11 +1,9 @@
-import type { ProviderError } from "../llm/errors.js";
 import { defaultRetrySchedule } from "../llm/retry.js";
 import type { ContentBlock, ImageContent, Message } from "../llm/types.js";
 import { openStreamWithRetry } from "./attempt-api-request.js";
 import type { OpenedStream } from "./attempt-api-request.js";
 import { IncrementalTextCleaner } from "./clean-text.js";
-import { BudgetExceededError, TaskAbortedError } from "./errors.js";
-import { assistantHistoryContent } from "./history-content.js";
+import { BudgetExceededError, endingOf, TaskAbortedError } from "./errors.js";
 import { MessageState } from "./message-state.js";
 import type { SayOptions } from "./message-state.js";
 import type { ApiRequestMeta, AskMeta, RetryMeta } from "./contracts/message-meta.js";
@@ -19,9 +17,11 @@ import type { CheckpointGate, McpGate, TaskHooks, TaskLog } from "./contracts/se
 import { StateLock } from "./state-lock.js";
 import { GuardedLog } from "./guarded-log.js";
 import { StreamAssembler } from "./stream-assembler.js";
-import { ToolRunner, toolEndMeta } from "./tool-runner.js";
-import type { ToolRun } from "./tool-runner.js";
-import type { Round } from "./round.js";
+import { ToolRunner } from "./tool-runner.js";
+import { applyToolRun, showToolEnding } from "./apply-tool-run.js";
+import type { ToolRunTarget } from "./apply-tool-run.js";
+import { finishRound, saveIfInterrupted } from "./finish-round.js";
+import type { RoundCloser } from "./finish-round.js";
 import type { RoundOutcome } from "./round-outcome.js";
 import { consumeStream } from "./consume-stream.js";
 import { ConversationHistory } from "./conversation-history.js";
@@ -62,6 +62,8 @@ export class Task {
   /** An error that ends the task as failed, whatever path notices it first. */
   private fatalError: Error | undefined;
   private readonly presenterContext: PresenterContext;
+  private readonly closer: RoundCloser;
+  private readonly toolRunTarget: ToolRunTarget;
   private requestCounter = 0;
   private currentRequestKey: string | undefined;
 
@@ -118,15 +120,25 @@ export class Task {
         this.stopIfWorkspaceGone();
         const run = await this.tools.run(block);
         if (this.taskState.abort) throw new TaskAbortedError();
-        await this.applyToolRun(round, run);
-        const ending = toolEndMeta(run);
-        if (ending !== undefined && !this.messages.amend(block.id, ending) && ending.status !== undefined) {
-          // A call that showed no card of its own (an unknown tool, a missing parameter) gets one with its failure.
-          this.say("tool", block.name, { meta: { tool: block.name, status: ending.status, error: ending.error ?? "" } });
-        }
+        await applyToolRun(this.toolRunTarget, round, run);
+        showToolEnding(this.messages, run);
       },
-      skipTool: (block, reason, round) => this.applyToolRun(round, this.tools.skip(block, reason)),
+      skipTool: (block, reason, round) => applyToolRun(this.toolRunTarget, round, this.tools.skip(block, reason)),
       presentAssistantMessage: () => this.presentAssistantMessage(),
+    };
+    this.toolRunTarget = { stateLock: this.stateLock, mistakes: this.mistakes, taskState: this.taskState, setMode: (mode) => (this.mode = mode) };
+    this.closer = {
+      protocol: options.protocol,
+      taskState: this.taskState,
+      history: this.history,
+      messages: this.messages,
+      failures: this.failures,
+      checkpoints: this.checkpoints,
+      ...(options.context ? { afterContextWindowError: () => options.context!.afterContextWindowError() } : {}),
+      schedulePresentation: () => this.schedulePresentation(),
+      presentStreamedText: (round) => presentStreamedText(this.presenterContext, round),
+      finishRequestMessage: (extra) => this.finishRequestMessage(extra),
+      stopIfWorkspaceGone: () => this.stopIfWorkspaceGone(),
     };
     options.context?.attach({
       messages: () => this.history.messages,
@@ -213,22 +225,10 @@ export class Task {
       await body();
       result = this.taskState.completed ? { status: "completed" } : { status: "failed", error: "the task ended without completion" };
     } catch (error) {
-      if (this.fatalError) {
-        await this.abortTask();
-        this.say("error", this.fatalError.message);
-        result = { status: "failed", error: this.fatalError.message };
-      } else if (error instanceof BudgetExceededError) {
-        this.say("budget", error.message);
-        result = { status: "budget", error: error.message };
-      } else if (error instanceof TaskAbortedError || this.taskState.abort) {
-        await this.abortTask();
-        this.say("info", "Task interrupted. Nothing done so far is lost: it can be resumed.");
-        result = { status: "aborted" };
-      } else {
-        const message = error instanceof Error ? error.message : String(error);
-        this.say("error", message);
-        result = { status: "failed", error: message };
-      }
+      const ending = endingOf(error, this.fatalError, this.taskState.abort);
+      if (ending.abort) await this.abortTask();
+      this.say(ending.tell.type, ending.tell.text);
+      result = ending.result;
     }
     this.messages.finalizeOpen();
     this.messages.flushAll();
@@ -317,8 +317,9 @@ export class Task {
       schedulePresentation: () => this.schedulePresentation(),
       presentationFrameMs: this.options.presentationFrameMs ?? 16,
     });
-    if (this.interruptedBeforeCompletion()) await this.saveInterruptedRound(round, assembler, outcome.rawText);
-    return this.finishRound({ round, assembler, ...outcome });
+    const streamed = { round, assembler, ...outcome };
+    await saveIfInterrupted(this.closer, streamed);
+    return finishRound(this.closer, streamed);
   }
 
   /** SPEC T11, T15: waits for MCP, builds the request, and opens the stream once its first chunk is in. */
@@ -353,82 +354,6 @@ export class Task {
   }
 
   /**
-   * The one decision after each round: done, no tools, continue with the tool
-   * results, or retry for a reason. The stop reason is read here (#11 item 1).
-   */
-  private async finishRound(finished: {
-    round: Round;
-    assembler: StreamAssembler;
-    rawText: string;
-    note?: string;
-    streamError?: ProviderError;
-    stopReason?: string;
-  }): Promise<RoundOutcome> {
-    const { round, assembler, streamError } = finished;
-    const cutAtOutputLimit = !streamError && finished.stopReason === "max_tokens";
-    if (streamError) {
-      round.streamCut = "stream_failed"; // nothing half-streamed runs
-    } else if (cutAtOutputLimit) {
-      round.streamCut = "output_limit"; // #11 item 1: a call cut by the output limit is incomplete
-    } else {
-      assembler.finish(); // SPEC T17
-    }
-    round.didCompleteReadingStream = true;
-    this.schedulePresentation();
-    await this.taskState.waitForUserMessageContentReady();
-    if (this.interruptedBeforeCompletion()) await this.saveInterruptedRound(round, assembler, finished.rawText);
-    if (round.presentationError !== undefined) {
-      throw round.presentationError instanceof Error ? round.presentationError : new Error("presenting the answer failed", { cause: round.presentationError });
-    }
-    // The provider's stop reason rides on the request's message (an editor's turn can end with it).
-    this.finishRequestMessage(
-      streamError ? { cancelReason: "streaming_failed", error: streamError.message } : finished.stopReason === undefined ? {} : { stopReason: finished.stopReason },
-    );
-    this.messages.finalizeOpen();
-
-    let note = finished.note;
-    if (cutAtOutputLimit) note = responses.interruptedByOutputLimit;
-    if (round.didRejectTool) note = responses.interruptedByUserFeedback; // SPEC T14, also when the stream had ended
-    if (streamError) note = responses.interruptedByApiError(streamError.message);
-    const blocks = assembler.toArray();
-    const assistantContent = this.assistantContent(round, assembler, finished.rawText, note);
-    const hasToolUse = blocks.some((block) => block.type === "tool_use");
-    const hasText = blocks.some((block) => block.type === "text" && block.content.trim().length > 0);
-    if (!hasToolUse && !hasText && !streamError) {
-      // SPEC T13: recorded, and a retry offered.
-      this.say("empty_assistant_message", "The model returned an empty answer.");
-      const recorded = assistantContent.length > 0 ? assistantContent : [{ type: "text" as const, text: "Failure: I did not provide a response." }];
-      await this.history.add({ role: "assistant", content: recorded });
-      await this.failures.afterEmptyAnswer();
-      return { kind: "retry", reason: "empty_answer", userContent: [{ type: "text", text: responses.emptyAnswerRetry() }] };
-    }
-    await this.history.add({ role: "assistant", content: assistantContent });
-
-    if (streamError) {
-      // Keep what completed and go on where the answer was cut (after condensing, if it no longer fit).
-      const condensed = streamError.kind === "context_window" && (await this.options.context?.afterContextWindowError()) === true;
-      if (!condensed) await this.failures.afterStreamFailure(streamError);
-      return {
-        kind: "retry",
-        reason: "stream_failed",
-        userContent: [...round.userMessageContent, { type: "text", text: responses.continueAfterApiError(streamError.message) }],
-      };
-    }
-    this.failures.streamSucceeded();
-    if (this.taskState.completed) {
-      this.stopIfWorkspaceGone();
-      await this.checkpoints.commit("completion");
-      return { kind: "done" };
-    }
-    if (!hasToolUse) return { kind: "no_tools" };
-    if (round.didRunMutatingTool) {
-      this.stopIfWorkspaceGone();
-      await this.checkpoints.commit("turn");
-    }
-    return { kind: "continue", userContent: [...round.userMessageContent] };
-  }
-
-  /**
    * The workspace folder is gone (deleted or moved while the task ran): the task stops as
    * failed, everything kept for `cairn resume`, before a tool could recreate the folder.
    */
@@ -438,58 +363,6 @@ export class Task {
     this.fatalError ??= new Error(problem);
     void this.abortTask();
     throw this.fatalError;
-  }
-
-  /**
-   * Applies what a tool's run returned, to the round and the task, inside the
-   * state lock (SPEC T8): the mistake count (T9), the round's result and flags,
-   * completion and a mode switch. The only place a tool changes task state.
-   */
-  private async applyToolRun(round: Round, run: ToolRun): Promise<void> {
-    await this.stateLock.withStateLock(() => {
-      if (run.status === "success") this.mistakes.reset();
-      if (run.status === "error" || run.status === "mistake") this.mistakes.record("tool_failed");
-      if (run.repetition === "limit") this.mistakes.markLimitReached();
-      const applied = round.applyToolRun(run);
-      if (applied.completed) this.taskState.completed = true;
-      if (run.switchMode) this.mode = run.switchMode;
-    });
-  }
-
-  /**
-   * An abort stops the round, unless the user already accepted the completion (Enter, then
-   * Ctrl+C to quit): the task is complete, and its round ends as a completed one.
-   */
-  private interruptedBeforeCompletion(): boolean {
-    return this.taskState.abort && !this.taskState.completed;
-  }
-
-  /**
-   * SPEC T5: an aborted round keeps what it had: the partial answer, marked as
-   * interrupted, and the results of tools that finished, so resume loses nothing.
-   */
-  private async saveInterruptedRound(round: Round, assembler: StreamAssembler, rawText: string): Promise<never> {
-    this.finishRequestMessage({ cancelReason: "user_cancelled" });
-    presentStreamedText(this.presenterContext, round);
-    this.messages.finalizeOpen();
-    const assistantContent = this.assistantContent(round, assembler, rawText, responses.interruptedByUser);
-    await this.history.add({ role: "assistant", content: assistantContent });
-    const results = round.userMessageContent;
-    if (results.length > 0) await this.history.add({ role: "user", content: [...results] });
-    throw new TaskAbortedError();
-  }
-
-  /** The assistant message the history keeps for this round (cut at the tool that stopped it). */
-  private assistantContent(round: Round, assembler: StreamAssembler, rawText: string, note: string | undefined): ContentBlock[] {
-    return assistantHistoryContent({
-      protocol: this.options.protocol,
-      blocks: assembler.toArray(),
-      rawText,
-      answeredToolIds: round.answeredToolIds,
-      toolInput: (id) => assembler.toolInput(id),
-      ...(note ? { note } : {}),
-      ...(round.stoppingToolId ? { cutAfterToolId: round.stoppingToolId } : {}),
-    });
   }
 
   /** Each request's `api_req_started` ends with its tokens and cost, or its cancel reason. */
