@@ -6,7 +6,6 @@
  * from the parent's. Its messages reach the parent's host carrying its
  * `subagentId`; its asks name it.
  */
-import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ResolvedSettings } from "../config/index.js";
 import type { Provider } from "../llm/types.js";
@@ -34,6 +33,7 @@ import { EarlierChildren, type PreviousChild } from "./subagent-earlier-runs.js"
 import type { SessionSecurity } from "./security-wiring.js";
 import { summaryProvider } from "./security-wiring.js";
 import { createIsolatedWorkspace, type IsolatedWorkspace } from "./subagent-workspace.js";
+import { ChildChanges } from "./subagent-changes.js";
 import { add, SubagentSpending, zero, type Totals } from "./subagent-spending.js";
 import { PermissionRules } from "../security/permission-rules.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
@@ -79,19 +79,20 @@ export class SubagentFactory implements ChildTaskFactory {
   private readonly running = new Set<RunningChild>();
   /** What the children spent: in this run (for the budget) and in all (for the summary). */
   private readonly spending: SubagentSpending;
-  /** Writing children's own worktrees (or copies), until merged, discarded or the session ends. */
   /** The parent's MCP hub (set once it started): general children use its servers too. */
   private mcp: SubagentMcp | undefined;
   /** The parent was interrupted: its children's worktrees stay for a resume. */
   private interrupted = false;
   /** Children of an earlier run of this parent (a resumed parent), by agent and prompt; each is taken once. */
   private readonly earlier: EarlierChildren;
-  private readonly isolated = new Map<string, { workspace: IsolatedWorkspace; diff: string }>();
+  /** Writing children's own worktrees (or copies), until merged, kept, discarded or the session ends. */
+  private readonly changes: ChildChanges;
 
   constructor(private readonly options: SubagentFactoryOptions) {
     this.maxParallel = options.settings.subagents.maxParallel;
     this.earlier = new EarlierChildren({ messages: options.resumedMessages ?? [], store: options.store });
     this.spending = new SubagentSpending(options.resumedMessages);
+    this.changes = new ChildChanges(join(options.settings.dataDir, "subagent-changes", options.parentTaskId));
   }
 
   /** Ids so far: numbered on from the children of an earlier run of this parent, so none is used twice. */
@@ -179,7 +180,7 @@ export class SubagentFactory implements ChildTaskFactory {
         await writer.close();
         return { ...base, taskId: writer.taskId, status: "failed", error: `its own worktree could not be made: ${error instanceof Error ? error.message : String(error)}` };
       }
-      this.isolated.set(subagentId, { workspace: isolated, diff: "" });
+      this.changes.set(subagentId, { workspace: isolated, diff: "" });
     }
     const cwd = isolated?.cwd ?? settings.cwd;
     // The parent's rules as they stand now ("always allow" answers included), resolved against the child's own folder.
@@ -298,7 +299,7 @@ export class SubagentFactory implements ChildTaskFactory {
       const changes = isolated === undefined ? undefined : await isolated.finish();
       // An interrupted child did not stop by itself: the hook is for children that ended.
       if (outcome.status !== "aborted") await this.subagentStop({ subagentId, childTaskId: writer.taskId, agent: type.name, status: outcome.status, ...(result === undefined ? {} : { result }) });
-      if (changes !== undefined) this.isolated.set(subagentId, { workspace: isolated as IsolatedWorkspace, diff: changes.diff });
+      if (changes !== undefined) this.changes.set(subagentId, { workspace: isolated as IsolatedWorkspace, diff: changes.diff });
       return {
         ...base,
         taskId: writer.taskId,
@@ -332,7 +333,7 @@ export class SubagentFactory implements ChildTaskFactory {
       const isolated = await createIsolatedWorkspace({ workspace: this.options.settings.cwd, dataDir: this.options.settings.dataDir, parentTaskId: this.options.parentTaskId, subagentId, reuse: true }).catch(() => undefined);
       const finished = await isolated?.finish().catch(() => undefined);
       if (isolated !== undefined && finished !== undefined) {
-        this.isolated.set(subagentId, { workspace: isolated, diff: finished.diff });
+        this.changes.set(subagentId, { workspace: isolated, diff: finished.diff });
         if (finished.files.length > 0) changes = { ...finished, ...(isolated.branch === undefined ? {} : { branch: isolated.branch }) };
       }
     }
@@ -360,43 +361,21 @@ export class SubagentFactory implements ChildTaskFactory {
     await this.hooks.runner.run("SubagentStop", { ...payload, stop_hook_active: false });
   }
 
-  async mergeChanges(subagentId: string): Promise<SubagentMergeResult> {
-    const found = this.isolated.get(subagentId);
-    if (found === undefined) return { kind: "empty" };
-    const result = await found.workspace.merge(found.diff);
-    if (result.kind !== "conflict") {
-      await this.discardChanges(subagentId); // merged: the worktree has served
-      return result;
-    }
-    // The worktree is the only copy of the child's work: it outlives the session as a patch file.
-    const patch = await this.keepChanges(subagentId);
-    return patch === undefined ? result : { kind: "conflict", message: `${result.message}\n${keptPatchNote(patch)}` };
+  mergeChanges(subagentId: string): Promise<SubagentMergeResult> {
+    return this.changes.merge(subagentId);
   }
 
-  async keepChanges(subagentId: string): Promise<string | undefined> {
-    const found = this.isolated.get(subagentId);
-    if (found === undefined || found.diff.trim() === "") {
-      await this.discardChanges(subagentId);
-      return undefined;
-    }
-    const folder = join(this.options.settings.dataDir, "subagent-changes", this.options.parentTaskId);
-    const patch = join(folder, `${subagentId}.patch`);
-    await mkdir(folder, { recursive: true });
-    await writeFile(patch, found.diff);
-    await this.discardChanges(subagentId);
-    return patch;
+  keepChanges(subagentId: string): Promise<string | undefined> {
+    return this.changes.keep(subagentId);
   }
 
-  async discardChanges(subagentId: string): Promise<void> {
-    const found = this.isolated.get(subagentId);
-    this.isolated.delete(subagentId);
-    await found?.workspace.remove();
+  discardChanges(subagentId: string): Promise<void> {
+    return this.changes.discard(subagentId);
   }
 
   /** When the parent's session ends: every worktree and branch left is removed (kept for a resume when it was interrupted). */
   async removeAll(): Promise<void> {
-    if (this.interrupted) return;
-    for (const subagentId of [...this.isolated.keys()]) await this.discardChanges(subagentId);
+    if (!this.interrupted) await this.changes.discardAll();
   }
 
   async abortAll(): Promise<void> {
@@ -424,9 +403,4 @@ export interface SubagentHookRunner {
 export interface SubagentHooks {
   runner: SubagentHookRunner;
   wrapExecutor(executor: ToolExecutor): ToolExecutor;
-}
-
-/** Where a child's unmerged work was kept, and how to use it. */
-export function keptPatchNote(patch: string): string {
-  return `Its changes are kept in ${patch}; apply them once the workspace allows with: git apply ${patch}`;
 }

@@ -12,7 +12,7 @@ import { PermissionRules, rulesFromBlock } from "./permission-rules.js";
 import { decideCommand, type SecurityContext } from "./security-decision.js";
 import { isReadOnlyInvocation } from "./read-only-programs.js";
 import { expandBraces } from "./brace-expansion.js";
-import { sedScriptUnderstood } from "./program-effects.js";
+import { sedScriptUnderstood } from "./script-program-effects.js";
 import type { ShellWord } from "./shell-words.js";
 
 let workspace: string;
