@@ -2,7 +2,7 @@ import { inspect } from "node:util";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError, defaultModels, requireApiKey, resolveSettings } from "./index.js";
+import { ConfigError, defaultModels, requireApiKey } from "./index.js";
 import type { CliFlags } from "./index.js";
 import { createConfigFolders, type ConfigFolders } from "./test-support/folders.js";
 
@@ -17,13 +17,7 @@ afterEach(async () => {
 });
 
 function resolveWith(options: { flags?: CliFlags; env?: NodeJS.ProcessEnv; trust?: boolean } = {}) {
-  return resolveSettings({
-    flags: options.flags ?? {},
-    env: options.env ?? {},
-    cwd: folders.project,
-    userConfigDir: folders.userConfigDir,
-    ...(options.trust === undefined ? {} : { trust: options.trust }),
-  });
+  return folders.resolve(options);
 }
 
 describe("resolveSettings precedence", () => {

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ConfigError, resolveSettings } from "./index.js";
+import { ConfigError } from "./index.js";
 import type { CliFlags } from "./index.js";
 import { createConfigFolders, type ConfigFolders } from "./test-support/folders.js";
 
@@ -12,16 +12,9 @@ afterEach(async () => {
   await folders.cleanup();
 });
 
+/** With a key in the environment unless a test gives its own. */
 function resolveWith(options: { flags?: CliFlags; env?: NodeJS.ProcessEnv; trust?: boolean } = {}) {
-  return resolveSettings({
-    flags: options.flags ?? {},
-    env: options.env ?? { ANTHROPIC_API_KEY: "sk-test-key-0123456789" },
-    cwd: folders.project,
-    userConfigDir: folders.userConfigDir,
-    claudeUserDir: folders.claudeUserDir,
-    managedSettingsPath: folders.managedSettingsPath,
-    ...(options.trust === undefined ? {} : { trust: options.trust }),
-  });
+  return folders.resolve({ env: { ANTHROPIC_API_KEY: "sk-test-key-0123456789" }, ...options });
 }
 
 const rules = (settings: Awaited<ReturnType<typeof resolveWith>>): string[] => settings.permissions.map((rule) => `${rule.decision} ${rule.text} (${rule.source})`);

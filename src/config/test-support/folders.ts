@@ -1,6 +1,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { resolveSettings } from "../index.js";
+import type { CliFlags } from "../index.js";
 
 /** Claude Code's settings files: the managed one, the project's two, the user's. */
 export type ClaudeFile = "managed" | "local" | "project" | "user";
@@ -20,6 +22,8 @@ export interface ConfigFolders {
   /** Writes one of Claude Code's settings files (JSON, or text as given). */
   writeClaude(file: ClaudeFile, content: unknown): Promise<string>;
   writeRaw(path: string, text: string): Promise<void>;
+  /** Resolves settings in the project, with only this test's files (never the machine's own ~/.claude or managed settings). */
+  resolve(options?: { flags?: CliFlags; env?: NodeJS.ProcessEnv; trust?: boolean }): ReturnType<typeof resolveSettings>;
   cleanup(): Promise<void>;
 }
 
@@ -52,6 +56,16 @@ export async function createConfigFolders(): Promise<ConfigFolders> {
       return path;
     },
     writeRaw: (path, text) => writeFile(path, text),
+    resolve: (options = {}) =>
+      resolveSettings({
+        flags: options.flags ?? {},
+        env: options.env ?? {},
+        cwd: project,
+        userConfigDir,
+        claudeUserDir,
+        managedSettingsPath,
+        ...(options.trust === undefined ? {} : { trust: options.trust }),
+      }),
     cleanup: () => rm(root, { recursive: true, force: true }),
   };
 }
