@@ -25,34 +25,31 @@ function commandCards(messages: JsonMessage[]): Array<Record<string, unknown>> {
 
 const output = (messages: JsonMessage[]): string => messages.filter((message) => message.say === "command_output" && !message.partial).map((message) => message.text).join("");
 
+/** `python3 -c` under --yes: runs with --allowed-tools "Bash(python3:*)"; without it, is asked explicitly, which --yes does not answer. */
+async function expectTheRuleLiftsTheAsk(): Promise<void> {
+  const turns = [command('python3 -c "print(40 + 2)"'), done];
+  const server = await cli.startServer({ turns: [...turns, ...turns] });
+  const allowed = await cli.run(["run", "--json", "--yes", "--allowed-tools", "Bash(python3:*)", ...anthropicArgs(server), "compute"]);
+  expect(allowed.status, allowed.stderr).toBe(0);
+  expect(commandCards(allowed.messages)).toEqual([expect.objectContaining({ approval: "auto", end: { kind: "exited", exitCode: 0, signal: null } })]);
+  expect(output(allowed.messages)).toContain("42");
+  expect(allowed.events.at(-1)).toMatchObject({ type: "result", status: "completed", refused: 0 });
+
+  const without = await cli.run(["run", "--json", "--yes", ...anthropicArgs(server), "compute"]);
+  expect(without.status, without.stderr).toBe(0);
+  expect(commandCards(without.messages)).toEqual([expect.objectContaining({ explicitApproval: true, status: "rejected" })]);
+  expect(without.events.at(-1)).toMatchObject({ type: "result", refused: 1 });
+}
+
 describe("a rule the user wrote lifts the ask for what it names", () => {
   it('--yes --allowed-tools "Bash(python3:*)": python3 -c runs; without the rule it is asked explicitly, which --yes does not answer', { timeout: 60_000 }, async () => {
-    const turns = [command('python3 -c "print(40 + 2)"'), done];
-    const server = await cli.startServer({ turns: [...turns, ...turns] });
-    const allowed = await cli.run(["run", "--json", "--yes", "--allowed-tools", "Bash(python3:*)", ...anthropicArgs(server), "compute"]);
-    expect(allowed.status, allowed.stderr).toBe(0);
-    expect(commandCards(allowed.messages)).toEqual([expect.objectContaining({ approval: "auto", end: { kind: "exited", exitCode: 0, signal: null } })]);
-    expect(output(allowed.messages)).toContain("42");
-    expect(allowed.events.at(-1)).toMatchObject({ type: "result", status: "completed", refused: 0 });
-
-    const without = await cli.run(["run", "--json", "--yes", ...anthropicArgs(server), "compute"]);
-    expect(without.status, without.stderr).toBe(0);
-    expect(commandCards(without.messages)).toEqual([expect.objectContaining({ explicitApproval: true, status: "rejected" })]);
-    expect(without.events.at(-1)).toMatchObject({ type: "result", refused: 1 });
+    await expectTheRuleLiftsTheAsk();
   });
 
   it("in the sandbox, with a deny rule in force, a rule naming the program still lifts the ask (the command runs in the sandbox)", { timeout: 60_000 }, async () => {
     // The user's own config: the sandbox on (the default), a deny rule that the parse of inline code could not vouch for.
     await writeFile(join(cli.sandbox.configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10] }, permissions: { deny: ["Bash(curl:*)"] } }));
-    const turns = [command('python3 -c "print(40 + 2)"'), done];
-    const server = await cli.startServer({ turns: [...turns, ...turns] });
-    const allowed = await cli.run(["run", "--json", "--yes", "--allowed-tools", "Bash(python3:*)", ...anthropicArgs(server), "compute"]);
-    expect(allowed.status, allowed.stderr).toBe(0);
-    expect(commandCards(allowed.messages)).toEqual([expect.objectContaining({ approval: "auto", end: { kind: "exited", exitCode: 0, signal: null } })]);
-    expect(output(allowed.messages)).toContain("42");
-
-    const without = await cli.run(["run", "--json", "--yes", ...anthropicArgs(server), "compute"]);
-    expect(commandCards(without.messages)).toEqual([expect.objectContaining({ explicitApproval: true, status: "rejected" })]);
+    await expectTheRuleLiftsTheAsk();
   });
 });
 

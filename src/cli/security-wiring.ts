@@ -23,7 +23,7 @@ import type { UiMessage } from "../task/contracts/messages.js";
 import type { TaskLog } from "../task/contracts/seams.js";
 import type { TaskStore } from "../store/task-store.js";
 import type { TaskBudgetSeam, UsageTotals } from "../security/budget.js";
-import { createLaunchPolicy } from "../tools/sandbox-policy.js";
+import { launchPolicyFor } from "./launch-policy.js";
 
 export interface SessionSecurity {
   rules: PermissionRules;
@@ -152,17 +152,7 @@ export function createSessionSecurity(options: {
   }
   const rules = new PermissionRules(settings.permissions, settings.cwd);
   const outputFolder = join(settings.dataDir, "outputs", `${new Date().toISOString().slice(0, 10)}-${randomBytes(6).toString("hex")}`);
-  const launchPolicy = createLaunchPolicy({
-    rules,
-    dataDir: settings.dataDir,
-    readableInDataDir: outputFolder,
-    workspace: settings.cwd,
-    sandbox: settings.sandbox,
-    network: settings.sandboxNetwork,
-    allowEnv: settings.allowEnv,
-    environment: settings.environment,
-    userConfigDir: settings.userConfigDir,
-  });
+  const launchPolicy = launchPolicyFor(settings, { rules, readableInDataDir: outputFolder });
   const redactor = new SecretRedactor([options.apiKey, ...secretValues(environmentWithSecrets())]);
   const hasLimits = Object.values(settings.budget).some((limit) => limit !== undefined);
   const budget = hasLimits ? new TaskBudget(settings.budget, options.resumedBudget ?? countSoFar(options.resumedMessages ?? [])) : undefined;

@@ -14,7 +14,7 @@ import { commandFiles } from "../hooks/hook-scripts.js";
 import { spawnHook } from "../hooks/spawn-hook.js";
 import type { LaunchPolicy } from "../security/process-launch.js";
 import { PermissionRules } from "../security/permission-rules.js";
-import { createLaunchPolicy } from "../tools/sandbox-policy.js";
+import { launchPolicyFor } from "./launch-policy.js";
 import { cleanLine } from "../ui/tui/terminal-text.js";
 
 /** What the UI knows at one moment, for the command's input. */
@@ -105,16 +105,7 @@ export class StatusLineCommand {
   }
 
   private launchPolicy(settings: ResolvedSettings): LaunchPolicy {
-    this.policy ??= createLaunchPolicy({
-      workspace: settings.cwd,
-      sandbox: settings.sandbox,
-      network: settings.sandboxNetwork,
-      allowEnv: settings.allowEnv,
-      environment: settings.environment,
-      userConfigDir: settings.userConfigDir,
-      dataDir: settings.dataDir,
-      rules: new PermissionRules(settings.permissions, settings.cwd),
-    });
+    this.policy ??= launchPolicyFor(settings, { rules: new PermissionRules(settings.permissions, settings.cwd) });
     return this.policy;
   }
 

@@ -39,7 +39,7 @@ import { PermissionRules } from "../security/permission-rules.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
 import { ContextManager } from "../context/context-manager.js";
 import { workspaceFileReader } from "../context/workspace-files.js";
-import { createLaunchPolicy } from "../tools/sandbox-policy.js";
+import { launchPolicyFor } from "./launch-policy.js";
 import type { SubagentMergeResult } from "../task/contracts/subagents.js";
 
 export interface SubagentFactoryOptions {
@@ -188,17 +188,7 @@ export class SubagentFactory implements ChildTaskFactory {
     const launchPolicy =
       isolated === undefined
         ? security.launchPolicy
-        : createLaunchPolicy({
-            workspace: cwd,
-            sandbox: settings.sandbox,
-            network: settings.sandboxNetwork,
-            allowEnv: settings.allowEnv,
-            environment: settings.environment,
-            userConfigDir: settings.userConfigDir,
-            dataDir: settings.dataDir,
-            readableInDataDir: security.outputFolder,
-            rules,
-          });
+        : launchPolicyFor(settings, { workspace: cwd, rules, readableInDataDir: security.outputFolder });
 
     // MCP tools may change anything: only types given the parent's tools (or use_mcp_tool by name) get them.
     const mcp = this.mcp !== undefined && (type.tools === undefined || type.tools.includes("use_mcp_tool")) && !type.readOnly ? this.mcp : undefined;

@@ -1,10 +1,10 @@
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import { anthropicArgs, useCliFixture } from "./test-support/cli-fixture.js";
+import { repositoryWith } from "./test-support/git-repository.js";
 
 const cli = useCliFixture();
 
@@ -16,11 +16,7 @@ const write = (path: string, content: string): string => `<write_to_file>\n<path
 describe("a writing subagent that does not complete", () => {
   it("under --yes its changes are neither offered nor merged, and they are kept as a patch file named to the user", { timeout: 90_000 }, async () => {
     const ws = cli.sandbox.workspace;
-    const gitIn = (...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, encoding: "utf8" });
-    gitIn("init", "-q");
-    await writeFile(join(ws, "a.txt"), "original\n");
-    gitIn("add", "-A");
-    gitIn("commit", "-q", "-m", "start");
+    await repositoryWith(ws, { "a.txt": "original\n" });
     const scenario: Scenario = {
       turns: [{ text: useSubagents([{ prompt: "ALPHA: change a.txt" }]) }, { text: complete("the child failed") }],
       conversations: [

@@ -1,21 +1,16 @@
-import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { temporaryFolder } from "../test-support/temporary-folder.js";
 import { createIsolatedWorkspace } from "./subagent-workspace.js";
+import { repositoryWith } from "./test-support/git-repository.js";
 
 describe("a writing subagent's own worktree", () => {
   it("starts from the parent's workspace as it is: uncommitted changes to tracked files and untracked files", async () => {
     const folder = await temporaryFolder("cairn-child-start-");
     try {
       const workspace = join(folder.path, "workspace");
-      execFileSync("mkdir", [workspace]);
-      const gitIn = (...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: workspace, encoding: "utf8" });
-      gitIn("init", "-q");
-      await writeFile(join(workspace, "a.txt"), "committed\n");
-      gitIn("add", "-A");
-      gitIn("commit", "-q", "-m", "start");
+      await repositoryWith(workspace, { "a.txt": "committed\n" });
       await writeFile(join(workspace, "a.txt"), "changed, not committed\n");
       await writeFile(join(workspace, "new.txt"), "untracked\n");
       const isolated = await createIsolatedWorkspace({ workspace, dataDir: join(folder.path, "data"), parentTaskId: "parent", subagentId: "general-1" });

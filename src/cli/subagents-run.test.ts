@@ -14,6 +14,7 @@ import { runCli, startCli } from "./test-support/cli-harness.js";
 import { useCliFixture } from "./test-support/cli-fixture.js";
 import { everythingEntry } from "../mcp/test-support/servers.js";
 import { withoutSandboxNotice } from "./test-support/cli-harness.js";
+import { repositoryWith } from "./test-support/git-repository.js";
 
 const cli = useCliFixture();
 
@@ -285,11 +286,7 @@ describe("issue #17 subagents through the real CLI", () => {
 
   it("a writing subagent works in its own git worktree (branch after parent and subagent, in the data folder, repository hooks off); its diff is approved and merged uncommitted; a conflicting change is reported, nothing overwritten, and kept as a patch file", { timeout: 90_000 }, async () => {
     const ws = cli.sandbox.workspace;
-    const gitIn = (...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, encoding: "utf8" });
-    gitIn("init", "-q");
-    await writeFile(join(ws, "a.txt"), "original\n");
-    gitIn("add", "-A");
-    gitIn("commit", "-q", "-m", "start");
+    const gitIn = await repositoryWith(ws, { "a.txt": "original\n" });
     for (const hook of ["post-checkout", "pre-commit", "post-commit"]) {
       await writeFile(join(ws, ".git", "hooks", hook), `#!/bin/sh\ntouch "${join(cli.sandbox.root, `hook-ran-${hook}`)}"\n`, { mode: 0o755 });
     }
@@ -420,13 +417,7 @@ describe("issue #17 subagents through the real CLI", () => {
 
   it("the ignore file holds in a subagent's worktree, also when git ignores the ignore file itself", { timeout: 60_000 }, async () => {
     const ws = cli.sandbox.workspace;
-    const gitIn = (...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws, encoding: "utf8" });
-    gitIn("init", "-q");
-    await writeFile(join(ws, "secret.txt"), "the hidden value\n");
-    await writeFile(join(ws, ".gitignore"), ".cairnignore\n");
-    await writeFile(join(ws, ".cairnignore"), "secret.txt\n");
-    gitIn("add", "-A");
-    gitIn("commit", "-q", "-m", "start");
+    await repositoryWith(ws, { "secret.txt": "the hidden value\n", ".gitignore": ".cairnignore\n", ".cairnignore": "secret.txt\n" });
     const scenario: Scenario = {
       turns: [{ text: useSubagents([{ prompt: "THETA: read the secret" }]) }, { text: complete("done") }],
       conversations: [{ match: "THETA:", turns: [{ text: readFileCall("secret.txt") }, { text: complete("could not read it") }] }],

@@ -8,17 +8,15 @@ import { existsSync } from "node:fs";
 import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startScriptedServer, type ScriptedServer } from "../llm/scripted/server.js";
+import type { ScriptedServer } from "../llm/scripted/server.js";
 import { everythingEntry, filesystemEntry } from "../mcp/test-support/servers.js";
-import { checkBubblewrap } from "../security/sandbox.js";
 import { runCli } from "../cli/test-support/cli-harness.js";
 import { startTmux, tmuxAvailable, type TmuxSession } from "../ui/tui/test-support/tmux.js";
 import { cairnBin } from "../cli/test-support/cli-harness.js";
-import { conversationRequests, messagesText, say, systemPrompt } from "./test-support/model-turns.js";
+import { conversationRequests, messagesText, say, systemPrompt, sandboxUsable, serveConversations } from "./test-support/model-turns.js";
 import { makeUserMachine, type UserMachine } from "./test-support/user-machine.js";
 
-const bubblewrap = checkBubblewrap();
-if (!bubblewrap.ok) console.warn(`SKIPPED the Claude Code user's journey: it runs in the sandbox, and bubblewrap is not usable here: ${bubblewrap.message}`);
+const sandboxed = sandboxUsable("the Claude Code user's journey");
 if (!tmuxAvailable()) console.warn("SKIPPED the Claude Code user's journey: tmux is not installed");
 
 const apiKey = "sk-journey-claude-user-0123456789";
@@ -104,37 +102,32 @@ async function bringClaudeCodeSetup(): Promise<void> {
   await put(workspaceFile(".claude", "settings.local.json"), { permissions: { allow: ["Bash(ls:*)"] } });
 }
 
-describe.skipIf(!bubblewrap.ok || !tmuxAvailable())("A Claude Code user brings their setup", () => {
+describe.skipIf(!sandboxed || !tmuxAvailable())("A Claude Code user brings their setup", () => {
   beforeAll(async () => {
     machine = await makeUserMachine({ project: "shop" });
     // A folder of the user's own, outside the project (the sandbox leaves the home read-only, or does not show it).
     outside = await machine.put(join(machine.home, "notes", "keep.txt"), "mine\n").then(() => join(machine.home, "notes", "standup.txt"));
     await bringClaudeCodeSetup();
-    server = await startScriptedServer({
-      scenario: {
-        turns: [],
-        conversations: [
-          {
-            match: tuiTask,
-            turns: [
-              say.command("rm src/legacy.py"),
-              say.command("curl -fsSL https://get.example.com/install.sh -o install.sh"),
-              say.write("CHANGELOG.md", "- tidied the shop"),
-              say.command('echo "$TEAM_NAME" > team.txt'),
-              say.mcp("everything", "echo", { message: "hello from the project's server" }),
-              say.mcp("files", "list_directory", { path: machine.workspace }),
-              say.complete("The shop is tidy."),
-            ],
-          },
-          {
-            match: "Review the code in src",
-            turns: [say.command("ls src"), { text: `<use_subagents>\n<subagents>${JSON.stringify([{ prompt: testerPrompt, agent: "tester" }])}</subagents>\n</use_subagents>` }, say.complete("Reviewed src.")],
-          },
-          { match: testerPrompt, turns: [say.read("src/app.py"), say.complete("All checks pass.")] },
-          { match: standupBody, turns: [say.command(`git log --oneline > ${outside}`), say.complete("Standup notes: the shop.")] },
+    server = await serveConversations([
+      {
+        match: tuiTask,
+        turns: [
+          say.command("rm src/legacy.py"),
+          say.command("curl -fsSL https://get.example.com/install.sh -o install.sh"),
+          say.write("CHANGELOG.md", "- tidied the shop"),
+          say.command('echo "$TEAM_NAME" > team.txt'),
+          say.mcp("everything", "echo", { message: "hello from the project's server" }),
+          say.mcp("files", "list_directory", { path: machine.workspace }),
+          say.complete("The shop is tidy."),
         ],
       },
-    });
+      {
+        match: "Review the code in src",
+        turns: [say.command("ls src"), { text: `<use_subagents>\n<subagents>${JSON.stringify([{ prompt: testerPrompt, agent: "tester" }])}</subagents>\n</use_subagents>` }, say.complete("Reviewed src.")],
+      },
+      { match: testerPrompt, turns: [say.read("src/app.py"), say.complete("All checks pass.")] },
+      { match: standupBody, turns: [say.command(`git log --oneline > ${outside}`), say.complete("Standup notes: the shop.")] },
+    ]);
   });
   afterAll(async () => {
     await server?.close();

@@ -8,14 +8,12 @@ import { existsSync } from "node:fs";
 import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startScriptedServer, type ScriptedServer } from "../llm/scripted/server.js";
-import { checkBubblewrap } from "../security/sandbox.js";
+import type { ScriptedServer } from "../llm/scripted/server.js";
 import { runCli } from "../cli/test-support/cli-harness.js";
-import { conversationRequests, lastToolResult, messagesText, say, systemPrompt } from "./test-support/model-turns.js";
+import { conversationRequests, lastToolResult, messagesText, say, systemPrompt, sandboxUsable, serveConversations } from "./test-support/model-turns.js";
 import { makeUserMachine, type UserMachine } from "./test-support/user-machine.js";
 
-const bubblewrap = checkBubblewrap();
-if (!bubblewrap.ok) console.warn(`SKIPPED the Cline user's journey: it runs in the sandbox, and bubblewrap is not usable here: ${bubblewrap.message}`);
+const sandboxed = sandboxUsable("the Cline user's journey");
 
 const canary = "CANARY-billing-prod-token-7f3e9";
 const task = "Add a refund migration to the billing service";
@@ -74,30 +72,25 @@ async function bringClineSetup(): Promise<void> {
   machine.commitAll("billing");
 }
 
-describe.skipIf(!bubblewrap.ok)("A Cline user brings their setup", () => {
+describe.skipIf(!sandboxed)("A Cline user brings their setup", () => {
   beforeAll(async () => {
     machine = await makeUserMachine({ project: "billing" });
     await bringClineSetup();
-    server = await startScriptedServer({
-      scenario: {
-        turns: [],
-        conversations: [
-          {
-            match: task,
-            turns: [
-              say.read("secrets/prod-token.txt"),
-              say.list(".", true),
-              say.search(".", "CANARY"),
-              say.command("cat secrets/prod-token.txt; ls secrets"),
-              say.write("db/migrations/002_refunds.sql", "alter table invoices add column refunded int;"),
-              say.command("git push origin main"),
-              say.complete("Added the refund migration."),
-            ],
-          },
-          { match: `${deployStep}:`, turns: [say.complete("Deployed."), say.complete("Deployed.")] },
+    server = await serveConversations([
+      {
+        match: task,
+        turns: [
+          say.read("secrets/prod-token.txt"),
+          say.list(".", true),
+          say.search(".", "CANARY"),
+          say.command("cat secrets/prod-token.txt; ls secrets"),
+          say.write("db/migrations/002_refunds.sql", "alter table invoices add column refunded int;"),
+          say.command("git push origin main"),
+          say.complete("Added the refund migration."),
         ],
       },
-    });
+      { match: `${deployStep}:`, turns: [say.complete("Deployed."), say.complete("Deployed.")] },
+    ]);
   });
   afterAll(async () => {
     await server?.close();

@@ -2,8 +2,9 @@
  * What the scripted model says in a journey, in cairn's XML tool format, and
  * what the scripted server recorded of cairn's requests.
  */
-import type { ScenarioTurn } from "../../llm/scripted/scenario.js";
-import type { ScriptedServer } from "../../llm/scripted/server.js";
+import type { ScenarioConversation, ScenarioTurn } from "../../llm/scripted/scenario.js";
+import { startScriptedServer, type ScriptedServer } from "../../llm/scripted/server.js";
+import { checkBubblewrap } from "../../security/sandbox.js";
 import { firstUserTextOfBody } from "../../llm/scripted/conversation-router.js";
 
 const tool = (name: string, fields: Record<string, string>): ScenarioTurn => ({
@@ -22,6 +23,18 @@ export const say = {
     tool("use_mcp_tool", { server_name: server, tool_name: name, arguments: JSON.stringify(argumentsObject) }),
   complete: (result: string): ScenarioTurn => tool("attempt_completion", { result }),
 };
+
+/** A scripted model that answers each conversation (the user's task, a subagent's) by what its first message says. */
+export function serveConversations(conversations: ScenarioConversation[]): Promise<ScriptedServer> {
+  return startScriptedServer({ scenario: { turns: [], conversations } });
+}
+
+/** Whether a journey that runs in the sandbox can run here; says why it is skipped when not. */
+export function sandboxUsable(journey: string): boolean {
+  const bubblewrap = checkBubblewrap();
+  if (!bubblewrap.ok) console.warn(`SKIPPED ${journey}: it runs in the sandbox, and bubblewrap is not usable here: ${bubblewrap.message}`);
+  return bubblewrap.ok;
+}
 
 /** The requests of the conversation whose first user message contains `match`, in order. */
 export function conversationRequests(server: ScriptedServer, match: string): Array<Record<string, unknown>> {
