@@ -87,12 +87,16 @@ try {
       launch.release();
       if (result.status !== 0) throw new Error(`sandboxed true failed: ${result.stderr.toString()}`);
     };
-    const [directMs, sandboxMs] = timeEach([direct, sandboxed], 25);
+    // bubblewrap alone, with the same namespaces and no plan: its own floor, which cairn cannot lower.
+    const namespaces = ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--unshare-user"];
+    const bare = () => spawnSync("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...namespaces, "--", "/bin/sh", "-c", "true"], { cwd: workspace });
+    const planOnly = () => launchShell({ policy, shell: "/bin/sh", command: "true", cwd: workspace }).release();
+    const [directMs, bareMs, sandboxMs, planMs] = timeEach([direct, bare, sandboxed, planOnly], 25);
     const extra = (sandboxMs ?? 0) - (directMs ?? 0);
     const startOk = extra <= 30;
     if (!startOk) failed = true;
     console.log(
-      `sandbox start cost per command: sh -c true ${directMs?.toFixed(1)} ms directly, ${sandboxMs?.toFixed(1)} ms under bubblewrap (the whole plan: masks, protected paths, stubs) = +${extra.toFixed(1)} ms median (goal <= +30 ms) ${startOk ? "ok" : "MISSED"}, ${((sandboxMs ?? 0) / (directMs ?? 1)).toFixed(1)}x`,
+      `sandbox start cost per command: sh -c true ${directMs?.toFixed(1)} ms directly, ${sandboxMs?.toFixed(1)} ms under bubblewrap (the whole plan: masks, protected paths, stubs) = +${extra.toFixed(1)} ms median (goal <= +30 ms) ${startOk ? "ok" : "MISSED"}, ${((sandboxMs ?? 0) / (directMs ?? 1)).toFixed(1)}x; bubblewrap alone (same namespaces, no plan) ${bareMs?.toFixed(1)} ms, cairn's plan (prepare and release) ${planMs?.toFixed(2)} ms`,
     );
     rmSync(dataDir, { recursive: true, force: true });
   }

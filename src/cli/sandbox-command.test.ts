@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkBubblewrap } from "../security/sandbox.js";
 import { startTmux, tmuxAvailable } from "../ui/tui/test-support/tmux.js";
-import { cairnBin, runCli } from "./test-support/cli-harness.js";
+import { cairnBin, runCli, startCli } from "./test-support/cli-harness.js";
+import { until } from "./test-support/until.js";
 import { useCliFixture } from "./test-support/cli-fixture.js";
 import { pathWithoutBubblewrap } from "../test-support/path-without-bubblewrap.js";
 
@@ -44,6 +45,26 @@ describe("the sandbox, on by default", () => {
     expect(existsSync(outside)).toBe(false);
     const status = await cli.run(["sandbox", "status", "--json"]);
     expect(JSON.parse(status.stdout)).toMatchObject({ sandbox: "workspace-write", bubblewrap: "usable" });
+  });
+
+  it.skipIf(!bubblewrap.ok)("a cairn killed mid-command leaves the placeholder of a missing protected folder; the next start removes it, and a run that exits leaves none", { timeout: 60_000 }, async () => {
+    const placeholder = join(cli.sandbox.workspace, ".cairn");
+    const server = await cli.startServer({ turns: [{ text: command("sleep 30") }, { text: complete }, { text: command("true") }, { text: command("true") }, { text: complete }] });
+    const args = ["run", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test", "--yes", "do it"];
+    const killed = startCli(args, { env: cli.sandbox.env, cwd: cli.sandbox.workspace });
+    await until(() => existsSync(placeholder), "the sandboxed command to start", 30_000);
+    killed.child.kill("SIGKILL");
+    expect(await killed.exit).toBe(137);
+    expect(existsSync(placeholder), "the placeholder a crash left").toBe(true);
+
+    const next = await cli.run(args);
+    expect(next.status, next.stderr).toBe(0);
+    expect(existsSync(placeholder), "removed by the next start").toBe(false);
+    const twoCommands = await cli.run(args);
+    expect(twoCommands.status, twoCommands.stderr).toBe(0);
+    expect(existsSync(placeholder)).toBe(false);
+    const record = JSON.parse(await readFile(join(cli.sandbox.dataDir, "sandbox", "placeholders.json"), "utf8")) as unknown[];
+    expect(record, "nothing left for a later start to clean").toEqual([]);
   });
 
   it("off explicitly: one line per run (text and --json) saying what that means and where it came from", async () => {

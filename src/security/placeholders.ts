@@ -5,12 +5,16 @@
  * invisible to git, so `git add -A` in the sandbox cannot commit it. Counted
  * per path across every sandboxed process of this cairn, removed when the
  * last one ends, and recorded (with the owner's pid) so that a cairn that
- * died mid-command leaves nothing behind after its next start.
+ * died mid-command leaves nothing behind after its next start. The record
+ * lists every path this cairn may hold, written when a new one joins (not at
+ * each command: commands in a row cost no write) and cleared as it exits.
  */
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 const counts = new Map<string, number>();
+/** Paths in this process's entries of the record: each may be held now or again soon. */
+const recorded = new Set<string>();
 let recordFile: string | undefined;
 
 function alive(pid: number): boolean {
@@ -38,7 +42,7 @@ function readRecord(file: string): Array<{ path: string; pid: number }> {
 function writeRecord(): void {
   if (recordFile === undefined) return;
   const others = readRecord(recordFile).filter((entry) => entry.pid !== process.pid && alive(entry.pid));
-  const mine = [...counts.keys()].map((path) => ({ path, pid: process.pid }));
+  const mine = [...recorded].map((path) => ({ path, pid: process.pid }));
   try {
     mkdirSync(dirname(recordFile), { recursive: true });
     const temporary = `${recordFile}.${process.pid}`;
@@ -88,7 +92,12 @@ export function acquirePlaceholders(paths: readonly string[]): { created: string
     counts.set(path, 1);
     created.push(path);
   }
-  if (created.length > 0) writeRecord();
+  const unrecorded = created.filter((path) => !recorded.has(path));
+  if (unrecorded.length > 0) {
+    if (recorded.size === 0) process.once("exit", forgetRecorded);
+    for (const path of unrecorded) recorded.add(path);
+    writeRecord();
+  }
   let released = false;
   return {
     created,
@@ -104,9 +113,15 @@ export function acquirePlaceholders(paths: readonly string[]): { created: string
         counts.delete(path);
         removeIfEmpty(path);
       }
-      if (created.length > 0) writeRecord();
     },
   };
+}
+
+/** As this cairn exits (its placeholders released): nothing of it is left for the next start to clean up. */
+function forgetRecorded(): void {
+  for (const path of counts.keys()) removeIfEmpty(path);
+  recorded.clear();
+  writeRecord();
 }
 
 /** For tests: the placeholders this process holds. */
