@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 const report = process.env["CAIRN_TEST_REPORT"];
@@ -8,6 +9,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // Vitest's default (one worker fewer than the cores) leaves a 2-core CI machine one test file at a
+    // time; most files drive the real CLI and wait on it, so every core gets a file (README, Development).
+    maxWorkers: Math.max(2, availableParallelism()),
     reporters: report ? ["default", "json"] : ["default"],
     ...(report ? { outputFile: { json: report } } : {}),
   },
