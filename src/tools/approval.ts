@@ -12,6 +12,7 @@ import { unsandboxedByRules, unsandboxedSuggestion } from "../security/escalatio
 import type { PathOracle } from "../security/command-assessment.js";
 import type { ToolCardMeta, ToolMeta, ToolMetaOf } from "../task/contracts/message-meta.js";
 import type { ToolCallContext, ToolOutcome } from "../task/contracts/tool-executor.js";
+import type { AskResponse } from "../task/contracts/messages.js";
 import { denied, toolError } from "./responses.js";
 
 /** `true` means "auto-approve": run without asking. */
@@ -239,17 +240,22 @@ export class ApprovalPolicy {
     const escalated = detail.escalate !== undefined || detail.outside !== undefined ? { unsandboxed: true as const } : {};
     if (verdict === "auto") return { approved: true, ...escalated };
     const askType = request.kind === "command" ? "command" : request.kind === "mcp" ? "use_mcp_server" : "tool";
-    const offer = detail.suggestion !== undefined ? `\n(answer "always" to allow ${detail.suggestion} from now on, saved in your config; "always project" saves it for this project)` : "";
-    const answer = await context.ask(askType, `${text}${offer}`, { meta });
-    // Chosen from a menu (`always`), or "always" typed as the answer (a headless prompt) or sent with a yes.
-    const chosen = answer.response === "yes" ? answer.always : undefined;
-    const always = answer.response !== "no" && detail.suggestion !== undefined ? (chosen ?? alwaysAllowChoice(answer.text)) : undefined;
-    if (always !== undefined && detail.suggestion !== undefined) {
-      await this.alwaysAllow(detail.suggestion, always, context);
-      return { approved: true, ...escalated };
-    }
+    const answer = await context.ask(askType, `${text}${alwaysOffer(detail.suggestion)}`, { meta });
+    if (await this.answeredAlways(answer, detail.suggestion, context)) return { approved: true, ...escalated };
     if (answer.response === "yes") return answer.text === undefined ? { approved: true, ...escalated } : { approved: true, feedback: answer.text, ...escalated };
     return { approved: false, outcome: denied(answer.text) };
+  }
+
+  /**
+   * "Always" (chosen from a menu, typed as the answer at a headless prompt, or sent with a yes) saves the
+   * offered rule, in the user's config or the project's; true when it did.
+   */
+  private async answeredAlways(answer: AskResponse, suggestion: string | undefined, context: ToolCallContext): Promise<boolean> {
+    if (suggestion === undefined || answer.response === "no") return false;
+    const where = (answer.response === "yes" ? answer.always : undefined) ?? alwaysAllowChoice(answer.text);
+    if (where === undefined) return false;
+    await this.alwaysAllow(suggestion, where, context);
+    return true;
   }
 
   /**
@@ -263,9 +269,19 @@ export class ApprovalPolicy {
     const suggestion = unsandboxedSuggestion(command);
     if (ruled.kind === "denied") return { rerun: false, reason: `the rule ${ruled.rule.text} (${ruled.rule.source}) keeps it in the sandbox` };
     if (ruled.kind === "allowed") return { rerun: true, reason: `${ruled.rules.map((rule) => rule.text).join(", ")} allows it to run outside the sandbox` };
-    const meta: ToolMeta = { tool: "execute_command", command: escapeHidden(command).text, approval: "ask", explicitApproval: true, unsandboxed: true, reason: `it failed in the sandbox: ${why}` } satisfies ToolMetaOf<"execute_command">;
+    const meta: ToolMeta = {
+      tool: "execute_command",
+      command: escapeHidden(command).text,
+      approval: "ask",
+      explicitApproval: true,
+      unsandboxed: true,
+      reason: `it failed in the sandbox: ${why}`,
+      ...(suggestion === undefined ? {} : { suggestedRule: suggestion }),
+    } satisfies ToolMetaOf<"execute_command">;
     const shown = flagHidden(command).text;
-    const answer = await context.ask("command", `${shown}\n(It failed in the sandbox: ${escapeHidden(why).text}. Run it again outside the sandbox, with your full permissions?${suggestion === undefined ? "" : ` A rule ${suggestion} would allow this from now on.`})`, { meta });
+    const question = `${shown}\n(It failed in the sandbox: ${escapeHidden(why).text}. Run it again outside the sandbox, with your full permissions?)${alwaysOffer(suggestion)}`;
+    const answer = await context.ask("command", question, { meta });
+    if (await this.answeredAlways(answer, suggestion, context)) return { rerun: true, reason: `you allowed ${suggestion ?? ""} to run outside the sandbox from now on` };
     if (answer.response === "yes") return { rerun: true, reason: "you approved running it outside the sandbox" };
     const hint = suggestion === undefined ? "" : ` (an ${suggestion} rule in the user's settings would allow it)`;
     return { rerun: false, reason: `running it outside the sandbox needs the user's explicit approval, which it did not get${hint}` };
@@ -279,6 +295,11 @@ function ruleVerdict(found: { decision: "allow" | "ask" | "deny"; rule: { text: 
   if (found.decision === "deny") return { kind: "refuse", reason: `${why} denies it` };
   if (found.decision === "ask") return { kind: "ask-explicit", reason: `${why} asks` };
   return { kind: "allow", reason: `${why} allows it` };
+}
+
+/** How an ask offers its rule for "always". */
+function alwaysOffer(suggestion: string | undefined): string {
+  return suggestion === undefined ? "" : `\n(answer "always" to allow ${suggestion} from now on, saved in your config; "always project" saves it for this project)`;
 }
 
 export function refused(reason: string): ToolOutcome {
