@@ -3,7 +3,7 @@
  * (and that the sandbox hides). Protected paths are in protected-paths.ts.
  */
 import { homedir } from "node:os";
-import { basename, join, sep } from "node:path";
+import { basename, isAbsolute, join, sep } from "node:path";
 
 function within(root: string, path: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
@@ -11,16 +11,20 @@ function within(root: string, path: string): boolean {
 
 export { protectedReason } from "./protected-paths.js";
 
-/** Credentials folders under the home folder, denied unless a rule names them. */
+/** Where other agents keep their sign-ins when their variables move them from the home folder. */
+const movedAgentFolders = ["CLAUDE_CONFIG_DIR", "CODEX_HOME"];
+
+/** Credentials folders under the home folder (and where other agents' variables put theirs), denied unless a rule names them. */
 export function credentialFolders(userConfigDir: string): string[] {
   const home = homedir();
+  const moved = movedAgentFolders.map((name) => process.env[name] ?? "").filter((path) => path !== "" && isAbsolute(path));
   return [
     ".ssh", ".aws", ".gnupg", ".config/gh", ".config/hub", ".docker", ".kube", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".config/gcloud", ".azure",
-    ".claude", ".codex", ".config/op", ".password-store", ".local/share/keyrings", ".vault-token", ".terraform.d", ".cargo/credentials", ".cargo/credentials.toml",
+    ".claude", ".claude.json", ".codex", ".config/op", ".password-store", ".local/share/keyrings", ".vault-token", ".terraform.d", ".cargo/credentials", ".cargo/credentials.toml",
     ".gem/credentials", ".m2/settings.xml", ".gradle/gradle.properties", ".mozilla", ".config/google-chrome", ".config/chromium",
   ]
     .map((name) => join(home, name))
-    .concat(userConfigDir);
+    .concat(moved, userConfigDir);
 }
 
 export function isCredentialPath(path: string, userConfigDir: string): boolean {

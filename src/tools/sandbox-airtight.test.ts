@@ -2,7 +2,7 @@
  * The sandbox holds against what a command can do once it runs: renames of
  * protected folders, creating protected paths, cairn's data folder, host
  * sockets, a deny rule's program under another name, any number of ignored
- * files, and Cline's rules as a file.
+ * files, Cline's rules as a file, and other agents' sign-ins.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
@@ -166,5 +166,26 @@ describe.skipIf(!usable.ok)("the sandbox, airtight", () => {
     const { output } = run("echo ran; echo more >> .clinerules");
     expect(output).toContain("ran");
     expect(readFileSync(workspace.path(".clinerules"), "utf8")).toBe("Be brief.\n");
+  });
+
+  it("other agents' sign-ins are hidden where their variables put them ($CLAUDE_CONFIG_DIR, $CODEX_HOME), even inside the workspace", () => {
+    const saved = { claude: process.env["CLAUDE_CONFIG_DIR"], codex: process.env["CODEX_HOME"] };
+    mkdirSync(workspace.path("agents/claude"), { recursive: true });
+    mkdirSync(workspace.path("agents/codex"), { recursive: true });
+    writeFileSync(workspace.path("agents/claude/.credentials.json"), "canary-claude-token\n");
+    writeFileSync(workspace.path("agents/codex/auth.json"), "canary-codex-token\n");
+    process.env["CLAUDE_CONFIG_DIR"] = workspace.path("agents/claude");
+    process.env["CODEX_HOME"] = workspace.path("agents/codex");
+    try {
+      const { output } = run("cat agents/claude/.credentials.json agents/codex/auth.json; echo done");
+      expect(output).toContain("done");
+      expect(output).not.toContain("canary-claude-token");
+      expect(output).not.toContain("canary-codex-token");
+    } finally {
+      for (const [name, value] of [["CLAUDE_CONFIG_DIR", saved.claude], ["CODEX_HOME", saved.codex]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   });
 });
