@@ -63,6 +63,7 @@ describe.skipIf(!checkBubblewrap().ok)("a command that fails because of the sand
   it('answered "always", runs outside and saves the Unsandboxed rule it offered in the user config', { timeout: 60_000 }, async () => {
     const result = await run([], "always\n");
     expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr, "an answer, not a message of the user's").not.toMatch(/^> always/m);
     expect(result.hook).toBe("echo hooked");
     const config = JSON.parse(await readFile(join(cli.sandbox.configDir, "cairn", "config.json"), "utf8")) as { permissions?: { allow?: string[] } };
     expect(config.permissions?.allow).toEqual(["Unsandboxed(python3:*)"]);

@@ -24,10 +24,3 @@ export async function addAllowRule(file: string, rule: string): Promise<void> {
   await writeFile(temporary, `${JSON.stringify(config, null, 2)}\n`);
   await rename(temporary, file);
 }
-
-/** `always`, `always user`, `always project` (the answer text of an approved ask). */
-export function alwaysAllowChoice(text: string | undefined): "user" | "project" | undefined {
-  const match = /^\s*always(?:\s+allow)?(?:\s+(user|project))?\s*$/i.exec(text ?? "");
-  if (match === null) return undefined;
-  return match[1]?.toLowerCase() === "project" ? "project" : "user";
-}

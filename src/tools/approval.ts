@@ -6,13 +6,13 @@
  */
 import { escapeHidden, escapeMetaStrings, flagHidden } from "../security/display-text.js";
 import { parseRule, PermissionRules, type PermissionRule } from "../security/permission-rules.js";
-import { addAllowRule, alwaysAllowChoice } from "../security/rule-store.js";
+import { addAllowRule } from "../security/rule-store.js";
 import { decideCommand, decidePath, type SandboxMode, type SecurityContext, type SecurityVerdict } from "../security/security-decision.js";
 import { unsandboxedByRules, unsandboxedSuggestion } from "../security/escalation.js";
 import type { PathOracle } from "../security/command-assessment.js";
 import type { ToolCardMeta, ToolMeta, ToolMetaOf } from "../task/contracts/message-meta.js";
 import type { ToolCallContext, ToolOutcome } from "../task/contracts/tool-executor.js";
-import type { AskResponse } from "../task/contracts/messages.js";
+import { alwaysAllowChoice, type AskResponse } from "../task/contracts/messages.js";
 import { denied, toolError } from "./responses.js";
 
 /** `true` means "auto-approve": run without asking. */

@@ -73,3 +73,10 @@ export type AskResponse =
   | { response: "yes"; text?: string; always?: "user" | "project" }
   | { response: "no"; text?: string }
   | { response: "message"; text: string };
+
+/** `always`, `always user`, `always project` (the answer text of an approved ask). */
+export function alwaysAllowChoice(text: string | undefined): "user" | "project" | undefined {
+  const match = /^\s*always(?:\s+allow)?(?:\s+(user|project))?\s*$/i.exec(text ?? "");
+  if (match === null) return undefined;
+  return match[1]?.toLowerCase() === "project" ? "project" : "user";
+}

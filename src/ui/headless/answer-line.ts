@@ -1,12 +1,12 @@
 /** One line of standard input as an answer to an ask. */
-import type { AskResponse } from "../../task/contracts/messages.js";
+import { alwaysAllowChoice, type AskResponse } from "../../task/contracts/messages.js";
 
 export type ParsedAnswerLine =
   | { kind: "json"; id: string; answer: AskResponse }
   | { kind: "plain"; text: string }
   | { kind: "invalid"; problem: string };
 
-const example = '{"id": "...", "response": "yes" | "no" | "message", "text": "..."}';
+const example = '{"id": "...", "response": "yes" | "no" | "message", "text": "...", "always"?: "user" | "project"}';
 
 export function parseAnswerLine(line: string): ParsedAnswerLine {
   const trimmed = line.trim();
@@ -19,12 +19,15 @@ export function parseAnswerLine(line: string): ParsedAnswerLine {
   }
   if (typeof value !== "object" || value === null) return { kind: "invalid", problem: `expected ${example}` };
   const record = value as Record<string, unknown>;
-  const { id, response, text } = record;
+  const { id, response, text, always } = record;
   if (typeof id !== "string" && typeof id !== "number") return { kind: "invalid", problem: `"id" is missing; expected ${example}` };
   if (text !== undefined && typeof text !== "string") return { kind: "invalid", problem: `"text" must be a string` };
   const answerId = String(id);
+  if (always !== undefined && (response !== "yes" || (always !== "user" && always !== "project"))) {
+    return { kind: "invalid", problem: `"always" goes with "response": "yes" and is "user" or "project"` };
+  }
   if (response === "yes" || response === "no") {
-    return { kind: "json", id: answerId, answer: text === undefined ? { response } : { response, text } };
+    return { kind: "json", id: answerId, answer: { response, ...(text === undefined ? {} : { text }), ...(always === undefined ? {} : { always }) } };
   }
   if (response === "message") {
     if (text === undefined || text.trim() === "") return { kind: "invalid", problem: `"response": "message" needs a non-empty "text"` };
@@ -34,13 +37,16 @@ export function parseAnswerLine(line: string): ParsedAnswerLine {
 }
 
 /**
- * A person's plain answer: y / n, a number picking one of a question's options,
- * anything else is a message. Undefined for an empty line.
+ * A person's plain answer: y / n, "always" (or "always project") where the ask
+ * offers a rule, a number picking one of a question's options, anything else
+ * is a message. Undefined for an empty line.
  */
-export function plainAnswer(text: string, options: readonly string[] = []): AskResponse | undefined {
+export function plainAnswer(text: string, options: readonly string[] = [], offersRule = false): AskResponse | undefined {
   const lower = text.toLowerCase();
   if (lower === "") return undefined;
   if (lower === "y" || lower === "yes") return { response: "yes" };
+  const always = offersRule ? alwaysAllowChoice(text) : undefined;
+  if (always !== undefined) return { response: "yes", always };
   if (lower === "n" || lower === "no") return { response: "no" };
   if (/^\d+$/.test(lower)) {
     const option = options[Number(lower) - 1];

@@ -131,6 +131,27 @@ describe("HeadlessHost asks answered over stdin", () => {
     expect(stdout.text).toBe("");
   });
 
+  it('"always" answers an ask that offers a rule as a yes that saves it (text and JSON), and is only a message where none is offered', async () => {
+    const offering = (): ReturnType<typeof ask> => ask("command", "npm test", { meta: { tool: "execute_command", command: "npm test", suggestedRule: "Bash(npm test:*)" } });
+    const text = createHost({ json: false });
+    const typed = text.host.answerAsk(offering(), never);
+    text.stdin.write("always project\n");
+    await expect(typed).resolves.toEqual({ response: "yes", always: "project" });
+    const question = text.host.answerAsk(ask("followup", "How often?"), never);
+    text.stdin.write("always\n");
+    await expect(question).resolves.toEqual({ response: "message", text: "always" });
+
+    const json = createHost();
+    const message = offering();
+    const sent = json.host.answerAsk(message, never);
+    json.stdin.write(`${JSON.stringify({ id: message.id, response: "yes", always: "user" })}\n`);
+    await expect(sent).resolves.toEqual({ response: "yes", always: "user" });
+    void json.host.answerAsk(offering(), never);
+    json.stdin.write('{"id": "x", "response": "no", "always": "user"}\n');
+    await settle();
+    expect(json.stderr.text).toContain('"always" goes with "response": "yes"');
+  });
+
   it("keeps answers typed ahead for the next asks", async () => {
     const { host, stdin } = createHost({ json: false });
     stdin.write("y\nn\n");
