@@ -35,6 +35,8 @@ export class InteractiveController implements TuiController {
   private exitRequested = false;
   private replayOnResume: boolean;
   private forgetTask = false;
+  /** What /undo or /restore changed in the workspace since the task last ran: the model is told when it continues. */
+  private workspaceChange: string | undefined;
   private readonly onExit: () => void;
   /** Images for the next message (`--image` at start-up). */
   readonly pendingImages: ImageContent[] = [];
@@ -114,7 +116,9 @@ export class InteractiveController implements TuiController {
   }
 
   /** Makes `taskId` the task the next message continues; `replay` shows its transcript first. */
-  continueTask(taskId: string, replay: boolean): void {
+  /** Continues `taskId` with the next message; `workspaceChange` says what the user changed in its files meanwhile. */
+  continueTask(taskId: string, replay: boolean, workspaceChange?: string): void {
+    if (workspaceChange !== undefined) this.workspaceChange = this.workspaceChange === undefined || this.resumeTaskId !== taskId ? workspaceChange : `${this.workspaceChange} Then: ${workspaceChange}`;
     this.resumeTaskId = taskId;
     this.replayOnResume = replay;
     this.forgetTask = false;
@@ -160,6 +164,8 @@ export class InteractiveController implements TuiController {
     const resumeId = this.resumeTaskId ?? (continuePrevious ? previous.taskId : undefined);
     this.resumeTaskId = undefined;
     this.forgetTask = false;
+    const workspaceChange = resumeId === undefined ? undefined : this.workspaceChange;
+    this.workspaceChange = undefined;
     // A task opened from the command line or /resume has nothing on screen yet: show its transcript first.
     const replay = this.replayOnResume;
     this.replayOnResume = false;
@@ -176,7 +182,7 @@ export class InteractiveController implements TuiController {
       }
       const start =
         resumeId !== undefined
-          ? { kind: "resume" as const, taskId: resumeId, ...(text ? { message: text } : {}) }
+          ? { kind: "resume" as const, taskId: resumeId, ...(text ? { message: text } : {}), ...(workspaceChange ? { workspaceChange } : {}) }
           : { kind: "new" as const, task: text ?? "" };
       const session = await (this.options.createSession ?? createSession)({
         settings: { ...this.settings, plan: this.mode === "plan" },

@@ -61,7 +61,7 @@ export interface SessionOptions {
   /** For the mock provider: the scenario to play. */
   scenario?: Scenario;
   /** A new task, or a task reopened for resume (with the user's message, if any). */
-  start: { kind: "new"; task: string; taskId?: string; images?: ImageContent[] } | { kind: "resume"; taskId: string; message?: string; images?: ImageContent[] };
+  start: { kind: "new"; task: string; taskId?: string; images?: ImageContent[] } | { kind: "resume"; taskId: string; message?: string; images?: ImageContent[]; workspaceChange?: string };
   /** Checkpoints of the workspace (default on). */
   checkpoints?: boolean;
   /** Say messages about the environment (MCP, checkpoints) before the task starts. */
@@ -138,7 +138,8 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
     taskId = writer.taskId;
   } else {
     taskId = await store.resolveTaskId(options.start.taskId);
-    const opened = await openForResume(store, taskId, { now: Date.now(), ...(options.start.message ? { userMessage: options.start.message } : {}) });
+    const { message, workspaceChange } = options.start;
+    const opened = await openForResume(store, taskId, { now: Date.now(), ...(message ? { userMessage: message } : {}), ...(workspaceChange ? { workspaceChange } : {}) });
     log = opened.writer;
     for (const warning of opened.loaded.warnings) options.onNotice?.(warning);
     resumed = opened.resume;

@@ -3,6 +3,7 @@ import { isKnownModel, modelsForProvider } from "../llm/models.js";
 import type { TaskSummary } from "../store/types.js";
 import type { SlashSession } from "../ui/tui/slash-commands.js";
 import type { InteractiveController } from "./interactive.js";
+import { workspaceChangeNote } from "./undo-command.js";
 
 function money(cost: number): string {
   return `$${cost.toFixed(cost < 1 ? 4 : 2)}`;
@@ -63,6 +64,8 @@ export function createSlashSession(controller: InteractiveController): SlashSess
         if (owner !== undefined || current !== undefined) controller.continueTask(taskId, false);
       }
     });
+    const change = workspaceChangeNote(outcome, "The user restored files from a checkpoint");
+    if (change !== undefined) controller.continueTask(taskId, false, change);
     const parts: string[] = [];
     if (outcome.files) {
       parts.push(
@@ -119,6 +122,8 @@ export function createSlashSession(controller: InteractiveController): SlashSess
       });
       if (undone.kind === "nothing") return undone.text;
       controller.undoPoints.push(undone.point);
+      const change = workspaceChangeNote(undone.outcome, "The user undid the last step");
+      if (change !== undefined) controller.continueTask(taskId, false, change);
       return `${describeUndo(undone.outcome)} Type a message to continue the task.`;
     },
     restore,

@@ -26,9 +26,9 @@ const write = (path: string, content: string) => ({ text: `<write_to_file>\n<pat
 const complete = (result: string) => ({ text: `<attempt_completion>\n<result>${result}</result>\n</attempt_completion>` });
 
 describe.skipIf(!tmuxAvailable())("/undo, /history and /resume in the terminal UI (tmux)", () => {
-  it("/undo takes back the last step's changes and names the files; again, the step before", { timeout: 180_000 }, async () => {
+  it("/undo takes back the last step's changes and names the files; again, the step before; the continued task's model is told which files changed", { timeout: 180_000 }, async () => {
     await writeFile(join(cli.sandbox.workspace, "notes.txt"), "original\n");
-    const server = await cli.startServer({ turns: [write("notes.txt", "changed"), write("added.txt", "new file"), complete("edited both")] });
+    const server = await cli.startServer({ turns: [write("notes.txt", "changed"), write("added.txt", "new file"), complete("edited both"), complete("continued from the undone files")] });
     const ui = await cli.openCairn([...anthropicArgs(server), "edit the notes"]);
     await ui.waitFor(/Allow this\?/, { timeoutMs: 60_000 });
     await ui.sendKeys("1");
@@ -58,6 +58,16 @@ describe.skipIf(!tmuxAvailable())("/undo, /history and /resume in the terminal U
     await ui.sendKeys("Enter");
     await ui.waitFor(/Nothing to undo/, { timeoutMs: 30_000 });
     expect(await readFile(join(cli.sandbox.workspace, "notes.txt"), "utf8")).toBe("original\n");
+
+    // The task continues: the model is told which files the undos changed under it.
+    await ui.sendText("go on from here");
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/continued from the undone files[\s\S]*Done\?/, { timeoutMs: 60_000 });
+    const told = JSON.stringify(server.requests[3]?.body);
+    expect(told).toContain("go on from here");
+    expect(told).toMatch(/\[WORKSPACE CHANGED BY THE USER\] The user undid the last step \(the files as at checkpoint \w+\): removed added\.txt\. Then: The user undid the last step \(the files as at checkpoint \w+\): wrote back notes\.txt\./);
+    await ui.sendKeys("Enter");
+    await ui.waitFor(/Give feedback/, { timeoutMs: 30_000 });
     expect(await quit(ui)).toBe(0);
   });
 

@@ -58,6 +58,14 @@ export async function undoLastStep(options: {
   return { kind: "nothing", text: "Nothing to undo: the files are as they were before this task changed them." };
 }
 
+/** What the model is told when the task continues after /undo or /restore: the files that changed under it. */
+export function workspaceChangeNote(outcome: RestoreOutcome, what: string): string | undefined {
+  const files = outcome.files;
+  if (files === undefined || files.restored.length + files.removed.length === 0) return undefined;
+  const parts = [files.restored.length > 0 ? `wrote back ${files.restored.join(", ")}` : "", files.removed.length > 0 ? `removed ${files.removed.join(", ")}` : ""].filter((part) => part !== "");
+  return `${what} (the files as at checkpoint ${outcome.checkpoint.hash.slice(0, 12)}): ${parts.join("; ")}.`;
+}
+
 /** What /undo says: which files it put back, and how to take the undo back. */
 export function describeUndo(outcome: RestoreOutcome): string {
   const files = outcome.files;

@@ -57,7 +57,7 @@ function toolUses(message: Message | undefined): ToolUseContent[] {
  * the leftovers of the interruption are dropped, every tool call without a result gets
  * an explicit "interrupted" result, and the model is told what happened. Pure.
  */
-export function prepareResume(loaded: LoadedTask, options: { now: number; userMessage?: string }): PreparedResume {
+export function prepareResume(loaded: LoadedTask, options: { now: number; userMessage?: string; workspaceChange?: string }): PreparedResume {
   const uiMessages = trimUiMessages(loaded.uiMessages);
   const lastUi = uiMessages[uiMessages.length - 1];
   const wasCompleted =
@@ -103,6 +103,10 @@ export function prepareResume(loaded: LoadedTask, options: { now: number; userMe
       `The files may have changed since then. The working directory is '${loaded.meta.workspace}'. ` +
       `A tool call marked as interrupted may or may not have run: check its effect before repeating it.`;
   nextUserContent.push({ type: "text", text: notice });
+  // What the user changed in the workspace in between (/undo, /restore): the model reads those files again.
+  if (options.workspaceChange !== undefined) {
+    nextUserContent.push({ type: "text", text: `[WORKSPACE CHANGED BY THE USER] ${options.workspaceChange} Read these files again before relying on what you saw of them.` });
+  }
 
   const userMessage = options.userMessage?.trim();
   if (userMessage !== undefined && userMessage !== "") {
