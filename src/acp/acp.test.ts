@@ -6,34 +6,17 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import { useCliFixture } from "../cli/test-support/cli-fixture.js";
 import { everythingEntry, startHttpEverything } from "../mcp/test-support/servers.js";
-import { startAcpClient } from "./test-support/acp-client.js";
-import type { AcpTestClient, PermissionAnswer } from "./test-support/acp-client.js";
+import type { AcpTestClient } from "./test-support/acp-client.js";
+import { useAcpClients } from "./test-support/acp-clients.js";
 
 const cli = useCliFixture();
-const clients: AcpTestClient[] = [];
-
-// Runs before the fixture's own afterEach (hooks after a test run newest first): clients end before their server.
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close();
-});
-
-async function start(scenario: Scenario, options: { permissions?: PermissionAnswer[]; fs?: boolean; terminal?: boolean; keepServer?: boolean } = {}): Promise<AcpTestClient> {
-  const server = options.keepServer === true && cli.server !== undefined ? cli.server : await cli.startServer(scenario);
-  const client = startAcpClient({
-    args: ["--provider", "anthropic", "--base-url", server.url, "--api-key", "test-key-acp", "--model", "claude-sonnet-5-5", "--tool-protocol", "native"],
-    env: cli.sandbox.env,
-    cwd: cli.sandbox.workspace,
-    ...options,
-  });
-  clients.push(client);
-  await client.initialize();
-  return client;
-}
+const acp = useAcpClients(cli);
+const start = acp.start;
 
 function toolCallUpdates(client: AcpTestClient, toolCallId: string): SessionUpdate[] {
   return client.updates.map((notification) => notification.update).filter((update) => "toolCallId" in update && update.toolCallId === toolCallId);
@@ -219,7 +202,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(first.text("agent_message_chunk")).toContain("Which file should I create?");
     expect(first.text("agent_message_chunk")).toContain("- a.txt");
     await first.close();
-    clients.splice(clients.indexOf(first), 1);
+    acp.forget(first);
 
     const second = await start(scenario, { keepServer: true });
     await second.agent.request("session/load", { sessionId, cwd: cli.sandbox.workspace, mcpServers: [] });
@@ -243,14 +226,14 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     const sessionId = await first.newSession(cli.sandbox.workspace);
     expect((await first.prompt(sessionId, "make a file")).stopReason).toBe("end_turn");
     await first.close();
-    clients.splice(clients.indexOf(first), 1);
+    acp.forget(first);
 
     const second = await start(scenario, { keepServer: true });
     await second.agent.request("session/load", { sessionId, cwd: cli.sandbox.workspace, mcpServers: [] });
     expect((await second.prompt(sessionId, "a.txt please")).stopReason).toBe("end_turn");
     expect(requestText(1)).toContain("a.txt please");
     await second.close();
-    clients.splice(clients.indexOf(second), 1);
+    acp.forget(second);
 
     const third = await start(scenario, { keepServer: true });
     await third.agent.request("session/load", { sessionId, cwd: cli.sandbox.workspace, mcpServers: [] });
@@ -444,86 +427,5 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(requestText(1)).toContain("The user approved the plan");
     expect(requestText(1)).toContain("looks good");
     expect(toolNamesOf(1)).toContain("write_to_file");
-  }, 60_000);
-});
-
-describe("cairn acp protocol hygiene (issue #16)", () => {
-  it("#16 stop reasons: a refusal ends the turn with refusal; a request failing after an output-limit cut ends it with max_tokens", async () => {
-    const refusing = await start({ turns: [{ text: "I can't help with that.", stopReason: "refusal" }] });
-    const first = await refusing.newSession(cli.sandbox.workspace);
-    expect((await refusing.prompt(first, "do something bad")).stopReason).toBe("refusal");
-    expect(refusing.text("agent_message_chunk")).toContain("I can't help with that.");
-    expect(cli.server?.requests).toHaveLength(1);
-
-    const cut = await start({ turns: [{ text: "The start of a very long answer", stopReason: "max_tokens" }, { error: { status: 400 } }] });
-    const second = await cut.newSession(cli.sandbox.workspace);
-    expect((await cut.prompt(second, "write a lot")).stopReason).toBe("max_tokens");
-  }, 60_000);
-
-  it("#16 a missing API key is a clear error when the session opens", async () => {
-    const client = startAcpClient({ args: ["--provider", "anthropic", "--model", "claude-sonnet-5-5"], env: cli.sandbox.env, cwd: cli.sandbox.workspace });
-    clients.push(client);
-    await client.initialize();
-    await expect(client.newSession(cli.sandbox.workspace)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("no API key for anthropic") });
-  }, 60_000);
-
-  it("#16 malformed input gets JSON-RPC errors, never a crash; stdout carries only protocol messages", async () => {
-    const { spawn } = await import("node:child_process");
-    const { cairnBin } = await import("../cli/test-support/cli-harness.js");
-    const child = spawn(process.execPath, [cairnBin, "acp", "--provider", "openai", "--base-url", "http://127.0.0.1:9/v1", "--api-key", "k", "--model", "gpt-4.1"], {
-      cwd: cli.sandbox.workspace,
-      env: cli.sandbox.env,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (data: string) => (stdout += data));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    const responses = (): Array<Record<string, unknown>> => stdout.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Record<string, unknown>);
-    const waitFor = async (id: number | null, count = 1): Promise<Record<string, unknown>> => {
-      for (let waited = 0; waited < 20_000; waited += 25) {
-        const found = responses().filter((response) => response["id"] === id);
-        if (found.length >= count) return found[count - 1] as Record<string, unknown>;
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      throw new Error(`no response with id ${String(id)}; stdout:\n${stdout}`);
-    };
-    const send = (line: string): void => {
-      child.stdin.write(`${line}\n`);
-    };
-
-    send('{"jsonrpc":"2.0","id":1,"method":"session/new","params":{"cwd":"/tmp","mcpServers":[]}}');
-    expect(await waitFor(1)).toMatchObject({ error: { code: -32600 } }); // before initialize
-    send("this is not json {");
-    expect(await waitFor(null)).toMatchObject({ error: { code: -32700 } });
-    send('{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":1}}');
-    expect(await waitFor(2)).toMatchObject({ result: { protocolVersion: 1, agentCapabilities: { loadSession: true } } });
-    send('{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":7}}');
-    expect(await waitFor(3)).toMatchObject({ result: { protocolVersion: 1 } }); // the latest cairn speaks
-    send('{"jsonrpc":"2.0","id":4,"method":"no/such_method","params":{}}');
-    expect(await waitFor(4)).toMatchObject({ error: { code: -32601 } });
-    send('{"jsonrpc":"2.0","id":5,"method":"session/prompt","params":{"sessionId":"missing","prompt":[{"type":"text","text":"hi"}]}}');
-    expect(await waitFor(5)).toMatchObject({ error: { code: -32002 } });
-    send('{"jsonrpc":"2.0","id":6,"method":"session/prompt","params":{"sessionId":"missing"}}');
-    expect(await waitFor(6)).toMatchObject({ error: { code: -32602 } });
-    send('{"jsonrpc":"2.0","id":7,"method":"session/new","params":{"cwd":"relative/path","mcpServers":[]}}');
-    expect(await waitFor(7)).toMatchObject({ error: { code: -32602 } });
-    send('{"jsonrpc":"2.0","id":8,"method":"session/load","params":{"sessionId":"../escape","cwd":"/tmp","mcpServers":[]}}');
-    expect(await waitFor(8)).toMatchObject({ error: { code: -32002 } });
-    send("[1, 2]");
-    expect(await waitFor(null, 2)).toMatchObject({ error: { code: -32600 } });
-    send(`{"jsonrpc":"2.0","id":9,"method":"session/new","params":{"cwd":${JSON.stringify(cli.sandbox.workspace)},"mcpServers":[]}}`);
-    const created = await waitFor(9);
-    const sessionId = (created["result"] as { sessionId: string }).sessionId;
-    send(`{"jsonrpc":"2.0","id":10,"method":"session/prompt","params":{"sessionId":"${sessionId}","prompt":[]}}`);
-    expect(await waitFor(10)).toMatchObject({ error: { code: -32602 } });
-    send(`{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"${sessionId}"}}`);
-    send(`{"jsonrpc":"2.0","id":11,"method":"session/set_mode","params":{"sessionId":"${sessionId}","modeId":"plan"}}`);
-    expect(await waitFor(11)).toMatchObject({ result: {} });
-
-    // Everything on stdout was a JSON-RPC message.
-    expect(responses().every((message) => message["jsonrpc"] === "2.0")).toBe(true);
-    child.stdin.end();
-    expect(await exited).toBe(0);
   }, 60_000);
 });
