@@ -10,7 +10,9 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoggedRequest, ScriptedServer } from "../llm/scripted/server.js";
-import { runCli, startCli } from "../cli/test-support/cli-harness.js";
+import { cairnBin, runCli, startCli } from "../cli/test-support/cli-harness.js";
+import { startTmux, tmuxAvailable } from "../ui/tui/test-support/tmux.js";
+import { flat, quitWithCtrlC, typeLine } from "./test-support/terminal-journey.js";
 import { messagesText, say, sandboxUsable, serveConversations, summaryRequests } from "./test-support/model-turns.js";
 import { makeUserMachine, type UserMachine } from "./test-support/user-machine.js";
 
@@ -88,8 +90,11 @@ describe.skipIf(!sandboxed)("A long task that compacts and is resumed", () => {
       say.edit("README.md", readmeLinks, `${readmeLinks}\n- [reports](docs/reports.md)`),
       say.write("docs/index.md", written["docs/index.md"]),
       say.complete("Documented every ledger module in docs/ and linked them from the README."),
+      // In the terminal, after /uncompact.
+      say.complete("The README links every page; nothing else to add."),
     ];
-    server = await serveConversations([{ match: task, turns }], [summaryRequests([{ text: summaryText, usage: summaryUsage }])]);
+    const summaries = [{ text: summaryText, usage: summaryUsage }, { text: summaryText.replace("(summary one)", "(summary two)") }];
+    server = await serveConversations([{ match: task, turns }], [summaryRequests(summaries)]);
     first = await runUntilInterrupted(turns.indexOf(slowAnswer));
     taskId = /^task (\S+)$/m.exec(first.stderr)?.[1] ?? "";
   }, 60_000);
@@ -182,5 +187,28 @@ describe.skipIf(!sandboxed)("A long task that compacts and is resumed", () => {
     expect(log).toContain(`(completed; ${tokensIn} tokens in, ${tokensOut} out; ${cost})`);
     const summaryLine = resumed.stderr.trimEnd().split("\n").at(-1);
     expect(summaryLine).toMatch(new RegExp(`^completed · 3 turns · ${tokensIn.toLocaleString("en-US")} tokens in · ${tokensOut} out · \\${cost} · `));
+  });
+
+  it.skipIf(!tmuxAvailable())("in the terminal, /uncompact on the resumed task brings back the conversation from before the summary: the next message condenses it again, from the full history", { timeout: 60_000 }, async () => {
+    const ui = await startTmux({ command: [process.execPath, cairnBin, ...model()], cwd: machine.workspace, env: machine.terminal.env, unset: machine.terminal.unset, columns: 100, rows: 40 });
+    try {
+      await ui.waitFor(/ACT ·/, { timeoutMs: 30_000 });
+      await typeLine(ui, `/resume ${taskId}`);
+      await ui.waitFor(/Documented every ledger module/, { timeoutMs: 15_000 });
+      await typeLine(ui, "/uncompact");
+      const restored = flat(await ui.waitFor(/Restored the conversation[\s\S]*compact it again\./, { timeoutMs: 15_000 }));
+      expect(restored).toMatch(/Restored the conversation as it was before the last compaction \(\d+ messages\)/);
+      await typeLine(ui, "anything else to link?");
+      await ui.waitFor(/nothing else to add[\s\S]*Done\?/, { timeoutMs: 30_000 });
+      // The restored conversation is over the budget again: it is condensed again, from the first module on.
+      const [, again] = summaryRequestsSent();
+      expect(bodyText(again)).toContain("accounts-original-0");
+      expect(bodyText(mainRequests().at(-1))).toContain("(summary two)");
+      expect(bodyText(mainRequests().at(-1))).toContain("anything else to link?");
+      expect(flat(await ui.captureAll())).toContain("(summary two)");
+      expect(await quitWithCtrlC(ui)).toBe(0);
+    } finally {
+      await ui.kill();
+    }
   });
 });
