@@ -22,7 +22,7 @@ const task = "Document each ledger module in docs/ and link the docs from the RE
 const followUp = "go on and finish";
 const modules = ["accounts", "journal", "reports"];
 
-/** A module of about 9,000 characters (some 2,500 tokens): three of them fill the user's small window. */
+/** A module of about 9,000 characters: three of them fill the user's small window. */
 const moduleSource = (name: string): string =>
   `${Array.from({ length: 110 }, (_, line) => `export const ${name}Rule${line} = (entry) => entry.amount * ${line + 1} + ${name.length}; // ${name}-original-${line}`).join("\n")}\n`;
 
