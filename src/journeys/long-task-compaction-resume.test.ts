@@ -133,7 +133,9 @@ describe.skipIf(!sandboxed)("A long task that compacts and is resumed", () => {
     expect(first.status, first.stderr).toBe(130);
     expect(taskId).not.toBe("");
     expect(first.stderr).toContain(`cairn: task interrupted; resume it with: cairn resume ${taskId}`);
-    expect(first.stderr.trimEnd().split("\n").at(-1)).toMatch(/^aborted · /);
+    // Its summary line counts the answers of this run and the summary request (not the interrupted answer, never finished).
+    const answered = mainRequests().length - 1;
+    expect(first.stderr.trimEnd().split("\n").at(-1)).toMatch(new RegExp(`^aborted · ${answered + 1} turns · ${(answered * 10 + summaryUsage.inputTokens).toLocaleString("en-US")} tokens in · ${answered * 10 + summaryUsage.outputTokens} out · `));
     expect(first.stdout).toMatch(/^Checking the cross-links, part 1\./);
     expect(first.stdout).not.toContain("part 60.");
   });
