@@ -39,8 +39,13 @@ const summaryText = "## Task\nDocument each ledger module.\n## Files\nsrc/accoun
 const summaryUsage = { inputTokens: 4_321, outputTokens: 321 };
 /** The user's price for their model (USD per million tokens), from their config. */
 const price = { input: 3, output: 15 };
-/** The answer the user interrupts: long, and slow enough to be mid-stream when Ctrl+C comes. */
-const slowAnswer = { text: Array.from({ length: 60 }, (_, line) => `Checking the cross-links, part ${line + 1}.`).join("\n"), chunkSize: 20, delayMs: 40 };
+/**
+ * The answer the user interrupts: long, and slow enough to be mid-stream when Ctrl+C comes. It is
+ * billed all the same, for what the API counted at its start: its input, and the one output token
+ * its first event reports (its full output, at its end, never comes).
+ */
+const slowAnswer = { text: Array.from({ length: 60 }, (_, line) => `Checking the cross-links, part ${line + 1}.`).join("\n"), chunkSize: 20, delayMs: 40, usage: { inputTokens: 2_345, outputTokens: 500 } };
+const interruptedUsage = { inputTokens: 2_345, outputTokens: 1 };
 
 let machine: UserMachine;
 let server: ScriptedServer;
@@ -133,9 +138,11 @@ describe.skipIf(!sandboxed)("A long task that compacts and is resumed", () => {
     expect(first.status, first.stderr).toBe(130);
     expect(taskId).not.toBe("");
     expect(first.stderr).toContain(`cairn: task interrupted; resume it with: cairn resume ${taskId}`);
-    // Its summary line counts the answers of this run and the summary request (not the interrupted answer, never finished).
+    // Its summary line counts the answers of this run, the summary request and what the interrupted answer was billed.
     const answered = mainRequests().length - 1;
-    expect(first.stderr.trimEnd().split("\n").at(-1)).toMatch(new RegExp(`^aborted · ${answered + 1} turns · ${(answered * 10 + summaryUsage.inputTokens).toLocaleString("en-US")} tokens in · ${answered * 10 + summaryUsage.outputTokens} out · `));
+    const tokensIn = answered * 10 + summaryUsage.inputTokens + interruptedUsage.inputTokens;
+    const tokensOut = answered * 10 + summaryUsage.outputTokens + interruptedUsage.outputTokens;
+    expect(first.stderr.trimEnd().split("\n").at(-1)).toMatch(new RegExp(`^aborted · ${answered + 1} turns · ${tokensIn.toLocaleString("en-US")} tokens in · ${tokensOut} out · `));
     expect(first.stdout).toMatch(/^Checking the cross-links, part 1\./);
     expect(first.stdout).not.toContain("part 60.");
   });
@@ -182,10 +189,10 @@ describe.skipIf(!sandboxed)("A long task that compacts and is resumed", () => {
     const order = [task, "Read src/accounts.js", "Create docs/journal.md", "Condensed", "(summary one)", "Edit README.md", "Create docs/reports.md", "Checking the cross-links, part 1.", "Task interrupted", followUp, "Create docs/index.md", "Documented every ledger module"];
     const positions = order.map((part) => log.indexOf(part));
     for (const [index, part] of order.entries()) expect(positions[index], part).toBeGreaterThan(index === 0 ? -1 : positions[index - 1]!);
-    // Every answer but the interrupted one was paid for, and so was the summary.
+    // Every answer, the summary and what the interrupted answer was billed: the totals of both runs.
     const answered = mainRequests().length - 1;
-    const tokensIn = answered * 10 + summaryUsage.inputTokens;
-    const tokensOut = answered * 10 + summaryUsage.outputTokens;
+    const tokensIn = answered * 10 + summaryUsage.inputTokens + interruptedUsage.inputTokens;
+    const tokensOut = answered * 10 + summaryUsage.outputTokens + interruptedUsage.outputTokens;
     const cost = `$${((tokensIn * price.input + tokensOut * price.output) / 1e6).toFixed(4)}`;
     expect(log).toContain(`(completed; ${tokensIn} tokens in, ${tokensOut} out; ${cost})`);
     const summaryLine = resumed.stderr.trimEnd().split("\n").at(-1);
