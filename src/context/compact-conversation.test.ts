@@ -146,4 +146,22 @@ describe("compactConversation (issue #13)", () => {
     expect(result.kind).toBe("reads");
     expect(sent).toHaveLength(0);
   });
+
+  it("on a small window, the files it re-reads leave room to work: the rebuilt conversation fills at most half the budget, the latest file first", async () => {
+    const source = (name: string): string => Array.from({ length: 110 }, (_, line) => `export const ${name}Rule${line} = (entry) => entry.amount * ${line + 1}; // ${name}-${line}`).join("\n");
+    const names = ["accounts", "journal", "reports", "taxes", "payroll"];
+    const messages: Message[] = [{ role: "user", content: [{ type: "text", text: "<task>\nDocument each module\n</task>" }] }, ...names.flatMap((name) => call("read_file", { path: `src/${name}.js` }, source(name)))];
+    const estimator = new TokenEstimator();
+    const budget = 9_000;
+    // Each file is about a fifth of the budget: five of them (the default filesKept) would fill it again.
+    expect(estimator.text(source("taxes")) * 5).toBeGreaterThan(budget);
+    const result = await compactConversation(
+      options({ messages, reason: "threshold", budget, estimator, model: { contextWindow: 12_000, maxOutputTokens: 2_000 }, readFile: async (path) => source(path.slice(4, -3)) }),
+    );
+    if (result.kind !== "summary") throw new Error(`expected a summary, got ${result.kind}`);
+    expect(result.tokensAfter).toBeLessThanOrEqual(budget / 2);
+    // What fits is the files read most recently before the kept turns; the oldest is left to the summary.
+    expect(result.files).not.toContain("src/accounts.js");
+    expect(text(result.messages[0]?.content)).not.toContain("accounts-0");
+  });
 });

@@ -2,7 +2,7 @@ import type { Message } from "../llm/types.js";
 import { latestChecklist, openItems, parseChecklist } from "./checklist.js";
 import type { ContextSettings, ModelLimits } from "./context-settings.js";
 import { summaryRequestBudget } from "./context-settings.js";
-import { chooseKeepFrom, laterUserMessages, rebuildConversation, turnsMentioning } from "./rebuild-conversation.js";
+import { chooseKeepFrom, keptFileText, laterUserMessages, rebuildConversation, turnsMentioning } from "./rebuild-conversation.js";
 import type { KeptFile } from "./rebuild-conversation.js";
 import { buildSummaryRequest, summaryOmissions } from "./summary-request.js";
 import type { SummaryRequest } from "./summary-request.js";
@@ -68,19 +68,33 @@ function keepFromFor(options: CompactOptions, messages: readonly Message[]): num
   return 0;
 }
 
-async function rereadFiles(options: CompactOptions, paths: readonly string[]): Promise<KeptFile[]> {
+/** Fewer tokens than this left for a file: it is not re-read at all (a few lines of it would not help). */
+const smallestFileTokens = 100;
+
+/**
+ * The current content of the files read or changed most recently, newest first: at most
+ * `filesKept` files and `fileCharsKept` characters, and at most `roomTokens` tokens, so
+ * that on a small window the files do not fill the conversation again.
+ */
+async function rereadFiles(options: CompactOptions, paths: readonly string[], roomTokens: number): Promise<KeptFile[]> {
   const files: KeptFile[] = [];
   let room = options.settings.fileCharsKept;
+  let tokensLeft = roomTokens;
   for (const path of [...paths].reverse().slice(0, Math.max(0, options.settings.filesKept))) {
-    if (room <= 0) break;
+    if (room <= 0 || tokensLeft < smallestFileTokens) break;
     const content = await options.readFile(path);
     if (content === undefined) {
       files.push({ path, content: undefined, truncated: false });
       continue;
     }
-    const truncated = content.length > room;
-    files.push({ path, content: truncated ? content.slice(0, room) : content, truncated });
-    room -= Math.min(room, content.length);
+    const tokensOf = (kept: number): number => options.estimator.text(keptFileText({ path, content: content.slice(0, kept), truncated: kept < content.length }));
+    // A file larger than what is left keeps the share of its characters that fits.
+    let kept = Math.min(room, content.length);
+    while (kept > 0 && tokensOf(kept) > tokensLeft) kept = Math.min(kept - 1, Math.floor((kept * tokensLeft) / tokensOf(kept)));
+    if (kept <= 0) break;
+    files.push({ path, content: content.slice(0, kept), truncated: kept < content.length });
+    room -= kept;
+    tokensLeft -= tokensOf(kept);
   }
   return files;
 }
@@ -144,17 +158,21 @@ export async function compactConversation(options: CompactOptions): Promise<Comp
   const extraTurns = [...missing.files, ...missing.items].flatMap((needle) => turnsMentioning(messages, keepFrom, needle, 2));
   // Files read or changed in the kept turns are there already, as recent as anything.
   const inTail = new Set(filesTouched(messages.slice(keepFrom)).recent);
-  const files = await rereadFiles(options, touched.recent.filter((path) => !inTail.has(path)));
-  const rebuilt = rebuildConversation({
-    messages,
-    keepFrom,
-    extraTurns,
-    summary,
-    // All of them, also those in the kept turns: the block is the one complete, ordered record.
-    userMessages: laterUserMessages(messages),
-    checklist: checklist?.markdown,
-    files,
-  });
+  const rebuild = (files: readonly KeptFile[]): Message[] =>
+    rebuildConversation({
+      messages,
+      keepFrom,
+      extraTurns,
+      summary,
+      // All of them, also those in the kept turns: the block is the one complete, ordered record.
+      userMessages: laterUserMessages(messages),
+      checklist: checklist?.markdown,
+      files,
+    });
+  // The files may fill what is left of half the budget: the rest is room to work before the next compaction.
+  const roomForFiles = Math.floor(options.budget / 2) - estimator.messages(rebuild([]));
+  const files = await rereadFiles(options, touched.recent.filter((path) => !inTail.has(path)), roomForFiles);
+  const rebuilt = rebuild(files);
   return {
     kind: "summary",
     messages: rebuilt,

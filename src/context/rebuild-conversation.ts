@@ -67,6 +67,12 @@ export interface KeptFile {
   truncated: boolean;
 }
 
+/** How a re-read file is given to the model after a summary. */
+export function keptFileText(file: KeptFile): string {
+  const body = file.content === undefined ? "(this file no longer exists or cannot be read)" : `${file.content}${file.truncated ? "\n[... truncated]" : ""}`;
+  return `<${fileContentTag} path="${file.path}">\n[Current content, re-read after the summary]\n${body}\n</${fileContentTag}>`;
+}
+
 /**
  * The conversation after a summary: the task's first message (verbatim) with the summary,
  * the user's later messages verbatim, the checklist and the re-read files; then any turns
@@ -98,10 +104,7 @@ export function rebuildConversation(options: {
     head.push({ type: "text", text: `<${userMessagesTag}>\nEvery message of the user since the task, verbatim:\n${quoted}\n</${userMessagesTag}>` });
   }
   if (options.checklist !== undefined) head.push({ type: "text", text: `<${checklistTag}>\n${options.checklist}\n</${checklistTag}>` });
-  for (const file of options.files) {
-    const body = file.content === undefined ? "(this file no longer exists or cannot be read)" : `${file.content}${file.truncated ? "\n[... truncated]" : ""}`;
-    head.push({ type: "text", text: `<${fileContentTag} path="${file.path}">\n[Current content, re-read after the summary]\n${body}\n</${fileContentTag}>` });
-  }
+  for (const file of options.files) head.push({ type: "text", text: keptFileText(file) });
   const extra = [...new Set(options.extraTurns)].filter((index) => index >= 1 && index + 1 < options.keepFrom).sort((left, right) => left - right);
   const kept: Message[] = [];
   for (const index of extra) {

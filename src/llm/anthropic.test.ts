@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { useScriptedServer } from "./test-support/scripted-server-fixture.js";
 import { AnthropicProvider } from "./anthropic.js";
+import type { ChunkIterator } from "./chunk-stream.js";
 import { ProviderError } from "./errors.js";
 import { modelInfo } from "./models.js";
 import type { Scenario } from "./scripted/scenario.js";
@@ -170,6 +171,31 @@ describe("AnthropicProvider through the SDK and the scripted server", () => {
     await scripted.server!.waitForClientClose(0);
     expect(scripted.server!.progress(0).completed).toBe(false);
     expect(textOf(chunks).length).toBeLessThan(200);
+  });
+
+  it("an answer stopped mid-stream still reports the input tokens the API counted at its start, once", async () => {
+    const usage = { inputTokens: 5_000, outputTokens: 300, cacheReadTokens: 1_000 };
+    const provider = await providerFor({ turns: [{ text: "a".repeat(200), chunkSize: 1, delayMs: 5, usage }] });
+    const controller = new AbortController();
+    const iterator: ChunkIterator = provider.createMessage(simpleRequest(controller.signal))[Symbol.asyncIterator]();
+    const consumed = collect({ [Symbol.asyncIterator]: () => iterator });
+    await scripted.server!.waitForChunks(0, 10);
+    controller.abort();
+    const { chunks } = await consumed;
+    expect(chunks.some((chunk) => chunk.type === "usage")).toBe(false);
+    // message_start's counts: the input and cache reads, and the one output token it reports.
+    const unreported = iterator.unreportedUsage?.();
+    expect(unreported).toMatchObject({ type: "usage", inputTokens: 5_000, outputTokens: 1, cacheReadTokens: 1_000 });
+    expect(unreported?.cost).toBeCloseTo((5_000 * 2 + 1 * 10 + 1_000 * 0.1) / 1e6, 10);
+    expect(iterator.unreportedUsage?.()).toBeUndefined();
+  });
+
+  it("an answer read to its end leaves no usage unreported", async () => {
+    const provider = await providerFor({ turns: [{ text: "done", usage: { inputTokens: 40, outputTokens: 2 } }] });
+    const iterator: ChunkIterator = provider.createMessage(simpleRequest())[Symbol.asyncIterator]();
+    const { chunks } = await collect({ [Symbol.asyncIterator]: () => iterator });
+    expect(chunks.filter((chunk) => chunk.type === "usage")).toHaveLength(1);
+    expect(iterator.unreportedUsage?.()).toBeUndefined();
   });
 
   it("closes the socket when aborted while waiting for the response headers", async () => {

@@ -6,7 +6,7 @@ import type { StreamTranslator } from "./guarded-stream.js";
 import { anthropicThinkingMode, usageChunk } from "./models.js";
 import { DroppedReasoning } from "./reasoning-signature.js";
 import type { StallTimeouts } from "./stall.js";
-import type { Chunk, ModelInfo, Provider, ProviderRequest } from "./types.js";
+import type { Chunk, ModelInfo, Provider, ProviderRequest, UsageChunk } from "./types.js";
 
 export interface AnthropicProviderOptions {
   /** The fetch the SDK uses (a proxy-aware one, see proxy-fetch.ts); default the global fetch. */
@@ -94,6 +94,8 @@ export class AnthropicTranslator implements StreamTranslator<Anthropic.RawMessag
   #cacheReadTokens = 0;
   #cacheWriteTokens = 0;
   #stopReason = "end_turn";
+  /** message_start told the usage, and no usage chunk has said it yet. */
+  #usageUnreported = false;
 
   constructor(
     private readonly model: ModelInfo,
@@ -119,6 +121,7 @@ export class AnthropicTranslator implements StreamTranslator<Anthropic.RawMessag
         this.#outputTokens = usage.output_tokens;
         this.#cacheReadTokens = usage.cache_read_input_tokens ?? 0;
         this.#cacheWriteTokens = usage.cache_creation_input_tokens ?? 0;
+        this.#usageUnreported = true;
         return false;
       }
       case "content_block_start": {
@@ -144,15 +147,8 @@ export class AnthropicTranslator implements StreamTranslator<Anthropic.RawMessag
         return false;
       }
       case "message_stop":
-        out.push(
-          usageChunk(this.model, {
-            inputTokens: this.#inputTokens,
-            outputTokens: this.#outputTokens,
-            cacheReadTokens: this.#cacheReadTokens,
-            cacheWriteTokens: this.#cacheWriteTokens,
-          }),
-          { type: "stop", reason: this.#stopReason },
-        );
+        this.#usageUnreported = false;
+        out.push(this.#usage(), { type: "stop", reason: this.#stopReason });
         return true;
       default:
         return false;
@@ -161,5 +157,21 @@ export class AnthropicTranslator implements StreamTranslator<Anthropic.RawMessag
 
   end(): void {
     throw endedEarly(this.context, "message_stop");
+  }
+
+  /** An answer left early is billed for what the API counted: its input, and the output reported so far. */
+  unreportedUsage(): UsageChunk | undefined {
+    if (!this.#usageUnreported) return undefined;
+    this.#usageUnreported = false;
+    return this.#usage();
+  }
+
+  #usage(): UsageChunk {
+    return usageChunk(this.model, {
+      inputTokens: this.#inputTokens,
+      outputTokens: this.#outputTokens,
+      cacheReadTokens: this.#cacheReadTokens,
+      cacheWriteTokens: this.#cacheWriteTokens,
+    });
   }
 }

@@ -1,4 +1,4 @@
-import type { Chunk } from "./types.js";
+import type { Chunk, UsageChunk } from "./types.js";
 
 /**
  * An iterator over a provider's chunks that can also push them (issue 18): in
@@ -13,6 +13,12 @@ export interface ChunkIterator extends AsyncIterator<Chunk> {
    * left as by `return()`). Fails as `next()` would.
    */
   forEach?(onChunk: (chunk: Chunk) => boolean): Promise<boolean>;
+  /**
+   * For an answer left before its end (interrupted, or left after its first tool): the usage
+   * the provider had reported so far, which it bills all the same (an Anthropic answer's input
+   * tokens come at its start). Once; undefined when the stream's own usage chunk was handed out.
+   */
+  unreportedUsage?(): UsageChunk | undefined;
 }
 
 /** Push mode where the iterator has it, else the same over `next()`. */

@@ -3,7 +3,7 @@ import type { ErrorContext } from "./errors.js";
 import { defaultStallTimeouts } from "./stall.js";
 import type { StallTimeouts } from "./stall.js";
 import type { ChunkIterator } from "./chunk-stream.js";
-import type { Chunk } from "./types.js";
+import type { Chunk, UsageChunk } from "./types.js";
 
 /** What the official SDKs return from a streaming call: events plus the controller that closes the socket. */
 export interface SdkStream<T> extends AsyncIterable<T> {
@@ -19,6 +19,8 @@ export interface StreamTranslator<T> {
   push(event: T, out: Chunk[]): boolean;
   /** The events ran out: appends the closing chunks, or throws when the answer is incomplete. */
   end(out: Chunk[]): void;
+  /** The usage reported so far and not yet in a usage chunk (see ChunkIterator.unreportedUsage); once. */
+  unreportedUsage?(): UsageChunk | undefined;
 }
 
 export interface GuardedStreamOptions<T> {
@@ -150,6 +152,10 @@ class GuardedIterator<T> implements ChunkIterator {
     } catch (error) {
       throw await this.#failure(error);
     }
+  }
+
+  unreportedUsage(): UsageChunk | undefined {
+    return this.#translator.unreportedUsage?.();
   }
 
   async return(): Promise<IteratorResult<Chunk>> {

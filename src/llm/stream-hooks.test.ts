@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { withStreamHooks } from "./stream-hooks.js";
-import type { Chunk } from "./types.js";
+import type { ChunkIterator } from "./chunk-stream.js";
+import type { Chunk, UsageChunk } from "./types.js";
 
 async function* chunks(texts: string[], failAfter?: number): AsyncGenerator<Chunk> {
   for (const [index, text] of texts.entries()) {
@@ -55,5 +56,20 @@ describe("withStreamHooks (issue 18: one thin iterator instead of a generator pe
     const left = withStreamHooks(() => chunks(["a", "b"]), { end: () => void (ends += 1) });
     for await (const chunk of left) if (chunk.type === "text") break;
     expect(ends).toBe(1);
+  });
+
+  it("a stream left early passes on the usage its provider had not reported yet (an interrupted answer's input tokens)", async () => {
+    const usage: UsageChunk = { type: "usage", inputTokens: 5_000, outputTokens: 1 };
+    const inner: AsyncIterable<Chunk> = {
+      [Symbol.asyncIterator]: (): ChunkIterator => {
+        const source = chunks(["a", "b"]);
+        return { next: () => source.next(), return: () => source.return(undefined), unreportedUsage: () => usage };
+      },
+    };
+    const iterator: ChunkIterator = withStreamHooks(() => inner, {})[Symbol.asyncIterator]();
+    expect(iterator.unreportedUsage?.()).toBeUndefined();
+    await iterator.next();
+    await iterator.return?.();
+    expect(iterator.unreportedUsage?.()).toEqual(usage);
   });
 });

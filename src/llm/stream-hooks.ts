@@ -1,6 +1,6 @@
 import { forEachChunk } from "./chunk-stream.js";
 import type { ChunkIterator } from "./chunk-stream.js";
-import type { Chunk } from "./types.js";
+import type { Chunk, UsageChunk } from "./types.js";
 
 /** What a wrapper around a provider's stream wants to do at its edges. */
 export interface StreamHooks {
@@ -57,6 +57,10 @@ class HookedIterator implements ChunkIterator {
     }
     await this.#end();
     return ended;
+  }
+
+  unreportedUsage(): UsageChunk | undefined {
+    return this.#inner?.unreportedUsage?.();
   }
 
   async return(): Promise<IteratorResult<Chunk>> {

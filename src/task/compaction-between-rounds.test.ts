@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ContextManager } from "../context/context-manager.js";
-import { loadTokenizer } from "../context/token-estimate.js";
+import { loadTokenizer, TokenEstimator } from "../context/token-estimate.js";
 import { modelInfo } from "../llm/models.js";
 import type { Message, Provider } from "../llm/types.js";
 import { TaskStore } from "../store/task-store.js";
@@ -96,5 +96,38 @@ describe("/compact between two rounds", () => {
     const replayed = await store.load("race-1");
     expect(replayed.apiHistory).toEqual(final);
     await folder.remove();
+  });
+});
+
+describe("the context check before the first request of a run", () => {
+  it("counts the system prompt: a resumed conversation that fits only without it is condensed before it is sent", async () => {
+    // As in the session: the context manager counts the system prompt last built for a request.
+    let lastSystemPrompt = "";
+    const rules = "Rules of this project, to follow in every answer. ".repeat(200);
+    const prompt: PromptBuilder = {
+      systemPrompt: async (options) => (lastSystemPrompt = `${await testPrompt.systemPrompt(options)}\n${rules}`),
+      environmentDetails: testPrompt.environmentDetails,
+    };
+    const summaryProvider: { current?: Provider } = {};
+    const model = { ...modelInfo("claude-sonnet-5-5"), contextWindow: 8_000, maxOutputTokens: 1_000 };
+    const manager = new ContextManager({
+      provider: { name: "gated", model, createMessage: (request) => summaryProvider.current!.createMessage(request) },
+      readFile: async () => undefined,
+      requestOverhead: () => lastSystemPrompt,
+    });
+    const history = conversation(22);
+    const estimator = new TokenEstimator();
+    // Under the budget without the system prompt, over it with the prompt.
+    expect(estimator.messages(history)).toBeLessThan(manager.budget);
+    expect(estimator.messages(history) + estimator.text(rules)).toBeGreaterThan(manager.budget);
+    const { task, provider } = makeTask([[text("## Task\nRead the listings.\n## Next step\nGo on (summary).")], [text(complete("all read"))]], {
+      yes: true,
+      extra: { prompt, history: { apiHistory: history, uiMessages: [] }, context: manager },
+    });
+    summaryProvider.current = provider;
+    expect((await task.resumeTask([{ type: "text", text: "go on" }])).status).toBe("completed");
+    expect(provider.requests).toHaveLength(2);
+    expect(provider.requests[0]?.systemPrompt).toContain("You condense the conversation");
+    expect(JSON.stringify(provider.requests[1]?.messages)).toContain("Go on (summary).");
   });
 });

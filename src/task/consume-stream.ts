@@ -91,6 +91,9 @@ export async function consumeStream(options: {
     frame.stop();
     // Leaving early closes the HTTP stream instead of draining it.
     if (open) void iterator.return?.().catch(() => undefined);
+    // An answer left before its end is billed all the same: what the provider had reported counts.
+    const unreported = iterator.unreportedUsage?.();
+    if (unreported !== undefined) options.usage.add(unreported);
   }
   return { rawText: assembler.rawText(), ...(note ? { note } : {}), ...(streamError ? { streamError } : {}), ...(stopReason === undefined ? {} : { stopReason }) };
 }

@@ -288,6 +288,8 @@ export class Task {
     this.includeFileDetails = false;
     content.push({ type: "text", text: environment });
     await this.history.add({ role: "user", content });
+    // The context check counts the last system prompt built: none is before a run's first request (a resumed task's too).
+    if (this.requestCounter === 0 && this.options.context) await this.buildSystemPrompt();
     await this.options.context?.beforeRequest();
 
     const assembler = new StreamAssembler({
@@ -322,6 +324,11 @@ export class Task {
     return finishRound(this.closer, streamed);
   }
 
+  private buildSystemPrompt(): Promise<string> {
+    const protocol = this.options.protocol;
+    return this.options.prompt.systemPrompt({ mode: this.mode, protocol, mcpSection: this.mcp.promptSection(protocol) });
+  }
+
   /** SPEC T11, T15: waits for MCP, builds the request, and opens the stream once its first chunk is in. */
   async attemptApiRequest(): Promise<OpenedStream> {
     const status = await this.mcp.waitForServers(this.options.mcpWaitMs ?? 10_000, this.signal);
@@ -333,7 +340,7 @@ export class Task {
       schedule: this.options.retrySchedule ?? defaultRetrySchedule,
       signal: this.signal,
       buildRequest: async () => ({
-        systemPrompt: await this.options.prompt.systemPrompt({ mode: this.mode, protocol, mcpSection: this.mcp.promptSection(protocol) }),
+        systemPrompt: await this.buildSystemPrompt(),
         messages: this.history.messages,
         ...(protocol === "native" ? { tools: this.options.toolExecutor.toolSchemas(this.mode) } : {}),
         signal: this.signal,
