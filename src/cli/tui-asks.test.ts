@@ -7,8 +7,7 @@
 import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { tmuxAvailable } from "../ui/tui/test-support/tmux.js";
-import type { TmuxSession } from "../ui/tui/test-support/tmux.js";
+import { quitWithCtrlC, tmuxAvailable } from "../ui/tui/test-support/tmux.js";
 import { anthropicArgs } from "./test-support/cli-fixture.js";
 import { useTerminalFixture } from "./test-support/terminal-fixture.js";
 
@@ -16,12 +15,6 @@ const cli = useTerminalFixture();
 
 if (!tmuxAvailable()) console.warn("tmux is not installed: the terminal tests of questions are skipped (install the tmux package)");
 
-async function quit(session: TmuxSession): Promise<number> {
-  await session.sendKeys("C-c");
-  await session.waitFor(/Press Ctrl\+C/, { timeoutMs: 10_000 });
-  await session.sendKeys("C-c");
-  return session.waitForExit({ timeoutMs: 30_000 });
-}
 
 const writeHello = { text: "<write_to_file>\n<path>hello.txt</path>\n<content>\nhello\n</content>\n</write_to_file>" };
 const complete = (result: string) => ({ text: `<attempt_completion>\n<result>${result}</result>\n</attempt_completion>` });
@@ -50,7 +43,7 @@ describe.skipIf(!tmuxAvailable())("questions in the terminal UI (tmux)", () => {
     // The reply typed at the approval comes back with ↑, like a message.
     await ui.sendKeys("Up");
     await ui.waitFor(/│ › no wait/, { timeoutMs: 10_000 });
-    expect(await quit(ui)).toBe(0);
+    expect(await quitWithCtrlC(ui)).toBe(0);
   });
 
   it("'Yes, and always allow' saves the suggested rule: the same command is not asked again", { timeout: 180_000 }, async () => {
@@ -66,7 +59,7 @@ describe.skipIf(!tmuxAvailable())("questions in the terminal UI (tmux)", () => {
     expect((await ui.captureAll()).match(/✓ approved/g) ?? []).toHaveLength(1);
     expect(server.requests).toHaveLength(3);
     expect(await readFile(join(cli.sandbox.configDir, "cairn", "config.json"), "utf8")).toContain(rule!);
-    expect(await quit(ui)).toBe(0);
+    expect(await quitWithCtrlC(ui)).toBe(0);
   });
 
   it("Tab at the plan prompt switches to act mode and carries the plan out", { timeout: 180_000 }, async () => {
@@ -83,6 +76,6 @@ describe.skipIf(!tmuxAvailable())("questions in the terminal UI (tmux)", () => {
     await ui.waitFor(/carried out the plan/, { timeoutMs: 60_000 });
     expect(await ui.capture()).toMatch(/^ACT · /m);
     expect(JSON.stringify(server.requests[1]?.body)).toContain("approved the plan and switched to ACT MODE");
-    expect(await quit(ui)).toBe(0);
+    expect(await quitWithCtrlC(ui)).toBe(0);
   });
 });

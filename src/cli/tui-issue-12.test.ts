@@ -6,8 +6,7 @@ import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskStore } from "../store/task-store.js";
-import { tmuxAvailable } from "../ui/tui/test-support/tmux.js";
-import type { TmuxSession } from "../ui/tui/test-support/tmux.js";
+import { quitWithCtrlC, tmuxAvailable } from "../ui/tui/test-support/tmux.js";
 import { anthropicArgs } from "./test-support/cli-fixture.js";
 import { useTerminalFixture } from "./test-support/terminal-fixture.js";
 
@@ -15,12 +14,6 @@ const cli = useTerminalFixture();
 
 if (!tmuxAvailable()) console.warn("tmux is not installed: the issue #12 terminal tests are skipped (install the tmux package)");
 
-async function quit(session: TmuxSession): Promise<number> {
-  await session.sendKeys("C-c");
-  await session.waitFor(/Press Ctrl\+C/, { timeoutMs: 10_000 });
-  await session.sendKeys("C-c");
-  return session.waitForExit({ timeoutMs: 30_000 });
-}
 
 describe.skipIf(!tmuxAvailable())("issue #12 defects in the terminal UI (tmux)", () => {
   it("feedback typed after Esc is shown; quitting at the completion prompt is exit 0, not interrupted; resume shows the task and its transcript", { timeout: 180_000 }, async () => {
@@ -42,7 +35,7 @@ describe.skipIf(!tmuxAvailable())("issue #12 defects in the terminal UI (tmux)",
     expect(screen).toMatch(/› please go on quickly/);
     expect(JSON.stringify(target.requests[1]?.body)).toContain("please go on quickly");
     // --yes completes without the prompt; the UI stays until the user quits.
-    expect(await quit(ui)).toBe(0);
+    expect(await quitWithCtrlC(ui)).toBe(0);
     await ui.kill();
 
     const [task] = await new TaskStore({ dataDir: cli.sandbox.dataDir }).list();
@@ -52,7 +45,7 @@ describe.skipIf(!tmuxAvailable())("issue #12 defects in the terminal UI (tmux)",
     expect(resumedScreen).toMatch(/› count the files/);
     expect(resumedScreen).toMatch(/all done now/);
     await resumed.waitFor(/Accept|accept/, { timeoutMs: 30_000 });
-    const status = await quit(resumed);
+    const status = await quitWithCtrlC(resumed);
     expect(status).toBe(0);
     expect(await resumed.capture()).not.toMatch(/task interrupted; resume it with/);
   });
@@ -139,7 +132,7 @@ describe.skipIf(!tmuxAvailable())("issue #12 slash commands in the terminal UI (
     await ui.sendKeys("Enter");
     await ui.waitFor(/Restored checkpoint [0-9a-f]{12} of task/, { timeoutMs: 30_000 });
     await access(join(cli.sandbox.workspace, "hello.txt"));
-    expect(await quit(ui)).toBe(0);
+    expect(await quitWithCtrlC(ui)).toBe(0);
   });
 });
 
@@ -182,7 +175,7 @@ describe.skipIf(!tmuxAvailable())("issue #12 habits in the terminal UI (tmux)", 
     await ui.sendKeys("Enter");
     await ui.waitFor(/done three[\s\S]*Give feedback/, { timeoutMs: 60_000 });
     expect(JSON.stringify(target.requests[3]?.body)).toContain("para one\\npara two");
-    expect(await quit(ui)).toBe(0);
+    expect(await quitWithCtrlC(ui)).toBe(0);
     await ui.kill();
 
     // Up brings back what was typed, in a new session of the same folder.
@@ -220,7 +213,7 @@ describe.skipIf(!tmuxAvailable())("issue #12 mentions in the terminal UI (tmux)"
     expect(screen).toMatch(/\+ attached: src\/main\.ts/);
     expect(screen).not.toMatch(/answer = 42/);
     expect(JSON.stringify(target.requests[0]?.body)).toContain("export const answer = 42;");
-    await quit(ui);
+    await quitWithCtrlC(ui);
   });
 });
 
@@ -236,6 +229,6 @@ describe.skipIf(!tmuxAvailable())("issue #12 progress in the terminal UI (tmux)"
     await ui.waitFor(/Running sleep 4 · [2-4]s/, { timeoutMs: 60_000 });
     const screen = await ui.waitFor(/Done in \d+s · 2500 tokens in, 50 out · \$\d/, { timeoutMs: 60_000 });
     expect(screen).toMatch(/↑2\.5k ↓50/);
-    await quit(ui);
+    await quitWithCtrlC(ui);
   });
 });

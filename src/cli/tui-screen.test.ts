@@ -7,7 +7,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { slashCommands } from "../ui/tui/slash-commands.js";
-import { tmuxAvailable } from "../ui/tui/test-support/tmux.js";
+import { quitWithCtrlC, tmuxAvailable } from "../ui/tui/test-support/tmux.js";
 import type { TmuxSession } from "../ui/tui/test-support/tmux.js";
 import { anthropicArgs } from "./test-support/cli-fixture.js";
 import { useTerminalFixture } from "./test-support/terminal-fixture.js";
@@ -16,12 +16,6 @@ const cli = useTerminalFixture();
 
 if (!tmuxAvailable()) console.warn("tmux is not installed: the terminal tests of the screen are skipped (install the tmux package)");
 
-async function quit(session: TmuxSession): Promise<number> {
-  await session.sendKeys("C-c");
-  await session.waitFor(/Press Ctrl\+C/, { timeoutMs: 10_000 });
-  await session.sendKeys("C-c");
-  return session.waitForExit({ timeoutMs: 30_000 });
-}
 
 const complete = (result: string) => ({ text: `<attempt_completion>\n<result>${result}</result>\n</attempt_completion>` });
 
@@ -45,7 +39,7 @@ describe.skipIf(!tmuxAvailable())("the screen of the terminal UI (tmux)", () => 
     for (const key of ["Enter", "Shift+Enter", "Esc", "Ctrl+C", "Tab", "Ctrl+T", "Ctrl+O", "Up/Down", "@path"]) expect(shown).toContain(key);
     expect(shown).not.toMatch(/^\s*…\s*$/m);
     expect(server.requests).toHaveLength(0);
-    expect(await quit(ui)).toBe(0);
+    expect(await quitWithCtrlC(ui)).toBe(0);
   });
 
   it("a command a PreToolUse hook blocked is shown whole, marked blocked with the hook's reason, with no timer", { timeout: 120_000 }, async () => {
@@ -71,7 +65,7 @@ describe.skipIf(!tmuxAvailable())("the screen of the terminal UI (tmux)", () => 
     // Nothing ran: no timer, not now and not a second later.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(await ui.capture()).not.toMatch(/Running/);
-    expect(await quit(ui)).toBe(0);
+    expect(await quitWithCtrlC(ui)).toBe(0);
   });
 
   it("/model with a name the catalogue does not know warns, and uses it", { timeout: 120_000 }, async () => {
@@ -87,7 +81,7 @@ describe.skipIf(!tmuxAvailable())("the screen of the terminal UI (tmux)", () => 
     await ui.sendKeys("Enter");
     await ui.waitFor(/answered by my-local-model/, { timeoutMs: 60_000 });
     expect(JSON.stringify(server.requests[0]?.body)).toContain('"model":"my-local-model"');
-    expect(await quit(ui)).toBe(0);
+    expect(await quitWithCtrlC(ui)).toBe(0);
   });
 
   it("resizing the window while an answer streams leaves one checklist panel, not torn copies in the scrollback", { timeout: 180_000 }, async () => {
@@ -121,6 +115,6 @@ describe.skipIf(!tmuxAvailable())("the screen of the terminal UI (tmux)", () => 
     expect(all.match(/Checklist 1\/3/g) ?? []).toHaveLength(1);
     // The answer itself is printed once too.
     expect(all.match(/Line 12:/g) ?? []).toHaveLength(1);
-    expect(await quit(ui)).toBe(0);
+    expect(await quitWithCtrlC(ui)).toBe(0);
   });
 });

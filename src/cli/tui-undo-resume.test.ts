@@ -6,8 +6,7 @@ import { access, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskStore } from "../store/task-store.js";
-import { tmuxAvailable } from "../ui/tui/test-support/tmux.js";
-import type { TmuxSession } from "../ui/tui/test-support/tmux.js";
+import { quitWithCtrlC, tmuxAvailable } from "../ui/tui/test-support/tmux.js";
 import { anthropicArgs } from "./test-support/cli-fixture.js";
 import { useTerminalFixture } from "./test-support/terminal-fixture.js";
 
@@ -15,12 +14,6 @@ const cli = useTerminalFixture();
 
 if (!tmuxAvailable()) console.warn("tmux is not installed: the terminal tests of /undo and /resume are skipped (install the tmux package)");
 
-async function quit(session: TmuxSession): Promise<number> {
-  await session.sendKeys("C-c");
-  await session.waitFor(/Press Ctrl\+C/, { timeoutMs: 10_000 });
-  await session.sendKeys("C-c");
-  return session.waitForExit({ timeoutMs: 30_000 });
-}
 
 const write = (path: string, content: string) => ({ text: `<write_to_file>\n<path>${path}</path>\n<content>\n${content}\n</content>\n</write_to_file>` });
 const complete = (result: string) => ({ text: `<attempt_completion>\n<result>${result}</result>\n</attempt_completion>` });
@@ -68,7 +61,7 @@ describe.skipIf(!tmuxAvailable())("/undo, /history and /resume in the terminal U
     expect(told).toMatch(/\[WORKSPACE CHANGED BY THE USER\] The user undid the last step \(the files as at checkpoint \w+\): removed added\.txt\. Then: The user undid the last step \(the files as at checkpoint \w+\): wrote back notes\.txt\./);
     await ui.sendKeys("Enter");
     await ui.waitFor(/Give feedback/, { timeoutMs: 30_000 });
-    expect(await quit(ui)).toBe(0);
+    expect(await quitWithCtrlC(ui)).toBe(0);
   });
 
   it("/history lists this folder's tasks newest first; /resume without an id opens the latest and shows its transcript", { timeout: 180_000 }, async () => {
@@ -102,6 +95,6 @@ describe.skipIf(!tmuxAvailable())("/undo, /history and /resume in the terminal U
     // Shown once: not again when the task continues.
     expect(screen.match(/› second task beta/g) ?? []).toHaveLength(1);
     expect(JSON.stringify(server.requests[2]?.body)).toContain("second task beta");
-    expect(await quit(ui)).toBe(0);
+    expect(await quitWithCtrlC(ui)).toBe(0);
   });
 });

@@ -34,7 +34,7 @@ function conversation(turns: number): Message[] {
   return messages;
 }
 
-function attach(manager: ContextManager, history: Message[]): { entries: CompactionLogEntry[]; said: Array<{ type: string; text: string }> } {
+function attach(manager: ContextManager, history: Message[], requestInFlight?: () => boolean): { entries: CompactionLogEntry[]; said: Array<{ type: string; text: string }> } {
   const entries: CompactionLogEntry[] = [];
   const said: Array<{ type: string; text: string }> = [];
   manager.attach({
@@ -48,6 +48,7 @@ function attach(manager: ContextManager, history: Message[]): { entries: Compact
     },
     say: (type, text) => said.push({ type, text }),
     lastContextTokens: () => 0,
+    ...(requestInFlight === undefined ? {} : { requestInFlight }),
     signal: new AbortController().signal,
   });
   return { entries, said };
@@ -128,21 +129,7 @@ describe("ContextManager (issue #13)", () => {
     const history = conversation(6);
     let inFlight = true;
     const manager = new ContextManager({ provider: provider(200_000), readFile: async () => undefined });
-    const entries: CompactionLogEntry[] = [];
-    manager.attach({
-      messages: () => history,
-      replace: async (update) => {
-        const replacement = update(history.slice());
-        if (replacement === undefined) return false;
-        history.splice(0, history.length, ...replacement.messages);
-        entries.push(replacement.entry);
-        return true;
-      },
-      say: () => {},
-      lastContextTokens: () => 0,
-      requestInFlight: () => inFlight,
-      signal: new AbortController().signal,
-    });
+    const { entries } = attach(manager, history, () => inFlight);
     expect((await manager.compactWhenPossible()).done).toBe(false);
     expect(entries).toHaveLength(0);
     inFlight = false;

@@ -11,6 +11,7 @@ import { useTerminalFixture } from "../../cli/test-support/terminal-fixture.js";
 import type { TerminalFixture } from "../../cli/test-support/terminal-fixture.js";
 import type { Sandbox } from "../../cli/test-support/cli-harness.js";
 import type { TmuxSession } from "../../ui/tui/test-support/tmux.js";
+export { quitWithCtrlC } from "../../ui/tui/test-support/tmux.js";
 
 /** A terminal fixture whose user config holds only fast retries (the harness turns the sandbox off; a journey's user has not). */
 export function useJourneyTerminal(options: { prepare?: (sandbox: Sandbox) => Promise<void> } = {}): TerminalFixture {
@@ -38,13 +39,6 @@ export async function typeLine(ui: TmuxSession, text: string): Promise<void> {
   await ui.sendKeys("Enter");
 }
 
-/** Ctrl+C twice, as the status line says; resolves with cairn's exit status. */
-export async function quitWithCtrlC(ui: TmuxSession): Promise<number> {
-  await ui.sendKeys("C-c");
-  await ui.waitFor(/Press Ctrl\+C/, { timeoutMs: 10_000 });
-  await ui.sendKeys("C-c");
-  return ui.waitForExit({ timeoutMs: 30_000 });
-}
 
 export const say = (text: string, extra: Partial<Turn> = {}): Turn => ({ text, ...extra });
 

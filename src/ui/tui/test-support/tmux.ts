@@ -167,3 +167,11 @@ export async function startTmux(options: TmuxOptions): Promise<TmuxSession> {
   };
   return session;
 }
+
+/** Quits the terminal UI as a user does: Ctrl+C, which asks to press it again, and Ctrl+C; resolves with the exit status. */
+export async function quitWithCtrlC(ui: TmuxSession): Promise<number> {
+  await ui.sendKeys("C-c");
+  await ui.waitFor(/Press Ctrl\+C/, { timeoutMs: 10_000 });
+  await ui.sendKeys("C-c");
+  return ui.waitForExit({ timeoutMs: 30_000 });
+}
