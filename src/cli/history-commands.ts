@@ -1,4 +1,4 @@
-import { cardMetaOf } from "../task/contracts/message-meta.js";
+import { cardMetaOf, type ApiRequestMeta } from "../task/contracts/message-meta.js";
 import { toolEnding } from "../task/contracts/tool-ending.js";
 import type { Command } from "commander";
 import { resolve as resolvePath } from "node:path";
@@ -59,13 +59,23 @@ function messageLabel(message: UiMessage): string {
 }
 
 /** One task's messages, the way a person reads a transcript. */
+/** A request's line: what it cost, or why it stopped (its message is written to the log when it ends). */
+function requestText(message: UiMessage): string {
+  if (message.type !== "say" || message.say !== "api_req_started" || message.meta === undefined) return message.text;
+  const meta = message.meta as ApiRequestMeta;
+  const spent = `${meta.tokensIn} tokens in, ${meta.tokensOut} out, ${formatCost(meta.cost)}`;
+  return meta.cancelReason === undefined ? spent : `${spent} (${meta.cancelReason.replace(/_/g, " ")}${meta.error === undefined ? "" : `: ${meta.error}`})`;
+}
+
 export function formatTranscript(messages: UiMessage[]): string {
   const width = Math.max(4, ...messages.map((message) => messageLabel(message).length));
-  return messages
+  // In the order things happened: a request's message reaches the log when the request ends, after its answer.
+  return [...messages]
+    .sort((left, right) => left.ts - right.ts)
     .map((message) => {
       const time = new Date(message.ts).toTimeString().slice(0, 8);
       // What the model and commands wrote, without escape sequences a terminal would obey.
-      const [first = "", ...rest] = neutralizeControls(message.text).split("\n");
+      const [first = "", ...rest] = neutralizeControls(requestText(message)).split("\n");
       const indent = " ".repeat(8 + 2 + width + 2);
       // How a tool call ended: a failure or refusal with its reason, a command's exit status (escape sequences neutralized).
       const ending = toolEnding(cardMetaOf(message));

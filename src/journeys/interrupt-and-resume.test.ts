@@ -77,6 +77,10 @@ describe.skipIf(!tmuxAvailable())("journey: interrupt and resume", () => {
     }
     expect(log.indexOf("go on and finish")).toBeLessThan(log.indexOf("ported to TypeScript instead"));
     expect(log).not.toContain("Paragraph 40:");
+    // Each request in the order it was made, with what it cost and how it ended: the stopped one before its answer.
+    const stoppedRequest = /api_req_started\s+\d+ tokens in, \d+ out, \$[\d.]+ \(user cancelled\)/.exec(log);
+    expect(stoppedRequest, log).not.toBeNull();
+    expect(log.indexOf(stoppedRequest![0])).toBeLessThan(log.indexOf("Paragraph 2:"));
     // The log keeps the answer as far as it streamed: the very text the model was given back.
     const messages = (server.requests[1]?.body as { messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }> }).messages;
     const given = messages.find((message) => message.role === "assistant")!.content.map((block) => block.text ?? "").join("");
