@@ -115,8 +115,10 @@ export class InteractiveController implements TuiController {
     this.forgetTask = true;
   }
 
-  /** Makes `taskId` the task the next message continues; `replay` shows its transcript first. */
-  /** Continues `taskId` with the next message; `workspaceChange` says what the user changed in its files meanwhile. */
+  /**
+   * Makes `taskId` the task the next message continues; `replay` shows its transcript first;
+   * `workspaceChange` says what the user changed in its files meanwhile (/undo, /restore).
+   */
   continueTask(taskId: string, replay: boolean, workspaceChange?: string): void {
     if (workspaceChange !== undefined) this.workspaceChange = this.workspaceChange === undefined || this.resumeTaskId !== taskId ? workspaceChange : `${this.workspaceChange} Then: ${workspaceChange}`;
     this.resumeTaskId = taskId;
