@@ -14,7 +14,9 @@ import { cairnBin, runCli } from "../cli/test-support/cli-harness.js";
 import { startTmux, tmuxAvailable, type TmuxSession } from "../ui/tui/test-support/tmux.js";
 import { conversationRequests, lastToolResult, messagesText, sandboxUsable, say, serveConversations } from "./test-support/model-turns.js";
 import { until } from "../cli/test-support/until.js";
-import { flat } from "./test-support/terminal-journey.js";
+import { TaskStore } from "../store/task-store.js";
+import type { TaskSummary } from "../store/types.js";
+import { flat, typeLine } from "./test-support/terminal-journey.js";
 import { makeUserMachine, type UserMachine } from "./test-support/user-machine.js";
 
 const sandboxed = sandboxUsable("the journey 'subagents with costs and asks'");
@@ -40,9 +42,15 @@ const provider = (): string[] => ["--provider", "anthropic", "--base-url", serve
 const cairn = (args: string[]): ReturnType<typeof runCli> => runCli(args, { env: machine.env, cwd: machine.workspace });
 const git = (...args: string[]): string => execFileSync("git", args, { cwd: machine.workspace, env: machine.env, encoding: "utf8" });
 
-/** This user's tasks, oldest first (children included: each has its own log). */
-async function stored(): Promise<Array<{ taskId: string; title: string; status: string }>> {
-  return (JSON.parse((await cairn(["history", "--json"])).stdout) as Array<{ taskId: string; title: string; status: string }>).reverse();
+/** This user's tasks in cairn's data folder, oldest first (children included: each has its own log). */
+function stored(): Promise<TaskSummary[]> {
+  return new TaskStore({ dataDir: machine.dataDir }).list();
+}
+
+/** The second task and its child, as stored. */
+async function slowTasks(): Promise<{ parent: TaskSummary; child: TaskSummary }> {
+  const tasks = await stored();
+  return { parent: tasks.find((row) => row.title.startsWith(slowTask))!, child: tasks.find((row) => row.title.startsWith(slowPrompt))! };
 }
 
 function running(command: string): boolean {
@@ -108,7 +116,7 @@ describe.skipIf(!sandboxed || !tmuxAvailable())("journey: subagents with costs a
     await machine?.cleanup();
   });
 
-  it("two children at once: the writer's asks name it, a refusal reaches it, its change is merged uncommitted; costs count parent and children everywhere", { timeout: 90_000 }, async () => {
+  it("two children at once: the writer's asks name it, a refusal reaches it, its change is merged uncommitted; costs count parent and children everywhere; Esc stops a running child and the next message resumes it", { timeout: 120_000 }, async () => {
     const ui = await openCairn([...provider(), "--max-cost", "0.5", task]);
     try {
       // The writer edits price.js in its own worktree: the ask names it.
@@ -123,7 +131,7 @@ describe.skipIf(!sandboxed || !tmuxAvailable())("journey: subagents with costs a
       // The version bump is refused.
       const bump = await ui.waitFor(/package\.json[\s\S]*\[subagent general-2\] Allow this\?[\s\S]*\d\. No/, { timeoutMs: 30_000 });
       await ui.sendKeys(choice(bump, "No"));
-      // The merge is the parent's question, with the diff.
+      // The merge is the parent's question, with the diff; the workspace is untouched until it is answered.
       const merge = await ui.waitFor(/\[subagent general-2\] Merge its changes into the workspace \(price\.js\)\?[\s\S]*1\. Yes/, { timeoutMs: 30_000 });
       expect(merge).toMatch(/\+module\.exports\.price = \(net\) => Math\.round\(net \* 120\) \/ 100;/);
       expect(await readFile(join(machine.workspace, "price.js"), "utf8")).toBe("module.exports.price = (net) => net;\n");
@@ -132,21 +140,42 @@ describe.skipIf(!sandboxed || !tmuxAvailable())("journey: subagents with costs a
       // The status line counts the children: $0.06 (parent) + $0.06 (explorer) + $0.08 (writer), and so does the budget left.
       await ui.waitFor(/↑55k ↓9\.0k \$0\.2000 · budget left: \$0\.30/, { timeoutMs: 5_000 });
       await ui.sendKeys("Enter");
-      const summary = flat(await ui.waitFor(/Done in \S+ · [^\n]*\$/, { timeoutMs: 30_000 }));
-      expect(summary).toMatch(/Done in \S+ · 55000 tokens in, 9000 out · \$0\.2000 · 2 subagents \$0\.1400/);
-      const transcript = flat(await ui.captureAll());
+      await ui.waitFor(/Done in \S+ · 55000 tokens in, 9000 out · \$0\.2000 · 2 subagents \$0\.1400/, { timeoutMs: 30_000 });
       // The read-only child never asked: its write was refused by what it is.
-      expect(transcript).not.toMatch(/\[subagent explore-1\]/);
+      expect(flat(await ui.captureAll())).not.toMatch(/\[subagent explore-1\]/);
+
+      // On disk: the merged change, uncommitted, and nothing else.
+      expect(await readFile(join(machine.workspace, "price.js"), "utf8")).toBe(`${newPrice}\n`);
+      expect(git("status", "--porcelain")).toBe(" M price.js\n");
+      expect(git("log", "--oneline").trim().split("\n")).toHaveLength(1);
+      expect(existsSync(join(machine.workspace, "found.txt"))).toBe(false);
+      expect(JSON.parse(await readFile(join(machine.workspace, "package.json"), "utf8"))).toMatchObject({ version: "1.0.0" });
+
+      // The next task's child runs a long command; Esc stops the child with the parent.
+      await typeLine(ui, slowTask);
+      await ui.waitFor(new RegExp(`◆ general-1 · execute_command ${slowCommand}`), { timeoutMs: 30_000 });
+      await until(() => running(slowCommand), "the child's command to start");
+      await ui.sendKeys("Escape");
+      await ui.waitFor(/Stopped in /, { timeoutMs: 15_000 });
+      await until(() => !running(slowCommand), "the child's command to be stopped", 10_000);
+      const slow = await slowTasks();
+      expect([slow.parent.status, slow.child.status]).toEqual(["aborted", "aborted"]);
+      // The next message resumes the parent, whose model delegates again: the same child goes on.
+      await typeLine(ui, "go on");
+      const resumed = flat(await ui.waitFor(/The price table is rebuilt\.[\s\S]*Done\?/, { timeoutMs: 30_000 }));
+      expect(resumed).toContain(`Subagent general-1 (general) resumed: task ${slow.child.taskId}`);
+      await ui.sendKeys("Enter");
+      await ui.waitFor(/Done in \S+ · [^\n]* · 1 subagent \$/, { timeoutMs: 15_000 });
+      const after = await slowTasks();
+      expect([after.parent.status, after.child.status]).toEqual(["completed", "completed"]);
+      // The child went on in its own conversation, from its interrupted command, told it works in its own worktree.
+      const child = conversationRequests(server, slowPrompt);
+      expect(child).toHaveLength(2);
+      expect(messagesText(child[1])).toMatch(new RegExp(`${slowCommand}[\\s\\S]*Response interrupted by user`));
+      expect(lastToolResult(child[1])).toContain(`The working directory is '${join(machine.dataDir, "worktrees", slow.parent.taskId, "general-1")}'`);
     } finally {
       await ui.kill();
     }
-
-    // On disk: the merged change, uncommitted, and nothing else.
-    expect(await readFile(join(machine.workspace, "price.js"), "utf8")).toBe(`${newPrice}\n`);
-    expect(git("status", "--porcelain")).toBe(" M price.js\n");
-    expect(git("log", "--oneline").trim().split("\n")).toHaveLength(1);
-    expect(existsSync(join(machine.workspace, "found.txt"))).toBe(false);
-    expect(JSON.parse(await readFile(join(machine.workspace, "package.json"), "utf8"))).toMatchObject({ version: "1.0.0" });
 
     // What each model was told: the command ran in the writer's worktree, with its edit; the refusals were said.
     const writer = conversationRequests(server, writePrompt);
@@ -159,50 +188,17 @@ describe.skipIf(!sandboxed || !tmuxAvailable())("journey: subagents with costs a
     expect(messagesText(parent[1])).toContain('status=\\"merged\\"');
 
     // Afterwards, headless: the task's totals include the children, said apart; each child's log is reachable.
-    const history = JSON.parse((await cairn(["history", "--json"])).stdout) as Array<{ taskId: string; title: string }>;
-    const parentId = history.find((row) => row.title.startsWith(task))!.taskId;
+    const parentId = (await stored()).find((row) => row.title.startsWith(task))!.taskId;
     const shown = await cairn(["show", parentId]);
     expect(shown.status, shown.stderr).toBe(0);
     expect(shown.stdout).toMatch(/55000 tokens in, 9000 out; \$0\.2000 · 2 subagents \$0\.1400/);
     expect(shown.stdout).toMatch(/explore-1 \(explore\) \S+: completed; 15000 tokens in, 3000 out; \$0\.0600/);
     const writerId = /general-2 \(general\) (\S+): completed; 20000 tokens in, 4000 out; \$0\.0800/.exec(shown.stdout)?.[1];
     expect(writerId).toBeDefined();
-    const child = await cairn(["show", writerId!]);
-    expect(child.status, child.stderr).toBe(0);
-    expect(child.stdout).toContain(`Subagent general-2 of task ${parentId}`);
-    expect(child.stdout).toMatch(/node check\.js/);
-    expect(child.stdout).toMatch(/package\.json[^\n]*✗/);
-  });
-
-  it("Esc while a child runs a command stops the child too; the next message resumes the parent, which resumes the same child", { timeout: 60_000 }, async () => {
-    const ui = await openCairn([...provider(), slowTask]);
-    try {
-      await ui.waitFor(new RegExp(`◆ general-1 · execute_command ${slowCommand}`), { timeoutMs: 30_000 });
-      await until(() => running(slowCommand), "the child's command to start");
-      await ui.sendKeys("Escape");
-      await ui.waitFor(/interrupted/i, { timeoutMs: 15_000 });
-      await until(() => !running(slowCommand), "the child's command to be stopped", 10_000);
-      const tasks = await stored();
-      const parentId = tasks.find((row) => row.title.startsWith(slowTask))!.taskId;
-      const childId = tasks.find((row) => row.title.startsWith(slowPrompt))!.taskId;
-      expect(tasks.filter((row) => row.taskId === parentId || row.taskId === childId).map((row) => row.status)).toEqual(["aborted", "aborted"]);
-
-      await ui.sendText("go on");
-      await ui.sendKeys("Enter");
-      const resumed = flat(await ui.waitFor(/The price table is rebuilt\.[\s\S]*Done\?/, { timeoutMs: 30_000 }));
-      expect(resumed).toContain(`Subagent general-1 (general) resumed: task ${childId}`);
-      // The child went on in its own conversation, from its interrupted command...
-      const child = conversationRequests(server, slowPrompt);
-      expect(child).toHaveLength(2);
-      expect(messagesText(child[1])).toMatch(new RegExp(`${slowCommand}[\\s\\S]*Response interrupted by user`));
-      // ...in its own worktree, where it is told it works (not the user's workspace).
-      expect(lastToolResult(child[1])).toContain(`The working directory is '${join(machine.dataDir, "worktrees", parentId, "general-1")}'`);
-      await ui.sendKeys("Enter");
-      await ui.waitFor(/Give feedback/, { timeoutMs: 15_000 });
-      const after = await stored();
-      expect(after.filter((row) => row.taskId === parentId || row.taskId === childId).map((row) => row.status)).toEqual(["completed", "completed"]);
-    } finally {
-      await ui.kill();
-    }
+    const writerLog = await cairn(["show", writerId!]);
+    expect(writerLog.status, writerLog.stderr).toBe(0);
+    expect(writerLog.stdout).toContain(`Subagent general-2 of task ${parentId}`);
+    expect(writerLog.stdout).toMatch(/node check\.js/);
+    expect(writerLog.stdout).toMatch(/package\.json[^\n]*✗/);
   });
 });
