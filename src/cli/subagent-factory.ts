@@ -40,6 +40,7 @@ import { createCheckpoints } from "./checkpoint-wiring.js";
 import { ContextManager } from "../context/context-manager.js";
 import { workspaceFileReader } from "../context/workspace-files.js";
 import { launchPolicyFor } from "./launch-policy.js";
+import { RefusalCounter } from "./run-summary.js";
 import type { SubagentMergeResult } from "../task/contracts/subagents.js";
 
 export interface SubagentFactoryOptions {
@@ -225,7 +226,9 @@ export class SubagentFactory implements ChildTaskFactory {
     const toolExecutor = this.hooks ? this.hooks.wrapExecutor(withMcp) : withMcp;
 
     let result: string | undefined;
+    const refusals = new RefusalCounter();
     const host = childHost(this.options.host, subagentId, (message) => {
+      refusals.observe(message);
       if (message.type === "say" && message.say === "completion_result" && !message.partial) result = message.text;
     });
     const budget = security.budget;
@@ -301,6 +304,7 @@ export class SubagentFactory implements ChildTaskFactory {
         status: outcome.status,
         ...(outcome.status === "completed" && result !== undefined ? { result } : {}),
         ...(outcome.error === undefined ? {} : { error: outcome.error }),
+        ...(refusals.count === 0 ? {} : { refused: refusals.count }),
         ...(changes !== undefined && changes.files.length > 0 ? { changes: { ...changes, ...(isolated?.branch === undefined ? {} : { branch: isolated.branch }) } } : {}),
         ...totals,
       };

@@ -141,8 +141,12 @@ describe.skipIf(!sandboxed || !tmuxAvailable())("journey: subagents with costs a
       await ui.waitFor(/↑55k ↓9\.0k \$0\.2000 · budget left: \$0\.30/, { timeoutMs: 5_000 });
       await ui.sendKeys("Enter");
       await ui.waitFor(/Done in \S+ · 55000 tokens in, 9000 out · \$0\.2000 · 2 subagents \$0\.1400/, { timeoutMs: 30_000 });
+      const transcript = flat(await ui.captureAll());
       // The read-only child never asked: its write was refused by what it is.
-      expect(flat(await ui.captureAll())).not.toMatch(/\[subagent explore-1\]/);
+      expect(transcript).not.toMatch(/\[subagent explore-1\]/);
+      // Each child's end says what it spent, and what of it was refused.
+      expect(transcript).toContain("Subagent explore-1 completed (18000 tokens, $0.0600, 1 refused).");
+      expect(transcript).toContain("Subagent general-2 completed (24000 tokens, $0.0800, 1 refused).");
 
       // On disk: the merged change, uncommitted, and nothing else.
       expect(await readFile(join(machine.workspace, "price.js"), "utf8")).toBe(`${newPrice}\n`);
@@ -184,7 +188,8 @@ describe.skipIf(!sandboxed || !tmuxAvailable())("journey: subagents with costs a
     const explorer = conversationRequests(server, explorePrompt);
     expect(lastToolResult(explorer[2])).toContain("this agent is read-only");
     const parent = conversationRequests(server, task);
-    expect(messagesText(parent[1])).toContain("The user refused the version bump.");
+    // The parent's model reads the writer's report, and cairn's own count of what was refused.
+    expect(messagesText(parent[1])).toMatch(/<subagent id=\\"general-2\\"[^>]* refused=\\"1\\">\\nprice\(\) adds VAT; the check prints 120\. The user refused the version bump\./);
     expect(messagesText(parent[1])).toContain('status=\\"merged\\"');
 
     // Afterwards, headless: the task's totals include the children, said apart; each child's log is reachable.
