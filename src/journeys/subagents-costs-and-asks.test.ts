@@ -120,8 +120,9 @@ describe.skipIf(!sandboxed || !tmuxAvailable())("journey: subagents with costs a
     const ui = await openCairn([...provider(), "--max-cost", "0.5", task]);
     try {
       // The writer edits price.js in its own worktree: the ask names it.
-      const edit = await ui.waitFor(/\+module\.exports\.price[\s\S]*\[subagent general-2\] Allow this\?[\s\S]*1\. Yes/, { timeoutMs: 45_000 });
-      expect(edit).toMatch(/◆ general-2 · /);
+      await ui.waitFor(/\+module\.exports\.price[\s\S]*\[subagent general-2\] Allow this\?[\s\S]*1\. Yes/, { timeoutMs: 45_000 });
+      // Its card counts what its first request cost while the ask waits (5,000 tokens in, 1,000 out).
+      await ui.waitFor(/◆ general-2 · write_to_file price\.js · 6\.0k tokens · /, { timeoutMs: 5_000 });
       await ui.sendKeys("1");
       // Its command asks because of the user's rule, and says so.
       const command = flat(await ui.waitFor(/\[subagent general-2\] Run this command\?/, { timeoutMs: 30_000 }));
