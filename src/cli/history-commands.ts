@@ -6,6 +6,8 @@ import { colors as pc } from "./colors.js";
 import type { UiMessage } from "../task/contracts/messages.js";
 import type { TaskSummary } from "../store/types.js";
 import { escapeControlsInJson, neutralizeControls } from "../ui/terminal-controls.js";
+import type { Totals } from "./subagent-spending.js";
+import { subagentsPart } from "./task-spending.js";
 
 export interface HistoryCommandContext {
   /** The data folder (`--data-dir`, `CAIRN_HOME` or ~/.cairn), resolved by the caller. */
@@ -30,6 +32,17 @@ export function formatTime(ms: number): string {
 
 function formatCost(cost: number): string {
   return `$${cost.toFixed(cost < 1 ? 4 : 2)}`;
+}
+
+/** A task's totals with its subagents' (each child's whole spending, from its own log), and their part in words. */
+function wholeTask(own: Totals, subagents: ReadonlyArray<Totals>): Totals & { subagents: string | undefined } {
+  const children = subagents.reduce((sum, child) => ({ tokensIn: sum.tokensIn + child.tokensIn, tokensOut: sum.tokensOut + child.tokensOut, cost: sum.cost + child.cost }), { tokensIn: 0, tokensOut: 0, cost: 0 });
+  return {
+    tokensIn: own.tokensIn + children.tokensIn,
+    tokensOut: own.tokensOut + children.tokensOut,
+    cost: own.cost + children.cost,
+    subagents: subagentsPart({ count: subagents.length, cost: children.cost }),
+  };
 }
 
 function formatTokens(count: number): string {
@@ -120,8 +133,10 @@ export function registerHistoryCommands(program: Command, context: HistoryComman
         return;
       }
       const { meta } = loaded;
+      // The whole task's tokens and cost: its subagents' included, and said apart.
+      const whole = wholeTask(loaded, subagents);
       write(
-        `${pc.bold(`Task ${meta.taskId}`)} (${loaded.status}; ${loaded.tokensIn} tokens in, ${loaded.tokensOut} out; ${formatCost(loaded.cost)})\n` +
+        `${pc.bold(`Task ${meta.taskId}`)} (${loaded.status}; ${whole.tokensIn} tokens in, ${whole.tokensOut} out; ${formatCost(whole.cost)}${whole.subagents === undefined ? "" : ` · ${whole.subagents}`})\n` +
           `Workspace: ${neutralizeControls(meta.workspace)}\nStarted:   ${formatTime(meta.createdAt)}\n` +
           neutralizeControls(formatSubagentTree(loaded, subagents, formatCost)) +
           "\n" +

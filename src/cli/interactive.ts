@@ -13,6 +13,7 @@ import { createSession } from "./session.js";
 import type { Session } from "./session.js";
 import type { UndoPoint } from "./undo-command.js";
 import { StatusLineCommand } from "./status-line.js";
+import { subagentsPart, taskSpending, type TaskSpending } from "./task-spending.js";
 
 /**
  * The TUI's controller: one Task at a time. Enter starts a task; after an
@@ -208,7 +209,7 @@ export class InteractiveController implements TuiController {
       if (start.kind === "resume" && replay) for (const message of session.task.messages.takeInitialMessages()) this.options.host.onMessage(message);
       const started = Date.now();
       this.lastResult = await session.run();
-      this.notify("info", endOfTaskSummary({ result: this.lastResult, elapsedMs: Date.now() - started, ...session.task.usage.totals() }));
+      this.notify("info", endOfTaskSummary({ result: this.lastResult, elapsedMs: Date.now() - started, spent: taskSpending(session) }));
     })()
       .catch((error: unknown) => {
         this.lastResult = { status: "failed", error: error instanceof Error ? error.message : String(error) };
@@ -267,7 +268,7 @@ export class InteractiveController implements TuiController {
   }
 
   private addToTotals(session: Session): void {
-    const totals = session.task.usage.totals();
+    const totals = taskSpending(session);
     this.sessionTotals.tokensIn += totals.tokensIn;
     this.sessionTotals.tokensOut += totals.tokensOut;
     this.sessionTotals.cost += totals.cost;
@@ -360,15 +361,15 @@ export class InteractiveController implements TuiController {
   }
 
   status(): TuiStatus {
-    const task = this.session?.task;
-    const totals = task?.usage.totals();
+    // The task's whole spending: its subagents' (running ones so far) included.
+    const totals = this.session === undefined ? undefined : taskSpending(this.session);
     const status: TuiStatus = {
       ...(totals === undefined ? {} : { tokensIn: totals.tokensIn, tokensOut: totals.tokensOut }),
       model: this.settings.model,
       mode: this.mode,
       tokensUsed: this.session?.context.tokensUsed() ?? 0,
       contextWindow: this.session?.provider.model.contextWindow ?? 0,
-      cost: task?.usage.totals().cost ?? 0,
+      cost: totals?.cost ?? 0,
       busy: this.running !== undefined,
       ...(this.session?.budgetLeft() ? { budgetLeft: this.session.budgetLeft() } : {}),
     };
@@ -394,9 +395,11 @@ function formatDuration(milliseconds: number): string {
   return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, "0")}s`;
 }
 
-/** The line shown when a task step ends: how it ended, how long, tokens, cost. */
-export function endOfTaskSummary(options: { result: TaskResult; elapsedMs: number; tokensIn: number; tokensOut: number; cost: number }): string {
+/** The line shown when a task step ends: how it ended, how long, the task's tokens and cost (its subagents' part said apart). */
+export function endOfTaskSummary(options: { result: TaskResult; elapsedMs: number; spent: TaskSpending }): string {
+  const { spent } = options;
   const outcome = options.result.status === "completed" ? "Done" : options.result.status === "aborted" ? "Stopped" : "Failed";
-  const cost = `$${options.cost.toFixed(options.cost < 1 ? 4 : 2)}`;
-  return `${outcome} in ${formatDuration(options.elapsedMs)} · ${options.tokensIn} tokens in, ${options.tokensOut} out · ${cost}`;
+  const cost = `$${spent.cost.toFixed(spent.cost < 1 ? 4 : 2)}`;
+  const subagents = subagentsPart(spent.subagents);
+  return [`${outcome} in ${formatDuration(options.elapsedMs)}`, `${spent.tokensIn} tokens in, ${spent.tokensOut} out`, cost, ...(subagents === undefined ? [] : [subagents])].join(" · ");
 }

@@ -36,6 +36,7 @@ export type TaskCommandOptions = CliFlags & { scenario?: string; image?: string[
 // In a file of its own so that cli/interactive.ts need not import this one (no import cycle).
 export { exitStatusFor } from "./exit-status.js";
 import { exitStatusFor } from "./exit-status.js";
+import { taskSpending } from "./task-spending.js";
 import { loadInteractive } from "./load-interactive.js";
 
 /**
@@ -177,19 +178,16 @@ export async function runHeadless(options: {
     // Text mode has just printed the error; JSON readers get it once more in plain words.
     if (result.status === "failed" && result.error && settings.json) process.stderr.write(`cairn: task failed: ${result.error}\n`);
     if (result.status === "aborted") process.stderr.write(`cairn: task interrupted; resume it with: cairn resume ${session.taskId}\n`);
-    const own = session.task.usage.totals();
-    const { count, ...children } = session.subagentTotals();
+    const { subagents, ...whole } = taskSpending(session);
     summary = {
       taskId: session.taskId,
       status: result.status,
       exitStatus: exitStatusFor(result),
       turns: session.task.requestCount,
-      // The whole task's totals: the subagents' spending is the task's too (said apart below).
-      tokensIn: own.tokensIn + children.tokensIn,
-      tokensOut: own.tokensOut + children.tokensOut,
-      cost: own.cost + children.cost,
+      // The whole task's totals: the subagents' spending is the task's too (said apart).
+      ...whole,
       refused: 0,
-      ...(count === 0 ? {} : { subagents: { count, ...children } }),
+      ...(subagents.count === 0 ? {} : { subagents }),
       durationMs: Date.now() - startedAt,
       ...(result.error === undefined ? {} : { error: result.error }),
     };

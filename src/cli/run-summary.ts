@@ -2,6 +2,7 @@ import type { UiMessage } from "../task/contracts/messages.js";
 import { cardMetaOf } from "../task/contracts/message-meta.js";
 import type { TaskResult } from "../task/task.js";
 import { jsonFormatVersion } from "../ui/headless/json-events.js";
+import { subagentsPart } from "./task-spending.js";
 
 /** What the task's subagents spent: part of the summary's totals, said apart. */
 export interface SubagentSummary {
@@ -38,14 +39,14 @@ export function resultLine(summary: RunSummary): string {
 /** `completed · 3 turns · 12,040 tokens in · 800 out · $0.0481 · 2 subagents $0.0123 · 1 refused · 12.3 s` */
 export function summaryLine(summary: RunSummary): string {
   const count = (value: number): string => value.toLocaleString("en-US");
-  const subagents = summary.subagents;
+  const subagents = summary.subagents === undefined ? undefined : subagentsPart(summary.subagents);
   return [
     summary.status,
     `${summary.turns} turn${summary.turns === 1 ? "" : "s"}`,
     `${count(summary.tokensIn)} tokens in`,
     `${count(summary.tokensOut)} out`,
     `$${summary.cost.toFixed(4)}`,
-    ...(subagents === undefined ? [] : [`${subagents.count} subagent${subagents.count === 1 ? "" : "s"} $${subagents.cost.toFixed(4)}`]),
+    ...(subagents === undefined ? [] : [subagents]),
     ...(summary.refused === 0 ? [] : [`${summary.refused} refused`]),
     `${(summary.durationMs / 1000).toFixed(1)} s`,
   ].join(" · ");

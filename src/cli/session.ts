@@ -24,6 +24,7 @@ import type { TaskRules } from "../prompt/task-rules.js";
 import { startMcp } from "./mcp-wiring.js";
 import { budgetSoFar, createSessionSecurity, summaryProvider } from "./security-wiring.js";
 import { createSubagents } from "./subagent-wiring.js";
+import { add } from "./subagent-spending.js";
 import { SharedRateLimit } from "./shared-rate-limit.js";
 import type { SessionSecurity } from "./security-wiring.js";
 import type { UiMessage } from "../task/contracts/messages.js";
@@ -322,7 +323,8 @@ async function buildSession(parts: {
     taskId,
     provider,
     rules: extensions.rules,
-    budgetLeft: () => security.budget?.remaining(created.usage.totals()) ?? "",
+    // What the budget counts: the task's own spending and what its children spent in this run (#14, #17).
+    budgetLeft: () => security.budget?.remaining(add(created.usage.totals(), subagents.factory.childrenSpent())) ?? "",
     subagentTotals: () => subagents.factory.subagentTotals(),
     run: async () => {
       // Notices that came while the session was built (an MCP server that failed at once), now that the host listens.

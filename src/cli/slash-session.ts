@@ -4,6 +4,7 @@ import type { TaskSummary } from "../store/types.js";
 import type { SlashSession } from "../ui/tui/slash-commands.js";
 import type { InteractiveController } from "./interactive.js";
 import { workspaceChangeNote } from "./undo-command.js";
+import { subagentsPart, taskSpending } from "./task-spending.js";
 
 function money(cost: number): string {
   return `$${cost.toFixed(cost < 1 ? 4 : 2)}`;
@@ -90,10 +91,12 @@ export function createSlashSession(controller: InteractiveController): SlashSess
     },
     setMode: (mode) => controller.setMode(mode),
     costReport: () => {
-      const task = controller.currentSession?.task.usage.totals() ?? { tokensIn: 0, tokensOut: 0, cost: 0 };
+      const session = controller.currentSession;
+      const task = session === undefined ? { tokensIn: 0, tokensOut: 0, cost: 0, subagents: { count: 0, tokensIn: 0, tokensOut: 0, cost: 0 } } : taskSpending(session);
       const totals = controller.sessionTotals;
+      const subagents = subagentsPart(task.subagents);
       return [
-        `This task: ${task.tokensIn} tokens in, ${task.tokensOut} out, ${money(task.cost)}`,
+        `This task: ${task.tokensIn} tokens in, ${task.tokensOut} out, ${money(task.cost)}${subagents === undefined ? "" : ` (${subagents})`}`,
         `This session: ${totals.tokensIn + task.tokensIn} tokens in, ${totals.tokensOut + task.tokensOut} out, ${money(totals.cost + task.cost)}`,
       ].join("\n");
     },

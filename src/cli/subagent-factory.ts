@@ -40,6 +40,7 @@ import { createCheckpoints } from "./checkpoint-wiring.js";
 import { ContextManager } from "../context/context-manager.js";
 import { workspaceFileReader } from "../context/workspace-files.js";
 import { launchPolicyFor } from "./launch-policy.js";
+import { RefusalCounter } from "./run-summary.js";
 import type { SubagentMergeResult } from "../task/contracts/subagents.js";
 
 export interface SubagentFactoryOptions {
@@ -154,35 +155,40 @@ export class SubagentFactory implements ChildTaskFactory {
     } catch (error) {
       return { ...base, taskId: "", status: "failed", error: `the agent type ${type.name} names the model ${type.model ?? ""}: ${error instanceof Error ? error.message : String(error)}` };
     }
-    let writer: TaskLogWriter;
-    let resumed: { history: NonNullable<TaskOptions["history"]>; content: ContentBlock[] } | undefined;
-    if (previous === undefined) {
-      writer = await store.create({ task: request.prompt, workspace: settings.cwd, parent: { taskId: this.options.parentTaskId, subagentId } });
-    } else {
-      // The parent was resumed: its interrupted child goes on where it stopped.
-      const opened = await openForResume(store, previous.taskId, { now: Date.now() });
-      writer = opened.writer;
-      const { tokensIn, tokensOut, cost } = opened.loaded;
-      resumed = { history: { apiHistory: opened.resume.apiHistory, uiMessages: opened.resume.uiMessages, usage: { tokensIn, tokensOut, cost } }, content: opened.resume.nextUserContent };
-    }
-    this.options.parentSay(`Subagent ${subagentId} (${type.name}) ${resumed ? "resumed" : "started"}: task ${writer.taskId}`, {
+    // A new child's log is made now; an interrupted child's (the parent was resumed) is opened once its folder is known.
+    const created = previous === undefined ? await store.create({ task: request.prompt, workspace: settings.cwd, parent: { taskId: this.options.parentTaskId, subagentId } }) : undefined;
+    const childTaskId = created?.taskId ?? previous?.taskId ?? "";
+    this.options.parentSay(`Subagent ${subagentId} (${type.name}) ${previous === undefined ? "started" : "resumed"}: task ${childTaskId}`, {
       subagentId,
       agent: type.name,
-      childTaskId: writer.taskId,
+      childTaskId,
     });
 
     // A child that may write works in its own worktree (or copy); read-only ones share the workspace.
     let isolated: IsolatedWorkspace | undefined;
     if (!type.readOnly) {
       try {
-        isolated = await createIsolatedWorkspace({ workspace: settings.cwd, dataDir: settings.dataDir, parentTaskId: this.options.parentTaskId, subagentId, reuse: resumed !== undefined });
+        isolated = await createIsolatedWorkspace({ workspace: settings.cwd, dataDir: settings.dataDir, parentTaskId: this.options.parentTaskId, subagentId, reuse: previous !== undefined });
       } catch (error) {
-        await writer.close();
-        return { ...base, taskId: writer.taskId, status: "failed", error: `its own worktree could not be made: ${error instanceof Error ? error.message : String(error)}` };
+        await created?.close();
+        return { ...base, taskId: childTaskId, status: "failed", error: `its own worktree could not be made: ${error instanceof Error ? error.message : String(error)}` };
       }
       this.changes.set(subagentId, { workspace: isolated, diff: "" });
     }
     const cwd = isolated?.cwd ?? settings.cwd;
+    let writer: TaskLogWriter;
+    let resumed: { history: NonNullable<TaskOptions["history"]>; content: ContentBlock[] } | undefined;
+    if (created !== undefined) {
+      writer = created;
+    } else if (previous === undefined) {
+      throw new Error("a subagent is either new or resumed");
+    } else {
+      // The parent was resumed: its interrupted child goes on where it stopped, told the folder it works in (its own worktree).
+      const opened = await openForResume(store, previous.taskId, { now: Date.now(), workingDirectory: cwd });
+      writer = opened.writer;
+      const { tokensIn, tokensOut, cost } = opened.loaded;
+      resumed = { history: { apiHistory: opened.resume.apiHistory, uiMessages: opened.resume.uiMessages, usage: { tokensIn, tokensOut, cost } }, content: opened.resume.nextUserContent };
+    }
     // The parent's rules as they stand now ("always allow" answers included), resolved against the child's own folder.
     const rules = isolated === undefined ? security.rules : new PermissionRules(security.rules.rules, cwd);
     const launchPolicy =
@@ -220,7 +226,9 @@ export class SubagentFactory implements ChildTaskFactory {
     const toolExecutor = this.hooks ? this.hooks.wrapExecutor(withMcp) : withMcp;
 
     let result: string | undefined;
+    const refusals = new RefusalCounter();
     const host = childHost(this.options.host, subagentId, (message) => {
+      refusals.observe(message);
       if (message.type === "say" && message.say === "completion_result" && !message.partial) result = message.text;
     });
     const budget = security.budget;
@@ -296,6 +304,7 @@ export class SubagentFactory implements ChildTaskFactory {
         status: outcome.status,
         ...(outcome.status === "completed" && result !== undefined ? { result } : {}),
         ...(outcome.error === undefined ? {} : { error: outcome.error }),
+        ...(refusals.count === 0 ? {} : { refused: refusals.count }),
         ...(changes !== undefined && changes.files.length > 0 ? { changes: { ...changes, ...(isolated?.branch === undefined ? {} : { branch: isolated.branch }) } } : {}),
         ...totals,
       };

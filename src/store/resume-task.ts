@@ -11,7 +11,7 @@ import type { LoadedTask } from "./types.js";
 export async function openForResume(
   store: TaskStore,
   taskId: string,
-  options: { now: number; userMessage?: string; workspaceChange?: string },
+  options: { now: number; userMessage?: string; workspaceChange?: string; workingDirectory?: string },
 ): Promise<{ writer: TaskLogWriter; loaded: LoadedTask; resume: PreparedResume }> {
   const { writer, loaded } = await store.open(taskId);
   try {

@@ -107,6 +107,16 @@ describe("prepareResume", () => {
     expect(result.wasCompleted).toBe(false);
   });
 
+  it("names the folder the task works in now when that is not its workspace (a writing subagent's own worktree)", () => {
+    const result = prepareResume(
+      loadedTask({ uiMessages: [say("a", "text", 1_000)], apiHistory: [user("t"), { role: "assistant", content: [{ type: "text", text: "hm" }] }] }),
+      { now: 2_000, workingDirectory: "/home/me/.cairn/worktrees/parent/general-1" },
+    );
+    const notice = texts(result.nextUserContent).at(-1)!;
+    expect(notice).toContain("The working directory is '/home/me/.cairn/worktrees/parent/general-1'");
+    expect(notice).not.toContain("/home/me/project");
+  });
+
   it("adds the user's message after the notice", () => {
     const result = prepareResume(loadedTask({ apiHistory: [user("t"), { role: "assistant", content: [] }] }), {
       now: 0,

@@ -56,8 +56,9 @@ function toolUses(message: Message | undefined): ToolUseContent[] {
  * Turns a loaded task into the state to continue from, as the seed's resume does:
  * the leftovers of the interruption are dropped, every tool call without a result gets
  * an explicit "interrupted" result, and the model is told what happened. Pure.
+ * `workingDirectory`: where the task works now, when that is not its workspace (a writing subagent's own worktree).
  */
-export function prepareResume(loaded: LoadedTask, options: { now: number; userMessage?: string; workspaceChange?: string }): PreparedResume {
+export function prepareResume(loaded: LoadedTask, options: { now: number; userMessage?: string; workspaceChange?: string; workingDirectory?: string }): PreparedResume {
   const uiMessages = trimUiMessages(loaded.uiMessages);
   const lastUi = uiMessages[uiMessages.length - 1];
   const wasCompleted =
@@ -98,9 +99,9 @@ export function prepareResume(loaded: LoadedTask, options: { now: number; userMe
   const ago = describeTimeAgo(options.now - lastActivity);
   const notice = wasCompleted
     ? `[TASK RESUMPTION] This task was completed ${ago} and the user has reopened it. ` +
-      `The files may have changed since then. The working directory is '${loaded.meta.workspace}'.`
+      `The files may have changed since then. The working directory is '${options.workingDirectory ?? loaded.meta.workspace}'.`
     : `[TASK RESUMPTION] This task was interrupted ${ago}, so it may or may not be finished: look at where it stands before going on. ` +
-      `The files may have changed since then. The working directory is '${loaded.meta.workspace}'. ` +
+      `The files may have changed since then. The working directory is '${options.workingDirectory ?? loaded.meta.workspace}'. ` +
       `A tool call marked as interrupted may or may not have run: check its effect before repeating it.`;
   nextUserContent.push({ type: "text", text: notice });
   // What the user changed in the workspace in between (/undo, /restore): the model reads those files again.

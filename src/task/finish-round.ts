@@ -58,16 +58,18 @@ export async function finishRound(closer: RoundCloser, finished: StreamedRound):
     assembler.finish(); // SPEC T17
   }
   round.didCompleteReadingStream = true;
+  // The request is over once its stream is: its message gets its tokens and cost now, not after its tools
+  // ran (a subagent's card counts them while the child waits for an approval). The provider's stop reason
+  // rides on it (an editor's turn can end with it).
+  closer.finishRequestMessage(
+    streamError ? { cancelReason: "streaming_failed", error: streamError.message } : finished.stopReason === undefined ? {} : { stopReason: finished.stopReason },
+  );
   closer.schedulePresentation();
   await taskState.waitForUserMessageContentReady();
   await saveIfInterrupted(closer, finished);
   if (round.presentationError !== undefined) {
     throw round.presentationError instanceof Error ? round.presentationError : new Error("presenting the answer failed", { cause: round.presentationError });
   }
-  // The provider's stop reason rides on the request's message (an editor's turn can end with it).
-  closer.finishRequestMessage(
-    streamError ? { cancelReason: "streaming_failed", error: streamError.message } : finished.stopReason === undefined ? {} : { stopReason: finished.stopReason },
-  );
   closer.messages.finalizeOpen();
 
   let note = finished.note;

@@ -133,6 +133,20 @@ describe("Task loop", () => {
     expect(started[0]).toMatchObject({ partial: false, meta: { tokensIn: 1000, tokensOut: 200, cacheReads: 50, cost: 0.25 } });
   });
 
+  it("T12: the request's message has its tokens and cost once its stream ends, while its tool still waits for an approval", async () => {
+    let seenAtAsk: unknown;
+    const { task, host } = makeTask([[{ type: "usage", inputTokens: 1000, outputTokens: 200, cost: 0.25 }, ...textChunks("<write_to_file>\n<path>x</path>\n<content>1</content>\n</write_to_file>", 8)], textChunks(complete(), 4)], {
+      // A person takes a while to answer: the stream has ended meanwhile.
+      answer: async (message) => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        if (message.ask === "tool") seenAtAsk = host.says("api_req_started").at(-1)?.meta;
+        return { response: "yes" };
+      },
+    });
+    await task.startTask("t");
+    expect(seenAtAsk).toMatchObject({ tokensIn: 1000, tokensOut: 200, cost: 0.25 });
+  });
+
   it("T13: an empty answer is recorded and a retry is offered", async () => {
     const { task, host, provider } = makeTask([[], textChunks(complete(), 4)], {
       answer: () => ({ response: "yes" }),

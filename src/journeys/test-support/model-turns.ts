@@ -25,6 +25,8 @@ export const say = {
   mcp: (server: string, name: string, argumentsObject: Record<string, unknown>): ScenarioTurn =>
     tool("use_mcp_tool", { server_name: server, tool_name: name, arguments: JSON.stringify(argumentsObject) }),
   complete: (result: string): ScenarioTurn => tool("attempt_completion", { result }),
+  /** use_subagents with its JSON array (`agent` defaults to general). */
+  subagents: (items: Array<{ prompt: string; agent?: string }>): ScenarioTurn => tool("use_subagents", { subagents: JSON.stringify(items) }),
 };
 
 /**

@@ -29,6 +29,12 @@ export interface SubagentReport {
   tokensIn: number;
   tokensOut: number;
   cost: number;
+  /**
+   * The child's actions that did not run because they were refused (a rule, the
+   * approval policy, an approval answered no, a hook): the parent learns it from
+   * cairn, not only from the child's own report. Absent when none.
+   */
+  refused?: number;
   /** A writing subagent worked in its own worktree (or copy): what it changed there. */
   changes?: SubagentChanges;
 }

@@ -22,6 +22,8 @@ export type SubagentReportMeta = {
   tokensIn: number;
   tokensOut: number;
   cost: number;
+  /** Actions of the child that were refused (absent when none). */
+  refused?: number;
 };
 
 /**

@@ -9,6 +9,7 @@ import { sandboxFailure } from "../../security/escalation.js";
 import { ignoredPath, invalidParameter, success, toolError, withApprovalFeedback } from "../responses.js";
 import { commandEndText } from "../../task/contracts/tool-ending.js";
 import type { ToolDefinition, ToolRuntime } from "../tool-definition.js";
+import { refused } from "../approval.js";
 
 /** Words of a command that could be paths (quotes removed, `--flag=value` split). */
 export function commandWords(command: string): string[] {
@@ -86,7 +87,12 @@ export const executeCommandTool: ToolDefinition = {
   async execute(params, runtime) {
     const command = params["command"] ?? "";
     const refusal = await runtime.options.readOnlyCommands?.(command);
-    if (refusal !== undefined) return toolError(refusal);
+    if (refusal !== undefined) {
+      // Refused as the approval policy refuses (a read-only agent's limit, or a deny rule): the card says so, and it counts as refused.
+      const shown = escapeHidden(command).text;
+      runtime.context.say("command", `${shown}\n(${refusal})`, { partial: false, key: runtime.callId, meta: { tool: "execute_command", command: shown, approval: "refuse", reason: refusal } });
+      return refused(refusal);
+    }
     let timeoutMs = runtime.options.commandTimeoutMs;
     const timeoutText = params["timeout"]?.trim();
     if (timeoutText !== undefined && timeoutText !== "") {

@@ -27,4 +27,12 @@ describe("issue #17 use_subagents parameter", () => {
     );
     expect(formatReport({ ...base, status: "budget", error: "Budget reached: --max-tokens 100" })).toContain("The subagent did not complete (budget): Budget reached: --max-tokens 100");
   });
+
+  it("a report says how many of the child's actions were refused, whatever the child itself reports", () => {
+    const base = { subagentId: "general-2", agent: "general", taskId: "t2", tokensIn: 120, tokensOut: 30, cost: 0.0012, status: "completed" as const, result: "all done" };
+    expect(formatReport({ ...base, refused: 2 })).toBe(
+      '<subagent id="general-2" agent="general" task="t2" status="completed" tokens_in="120" tokens_out="30" cost="0.0012" refused="2">\nall done\n</subagent>',
+    );
+    expect(formatReport(base)).not.toContain("refused");
+  });
 });

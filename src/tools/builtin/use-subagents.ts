@@ -52,7 +52,8 @@ async function inParallel<T, R>(items: T[], limit: number, work: (item: T, index
 }
 
 export function formatReport(report: SubagentReport): string {
-  const usage = `tokens_in="${report.tokensIn}" tokens_out="${report.tokensOut}" cost="${report.cost.toFixed(4)}"`;
+  const refused = report.refused === undefined ? "" : ` refused="${report.refused}"`;
+  const usage = `tokens_in="${report.tokensIn}" tokens_out="${report.tokensOut}" cost="${report.cost.toFixed(4)}"${refused}`;
   const body = report.status === "completed" ? (report.result ?? "") : `The subagent did not complete (${report.status})${report.error ? `: ${report.error}` : "."}`;
   return `<subagent id="${report.subagentId}" agent="${report.agent}" task="${report.taskId}" status="${report.status}" ${usage}>\n${body}\n</subagent>`;
 }
@@ -139,9 +140,11 @@ export function createUseSubagentsTool(factory: ChildTaskFactory): ToolDefinitio
         return toolError("the task was cancelled while its subagents ran; they were stopped. When the task resumes, call use_subagents again with the same subagents: interrupted ones go on where they stopped, finished ones give their reports again.");
       }
       for (const report of reports) {
-        const spent = `${report.tokensIn + report.tokensOut} tokens, $${report.cost.toFixed(4)}`;
-        runtime.context.say("info", `Subagent ${report.subagentId} ${report.status} (${spent}).`, {
-          meta: { tool: "use_subagents", subagentReport: { subagentId: report.subagentId, taskId: report.taskId, status: report.status, tokensIn: report.tokensIn, tokensOut: report.tokensOut, cost: report.cost } },
+        const refused = report.refused === undefined ? "" : `, ${report.refused} refused`;
+        const spent = `${report.tokensIn + report.tokensOut} tokens, $${report.cost.toFixed(4)}${refused}`;
+        const { subagentId, taskId, status, tokensIn, tokensOut, cost } = report;
+        runtime.context.say("info", `Subagent ${subagentId} ${status} (${spent}).`, {
+          meta: { tool: "use_subagents", subagentReport: { subagentId, taskId, status, tokensIn, tokensOut, cost, ...(report.refused === undefined ? {} : { refused: report.refused }) } },
         });
       }
       const merges: string[] = [];

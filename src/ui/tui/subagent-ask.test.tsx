@@ -65,4 +65,26 @@ describe("issue #17 in the TUI", () => {
     expect(mounted.frame()).not.toContain("◆ explore-1");
     expect(mounted.frame()).toContain("Subagent explore-1 completed");
   });
+
+  it("the use_subagents card names every child it starts, each with its type and prompt", async () => {
+    mounted = mountApp();
+    const subagents = [
+      { subagentId: "explore-1", agent: "explore", prompt: "Find every place that prints a price" },
+      { subagentId: "general-2", agent: "general", prompt: "Make price() add VAT\nand run the check" },
+    ];
+    mounted.host.onMessage({
+      type: "say",
+      say: "tool",
+      id: "m1",
+      ts: 0,
+      text: subagents.map((item) => `${item.subagentId}: ${item.prompt}`).join("\n"),
+      partial: false,
+      meta: { tool: "use_subagents", subagents },
+    });
+    await mounted.tick();
+    const frame = mounted.frame();
+    expect(frame).toContain("⏺ Subagents explore-1, general-2");
+    expect(frame).toContain("explore-1 (explore): Find every place that prints a price");
+    expect(frame).toContain("general-2 (general): Make price() add VAT");
+  });
 });

@@ -22,6 +22,7 @@ const verbs: Record<string, string> = {
   ask_followup_question: "Question",
   plan_mode_respond: "Plan",
   attempt_completion: "Complete",
+  use_subagents: "Subagents",
 };
 
 function firstLine(text: string): string {
@@ -33,6 +34,7 @@ function targetOf(meta: ToolCard, text: string): string | undefined {
   if (isToolMeta(meta, "search_files")) return meta.regex === undefined ? meta.path : `${meta.regex}  in ${meta.path ?? "."}`;
   if (isToolMeta(meta, "use_mcp_tool")) return meta.server === undefined ? undefined : `${meta.server} / ${meta.name ?? ""}`;
   if (isToolMeta(meta, "access_mcp_resource")) return meta.server === undefined ? undefined : `${meta.server} ${meta.uri ?? ""}`;
+  if (isToolMeta(meta, "use_subagents")) return meta.subagents?.map((item) => item.subagentId).join(", ");
   const named = isToolMeta(meta, "execute_command", "attempt_completion")
     ? meta.command
     : isToolMeta(meta, ...pathTools)
@@ -88,6 +90,12 @@ export function ToolCard({
         </Box>
         {message.partial ? <Text color="gray">{" …"}</Text> : null}
       </Box>
+      {/* Every child the call starts, with its type and the first line of its prompt. */}
+      {isToolMeta(meta, "use_subagents")
+        ? (meta.subagents ?? []).map((item) => (
+            <Text key={item.subagentId} color="gray" wrap="truncate-end">{`  ${item.subagentId} (${item.agent}): ${firstLine(item.prompt)}`}</Text>
+          ))
+        : null}
       {isToolMeta(meta, ...pathTools) && meta.outsideWorkspace === true ? <Text color="red">{"  ⚠ outside the workspace"}</Text> : null}
       {meta?.approval === "refuse" && ending === undefined ? (
         <Text color="red" wrap="truncate-end">{meta.reason === undefined ? "  ✗ refused by the approval policy" : `  ✗ refused: ${cleanLine(meta.reason)}`}</Text>
