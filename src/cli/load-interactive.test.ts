@@ -59,7 +59,7 @@ describe("loadInteractive (issue 18: Ink in the CommonJS bundle)", () => {
         }
       }
     }
-    expect(reachesInk.has(join(srcDir, "cli", "interactive.ts"))).toBe(true);
+    expect(reachesInk.has(join(srcDir, "cli", "run-interactive.ts"))).toBe(true);
     const entries: string[] = [];
     for (const [file, imports] of graph) {
       if (reachesInk.has(file)) continue;
@@ -67,6 +67,6 @@ describe("loadInteractive (issue 18: Ink in the CommonJS bundle)", () => {
         if (reachesInk.has(target) || target === "ink") entries.push(`${relative(srcDir, file)} -> ${target === "ink" ? "ink" : relative(srcDir, target)}`);
       }
     }
-    expect(entries.sort()).toEqual(["cli/load-interactive.ts -> cli/interactive.ts", "cli/load-interactive.ts -> ink"]);
+    expect(entries.sort()).toEqual(["cli/load-interactive.ts -> cli/run-interactive.ts", "cli/load-interactive.ts -> ink"]);
   });
 });
