@@ -9,10 +9,14 @@ import { useCliFixture } from "./test-support/cli-fixture.js";
 
 const cli = useCliFixture();
 
-/** Runs `cairn ARGS | head -n 3` in bash; resolves with cairn's own exit status and its stderr. */
+/**
+ * Runs `cairn ARGS | head -n 3` in bash, where the reader goes away once the command's output has come
+ * (on a loaded machine three lines can come before the command starts); resolves with cairn's own exit
+ * status and its stderr.
+ */
 function runPipedToHead(args: string[]): Promise<{ status: number; stderr: string; head: string }> {
   const quoted = [process.execPath, cairnBin, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
-  const script = `${quoted} 2>"$STDERR_FILE" | head -n 3; echo "$\{PIPESTATUS[0]}" >"$STATUS_FILE"`;
+  const script = `${quoted} 2>"$STDERR_FILE" | { head -n 3; grep -m1 -q tick; }; echo "$\{PIPESTATUS[0]}" >"$STATUS_FILE"`;
   const stderrFile = join(cli.sandbox.root, "stderr.txt");
   const statusFile = join(cli.sandbox.root, "status.txt");
   return new Promise((resolve, reject) => {
