@@ -11,8 +11,8 @@ const cli = useCliFixture();
 const acp = useAcpClients(cli);
 const start = acp.start;
 
-describe("cairn acp protocol hygiene (issue #16)", () => {
-  it("#16 stop reasons: a refusal ends the turn with refusal; a request failing after an output-limit cut ends it with max_tokens", async () => {
+describe("cairn acp keeps to the protocol when things go wrong", () => {
+  it("stop reasons: a refusal ends the turn with refusal; a request failing after an output-limit cut ends it with max_tokens", async () => {
     const refusing = await start({ turns: [{ text: "I can't help with that.", stopReason: "refusal" }] });
     const first = await refusing.newSession(cli.sandbox.workspace);
     expect((await refusing.prompt(first, "do something bad")).stopReason).toBe("refusal");
@@ -24,14 +24,14 @@ describe("cairn acp protocol hygiene (issue #16)", () => {
     expect((await cut.prompt(second, "write a lot")).stopReason).toBe("max_tokens");
   }, 60_000);
 
-  it("#16 a missing API key is a clear error when the session opens", async () => {
+  it("a missing API key is a clear error when the session opens", async () => {
     const client = startAcpClient({ args: ["--provider", "anthropic", "--model", "claude-sonnet-5-5"], env: cli.sandbox.env, cwd: cli.sandbox.workspace });
     acp.track(client);
     await client.initialize();
     await expect(client.newSession(cli.sandbox.workspace)).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("no API key for anthropic") });
   }, 60_000);
 
-  it("#16 malformed input gets JSON-RPC errors, never a crash; stdout carries only protocol messages", async () => {
+  it("malformed input gets JSON-RPC errors, never a crash; stdout carries only protocol messages", async () => {
     const { spawn } = await import("node:child_process");
     const { cairnBin } = await import("../cli/test-support/cli-harness.js");
     const child = spawn(process.execPath, [cairnBin, "acp", "--provider", "openai", "--base-url", "http://127.0.0.1:9/v1", "--api-key", "k", "--model", "gpt-4.1"], {
