@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { resolveSettings } from "../src/config/index.js";
-import { createSession } from "../src/cli/session.js";
+import { createSession } from "../src/session/session.js";
 import type { Scenario } from "../src/llm/scripted/scenario.js";
 import { startScriptedServer } from "../src/llm/scripted/server.js";
 import { HeadlessHost } from "../src/ui/headless/index.js";

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { resolveSettings } from "../src/config/index.js";
-import { createSession } from "../src/cli/session.js";
+import { createSession } from "../src/session/session.js";
 import { HeadlessHost } from "../src/ui/headless/index.js";
 
 const repetitions = Number(process.env["BENCH_REPETITIONS"] ?? 5);

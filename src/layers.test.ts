@@ -66,4 +66,21 @@ describe("layers (docs/architecture.md, DESIGN.md)", () => {
     const outside = importGraph().intoTask.filter((edge) => !/-> task[\\/](contracts[\\/]|task\.js$)/.test(edge));
     expect(outside).toEqual([]);
   });
+
+  it("no layer imports the commands, and no front end imports another (eval runs its cases as fleet jobs)", () => {
+    const { layers } = importGraph();
+    const frontEnds = ["acp", "eval", "fleet", "sdk"];
+    const allowed = new Set(["eval -> fleet"]);
+    const edges = [...layers.entries()].flatMap(([from, to]) => [...to].map((layer) => `${from} -> ${layer}`));
+    expect(edges.filter((edge) => edge.endsWith("-> cli"))).toEqual([]);
+    expect(edges.filter((edge) => frontEnds.some((end) => edge.startsWith(`${end} -> `)) && frontEnds.some((end) => edge.endsWith(`-> ${end}`)) && !allowed.has(edge))).toEqual([]);
+  });
+
+  it("only the session core builds a Task: every front end gets its tasks from createSession", () => {
+    const builders = sourceFiles(srcDir)
+      .filter((file) => /\bnew Task\(/.test(readFileSync(file, "utf8")))
+      .map((file) => relative(srcDir, file).split(sep).join("/"))
+      .filter((file) => !file.startsWith("session/") && !file.startsWith("task/"));
+    expect(builders).toEqual([]);
+  });
 });

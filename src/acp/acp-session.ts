@@ -16,7 +16,7 @@ import type { AskMessage, AskResponse, UiMessage } from "../task/contracts/messa
 import type { TaskResult } from "../task/contracts/task-options.js";
 import type { Mode } from "../task/contracts/tool-executor.js";
 import { localOperations } from "../tools/operations.js";
-import type { Session } from "../cli/session.js";
+import type { Session } from "../session/session.js";
 import { clientOperations, type ClientOffers } from "./client-operations.js";
 import { alwaysKey, decisionFor, isPermissionAsk, permissionOptions } from "./permissions.js";
 import type { UserTurn } from "./prompt-content.js";
@@ -211,7 +211,7 @@ export class AcpSession implements Host {
       await waiting.session.task.abortTask();
       await waiting.ended;
     }
-    const { createSession } = await import("../cli/session.js");
+    const { createSession } = await import("../session/session.js");
     const taskId = this.options.sessionId;
     const start = this.created
       ? { kind: "resume" as const, taskId, images: user.images, ...(user.text === "" ? {} : { message: user.text }) }

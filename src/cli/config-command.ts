@@ -50,7 +50,7 @@ export function registerConfigCommand(program: Command): void {
         if (!(error instanceof ConfigError)) throw error;
         problem = error.message;
       }
-      const [{ discoverSettingsHooks }, { jsonReport, textReport }] = await Promise.all([import("./hook-wiring.js"), import("./config-report.js")]);
+      const [{ discoverSettingsHooks }, { jsonReport, textReport }] = await Promise.all([import("../session/hook-wiring.js"), import("./config-report.js")]);
       const { hooks } = await discoverSettingsHooks(settings);
       process.stdout.write(options.json === true ? jsonReport(settings, hooks, problem) : textReport(settings, hooks));
       if (problem !== undefined) fail(problem);

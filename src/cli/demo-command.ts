@@ -23,7 +23,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
   const { startScriptedServer } = await import("../llm/scripted/server.js");
   const { demoScenario } = await import("../demo/demo-scenario.js");
   const { resolveSettings } = await import("../config/index.js");
-  const { createSession } = await import("./session.js");
+  const { createSession } = await import("../session/session.js");
   const { exitStatusFor } = await import("./run-command.js");
 
   const root = await mkdtemp(join(tmpdir(), "cairn-demo-"));

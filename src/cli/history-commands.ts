@@ -6,8 +6,8 @@ import { colors as pc } from "./colors.js";
 import type { UiMessage } from "../task/contracts/messages.js";
 import type { TaskSummary } from "../store/types.js";
 import { escapeControlsInJson, neutralizeControls } from "../ui/terminal-controls.js";
-import type { Totals } from "./subagent-spending.js";
-import { subagentsPart } from "./task-spending.js";
+import type { Totals } from "../session/subagents/subagent-spending.js";
+import { subagentsPart } from "../session/task-spending.js";
 
 export interface HistoryCommandContext {
   /** The data folder (`--data-dir`, `CAIRN_HOME` or ~/.cairn), resolved by the caller. */

@@ -63,7 +63,7 @@ export function registerHooksCommands(program: Command): void {
     .option("--json", "print them as JSON")
     .action(async (options: HooksCommandOptions) => {
       const settings = await settingsFor(options);
-      const { loadTrustedHooks } = await import("./hook-wiring.js");
+      const { loadTrustedHooks } = await import("../session/hook-wiring.js");
       const { discovered, trusted } = await loadTrustedHooks(settings);
       const held = new Map(trusted.held.map((entry) => [entry.hook, entry.why]));
       const rows = discovered.hooks.map((hook) => ({
@@ -112,7 +112,7 @@ export function registerHooksCommands(program: Command): void {
       }
       const settings = await settingsFor(options);
       const [{ loadTrustedHooks, heldHookNotices, trustedAsIs }, { HookRunner, hooksMatching }, { describeHookReport }, { viewsOf, toolPayload }, { claudeCodeToolCall }] = await Promise.all([
-        import("./hook-wiring.js"),
+        import("../session/hook-wiring.js"),
         import("../hooks/hook-runner.js"),
         import("../hooks/describe-hook.js"),
         import("../hooks/tool-hooks.js"),
@@ -166,7 +166,7 @@ export function registerHooksCommands(program: Command): void {
       await trustFolder(first.cwd, first.userConfigDir);
       const settings = await settingsFor(options);
       const [{ discoverSettingsHooks }, { trustProjectHooks }, { hookLabel }] = await Promise.all([
-        import("./hook-wiring.js"),
+        import("../session/hook-wiring.js"),
         import("../hooks/hook-trust.js"),
         import("../hooks/hook-definition.js"),
       ]);

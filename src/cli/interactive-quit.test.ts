@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ResolvedSettings } from "../config/index.js";
 import { TuiHost } from "../ui/tui/tui-host.js";
 import { InteractiveController } from "./interactive.js";
-import type { Session } from "./session.js";
+import type { Session } from "../session/session.js";
 
 describe("#11 item 6: quitting while a session is still being created", () => {
   it("stops it: the task never runs and the session (its log and lock) is closed", async () => {

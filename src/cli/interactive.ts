@@ -9,11 +9,11 @@ import { createSlashSession } from "./slash-session.js";
 import { completeMentionPath, expandMentionsWithImages } from "./mentions.js";
 import type { ImageContent } from "../llm/types.js";
 import type { TuiHost } from "../ui/tui/tui-host.js";
-import { createSession } from "./session.js";
-import type { Session } from "./session.js";
+import { createSession } from "../session/session.js";
+import type { Session } from "../session/session.js";
 import type { UndoPoint } from "./undo-command.js";
 import { StatusLineCommand } from "./status-line.js";
-import { subagentsPart, taskSpending, type TaskSpending } from "./task-spending.js";
+import { subagentsPart, taskSpending, type TaskSpending } from "../session/task-spending.js";
 
 /**
  * The TUI's controller: one Task at a time. Enter starts a task; after an

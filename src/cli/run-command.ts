@@ -36,7 +36,7 @@ export type TaskCommandOptions = CliFlags & { scenario?: string; image?: string[
 // In a file of its own so that cli/interactive.ts need not import this one (no import cycle).
 export { exitStatusFor } from "./exit-status.js";
 import { exitStatusFor } from "./exit-status.js";
-import { taskSpending } from "./task-spending.js";
+import { taskSpending } from "../session/task-spending.js";
 import { loadInteractive } from "./load-interactive.js";
 
 /**
@@ -50,7 +50,7 @@ export async function runHeadless(options: {
 }): Promise<number> {
   const { resolveSettings, ConfigError } = await import("../config/index.js");
   const { HeadlessHost } = await import("../ui/headless/index.js");
-  const { createSession } = await import("./session.js");
+  const { createSession } = await import("../session/session.js");
 
   let settings: ResolvedSettings;
   try {
@@ -111,7 +111,7 @@ export async function runHeadless(options: {
   }
 
   const pendingHost: { current?: InstanceType<typeof HeadlessHost> } = {};
-  const { RefusalCounter } = await import("./run-summary.js");
+  const { RefusalCounter } = await import("../session/refusal-counter.js");
   const refusals = new RefusalCounter();
   let session;
   try {

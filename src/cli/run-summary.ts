@@ -1,8 +1,6 @@
-import type { UiMessage } from "../task/contracts/messages.js";
-import { cardMetaOf } from "../task/contracts/message-meta.js";
 import type { TaskResult } from "../task/task.js";
 import { jsonFormatVersion } from "../ui/headless/json-events.js";
-import { subagentsPart } from "./task-spending.js";
+import { subagentsPart } from "../session/task-spending.js";
 
 /** What the task's subagents spent: part of the summary's totals, said apart. */
 export interface SubagentSummary {
@@ -50,27 +48,4 @@ export function summaryLine(summary: RunSummary): string {
     ...(summary.refused === 0 ? [] : [`${summary.refused} refused`]),
     `${(summary.durationMs / 1000).toFixed(1)} s`,
   ].join(" · ");
-}
-
-/**
- * Counts the actions of a run that did not run because they were refused, from
- * their cards: refused by the rules or the approval policy (`approval:
- * "refuse"`), or denied (`status: "rejected"`: an approval answered no, by a
- * person, by `--on-ask deny` or because `--yes` gives no explicit approval, or
- * a hook that blocked the call). A subagent's count in its parent's. Only
- * counted here: what is decided is the approval policy's.
- */
-export class RefusalCounter {
-  readonly #refused = new Set<string>();
-
-  /** Every message the host is shown. */
-  observe(message: UiMessage): void {
-    if (message.partial || message.type !== "say" || (message.say !== "tool" && message.say !== "command")) return;
-    const card = cardMetaOf(message);
-    if (card?.approval === "refuse" || card?.status === "rejected") this.#refused.add(message.id);
-  }
-
-  get count(): number {
-    return this.#refused.size;
-  }
 }

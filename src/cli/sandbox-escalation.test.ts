@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkBubblewrap } from "../security/sandbox.js";
 import { useCliFixture } from "./test-support/cli-fixture.js";
-import { repositoryWith } from "./test-support/git-repository.js";
+import { repositoryWith } from "../test-support/git-repository.js";
 
 // The user's own config leaves the sandbox at its default: on.
 const cli = useCliFixture({

@@ -4,7 +4,7 @@ import type { TaskSummary } from "../store/types.js";
 import type { SlashSession } from "../ui/tui/slash-commands.js";
 import type { InteractiveController } from "./interactive.js";
 import { workspaceChangeNote } from "./undo-command.js";
-import { subagentsPart, taskSpending } from "./task-spending.js";
+import { subagentsPart, taskSpending } from "../session/task-spending.js";
 
 function money(cost: number): string {
   return `$${cost.toFixed(cost < 1 ? 4 : 2)}`;

@@ -14,7 +14,7 @@ import { commandFiles } from "../hooks/hook-scripts.js";
 import { spawnHook } from "../hooks/spawn-hook.js";
 import type { LaunchPolicy } from "../security/process-launch.js";
 import { PermissionRules } from "../security/permission-rules.js";
-import { launchPolicyFor } from "./launch-policy.js";
+import { launchPolicyFor } from "../session/launch-policy.js";
 import { cleanLine } from "../ui/tui/terminal-text.js";
 
 /** What the UI knows at one moment, for the command's input. */

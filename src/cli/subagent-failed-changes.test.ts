@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import { anthropicArgs, useCliFixture } from "./test-support/cli-fixture.js";
-import { repositoryWith } from "./test-support/git-repository.js";
+import { repositoryWith } from "../test-support/git-repository.js";
 
 const cli = useCliFixture();
 

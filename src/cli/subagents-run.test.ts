@@ -14,7 +14,7 @@ import { runCli, startCli } from "./test-support/cli-harness.js";
 import { useCliFixture } from "./test-support/cli-fixture.js";
 import { everythingEntry } from "../mcp/test-support/servers.js";
 import { withoutSandboxNotice } from "./test-support/cli-harness.js";
-import { repositoryWith } from "./test-support/git-repository.js";
+import { repositoryWith } from "../test-support/git-repository.js";
 
 const cli = useCliFixture();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { endOfTaskSummary } from "./interactive.js";
-import { taskSpending } from "./task-spending.js";
+import { taskSpending } from "../session/task-spending.js";
 
 const session = (own: { tokensIn: number; tokensOut: number; cost: number }, subagents: { count: number; tokensIn: number; tokensOut: number; cost: number }) => ({
   task: { usage: { totals: () => own } },

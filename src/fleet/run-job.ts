@@ -9,7 +9,7 @@ import { Writable } from "node:stream";
 import { join, dirname } from "node:path";
 import type { CliFlags, ResolvedSettings } from "../config/index.js";
 import { resolveSettings } from "../config/index.js";
-import { createSession } from "../cli/session.js";
+import { createSession } from "../session/session.js";
 import { HeadlessHost } from "../ui/headless/index.js";
 import { requireApiKey } from "../config/index.js";
 import type { TaskLogEntry } from "../task/contracts/seams.js";

@@ -16,6 +16,32 @@ export interface UsageTotals {
   cost: number;
 }
 
+export const zeroUsage: UsageTotals = { tokensIn: 0, tokensOut: 0, cost: 0 };
+
+export function addUsage(left: UsageTotals, right: UsageTotals): UsageTotals {
+  return { tokensIn: left.tokensIn + right.tokensIn, tokensOut: left.tokensOut + right.tokensOut, cost: left.cost + right.cost };
+}
+
+export function subtractUsage(left: UsageTotals, right: UsageTotals): UsageTotals {
+  return { tokensIn: left.tokensIn - right.tokensIn, tokensOut: left.tokensOut - right.tokensOut, cost: left.cost - right.cost };
+}
+
+/** What a task's requests spent, from the usage in their `api_req_started` messages (summary requests are not in them). */
+export function spentByRequests(messages: ReadonlyArray<{ type: string; say?: string; meta?: Record<string, unknown> }>): UsageTotals {
+  const total = { ...zeroUsage };
+  for (const message of messages) {
+    if (message.type !== "say" || message.say !== "api_req_started") continue;
+    const number = (key: string): number => {
+      const value = message.meta?.[key];
+      return typeof value === "number" && Number.isFinite(value) ? value : 0;
+    };
+    total.tokensIn += number("tokensIn");
+    total.tokensOut += number("tokensOut");
+    total.cost += number("cost");
+  }
+  return total;
+}
+
 /** The seam the Task consults (src/task/task-options.ts `budget`). */
 export interface TaskBudgetSeam {
   /** Before a request; a text means stop (it names the limit). */

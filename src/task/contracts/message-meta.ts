@@ -59,7 +59,7 @@ export type CommandOutputMeta = {
   savedPath?: string;
 };
 
-/** `checkpoint_created` (src/cli/checkpoint-wiring.ts). */
+/** `checkpoint_created` (src/session/checkpoint-wiring.ts). */
 export type CheckpointMeta = { hash: string; reason?: string };
 
 /** `checklist`: the task checklist as the model last set it (src/tools/task-progress.ts). */
@@ -71,7 +71,7 @@ export type ToolResultMeta = { tool: string; status: ToolOutcomeStatus; end?: Co
 /** `mcp_server_response`: what an MCP tool returned (src/tools/mcp/mcp-result.ts). */
 export type McpResponseMeta = { tool: string; isError?: boolean };
 
-/** `mcp_notification`: an MCP server's event or a review of its tools (src/cli/mcp-wiring.ts). */
+/** `mcp_notification`: an MCP server's event or a review of its tools (src/session/mcp-wiring.ts). */
 export type McpNotificationMeta = {
   severity: "info" | "warning" | "error";
   /** The hub event's type (`server_connected`, `server_log`, ...). */
@@ -81,7 +81,7 @@ export type McpNotificationMeta = {
   review?: string;
 };
 
-/** `hook_status`: one hook run (src/hooks/describe-hook.ts), or a hook stopping the task (src/cli/hook-wiring.ts). */
+/** `hook_status`: one hook run (src/hooks/describe-hook.ts), or a hook stopping the task (src/session/hook-wiring.ts). */
 export type HookStatusMeta =
   | {
       event: string;
@@ -99,7 +99,7 @@ export type HookStatusMeta =
     }
   | { event: "stop"; stopReason: string };
 
-/** `info` linking a subagent's own task log (src/cli/subagent-factory.ts). */
+/** `info` linking a subagent's own task log (src/session/subagents/subagent-factory.ts). */
 export type SubagentLinkMeta = { subagentId: string; agent: string; childTaskId: string };
 
 /** `info` reporting how a subagent's run ended (src/tools/builtin/use-subagents.ts). */

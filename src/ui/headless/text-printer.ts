@@ -286,7 +286,7 @@ export class TextPrinter {
   }
 }
 
-/** A subagent's ask names it in its text (src/cli/subagent-host.ts); the printer names it once, in front. */
+/** A subagent's ask names it in its text (src/session/subagents/subagent-host.ts); the printer names it once, in front. */
 function withoutSubagentTag(text: string, subagentId: string): string {
   const tag = `[subagent ${subagentId}] `;
   return text.startsWith(tag) ? text.slice(tag.length) : text;

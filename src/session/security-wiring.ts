@@ -10,7 +10,7 @@ import { ConfigError } from "../config/index.js";
 import type { McpServerConfig } from "../mcp/config.js";
 import type { Provider } from "../llm/types.js";
 import { withStreamHooks } from "../llm/stream-hooks.js";
-import { TaskBudget, countSoFar } from "../security/budget.js";
+import { TaskBudget, countSoFar, spentByRequests } from "../security/budget.js";
 import { secretValues } from "../security/child-environment.js";
 import { environmentWithSecrets } from "../security/secret-environment.js";
 import { PermissionRules } from "../security/permission-rules.js";
@@ -90,25 +90,6 @@ export async function budgetSoFar(options: {
     result.usageSoFar.cost += Math.max(loaded.cost, requests.cost);
   }
   return result;
-}
-
-/** What a task's requests spent, from their messages' usage. */
-function spentByRequests(messages: ReadonlyArray<UiMessage>): UsageTotals {
-  const total = { tokensIn: 0, tokensOut: 0, cost: 0 };
-  const add = (usage: unknown): void => {
-    if (typeof usage !== "object" || usage === null) return;
-    const fields = usage as Record<string, unknown>;
-    const number = (key: string): number => {
-      const value = fields[key];
-      return typeof value === "number" && Number.isFinite(value) ? value : 0;
-    };
-    total.tokensIn += number("tokensIn");
-    total.tokensOut += number("tokensOut");
-    total.cost += number("cost");
-  };
-  // Summary requests are left out: their usage is in the status totals but not in these messages (a crash loses only theirs).
-  for (const message of messages) if (message.type === "say" && message.say === "api_req_started") add(message.meta);
-  return total;
 }
 
 /**

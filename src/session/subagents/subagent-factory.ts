@@ -7,41 +7,42 @@
  * `subagentId`; its asks name it.
  */
 import { join } from "node:path";
-import type { ResolvedSettings } from "../config/index.js";
-import type { Provider } from "../llm/types.js";
-import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
-import { createPromptBuilder } from "../prompt/system-prompt.js";
-import type { TaskStore } from "../store/task-store.js";
-import type { Host } from "../task/contracts/host.js";
-import type { SubagentLinkMeta } from "../task/contracts/message-meta.js";
-import type { UiMessage } from "../task/contracts/messages.js";
-import type { ChildTaskFactory, SubagentReport, SubagentRequest } from "../task/contracts/subagents.js";
-import { Task } from "../task/task.js";
-import type { TaskOptions } from "../task/task.js";
-import type { McpGate } from "../task/contracts/seams.js";
-import type { ToolExecutor } from "../task/contracts/tool-executor.js";
-import type { McpPort } from "../tools/mcp-port.js";
-import type { ContentBlock } from "../llm/types.js";
-import { openForResume } from "../store/resume-task.js";
-import type { TaskLogWriter } from "../store/log-writer.js";
-import { builtinTools } from "../tools/builtin-tools.js";
-import { createToolExecutor } from "../tools/create-tool-executor.js";
-import type { WorkspaceOperations } from "../tools/operations.js";
+import type { ResolvedSettings } from "../../config/index.js";
+import type { Provider } from "../../llm/types.js";
+import { NativeToolCallAssembler } from "../../llm/native-tool-calls.js";
+import { createPromptBuilder } from "../../prompt/system-prompt.js";
+import type { TaskStore } from "../../store/task-store.js";
+import type { Host } from "../../task/contracts/host.js";
+import type { SubagentLinkMeta } from "../../task/contracts/message-meta.js";
+import type { UiMessage } from "../../task/contracts/messages.js";
+import type { ChildTaskFactory, SubagentReport, SubagentRequest } from "../../task/contracts/subagents.js";
+import { Task } from "../../task/task.js";
+import type { TaskOptions } from "../../task/task.js";
+import type { McpGate } from "../../task/contracts/seams.js";
+import type { ToolExecutor } from "../../task/contracts/tool-executor.js";
+import type { McpPort } from "../../tools/mcp-port.js";
+import type { ContentBlock } from "../../llm/types.js";
+import { openForResume } from "../../store/resume-task.js";
+import type { TaskLogWriter } from "../../store/log-writer.js";
+import { builtinTools } from "../../tools/builtin-tools.js";
+import { createToolExecutor } from "../../tools/create-tool-executor.js";
+import type { WorkspaceOperations } from "../../tools/operations.js";
 import type { AgentType } from "./agent-types.js";
 import { childHost, subagentSection } from "./subagent-host.js";
 import { EarlierChildren, type PreviousChild } from "./subagent-earlier-runs.js";
-import type { SessionSecurity } from "./security-wiring.js";
-import { summaryProvider } from "./security-wiring.js";
+import type { SessionSecurity } from "../security-wiring.js";
+import { summaryProvider } from "../security-wiring.js";
 import { createIsolatedWorkspace, type IsolatedWorkspace } from "./subagent-workspace.js";
 import { ChildChanges } from "./subagent-changes.js";
-import { add, SubagentSpending, zero, type Totals } from "./subagent-spending.js";
-import { PermissionRules } from "../security/permission-rules.js";
-import { createCheckpoints } from "./checkpoint-wiring.js";
-import { ContextManager } from "../context/context-manager.js";
-import { workspaceFileReader } from "../context/workspace-files.js";
-import { launchPolicyFor } from "./launch-policy.js";
-import { RefusalCounter } from "./run-summary.js";
-import type { SubagentMergeResult } from "../task/contracts/subagents.js";
+import { SubagentSpending, type Totals } from "./subagent-spending.js";
+import { addUsage, zeroUsage } from "../../security/budget.js";
+import { PermissionRules } from "../../security/permission-rules.js";
+import { createCheckpoints } from "../checkpoint-wiring.js";
+import { ContextManager } from "../../context/context-manager.js";
+import { workspaceFileReader } from "../../context/workspace-files.js";
+import { launchPolicyFor } from "../launch-policy.js";
+import { RefusalCounter } from "../refusal-counter.js";
+import type { SubagentMergeResult } from "../../task/contracts/subagents.js";
 
 export interface SubagentFactoryOptions {
   settings: ResolvedSettings;
@@ -134,7 +135,7 @@ export class SubagentFactory implements ChildTaskFactory {
     const budget = this.options.security.budget;
     if (budget === undefined) return undefined;
     return {
-      beforeRequest: (usage) => budget.beforeRequest(add(usage, this.childrenSpent())),
+      beforeRequest: (usage) => budget.beforeRequest(addUsage(usage, this.childrenSpent())),
       beforeToolCall: () => budget.beforeToolCall(),
     };
   }
@@ -247,7 +248,7 @@ export class SubagentFactory implements ChildTaskFactory {
     // Each child draws from the parent's budget: the parent's and every child's spending count.
     const childBudget = budget
       ? {
-          beforeRequest: () => budget.beforeRequest(add(this.options.parentUsage(), this.childrenSpent())),
+          beforeRequest: () => budget.beforeRequest(addUsage(this.options.parentUsage(), this.childrenSpent())),
           beforeToolCall: () => budget.beforeToolCall(),
         }
       : undefined;
@@ -278,11 +279,11 @@ export class SubagentFactory implements ChildTaskFactory {
       ...(checkpoints ? { checkpoints } : {}),
       // A long-running child compacts its own conversation as the parent does.
       // Its summary requests count in the budget too (#14).
-      context: new ContextManager({ provider: summaryProvider({ provider, security, budget: childBudget, usage: () => zero }), ...(settings.context ? { settings: settings.context } : {}), readFile: workspaceFileReader(cwd) }),
+      context: new ContextManager({ provider: summaryProvider({ provider, security, budget: childBudget, usage: () => zeroUsage }), ...(settings.context ? { settings: settings.context } : {}), readFile: workspaceFileReader(cwd) }),
     });
     current.task = task;
     // A resumed child's earlier spending is in the budget already (budgetSoFar): only this run's counts here.
-    const before = resumed?.history.usage ?? zero;
+    const before = resumed?.history.usage ?? zeroUsage;
     this.spending.running(subagentId, () => task.usage.totals(), before);
 
     const onAbort = (): void => void task.abortTask();
@@ -385,7 +386,7 @@ export class SubagentFactory implements ChildTaskFactory {
   }
 }
 
-/** What a child needs of the parent's MCP hub (src/cli/mcp-wiring.ts). */
+/** What a child needs of the parent's MCP hub (src/session/mcp-wiring.ts). */
 export interface SubagentMcp {
   port: McpPort | undefined;
   gate: McpGate;

@@ -4,14 +4,14 @@
  * the terminal UI's status line, its end-of-step line and `/cost`, `cairn
  * show`) counts both, and says the subagents' part apart.
  */
-import type { Totals } from "./subagent-spending.js";
+import type { Totals } from "./subagents/subagent-spending.js";
 
 export interface TaskSpending extends Totals {
   /** The subagents' part of the totals (count 0 when the task had none). */
   subagents: Totals & { count: number };
 }
 
-/** A session's task: its own usage and its subagents' (src/cli/session.ts). */
+/** A session's task: its own usage and its subagents' (src/session/session.ts). */
 export interface SpendingSource {
   task: { usage: { totals(): Totals } };
   subagentTotals(): Totals & { count: number };

@@ -1,9 +1,9 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { temporaryFolder } from "../test-support/temporary-folder.js";
+import { temporaryFolder } from "../../test-support/temporary-folder.js";
 import { createIsolatedWorkspace } from "./subagent-workspace.js";
-import { repositoryWith } from "./test-support/git-repository.js";
+import { repositoryWith } from "../../test-support/git-repository.js";
 
 describe("a writing subagent's own worktree", () => {
   it("starts from the parent's workspace as it is: uncommitted changes to tracked files and untracked files", async () => {

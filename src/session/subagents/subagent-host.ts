@@ -3,8 +3,8 @@
  * sees it (its messages tagged with its id, its asks naming it) and the
  * system prompt section that tells the child what it is.
  */
-import type { Host } from "../task/contracts/host.js";
-import type { UiMessage } from "../task/contracts/messages.js";
+import type { Host } from "../../task/contracts/host.js";
+import type { UiMessage } from "../../task/contracts/messages.js";
 import type { AgentType } from "./agent-types.js";
 
 /** The parent's host as a child sees it: ids kept apart, every message tagged, asks naming the child. */

@@ -6,7 +6,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { SubagentMergeResult } from "../task/contracts/subagents.js";
+import type { SubagentMergeResult } from "../../task/contracts/subagents.js";
 import type { IsolatedWorkspace } from "./subagent-workspace.js";
 
 export class ChildChanges {

@@ -23,8 +23,8 @@ import { withAllowedTools } from "../extensions/allowed-tools.js";
 import type { TaskRules } from "../prompt/task-rules.js";
 import { startMcp } from "./mcp-wiring.js";
 import { budgetSoFar, createSessionSecurity, summaryProvider } from "./security-wiring.js";
-import { createSubagents } from "./subagent-wiring.js";
-import { add } from "./subagent-spending.js";
+import { createSubagents } from "./subagents/subagent-wiring.js";
+import { addUsage } from "../security/budget.js";
 import { SharedRateLimit } from "./shared-rate-limit.js";
 import type { SessionSecurity } from "./security-wiring.js";
 import type { UiMessage } from "../task/contracts/messages.js";
@@ -324,7 +324,7 @@ async function buildSession(parts: {
     provider,
     rules: extensions.rules,
     // What the budget counts: the task's own spending and what its children spent in this run (#14, #17).
-    budgetLeft: () => security.budget?.remaining(add(created.usage.totals(), subagents.factory.childrenSpent())) ?? "",
+    budgetLeft: () => security.budget?.remaining(addUsage(created.usage.totals(), subagents.factory.childrenSpent())) ?? "",
     subagentTotals: () => subagents.factory.subagentTotals(),
     run: async () => {
       // Notices that came while the session was built (an MCP server that failed at once), now that the host listens.

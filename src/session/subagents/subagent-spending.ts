@@ -4,28 +4,15 @@
  * and each child's whole spending across its runs, which the parent's summary
  * adds (src/cli/run-summary.ts).
  */
-import { metaOf, type SubagentReportMeta } from "../task/contracts/message-meta.js";
-import type { UiMessage } from "../task/contracts/messages.js";
+import { metaOf, type SubagentReportMeta } from "../../task/contracts/message-meta.js";
+import type { UiMessage } from "../../task/contracts/messages.js";
+import { addUsage, subtractUsage, zeroUsage, type UsageTotals } from "../../security/budget.js";
 
-export interface Totals {
-  tokensIn: number;
-  tokensOut: number;
-  cost: number;
-}
-
-export const zero: Totals = { tokensIn: 0, tokensOut: 0, cost: 0 };
-
-export function add(left: Totals, right: Totals): Totals {
-  return { tokensIn: left.tokensIn + right.tokensIn, tokensOut: left.tokensOut + right.tokensOut, cost: left.cost + right.cost };
-}
-
-function subtract(left: Totals, right: Totals): Totals {
-  return { tokensIn: left.tokensIn - right.tokensIn, tokensOut: left.tokensOut - right.tokensOut, cost: left.cost - right.cost };
-}
+export type Totals = UsageTotals;
 
 function sum(spent: Iterable<() => Totals>): Totals {
-  let total = zero;
-  for (const usage of spent) total = add(total, usage());
+  let total = zeroUsage;
+  for (const usage of spent) total = addUsage(total, usage());
   return total;
 }
 
@@ -51,7 +38,7 @@ export class SubagentSpending {
 
   /** A child running in this run: `usage` is its whole usage, `before` what it had spent when this run started. */
   running(subagentId: string, usage: () => Totals, before: Totals): void {
-    this.#thisRun.set(subagentId, () => subtract(usage(), before));
+    this.#thisRun.set(subagentId, () => subtractUsage(usage(), before));
     this.#whole.set(subagentId, usage);
   }
 

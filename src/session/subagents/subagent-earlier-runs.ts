@@ -4,10 +4,10 @@
  * `SubagentLinkMeta`): a new child's id is numbered on from theirs, and a child
  * asked for again (same agent type and prompt) goes on from its own log.
  */
-import type { TaskStore } from "../store/task-store.js";
-import type { LoadedTask } from "../store/types.js";
-import { metaOf, type SubagentLinkMeta } from "../task/contracts/message-meta.js";
-import type { UiMessage } from "../task/contracts/messages.js";
+import type { TaskStore } from "../../store/task-store.js";
+import type { LoadedTask } from "../../store/types.js";
+import { metaOf, type SubagentLinkMeta } from "../../task/contracts/message-meta.js";
+import type { UiMessage } from "../../task/contracts/messages.js";
 
 export type PreviousChild = { subagentId: string; taskId: string; loaded: LoadedTask };
 

@@ -1,13 +1,13 @@
 /** Subagents in a session (issue #17): the agent types in force and the child-task factory. */
-import type { ResolvedSettings } from "../config/index.js";
-import type { Provider } from "../llm/types.js";
-import { TaskStore } from "../store/task-store.js";
-import type { Host } from "../task/contracts/host.js";
-import type { Task } from "../task/task.js";
-import type { UiMessage } from "../task/contracts/messages.js";
-import type { WorkspaceOperations } from "../tools/operations.js";
+import type { ResolvedSettings } from "../../config/index.js";
+import type { Provider } from "../../llm/types.js";
+import { TaskStore } from "../../store/task-store.js";
+import type { Host } from "../../task/contracts/host.js";
+import type { Task } from "../../task/task.js";
+import type { UiMessage } from "../../task/contracts/messages.js";
+import type { WorkspaceOperations } from "../../tools/operations.js";
 import { agentTypesSection, loadAgentTypes } from "./agent-types.js";
-import type { SessionSecurity } from "./security-wiring.js";
+import type { SessionSecurity } from "../security-wiring.js";
 import { SubagentFactory } from "./subagent-factory.js";
 
 export async function createSubagents(options: {
