@@ -103,11 +103,13 @@ export async function createHookWiring(options: {
   signal: () => AbortSignal | undefined;
   /** Hooks start as every child process does: scrubbed environment, sandbox when on (#14). */
   launchPolicy?: LaunchPolicy;
+  /** Hooks given in code (the SDK's callbacks): the program's own, so they need no trust. */
+  extraHooks?: readonly HookDefinition[];
 }): Promise<HookWiring> {
   const { settings } = options;
   const { discovered, trusted } = await loadTrustedHooks(settings);
   const runner = new HookRunner({
-    hooks: trusted.runnable,
+    hooks: [...trusted.runnable, ...(options.extraHooks ?? [])],
     cwd: settings.cwd,
     env: { CLAUDE_PROJECT_DIR: settings.cwd, CAIRN_PROJECT_DIR: settings.cwd },
     ...(options.launchPolicy ? { launchPolicy: options.launchPolicy } : {}),

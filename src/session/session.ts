@@ -36,6 +36,8 @@ import { registerContextManager } from "../context/context-registry.js";
 import type { McpServerConfig } from "../mcp/config.js";
 import type { ToolExecutor } from "../task/contracts/tool-executor.js";
 import type { WorkspaceOperations } from "../tools/operations.js";
+import type { ToolDefinition } from "../tools/tool-definition.js";
+import type { HookDefinition } from "../hooks/hook-definition.js";
 import { workspaceProblem } from "./workspace-check.js";
 
 export interface Session {
@@ -83,6 +85,12 @@ export interface SessionOptions {
   wrapToolExecutor?: (executor: ToolExecutor) => ToolExecutor;
   /** Nobody reviews the result (`cairn -p`, `cairn run`, the fleet): the task completes when the model completes. */
   headless?: boolean;
+  /** Tools defined by the program that embeds cairn (the SDK), offered beside the built-in ones under the same approvals, hooks and budgets. */
+  tools?: ToolDefinition[];
+  /** Hooks run in-process (the SDK's callbacks), beside the configured ones. */
+  hooks?: HookDefinition[];
+  /** Text appended to the system prompt (the SDK's `appendSystemPrompt`). */
+  systemPromptAddition?: string;
 }
 
 /**
@@ -237,12 +245,13 @@ async function buildSession(parts: {
     stopTask: () => void current.task?.abortTask(),
     signal: () => current.task?.signal,
     launchPolicy: security.launchPolicy,
+    ...(options.hooks ? { extraHooks: options.hooks } : {}),
   });
   subagents.factory.useHooks(hooks);
   for (const text of hooks.notices) (options.onNotice ?? notice)(text);
   const extensions = await createExtensionWiring(settings, provider.model, taskId);
   started.push(() => extensions.close());
-  for (const tool of extensions.tools) baseExecutor.registerTool(tool);
+  for (const tool of [...extensions.tools, ...(options.tools ?? [])]) baseExecutor.registerTool(tool);
   const hostWrap = options.wrapToolExecutor ?? ((executor: ToolExecutor) => executor);
   const toolExecutor = withAllowedTools(hooks.wrapExecutor(hostWrap(extensions.wrapExecutor(mcp.wrap(baseExecutor)))), allowedTools);
 
@@ -273,7 +282,7 @@ async function buildSession(parts: {
     workspace: settings.cwd,
     toolExecutor,
     ...extensions.prompt,
-    extraSections: async () => [...(await extensions.prompt.extraSections()), ...subagents.promptSections()],
+    extraSections: async () => [...(await extensions.prompt.extraSections()), ...subagents.promptSections(), ...(options.systemPromptAddition ? [options.systemPromptAddition] : [])],
   });
   const task = new Task({
     taskId,
