@@ -33,10 +33,8 @@ export function addTaskOptions(command: Command): Command {
 
 export type TaskCommandOptions = CliFlags & { scenario?: string; image?: string[] };
 
-// In a file of its own so that cli/interactive.ts need not import this one (no import cycle).
-export { exitStatusFor } from "./exit-status.js";
-import { exitStatusFor } from "./exit-status.js";
-import { taskSpending } from "../session/task-spending.js";
+export { exitStatusFor } from "../session/run-summary.js";
+import { exitStatusFor, runSummary } from "../session/run-summary.js";
 import { loadInteractive } from "./load-interactive.js";
 
 /**
@@ -178,19 +176,7 @@ export async function runHeadless(options: {
     // Text mode has just printed the error; JSON readers get it once more in plain words.
     if (result.status === "failed" && result.error && settings.json) process.stderr.write(`cairn: task failed: ${result.error}\n`);
     if (result.status === "aborted") process.stderr.write(`cairn: task interrupted; resume it with: cairn resume ${session.taskId}\n`);
-    const { subagents, ...whole } = taskSpending(session);
-    summary = {
-      taskId: session.taskId,
-      status: result.status,
-      exitStatus: exitStatusFor(result),
-      turns: session.task.requestCount,
-      // The whole task's totals: the subagents' spending is the task's too (said apart).
-      ...whole,
-      refused: 0,
-      ...(subagents.count === 0 ? {} : { subagents }),
-      durationMs: Date.now() - startedAt,
-      ...(result.error === undefined ? {} : { error: result.error }),
-    };
+    summary = runSummary({ session, result, startedAt, refused: 0 });
     return exitStatusFor(result);
   } finally {
     process.off("SIGINT", onSignal);

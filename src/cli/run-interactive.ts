@@ -9,7 +9,7 @@ import type { Scenario } from "../llm/scripted/scenario.js";
 import type { ImageContent } from "../llm/types.js";
 import { renderTui } from "../ui/tui/render.js";
 import { TuiHost } from "../ui/tui/tui-host.js";
-import { exitStatusFor } from "./exit-status.js";
+import { exitStatusFor } from "../session/run-summary.js";
 import { FileInputHistory } from "./input-history.js";
 import { InteractiveController } from "./interactive.js";
 

@@ -1,33 +1,8 @@
-import type { TaskResult } from "../task/task.js";
 import { jsonFormatVersion } from "../ui/headless/json-events.js";
 import { subagentsPart } from "../session/task-spending.js";
+import type { RunSummary } from "../session/run-summary.js";
 
-/** What the task's subagents spent: part of the summary's totals, said apart. */
-export interface SubagentSummary {
-  count: number;
-  tokensIn: number;
-  tokensOut: number;
-  cost: number;
-}
-
-/** What `cairn run` reports when the task ends (#11): the last line of its output. */
-export interface RunSummary {
-  taskId: string;
-  status: TaskResult["status"];
-  exitStatus: number;
-  /** Requests to the model in this run (the parent's own). */
-  turns: number;
-  /** Totals of the whole task, across resumes, its subagents' included. */
-  tokensIn: number;
-  tokensOut: number;
-  cost: number;
-  /** Actions of this run that did not run because they were refused (see `RefusalCounter`). */
-  refused: number;
-  /** The subagents' part of the totals, when the task had any. */
-  subagents?: SubagentSummary;
-  durationMs: number;
-  error?: string;
-}
+export type { RunSummary } from "../session/run-summary.js";
 
 /** One JSON line, `{"v":2,"type":"result",...}`, the last line of `--json` output (docs/json-events.md). */
 export function resultLine(summary: RunSummary): string {

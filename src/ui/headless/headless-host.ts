@@ -9,7 +9,8 @@ import type { Host } from "../../task/contracts/host.js";
 import type { AskMessage, AskResponse, UiMessage } from "../../task/contracts/messages.js";
 import { parseAnswerLine, plainAnswer } from "./answer-line.js";
 import { HeadlessAskError, formatDuration, type UnansweredReason } from "./errors.js";
-import { JsonEventWriter } from "./json-events.js";
+import { escapeControlsInJson } from "../terminal-controls.js";
+import { FinalMessages, JsonEventFeed } from "./json-event-feed.js";
 import { LineReader } from "./line-reader.js";
 import { automaticAnswer } from "./policy.js";
 import { TextPrinter, followupOptions } from "./text-printer.js";
@@ -42,13 +43,6 @@ interface PendingAsk {
   cleanup: () => void;
 }
 
-/**
- * A partial `--json` update that appends fewer than 512 characters waits (at
- * most a second) for more, so a slow stream prints about as many bytes as its
- * text and not mostly line overhead (#18). Final lines never wait.
- */
-const defaultDeltaHold = { chars: 512, ms: 1000 };
-
 /** Colours go only to stderr (the answer on stdout is never coloured): when stderr is a terminal. */
 function defaultColor(stderr: Writable): boolean {
   const noColor = process.env["NO_COLOR"];
@@ -58,14 +52,11 @@ function defaultColor(stderr: Writable): boolean {
 export class HeadlessHost implements Host {
   readonly #options: HeadlessHostOptions;
   readonly #text: TextPrinter | undefined;
-  readonly #json: JsonEventWriter;
-  readonly #hold: { chars: number; ms: number };
-  /** Partial updates held back, by message id: the latest state and the timer that writes it. */
-  readonly #held = new Map<string, { message: UiMessage; timer: NodeJS.Timeout }>();
+  /** `--json`: the events, written as lines. */
+  readonly #json: JsonEventFeed | undefined;
+  /** Text: final messages printed once (again only when the Task amends one). */
+  readonly #finals = new FinalMessages();
   readonly #reader: LineReader;
-  /** Messages whose final state was printed: printed once, later updates dropped. */
-  /** Final messages shown, with the status they had. */
-  readonly #finished = new Map<string, string>();
   /** Oldest first: plain answers go to the oldest open ask. */
   readonly #pending = new Map<string, PendingAsk>();
   readonly #answered = new Set<string>();
@@ -75,47 +66,15 @@ export class HeadlessHost implements Host {
     this.#text = options.json
       ? undefined
       : new TextPrinter({ stdout: options.stdout, stderr: options.stderr, color: options.color ?? defaultColor(options.stderr) });
-    this.#hold = options.jsonDeltaHold ?? defaultDeltaHold;
-    this.#json = new JsonEventWriter({ taskId: options.taskId, minDeltaChars: this.#hold.chars });
+    this.#json = options.json
+      ? new JsonEventFeed({ taskId: options.taskId, hold: options.jsonDeltaHold, emit: (event) => options.stdout.write(`${escapeControlsInJson(JSON.stringify(event))}\n`) })
+      : undefined;
     this.#reader = new LineReader(options.stdin, () => this.#drain());
   }
 
   onMessage(message: UiMessage): void {
-    // A final message comes again only when the Task amends it (how a tool call ended, #11).
-    const card = cardMetaOf(message);
-    const ending = `${card?.status ?? ""}|${card?.end?.kind ?? ""}`;
-    if (this.#finished.get(message.id) === ending) return;
-    if (!message.partial) this.#finished.set(message.id, ending);
-    if (this.#text) {
-      this.#text.print(message);
-      return;
-    }
-    this.#writeJson(message, false);
-  }
-
-  /** A partial update too small for a line of its own waits for more text (`jsonDeltaHold`). */
-  #writeJson(message: UiMessage, force: boolean): void {
-    const line = this.#json.line(message, force);
-    if (line !== undefined) this.#options.stdout.write(`${line}\n`);
-    const held = this.#held.get(message.id);
-    if (!message.partial || line !== undefined || force) {
-      if (held !== undefined) clearTimeout(held.timer);
-      this.#held.delete(message.id);
-      return;
-    }
-    if (held !== undefined) {
-      held.message = message;
-      return;
-    }
-    const entry = { message, timer: setTimeout(() => this.#flushHeld(message.id), this.#hold.ms) };
-    entry.timer.unref();
-    this.#held.set(message.id, entry);
-  }
-
-  #flushHeld(id: string): void {
-    const held = this.#held.get(id);
-    this.#held.delete(id);
-    if (held !== undefined) this.#writeJson(held.message, true);
+    if (this.#json) this.#json.push(message);
+    else if (this.#text && !this.#finals.isRepeat(message)) this.#text.print(message);
   }
 
   answerAsk(message: AskMessage, signal: AbortSignal): Promise<AskResponse> {
@@ -155,7 +114,7 @@ export class HeadlessHost implements Host {
 
   /** Stops reading stdin; call when the task is over so the process can exit. */
   close(): void {
-    for (const id of [...this.#held.keys()]) this.#flushHeld(id);
+    this.#json?.flush();
     this.#reader.dispose();
     this.#text?.finish();
   }

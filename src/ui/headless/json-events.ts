@@ -73,6 +73,12 @@ export class JsonEventWriter {
 
   /** The line for this message (without its newline), or undefined when a partial update changes nothing or is held back. */
   line(message: UiMessage, force = false): string | undefined {
+    const record = this.record(message, force);
+    return record === undefined ? undefined : escapeControlsInJson(JSON.stringify(record));
+  }
+
+  /** The same as `line`, as the object (the SDK's events): a whole message's record, or a delta's. */
+  record(message: UiMessage, force = false): Record<string, unknown> | undefined {
     const sent = this.#open.get(message.id);
     if (!message.partial) {
       this.#open.delete(message.id);
@@ -91,7 +97,7 @@ export class JsonEventWriter {
     sent.meta = meta;
     const kind = message.type === "say" ? { say: message.say } : { ask: message.ask };
     // A delta line carries what identifies the message and what changed; ts and taskId are the snapshot's.
-    return escapeControlsInJson(JSON.stringify({
+    return {
       v: jsonFormatVersion,
       type: message.type,
       ...kind,
@@ -100,10 +106,10 @@ export class JsonEventWriter {
       id: message.id,
       ...(message.subagentId === undefined ? {} : { subagentId: message.subagentId }),
       ...(metaChanged && message.meta !== undefined ? { meta: message.meta } : {}),
-    }));
+    };
   }
 
-  #full(message: UiMessage): string {
-    return escapeControlsInJson(JSON.stringify({ v: jsonFormatVersion, ...wholeMessageRecord(message, this.#taskId) }));
+  #full(message: UiMessage): Record<string, unknown> {
+    return { v: jsonFormatVersion, ...wholeMessageRecord(message, this.#taskId) };
   }
 }
