@@ -51,7 +51,7 @@ const sorted = (map: Map<string, Set<string>>): Record<string, string[]> =>
   Object.fromEntries([...map.entries()].filter(([layer]) => layer !== "(root)").sort(([a], [b]) => a.localeCompare(b)).map(([layer, set]) => [layer, [...set].sort()]));
 
 describe("layers (docs/architecture.md, DESIGN.md)", () => {
-  it("#11: the layer table of docs/architecture.md lists exactly what each layer imports", () => {
+  it("the layer table of docs/architecture.md lists exactly what each layer imports", () => {
     expect(sorted(documentedTable())).toEqual(sorted(importGraph().layers));
   });
 
@@ -62,7 +62,7 @@ describe("layers (docs/architecture.md, DESIGN.md)", () => {
     expect([...(layers.get("parser") ?? [])]).toEqual([]);
   });
 
-  it("#11: other layers reach src/task/ only through its contracts (and the Task class itself)", () => {
+  it("other layers reach src/task/ only through its contracts (and the Task class itself)", () => {
     const outside = importGraph().intoTask.filter((edge) => !/-> task[\\/](contracts[\\/]|task\.js$)/.test(edge));
     expect(outside).toEqual([]);
   });

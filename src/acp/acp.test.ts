@@ -39,8 +39,8 @@ function toolNamesOf(index: number): string[] {
   return (body?.tools ?? []).map((tool) => tool.name);
 }
 
-describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => {
-  it("#16 prompt turn: text, a thought, an edit with its diff (permission asked and granted), a command with its output; the next prompt answers the completion", async () => {
+describe("cairn acp serves the Agent Client Protocol over stdio", () => {
+  it("prompt turn: text, a thought, an edit with its diff (permission asked and granted), a command with its output; the next prompt answers the completion", async () => {
     await writeFile(join(cli.sandbox.workspace, "hello.txt"), "hello\nworld\n");
     const client = await start(
       {
@@ -98,7 +98,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(client.stderr()).not.toContain("test-key-acp");
   }, 60_000);
 
-  it("#16 available commands: the project's custom commands are offered to the editor, and a prompt typed as /name args runs one", async () => {
+  it("available commands: the project's custom commands are offered to the editor, and a prompt typed as /name args runs one", async () => {
     await mkdir(join(cli.sandbox.workspace, ".claude", "commands"), { recursive: true });
     await writeFile(join(cli.sandbox.workspace, ".claude", "commands", "review.md"), "---\ndescription: Review a file carefully\nargument-hint: <file>\n---\nReview $ARGUMENTS and list every bug.\n");
     const client = await start({ turns: [{ toolCalls: [{ name: "attempt_completion", arguments: { result: "Reviewed." } }] }] });
@@ -112,7 +112,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(requestText(0)).toContain("Review src/app.ts and list every bug.");
   }, 60_000);
 
-  it("#16 rejected permission: the edit does not happen and its tool call fails", async () => {
+  it("rejected permission: the edit does not happen and its tool call fails", async () => {
     const client = await start(
       {
         turns: [
@@ -131,7 +131,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(client.text("agent_message_chunk")).toContain("Understood, no file.");
   }, 60_000);
 
-  it("#16 allow always: a second edit in the session runs without asking again", async () => {
+  it("allow always: a second edit in the session runs without asking again", async () => {
     const client = await start(
       {
         turns: [
@@ -148,7 +148,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(await readFile(join(cli.sandbox.workspace, "two.txt"), "utf8")).toBe("2\n");
   }, 60_000);
 
-  it("#16 cancel during a stream: the prompt answers cancelled and the request is aborted", async () => {
+  it("cancel during a stream: the prompt answers cancelled and the request is aborted", async () => {
     const client = await start({ turns: [{ text: "a long answer ".repeat(200), chunkSize: 4, delayMs: 30 }] });
     const sessionId = await client.newSession(cli.sandbox.workspace);
     const prompt = client.prompt(sessionId, "talk for a while");
@@ -159,7 +159,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(cli.server?.progress(0).completed).toBe(false);
   }, 60_000);
 
-  it("#16 cancel during a command: the command is stopped, its call fails, the prompt answers cancelled", async () => {
+  it("cancel during a command: the command is stopped, its call fails, the prompt answers cancelled", async () => {
     const client = await start({ turns: [{ toolCalls: [{ name: "execute_command", arguments: { command: "sleep 30 && echo never", requires_approval: false } }] }] });
     const sessionId = await client.newSession(cli.sandbox.workspace);
     const started = Date.now();
@@ -174,7 +174,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(statusesOf(client, toolCallId).at(-1)).toBe("failed");
   }, 60_000);
 
-  it("#16 cancel during a command in the editor's terminal: the terminal is killed and released", async () => {
+  it("cancel during a command in the editor's terminal: the terminal is killed and released", async () => {
     const client = await start({ turns: [{ toolCalls: [{ name: "execute_command", arguments: { command: "sleep 30", requires_approval: false } }] }] }, { terminal: true });
     const sessionId = await client.newSession(cli.sandbox.workspace);
     const prompt = client.prompt(sessionId, "wait in the terminal");
@@ -189,7 +189,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(client.released).toEqual(["term-1"]);
   }, 60_000);
 
-  it("#16 load: a follow-up question ends the turn; another process loads the session, replays it, and the next prompt answers", async () => {
+  it("load: a follow-up question ends the turn; another process loads the session, replays it, and the next prompt answers", async () => {
     const scenario: Scenario = {
       turns: [
         { text: "One question first.", toolCalls: [{ name: "ask_followup_question", arguments: { question: "Which file should I create?", options: ["a.txt", "b.txt"] } }] },
@@ -265,7 +265,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(outputOf(failing?.toolCallId)).toMatchObject({ status: "success", exitCode: 3, ending: expect.stringMatching(/^exited with code 3 after/) });
   }, 60_000);
 
-  it("#16 SIGTERM from the editor stops the agent cleanly: its waiting task can be loaded again", async () => {
+  it("SIGTERM from the editor stops the agent cleanly: its waiting task can be loaded again", async () => {
     const scenario: Scenario = { turns: [{ toolCalls: [{ name: "ask_followup_question", arguments: { question: "Which one?" } }] }, { toolCalls: [{ name: "attempt_completion", arguments: { result: "Done." } }] }] };
     const first = await start(scenario);
     const sessionId = await first.newSession(cli.sandbox.workspace);
@@ -279,7 +279,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(requestText(1)).toContain("the first");
   }, 60_000);
 
-  it("#16 client-side fs and terminal: reads see the editor's buffer, writes go to the editor, commands run in its terminal", async () => {
+  it("client-side fs and terminal: reads see the editor's buffer, writes go to the editor, commands run in its terminal", async () => {
     await writeFile(join(cli.sandbox.workspace, "a.txt"), "disk version\n");
     const client = await start(
       {
@@ -309,7 +309,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(requestText(3)).toContain("terminal-output");
   }, 60_000);
 
-  it("#16 the ignore file and approvals still apply when the editor does the reading", async () => {
+  it("the ignore file and approvals still apply when the editor does the reading", async () => {
     await writeFile(join(cli.sandbox.workspace, ".cairnignore"), "secret.txt\n");
     await writeFile(join(cli.sandbox.workspace, "secret.txt"), "top secret\n");
     await writeFile(join(cli.sandbox.root, "outside.txt"), "outside the workspace\n");
@@ -334,7 +334,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(requestText(2)).not.toContain("outside the workspace");
   }, 60_000);
 
-  it("#16 prompt content: an image (the model accepts images), an embedded resource and a resource link reach the model", async () => {
+  it("prompt content: an image (the model accepts images), an embedded resource and a resource link reach the model", async () => {
     const client = await start({ turns: [{ toolCalls: [{ name: "attempt_completion", arguments: { result: "Seen." } }] }] });
     const initialized = await client.agent.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
     expect(initialized.agentCapabilities?.promptCapabilities).toMatchObject({ image: true, embeddedContext: true });
@@ -356,7 +356,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect(body).toContain(`@${join(cli.sandbox.workspace, "src", "main.ts")}`);
   }, 60_000);
 
-  it("#16 MCP servers from the client: one over stdio and one over HTTP, both usable by the model", async () => {
+  it("MCP servers from the client: one over stdio and one over HTTP, both usable by the model", async () => {
     const http = await startHttpEverything();
     try {
       const client = await start(
@@ -386,7 +386,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     }
   }, 60_000);
 
-  it("#16 set mode and model: plan mode offers no editing tools; act mode and a new model apply to the next prompt", async () => {
+  it("set mode and model: plan mode offers no editing tools; act mode and a new model apply to the next prompt", async () => {
     const client = await start({
       turns: [
         { toolCalls: [{ name: "plan_mode_respond", arguments: { response: "Plan: edit nothing yet." } }] },
@@ -412,7 +412,7 @@ describe("cairn acp (issue #16: Agent Client Protocol agent over stdio)", () => 
     expect((cli.server?.requests[1]?.body as { model?: string }).model).toBe("claude-opus-5-5");
     expect(requestText(1)).toContain("go ahead");
   }, 60_000);
-  it("#16 plan approval: in plan mode the plan ends the turn; switching to Act and prompting approves it in the same task", async () => {
+  it("plan approval: in plan mode the plan ends the turn; switching to Act and prompting approves it in the same task", async () => {
     const client = await start({
       turns: [
         { toolCalls: [{ name: "plan_mode_respond", arguments: { response: "Plan: write plan.txt." } }] },

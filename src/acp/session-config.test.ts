@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { modelChoices } from "./session-config.js";
 
-describe("#20 item 3: the editor's model choices for the new providers", () => {
+describe("the editor's model choices for openai-responses and gemini", () => {
   it("offers OpenAI models for openai-responses and Gemini models for gemini, the current one first", () => {
     const responses = modelChoices("openai-responses", "gpt-5.4");
     expect(responses[0]).toBe("gpt-5.4");

@@ -11,8 +11,8 @@ function say<K extends SayType>(id: string, sayType: K, text: string, extra: { p
   return { type: "say", say: sayType, id, ts: 0, text, partial: extra.partial ?? false, ...(extra.meta === undefined ? {} : { meta: extra.meta }) };
 }
 
-describe("the ACP projection of cairn's messages (issue #16: one mapping)", () => {
-  it("#16 streams only what is new of a message's text, as agent message and thought chunks", () => {
+describe("cairn's messages become ACP session updates through one mapping", () => {
+  it("streams only what is new of a message's text, as agent message and thought chunks", () => {
     const projection = new UpdateProjection({ cwd: "/w", notices: false });
     expect(projection.project(say("a", "text", "Hel", { partial: true }))).toEqual([
       { sessionUpdate: "agent_message_chunk", messageId: "a", content: { type: "text", text: "Hel" } },
@@ -22,7 +22,7 @@ describe("the ACP projection of cairn's messages (issue #16: one mapping)", () =
     expect(projection.project(say("r", "reasoning", "hmm"))[0]).toMatchObject({ sessionUpdate: "agent_thought_chunk", content: { text: "hmm" } });
   });
 
-  it("#16 a tool message becomes one tool call: pending, its diff and location, then completed by its outcome", () => {
+  it("a tool message becomes one tool call: pending, its diff and location, then completed by its outcome", () => {
     const projection = new UpdateProjection({ cwd: "/w", notices: false });
     const patch = "--- a.txt\n+++ a.txt\n@@ -1,2 +1,2 @@\n-old\n+new\n same\n";
     const [created] = projection.project(say("t", "tool", "Edit a.txt", { partial: true, meta: { tool: "replace_in_file", path: "a.txt" } }));
@@ -40,7 +40,7 @@ describe("the ACP projection of cairn's messages (issue #16: one mapping)", () =
     expect(projection.project(say("y", "tool_result", "answer", { meta: { tool: "ask_followup_question", status: "success" } }))).toEqual([]);
   });
 
-  it("#16 a failed or rejected tool fails its call and shows why", () => {
+  it("a failed or rejected tool fails its call and shows why", () => {
     const projection = new UpdateProjection({ cwd: "/w", notices: false });
     projection.project(say("c", "command", "rm -rf build", { meta: { tool: "execute_command", command: "rm -rf build", approval: "ask" } }));
     const [failed] = projection.project(say("z", "tool_result", "The user denied this operation; it did not run.", { meta: { tool: "execute_command", status: "rejected" } }));
@@ -48,7 +48,7 @@ describe("the ACP projection of cairn's messages (issue #16: one mapping)", () =
     expect(JSON.stringify(failed)).toContain("The user denied this operation");
   });
 
-  it("#16 a command's output goes to its call, unless it runs in the client's terminal", () => {
+  it("a command's output goes to its call, unless it runs in the client's terminal", () => {
     const projection = new UpdateProjection({ cwd: "/w", notices: false });
     projection.project(say("c", "command", "ls", { meta: { tool: "execute_command", command: "ls", approval: "auto" } }));
     expect(JSON.stringify(projection.project(say("o", "command_output", "a.txt\n", { partial: true })))).toContain("a.txt");
@@ -56,7 +56,7 @@ describe("the ACP projection of cairn's messages (issue #16: one mapping)", () =
     expect(projection.project(say("o", "command_output", "a.txt\nb.txt\n"))).toEqual([]);
   });
 
-  it("#16 user messages only on replay; questions and errors as agent messages; notices when the client shows them", () => {
+  it("user messages only on replay; questions and errors as agent messages; notices when the client shows them", () => {
     const plain = new UpdateProjection({ cwd: "/w", notices: false });
     expect(plain.project(say("u", "task", "do it"))).toEqual([]);
     expect(plain.project(say("u", "task", "do it"), true)).toEqual([{ sessionUpdate: "user_message_chunk", messageId: "u", content: { type: "text", text: "do it" } }]);
@@ -68,7 +68,7 @@ describe("the ACP projection of cairn's messages (issue #16: one mapping)", () =
     expect(withNotices.project(say("w", "warning", "careful"))).toEqual([{ sessionUpdate: "notice", severity: "warning", title: "careful", description: "careful" }]);
   });
 
-  it("#16 the task checklist becomes the plan: done steps completed, the next in progress, the rest pending", () => {
+  it("the task checklist becomes the plan: done steps completed, the next in progress, the rest pending", () => {
     const projection = new UpdateProjection({ cwd: "/w", notices: false });
     const items = [
       { text: "Read the test", done: true },
@@ -87,7 +87,7 @@ describe("the ACP projection of cairn's messages (issue #16: one mapping)", () =
     ]);
   });
 
-  it("#16 stop reasons: a budget reads max_turn_requests; a cancel wins over everything", () => {
+  it("stop reasons: a budget reads max_turn_requests; a cancel wins over everything", () => {
     expect(stopReasonFor({ cancelled: false, result: { status: "budget" } as unknown as TaskResult, hint: undefined })).toBe("max_turn_requests");
     expect(stopReasonFor({ cancelled: true, result: { status: "completed" }, hint: "refusal" })).toBe("cancelled");
     expect(stopReasonFor({ cancelled: false, result: { status: "aborted" }, hint: "refusal" })).toBe("refusal");
@@ -95,7 +95,7 @@ describe("the ACP projection of cairn's messages (issue #16: one mapping)", () =
     expect(stopReasonFor({ cancelled: false, result: { status: "failed", error: "x" }, hint: undefined })).toBe("end_turn");
   });
 
-  it("#16 a created file's diff has no old text; every hunk is its own diff", () => {
+  it("a created file's diff has no old text; every hunk is its own diff", () => {
     const patch = "--- n.txt\n+++ n.txt\n@@ -0,0 +1,2 @@\n+one\n+two\n";
     expect(diffContent("/w", "n.txt", patch, true)).toEqual([{ type: "diff", path: "/w/n.txt", oldText: null, newText: "one\ntwo" }]);
     const two = "--- a\n+++ a\n@@ -1,1 +1,1 @@\n-x\n+y\n@@ -9,1 +9,1 @@\n-p\n+q\n";

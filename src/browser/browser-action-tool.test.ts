@@ -57,7 +57,7 @@ let counter = 0;
 const action = (params: Record<string, string>) => ({ type: "tool_use", id: `b${(counter += 1)}`, name: "browser_action", params, partial: false }) as ToolUseBlock;
 const textOf = (content: unknown): string => JSON.stringify(content);
 
-describe.skipIf(!hasChromium)("browser_action on a local page (issue #15 browser_action)", () => {
+describe.skipIf(!hasChromium)("browser_action on a local page", () => {
   it("launch, click at coordinates, type, scroll, close: screenshots as images, console logs with each", { timeout: 120_000 }, async () => {
     const browser = tools();
     const launched = await browser.executeTool(action({ action: "launch", url }), createRecordingContext());

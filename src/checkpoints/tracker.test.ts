@@ -115,7 +115,7 @@ describe("CheckpointTracker", () => {
     expect((await subject.list()).length).toBe(4);
   });
 
-  it("issue 18: a turn checkpoint (git status, update-index, commit -a) records edits, deletions and new files, never large or ignored ones", async () => {
+  it("a turn checkpoint (git status, update-index, commit -a) records edits, deletions and new files, never large or ignored ones", async () => {
     await writeFiles(folders.workspace, { "a.txt": "1", "gone.txt": "x", ".gitignore": "*.log\n" });
     const subject = await tracker();
     const initial = (await subject.commit({ taskId: "t", reason: "initial" }))!;

@@ -6,7 +6,7 @@ import { useCliFixture } from "./test-support/cli-fixture.js";
 
 const cli = useCliFixture();
 
-describe("#11 item 3 end to end: no process of a command is left after cairn exits", () => {
+describe("no process started by a command is left after cairn exits", () => {
   it("a background child and a setsid'd one started by execute_command are gone when cairn exits", async () => {
     const command = `sleep 300 > /dev/null 2>&1 & echo $! > ${cli.sandbox.root}/bg.pid; setsid sleep 301 > /dev/null 2>&1 & echo $! > ${cli.sandbox.root}/sid.pid; sleep 0.3`;
     const server = await cli.startServer({

@@ -31,7 +31,7 @@ const resume = (taskId: string, args: string[], message = "go on") => cli.run(["
 const taskIdOf = (stderr: string): string => /^task (\S+)$/m.exec(stderr)?.[1] ?? "";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe("#14 budgets count the whole task", () => {
+describe("budgets count the whole task, across resumes, subagents and crashes", () => {
   it("--max-time counts the time of every run of the task, not the gaps between runs; a resume may raise it", async () => {
     await serve([command("sleep 2"), complete, complete, complete]);
     const first = await run(["this task takes two seconds"]);

@@ -28,7 +28,7 @@ async function run(extra: string[]) {
   return { checkpoints: checkpoints.map((event) => (event["meta"] as { reason?: string } | undefined)?.reason), shadowRepositories };
 }
 
-describe("checkpoints setting (issue 18)", () => {
+describe("checkpoints are taken for turns that change files, unless turned off by flag or config", () => {
   it("with checkpoints on: the initial one and the writing turn's, no turn or completion checkpoint when nothing changed", async () => {
     const { checkpoints, shadowRepositories } = await run([]);
     expect(checkpoints).toEqual(["initial", "turn"]);

@@ -62,7 +62,7 @@ function requestsAfterSummaries(server: ScriptedServer): Array<{ summary: Logged
 }
 const says = (events: Array<Record<string, unknown>>, kind: string): Array<Record<string, unknown>> => events.filter((event) => event["say"] === kind && event["partial"] === false);
 
-describe("context management end to end (issue #13, real CLI and SDK over HTTP)", () => {
+describe("long tasks compact their context and go on (real CLI and SDK over HTTP)", () => {
   it("a 200-turn task with a small window (set in a profile) crosses the window at least twice, compacts each time and completes", async () => {
     await writeSources();
     const allOutputs = Array.from({ length: 200 }, (_, turn) => `src/out${turn}.ts`).join(", ");

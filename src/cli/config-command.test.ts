@@ -76,7 +76,7 @@ describe("cairn config", () => {
     }
   });
 
-  it("#20 item 3: shows openai-responses and gemini with their keys masked and where they came from", async () => {
+  it("shows openai-responses and gemini with their keys masked and where they came from", async () => {
     const responses = await cairn(["config", "--provider", "openai-responses"], { OPENAI_API_KEY: "sk-responses-key-WXYZ" });
     expect(responses.status).toBe(0);
     expect(responses.stdout).toMatch(/provider\s+openai-responses\s+flag/);

@@ -31,7 +31,7 @@ function longTask(): Scenario {
   return { turns: [...steps, ...completions] };
 }
 
-describe("kill -9 at random points, then resume (issue 7)", () => {
+describe("a task killed with kill -9 at random points resumes without repeating or losing anything", () => {
   it("the task completes, no completed tool runs twice, no message that was shown is lost", { timeout: 600_000 }, async () => {
     const server = await fixture.startServer(longTask());
     const provider = ["--provider", "anthropic", "--base-url", server.url, "--api-key", "test-key"];

@@ -4,7 +4,7 @@ import { defaultModels } from "../llm/models.js";
 
 const read = (path: string) => readFile(new URL(`../../${path}`, import.meta.url), "utf8");
 
-describe("the docs say what the code does (issue #12)", () => {
+describe("the docs say what the code does", () => {
   it("docs/configuration.md names the default models the code uses", async () => {
     const text = await read("docs/configuration.md");
     expect(text).toContain(`model \`${defaultModels.anthropic}\``);

@@ -15,7 +15,7 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-describe("slash commands for the terminal UI (issue #15 Custom commands, Rules)", () => {
+describe("custom commands, /newrule and /rules as slash commands in the terminal UI", () => {
   it("offers custom commands, /newrule and /rules; a custom command is sent as typed so the session expands it", async () => {
     const commands = await extensionSlashCommands({ workspace: join(root, "ws"), userConfigDir: join(root, "config"), claudeUserDir: join(root, "claude"), currentRules: () => undefined });
     expect(commands.map((command) => `${command.name} ${command.usage ?? ""}`.trim())).toEqual(["newrule [what the rule should say]", "rules [rule]", "review <file>"]);

@@ -21,7 +21,7 @@ async function put(path: string, text: string): Promise<void> {
   await writeFile(path, text);
 }
 
-describe("skills and rules through cairn run (issue #15 Skills, Rules)", () => {
+describe("skills and rules through cairn run", () => {
   it("a skill is listed by name and description, and its body is loaded on demand with use_skill", async () => {
     await put(join(cli.sandbox.workspace, ".claude", "skills", "pdf-forms", "SKILL.md"), "---\nname: pdf-forms\ndescription: Fill in PDF forms\n---\n# PDF forms\n\nSECRET-BODY-MARKER: run scripts/fill.py with the field map.\n");
     await put(join(cli.sandbox.workspace, ".claude", "skills", "pdf-forms", "scripts", "fill.py"), "print('fill')\n");
@@ -47,7 +47,7 @@ describe("skills and rules through cairn run (issue #15 Skills, Rules)", () => {
   });
 });
 
-describe("/newrule through cairn run (issue #15 new_rule)", () => {
+describe("/newrule through cairn run", () => {
   it('cairn run "/newrule ..." asks the model for a rule, which new_rule writes into .clinerules/ once a rule allows writing there', async () => {
     const newRule = "<new_rule>\n<path>.clinerules/package-manager.md</path>\n<content># Package manager\n\nAlways use pnpm.\n</content>\n</new_rule>";
     const rulePath = join(cli.sandbox.workspace, ".clinerules", "package-manager.md");
@@ -64,7 +64,7 @@ describe("/newrule through cairn run (issue #15 new_rule)", () => {
   });
 });
 
-describe.skipIf(!existsSync("/usr/bin/chromium"))("browser_action through cairn run (issue #15 browser_action)", () => {
+describe.skipIf(!existsSync("/usr/bin/chromium"))("browser_action through cairn run", () => {
   it("the screenshot reaches the model as an image with the console output; the browser closes with the task", { timeout: 120_000 }, async () => {
     const { createServer } = await import("node:http");
     const page = createServer((_request, response) => response.end("<html><body><h1>Local page</h1><script>console.log('hello from the page')</script></body></html>"));
@@ -85,7 +85,7 @@ describe.skipIf(!existsSync("/usr/bin/chromium"))("browser_action through cairn 
   });
 });
 
-describe("cairn commands (issue #15 Custom commands)", () => {
+describe("cairn commands lists every command and where it comes from", () => {
   it("lists custom commands, workflows, the built-in /newrule and skills with where each comes from", async () => {
     await put(join(cli.sandbox.workspace, ".claude", "commands", "review.md"), "---\ndescription: Review code\nargument-hint: <file>\n---\nReview $1\n");
     await put(join(cli.sandbox.workspace, ".clinerules", "workflows", "release.md"), "# Cut a release\n");
@@ -99,7 +99,7 @@ describe("cairn commands (issue #15 Custom commands)", () => {
   });
 });
 
-describe("custom commands as a resumed task's message (issue #15 Custom commands)", () => {
+describe("custom commands as a resumed task's message", () => {
   it("cairn resume ID \"/name args\" expands the command into the message", async () => {
     await put(join(cli.sandbox.workspace, ".cairn", "commands", "followup.md"), "Now also handle $1 carefully.\n");
     const first = await run({ turns: [complete, complete] });

@@ -47,7 +47,7 @@ const nativeTurns: ScenarioTurn[] = [
 
 const xmlTurns = xmlTaskTurns({ signature: "CiQBsig-1", outputLimit: "MAX_TOKENS" });
 
-describe("#20 item 2 end to end: cairn run --provider gemini", () => {
+describe("cairn run --provider gemini end to end", () => {
   for (const protocol of ["native", "xml"] as const) {
     it(`${protocol} protocol: edits, a command, thoughts, two calls in one answer, 429 RetryInfo, a drop, an output-limit cut`, { timeout: 60_000 }, async () => {
       const server = await cli.startServer({ turns: protocol === "native" ? nativeTurns : xmlTurns });

@@ -9,7 +9,7 @@ const cli = useTerminalFixture();
 
 const done = (result: string) => ({ text: `<attempt_completion>\n<result>${result}</result>\n</attempt_completion>` });
 
-describe("issue #12 command-line habits", () => {
+describe("command-line habits: -p, -c, --resume, a task from stdin, help", () => {
   it("cairn -p runs like cairn run; -c continues the folder's latest task; --resume ID continues that one", { timeout: 90_000 }, async () => {
     const server = await cli.startServer({ turns: [done("printed"), done("continued"), done("resumed by id")] });
     const printed = await cli.run(["-p", "--yes", ...anthropicArgs(server), "say hi"]);

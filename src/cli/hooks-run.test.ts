@@ -21,7 +21,7 @@ async function run(scenario: Scenario, extraArgs: string[] = [], task = "do the 
 const requestText = (index: number): string => JSON.stringify(cli.server?.requests[index]?.body ?? null);
 const hookMessages = (events: Array<Record<string, unknown>>): string[] => events.filter((event) => event["say"] === "hook_status").map((event) => String(event["text"]));
 
-describe("hooks through cairn run (issue #15 Hooks)", () => {
+describe("hooks through cairn run", () => {
   it("TaskStart (as Claude Code's SessionStart) and UserPromptSubmit context reach the first request; hook messages in --json", async () => {
     await userConfig({
       hooks: {
@@ -101,7 +101,7 @@ describe("hooks through cairn run (issue #15 Hooks)", () => {
   });
 });
 
-describe("custom commands through cairn run (issue #15 Custom commands)", () => {
+describe("custom commands through cairn run", () => {
   it('cairn run "/name args" runs the command with its arguments and its model', async () => {
     await mkdir(join(cli.sandbox.workspace, ".cairn", "commands"), { recursive: true });
     await writeFile(join(cli.sandbox.workspace, ".cairn", "commands", "fix.md"), "---\ndescription: Fix an issue\nmodel: claude-from-front-matter\n---\nFix issue #$1 in $2, then run the tests.\n");
@@ -119,7 +119,7 @@ describe("custom commands through cairn run (issue #15 Custom commands)", () => 
   });
 });
 
-describe("hooks on resume (issue #15 Hooks: UserPromptSubmit, TaskResume)", () => {
+describe("UserPromptSubmit and TaskResume hooks on resume", () => {
   it("the message a task is resumed with goes through UserPromptSubmit; TaskResume context reaches the request", async () => {
     await userConfig({
       hooks: {

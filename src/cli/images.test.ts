@@ -19,7 +19,7 @@ const cli = useTerminalFixture({
 
 const done = { text: "<attempt_completion>\n<result>seen</result>\n</attempt_completion>" };
 
-describe("issue #12 images", () => {
+describe("images reach the model from --image, read_file and the TUI, or the user is told why not", () => {
   it("--image sends the image with the task; read_file of an image returns it as an image (Anthropic)", { timeout: 60_000 }, async () => {
     const server = await cli.startServer({ turns: [{ text: "<read_file>\n<path>diagram.png</path>\n</read_file>" }, done] });
     const result = await cli.run(["run", "--yes", ...anthropicArgs(server, "k"), "--image", "shot.png", "what is wrong here?"]);

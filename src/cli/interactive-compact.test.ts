@@ -12,7 +12,7 @@ import { until } from "./test-support/until.js";
 
 const cli = useCliFixture();
 
-describe("/compact and /uncompact in the terminal UI (issue #13)", () => {
+describe("/compact and /uncompact in the terminal UI", () => {
   it("condense the finished task's conversation at once, then restore it; both land in the task log", async () => {
     const { workspace, dataDir, configDir } = cli.sandbox;
     for (let file = 0; file < 8; file += 1) await writeFile(join(workspace, `f${file}.txt`), `File ${file}: the quick brown fox jumps over the lazy dog.\n`.repeat(70));

@@ -5,7 +5,7 @@ import { TuiHost } from "../ui/tui/tui-host.js";
 import { InteractiveController } from "./interactive.js";
 import type { Session } from "../session/session.js";
 
-describe("#11 item 6: quitting while a session is still being created", () => {
+describe("quitting while a session is still being created stops it cleanly", () => {
   it("stops it: the task never runs and the session (its log and lock) is closed", async () => {
     let release!: () => void;
     const created = new Promise<void>((resolve) => (release = resolve));

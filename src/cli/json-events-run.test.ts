@@ -24,7 +24,7 @@ async function run(scenario: Scenario): ReturnType<typeof cli.run> {
 
 const complete = { text: "<attempt_completion>\n<result>\nAll done.\n</result>\n</attempt_completion>" };
 
-describe("#18 cairn run --json, format 2", () => {
+describe("cairn run --json, format 2: valid snapshots and deltas that never show a key", () => {
   it("every line fits the schema and carries v 2; each message starts with its whole text, then deltas; folded, the text is the final text", async () => {
     const answer = `${"A streamed answer, line by line.\n".repeat(60)}The end.`;
     const result = await run({ turns: [{ text: `${answer}\n<write_to_file>\n<path>a.txt</path>\n<content>\nhello\n</content>\n</write_to_file>`, chunkSize: 48, delayMs: 15 }, complete] });

@@ -36,7 +36,7 @@ function importGraph(): Map<string, Imports> {
   return graph;
 }
 
-describe("loadInteractive (issue 18: Ink in the CommonJS bundle)", () => {
+describe("loadInteractive loads Ink in the CommonJS bundle", () => {
   it("leaves Ink in the registry the bundle's stand-in module reads, then loads the terminal UI", async () => {
     const interactive = await loadInteractive();
     expect(typeof interactive.runInteractive).toBe("function");

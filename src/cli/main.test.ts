@@ -32,7 +32,7 @@ describe("bin/cairn", () => {
     expect(stdout).toContain("Usage: cairn");
   });
 
-  it("issue 18: keeps the compiled CLI in CAIRN_HOME/compile-cache, a cache for `run` and one for the rest, taken by the next start", async () => {
+  it("keeps the compiled CLI in CAIRN_HOME/compile-cache, a cache for `run` and one for the rest, taken by the next start", async () => {
     const home = await mkdtemp(join(tmpdir(), "cairn-compile-cache-"));
     try {
       const cache = join(home, "compile-cache");
@@ -69,7 +69,7 @@ describe("bin/cairn", () => {
   });
 });
 
-describe("issue 18: a subcommand builds only its own part of the command tree", () => {
+describe("a subcommand builds only its own part of the command tree", () => {
   const names = (command?: string): string[] => buildProgram(command).commands.map((each) => each.name());
 
   it("each subcommand's tree has it, with its full options, and together they make the whole tree", () => {

@@ -23,7 +23,7 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-describe("mentions (issue #12)", () => {
+describe("mentions attach files, folders, web pages and git changes", () => {
   it("finds @path, @url and @git-changes, not e-mail addresses", () => {
     expect(findMentions("look at @src/main.ts, @https://example.com/x and @git-changes; mail me at a@b.c")).toEqual([
       "src/main.ts",

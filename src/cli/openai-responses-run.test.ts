@@ -46,7 +46,7 @@ const nativeTurns: ScenarioTurn[] = [
 
 const xmlTurns = xmlTaskTurns({ signature: "gAAAA-encrypted-1", outputLimit: "max_output_tokens" });
 
-describe("#20 item 1 end to end: cairn run --provider openai-responses", () => {
+describe("cairn run --provider openai-responses end to end", () => {
   for (const protocol of ["native", "xml"] as const) {
     it(`${protocol} protocol: edits, a command, reasoning, two calls in one answer, 429 retry-after, a drop, an output-limit cut`, { timeout: 60_000 }, async () => {
       const server = await cli.startServer({ turns: protocol === "native" ? nativeTurns : xmlTurns });

@@ -7,7 +7,7 @@ const cli = useCliFixture();
 
 const done = { text: "<attempt_completion>\n<result>split</result>\n</attempt_completion>" };
 
-describe("#11 item 1 end to end: a write cut by the output limit writes nothing", () => {
+describe("a write cut by the output limit writes nothing, end to end", () => {
   it("Anthropic API, xml protocol: stop_reason max_tokens", async () => {
     const server = await cli.startServer({ turns: [{ text: "<write_to_file>\n<path>big.ts</path>\n<content>\nexport const a = 1;\nexport const", stopReason: "max_tokens" }, done] });
     const result = await cli.run(

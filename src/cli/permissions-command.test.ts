@@ -7,7 +7,7 @@ const cli = useCliFixture({
   prepare: (sandbox) => writeFile(join(sandbox.configDir, "cairn", "config.json"), JSON.stringify({ permissions: { allow: ["Bash(git log:*)", "Bash(echo:*)"], deny: ["Bash(curl:*)"] } })),
 });
 
-describe("#14 cairn permissions", () => {
+describe("cairn permissions lists the rules and explains a decision", () => {
   it("lists the rules in force, deny first, each with where it came from", async () => {
     const result = await cli.run(["permissions", "--disallowed-tools", "Bash(rm:*)"]);
     expect(result.status).toBe(0);
@@ -31,7 +31,7 @@ describe("#14 cairn permissions", () => {
   });
 });
 
-describe("#14 Network rules in cairn permissions", () => {
+describe("Network rules in cairn permissions", () => {
   it("lists Network rules with their source, and check explains which commands get the sandbox's network", async () => {
     await writeFile(
       join(cli.sandbox.configDir, "cairn", "config.json"),

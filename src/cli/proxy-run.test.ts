@@ -31,7 +31,7 @@ const complete = { text: "<attempt_completion>\n<result>via the proxy</result>\n
 /** A name no resolver knows: only the recording proxy (which serves every name from 127.0.0.1) reaches it. */
 const remoteHost = "llm.cairn-test.invalid";
 
-describe("#20 item 4: requests through a proxy", () => {
+describe("requests go through a proxy", () => {
   it("every provider sends its requests through HTTP_PROXY / HTTPS_PROXY, not for NO_PROXY hosts, never for this machine", { timeout: 120_000 }, async () => {
     const server = await cli.startServer({ turns: Array.from({ length: providers.length * 2 }, () => complete) });
     const proxy = await startProxy();
@@ -70,7 +70,7 @@ describe("#20 item 4: requests through a proxy", () => {
 const openssl = hasOpenssl();
 if (!openssl) console.warn("proxy-run.test.ts: openssl is missing: the NODE_EXTRA_CA_CERTS tests are skipped (install the openssl package)");
 
-describe.skipIf(!openssl)("#20 item 4: an extra CA bundle (NODE_EXTRA_CA_CERTS)", () => {
+describe.skipIf(!openssl)("an extra CA bundle (NODE_EXTRA_CA_CERTS) is trusted", () => {
   it("every provider reaches an HTTPS server signed by the extra CA, directly and through the proxy's tunnel, and fails without it", { timeout: 120_000 }, async () => {
     const server = await cli.startServer({ turns: Array.from({ length: providers.length * 2 }, () => complete) });
     const proxy = await startProxy();

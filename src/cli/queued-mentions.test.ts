@@ -9,7 +9,7 @@ import { until } from "./test-support/until.js";
 
 const cli = useCliFixture();
 
-describe("typing while cairn works (issue #12)", () => {
+describe("a message typed while cairn works has its mentions expanded", () => {
   it("a queued message's @mention is expanded when it reaches the model at the next tool boundary", async () => {
     const { workspace, dataDir, configDir } = cli.sandbox;
     await writeFile(join(workspace, "notes.txt"), "the queued mention's content: kiwi-42\n");

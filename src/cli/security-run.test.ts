@@ -48,7 +48,7 @@ async function everythingWritten(dataDir: string): Promise<string> {
   return text;
 }
 
-describe("#14 what was found, through the real CLI", () => {
+describe("secrets, protected paths, trust, budgets and the sandbox through the real CLI", () => {
   it("commands get an environment without keys, tokens and secrets; known secret values are redacted from the task log, the output and the requests", async () => {
     await start([command("env; echo leaked:$SERVICE_TOKEN"), command(`echo key is ${apiKey}`), complete]);
     const env = { ...cli.sandbox.env, ANTHROPIC_API_KEY: apiKey, SERVICE_TOKEN: "canary-token-abcdef123", DB_PASSWORD: "canary-password-xyz789", HARMLESS_SETTING: "visible-value" };

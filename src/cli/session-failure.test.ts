@@ -7,7 +7,7 @@ import { useCliFixture } from "./test-support/cli-fixture.js";
 
 const cli = useCliFixture();
 
-describe("#11 item 6: a session that cannot be created releases what it opened", () => {
+describe("a session that cannot be created releases what it opened", () => {
   it("an invalid mcp.json: a clear error, and the task's lock is released", async () => {
     const server = await cli.startServer({ turns: [{ text: "unused" }] });
     await writeFile(join(cli.sandbox.configDir, "cairn", "mcp.json"), JSON.stringify({ mcpServers: { broken: { command: 42 } } }));

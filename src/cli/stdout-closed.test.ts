@@ -37,7 +37,7 @@ function runPipedToHead(args: string[]): Promise<{ status: number; stderr: strin
   });
 }
 
-describe("#11 item 2: cairn run --json | head -n 3", () => {
+describe("cairn run --json | head -n 3 stops the task cleanly", () => {
   it("a closed stdout stops the task as SIGTERM does: resumable, lock released, the command's processes ended, no stack trace", async () => {
     const pidFile = join(cli.sandbox.root, "ticker.pid");
     const ticker = `sh -c 'echo $$ > ${pidFile}; while true; do echo tick; sleep 0.1; done'`;

@@ -54,7 +54,7 @@ async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 30
   }
 }
 
-describe("issue #17 subagents through the real CLI", () => {
+describe("subagents through the real CLI", () => {
   it("two explore subagents run in parallel and their reports (with tokens and cost) reach the parent; each has its own log linked from the parent's", { timeout: 60_000 }, async () => {
     await writeFile(join(cli.sandbox.workspace, "alpha.txt"), "the alpha file says hello\n");
     const scenario: Scenario = {

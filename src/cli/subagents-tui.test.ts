@@ -10,7 +10,7 @@ const cli = useTerminalFixture();
 
 if (!tmuxAvailable()) console.warn("tmux is not installed: the subagent TUI test is skipped (scripts/system-packages.sh installs it)");
 
-describe.skipIf(!tmuxAvailable())("issue #17 in a real terminal (tmux, 80x30)", () => {
+describe.skipIf(!tmuxAvailable())("subagents in a real terminal (tmux, 80x30)", () => {
   it("the approval prompt of a subagent names it; its merge is asked; the card shows while it runs", { timeout: 120_000 }, async () => {
     const items = [{ prompt: "EPSILON: write a file" }];
     const server = await cli.startServer({

@@ -11,7 +11,7 @@ function args(server: ScriptedServer, ...more: string[]): string[] {
   return ["--yes", "--provider", "anthropic", "--base-url", server.url, "--api-key", "k", "--model", "claude-sonnet-5-5", ...more];
 }
 
-describe("#11 visible outcomes", () => {
+describe("failures, the final summary and whole-task totals are visible", () => {
   it("a failed tool: ✗ and the reason in the plain printer, status error + text in --json, and in cairn show", async () => {
     const server = await cli.startServer({ turns: [readMissing, done, readMissing, done] });
     const plain = await cli.run(["run", ...args(server), "look"]);

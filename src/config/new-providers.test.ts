@@ -15,7 +15,7 @@ function resolveWith(options: { flags?: CliFlags; env?: NodeJS.ProcessEnv } = {}
   return resolveSettings({ flags: options.flags ?? {}, env: options.env ?? {}, cwd: folders.project, userConfigDir: folders.userConfigDir });
 }
 
-describe("#20 item 3: openai-responses and gemini in the configuration", () => {
+describe("openai-responses and gemini in the configuration", () => {
   it("openai-responses takes OPENAI_API_KEY and OPENAI_BASE_URL, and gpt-5.4 by default", async () => {
     const settings = await resolveWith({ flags: { provider: "openai-responses" }, env: { OPENAI_API_KEY: "sk-openai-key-123456", OPENAI_BASE_URL: "https://gateway.example/v1" } });
     expect(settings.model).toBe(defaultModels["openai-responses"]);

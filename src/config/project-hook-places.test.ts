@@ -12,7 +12,7 @@ afterEach(async () => {
   await folders.cleanup();
 });
 
-describe("project hooks outside the config need trust (issue #15 Hooks: discovery)", () => {
+describe("project hooks outside the config need trust", () => {
   it("an untrusted folder with .clinerules/hooks or hooks in .claude/settings.json is asked about them", async () => {
     await mkdir(join(folders.project, ".clinerules", "hooks"), { recursive: true });
     await writeFile(join(folders.project, ".clinerules", "hooks", "PreToolUse"), "#!/bin/sh\n");

@@ -39,7 +39,7 @@ describe("resolveSettings precedence", () => {
     expect(settings.warnings).toEqual([]);
   });
 
-  it("issue 18: checkpoints are on by default, off with `checkpoints: false` in a config or --no-checkpoints", async () => {
+  it("checkpoints are on by default, off with `checkpoints: false` in a config or --no-checkpoints", async () => {
     expect((await resolveWith()).checkpoints).toBe(true);
     await folders.writeUserConfig({ checkpoints: false });
     const fromConfig = await resolveWith({ flags: { checkpoints: true } });

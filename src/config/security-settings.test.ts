@@ -15,7 +15,7 @@ afterEach(async () => {
 const resolveWith = (flags: Record<string, unknown> = {}, trust?: boolean) =>
   resolveSettings({ flags, env: { ANTHROPIC_API_KEY: "k" }, cwd: folders.project, userConfigDir: folders.userConfigDir, ...(trust === undefined ? {} : { trust }) });
 
-describe("#14 security settings", () => {
+describe("security settings: what an untrusted project may set, and where rules come from", () => {
   it("before trust a project sets nothing that moves data, runs code, loosens the sandbox or sends the key; its deny and ask rules count at once", async () => {
     await folders.writeProjectConfig({
       dataDir: "./data-in-repo",

@@ -5,7 +5,7 @@ import { checklistReminder, latestChecklist, parseChecklist, withChecklistRemind
 const assistant = (text: string): Message => ({ role: "assistant", content: [{ type: "text", text }] });
 const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
 
-describe("task checklist (issue #13, Cline's focus chain)", () => {
+describe("the task checklist (Cline's focus chain) is parsed, found and reminded of", () => {
   it("parses a markdown checklist, done and open", () => {
     expect(parseChecklist("intro\n- [x] Read the code\n- [ ] Fix the bug\n* [X] Done too\nnot an item")).toEqual([
       { text: "Read the code", done: true },

@@ -68,7 +68,7 @@ function assertPaired(messages: Message[]): void {
   }
 }
 
-describe("compactConversation (issue #13)", () => {
+describe("compactConversation rebuilds the conversation around a checked summary", () => {
   it("continues from the task, the summary, the user's messages verbatim, the checklist, the re-read files and the last turns with their results", async () => {
     const sent: SummaryRequest[] = [];
     const original = history();

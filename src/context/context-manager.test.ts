@@ -54,7 +54,7 @@ function attach(manager: ContextManager, history: Message[], requestInFlight?: (
   return { entries, said };
 }
 
-describe("ContextManager (issue #13)", () => {
+describe("ContextManager compacts the conversation when it passes the budget", () => {
   it("compacts before a request once the conversation passes the budget, and not before", async () => {
     const history = conversation(3);
     const fake = provider(4_000);
@@ -70,7 +70,7 @@ describe("ContextManager (issue #13)", () => {
     expect(manager.tokensUsed()).toBeLessThan(manager.budget);
   });
 
-  it("#15 PreCompact: the hook seam runs before each compaction, auto before a request and manual on /compact", async () => {
+  it("PreCompact: the hook seam runs before each compaction, auto before a request and manual on /compact", async () => {
     const history = conversation(20);
     const triggers: string[] = [];
     const manager = new ContextManager({
@@ -86,7 +86,7 @@ describe("ContextManager (issue #13)", () => {
     expect(triggers[1]?.startsWith("manual:")).toBe(true);
   });
 
-  it("#13 the system prompt counts: a conversation under the budget is compacted when the prompt fills the rest", async () => {
+  it("the system prompt counts: a conversation under the budget is compacted when the prompt fills the rest", async () => {
     const history = conversation(8);
     const bare = new ContextManager({ provider: provider(4_000), readFile: async () => undefined });
     attach(bare, history.slice());

@@ -4,7 +4,7 @@ import { supersededReadNote, supersedeFileReads } from "./supersede-reads.js";
 
 const big = (label: string): string => `${label}\n${"x".repeat(500)}`;
 
-describe("supersedeFileReads (issue #13: the cheap step of compaction)", () => {
+describe("supersedeFileReads replaces earlier reads of a re-read file (the cheap step of compaction)", () => {
   it("native protocol: an earlier read of a file read again later becomes a one-line note; the latest read stays", () => {
     const messages: Message[] = [
       { role: "user", content: [{ type: "text", text: "<task>fix it</task>" }] },

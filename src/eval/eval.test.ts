@@ -33,8 +33,8 @@ async function writeSuite(path: string, clampScenario: unknown): Promise<void> {
   );
 }
 
-describe("cairn eval (issue #19)", () => {
-  it("#19 the sample suite: at least ten cases on bundled repositories, every one passing locally, as a table and as JSON", async () => {
+describe("cairn eval runs a suite and compares runs", () => {
+  it("the sample suite: at least ten cases on bundled repositories, every one passing locally, as a table and as JSON", async () => {
     const suite = await loadSuite(join(samples, "suite.json"));
     expect(suite.cases.length).toBeGreaterThanOrEqual(10);
     sandbox = await makeSandbox();
@@ -55,7 +55,7 @@ describe("cairn eval (issue #19)", () => {
     expect(report.totals.turns).toBe(report.cases.reduce((sum, entry) => sum + entry.turns, 0));
   }, 180_000);
 
-  it("#19 a case whose check fails is reported as failed, and eval compare shows what a second run fixed", async () => {
+  it("a case whose check fails is reported as failed, and eval compare shows what a second run fixed", async () => {
     sandbox = await makeSandbox();
     const box = sandbox;
     const suitePath = join(box.root, "suite.json");
@@ -82,7 +82,7 @@ describe("cairn eval (issue #19)", () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ totals: { passed: 1, turns: 2 } });
   }, 120_000);
 
-  it("#19 a bad suite is refused with the key named, and a missing results file with its path", async () => {
+  it("a bad suite is refused with the key named, and a missing results file with its path", async () => {
     sandbox = await makeSandbox();
     const suitePath = join(sandbox.root, "bad.json");
     await writeFile(suitePath, JSON.stringify({ cases: [{ name: "x", repo: ".", task: "t", check: 3 }] }));

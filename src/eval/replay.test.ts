@@ -57,11 +57,11 @@ async function runSession(options: { box: Sandbox; workspace: string; scenario: 
   return { events: run.events, taskId };
 }
 
-describe("cairn replay (issue #19)", () => {
+describe("cairn replay reproduces a recorded session", () => {
   it.each([
     ["xml", xmlSession],
     ["native", nativeSession],
-  ])("#19 a replayed %s session reproduces the original run's tool calls and files", async (protocol, session) => {
+  ])("a replayed %s session reproduces the original run's tool calls and files", async (protocol, session) => {
     sandbox = await makeSandbox();
     const box = sandbox;
     const original = await runSession({ box, workspace: box.workspace, scenario: session, protocol });
@@ -83,7 +83,7 @@ describe("cairn replay (issue #19)", () => {
     expect(await readFile(join(again, "notes.txt"), "utf8")).toMatch(/^beta\n?$/);
   }, 60_000);
 
-  it("#19 replay of an unknown task says so and writes nothing", async () => {
+  it("replay of an unknown task says so and writes nothing", async () => {
     sandbox = await makeSandbox();
     const run = await runCli(["replay", "no-such-task", "--out", join(sandbox.root, "x.json")], { env: sandbox.env, cwd: sandbox.root });
     expect(run.status).toBe(1);

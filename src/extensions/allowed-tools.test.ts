@@ -17,7 +17,7 @@ afterEach(async () => {
 
 const block = (name: string, params: Record<string, string>) => ({ type: "tool_use", id: `${name}-1`, name, params, partial: false }) as ToolUseBlock;
 
-describe("a custom command's allowed-tools (issue #15 Custom commands: front matter)", () => {
+describe("a custom command's allowed-tools front matter", () => {
   it("parses Claude Code's entries and matches command prefixes, exact commands and path globs", () => {
     const allowed = parseAllowedTools(["Bash(git diff:*), Bash(npm test), Edit(src/**)", "Read"]);
     expect(allowed).toEqual([{ tool: "Bash", argument: "git diff:*" }, { tool: "Bash", argument: "npm test" }, { tool: "Edit", argument: "src/**" }, { tool: "Read" }]);

@@ -22,7 +22,7 @@ async function put(path: string, text: string): Promise<void> {
   await writeFile(path, text);
 }
 
-describe("custom commands and workflows (issue #15 Custom commands)", () => {
+describe("custom commands and workflows are read from every commands folder", () => {
   it("front matter: strings, quoted strings, inline and dash lists", () => {
     const parsed = parseFrontMatter('---\ndescription: "Review a file"\nargument-hint: [file] [focus]\nallowed-tools: Bash(git diff:*), Read\npaths:\n  - "src/**/*.ts"\n  - lib/*.js\n---\nBody $1\n');
     expect(parsed.attributes).toEqual({ description: "Review a file", "argument-hint": "[file] [focus]", "allowed-tools": "Bash(git diff:*), Read", paths: ["src/**/*.ts", "lib/*.js"] });

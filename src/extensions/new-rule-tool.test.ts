@@ -25,7 +25,7 @@ function tools(yes = false) {
 const call = (path: string, content = "# Testing\n\nRun npm test before finishing.\n") =>
   ({ type: "tool_use", id: "n1", name: "new_rule", params: { path, content }, partial: false }) as ToolUseBlock;
 
-describe("new_rule (issue #15 The rest of Cline's tools)", () => {
+describe("new_rule writes a rule only where rules belong, after asking", () => {
   it("asks before writing a rule even where edits are auto-approved, and writes it into .clinerules/", async () => {
     const context = createRecordingContext({ answers: [{ response: "yes" }] });
     const outcome = await tools().executeTool(call("testing.md"), context);

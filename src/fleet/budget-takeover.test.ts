@@ -11,7 +11,7 @@ if (!hasRedisServer) console.warn('SKIPPED the fleet budget test: redis-server (
 
 const fleetSandbox = useFleetSandbox();
 
-describe.skipIf(!hasRedisServer)("#14 budgets across fleet retries", () => {
+describe.skipIf(!hasRedisServer)("budgets carry over when another worker takes a job over", () => {
   it("kill -9 of a worker mid-task: the worker that takes the job over continues the task's token budget, it does not restart it", async () => {
     // The workers' own budget (their user config): 2000 tokens for the whole task.
     const fleet = await fleetSandbox({ config: { budget: { maxTokens: 2000 } } });

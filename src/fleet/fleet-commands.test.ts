@@ -25,8 +25,8 @@ async function finished(fleet: FleetSandbox, jobId: string) {
   });
 }
 
-describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
-  it("#19 queue watch follows a job from another process: a snapshot of what happened, then live messages, as --json lines", async () => {
+describe.skipIf(!hasRedisServer)("cairn queue commands", () => {
+  it("queue watch follows a job from another process: a snapshot of what happened, then live messages, as --json lines", async () => {
     const fleet = await fleetSandbox();
     const server = await fleet.serve({
       turns: [
@@ -61,7 +61,7 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
     expect(watch.messages().find((message) => message.say === "completion_result")?.text).toBe("Watched to the end");
   }, 90_000);
 
-  it("#19 keys never go into a job, a bad tasks.jsonl adds nothing, and no Redis is a clear error", async () => {
+  it("keys never go into a job, a bad tasks.jsonl adds nothing, and no Redis is a clear error", async () => {
     const fleet = await fleetSandbox();
     const withKey = await fleet.cli(["queue", "add", "--repo", fleet.repo, "--api-key", "sk-do-not-store", "task"]);
     expect(withKey.status).toBe(2);
@@ -88,7 +88,7 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
     expect(nobody.stderr).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+ within 10 s/);
   }, 60_000);
 
-  it("#19 a worker refuses a job that names a base URL its settings do not allow, and enforces a job's budget", async () => {
+  it("a worker refuses a job that names a base URL its settings do not allow, and enforces a job's budget", async () => {
     const fleet = await fleetSandbox({ fleet: { allow: { baseUrls: [] } } });
     const elsewhere = await fleet.serve(writeThenComplete("x.txt", "x"));
     const own = await fleet.serve(writeThenComplete("y.txt", "y"));
@@ -108,7 +108,7 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
     expect(spent.patch).toContain("+++ b/y.txt");
   }, 90_000);
 
-  it("#19 a job's deny rule reaches the permission layer on the worker (or, without that layer, the job is refused, never run unguarded)", async () => {
+  it("a job's deny rule reaches the permission layer on the worker (or, without that layer, the job is refused, never run unguarded)", async () => {
     const fleet = await fleetSandbox();
     const server = await fleet.serve({
       turns: [
@@ -130,7 +130,7 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
     expect(JSON.stringify(server.requests[1]?.body)).toMatch(/denied|Bash\(echo \*\)/i);
   }, 60_000);
 
-  it("#19 a finished job can push its result to a branch of the repository", async () => {
+  it("a finished job can push its result to a branch of the repository", async () => {
     const fleet = await fleetSandbox();
     const server = await fleet.serve(writeThenComplete("pushed.txt", "on a branch"));
     await fleet.startWorker("pusher");
@@ -141,7 +141,7 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
     expect(execFileSync("git", ["show", "cairn/fix-1:pushed.txt"], { cwd: fleet.repo, encoding: "utf8" })).toMatch(/on a branch/);
   }, 60_000);
 
-  it("#19 providerConcurrency caps requests in flight across the fleet; queue status shows where jobs run", async () => {
+  it("providerConcurrency caps requests in flight across the fleet; queue status shows where jobs run", async () => {
     const fleet = await fleetSandbox({ fleet: { providerConcurrency: { anthropic: 1 } } });
     const slowAnswer = { text: `Working. ${"step ".repeat(300)}`, chunkSize: 10, delayMs: 30 };
     const first = await fleet.serve({ turns: [slowAnswer, writeThenComplete("a.txt", "a").turns[1]!] });
@@ -165,7 +165,7 @@ describe.skipIf(!hasRedisServer)("cairn queue commands (issue #19)", () => {
     expect(new Set(results.map((report) => report.worker)).size).toBe(2);
   }, 90_000);
 
-  it("#19 cairn eval --redis runs a suite's cases on the fleet and checks their patches here", async () => {
+  it("cairn eval --redis runs a suite's cases on the fleet and checks their patches here", async () => {
     const fleet = await fleetSandbox();
     await fleet.startWorker("eval-1");
     await fleet.startWorker("eval-2");

@@ -11,8 +11,8 @@ import { withoutSandboxNotice } from "../cli/test-support/cli-harness.js";
 
 const fleetSandbox = useFleetSandbox();
 
-describe.skipIf(!hasRedisServer)("cairn queue and cairn worker (issue #19)", () => {
-  it("#19 three workers and thirty scripted jobs: every job completes, each exactly once, with its own patch", async () => {
+describe.skipIf(!hasRedisServer)("cairn queue and cairn worker", () => {
+  it("three workers and thirty scripted jobs: every job completes, each exactly once, with its own patch", async () => {
     const fleet = await fleetSandbox();
     await Promise.all(["w1", "w2", "w3"].map((name) => fleet.startWorker(name)));
     const lines: string[] = [];
@@ -48,7 +48,7 @@ describe.skipIf(!hasRedisServer)("cairn queue and cairn worker (issue #19)", () 
     for (const worker of workersUsed) expect(["w1", "w2", "w3"]).toContain(worker);
   }, 200_000);
 
-  it("#19 kill -9 of a worker mid-task: another worker takes the job over, repeats no completed step, and the final patch is right", async () => {
+  it("kill -9 of a worker mid-task: another worker takes the job over, repeats no completed step, and the final patch is right", async () => {
     const fleet = await fleetSandbox();
     const server = await fleet.serve({
       turns: [
@@ -100,7 +100,7 @@ describe.skipIf(!hasRedisServer)("cairn queue and cairn worker (issue #19)", () 
     expect(firstAfterTakeover.messages.filter((message) => message.role === "assistant")).toHaveLength(1);
   }, 150_000);
 
-  it("#19 a worker frozen past its lock (SIGSTOP) leaves the job to the worker that took it over and writes nothing more to its log", async () => {
+  it("a worker frozen past its lock (SIGSTOP) leaves the job to the worker that took it over and writes nothing more to its log", async () => {
     // Unchecked, the frozen worker would notice its stalled stream after 15 s and try again, writing to the job's log.
     const fleet = await fleetSandbox({ config: { timeouts: { firstChunkMs: 15_000, betweenChunksMs: 15_000 } } });
     const server = await fleet.serve({
@@ -145,7 +145,7 @@ describe.skipIf(!hasRedisServer)("cairn queue and cairn worker (issue #19)", () 
     expect(server.requests).toHaveLength(3);
   }, 150_000);
 
-  it("#19 a Redis restart with persistence on loses no job", async () => {
+  it("a Redis restart with persistence on loses no job", async () => {
     const fleet = await fleetSandbox({ fleet: { lockDurationMs: 15_000, stalledIntervalMs: 5000 } });
     await fleet.startWorker("only", ["--concurrency", "2"]);
     const servers = [];
@@ -167,7 +167,7 @@ describe.skipIf(!hasRedisServer)("cairn queue and cairn worker (issue #19)", () 
     for (const server of servers) expect(server.requests.length).toBeGreaterThanOrEqual(2);
   }, 180_000);
 
-  it("#19 queue cancel reaches a job running on another worker (staged abort) and a job still waiting", async () => {
+  it("queue cancel reaches a job running on another worker (staged abort) and a job still waiting", async () => {
     const fleet = await fleetSandbox();
     const slow = await fleet.serve({ turns: [{ text: "x".repeat(8000), chunkSize: 10, delayMs: 50 }] });
     const never = await fleet.serve(writeThenComplete("never.txt", "never"));
@@ -192,7 +192,7 @@ describe.skipIf(!hasRedisServer)("cairn queue and cairn worker (issue #19)", () 
     expect(slow.progress(0).completed).toBe(false);
   }, 120_000);
 
-  it("#19 a 429 with retry-after on one worker delays the other workers on the same provider key", async () => {
+  it("a 429 with retry-after on one worker delays the other workers on the same provider key", async () => {
     const fleet = await fleetSandbox();
     const limited = await fleet.serve({
       turns: [{ error: { status: 429, headers: { "retry-after": "4" } } }, ...writeThenComplete("limited.txt", "limited").turns],

@@ -30,8 +30,8 @@ function loaded(args: string[], name: string): { status: number | null; modules:
   return { status: result.status, modules: readFile(record, "utf8").catch(() => "") };
 }
 
-describe("the fleet's dependencies are loaded lazily (issue #19)", () => {
-  it("#19 the recorder sees bullmq and ioredis when a fleet command runs (so the checks below can fail)", async () => {
+describe("the fleet's dependencies are loaded lazily", () => {
+  it("the recorder sees bullmq and ioredis when a fleet command runs (so the checks below can fail)", async () => {
     const record = join(root, "fleet.txt");
     spawnSync(process.execPath, ["--import", recorder, cairnBin, "queue", "status", "--redis", "redis://127.0.0.1:1"], {
       cwd: root,
@@ -44,14 +44,14 @@ describe("the fleet's dependencies are loaded lazily (issue #19)", () => {
     expect(modules).toMatch(/ioredis/);
   });
 
-  it("#19 cairn --version and cairn run load neither bullmq nor ioredis", async () => {
+  it("cairn --version and cairn run load neither bullmq nor ioredis", async () => {
     expect(await loaded([cairnBin, "--version"], "version").modules).toBe("");
     const scenario = join(root, "scenario.json");
     await writeFile(scenario, JSON.stringify({ turns: [{ text: "<attempt_completion>\n<result>\ndone\n</result>\n</attempt_completion>" }] }));
     expect(await loaded([cairnBin, "run", "--provider", "mock", "--scenario", scenario, "--yes", "say done"], "run").modules).toBe("");
   });
 
-  it.skipIf(!tmuxAvailable())("#19 the terminal UI, started in a real terminal, loads neither bullmq nor ioredis", { timeout: 90_000 }, async () => {
+  it.skipIf(!tmuxAvailable())("the terminal UI, started in a real terminal, loads neither bullmq nor ioredis", { timeout: 90_000 }, async () => {
     const record = join(root, "tui.txt");
     const terminal = await startTmux({
       command: [process.execPath, "--import", recorder, cairnBin, "--provider", "mock"],

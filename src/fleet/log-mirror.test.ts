@@ -21,8 +21,8 @@ afterEach(async () => {
 const user = (text: string): TaskLogEntry => ({ kind: "api", message: { role: "user", content: [{ type: "text", text }] } });
 const assistant = (text: string): TaskLogEntry => ({ kind: "api", message: { role: "assistant", content: [{ type: "text", text }] } });
 
-describe.skipIf(!hasRedisServer)("the log mirror (issue #19)", () => {
-  it("#19 entries arrive in order; each step's patch is stored with the user turn that follows it; the task's first turn stores none", async () => {
+describe.skipIf(!hasRedisServer)("the log mirror keeps a task's entries in order", () => {
+  it("entries arrive in order; each step's patch is stored with the user turn that follows it; the task's first turn stores none", async () => {
     redis = await startTestRedis();
     client = await connectRedis(redis.url);
     const keys = fleetKeys("mirror-test");
@@ -49,7 +49,7 @@ describe.skipIf(!hasRedisServer)("the log mirror (issue #19)", () => {
     expect(await client.get(keys.patch("7"))).toBe("patch after step 50");
   });
 
-  it("#19 writes made while Redis restarts are kept, in order", async () => {
+  it("writes made while Redis restarts are kept, in order", async () => {
     redis = await startTestRedis();
     client = await connectRedis(redis.url);
     const keys = fleetKeys("mirror-restart");

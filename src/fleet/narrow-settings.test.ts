@@ -25,8 +25,8 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-describe("a job narrows a worker's settings, never widens them (issue #19)", () => {
-  it("#19 a job may name a provider, profile or base URL only among those the worker allows", () => {
+describe("a job narrows a worker's settings, never widens them", () => {
+  it("a job may name a provider, profile or base URL only among those the worker allows", () => {
     const base = { worker, fleet, workerFlags: { provider: "anthropic", baseUrl: "https://api.anthropic.com" } };
     expect(() => providerFlagsFor({ ...base, job: { baseUrl: "https://attacker.example/v1" } })).toThrow(JobRejectedError);
     expect(() => providerFlagsFor({ ...base, job: { baseUrl: "https://attacker.example/v1" } })).toThrow(/does not allow/);
@@ -41,14 +41,14 @@ describe("a job narrows a worker's settings, never widens them (issue #19)", () 
     expect(providerFlagsFor({ ...base, job: { provider: "mock" } }).provider).toBe("mock");
   });
 
-  it("#19 a key never comes from a job: the schema refuses apiKey and the worker's flags lose --api-key", () => {
+  it("a key never comes from a job: the schema refuses apiKey and the worker's flags lose --api-key", () => {
     expect(jobLineSchema.safeParse({ repo: "r", task: "t", apiKey: "sk-secret" }).success).toBe(false);
     expect(jobDataSchema.safeParse({ repo: "r", ref: "HEAD", task: "t", options: { apiKey: "sk-secret" } }).success).toBe(false);
     const flags = providerFlagsFor({ worker, fleet, job: {}, workerFlags: { apiKey: "worker-key-from-a-flag" } });
     expect(flags.apiKey).toBeUndefined();
   });
 
-  it("#19 approvals, mistakes and outside writes only go down", () => {
+  it("approvals, mistakes and outside writes only go down", () => {
     const narrowed = narrowSettings({ resolved: worker, worker, job: { yes: false, maxMistakes: 2, autoApprove: { readInside: false } }, fleet });
     expect(narrowed.settings.yes).toBe(false);
     expect(narrowed.settings.maxMistakes).toBe(2);
@@ -59,7 +59,7 @@ describe("a job narrows a worker's settings, never widens them (issue #19)", () 
     expect(() => narrowSettings({ resolved: worker, worker, job: { autoApprove: { everything: true } }, fleet })).toThrow(/not a setting/);
   });
 
-  it("#19 budgets, permission rules and the sandbox: a job can only tighten them", () => {
+  it("budgets, permission rules and the sandbox: a job can only tighten them", () => {
     expect(narrowBudgets({ maxTurns: 50 }, { maxTurns: 10, maxTokens: 1000 })).toEqual({ maxTurns: 10, maxTokens: 1000 });
     expect(narrowBudgets({ maxTurns: 50, maxCostUsd: 2 }, {})).toEqual({ maxTurns: 50, maxCostUsd: 2 });
     expect(() => narrowBudgets({ maxCostUsd: 2 }, { maxCostUsd: 5 })).toThrow(/maxCostUsd = 5 is above this worker's 2/);
@@ -76,7 +76,7 @@ describe("a job narrows a worker's settings, never widens them (issue #19)", () 
     expect(() => narrowSandbox("read-only", "workspace-write")).toThrow(/looser/);
   });
 
-  it("#19 base URL patterns: * matches any run of characters, nothing else is special", () => {
+  it("base URL patterns: * matches any run of characters, nothing else is special", () => {
     expect(matchesUrlPattern("http://127.0.0.1:4000", "http://127.0.0.1:*")).toBe(true);
     expect(matchesUrlPattern("http://127.0.0.1.evil.example:4000", "http://127.0.0.1:*")).toBe(false);
     expect(matchesUrlPattern("https://proxy.corp/v1", "https://proxy.corp/v1")).toBe(true);
@@ -86,8 +86,8 @@ describe("a job narrows a worker's settings, never widens them (issue #19)", () 
   });
 });
 
-describe("a job's narrowed budgets, rules and sandbox reach the permission layer (issues #19, #14)", () => {
-  it("#19 budgets become the lower of the worker's and the job's; the sandbox only gets stricter", async () => {
+describe("a job's narrowed budgets, rules and sandbox reach the permission layer", () => {
+  it("budgets become the lower of the worker's and the job's; the sandbox only gets stricter", async () => {
     const { applySecurityNarrowing } = await import("./apply-security.js");
     const withLayer = { ...worker, budget: { maxRequests: 40, maxCost: 1 }, sandbox: "workspace-write", permissions: [] } as unknown as ResolvedSettings;
     const applied = (await applySecurityNarrowing({ settings: withLayer, budgets: { maxTurns: 10, maxCostUsd: 3, maxDurationMs: 60_000 }, jobPermissions: undefined, sandbox: "read-only" })) as unknown as {
@@ -98,7 +98,7 @@ describe("a job's narrowed budgets, rules and sandbox reach the permission layer
     expect(applied.sandbox).toBe("read-only");
   });
 
-  it("#19 a worker without a permission layer refuses a job with rules or a sandbox instead of running it without them", async () => {
+  it("a worker without a permission layer refuses a job with rules or a sandbox instead of running it without them", async () => {
     const { applySecurityNarrowing } = await import("./apply-security.js");
     // The settings as they are without that layer (whether or not this build has it).
     const fields: Record<string, unknown> = { ...worker };

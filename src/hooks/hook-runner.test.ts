@@ -33,7 +33,7 @@ async function script(name: string, body: string): Promise<string> {
   return file;
 }
 
-describe("hook protocol (issue #15 Hooks)", () => {
+describe("the hook protocol of Claude Code and Cline", () => {
   it("sends Claude Code's field names on stdin and reads a bash hook's JSON answer", async () => {
     const file = await script("pre.sh", `#!/bin/bash\ncat > "${folder}/input.json"\necho '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}'\n`);
     const result = await runner([hook("PreToolUse", file)]).run("PreToolUse", { tool_name: "execute_command", tool_input: { command: "rm -rf x" } }, { subjects: ["execute_command", "Bash"] });
@@ -135,7 +135,7 @@ describe("hook protocol (issue #15 Hooks)", () => {
   });
 });
 
-describe("the remaining events (issue #15 Hooks: events)", () => {
+describe("the remaining hook events run their scripts", () => {
   it("TaskCancel (Claude Code's SessionEnd), PreCompact and Notification run their scripts with their payloads", async () => {
     const log = join(folder, "events.log");
     const record = `node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{const i=JSON.parse(d);require("fs").appendFileSync(${JSON.stringify(log)},i.hook_event_name+" "+(i.trigger??i.notification_type??i.reason)+"\\n")})'`;
@@ -159,7 +159,7 @@ describe("the remaining events (issue #15 Hooks: events)", () => {
   });
 });
 
-describe("hook discovery and trust (issue #15 Hooks: discovery)", () => {
+describe("hooks are found in every known place and run only when trusted", () => {
   const userConfigDir = (): string => join(folder, "config");
 
   async function layout(): Promise<void> {

@@ -36,7 +36,7 @@ function block(name: string, params: Record<string, string>): ToolUseBlock {
 
 const write = (path: string, content = "hello\n") => block("write_to_file", { path, content });
 
-describe("tool hooks (issue #15 Hooks: effects)", () => {
+describe("tool hooks block, allow, rewrite and add context to tool calls", () => {
   it("PreToolUse block: the tool does not run and the model is told why (exit 2, stderr)", async () => {
     const tools = executor([hook("PreToolUse", "echo 'generated files are read-only' >&2; exit 2", "Write")]);
     const context = createRecordingContext();

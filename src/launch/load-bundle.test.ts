@@ -37,7 +37,7 @@ function loadInChild(file: string, cacheDir: string, variant: string): { usedCac
   return JSON.parse(execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { encoding: "utf8" })) as { usedCache: boolean; answer: unknown };
 }
 
-describe("loadBundle (issue 18: start-up)", () => {
+describe("loadBundle runs the CommonJS bundle with a code cache", () => {
   const folder = usePerTest("the folder", () => temporaryFolder("cairn-load-bundle-"), (made) => made.remove());
   const dir = (): string => folder().path;
 
@@ -124,7 +124,7 @@ describe("loadBundle (issue 18: start-up)", () => {
   });
 });
 
-describe("launch settings (issue 18: start-up)", () => {
+describe("launch settings: which compile cache a command uses, and where", () => {
   it("`run` (one per --provider given) and `acp` have caches of their own; every other command shares one", () => {
     expect(cacheVariant(["run", "--json", "task"])).toBe("run");
     expect(cacheVariant(["run", "--provider", "openai", "task"])).toBe("run-openai");

@@ -33,7 +33,7 @@ async function reads(body: ReadableStream<Uint8Array> | null): Promise<{ sizes: 
   return { sizes, text: Buffer.concat(parts).toString("utf8") };
 }
 
-describe("issue 18: the OpenAI SDK gets its event stream in small reads", () => {
+describe("the OpenAI SDK gets its event stream in small reads", () => {
   const stream = events(600); // about 70 KB, written at once
 
   it("cuts a successful event stream into reads of at most 1 KiB, same bytes in the same order", async () => {

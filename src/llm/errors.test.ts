@@ -68,7 +68,7 @@ describe("toProviderError", () => {
     expect(toProviderError(new OpenAI.APIUserAbortError(), openai).kind).toBe("aborted");
   });
 
-  it("issue 18: SDK errors are known by class, not by name, which a bundle may change (APIConnectionError2)", () => {
+  it("SDK errors are known by class, not by name, which a bundle may change (APIConnectionError2)", () => {
     // What esbuild does when two bundled SDKs both define APIConnectionError.
     const renamed = { APIConnectionError2: class extends OpenAI.APIConnectionError {} }.APIConnectionError2;
     expect(renamed.name).toBe("APIConnectionError2");

@@ -17,7 +17,7 @@ async function providerFor(scenario: Scenario) {
   return new GeminiProvider({ apiKey: "AIza-test-secret", model: modelInfo("gemini-2.5-pro"), baseUrl: server.url, stall: { firstChunkMs: 5000, betweenChunksMs: 300 } });
 }
 
-describe("#20 item 2: GeminiProvider through @google/genai and the scripted Gemini stream", () => {
+describe("GeminiProvider through @google/genai and the scripted Gemini stream", () => {
   it("streams thoughts as reasoning and text, keeping the thought signature", async () => {
     const provider = await providerFor({ turns: [{ reasoning: "Think: ü", reasoningSignature: "CiQBsig", text: "Hello 🌍!", chunkSize: 2 }] });
     const { chunks, error } = await collectFrom(provider);
@@ -122,7 +122,7 @@ describe("#20 item 2: GeminiProvider through @google/genai and the scripted Gemi
   });
 });
 
-describe("#20 item 2: the history as Gemini contents", () => {
+describe("the history is sent as Gemini contents", () => {
   it("pairs function responses with calls by name and order and sends the thought signature back on the first call", () => {
     const history: Message[] = [
       { role: "user", content: [{ type: "text", text: "fix it" }] },
@@ -166,7 +166,7 @@ describe("#20 item 2: the history as Gemini contents", () => {
   });
 });
 
-describe("#20 item 2: images in Gemini contents", () => {
+describe("images are sent as Gemini inline data", () => {
   it("sends user images and tool-result images as inlineData", () => {
     const { contents } = toGeminiContents([
       { role: "user", content: [{ type: "text", text: "look" }, { type: "image", mediaType: "image/png", data: "iVBORw0" }] },
@@ -181,7 +181,7 @@ describe("#20 item 2: images in Gemini contents", () => {
   });
 });
 
-describe("#20 item 2: responses outside the scripted server's repertoire (fixtures built from @google/genai's GenerateContentResponse type)", () => {
+describe("Gemini responses outside the scripted server's repertoire (fixtures built from @google/genai's GenerateContentResponse type)", () => {
   it("a blocked prompt is a bad request, not a retried network error", async () => {
     async function* responses(): AsyncGenerator<GenerateContentResponse> {
       yield { promptFeedback: { blockReason: "PROHIBITED_CONTENT" } } as GenerateContentResponse;

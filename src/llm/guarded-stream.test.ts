@@ -32,7 +32,7 @@ async function pulled(iterator: ChunkIterator): Promise<Chunk[]> {
   return chunks;
 }
 
-describe("guardedStream push mode (issue 18: one wait per SDK event)", () => {
+describe("guardedStream push mode waits once per SDK event", () => {
   it("hands over the same chunks, in the same order, as next() does, also through a hooked wrapper", async () => {
     for (const provider of await providers()) {
       const expected = await pulled(open(provider));

@@ -36,7 +36,7 @@ describe("model catalogue", () => {
   });
 });
 
-describe("#20 item 3: the new providers' models in the catalogue", () => {
+describe("Gemini and Responses API models in the catalogue", () => {
   it("knows Gemini's limits, prices and image input, and the Responses API's default model", () => {
     expect(modelInfo("gemini-2.5-pro")).toMatchObject({ contextWindow: 1_048_576, maxOutputTokens: 65_536, inputPrice: 1.25, outputPrice: 10, supportsImages: true, supportsReasoning: true });
     expect(modelInfo("models/gemini-2.5-flash").inputPrice).toBe(0.3);

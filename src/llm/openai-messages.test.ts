@@ -25,7 +25,7 @@ const history: Message[] = [
 ];
 
 describe("toOpenAiMessages", () => {
-  it("#20 signed reasoning of another API (a task resumed on Chat Completions) is left out and counted for a note", () => {
+  it("signed reasoning of another API (a task resumed on Chat Completions) is left out and counted for a note", () => {
     const dropped = new DroppedReasoning();
     const converted = toOpenAiMessages("sys", [
       { role: "user", content: [{ type: "text", text: "go" }] },

@@ -19,7 +19,7 @@ async function providerFor(scenario: Scenario, options: Partial<OpenAiResponsesP
   return new OpenAiResponsesProvider({ apiKey: "sk-test-secret", model: modelInfo("gpt-5.4"), baseUrl: `${server.url}/v1`, stall: { firstChunkMs: 5000, betweenChunksMs: 300 }, ...options });
 }
 
-describe("#20 item 1: OpenAiResponsesProvider through the openai SDK and the scripted Responses stream", () => {
+describe("OpenAiResponsesProvider through the openai SDK and the scripted Responses stream", () => {
   it("streams reasoning summaries as reasoning, text, and closes the reasoning with the encrypted item", async () => {
     const provider = await providerFor({ turns: [{ reasoning: "Think: ü", reasoningSignature: "gAAAA-secret-blob", text: "Hello 🌍!", chunkSize: 1 }] });
     const { chunks, error } = await collectFrom(provider);
@@ -129,7 +129,7 @@ describe("#20 item 1: OpenAiResponsesProvider through the openai SDK and the scr
   });
 });
 
-describe("#20 item 1: the history as Responses input items", () => {
+describe("the history is sent as Responses input items", () => {
   const encrypted = tagSignature("openai-responses", JSON.stringify({ id: "rs_1", summary: ["plan"], encrypted_content: "gAAAA-blob" }));
   const history: Message[] = [
     { role: "user", content: [{ type: "text", text: "fix it" }] },
@@ -188,7 +188,7 @@ describe("#20 item 1: the history as Responses input items", () => {
   });
 });
 
-describe("#20 item 1: images in the Responses input", () => {
+describe("images are sent as Responses input images", () => {
   it("sends user images and tool-result images as input_image data URLs", () => {
     const { input } = toResponsesInput([
       { role: "user", content: [{ type: "text", text: "look" }, { type: "image", mediaType: "image/png", data: "iVBORw0" }] },
@@ -204,7 +204,7 @@ describe("#20 item 1: images in the Responses input", () => {
   });
 });
 
-describe("#20 item 1: events outside the scripted server's repertoire (fixtures built from the openai SDK's ResponseStreamEvent types)", () => {
+describe("Responses API events outside the scripted server's repertoire (fixtures built from the openai SDK's ResponseStreamEvent types)", () => {
   async function* events(list: unknown[]): AsyncGenerator<OpenAI.Responses.ResponseStreamEvent> {
     for (const event of list) yield event as OpenAI.Responses.ResponseStreamEvent;
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isLoopbackHost, proxyFetch, proxyVariables } from "./proxy-fetch.js";
 
-describe("#20 item 4: which proxy variables apply", () => {
+describe("which proxy variables apply", () => {
   it("reads lower-case names before upper-case ones, and nothing without a proxy", () => {
     expect(proxyVariables({})).toBeUndefined();
     expect(proxyVariables({ NO_PROXY: "example.com" })).toBeUndefined();

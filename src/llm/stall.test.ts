@@ -60,7 +60,7 @@ function collector(): () => void {
   return runInNewContext("gc") as () => void;
 }
 
-describe("withStallTimeout memory (issue 18: one rejector per wait)", () => {
+describe("withStallTimeout keeps nothing reachable past a wait (one rejector per wait)", () => {
   it("keeps no item reachable after the consumer has dropped it, while the stream is still open", async () => {
     const gc = collector();
     const total = 2_000;

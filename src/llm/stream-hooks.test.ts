@@ -10,7 +10,7 @@ async function* chunks(texts: string[], failAfter?: number): AsyncGenerator<Chun
   }
 }
 
-describe("withStreamHooks (issue 18: one thin iterator instead of a generator per wrapper)", () => {
+describe("withStreamHooks wraps a stream in one thin iterator, not a generator per wrapper", () => {
   it("passes every chunk through the chunk hook and ends once", async () => {
     const seen: string[] = [];
     let ends = 0;

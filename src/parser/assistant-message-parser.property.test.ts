@@ -63,7 +63,7 @@ describe("parser properties (P-perf-1)", () => {
     );
   });
 
-  it("issue 18: a chunk onlyGrows accepts changes neither how many blocks there are nor which are complete, and may be pushed later, joined", () => {
+  it("a chunk onlyGrows accepts changes neither how many blocks there are nor which are complete, and may be pushed later, joined", () => {
     fc.assert(
       fc.property(answerText, cutFractions, (text, fractions) => {
         const everyChunk = new AssistantMessageParser(registeredNames);

@@ -35,7 +35,7 @@ function referenceOptions(options: ParserOptions | undefined, final: boolean) {
   };
 }
 
-describe("parser table (issue 2 rules, every split point)", () => {
+describe("parser table: the parsing rules hold at every split point", () => {
   it("has at least 40 cases", () => {
     expect(parserCases.length).toBeGreaterThanOrEqual(40);
   });

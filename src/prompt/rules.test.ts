@@ -33,7 +33,7 @@ function builder(rules: TaskRules) {
 
 const prompt = (rules: TaskRules) => builder(rules).systemPrompt({ mode: "act", protocol: "xml", mcpSection: "" });
 
-describe("rules (issue #15 Rules)", () => {
+describe("rules: globs, nested AGENTS.md, conditional rules and imports", () => {
   it("globs: ** across folders, * within a name, {a,b}, a bare name anywhere", () => {
     expect(globMatches("src/**/*.ts", "src/a/b/c.ts")).toBe(true);
     expect(globMatches("src/**/*.ts", "src/c.ts")).toBe(true);
@@ -93,7 +93,7 @@ describe("rules (issue #15 Rules)", () => {
   });
 });
 
-describe("/rules (issue #15 Rules: toggles)", () => {
+describe("/rules lists rules and toggles them per task", () => {
   it("lists the rules with marks and toggles one by a unique part of its name; the toggles stay with the task id", async () => {
     await put(join(workspace, "AGENTS.md"), "Root.");
     await put(join(workspace, ".clinerules", "db.md"), "---\npaths: [\"**/*.sql\"]\n---\nNo DROP.");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TaskBudget, countSoFar } from "./budget.js";
 
-describe("#14 budgets", () => {
+describe("budgets stop the task at each limit and count across resumes", () => {
   const none = { tokensIn: 0, tokensOut: 0, cost: 0 };
 
   it("stops at each limit with a message naming it, and stays stopped", () => {

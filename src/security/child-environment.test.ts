@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { looksSecret, scrubEnvironment, secretValues } from "./child-environment.js";
 import { SecretRedactor } from "./redaction.js";
 
-describe("#14 child environment and redaction", () => {
+describe("child processes get no secrets, and secret values are redacted", () => {
   it("drops variables whose names look like keys, tokens, passwords or secrets, unless allowed", () => {
     const env = { PATH: "/usr/bin", HOME: "/home/u", PWD: "/w", ANTHROPIC_API_KEY: "sk-1", GITHUB_TOKEN: "t", DB_PASSWORD: "p", AWS_ACCESS_KEY_ID: "a", MY_SECRET: "s", SSH_AUTH_SOCK: "/tmp/agent", NPM_TOKEN: "n", EDITOR: "vi" };
     expect(scrubEnvironment(env, ["NPM_TOKEN"])).toEqual({ PATH: "/usr/bin", HOME: "/home/u", PWD: "/w", NPM_TOKEN: "n", EDITOR: "vi" });

@@ -6,7 +6,7 @@ const rules = (block: { allow?: string[]; deny?: string[] }) => new PermissionRu
 const decide = async (command: string, block: { allow?: string[]; deny?: string[] }, sandboxNetwork = false) =>
   (await commandNetwork({ command, rules: rules(block), sandboxNetwork })).network;
 
-describe("#14 Network rules: which sandboxed commands get the network", () => {
+describe("Network rules: which sandboxed commands get the network", () => {
   it("every program of the command line must be allowed; wrappers count as what they run", async () => {
     const allow = { allow: ["Network(npm install:*)", "Network(git fetch)"] };
     expect(await decide("npm install left-pad", allow)).toBe(true);

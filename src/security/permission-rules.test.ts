@@ -7,7 +7,7 @@ import { splitRuleList } from "./permission-sources.js";
 const workspace = "/work/project";
 const rules = (block: { allow?: string[]; ask?: string[]; deny?: string[] }) => new PermissionRules(rulesFromBlock(block, "test"), workspace);
 
-describe("#14 permission rules in Claude Code's format", () => {
+describe("permission rules in Claude Code's format", () => {
   it("parses tools, specifiers and mcp names; rejects what is not a rule", () => {
     expect(parseRule("Bash(git log:*)", "allow", "s")).toMatchObject({ tool: "Bash", specifier: "git log:*" });
     expect(parseRule("Bash", "deny", "s")).toMatchObject({ tool: "Bash", specifier: undefined });

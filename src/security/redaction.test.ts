@@ -11,7 +11,7 @@ function piecesOf(value: string): string[] {
   return pieces;
 }
 
-describe("#18 SecretRedactor: a secret split across two updates is never shown in part", () => {
+describe("SecretRedactor: a secret split across two updates is never shown in part", () => {
   it("a partial message's text holds back an end that could start a secret, and shows it once it is whole or cannot be one", () => {
     const redactor = new SecretRedactor([secret]);
     expect(redactor.partialText("the key is sk-live-0123")).toBe("the key is ");

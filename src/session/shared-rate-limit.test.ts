@@ -14,7 +14,7 @@ async function drain(stream: AsyncIterable<Chunk>): Promise<Chunk[]> {
   return chunks;
 }
 
-describe("issue #17 shared rate limit", () => {
+describe("subagents share a rate limit: one 429 holds back the others", () => {
   it("a 429 seen by one subagent holds back the next request of another until its retry-after has passed", async () => {
     const provider = new MockProvider({
       scenario: {

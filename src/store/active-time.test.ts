@@ -4,7 +4,7 @@ import { readLog } from "./log-reader.js";
 const ui = (id: string, ts: number) => JSON.stringify({ kind: "ui", message: { type: "say", say: "text", id, ts, text: id, partial: false } });
 const status = JSON.stringify({ kind: "status", status: "completed", tokensIn: 0, tokensOut: 0, cost: 0 });
 
-describe("#14 the time a task ran, from its log (--max-time across resumes)", () => {
+describe("the time a task ran, from its log (--max-time across resumes)", () => {
   it("sums each run's span from its first to its last message; the gaps between runs do not count", () => {
     const log = [ui("a", 1_000), ui("b", 4_000), status, ui("c", 100_000), ui("d", 102_500), status, ""].join("\n");
     expect(readLog(log).activeMs).toBe(3_000 + 2_500);

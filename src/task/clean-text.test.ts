@@ -21,7 +21,7 @@ const knownTags = new Set(["read_file", "path", "list_code_definition_names", "a
 const pieces = fc.constantFrom("<thinking>", "</thinking>", "<think>", "</think>", "<", "</", "<read_", "<pa", " ", "\n", "a", "word ", "x<y", ">", "<path>", "</path>");
 const text = fc.array(fc.oneof(pieces, fc.string({ maxLength: 40 })), { maxLength: 60 }).map((parts) => parts.join(""));
 
-describe("cleanTextForDisplay (SPEC P12, issue 18: tail-only)", () => {
+describe("cleanTextForDisplay cleans only the new tail of growing text (SPEC P12)", () => {
   it("P12: one pass gives what the reference gives", () => {
     fc.assert(
       fc.property(text, fc.boolean(), (raw, partial) => {

@@ -19,7 +19,7 @@ function exchange(count: number): Message[] {
   return messages;
 }
 
-describe("#11 item 6: resources on failure paths", () => {
+describe("failure paths keep the log replayable and memory flat", () => {
   it("P-perf-4: truncating after a context-window error appends one marker entry; the log replays to the kept history", async () => {
     const log = new MemoryLog();
     const history = new ConversationHistory({ log, stateLock: new StateLock(), initial: [] });

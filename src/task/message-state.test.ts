@@ -19,7 +19,7 @@ function recordingState(): { state: MessageState; seen: UiMessage[] } {
 }
 
 describe("MessageState", () => {
-  it("issue #12: a keyed message finalised by an abort is updated in place by its late final say, not shown twice", () => {
+  it("a keyed message finalised by an abort is updated in place by its late final say, not shown twice", () => {
     const { state, seen } = recordingState();
     const first = state.say("command_output", "line 1\n", { partial: true, key: "call-1:output" });
     // Esc: the round ends and every open message is finalised...

@@ -8,7 +8,7 @@ const stop = (reason: string): Chunk => ({ type: "stop", reason });
 const read = (path: string): string => `<read_file>\n<path>${path}</path>\n</read_file>`;
 const cutWrite = "<write_to_file>\n<path>big.ts</path>\n<content>\nexport const a = 1;\nexport const b =";
 
-describe("#11 item 1: an answer cut off by the output-token limit", () => {
+describe("a tool left open by the output-token limit is not run", () => {
   it("xml: the tool block left open at a max_tokens stop is not run; the user sees why; the model is told to split the work", async () => {
     const { task, provider, tools, host } = makeTask([[...textChunks(`I will write it.\n${cutWrite}`, 9), stop("max_tokens")], textChunks(complete(), 5)], {
       yes: true,

@@ -4,7 +4,7 @@ import { deferred, text, textChunks } from "./test-support/gated-provider.js";
 
 const read = (path: string): string => `<read_file>\n<path>${path}</path>\n</read_file>`;
 
-describe("messages typed while the task works (issue #12)", () => {
+describe("messages typed while the task works reach its next request", () => {
   it("a message queued during a step reaches the model in its very next request, and is shown as the user's", async () => {
     const queue: string[] = [];
     const held = deferred();

@@ -13,7 +13,7 @@ function blocks(list: Block[]) {
   return { get length() { return list.length; }, at: (index: number) => list[index] };
 }
 
-describe("PresentationFrame (issue 18: growing text once per frame; SPEC P4: a completed block at once)", () => {
+describe("PresentationFrame presents growing text once per frame and a completed block at once (SPEC P4)", () => {
   it("presents growth at most once per frame, and the last growth at the frame's end", () => {
     const text: Block = { type: "text", content: "a", partial: true };
     let presented = 0;

@@ -23,7 +23,7 @@ function unpairedToolUses(history: readonly Message[]): string[] {
   return unpaired;
 }
 
-describe("#11 item 5: per-round state is created fresh for every round", () => {
+describe("per-round state is created fresh for every round", () => {
   it("a provider that numbers calls call_0 in every round: an unanswered call of a later round does not look answered", async () => {
     const { task, tools } = makeTask([[call("call_0", "read_file", '{"path":"a.ts"}')], [call("call_0", "wait", "{}")]], {
       yes: true,

@@ -3,7 +3,7 @@ import { StreamAssembler } from "./stream-assembler.js";
 
 const shape = (assembler: StreamAssembler): string => assembler.toArray().map((block) => `${block.type}:${block.partial}`).join();
 
-describe("issue 18: deltas that only make the last block longer are taken in lazily", () => {
+describe("deltas that only make the last block longer are taken in lazily", () => {
   it("xml text: growth is parsed when the blocks are read, and readers see every delta", () => {
     const assembler = new StreamAssembler({ protocol: "xml", parser: {} });
     expect(assembler.pushText("  ")).toBe(true); // nothing listed yet: the next text makes a block

@@ -12,7 +12,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-describe("#11 item 4: Anthropic thinking and redacted_thinking kept exactly (recorded stream)", () => {
+describe("Anthropic thinking and redacted_thinking kept exactly (recorded stream)", () => {
   it("each thinking and redacted_thinking block goes back with its own signature or data, in order, with the tool result", async () => {
     server = await startReplayServer([recording("anthropic-thinking-redacted-tool.sse"), recording("anthropic-completion-tool.sse")]);
     const provider = new AnthropicProvider({ apiKey: "k", model: modelInfo("claude-sonnet-4-5-20250929"), baseUrl: server.url, thinkingBudgetTokens: 2048 });

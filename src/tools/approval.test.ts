@@ -29,7 +29,7 @@ describe("ApprovalPolicy", () => {
     for (const [request, verdict] of requests) expect(await verdictOf(policy(), request)).toBe(verdict);
   });
 
-  it("#14 the model's requires_approval=false only adds caution: commandsSafe runs only what cairn's parse finds read-only", async () => {
+  it("the model's requires_approval=false only adds caution: commandsSafe runs only what cairn's parse finds read-only", async () => {
     const safe = policy({ commandsSafe: true });
     expect(await verdictOf(safe, { kind: "command", command: "git status --short", requiresApproval: false })).toBe("auto");
     expect(await verdictOf(safe, { kind: "command", command: "ls -la | grep x", requiresApproval: false })).toBe("auto");
@@ -49,7 +49,7 @@ describe("ApprovalPolicy", () => {
     expect(await verdictOf(policy({}, true, true), { kind: "edit", inside: false, path: "/a" })).toBe("auto");
   });
 
-  it("#14 outside reads need --allow-outside-reads (or a rule) with --yes", async () => {
+  it("outside reads need --allow-outside-reads (or a rule) with --yes", async () => {
     expect(await verdictOf(policy({}, true), { kind: "read", inside: false, path: "/etc/hostname" })).toBe("refuse");
     const allowed = new ApprovalPolicy({ settings: defaultApprovalSettings, yes: true, allowOutsideWrites: false, allowOutsideReads: true });
     expect(await verdictOf(allowed, { kind: "read", inside: false, path: "/etc/hostname" })).toBe("auto");
@@ -57,7 +57,7 @@ describe("ApprovalPolicy", () => {
     expect(await verdictOf(ruled, { kind: "read", inside: false, path: "/etc/hostname" })).toBe("auto");
   });
 
-  it("#14 protected paths ask explicitly even with --yes; credentials folders are refused unless a rule names them", async () => {
+  it("protected paths ask explicitly even with --yes; credentials folders are refused unless a rule names them", async () => {
     const workspace = createTestWorkspace({ "a.txt": "a" });
     try {
       const guard = new WorkspaceGuard(workspace.root);
@@ -85,7 +85,7 @@ describe("ApprovalPolicy", () => {
     }
   });
 
-  it("#14 a carriage return, bidi override or tag character is shown escaped and flagged in the prompt, the card and the output", async () => {
+  it("a carriage return, bidi override or tag character is shown escaped and flagged in the prompt, the card and the output", async () => {
     const context = createRecordingContext({ answers: [{ response: "no" }] });
     const command = "touch pwned; \u202egit status --short\r\u{E0041}git status --short";
     await policy().approve({ request: { kind: "command", command, requiresApproval: true }, context, presentation: { key: "k", text: command, meta: { tool: "execute_command", command } } });
@@ -109,7 +109,7 @@ describe("ApprovalPolicy", () => {
     expect(context.says.every((say) => say.key === "k" && !say.partial)).toBe(true);
   });
 
-  it("#14 'always allow' offers the generalised rule, applies it at once and saves it where the user chose", async () => {
+  it("'always allow' offers the generalised rule, applies it at once and saves it where the user chose", async () => {
     const workspace = createTestWorkspace({});
     try {
       const userFile = join(workspace.base, "user-config", "config.json");

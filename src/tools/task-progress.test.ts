@@ -8,7 +8,7 @@ beforeEach(() => {
 });
 afterEach(() => workspace.cleanup());
 
-describe("the task checklist in the tools (issue #13)", () => {
+describe("the tools update and show the task checklist", () => {
   it("xml protocol: task_progress is an optional parameter of every tool; a changed list is shown as a checklist message", async () => {
     const executor = createTestExecutor(workspace);
     expect(executor.parameterNames()).toContain("task_progress");

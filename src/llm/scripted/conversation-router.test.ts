@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConversationRouter, firstUserText, firstUserTextOfBody } from "./conversation-router.js";
 
-describe("issue #17 scripted conversations", () => {
+describe("scripted conversations are routed by their first user message", () => {
   it("routes requests by their first user message, each conversation counting its own turns; the rest go to the main turns", () => {
     const router = new ConversationRouter({
       turns: [{ text: "main 0" }, { text: "main 1" }],

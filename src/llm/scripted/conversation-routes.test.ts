@@ -16,7 +16,7 @@ async function textOf(provider: Provider, userText: string): Promise<string> {
   return text;
 }
 
-describe("issue #17 scripted conversations through the real SDKs of all four APIs", () => {
+describe("scripted conversations through the real SDKs of all four APIs", () => {
   it("routes each API's request by its first user message", async () => {
     const server = await scripted.start({
       turns: [{ text: "main 0" }, { text: "main 1" }, { text: "main 2" }, { text: "main 3" }],

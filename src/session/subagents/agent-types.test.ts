@@ -10,7 +10,7 @@ afterEach(async () => {
   root = undefined;
 });
 
-describe("issue #17 agent types", () => {
+describe("agent types are read from Claude Code agent files in every agents folder", () => {
   it("reads a Claude Code agent file unchanged: Claude tool names mapped, model inherit, body as instructions", () => {
     const type = parseAgentFile(
       "---\nname: code-reviewer\ndescription: Expert code review specialist. Use after writing code.\ntools: Read, Grep, Glob, Bash\nmodel: inherit\n---\n\nYou are a senior reviewer.\n",

@@ -30,7 +30,7 @@ async function runTask(turns: string[]): Promise<{ shown: UiMessage[]; logged: U
   return { shown: host.finalMessages(), logged };
 }
 
-describe("#11 UI message meta: typed per kind by its writers, read by kind", () => {
+describe("UI message meta: typed per kind by its writers, read by kind", () => {
   it("a reader gets what the tools and the Task wrote (a diff to approve, a command's end, a question's options, a failure, usage), live and from the log", async () => {
     const { shown, logged } = await runTask([
       "<write_to_file>\n<path>src/a.ts</path>\n<content>export const a = 1;\n</content>\n</write_to_file>",

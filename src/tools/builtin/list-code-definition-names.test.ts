@@ -47,7 +47,7 @@ describe("list_code_definition_names", () => {
     expect(textOf((await executor.executeTool(toolCall("list_code_definition_names", { path: "src/readme.md" }), createRecordingContext())).content)).toContain("not a source file");
   });
 
-  it("#14 follows no link out of the workspace or into an ignored folder: every walked file is checked by its real path", async () => {
+  it("follows no link out of the workspace or into an ignored folder: every walked file is checked by its real path", async () => {
     workspace.write("../outside/stolen.ts", "export function outsideSecret() {}\n");
     workspace.write("vault/hidden.ts", "export function vaultSecret() {}\n");
     workspace.write(".cairnignore", "src/.cairnignore-me.ts\nvault/\n");

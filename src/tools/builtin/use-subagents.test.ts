@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatReport, parseSubagentCalls } from "./use-subagents.js";
 
-describe("issue #17 use_subagents parameter", () => {
+describe("use_subagents reads its children from a JSON array and reports on each", () => {
   const known = ["explore", "general", "doc-reader"];
 
   it("reads a JSON array of {prompt, agent}; agent defaults to general", () => {

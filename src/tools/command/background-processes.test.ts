@@ -45,7 +45,7 @@ function run(command: string, extra: Partial<RunCommandOptions> = {}) {
   });
 }
 
-describe("#11 item 3: processes a command starts in the background do not outlive it", () => {
+describe("processes a command starts in the background do not outlive it", () => {
   it("a background child (`sleep 300 &`) is ended when the command finishes", async () => {
     const result = await run(`sleep 300 & echo $! > ${folder}/bg.pid; echo started`).done;
     expect(result.end).toMatchObject({ kind: "exited", exitCode: 0 });

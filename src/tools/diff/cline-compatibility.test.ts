@@ -20,7 +20,7 @@ afterEach(() => workspace.cleanup());
 
 const edits = { approval: { ...defaultApprovalSettings, editInside: true } };
 
-describe("#11 edits: what Cline accepts, cairn accepts", () => {
+describe("edits: what Cline accepts, cairn accepts", () => {
   it("a diff whose last block has no closing +++++++ REPLACE marker applies (replace_in_file)", async () => {
     const executor = createTestExecutor(workspace, edits);
     const diff = block(["  return 1;"], ["  return 10;"]) + "\n" + block(["  return 2;"], ["  return 20;"], false);

@@ -31,7 +31,7 @@ describe("HeadlessHost --json output", () => {
     expect(lines[1]?.["meta"]).toEqual({ tool: "read_file", path: "src/x.ts" });
   });
 
-  it("#18 prints partial updates as deltas after a snapshot, and each message's final state exactly once", () => {
+  it("prints partial updates as deltas after a snapshot, and each message's final state exactly once", () => {
     const { host, stdout } = createHost({ jsonDeltaHold: { chars: 0, ms: 0 } });
     const first = say("text", "Hel", { partial: true });
     host.onMessage(first);
@@ -48,7 +48,7 @@ describe("HeadlessHost --json output", () => {
   });
 });
 
-describe("HeadlessHost --json pacing (#18: a slow stream is not mostly line overhead)", () => {
+describe("HeadlessHost --json pacing: a slow stream is not mostly line overhead", () => {
   it("holds small partial updates until 512 characters are new or a second has passed; a final line never waits", () => {
     vi.useFakeTimers();
     try {

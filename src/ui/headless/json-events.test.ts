@@ -15,7 +15,7 @@ function written(messages: UiMessage[]): Array<Record<string, unknown>> {
   });
 }
 
-describe("#18 --json format 2: snapshots, deltas, replacements", () => {
+describe("--json format 2: snapshots, deltas, replacements", () => {
   it("a message starts with its whole text, continues with deltas, and ends with its whole text", () => {
     const first = say("text", "The ", { partial: true, meta: { note: 1 } });
     const lines = written([first, { ...first, text: "The answer" }, { ...first, text: "The answer is 42" }, { ...first, text: "The answer is 42.", partial: false }]);
@@ -115,7 +115,7 @@ const askKinds: Record<AskType, true> = {
   resume_completed_task: true, plan_mode_respond: true, use_mcp_server: true, empty_response: true,
 };
 
-describe("#18 docs/json-events.schema.json", () => {
+describe("docs/json-events.schema.json names every kind and refuses broken lines", () => {
   it("names every say and ask kind cairn has", () => {
     const schema = JSON.parse(readFileSync(jsonEventsSchemaPath, "utf8")) as { $defs: Record<string, { enum?: string[] }> };
     expect([...(schema.$defs["sayKind"]?.enum ?? [])].sort()).toEqual(Object.keys(sayKinds).sort());

@@ -62,7 +62,7 @@ describe("the answer", () => {
     expect(ui.frame()).toContain("Second line.");
   });
 
-  it("issue #12: a streaming answer keeps updating in place when a checkpoint is shown after it", async () => {
+  it("a streaming answer keeps updating in place when a checkpoint is shown after it", async () => {
     const ui = mount();
     ui.host.onMessage(say("a", "text", "This", { partial: true }));
     await ui.tick();
@@ -79,7 +79,7 @@ describe("the answer", () => {
     expect(frame.indexOf("Second line too.")).toBeLessThan(frame.indexOf("Checkpoint f520fb59fd34"));
   });
 
-  it("issue #12: a streaming reasoning keeps updating when a warning arrives meanwhile", async () => {
+  it("a streaming reasoning keeps updating when a warning arrives meanwhile", async () => {
     const ui = mount();
     ui.host.onMessage(say("r", "reasoning", "Let me th", { partial: true }));
     await ui.tick();

@@ -7,7 +7,7 @@ import type { Mounted } from "./test-support/mount.js";
 
 const at = (text: string, cursor: number): editor.EditorState => ({ text, cursor });
 
-describe("the input line's edits (issue #12)", () => {
+describe("the input line edits text, keeps a history and decodes keys", () => {
   it("moves by character, word and line; deletes words and line parts", () => {
     expect(editor.insert(at("helo", 3), "l")).toEqual(at("hello", 4));
     expect(editor.backspace(at("hello", 5))).toEqual(at("hell", 4));

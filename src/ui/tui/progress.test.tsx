@@ -22,7 +22,7 @@ const say = <K extends SayType>(id: string, kind: K, text: string, extra: { part
   ...(extra.meta === undefined ? {} : { meta: extra.meta }),
 });
 
-describe("progress (issue #12)", () => {
+describe("progress: a silent command's elapsed time and the growing token counts", () => {
   it("a silent command shows how long it has been running; output ending it removes the timer", async () => {
     const controller = new FakeController();
     const ui = (mounted = mountApp({ controller }));
@@ -43,7 +43,7 @@ describe("progress (issue #12)", () => {
     expect(ui.frame()).toMatch(/↑12k ↓450 \$0\.0421/);
   });
 
-  it("#14 the status line shows what is left of the task's budgets", async () => {
+  it("the status line shows what is left of the task's budgets", async () => {
     const controller = new FakeController();
     controller.current = { ...controller.current, budgetLeft: "budget left: 3 requests, $0.40" };
     const ui = (mounted = mountApp({ controller }));

@@ -31,8 +31,8 @@ function fakeSession(overrides: Partial<SlashSession> = {}): SlashSession & { ca
   };
 }
 
-describe("slash commands (issue #12)", () => {
-  it("#13 /compact and /uncompact are local commands that reach the session's context manager", async () => {
+describe("slash commands are parsed and run locally, never sent to the model", () => {
+  it("/compact and /uncompact are local commands that reach the session's context manager", async () => {
     const session = fakeSession();
     const registry = new SlashCommandRegistry();
     registerBuiltinSlashCommands(registry);
@@ -42,7 +42,7 @@ describe("slash commands (issue #12)", () => {
     expect(session.calls).toEqual(["compact", "uncompact"]);
   });
 
-  it("#20 item 3: /model without arguments lists the models the provider serves", async () => {
+  it("/model without arguments lists the models the provider serves", async () => {
     const registry = new SlashCommandRegistry();
     registerBuiltinSlashCommands(registry);
     const printed: string[] = [];

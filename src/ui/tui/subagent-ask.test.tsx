@@ -9,7 +9,7 @@ afterEach(() => {
   mounted = undefined;
 });
 
-describe("issue #17 in the TUI", () => {
+describe("subagents in the TUI: approval prompts and cards", () => {
   it("a subagent's approval prompt names the subagent, and the answer reaches it", async () => {
     mounted = mountApp();
     const ask: AskMessage = {

@@ -3,7 +3,7 @@ import type { UiMessage } from "../../task/contracts/messages.js";
 import { ManualClock } from "./test-support/fake-terminal.js";
 import { TuiHost } from "./tui-host.js";
 
-describe("#11: a failed tool is visible in the terminal UI", () => {
+describe("a failed tool is visible in the terminal UI", () => {
   it("a tool card printed before its tool failed gets a card of its own with the failure", () => {
     const clock = new ManualClock();
     const host = new TuiHost({ clock });

@@ -5,7 +5,7 @@ import { ChecklistPanel } from "./checklist-panel.js";
 
 const message = (text: string): UiMessage => ({ type: "say", say: "checklist", id: "c1", ts: 0, text, partial: false });
 
-describe("ChecklistPanel (issue #13: the task checklist pinned in the TUI)", () => {
+describe("ChecklistPanel pins the task checklist in the TUI", () => {
   it("shows the latest list with done and open items and a count", () => {
     const { lastFrame } = render(<ChecklistPanel message={message("- [x] Read the parser\n- [ ] Cache the tokens\n- [ ] Run the benchmark")} width={60} />);
     const frame = lastFrame() ?? "";

@@ -15,7 +15,7 @@ const cli = useCliFixture();
 
 const anthropic = (target: ScriptedServer): string[] => ["--provider", "anthropic", "--base-url", target.url, "--api-key", "test-key"];
 
-describe("issue #12 defects (CLI)", () => {
+describe("the CLI says once, and clearly, what went wrong and what to change", () => {
   it("Esc / SIGINT during a running command: its output is one message, not two", { timeout: 60_000 }, async () => {
     const server = await cli.startServer({ turns: [{ text: "<execute_command>\n<command>echo output-marker; sleep 30</command>\n<requires_approval>false</requires_approval>\n</execute_command>" }] });
     const run = startCli(["run", "--json", "--yes", ...anthropic(server), "run it"], { env: cli.sandbox.env, cwd: cli.sandbox.workspace });

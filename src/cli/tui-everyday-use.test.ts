@@ -12,10 +12,10 @@ import { useTerminalFixture } from "./test-support/terminal-fixture.js";
 
 const cli = useTerminalFixture();
 
-if (!tmuxAvailable()) console.warn("tmux is not installed: the issue #12 terminal tests are skipped (install the tmux package)");
+if (!tmuxAvailable()) console.warn("tmux is not installed: the terminal UI tests in tmux are skipped (install the tmux package)");
 
 
-describe.skipIf(!tmuxAvailable())("issue #12 defects in the terminal UI (tmux)", () => {
+describe.skipIf(!tmuxAvailable())("interrupting, quitting and resuming in the terminal UI (tmux)", () => {
   it("feedback typed after Esc is shown; quitting at the completion prompt is exit 0, not interrupted; resume shows the task and its transcript", { timeout: 180_000 }, async () => {
     const target = await cli.startServer({
       turns: [
@@ -51,7 +51,7 @@ describe.skipIf(!tmuxAvailable())("issue #12 defects in the terminal UI (tmux)",
   });
 });
 
-describe.skipIf(!tmuxAvailable())("issue #12: no API key at start-up (tmux)", () => {
+describe.skipIf(!tmuxAvailable())("a missing API key stops the terminal UI before it opens (tmux)", () => {
   it("says what to set before the UI opens, and repeats the task so it is not lost", { timeout: 60_000 }, async () => {
     const ui = await cli.openCairn(["--provider", "anthropic", "fix the failing test"], { env: { ANTHROPIC_API_KEY: "", CAIRN_API_KEY: "" } });
     // Long lines wrap at 80 columns: read the screen as one line.
@@ -65,7 +65,7 @@ describe.skipIf(!tmuxAvailable())("issue #12: no API key at start-up (tmux)", ()
   });
 });
 
-describe.skipIf(!tmuxAvailable())("issue #12 slash commands in the terminal UI (tmux)", () => {
+describe.skipIf(!tmuxAvailable())("slash commands in the terminal UI (tmux)", () => {
   it("/help via the menu, /cost, /mode, /model, an unknown command, a failed /restore that keeps the task, and /restore of an earlier task's checkpoint", { timeout: 180_000 }, async () => {
     const target = await cli.startServer({
       turns: [
@@ -136,7 +136,7 @@ describe.skipIf(!tmuxAvailable())("issue #12 slash commands in the terminal UI (
   });
 });
 
-describe.skipIf(!tmuxAvailable())("issue #12 habits in the terminal UI (tmux)", () => {
+describe.skipIf(!tmuxAvailable())("typing and editing input in the terminal UI (tmux)", () => {
   it("typing while cairn works queues the message for the next tool boundary; the input line edits, continues lines, pastes as one message and remembers", { timeout: 180_000 }, async () => {
     const target = await cli.startServer({
       turns: [
@@ -194,7 +194,7 @@ describe.skipIf(!tmuxAvailable())("issue #12 habits in the terminal UI (tmux)", 
   });
 });
 
-describe.skipIf(!tmuxAvailable())("issue #12 mentions in the terminal UI (tmux)", () => {
+describe.skipIf(!tmuxAvailable())("@path mentions complete and attach in the terminal UI (tmux)", () => {
   it("@path completes with Tab, the file reaches the model, the screen shows what was attached", { timeout: 120_000 }, async () => {
     const { mkdir, writeFile } = await import("node:fs/promises");
     await mkdir(join(cli.sandbox.workspace, "src"), { recursive: true });
@@ -217,7 +217,7 @@ describe.skipIf(!tmuxAvailable())("issue #12 mentions in the terminal UI (tmux)"
   });
 });
 
-describe.skipIf(!tmuxAvailable())("issue #12 progress in the terminal UI (tmux)", () => {
+describe.skipIf(!tmuxAvailable())("the terminal UI shows a silent command's time and a closing summary (tmux)", () => {
   it("a silent command shows its elapsed time; the end of the task shows a summary with tokens and cost", { timeout: 120_000 }, async () => {
     const target = await cli.startServer({
       turns: [
