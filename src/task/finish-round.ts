@@ -51,13 +51,13 @@ export async function finishRound(closer: RoundCloser, finished: StreamedRound):
   const { taskState, history, failures } = closer;
   const cutAtOutputLimit = !streamError && finished.stopReason === "max_tokens";
   if (streamError) {
-    round.streamCut = "stream_failed"; // nothing half-streamed runs
+    round.streamPhase = { kind: "cut", reason: "stream_failed" }; // nothing half-streamed runs
   } else if (cutAtOutputLimit) {
-    round.streamCut = "output_limit"; // a call cut by the output limit is incomplete
+    round.streamPhase = { kind: "cut", reason: "output_limit" }; // a call cut by the output limit is incomplete
   } else {
     assembler.finish(); // SPEC T17
+    round.streamPhase = { kind: "complete" };
   }
-  round.didCompleteReadingStream = true;
   // The request is over once its stream is: its message gets its tokens and cost now, not after its tools
   // ran (a subagent's card counts them while the child waits for an approval). The provider's stop reason
   // rides on it (an editor's turn can end with it).

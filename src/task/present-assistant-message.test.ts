@@ -20,7 +20,8 @@ class Blocks implements BlockList {
 }
 
 function fixture(options: { parallelTools?: boolean } = {}) {
-  const taskState = new TaskState();
+  const lock = new StateLock();
+  const taskState = new TaskState({ protocol: "xml", parallelTools: options.parallelTools ?? false, stateLock: lock });
   const blocks = new Blocks();
   const state = taskState.startRound(blocks);
   const events: string[] = [];
@@ -37,7 +38,7 @@ function fixture(options: { parallelTools?: boolean } = {}) {
     runTool: async (block) => {
       events.push(`run ${block.name} locked=${String(state.presentAssistantMessageLocked)}`);
       if (block.name === "slow") await new Promise<void>((resolve) => (release = resolve));
-      state.didAlreadyUseTool = true;
+      await lock.withStateLock(() => state.applyToolRun({ block, status: "success", content: "ok", mutating: false, completed: false, repetition: "ok" }));
     },
     skipTool: async (block, reason) => {
       events.push(`skip ${block.name} ${reason}`);
@@ -99,7 +100,7 @@ describe("presentAssistantMessage", () => {
     expect(state.userMessageContentReady).toBe(false);
     await presentAssistantMessage(context);
     expect(state.userMessageContentReady).toBe(false);
-    state.didCompleteReadingStream = true;
+    state.streamPhase = { kind: "complete" };
     await presentAssistantMessage(context);
     expect(state.userMessageContentReady).toBe(true);
   });
@@ -115,7 +116,7 @@ describe("presentAssistantMessage", () => {
   it("P13: in serial mode, after a tool ran, a partial tool block is skipped and the index moves on", async () => {
     const { blocks, events, context, state } = fixture();
     blocks.items.push(tool("first"), tool("second", true));
-    state.didCompleteReadingStream = true;
+    state.streamPhase = { kind: "complete" };
     await presentAssistantMessage(context);
     expect(events).toEqual(["run first locked=true", "skip second serial"]);
     expect(state.userMessageContentReady).toBe(true);

@@ -2,8 +2,9 @@ import type { Block, ToolUseBlock } from "../parser/types.js";
 import { TaskAbortedError } from "./errors.js";
 import type { SayOptions } from "./message-state.js";
 import type { SayType } from "./contracts/messages.js";
-import type { Round, StreamCut } from "./round.js";
+import type { Round } from "./round.js";
 import type { TaskState } from "./task-state.js";
+import type { SkipReason } from "./tool-runner.js";
 
 /** What the presenter needs from its Task. */
 export interface PresenterContext {
@@ -17,7 +18,7 @@ export interface PresenterContext {
   /** Runs a complete tool call and records its result (SPEC T19: through the ToolExecutor). */
   runTool(block: ToolUseBlock, round: Round): Promise<void>;
   /** Records that a tool was not run, with the reason the model is given. */
-  skipTool(block: ToolUseBlock, reason: "serial" | "rejected" | StreamCut, round: Round): Promise<void>;
+  skipTool(block: ToolUseBlock, reason: SkipReason, round: Round): Promise<void>;
   presentAssistantMessage(): Promise<void>;
 }
 
@@ -36,23 +37,23 @@ export async function presentAssistantMessage(context: PresenterContext): Promis
   const round = context.taskState.round;
 
   // P3: lock + pending, not a queue; many stream callbacks merge into one run.
-  if (round.presentAssistantMessageLocked) {
-    round.presentAssistantMessageHasPendingUpdates = true;
+  if (round.presenterLock !== "idle") {
+    round.presenterLock = "presenting-with-pending-update";
     return;
   }
-  round.presentAssistantMessageLocked = true;
-  round.presentAssistantMessageHasPendingUpdates = false;
+  round.presenterLock = "presenting";
 
   const index = round.currentStreamingContentIndex;
   const original = round.assistantMessageContent.at(index);
   if (original === undefined) {
-    // P7: past the end means the next block has not arrived yet, or never will.
-    if (round.didCompleteReadingStream) round.markUserMessageContentReady();
-    round.presentAssistantMessageLocked = false;
+    // P7: past the end means the next block has not arrived yet, or never will (ready once the stream is complete).
+    round.markUserMessageContentReady();
+    round.presenterLock = "idle";
     return;
   }
   const block = cloneBlock(original);
   const serialGateClosed = round.didAlreadyUseTool && !context.parallelTools;
+  let pendingUpdate: boolean;
 
   try {
     switch (block.type) {
@@ -83,13 +84,15 @@ export async function presentAssistantMessage(context: PresenterContext): Promis
         } else {
           // P4: run as soon as the block is complete, while the answer still streams.
           // P10 (T16): the Task's runTool waits for the initial checkpoint unless the tool is read-only.
+          round.markRunning(block.id);
           await context.runTool(block, round);
         }
         break;
     }
   } finally {
     // P11: unlock before moving on, because this method calls itself below.
-    round.presentAssistantMessageLocked = false;
+    pendingUpdate = round.presentAssistantMessageHasPendingUpdates;
+    round.presenterLock = "idle";
   }
 
   // P13: advance when the block is done, a tool was rejected, the serial gate is closed,
@@ -101,9 +104,9 @@ export async function presentAssistantMessage(context: PresenterContext): Promis
       return;
     }
     // cairn marks "ready" only once the stream is complete: a block can still arrive otherwise.
-    if (round.didCompleteReadingStream) round.markUserMessageContentReady();
+    round.markUserMessageContentReady();
   }
-  if (round.presentAssistantMessageHasPendingUpdates) await context.presentAssistantMessage();
+  if (pendingUpdate) await context.presentAssistantMessage();
 }
 
 /**

@@ -115,7 +115,7 @@ export class Task {
         const cleaner = new IncrementalTextCleaner(this.knownTags);
         return (raw, partial) => cleaner.clean(raw, partial);
       },
-      presentPartialTool: (block, round) => this.tools.presentPartial(block, round.partialShownAt),
+      presentPartialTool: (block, round) => this.tools.presentPartial(block, round),
       runTool: async (block, round) => {
         this.stopIfWorkspaceGone();
         const run = await this.tools.run(block);

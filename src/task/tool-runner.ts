@@ -16,14 +16,17 @@ export interface ToolRunnerTask {
   ask<T extends AskType>(type: T, text: string, meta?: AskMeta<T>): Promise<AskResponse>;
 }
 
+/** Why a tool call is not run: the serial gate closed (SPEC P5), a tool was rejected (P9), or the stream was cut. */
+export type SkipReason = "serial" | "rejected" | StreamCut;
+
 /**
- * What running (or skipping) one tool call produced. The runner changes no task
- * state: the Task applies this (#11 item 5), so one place decides what a
- * result does to the round, the mistake count, the mode and completion.
+ * What running one tool call produced. The runner changes no task state: the
+ * Task applies this (#11 item 5), so one place decides what a result does to
+ * the round, the mistake count, the mode and completion.
  */
-export interface ToolRun {
+export interface ExecutedToolRun {
   block: ToolUseBlock;
-  status: ToolOutcomeStatus | "skipped";
+  status: ToolOutcomeStatus;
   /** What goes back to the model as the tool's result. */
   content: ToolOutcome["content"];
   /** What the tool's card shows when the call ends (a command's exit, a failure's reason). */
@@ -36,12 +39,28 @@ export interface ToolRun {
   repetition: RepetitionVerdict;
 }
 
+/** A tool call that was not run: only its reason goes back to the model. */
+export interface SkippedToolRun {
+  block: ToolUseBlock;
+  status: "skipped";
+  reason: SkipReason;
+  content: string;
+}
+
+export type ToolRun = ExecutedToolRun | SkippedToolRun;
+
+/** Where the previews of the calls still streaming are throttled (the round keeps it per call). */
+export interface PreviewLog {
+  previewedAt(id: string): number | undefined;
+  markPreviewed(id: string, at: number): void;
+}
+
 /**
  * The meta a tool's message gets when its call ended (#11: visible everywhere:
  * printer, TUI card, --json, cairn show, ACP): why it failed or did not run,
  * and how a command ended; undefined when there is nothing to add.
  */
-export function toolEndMeta(run: ToolRun): ToolEndMeta | undefined {
+export function toolEndMeta(run: ExecutedToolRun): ToolEndMeta | undefined {
   const ending: ToolEndMeta = {};
   if (run.card?.end !== undefined) ending.end = run.card.end;
   if (run.card?.durationMs !== undefined) ending.durationMs = run.card.durationMs;
@@ -73,11 +92,11 @@ export class ToolRunner {
    * parameter (a file's content), so it runs at most once per update interval,
    * not on every chunk: the stream's cost stays linear (P-perf-2).
    */
-  presentPartial(block: ToolUseBlock, shownAt: Map<string, number>): void {
+  presentPartial(block: ToolUseBlock, previews: PreviewLog): void {
     const now = this.options.now();
-    const last = shownAt.get(block.id);
+    const last = previews.previewedAt(block.id);
     if (last !== undefined && now - last < this.options.partialUpdateIntervalMs) return;
-    shownAt.set(block.id, now);
+    previews.markPreviewed(block.id, now);
     this.options.executor.presentPartial(block, this.context());
   }
 
@@ -95,7 +114,7 @@ export class ToolRunner {
   }
 
   /** SPEC T19: every tool goes through the executor; the outcome goes back to the Task. */
-  async run(block: ToolUseBlock): Promise<ToolRun> {
+  async run(block: ToolUseBlock): Promise<ExecutedToolRun> {
     const { executor } = this.options;
     const repetition = this.options.noteToolCall(block);
     const readOnly = executor.isReadOnly(block.name);
@@ -120,7 +139,7 @@ export class ToolRunner {
   }
 
   /** A tool that is not run, with the reason the model is given. */
-  skip(block: ToolUseBlock, reason: "serial" | "rejected" | StreamCut): ToolRun {
+  skip(block: ToolUseBlock, reason: SkipReason): SkippedToolRun {
     const text =
       reason === "serial"
         ? responses.toolSkippedSerial(block.name)
@@ -130,6 +149,6 @@ export class ToolRunner {
             ? responses.toolSkippedAtOutputLimit(block.name)
             : responses.toolSkippedAfterStreamFailure(block.name);
     if (reason === "output_limit") this.options.task.say("warning", responses.toolCutOffNotice(block.name));
-    return { block, status: "skipped", content: text, mutating: false, completed: false, repetition: "ok" };
+    return { block, status: "skipped", reason, content: text };
   }
 }
