@@ -1,0 +1,162 @@
+/**
+ * A task run from code: `startTask(prompt, options)` or `resumeTask(id,
+ * options)` give a `CairnTask`, an async iterable of the task's events (the
+ * objects of `cairn run --json`, result last), with the task's controls:
+ * answer an ask, send a message while it works, abort.
+ */
+import type { Session } from "../session/session.js";
+import type { Scenario } from "../llm/scripted/scenario.js";
+import type { McpServerConfig } from "../mcp/config.js";
+import { EventQueue } from "./event-queue.js";
+import { TaskEndedError } from "./errors.js";
+import type { CairnEvent, ResultEvent } from "./events.js";
+import type { AskAnswer, TaskOptions } from "./options.js";
+import { SdkHost } from "./sdk-host.js";
+
+export interface ResumeOptions extends TaskOptions {
+  /** A message for the model as the task goes on (none: it goes on where it stopped). */
+  prompt?: string;
+}
+
+type Start = { kind: "new"; task: string } | { kind: "resume"; taskId: string; message?: string };
+
+export class CairnTask implements AsyncIterable<CairnEvent> {
+  /** The whole run's last event: how it ended and the task's totals. Rejects when the task could not start (a typed error). */
+  readonly result: Promise<ResultEvent>;
+  readonly #events = new EventQueue<CairnEvent>();
+  readonly #pendingMessages: string[] = [];
+  readonly #taskId: Promise<string>;
+  #session: Session | undefined;
+  #host: SdkHost | undefined;
+  #ended = false;
+  #abortRequested = false;
+
+  constructor(start: Start, options: TaskOptions) {
+    let resolveId: (id: string) => void = () => undefined;
+    let rejectId: (error: Error) => void = () => undefined;
+    this.#taskId = new Promise<string>((resolve, reject) => {
+      resolveId = resolve;
+      rejectId = reject;
+    });
+    // Nobody may await the id; its failure is the result's too.
+    this.#taskId.catch(() => undefined);
+    this.result = this.#run(start, options, resolveId).then(
+      (result) => {
+        this.#events.push(result);
+        this.#events.end();
+        return result;
+      },
+      (error: unknown) => {
+        const failure = error instanceof Error ? error : new Error(String(error));
+        rejectId(failure);
+        this.#events.fail(failure);
+        throw failure;
+      },
+    );
+    // Iterating is enough to see a failure: an unobserved result must not crash the program.
+    this.result.catch(() => undefined);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<CairnEvent> {
+    return this.#events[Symbol.asyncIterator]();
+  }
+
+  /** The task's id (for `resumeTask`, `readTask`, `cairn show`), once its log exists. */
+  taskId(): Promise<string> {
+    return this.#taskId;
+  }
+
+  /** Answers the open ask `askId` (an ask event); false when no such ask waits. */
+  answer(askId: string, answer: AskAnswer): boolean {
+    return this.#host?.answer(askId, answer) ?? false;
+  }
+
+  /** A message for the model while the task works: it reads it at the next tool boundary. */
+  send(text: string): void {
+    if (this.#ended) throw new TaskEndedError(this.#session?.taskId ?? "(not started)");
+    this.#pendingMessages.push(text);
+  }
+
+  /** Stops the task (resumable later); the result says `aborted`. */
+  abort(): void {
+    this.#abortRequested = true;
+    void this.#session?.task.abortTask();
+  }
+
+  async #run(start: Start, options: TaskOptions, resolveId: (id: string) => void): Promise<ResultEvent> {
+    const [{ settingsFor }, { createSession }, { TaskStore }, { createTaskId }, { RefusalCounter }, { runSummary }] = await Promise.all([
+      import("./options.js"),
+      import("../session/session.js"),
+      import("../store/task-store.js"),
+      import("../store/task-id.js"),
+      import("../session/refusal-counter.js"),
+      import("../session/run-summary.js"),
+    ]);
+    const settings = await settingsFor(options);
+    const taskId = start.kind === "new" ? createTaskId() : await new TaskStore({ dataDir: settings.dataDir }).resolveTaskId(start.taskId);
+    const host = new SdkHost({ taskId, emit: (event) => this.#events.push(event), task: { ...options, yes: settings.yes } });
+    this.#host = host;
+    const refusals = new RefusalCounter();
+    const notices = [...settings.warnings, ...(settings.sandboxNotice === undefined ? [] : [settings.sandboxNotice])];
+    const session = await createSession({
+      settings,
+      ...(await scenarioOf(options.scenario)),
+      start: start.kind === "new" ? { kind: "new", task: start.task, taskId } : { kind: "resume", taskId, ...(start.message === undefined ? {} : { message: start.message }) },
+      headless: true,
+      onNotice: (text) => notices.push(text),
+      host: {
+        onMessage: (message) => {
+          refusals.observe(message);
+          host.onMessage(message);
+        },
+        answerAsk: (message, signal) => host.answerAsk(message, signal),
+      },
+      pendingUserMessages: () => this.#pendingMessages.splice(0),
+      ...(options.tools ? { tools: options.tools } : {}),
+      ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.appendSystemPrompt ? { systemPromptAddition: options.appendSystemPrompt } : {}),
+      ...(options.mcpServers ? { extraMcpServers: await mcpServersOf(options.mcpServers, settings.cwd) } : {}),
+    });
+    this.#session = session;
+    resolveId(session.taskId);
+    for (const text of notices.splice(0)) host.notice(text);
+    const onAbort = (): void => this.abort();
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    if (options.signal?.aborted === true || this.#abortRequested) onAbort();
+    const startedAt = Date.now();
+    try {
+      const result = await session.run();
+      this.#ended = true;
+      for (const text of notices.splice(0)) host.notice(text);
+      return { v: 2, type: "result", ...runSummary({ session, result, startedAt, refused: refusals.count }) };
+    } finally {
+      this.#ended = true;
+      options.signal?.removeEventListener("abort", onAbort);
+      await session.close();
+      host.flush();
+    }
+  }
+}
+
+async function scenarioOf(scenario: Scenario | string | undefined): Promise<{ scenario?: Scenario }> {
+  if (scenario === undefined) return {};
+  if (typeof scenario !== "string") return { scenario };
+  const { loadScenario } = await import("../llm/scripted/scenario.js");
+  return { scenario: await loadScenario(scenario) };
+}
+
+async function mcpServersOf(servers: Record<string, unknown>, cwd: string): Promise<McpServerConfig[]> {
+  const { parseMcpConfig } = await import("../mcp/config.js");
+  return parseMcpConfig({ mcpServers: servers }, { file: "the mcpServers option", baseDirectory: cwd }).servers;
+}
+
+/** Starts a task in `options.cwd` (default: the current folder). */
+export function startTask(prompt: string, options: TaskOptions = {}): CairnTask {
+  return new CairnTask({ kind: "new", task: prompt }, options);
+}
+
+/** Continues a task by id (or a unique prefix of it), with a message or where it stopped. */
+export function resumeTask(taskId: string, options: ResumeOptions = {}): CairnTask {
+  const { prompt, ...rest } = options;
+  return new CairnTask({ kind: "resume", taskId, ...(prompt === undefined ? {} : { message: prompt }) }, rest);
+}
