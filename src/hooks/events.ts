@@ -27,11 +27,17 @@ export type HookEvent = (typeof hookEvents)[number];
  * matcher `startup` / `resume` picks one); `Stop` is the end of a completed
  * task; `SessionEnd` the end of a cancelled one.
  */
-const aliases: Readonly<Record<string, readonly HookEvent[]>> = {
+const aliases = {
   SessionStart: ["TaskStart", "TaskResume"],
   Stop: ["TaskComplete"],
   SessionEnd: ["TaskCancel"],
-};
+} as const satisfies Readonly<Record<string, readonly HookEvent[]>>;
+
+/** Claude Code's names for cairn's events (`SessionStart`, `Stop`, `SessionEnd`). */
+export type HookEventAlias = keyof typeof aliases;
+
+/** The events each of Claude Code's names stands for. */
+export type EventsOfAlias = { [Alias in HookEventAlias]: (typeof aliases)[Alias][number] };
 
 export function isHookEvent(name: string): name is HookEvent {
   return (hookEvents as readonly string[]).includes(name);
@@ -40,7 +46,7 @@ export function isHookEvent(name: string): name is HookEvent {
 /** The events a configured name stands for; empty when the name is unknown. */
 export function eventsNamed(name: string): readonly HookEvent[] {
   if (isHookEvent(name)) return [name];
-  return aliases[name] ?? [];
+  return Object.hasOwn(aliases, name) ? aliases[name as HookEventAlias] : [];
 }
 
 /** Every name accepted in configuration, for error messages. */

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { HookCallback } from "./callback-types.js";
 import type { HookEvent } from "./events.js";
 
 export type HookScope = "user" | "project";
@@ -20,7 +21,9 @@ export type HookOrigin =
   /** `.claude/settings.json` / `.claude/settings.local.json`, read unchanged. */
   | { kind: "claude-settings"; file: string }
   /** An executable named after the event in a hooks folder. */
-  | { kind: "executable"; file: string };
+  | { kind: "executable"; file: string }
+  /** A function given in code by the program that embeds cairn (the SDK's `hooks` option); `file` says so. */
+  | { kind: "callback"; file: string };
 
 export interface HookDefinition {
   event: HookEvent;
@@ -28,7 +31,13 @@ export interface HookDefinition {
   configuredAs: string;
   /** Claude Code's matcher (tool names for tool events); absent matches all. */
   matcher?: string;
+  /** The shell command; for a callback hook, only its name (`callback PreToolUse[Bash]`), never run. */
   command: string;
+  /**
+   * Runs in-process instead of the command (the SDK's callbacks, src/hooks/callback-hooks.ts):
+   * told the input a command reads on stdin, parsed; its answer is read as a command's JSON output.
+   */
+  callback?: HookCallback;
   timeoutMs: number;
   scope: HookScope;
   origin: HookOrigin;
@@ -50,7 +59,7 @@ export function fingerprintOf(parts: readonly string[]): string {
   return hash.digest("hex");
 }
 
-/** How the hook is named to the user: its command, or the executable's path. */
+/** How the hook is named to the user: its command, the executable's path, or a callback's name. */
 export function hookLabel(definition: HookDefinition): string {
   return definition.origin.kind === "executable" ? definition.origin.file : definition.command;
 }

@@ -1,6 +1,6 @@
 /**
  * Runs the hooks of one event: every matching hook at once, each with the
- * JSON payload on stdin, then one combined answer (any block blocks, contexts
+ * JSON payload on stdin (a callback hook with it parsed), then one combined answer (any block blocks, contexts
  * are joined). Aborting the task cancels the hooks still running.
  */
 import type { HookEvent } from "./events.js";
@@ -14,6 +14,7 @@ import { clineHookInput } from "./cline-input.js";
 import type { LaunchPolicy } from "../security/process-launch.js";
 import type { HookProcessResult } from "./spawn-hook.js";
 import { matcherMatches } from "./tool-names.js";
+import { runHookCallback } from "./run-callback.js";
 
 export interface HookReport {
   event: HookEvent;
@@ -114,6 +115,13 @@ export class HookRunner {
         };
         // A hook written for Cline reads Cline's fields (`preToolUse.toolName` ...); cairn's stay beside them.
         const input = JSON.stringify(hook.dialect === "cline" ? { ...fields, ...clineHookInput({ event, hookName: hook.configuredAs, fields, cwd: this.options.cwd, version: "cairn" }) } : fields);
+        if (hook.callback !== undefined) {
+          // In-process (the SDK's callbacks): the same input, parsed; the answer read as a command's output.
+          const ran = await runHookCallback({ callback: hook.callback, input, event, dialect: hook.dialect, label: hookLabel(hook), timeoutMs: hook.timeoutMs, signal });
+          const report: HookReport = { event, hook, ...ran };
+          this.options.onReport?.(report);
+          return report;
+        }
         // The user's own hooks may keep their scripts where the sandbox hides everything (`~/.claude/hooks/`, cairn's config folder):
         // those files stay readable for them. A project's hook never unhides anything.
         const visible = hook.scope === "project" || this.options.launchPolicy?.sandbox === undefined ? [] : await commandFiles(hook.command, this.options.cwd);
