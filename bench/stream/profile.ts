@@ -5,6 +5,8 @@
  * out), for cairn, for the floor, and cairn minus floor. Functions of the
  * bundled dist/ are named by the source file esbuild's `// src/...` marker gives.
  * Usage (after npm run build): node --import tsx bench/stream/profile.ts [anthropic|openai] [xml|native] [RUNS] [TOP]
+ * BENCH_PROFILE_AGAINST=sdk: the SDK program of bench/sdk.bench.ts (bench/sdk/consume.js) in the floor's place,
+ * printed as "sdk" (and "sdk minus cairn run --json").
  * (BENCH_PROFILE_INTERVAL_US: the sampling interval, default 1000 us; shorter intervals slow the process more;
  * BENCH_STREAM_BATCH_BYTES as for the stream bench).
  */
@@ -24,6 +26,8 @@ const runs = Number(runsText);
 const top = Number(topText);
 const bin = process.env["CAIRN_BENCH_BIN"] ?? fileURLToPath(new URL("../../bin/cairn", import.meta.url));
 const floorProgram = fileURLToPath(new URL("../floor/read-stream.js", import.meta.url));
+const againstSdk = process.env["BENCH_PROFILE_AGAINST"] === "sdk";
+const sdkProgram = fileURLToPath(new URL("../sdk/consume.js", import.meta.url));
 
 interface ProfileNode {
   id: number;
@@ -89,7 +93,8 @@ try {
   await mkdir(workspace, { recursive: true });
   for (let run = 0; run < runs; run += 1) {
     const profileOf = (side: string): string[] => ["--cpu-prof", "--cpu-prof-interval", process.env["BENCH_PROFILE_INTERVAL_US"] ?? "1000", "--cpu-prof-dir", join(root, side)];
-    await runMeasured([floorProgram, provider, baseUrl, matchOf(protocol)], { env, cwd: workspace, nodeOptions: profileOf("floor") });
+    const other = againstSdk ? [sdkProgram, provider, baseUrl, protocol, matchOf(protocol)] : [floorProgram, provider, baseUrl, matchOf(protocol)];
+    await runMeasured(other, { env, cwd: workspace, nodeOptions: profileOf("floor") });
     const args = [bin, "run", "--yes", "--json", "--no-checkpoints", "--tool-protocol", protocol, "--provider", provider, "--base-url", baseUrl, "--api-key", "bench", matchOf(protocol)];
     await runMeasured(args, { env, cwd: workspace, nodeOptions: profileOf("cairn") });
   }
@@ -98,9 +103,15 @@ try {
   const sorted = (map: Map<string, number>): [string, number][] => [...map].sort((a, b) => b[1] - a[1]);
   console.log(`${provider}, ${protocol} tools, ${runs} runs each; main-thread self time, mean per run (sampled, so it runs slower than unprofiled)`);
   print(`cairn: ${cairn.total.toFixed(0)} ms busy`, sorted(cairn.byFunction), cairn.total);
-  print(`floor: ${floor.total.toFixed(0)} ms busy`, sorted(floor.byFunction), floor.total);
-  const difference = new Map([...cairn.byFunction].map(([name, ms]) => [name, ms - (floor.byFunction.get(name) ?? 0)]));
-  print(`cairn minus floor: ${(cairn.total - floor.total).toFixed(0)} ms`, sorted(difference), cairn.total - floor.total);
+  print(`${againstSdk ? "sdk" : "floor"}: ${floor.total.toFixed(0)} ms busy`, sorted(floor.byFunction), floor.total);
+  if (againstSdk) {
+    const names = new Set([...floor.byFunction.keys(), ...cairn.byFunction.keys()]);
+    const difference = new Map([...names].map((name) => [name, (floor.byFunction.get(name) ?? 0) - (cairn.byFunction.get(name) ?? 0)]));
+    print(`sdk minus cairn run --json: ${(floor.total - cairn.total).toFixed(0)} ms`, sorted(difference), floor.total - cairn.total);
+  } else {
+    const difference = new Map([...cairn.byFunction].map(([name, ms]) => [name, ms - (floor.byFunction.get(name) ?? 0)]));
+    print(`cairn minus floor: ${(cairn.total - floor.total).toFixed(0)} ms`, sorted(difference), cairn.total - floor.total);
+  }
 } finally {
   server.stop();
   await rm(root, { recursive: true, force: true });
