@@ -113,7 +113,7 @@ export class CairnTask implements AsyncIterable<CairnEvent> {
       },
       pendingUserMessages: () => this.#pendingMessages.splice(0),
       ...(options.tools ? { tools: options.tools } : {}),
-      ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.hooks ? { hooks: (await import("../hooks/callback-hooks.js")).callbackHooks(options.hooks) } : {}),
       ...(options.appendSystemPrompt ? { systemPromptAddition: options.appendSystemPrompt } : {}),
       ...(options.mcpServers ? { extraMcpServers: await mcpServersOf(options.mcpServers, settings.cwd) } : {}),
     });
