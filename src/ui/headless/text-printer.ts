@@ -36,6 +36,8 @@ function cardTarget(meta: ToolCard | undefined): string | undefined {
       ? meta.command
       : isToolMeta(meta, "use_mcp_tool", "access_mcp_resource")
         ? meta.server
+        : isToolMeta(meta, "custom_tool")
+          ? meta.name
         : isToolMeta(meta, "web_fetch")
           ? meta.url
           : isToolMeta(meta, "browser_action")
