@@ -38,11 +38,11 @@ function cardTarget(meta: ToolCard | undefined): string | undefined {
         ? meta.server
         : isToolMeta(meta, "custom_tool")
           ? meta.name
-        : isToolMeta(meta, "web_fetch")
-          ? meta.url
-          : isToolMeta(meta, "browser_action")
-            ? [meta.action, meta.url ?? meta.coordinate ?? meta.text].filter((part) => part !== undefined && part !== "").join(" ")
-            : undefined;
+          : isToolMeta(meta, "web_fetch")
+            ? meta.url
+            : isToolMeta(meta, "browser_action")
+              ? [meta.action, meta.url ?? meta.coordinate ?? meta.text].filter((part) => part !== undefined && part !== "").join(" ")
+              : undefined;
   return target === "" ? undefined : target;
 }
 
