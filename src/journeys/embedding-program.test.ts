@@ -50,7 +50,8 @@ describe("journey: a program that embeds cairn", () => {
             matcher: "Write",
             hooks: [
               (input) => {
-                const path = String((input as { tool_input?: { file_path?: unknown } }).tool_input?.file_path ?? "");
+                const filePath = (input as { tool_input?: Record<string, unknown> }).tool_input?.["file_path"];
+                const path = typeof filePath === "string" ? filePath : "";
                 hookSaw.push(path);
                 return path.endsWith(".sh") ? { hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no scripts from the bot" } } : undefined;
               },
