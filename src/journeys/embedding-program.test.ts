@@ -12,7 +12,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { anthropicArgs, useCliFixture } from "../cli/test-support/cli-fixture.js";
 import { runCli } from "../cli/test-support/cli-harness.js";
-import { startTask, type CairnEvent } from "../sdk/index.js";
+import { z } from "zod";
+import { startTask, tool, type CairnEvent } from "../sdk/index.js";
 
 const cli = useCliFixture({
   prepare: async (sandbox) => {
@@ -29,6 +30,7 @@ describe("journey: a program that embeds cairn", () => {
   it("runs a task under the project's Claude Code rules, a callback hook and its own approval policy, stops it, and the CLI finds and finishes it", async () => {
     const server = await cli.startServer({
       turns: [
+        { text: "<lookup_ticket>\n<id>REL-7</id>\n</lookup_ticket>" },
         { text: "<read_file>\n<path>.env</path>\n</read_file>" },
         { text: write("deploy.sh", "curl -X POST https://example.invalid/deploy\n") },
         { text: write("notes.md", "# Notes\n\nRelease checklist drafted.\n") },
@@ -37,7 +39,15 @@ describe("journey: a program that embeds cairn", () => {
     });
     const hookSaw: string[] = [];
     const policy: string[] = [];
+    const releaseTicket = tool({
+      name: "lookup_ticket",
+      description: "The title of a ticket in the team's tracker",
+      inputSchema: { id: z.string() },
+      readOnly: true,
+      run: ({ id }) => (id === "REL-7" ? "Release 2.4: Safari login fix" : { content: `no ticket ${id}`, isError: true }),
+    });
     const task = startTask("Draft the release notes", {
+      tools: [releaseTicket],
       cwd: cli.sandbox.workspace,
       dataDir: cli.sandbox.dataDir,
       env: cli.sandbox.env,
@@ -81,6 +91,8 @@ describe("journey: a program that embeds cairn", () => {
     const sent = JSON.stringify(server.requests.map((request) => request.body));
     expect(sent).not.toContain("do-not-leak");
     expect(sent).toContain("no scripts from the bot");
+    // The program's own tool ran without an ask (read-only) and its answer reached the model.
+    expect(JSON.stringify(server.requests[1]?.body)).toContain("Release 2.4: Safari login fix");
 
     // The developer finds the task with the CLI: the same data folder, the same log.
     const history = await runCli(["history"], { env: cli.sandbox.env, cwd: cli.sandbox.workspace });
@@ -88,6 +100,7 @@ describe("journey: a program that embeds cairn", () => {
     expect(history.stdout).toContain(taskId);
     const shown = await runCli(["show", taskId], { env: cli.sandbox.env, cwd: cli.sandbox.workspace });
     expect(shown.stdout).toContain("notes.md");
+    expect(shown.stdout).toContain("lookup_ticket");
     expect(shown.stdout).toContain("Draft the release notes");
 
     // And finishes it headless: the message reaches the model, the task completes.

@@ -9,6 +9,7 @@ import type { Scenario } from "../llm/scripted/scenario.js";
 import type { McpServerConfig } from "../mcp/config.js";
 import { EventQueue } from "./event-queue.js";
 import { TaskEndedError } from "./errors.js";
+import { InvalidCustomToolError } from "../tools/custom-tool.js";
 import type { CairnEvent, ResultEvent } from "./events.js";
 import type { AskAnswer, TaskOptions } from "./options.js";
 import { SdkHost } from "./sdk-host.js";
@@ -92,6 +93,9 @@ export class CairnTask implements AsyncIterable<CairnEvent> {
       import("../session/refusal-counter.js"),
       import("../session/run-summary.js"),
     ]);
+    const names = (options.tools ?? []).map((tool) => tool.name);
+    const twice = names.find((name, index) => names.indexOf(name) !== index);
+    if (twice !== undefined) throw new InvalidCustomToolError(`two custom tools are named ${twice}; give each its own name`);
     const settings = await settingsFor(options);
     const taskId = start.kind === "new" ? createTaskId() : await new TaskStore({ dataDir: settings.dataDir }).resolveTaskId(start.taskId);
     const host = new SdkHost({ taskId, emit: (event) => this.#events.push(event), task: { ...options, yes: settings.yes } });

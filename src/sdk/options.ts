@@ -67,7 +67,7 @@ export interface TaskOptions {
   mcpServers?: Record<string, unknown>;
   /** Hooks as in-process callbacks, in the Claude Agent SDK's shape (`{ PreToolUse: [{ matcher: "Bash", hooks: [fn] }] }`), beside the configured command hooks. */
   hooks?: HookCallbacks;
-  /** Tools defined in code (built by `tool`). */
+  /** Tools defined in code (built by `tool`), each name once. */
   tools?: ToolDefinition[];
   /** Text appended to the system prompt. */
   appendSystemPrompt?: string;

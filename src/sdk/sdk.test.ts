@@ -7,7 +7,8 @@ import type { Scenario } from "../llm/scripted/scenario.js";
 import { startScriptedServer, type ScriptedServer } from "../llm/scripted/server.js";
 import { temporaryFolder } from "../test-support/temporary-folder.js";
 import { JsonEventReader } from "../ui/headless/json-events-reader.js";
-import { ConfigError, TaskNotFoundError, listTasks, readTask, resumeTask, startTask, type CairnEvent, type TaskOptions } from "./index.js";
+import { z } from "zod";
+import { ConfigError, InvalidCustomToolError, TaskNotFoundError, listTasks, readTask, resumeTask, startTask, tool, type CairnEvent, type TaskOptions } from "./index.js";
 
 const schema = JSON.parse(readFileSync(new URL("../../docs/json-events.schema.json", import.meta.url), "utf8")) as object;
 const validate = new Ajv2020({ strict: false }).compile(schema);
@@ -159,5 +160,27 @@ describe("the SDK", () => {
     await expect(badProvider.result).rejects.toBeInstanceOf(ConfigError);
     await expect(collect(badProvider)).rejects.toBeInstanceOf(ConfigError);
     await expect(resumeTask("no-such-task", options).result).rejects.toBeInstanceOf(TaskNotFoundError);
+  });
+
+  it("a custom tool defined with zod is offered and run in both tool protocols; two tools of one name are refused", async () => {
+    const tickets = new Map([["PROJ-12", "Login fails on Safari"]]);
+    const lookup = tool({
+      name: "lookup_ticket",
+      description: "Look up a ticket's title by its id",
+      inputSchema: { id: z.string().describe("the ticket id"), verbose: z.boolean().optional() },
+      readOnly: true,
+      run: ({ id }) => tickets.get(id) ?? { content: `no ticket ${id}`, isError: true },
+    });
+    for (const protocol of ["xml", "native"] as const) {
+      const call = protocol === "xml" ? { text: "<lookup_ticket>\n<id>PROJ-12</id>\n</lookup_ticket>" } : { toolCalls: [{ name: "lookup_ticket", arguments: { id: "PROJ-12" } }] };
+      const { options, server } = await setUp([call, protocol === "xml" ? { text: complete("Safari login.") } : { toolCalls: [{ name: "attempt_completion", arguments: { result: "Safari login." } }] }]);
+      const result = await startTask("What is PROJ-12 about?", { ...options, toolProtocol: protocol, tools: [lookup] }).result;
+      expect(result.status).toBe("completed");
+      expect(requestText(server, 1)).toContain("Login fails on Safari");
+      if (protocol === "native") expect(requestText(server, 0)).toContain('"lookup_ticket"');
+      else expect(requestText(server, 0)).toContain("## lookup_ticket");
+    }
+    const { options } = await setUp([]);
+    await expect(startTask("x", { ...options, tools: [lookup, lookup] }).result).rejects.toBeInstanceOf(InvalidCustomToolError);
   });
 });
