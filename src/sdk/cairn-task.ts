@@ -101,13 +101,14 @@ export class CairnTask implements AsyncIterable<CairnEvent> {
     const host = new SdkHost({ taskId, emit: (event) => this.#events.push(event), task: { ...options, yes: settings.yes } });
     this.#host = host;
     const refusals = new RefusalCounter();
-    const notices = [...settings.warnings, ...(settings.sandboxNotice === undefined ? [] : [settings.sandboxNotice])];
+    // What the CLI says on stderr (a setting's warning, the sandbox's state, a provider's note) is a warning event.
+    for (const text of [...settings.warnings, ...(settings.sandboxNotice === undefined ? [] : [settings.sandboxNotice])]) host.notice(text);
     const session = await createSession({
       settings,
       ...(await scenarioOf(options.scenario)),
       start: start.kind === "new" ? { kind: "new", task: start.task, taskId } : { kind: "resume", taskId, ...(start.message === undefined ? {} : { message: start.message }) },
       headless: true,
-      onNotice: (text) => notices.push(text),
+      onNotice: (text) => host.notice(text),
       host: {
         onMessage: (message) => {
           refusals.observe(message);
@@ -123,15 +124,12 @@ export class CairnTask implements AsyncIterable<CairnEvent> {
     });
     this.#session = session;
     resolveId(session.taskId);
-    for (const text of notices.splice(0)) host.notice(text);
     const onAbort = (): void => this.abort();
     options.signal?.addEventListener("abort", onAbort, { once: true });
     if (options.signal?.aborted === true || this.#abortRequested) onAbort();
     const startedAt = Date.now();
     try {
       const result = await session.run();
-      this.#ended = true;
-      for (const text of notices.splice(0)) host.notice(text);
       return { v: 2, type: "result", ...runSummary({ session, result, startedAt, refused: refusals.count }) };
     } finally {
       this.#ended = true;
