@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import { startScriptedServer, type ScriptedServer } from "../llm/scripted/server.js";
 import { temporaryFolder } from "../test-support/temporary-folder.js";
+import { everythingEntry } from "../mcp/test-support/servers.js";
 import { JsonEventReader } from "../ui/headless/json-events-reader.js";
 import { z } from "zod";
 import { ConfigError, InvalidCustomToolError, TaskNotFoundError, listTasks, readTask, resumeTask, startTask, tool, type CairnEvent, type TaskOptions } from "./index.js";
@@ -182,5 +183,22 @@ describe("the SDK", () => {
     }
     const { options } = await setUp([]);
     await expect(startTask("x", { ...options, tools: [lookup, lookup] }).result).rejects.toBeInstanceOf(InvalidCustomToolError);
+  });
+
+  it("an MCP server given in the options is started and its tool used; canUseTool decides its approval", async () => {
+    const echo = `<use_mcp_tool>\n<server_name>everything</server_name>\n<tool_name>echo</tool_name>\n<arguments>${JSON.stringify({ message: "hi from the program" })}</arguments>\n</use_mcp_tool>`;
+    const { options, server } = await setUp([{ text: echo }, { text: complete("Echoed.") }]);
+    const asked: string[] = [];
+    const result = await startTask("Echo through MCP", {
+      ...options,
+      mcpServers: { everything: { command: process.execPath, args: [everythingEntry, "stdio"] } },
+      canUseTool: ({ ask }) => {
+        asked.push(ask.ask);
+        return { behavior: "allow" };
+      },
+    }).result;
+    expect(result.status).toBe("completed");
+    expect(asked).toEqual(["use_mcp_server"]);
+    expect(requestText(server, 1)).toContain("hi from the program");
   });
 });
