@@ -25,6 +25,7 @@ export function alwaysKey(message: AskMessage): string {
   const meta = cardMetaOf(message);
   if (isToolMeta(meta, "execute_command")) return `command:${(meta.command ?? message.text).trim().split(/\s+/, 1)[0] ?? ""}`;
   if (isToolMeta(meta, "use_mcp_tool")) return `mcp:${meta.server ?? ""}/${meta.name ?? ""}`;
+  if (isToolMeta(meta, "custom_tool")) return `tool:${meta.name ?? ""}`;
   if (isToolMeta(meta, "access_mcp_resource")) return `mcp:${meta.server ?? ""}/${meta.uri ?? ""}`;
   const tool = meta?.tool ?? message.ask;
   switch (tool) {

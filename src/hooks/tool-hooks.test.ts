@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolUseBlock } from "../parser/types.js";
+import { z } from "zod";
 import { createToolExecutor } from "../tools/create-tool-executor.js";
+import { customTool } from "../tools/custom-tool.js";
 import { createRecordingContext } from "../tools/test-support/recording-context.js";
 import type { HookDefinition } from "./hook-definition.js";
 import { HookRunner } from "./hook-runner.js";
@@ -121,5 +123,29 @@ describe("tool hooks block, allow, rewrite and add context to tool calls", () =>
     const outcome = await tools.executeTool(block("attempt_completion", { result: "done" }), createRecordingContext({ defaultAnswer: { response: "yes" } }));
     expect(outcome.completed).toBeUndefined();
     expect(outcome.content).toContain("run the tests first");
+  });
+});
+
+describe("tool hooks and custom tools", () => {
+  it("hooks see a custom tool under its own name: a PreToolUse allow lifts its ask, PostToolUse gets its input and result", async () => {
+    const runner = new HookRunner({
+      hooks: [
+        hook("PreToolUse", `echo '{"hookSpecificOutput":{"permissionDecision":"allow"}}'`, "lookup_ticket"),
+        hook("PostToolUse", `cat > '${join(folder, "post.json")}'`, "lookup_ticket"),
+        hook("PreToolUse", "echo 'not for tickets' >&2; exit 2", "Bash|Read"),
+      ],
+      cwd: folder,
+      basePayload: () => ({ session_id: "t", cwd: folder }),
+    });
+    const base = createToolExecutor({ workspace: folder, yes: false, allowOutsideWrites: false, protocol: "xml" });
+    base.registerTool(customTool({ name: "lookup_ticket", description: "d", inputSchema: { id: z.string() }, run: ({ id }) => `ticket ${id}` }));
+    const tools = withToolHooks(base, { runner, workspace: folder, stopTask: () => undefined });
+    const context = createRecordingContext();
+    const outcome = await tools.executeTool(block("lookup_ticket", { id: "T-9" }), context);
+    expect(outcome.status).toBe("success");
+    expect(context.asks).toEqual([]);
+    const post = JSON.parse(await readFile(join(folder, "post.json"), "utf8")) as Record<string, unknown>;
+    expect(post).toMatchObject({ hook_event_name: "PostToolUse", tool_name: "lookup_ticket", tool_input: { id: "T-9" } });
+    expect(JSON.stringify(post["tool_response"])).toContain("ticket T-9");
   });
 });

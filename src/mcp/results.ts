@@ -5,6 +5,7 @@
 import type { ContentBlock, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ImageContent, TextContent } from "../llm/types.js";
 import type { McpCallResult } from "../tools/mcp-port.js";
+import { capTextParts, defaultMaxResultChars } from "../tools/output-cap.js";
 
 export interface ResultLimits {
   /** Total characters of text passed to the model. */
@@ -13,7 +14,7 @@ export interface ResultLimits {
   maxImageChars: number;
 }
 
-export const defaultResultLimits: ResultLimits = { maxTextChars: 100_000, maxImageChars: 5_000_000 };
+export const defaultResultLimits: ResultLimits = { maxTextChars: defaultMaxResultChars, maxImageChars: 5_000_000 };
 
 type Part = TextContent | ImageContent;
 
@@ -67,25 +68,9 @@ function contentPart(block: ContentBlock, limits: ResultLimits): Part {
   }
 }
 
-/** Cuts the text parts so their total stays within the limit, and says so. */
+/** Cuts the text parts so their total stays within the limit, and says so (the cap custom tools share). */
 function capText(parts: Part[], limits: ResultLimits): Part[] {
-  const total = parts.reduce((sum, part) => sum + (part.type === "text" ? part.text.length : 0), 0);
-  if (total <= limits.maxTextChars) return parts;
-  let remaining = limits.maxTextChars;
-  const capped: Part[] = [];
-  for (const part of parts) {
-    if (part.type !== "text") {
-      capped.push(part);
-      continue;
-    }
-    if (remaining <= 0) continue;
-    capped.push(text(part.text.slice(0, remaining)));
-    remaining -= Math.min(remaining, part.text.length);
-  }
-  capped.push(
-    text(`[Output truncated: ${limits.maxTextChars} of ${total} characters shown. Ask for less data if you need the rest.]`),
-  );
-  return capped;
+  return capTextParts(parts, limits.maxTextChars);
 }
 
 export function convertToolResult(

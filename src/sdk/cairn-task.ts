@@ -9,6 +9,7 @@ import type { Scenario } from "../llm/scripted/scenario.js";
 import type { McpServerConfig } from "../mcp/config.js";
 import { EventQueue } from "./event-queue.js";
 import { TaskEndedError } from "./errors.js";
+import { InvalidCustomToolError } from "../tools/custom-tool.js";
 import type { CairnEvent, ResultEvent } from "./events.js";
 import type { AskAnswer, TaskOptions } from "./options.js";
 import { SdkHost } from "./sdk-host.js";
@@ -92,18 +93,22 @@ export class CairnTask implements AsyncIterable<CairnEvent> {
       import("../session/refusal-counter.js"),
       import("../session/run-summary.js"),
     ]);
+    const names = (options.tools ?? []).map((tool) => tool.name);
+    const twice = names.find((name, index) => names.indexOf(name) !== index);
+    if (twice !== undefined) throw new InvalidCustomToolError(`two custom tools are named ${twice}; give each its own name`);
     const settings = await settingsFor(options);
     const taskId = start.kind === "new" ? createTaskId() : await new TaskStore({ dataDir: settings.dataDir }).resolveTaskId(start.taskId);
     const host = new SdkHost({ taskId, emit: (event) => this.#events.push(event), task: { ...options, yes: settings.yes } });
     this.#host = host;
     const refusals = new RefusalCounter();
-    const notices = [...settings.warnings, ...(settings.sandboxNotice === undefined ? [] : [settings.sandboxNotice])];
+    // What the CLI says on stderr (a setting's warning, the sandbox's state, a provider's note) is a warning event.
+    for (const text of [...settings.warnings, ...(settings.sandboxNotice === undefined ? [] : [settings.sandboxNotice])]) host.notice(text);
     const session = await createSession({
       settings,
       ...(await scenarioOf(options.scenario)),
       start: start.kind === "new" ? { kind: "new", task: start.task, taskId } : { kind: "resume", taskId, ...(start.message === undefined ? {} : { message: start.message }) },
       headless: true,
-      onNotice: (text) => notices.push(text),
+      onNotice: (text) => host.notice(text),
       host: {
         onMessage: (message) => {
           refusals.observe(message);
@@ -113,21 +118,18 @@ export class CairnTask implements AsyncIterable<CairnEvent> {
       },
       pendingUserMessages: () => this.#pendingMessages.splice(0),
       ...(options.tools ? { tools: options.tools } : {}),
-      ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.hooks ? { hooks: (await import("../hooks/callback-hooks.js")).callbackHooks(options.hooks) } : {}),
       ...(options.appendSystemPrompt ? { systemPromptAddition: options.appendSystemPrompt } : {}),
       ...(options.mcpServers ? { extraMcpServers: await mcpServersOf(options.mcpServers, settings.cwd) } : {}),
     });
     this.#session = session;
     resolveId(session.taskId);
-    for (const text of notices.splice(0)) host.notice(text);
     const onAbort = (): void => this.abort();
     options.signal?.addEventListener("abort", onAbort, { once: true });
     if (options.signal?.aborted === true || this.#abortRequested) onAbort();
     const startedAt = Date.now();
     try {
       const result = await session.run();
-      this.#ended = true;
-      for (const text of notices.splice(0)) host.notice(text);
       return { v: 2, type: "result", ...runSummary({ session, result, startedAt, refused: refusals.count }) };
     } finally {
       this.#ended = true;

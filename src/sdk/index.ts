@@ -8,6 +8,8 @@ export { readTask, listTasks, type TaskRecord } from "./read-task.js";
 export type { AskAnswer, BudgetOptions, CanUseTool, PermissionMode, TaskOptions, ToolUseDecision, ToolUseRequest } from "./options.js";
 export type { AskEvent, CairnEvent, DeltaEvent, MessageEvent, ResultEvent } from "./events.js";
 export { isDelta } from "./events.js";
+export { customTool as tool, InvalidCustomToolError, type CustomToolContext, type CustomToolResult, type CustomToolSpec } from "../tools/custom-tool.js";
+export type { HookCallback, HookCallbackInput, HookCallbackMatcher, HookCallbackOutput, HookCallbacks } from "../hooks/callback-hooks.js";
 export { ConfigError, DataFolderError, McpConfigError, ProviderError, TaskEndedError, TaskLockedError, TaskNotFoundError, UnansweredAskError } from "./errors.js";
 export type { TaskSummary } from "../store/types.js";
 export type { UiMessage, AskType, SayType, AskResponse } from "../task/contracts/messages.js";

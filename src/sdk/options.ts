@@ -7,7 +7,7 @@
 import type { CliFlags, ProviderName, ResolvedSettings, ToolProtocol } from "../config/index.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import type { ToolDefinition } from "../tools/tool-definition.js";
-import type { HookDefinition } from "../hooks/hook-definition.js";
+import type { HookCallbacks } from "../hooks/callback-hooks.js";
 import type { AskResponse } from "../task/contracts/messages.js";
 import type { AskEvent } from "./events.js";
 
@@ -65,9 +65,9 @@ export interface TaskOptions {
   budget?: BudgetOptions;
   /** MCP servers in the `mcpServers` format of `.mcp.json`, beside the configured ones. */
   mcpServers?: Record<string, unknown>;
-  /** Hooks as in-process callbacks (built by `callbackHooks`), beside the configured command hooks. */
-  hooks?: HookDefinition[];
-  /** Tools defined in code (built by `tool`). */
+  /** Hooks as in-process callbacks, in the Claude Agent SDK's shape (`{ PreToolUse: [{ matcher: "Bash", hooks: [fn] }] }`), beside the configured command hooks. */
+  hooks?: HookCallbacks;
+  /** Tools defined in code (built by `tool`), each name once. */
   tools?: ToolDefinition[];
   /** Text appended to the system prompt. */
   appendSystemPrompt?: string;

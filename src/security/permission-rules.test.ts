@@ -17,6 +17,16 @@ describe("permission rules in Claude Code's format", () => {
     expect(splitRuleList("Bash(git log:*) Read(src/**),Bash(npm test)")).toEqual(["Bash(git log:*)", "Read(src/**)", "Bash(npm test)"]);
   });
 
+  it("a bare tool name (a custom tool's, hyphens and digits included) rules that tool alone; deny wins", () => {
+    const named = rules({ allow: ["lookup-ticket", "2fa_check(*)"], deny: ["lookup_ticket"] });
+    expect(named.forTool("lookup-ticket")).toMatchObject({ decision: "allow", rule: { text: "lookup-ticket" } });
+    expect(named.forTool("2fa_check")).toMatchObject({ decision: "allow" });
+    expect(named.forTool("lookup_ticket")).toMatchObject({ decision: "deny" });
+    expect(named.forTool("lookup")).toBeUndefined();
+    expect(rules({ allow: ["lookup(abc)"] }).forTool("lookup")).toBeUndefined();
+    expect(() => parseRule("-x", "allow", "s")).toThrow(RuleSyntaxError);
+  });
+
   it("Bash specifiers: prefix on whole words, exact text, globs; unknown words match only deny and ask rules", () => {
     expect(bashSpecifierMatches("git log:*", ["git", "log"], false)).toBe(true);
     expect(bashSpecifierMatches("git log:*", ["git", "logout"], false)).toBe(false);

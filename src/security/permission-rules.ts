@@ -50,7 +50,8 @@ const toolNames: Record<string, RuleTool> = {
 export function parseRule(text: string, decision: RuleDecision, source: string): PermissionRule {
   const trimmed = text.trim();
   if (trimmed.startsWith("mcp__")) return { decision, text: trimmed, tool: "mcp", specifier: trimmed, source };
-  const match = /^([A-Za-z][A-Za-z0-9_]*)(?:\((.*)\))?$/s.exec(trimmed);
+  // Tool names as the providers allow them (`[a-zA-Z0-9_-]`): custom tools of an embedding program are ruled by name.
+  const match = /^([A-Za-z0-9_][A-Za-z0-9_-]*)(?:\((.*)\))?$/s.exec(trimmed);
   if (match === null || match[1] === undefined) {
     throw new RuleSyntaxError(`"${text}" is not a permission rule; write Tool or Tool(specifier), like Bash(git log:*) or Read(src/**)`);
   }
@@ -213,6 +214,14 @@ export class PermissionRules {
       const text = rule.text.replace(/\(\*\)$/, "");
       return text === `mcp__${server}` || text === `mcp__${server}__*` || text === `mcp__${server}__${tool}`;
     });
+  }
+
+  /**
+   * A tool ruled by its bare name (`lookup_ticket`, or `lookup_ticket(*)`): the custom tools
+   * an embedding program defines (src/tools/custom-tool.ts).
+   */
+  forTool(name: string): { decision: RuleDecision; rule: PermissionRule } | undefined {
+    return this.first("other", (rule) => rule.specifier === undefined && rule.text.replace(/\((\*)?\)$/, "") === name);
   }
 
   private first(tool: RuleTool, matches: (rule: PermissionRule) => boolean): { decision: RuleDecision; rule: PermissionRule } | undefined {

@@ -1,6 +1,4 @@
 import type { ResolvedSettings } from "../config/index.js";
-import { requireApiKey } from "../config/index.js";
-import { createProvider } from "../llm/create-provider.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import type { ImageContent, Provider } from "../llm/types.js";
 import { createPromptBuilder } from "../prompt/system-prompt.js";
@@ -25,7 +23,7 @@ import { startMcp } from "./mcp-wiring.js";
 import { budgetSoFar, createSessionSecurity, summaryProvider } from "./security-wiring.js";
 import { createSubagents } from "./subagents/subagent-wiring.js";
 import { addUsage } from "../security/budget.js";
-import { SharedRateLimit } from "./shared-rate-limit.js";
+import { createSessionProviders } from "./session-providers.js";
 import type { SessionSecurity } from "./security-wiring.js";
 import type { UiMessage } from "../task/contracts/messages.js";
 import { ContextManager } from "../context/context-manager.js";
@@ -100,35 +98,13 @@ export interface SessionOptions {
 export async function createSession(sessionOptions: SessionOptions): Promise<Session> {
   const { options, allowedTools } = await withStartCommand(sessionOptions);
   const { settings } = options;
-  const apiKey = requireApiKey(settings);
-  const createdProvider = await createProvider({
-    provider: settings.provider,
-    model: settings.model,
-    ...(apiKey === undefined ? {} : { apiKey }),
-    ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),
+  const { apiKey, provider, providerForModel } = await createSessionProviders({
+    settings,
     ...(options.scenario ? { scenario: options.scenario } : {}),
-    stall: settings.stallTimeouts,
-    // Notes from the provider (reasoning left out on a provider switch, #20) reach the user: on stderr headless, in the task's messages otherwise.
+    ...(options.wrapProvider ? { wrapProvider: options.wrapProvider } : {}),
+    // Notes from the provider (reasoning left out on a provider switch) reach the user: on stderr headless, in the task's messages otherwise.
     onNotice: (text: string) => (options.onNotice ? options.onNotice(text) : current.task?.say("warning", text)),
-    ...(settings.models[settings.model] || settings.modelLimits !== undefined
-      ? { modelOverrides: { ...stripUndefined(settings.models[settings.model] ?? {}), ...settings.modelLimits } }
-      : {}),
   });
-  // The task and its subagents share one rate limit (issue #17): a 429 slows them all.
-  const rateLimit = new SharedRateLimit();
-  const provider = rateLimit.wrap(options.wrapProvider ? options.wrapProvider(createdProvider) : createdProvider);
-  // Subagents whose agent type names another model (issue #17): same provider, key and base URL.
-  const providerForModel = async (model: string): Promise<Provider> => {
-    const other = await createProvider({
-      provider: settings.provider,
-      model,
-      ...(apiKey === undefined ? {} : { apiKey }),
-      ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),
-      ...(options.scenario ? { scenario: options.scenario } : {}),
-      stall: settings.stallTimeouts,
-    });
-    return rateLimit.wrap(options.wrapProvider ? options.wrapProvider(other) : other);
-  };
 
   const store = new TaskStore({ dataDir: settings.dataDir });
   // A data folder that cannot be made is named as such (with how to choose another), not as a failed mkdir deep inside it.
@@ -371,8 +347,4 @@ async function withStartCommand(options: SessionOptions): Promise<{ options: Ses
   if (applied.notice !== undefined) options.onNotice?.(applied.notice);
   const expanded: SessionOptions["start"] = start.kind === "new" ? { ...start, task: applied.task } : { ...start, message: applied.task };
   return { options: { ...options, settings: applied.settings, start: expanded }, allowedTools: applied.allowedTools ?? [] };
-}
-
-function stripUndefined<T extends object>(value: T): { [K in keyof T]-?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as { [K in keyof T]-?: Exclude<T[K], undefined> };
 }

@@ -46,7 +46,9 @@ export type ApprovalRequest =
   | { kind: "edit"; inside: boolean; path: string; absolute?: string; real?: string }
   | { kind: "command"; command: string; requiresApproval: boolean }
   | { kind: "mcp"; serverAutoApprove: boolean; server?: string; tool?: string }
-  | { kind: "web"; url?: string };
+  | { kind: "web"; url?: string }
+  /** A custom tool of an embedding program (src/tools/custom-tool.ts): asks, unless it only reads (then as reads inside the workspace). */
+  | { kind: "custom"; tool: string; readOnly: boolean };
 
 export type ApprovalVerdict = "auto" | "ask" | "refuse";
 
@@ -158,6 +160,11 @@ export class ApprovalPolicy {
         security = ruleVerdict(found);
         break;
       }
+      case "custom":
+        // Ruled by its name (`lookup_ticket`), which is also the rule "always" saves.
+        security = ruleVerdict(this.security.rules.forTool(request.tool));
+        suggestion = request.tool;
+        break;
     }
     const combined = this.combine(request, security);
     const detail = outside === undefined ? combined : { ...combined, outside, reason: [combined.reason, `runs outside the sandbox as ${describeRules(outside)} allows`].filter((part) => part !== undefined).join("; ") };
@@ -198,6 +205,8 @@ export class ApprovalPolicy {
         return settings.mcp || request.serverAutoApprove ? "auto" : "ask";
       case "web":
         return settings.webFetch ? "auto" : "ask";
+      case "custom":
+        return request.readOnly && settings.readInside ? "auto" : "ask";
     }
   }
 

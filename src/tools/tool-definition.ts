@@ -14,7 +14,7 @@ import type { WorkspaceGuard } from "./workspace-guard.js";
 import type { CommandRegistry } from "./command/command-registry.js";
 import type { WorkspaceOperations } from "./operations.js";
 
-export type ParameterType = "string" | "boolean" | "integer" | "array" | "object";
+export type ParameterType = "string" | "boolean" | "integer" | "number" | "array" | "object";
 
 export interface ToolParameter {
   name: string;
@@ -35,6 +35,12 @@ export interface ToolDefinition {
   /** What the model reads about the tool (may depend on the mode). */
   description: string | ((mode: Mode) => string);
   parameters: ToolParameter[];
+  /**
+   * The whole JSON schema of the arguments (type "object"), for tools whose schema says more than
+   * `parameters` can (nested objects, enums): the native protocol offers it instead of the one built
+   * from `parameters`, which still give the XML prompt text and the required-parameter check.
+   */
+  inputSchema?: Record<string, unknown>;
   /** Runs without waiting for the initial checkpoint (SPEC T16). */
   readOnly: boolean;
   /** Changes the workspace or runs programs: refused in plan mode. */

@@ -37,6 +37,7 @@ function parameterSchema(parameter: ToolParameter): Record<string, unknown> {
 }
 
 export function nativeSchema(tool: ToolDefinition, mode: Mode): ToolSchema {
+  if (tool.inputSchema !== undefined) return { name: tool.name, description: descriptionOf(tool, mode), inputSchema: tool.inputSchema };
   const properties: Record<string, unknown> = {};
   for (const parameter of tool.parameters) properties[parameter.name] = parameterSchema(parameter);
   return {

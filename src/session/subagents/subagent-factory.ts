@@ -24,8 +24,6 @@ import type { McpPort } from "../../tools/mcp-port.js";
 import type { ContentBlock } from "../../llm/types.js";
 import { openForResume } from "../../store/resume-task.js";
 import type { TaskLogWriter } from "../../store/log-writer.js";
-import { builtinTools } from "../../tools/builtin-tools.js";
-import { createToolExecutor } from "../../tools/create-tool-executor.js";
 import type { WorkspaceOperations } from "../../tools/operations.js";
 import type { AgentType } from "./agent-types.js";
 import { childHost, subagentSection } from "./subagent-host.js";
@@ -36,12 +34,11 @@ import { createIsolatedWorkspace, type IsolatedWorkspace } from "./subagent-work
 import { ChildChanges } from "./subagent-changes.js";
 import { SubagentSpending, type Totals } from "./subagent-spending.js";
 import { addUsage, zeroUsage } from "../../security/budget.js";
-import { PermissionRules } from "../../security/permission-rules.js";
 import { createCheckpoints } from "../checkpoint-wiring.js";
 import { ContextManager } from "../../context/context-manager.js";
 import { workspaceFileReader } from "../../context/workspace-files.js";
-import { launchPolicyFor } from "../launch-policy.js";
 import { RefusalCounter } from "../refusal-counter.js";
+import { createChildToolExecutor } from "./child-tool-executor.js";
 import type { SubagentMergeResult } from "../../task/contracts/subagents.js";
 
 export interface SubagentFactoryOptions {
@@ -74,7 +71,6 @@ interface RunningChild {
 }
 
 /** Tools a general subagent never gets: handing off or planning is the parent's business. */
-const parentOnlyTools = new Set(["new_task", "plan_mode_respond", "use_subagents"]);
 
 export class SubagentFactory implements ChildTaskFactory {
   readonly maxParallel: number;
@@ -190,41 +186,9 @@ export class SubagentFactory implements ChildTaskFactory {
       const { tokensIn, tokensOut, cost } = opened.loaded;
       resumed = { history: { apiHistory: opened.resume.apiHistory, uiMessages: opened.resume.uiMessages, usage: { tokensIn, tokensOut, cost } }, content: opened.resume.nextUserContent };
     }
-    // The parent's rules as they stand now ("always allow" answers included), resolved against the child's own folder.
-    const rules = isolated === undefined ? security.rules : new PermissionRules(security.rules.rules, cwd);
-    const launchPolicy =
-      isolated === undefined
-        ? security.launchPolicy
-        : launchPolicyFor(settings, { workspace: cwd, rules, readableInDataDir: security.outputFolder });
-
     // MCP tools may change anything: only types given the parent's tools (or use_mcp_tool by name) get them.
     const mcp = this.mcp !== undefined && (type.tools === undefined || type.tools.includes("use_mcp_tool")) && !type.readOnly ? this.mcp : undefined;
-    const allTools = builtinTools.map((tool) => tool.name).filter((name) => !parentOnlyTools.has(name));
-    const baseExecutor = createToolExecutor({
-      ...(mcp?.port ? { mcp: mcp.port } : {}),
-      workspace: cwd,
-      dataDir: settings.dataDir,
-      approval: settings.autoApprove,
-      yes: settings.yes,
-      allowOutsideWrites: settings.allowOutsideWrites,
-      protocol: settings.toolProtocol,
-      parallelTools: settings.parallelTools,
-      rules,
-      allowOutsideReads: settings.allowOutsideReads,
-      launchPolicy,
-      outputFolder: security.outputFolder,
-      sandboxUnavailable: settings.sandboxUnavailable,
-      userConfigDir: settings.userConfigDir,
-      supportsImages: provider.model.supportsImages,
-      keepBackgroundProcesses: settings.keepBackgroundProcesses,
-      onlyTools: (type.tools ?? allTools).filter((name) => !parentOnlyTools.has(name)),
-      readOnlyCommands: type.readOnly,
-      subagent: { subagentId },
-      ...(this.options.operations ? { operations: this.options.operations } : {}),
-    });
-    // The parent's tool hooks (PreToolUse, PostToolUse) hold for the child's tools too.
-    const withMcp = mcp ? mcp.wrap(baseExecutor) : baseExecutor;
-    const toolExecutor = this.hooks ? this.hooks.wrapExecutor(withMcp) : withMcp;
+    const toolExecutor = createChildToolExecutor({ settings, security, type, cwd, isolated: isolated !== undefined, provider, subagentId, ...(mcp ? { mcp } : {}), ...(this.hooks ? { hooks: this.hooks } : {}), ...(this.options.operations ? { operations: this.options.operations } : {}) });
 
     let result: string | undefined;
     const refusals = new RefusalCounter();

@@ -90,6 +90,11 @@ export type ToolMetaByName = {
   execute_command: { command: string; requiresApproval?: boolean; cwd?: string };
   web_fetch: { url: string };
   use_mcp_tool: { server: string; name: string; arguments?: unknown };
+  /**
+   * A custom tool of the program embedding cairn (src/tools/custom-tool.ts), whatever its name:
+   * `name` is the tool's own name (what rules and hooks see), `input` its arguments once checked.
+   */
+  custom_tool: { name: string; input?: unknown };
   access_mcp_resource: { server: string; uri: string };
   ask_followup_question: { options?: string[]; unanswered?: true };
   attempt_completion: { command?: string };

@@ -36,11 +36,13 @@ function cardTarget(meta: ToolCard | undefined): string | undefined {
       ? meta.command
       : isToolMeta(meta, "use_mcp_tool", "access_mcp_resource")
         ? meta.server
-        : isToolMeta(meta, "web_fetch")
-          ? meta.url
-          : isToolMeta(meta, "browser_action")
-            ? [meta.action, meta.url ?? meta.coordinate ?? meta.text].filter((part) => part !== undefined && part !== "").join(" ")
-            : undefined;
+        : isToolMeta(meta, "custom_tool")
+          ? meta.name
+          : isToolMeta(meta, "web_fetch")
+            ? meta.url
+            : isToolMeta(meta, "browser_action")
+              ? [meta.action, meta.url ?? meta.coordinate ?? meta.text].filter((part) => part !== undefined && part !== "").join(" ")
+              : undefined;
   return target === "" ? undefined : target;
 }
 

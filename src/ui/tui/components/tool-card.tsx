@@ -16,6 +16,7 @@ const verbs: Record<string, string> = {
   execute_command: "Run",
   browser_action: "Browse",
   use_mcp_tool: "MCP",
+  custom_tool: "Tool",
   access_mcp_resource: "MCP resource",
   new_task: "New task",
   web_fetch: "Fetch",
@@ -33,6 +34,7 @@ function firstLine(text: string): string {
 function targetOf(meta: ToolCard, text: string): string | undefined {
   if (isToolMeta(meta, "search_files")) return meta.regex === undefined ? meta.path : `${meta.regex}  in ${meta.path ?? "."}`;
   if (isToolMeta(meta, "use_mcp_tool")) return meta.server === undefined ? undefined : `${meta.server} / ${meta.name ?? ""}`;
+  if (isToolMeta(meta, "custom_tool")) return meta.name;
   if (isToolMeta(meta, "access_mcp_resource")) return meta.server === undefined ? undefined : `${meta.server} ${meta.uri ?? ""}`;
   if (isToolMeta(meta, "use_subagents")) return meta.subagents?.map((item) => item.subagentId).join(", ");
   const named = isToolMeta(meta, "execute_command", "attempt_completion")
