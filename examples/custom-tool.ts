@@ -6,7 +6,7 @@
  *
  * Provider settings come from the environment, as for `cairn run`.
  */
-import { customTool, startTask } from "cairn";
+import { startTask, tool } from "cairn";
 import { z } from "zod";
 
 const tickets: Record<string, string> = {
@@ -15,7 +15,7 @@ const tickets: Record<string, string> = {
   "CAIRN-3": "Document the SDK",
 };
 
-const lookupTicket = customTool({
+const lookupTicket = tool({
   name: "lookup_ticket",
   description: "Gives the title of a ticket of the issue tracker, by its id (e.g. CAIRN-1).",
   inputSchema: { id: z.string().describe("The ticket's id, e.g. CAIRN-1") },
