@@ -28,7 +28,7 @@ try {
   for await (const event of task) {
     if (event.type === "result") {
       const cost = `$${event.cost.toFixed(4)}`;
-      process.stdout.write(`\n${event.status} · ${event.turns} turns · ${event.tokensIn} tokens in, ${event.tokensOut} out · ${cost}${event.error ? ` · ${event.error}` : ""}\n`);
+      process.stdout.write(`\n${event.status} · ${event.turns} turn${event.turns === 1 ? "" : "s"} · ${event.tokensIn} tokens in, ${event.tokensOut} out · ${cost}${event.error ? ` · ${event.error}` : ""}\n`);
       process.exitCode = event.exitStatus;
       continue;
     }

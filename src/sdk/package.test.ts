@@ -217,7 +217,7 @@ describe("examples/task-runner", () => {
   it("exits with the result's exit status when the task fails (the API refuses the request)", { timeout: 30_000 }, async () => {
     const ran = await runExample("task-runner", [await workspace("runner-fails"), "RUNNER-FAILS: anything"]);
     expect(ran.status).toBe(1);
-    expect(ran.stdout.split("\n").at(-2)).toMatch(/^failed · 1 turns · /);
+    expect(ran.stdout.split("\n").at(-2)).toMatch(/^failed · 1 turn · /);
   });
 });
 
