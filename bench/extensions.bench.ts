@@ -41,7 +41,9 @@ try {
   await writeFile(join(workspace, "AGENTS.md"), "Root rule.\n");
   const bare = createToolExecutor({ workspace, yes: true, allowOutsideWrites: false, protocol: "xml" });
   const runner = new HookRunner({
-    hooks: [{ event: "PreToolUse", configuredAs: "PreToolUse", matcher: "Bash", command: "exit 2", timeoutMs: 60_000, scope: "user", origin: { kind: "settings", file: "bench" }, dialect: "claude-code", fingerprint: "x" }],
+    hooks: [
+      { event: "PreToolUse", configuredAs: "PreToolUse", matcher: "Bash", command: "exit 2", timeoutMs: 60_000, scope: "user", origin: { kind: "settings", file: "bench" }, dialect: "claude-code", fingerprint: "x" },
+    ],
     cwd: workspace,
     basePayload: () => ({}),
   });

@@ -109,7 +109,23 @@ try {
     const turn: ScenarioTurn = { text: `${answer}\n<attempt_completion>\n<result>\ndone\n</result>\n</attempt_completion>`, chunkSize: test.chunkSize, delayMs: test.delayMs };
     const server = await startScriptedServer({ scenario: { turns: [turn] } });
     try {
-      const args = ["run", "--json", "--yes", ...checkpointsFlag, "--provider", "anthropic", "--base-url", server.url, "--api-key", "bench-key-not-secret", "--model", "claude-sonnet-5-5", "--tool-protocol", "xml", "answer"];
+      const args = [
+        "run",
+        "--json",
+        "--yes",
+        ...checkpointsFlag,
+        "--provider",
+        "anthropic",
+        "--base-url",
+        server.url,
+        "--api-key",
+        "bench-key-not-secret",
+        "--model",
+        "claude-sonnet-5-5",
+        "--tool-protocol",
+        "xml",
+        "answer",
+      ];
       const started = performance.now();
       const { stdout, status, cpuMs } = await runCairn(args, env, root);
       if (status !== 0) throw new Error(`cairn exited with ${String(status)}:\n${stdout.slice(-2000)}`);

@@ -82,39 +82,51 @@ const responsesProvider = new OpenAiResponsesProvider({ apiKey: "k", model: mode
 const geminiClient = new GoogleGenAI({ apiKey: "k", httpOptions: { baseUrl: server.url } });
 const geminiProvider = new GeminiProvider({ apiKey: "k", model: modelInfo("gemini-2.5-pro"), baseUrl: server.url });
 
-const [sdkAnthropic, cairnAnthropic] = await timedPair(async () => {
-  const stream = await anthropicClient.messages.create({ model: "claude-sonnet-5-5", max_tokens: 100, messages: [{ role: "user", content: "go" }], stream: true });
-  for await (const event of stream) void event;
-}, () => drain(anthropicProvider));
-const [sdkOpenAi, cairnOpenAi] = await timedPair(async () => {
-  // The same request options cairn sends, so both read the same bytes.
-  const stream = await openAiClient.chat.completions.create({
-    model: "gpt-5.4",
-    messages: [{ role: "user", content: "go" }],
-    stream: true,
-    stream_options: { include_usage: true },
-  });
-  for await (const chunk of stream) void chunk;
-}, () => drain(openAiProvider));
-const [sdkResponses, cairnResponses] = await timedPair(async () => {
-  const stream = await openAiClient.responses.create({
-    model: "gpt-5.4",
-    input: [{ role: "user", content: [{ type: "input_text", text: "go" }] }],
-    stream: true,
-    store: false,
-    include: ["reasoning.encrypted_content"],
-    reasoning: { summary: "auto" },
-  });
-  for await (const event of stream) void event;
-}, () => drain(responsesProvider));
-const [sdkGemini, cairnGemini] = await timedPair(async () => {
-  const stream = await geminiClient.models.generateContentStream({
-    model: "gemini-2.5-pro",
-    contents: [{ role: "user", parts: [{ text: "go" }] }],
-    config: { systemInstruction: "s", thinkingConfig: { includeThoughts: true } },
-  });
-  for await (const response of stream) void response;
-}, () => drain(geminiProvider));
+const [sdkAnthropic, cairnAnthropic] = await timedPair(
+  async () => {
+    const stream = await anthropicClient.messages.create({ model: "claude-sonnet-5-5", max_tokens: 100, messages: [{ role: "user", content: "go" }], stream: true });
+    for await (const event of stream) void event;
+  },
+  () => drain(anthropicProvider),
+);
+const [sdkOpenAi, cairnOpenAi] = await timedPair(
+  async () => {
+    // The same request options cairn sends, so both read the same bytes.
+    const stream = await openAiClient.chat.completions.create({
+      model: "gpt-5.4",
+      messages: [{ role: "user", content: "go" }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    for await (const chunk of stream) void chunk;
+  },
+  () => drain(openAiProvider),
+);
+const [sdkResponses, cairnResponses] = await timedPair(
+  async () => {
+    const stream = await openAiClient.responses.create({
+      model: "gpt-5.4",
+      input: [{ role: "user", content: [{ type: "input_text", text: "go" }] }],
+      stream: true,
+      store: false,
+      include: ["reasoning.encrypted_content"],
+      reasoning: { summary: "auto" },
+    });
+    for await (const event of stream) void event;
+  },
+  () => drain(responsesProvider),
+);
+const [sdkGemini, cairnGemini] = await timedPair(
+  async () => {
+    const stream = await geminiClient.models.generateContentStream({
+      model: "gemini-2.5-pro",
+      contents: [{ role: "user", parts: [{ text: "go" }] }],
+      config: { systemInstruction: "s", thinkingConfig: { includeThoughts: true } },
+    });
+    for await (const response of stream) void response;
+  },
+  () => drain(geminiProvider),
+);
 await server.close();
 
 function argumentsText(size: number): string {

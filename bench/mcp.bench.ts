@@ -64,7 +64,6 @@ await server.stop();
 
 const ratio = median(ratios);
 process.stdout.write(
-  `tool call through the hub / bare SDK client: ${ratio.toFixed(2)} (goal <= ${GOAL}; ` +
-    `median of ${ROUNDS} rounds of ${CALLS_PER_ROUND} echo calls; bare call ~${median(directTimes).toFixed(2)} ms this run)\n`,
+  `tool call through the hub / bare SDK client: ${ratio.toFixed(2)} (goal <= ${GOAL}; ` + `median of ${ROUNDS} rounds of ${CALLS_PER_ROUND} echo calls; bare call ~${median(directTimes).toFixed(2)} ms this run)\n`,
 );
 process.exitCode = ratio <= GOAL ? 0 : 1;

@@ -110,7 +110,11 @@ for (const provider of providers) {
     const passes = ratio <= 1.05;
     if (!passes) failures += 1;
     console.log(
-      `${`${provider}, ${protocol}`.padEnd(20)} ${cliCpu.toFixed(0).padStart(11)} ${sdkCpu.toFixed(0).padStart(11)} ${`${ratio.toFixed(2)}x`.padStart(10)} ${median(cli.map((run) => run.maxRssMb)).toFixed(0).padStart(11)} ${median(sdk.map((run) => run.maxRssMb)).toFixed(0).padStart(11)}  ${passes ? "PASS" : "FAIL"}`,
+      `${`${provider}, ${protocol}`.padEnd(20)} ${cliCpu.toFixed(0).padStart(11)} ${sdkCpu.toFixed(0).padStart(11)} ${`${ratio.toFixed(2)}x`.padStart(10)} ${median(cli.map((run) => run.maxRssMb))
+        .toFixed(0)
+        .padStart(11)} ${median(sdk.map((run) => run.maxRssMb))
+        .toFixed(0)
+        .padStart(11)}  ${passes ? "PASS" : "FAIL"}`,
     );
     console.log(`  CPU ms of each run: CLI ${cli.map((run) => run.cpuMs.toFixed(0)).join(" ")}; SDK ${sdk.map((run) => run.cpuMs.toFixed(0)).join(" ")}`);
   }

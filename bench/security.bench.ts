@@ -70,7 +70,9 @@ try {
   const parseMs = parse ?? Number.NaN;
   const ok = logicMs < 5;
   if (!ok) failed = true;
-  console.log(`deciding a 60-command chain (${chain.length} characters): ${logicMs.toFixed(2)} ms for parse, effects and rules (goal < 5 ms) ${ok ? "ok" : "MISSED"}; ${decideMs.toFixed(2)} ms with the file-system checks of every word (links, ignore file); bare tree-sitter parse ${parseMs.toFixed(2)} ms, so the decision is ${(logicMs / parseMs).toFixed(1)}x the parse`);
+  console.log(
+    `deciding a 60-command chain (${chain.length} characters): ${logicMs.toFixed(2)} ms for parse, effects and rules (goal < 5 ms) ${ok ? "ok" : "MISSED"}; ${decideMs.toFixed(2)} ms with the file-system checks of every word (links, ignore file); bare tree-sitter parse ${parseMs.toFixed(2)} ms, so the decision is ${(logicMs / parseMs).toFixed(1)}x the parse`,
+  );
 
   const usable = checkBubblewrap();
   if (!usable.ok) {

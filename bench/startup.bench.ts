@@ -88,9 +88,7 @@ async function timeFirstRequest(args: string[]): Promise<Sample> {
 }
 
 const baseUrl = (provider: "anthropic" | "openai") => (provider === "openai" ? `${server.url}/v1` : server.url);
-const cairnRun = (provider: "anthropic" | "openai") => [
-  bin, "run", "--yes", "--json", ...checkpointsFlag, "--provider", provider, "--base-url", baseUrl(provider), "--api-key", "bench", "go",
-];
+const cairnRun = (provider: "anthropic" | "openai") => [bin, "run", "--yes", "--json", ...checkpointsFlag, "--provider", provider, "--base-url", baseUrl(provider), "--api-key", "bench", "go"];
 
 const samples: Record<string, Sample[]> = {};
 const add = (name: string, sample: Sample) => (samples[name] ??= []).push(sample);
@@ -130,12 +128,7 @@ function goal(label: string, cpuOver: number, wallOver: number, limit: number): 
 }
 goal("cairn --version over node -e 0", cpuMean("cairn --version") - cpuMean("node -e 0"), wallOf("cairn --version") - wallOf("node -e 0"), 10);
 for (const provider of ["anthropic", "openai"]) {
-  goal(
-    `first request, ${provider}: cairn over floor`,
-    cpuMean(`cairn ${provider}`) - cpuMean(`floor ${provider}`),
-    wallOf(`cairn ${provider}`) - wallOf(`floor ${provider}`),
-    20,
-  );
+  goal(`first request, ${provider}: cairn over floor`, cpuMean(`cairn ${provider}`) - cpuMean(`floor ${provider}`), wallOf(`cairn ${provider}`) - wallOf(`floor ${provider}`), 20);
 }
 console.log(failures === 0 ? "startup: all goals met" : `startup: ${failures} goal(s) missed`);
 process.exitCode = failures === 0 ? 0 : 1;

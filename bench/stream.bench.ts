@@ -96,7 +96,18 @@ async function inFreshFolder<T>(run: (workspace: string, env: NodeJS.ProcessEnv)
 }
 
 const cairnRun = (provider: Provider, checkpoints: boolean, more: string[], url = baseUrl(provider)): string[] => [
-  bin, "run", "--yes", "--json", ...(checkpoints ? [] : ["--no-checkpoints"]), "--provider", provider, "--base-url", url, "--api-key", "bench", ...more,
+  bin,
+  "run",
+  "--yes",
+  "--json",
+  ...(checkpoints ? [] : ["--no-checkpoints"]),
+  "--provider",
+  provider,
+  "--base-url",
+  url,
+  "--api-key",
+  "bench",
+  ...more,
 ];
 
 function measure(provider: Provider, protocol: ToolProtocol, side: Side): Promise<ProcessUsage> {
@@ -123,8 +134,7 @@ function measureSlow(provider: Provider): Promise<ProcessUsage> {
 /** Peak live heap during the 1 MiB stream (XML answer), floor or cairn with checkpoints off. */
 function measureLiveHeap(provider: Provider, side: "floor" | "cairn"): Promise<{ peakMb: number; samples: number }> {
   return inFreshFolder((workspace, env) => {
-    const args =
-      side === "floor" ? [floorProgram, provider, baseUrl(provider), matchOf("xml")] : cairnRun(provider, !knowsNoCheckpoints, ["--tool-protocol", "xml", matchOf("xml")]);
+    const args = side === "floor" ? [floorProgram, provider, baseUrl(provider), matchOf("xml")] : cairnRun(provider, !knowsNoCheckpoints, ["--tool-protocol", "xml", matchOf("xml")]);
     return peakLiveHeap(args, { env, cwd: workspace, everyMs: 200 });
   });
 }
@@ -176,7 +186,11 @@ const verdict = (passes: boolean): string => {
 console.log(`node ${process.version}, cairn ${bin}`);
 console.log(`answer: ${mib(answerCharacters).toFixed(0)} MiB of text in ${chunkSize}-character deltas, then attempt_completion; ${repetitions} interleaved runs each, medians`);
 console.log("CPU: the process's threads plus the children it waited for (git); RSS: peak resident set");
-console.log(batchBytes > 0 ? `the server sends the streams in ${(batchBytes / 1024).toFixed(0)} KiB blocks, so both sides get the same socket reads (cairn hands them to the OpenAI SDK in pieces of at most 1 KiB; the floor as they come)` : "the server writes each SSE frame on its own (socket reads then depend on each side's speed)");
+console.log(
+  batchBytes > 0
+    ? `the server sends the streams in ${(batchBytes / 1024).toFixed(0)} KiB blocks, so both sides get the same socket reads (cairn hands them to the OpenAI SDK in pieces of at most 1 KiB; the floor as they come)`
+    : "the server writes each SSE frame on its own (socket reads then depend on each side's speed)",
+);
 const header = `${"".padEnd(36)} ${"CPU ms".padStart(7)} ${"x floor".padStart(8)} ${"RSS MB".padStart(7)} ${"+ floor".padStart(8)} ${"stdout".padStart(10)} ${"wall ms".padStart(8)}`;
 for (const provider of providers) {
   for (const protocol of toolProtocols) {
@@ -201,7 +215,9 @@ for (const provider of providers) {
       );
       if (side === "floor") continue;
       const cpuGoal = side === "checkpoints off" ? 1.05 : 1.15;
-      goals.push(`  ${side}: CPU ${ratio.toFixed(2)}x (goal <= ${cpuGoal}x) ${verdict(ratio <= cpuGoal)}; RSS ${extra >= 0 ? "+" : ""}${extra.toFixed(0)} MB (goal <= +20 MB) ${verdict(extra <= 20)}; --json output ${mib(stdout).toFixed(2)} MiB (goal <= 2.2 MiB) ${verdict(mib(stdout) <= 2.2)}`);
+      goals.push(
+        `  ${side}: CPU ${ratio.toFixed(2)}x (goal <= ${cpuGoal}x) ${verdict(ratio <= cpuGoal)}; RSS ${extra >= 0 ? "+" : ""}${extra.toFixed(0)} MB (goal <= +20 MB) ${verdict(extra <= 20)}; --json output ${mib(stdout).toFixed(2)} MiB (goal <= 2.2 MiB) ${verdict(mib(stdout) <= 2.2)}`,
+      );
     }
     for (const line of goals) console.log(line);
     // The spread shows how far one median can be trusted on a shared machine.
@@ -222,7 +238,9 @@ console.log(`\nslow stream: ${slowAnswerCharacters / 1024} KiB in ${chunkSize}-c
 const slowAnswerBytes = Buffer.byteLength(slowAnswer().text ?? "");
 for (const [provider, run] of slowRuns) {
   const ratio = run.stdoutBytes / slowAnswerBytes;
-  console.log(`  ${provider}: --json output ${(run.stdoutBytes / 1024).toFixed(1)} KiB for ${(slowAnswerBytes / 1024).toFixed(1)} KiB of answer: ${ratio.toFixed(2)}x (goal <= 2.2x) ${verdict(ratio <= 2.2)}; wall ${(run.wallMs / 1000).toFixed(1)} s`);
+  console.log(
+    `  ${provider}: --json output ${(run.stdoutBytes / 1024).toFixed(1)} KiB for ${(slowAnswerBytes / 1024).toFixed(1)} KiB of answer: ${ratio.toFixed(2)}x (goal <= 2.2x) ${verdict(ratio <= 2.2)}; wall ${(run.wallMs / 1000).toFixed(1)} s`,
+  );
 }
 
 // Turn N's CPU: from request N-1 reaching the server to request N (N = 1 .. turns).
@@ -236,7 +254,9 @@ const pairMedian = (turns: number[], from: number, to: number): number => {
 };
 const sum = (values: number[]): number => values.reduce((total, value) => total + value, 0);
 const lateFrom = manyTurns - 19;
-console.log(`\n${manyTurns}-turn task (anthropic, XML tools, ${knowsNoCheckpoints ? "checkpoints off" : "checkpoints on"}; odd turns read_file, even turns execute_command): cairn's own CPU per turn, ${turnRepetitions} runs`);
+console.log(
+  `\n${manyTurns}-turn task (anthropic, XML tools, ${knowsNoCheckpoints ? "checkpoints off" : "checkpoints on"}; odd turns read_file, even turns execute_command): cairn's own CPU per turn, ${turnRepetitions} runs`,
+);
 const early: number[] = [];
 const late: number[] = [];
 for (const [index, run] of turnRuns.entries()) {

@@ -23,10 +23,7 @@ function scenario(children: number[]): Scenario {
   const names = children.map((_, index) => `CHILD${index}`);
   const items = names.map((name) => ({ prompt: `${name}: list the workspace and report`, agent: "explore" }));
   return {
-    turns: [
-      { text: `<use_subagents>\n<subagents>${JSON.stringify(items)}</subagents>\n</use_subagents>` },
-      { text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>" },
-    ],
+    turns: [{ text: `<use_subagents>\n<subagents>${JSON.stringify(items)}</subagents>\n</use_subagents>` }, { text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>" }],
     conversations: children.map((delayMs, index) => ({
       match: `${names[index] ?? ""}:`,
       turns: [

@@ -25,12 +25,7 @@ function answerText(): string {
   const lines: string[] = [];
   let size = 0;
   for (let index = 0; size < answerBytes; index += 1) {
-    const line =
-      index % 40 === 0
-        ? "```ts"
-        : index % 40 === 20
-          ? "```"
-          : `- step ${index}: the **answer** explains the fix to \`add\` and why the test fails`;
+    const line = index % 40 === 0 ? "```ts" : index % 40 === 20 ? "```" : `- step ${index}: the **answer** explains the fix to \`add\` and why the test fails`;
     lines.push(line);
     size += line.length + 1;
   }
@@ -164,7 +159,9 @@ for (let repetition = 0; repetition < repetitions; repetition += 1) {
 const tuiCpu = median(tui.map((run) => run.cpu));
 const bareCpu = median(bare);
 print(`1 MB answer in ${Math.ceil(text.length / updateSize)} updates of ${updateSize} characters, ${repetitions} repetitions (median)`);
-print(`TUI (TuiHost + Ink, 80x30): ${tuiCpu.toFixed(0)} ms CPU, renders ${median(tui.map((run) => run.renders))}, longest blocked turn ${median(tui.map((run) => run.longestMs)).toFixed(0)} ms, ${(median(tui.map((run) => run.bytes)) / 1e6).toFixed(1)} MB written`);
+print(
+  `TUI (TuiHost + Ink, 80x30): ${tuiCpu.toFixed(0)} ms CPU, renders ${median(tui.map((run) => run.renders))}, longest blocked turn ${median(tui.map((run) => run.longestMs)).toFixed(0)} ms, ${(median(tui.map((run) => run.bytes)) / 1e6).toFixed(1)} MB written`,
+);
 print(`bare (write each new piece once): ${bareCpu.toFixed(0)} ms CPU; ratio TUI / bare: ${(tuiCpu / bareCpu).toFixed(1)}`);
 if (withHeadless) {
   const headlessCpu = median(headless);

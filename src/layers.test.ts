@@ -9,7 +9,6 @@ import { sourceFiles } from "./test-support/source-files.js";
 const srcDir = dirname(fileURLToPath(import.meta.url));
 const architecture = join(srcDir, "..", "docs", "architecture.md");
 
-
 function layerOf(path: string): string {
   const first = relative(srcDir, path).split(sep)[0] ?? "";
   return /\.(t|j)sx?$/.test(first) ? "(root)" : first;
@@ -48,7 +47,12 @@ function documentedTable(): Map<string, Set<string>> {
 }
 
 const sorted = (map: Map<string, Set<string>>): Record<string, string[]> =>
-  Object.fromEntries([...map.entries()].filter(([layer]) => layer !== "(root)").sort(([a], [b]) => a.localeCompare(b)).map(([layer, set]) => [layer, [...set].sort()]));
+  Object.fromEntries(
+    [...map.entries()]
+      .filter(([layer]) => layer !== "(root)")
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([layer, set]) => [layer, [...set].sort()]),
+  );
 
 describe("layers (docs/architecture.md, DESIGN.md)", () => {
   it("the layer table of docs/architecture.md lists exactly what each layer imports", () => {

@@ -40,12 +40,17 @@ export async function runManyTurns(options: { bin: string; turns: number; heap: 
     };
     let pid: number | undefined;
     let exited = false;
-    const run = runMeasured(
-      [options.bin, "run", "--yes", "--json", ...options.extraArgs, "--provider", "anthropic", "--base-url", server.url, "--api-key", "bench", "bench-turns"],
-      { env, cwd: workspace, nodeOptions: options.heap ? ["--expose-gc"] : [], onSpawn: (spawned) => (pid = spawned) },
-    ).finally(() => (exited = true));
+    const run = runMeasured([options.bin, "run", "--yes", "--json", ...options.extraArgs, "--provider", "anthropic", "--base-url", server.url, "--api-key", "bench", "bench-turns"], {
+      env,
+      cwd: workspace,
+      nodeOptions: options.heap ? ["--expose-gc"] : [],
+      onSpawn: (spawned) => (pid = spawned),
+    }).finally(() => (exited = true));
     const cpuAtRequest: number[] = [];
-    const gone = run.then(() => "exited" as const, () => "exited" as const);
+    const gone = run.then(
+      () => "exited" as const,
+      () => "exited" as const,
+    );
     for (let request = 0; request <= options.turns; request += 1) {
       const outcome = await Promise.race([server.waitForChunks(request, 1).then(() => "arrived" as const), gone]);
       if (outcome === "exited" || exited || pid === undefined) break;

@@ -43,7 +43,11 @@ describe("cairn acp keeps to the protocol when things go wrong", () => {
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (data: string) => (stdout += data));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    const responses = (): Array<Record<string, unknown>> => stdout.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const responses = (): Array<Record<string, unknown>> =>
+      stdout
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
     const waitFor = async (id: number | null, count = 1): Promise<Record<string, unknown>> => {
       for (let waited = 0; waited < 20_000; waited += 25) {
         const found = responses().filter((response) => response["id"] === id);

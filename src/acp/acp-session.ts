@@ -163,9 +163,7 @@ export class AcpSession implements Host {
     this.mode = mode;
     const task = this.live?.session.task;
     if (task !== undefined) task.mode = mode;
-    this.send([
-      via === "mode" ? { sessionUpdate: "config_option_update", configOptions: this.state().configOptions } : { sessionUpdate: "current_mode_update", currentModeId: mode },
-    ]);
+    this.send([via === "mode" ? { sessionUpdate: "config_option_update", configOptions: this.state().configOptions } : { sessionUpdate: "current_mode_update", currentModeId: mode }]);
   }
 
   setModel(model: string): void {
@@ -213,9 +211,7 @@ export class AcpSession implements Host {
     }
     const { createSession } = await import("../session/session.js");
     const taskId = this.options.sessionId;
-    const start = this.created
-      ? { kind: "resume" as const, taskId, images: user.images, ...(user.text === "" ? {} : { message: user.text }) }
-      : { kind: "new" as const, task: user.text, taskId, images: user.images };
+    const start = this.created ? { kind: "resume" as const, taskId, images: user.images, ...(user.text === "" ? {} : { message: user.text }) } : { kind: "new" as const, task: user.text, taskId, images: user.images };
     let session: Session;
     try {
       session = await createSession({

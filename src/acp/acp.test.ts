@@ -217,10 +217,7 @@ describe("cairn acp serves the Agent Client Protocol over stdio", () => {
 
   it("a prompt that continues a loaded session is in the transcript: the next session/load replays it as the user's", async () => {
     const scenario: Scenario = {
-      turns: [
-        { toolCalls: [{ name: "ask_followup_question", arguments: { question: "Which file should I create?" } }] },
-        { toolCalls: [{ name: "attempt_completion", arguments: { result: "Will make a.txt." } }] },
-      ],
+      turns: [{ toolCalls: [{ name: "ask_followup_question", arguments: { question: "Which file should I create?" } }] }, { toolCalls: [{ name: "attempt_completion", arguments: { result: "Will make a.txt." } }] }],
     };
     const first = await start(scenario);
     const sessionId = await first.newSession(cli.sandbox.workspace);
@@ -257,7 +254,9 @@ describe("cairn acp serves the Agent Client Protocol over stdio", () => {
     expect((await client.prompt(sessionId, "run two commands")).stopReason).toBe("end_turn");
     const [slow, failing] = client.updatesOf("tool_call").filter((call) => call.kind === "execute");
     const outputOf = (id: string | undefined): Record<string, unknown> | undefined =>
-      toolCallUpdates(client, id ?? "").flatMap((update) => ("rawOutput" in update && update.rawOutput !== undefined ? [update.rawOutput as Record<string, unknown>] : [])).at(-1);
+      toolCallUpdates(client, id ?? "")
+        .flatMap((update) => ("rawOutput" in update && update.rawOutput !== undefined ? [update.rawOutput as Record<string, unknown>] : []))
+        .at(-1);
     expect(statusesOf(client, slow?.toolCallId ?? "").at(-1)).toBe("failed");
     expect(outputOf(slow?.toolCallId)).toMatchObject({ status: "error", end: { kind: "timed_out", timeoutMs: 1000 }, ending: expect.stringMatching(/^timed out after 1 s/) });
     const slowText = contentOf(client, slow?.toolCallId ?? "").flatMap((content) => (content.type === "content" && content.content.type === "text" ? [content.content.text] : []));
@@ -388,10 +387,7 @@ describe("cairn acp serves the Agent Client Protocol over stdio", () => {
 
   it("set mode and model: plan mode offers no editing tools; act mode and a new model apply to the next prompt", async () => {
     const client = await start({
-      turns: [
-        { toolCalls: [{ name: "plan_mode_respond", arguments: { response: "Plan: edit nothing yet." } }] },
-        { toolCalls: [{ name: "attempt_completion", arguments: { result: "Carried out." } }] },
-      ],
+      turns: [{ toolCalls: [{ name: "plan_mode_respond", arguments: { response: "Plan: edit nothing yet." } }] }, { toolCalls: [{ name: "attempt_completion", arguments: { result: "Carried out." } }] }],
     });
     const sessionId = await client.newSession(cli.sandbox.workspace);
     await client.agent.request("session/set_mode", { sessionId, modeId: "plan" });
@@ -402,7 +398,12 @@ describe("cairn acp serves the Agent Client Protocol over stdio", () => {
     expect(toolNamesOf(0)).not.toContain("write_to_file");
 
     // Each way of changing the mode tells the client about the other one.
-    expect(client.updatesOf("config_option_update").at(-1)?.configOptions.find((option) => option.id === "mode")).toMatchObject({ currentValue: "plan" });
+    expect(
+      client
+        .updatesOf("config_option_update")
+        .at(-1)
+        ?.configOptions.find((option) => option.id === "mode"),
+    ).toMatchObject({ currentValue: "plan" });
     await client.agent.request("session/set_config_option", { sessionId, configId: "mode", value: "act" });
     expect(client.updatesOf("current_mode_update").at(-1)).toMatchObject({ currentModeId: "act" });
     const changed = await client.agent.request("session/set_config_option", { sessionId, configId: "model", value: "claude-opus-5-5" });
@@ -414,10 +415,7 @@ describe("cairn acp serves the Agent Client Protocol over stdio", () => {
   }, 60_000);
   it("plan approval: in plan mode the plan ends the turn; switching to Act and prompting approves it in the same task", async () => {
     const client = await start({
-      turns: [
-        { toolCalls: [{ name: "plan_mode_respond", arguments: { response: "Plan: write plan.txt." } }] },
-        { toolCalls: [{ name: "attempt_completion", arguments: { result: "Carried out." } }] },
-      ],
+      turns: [{ toolCalls: [{ name: "plan_mode_respond", arguments: { response: "Plan: write plan.txt." } }] }, { toolCalls: [{ name: "attempt_completion", arguments: { result: "Carried out." } }] }],
     });
     const sessionId = await client.newSession(cli.sandbox.workspace);
     await client.agent.request("session/set_mode", { sessionId, modeId: "plan" });

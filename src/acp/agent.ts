@@ -96,7 +96,6 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
     return session;
   };
 
-
   const app = agent({ name: "cairn" })
     .onRequest("initialize", async ({ params }): Promise<InitializeResponse> => {
       clientCapabilities = params.clientCapabilities ?? {};
@@ -163,10 +162,7 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
       return { configOptions: session.state().configOptions };
     });
 
-  const stream = ndJsonStream(
-    Writable.toWeb(options.output as Writable) as WritableStream<Uint8Array>,
-    Readable.toWeb(options.input as Readable) as ReadableStream<Uint8Array>,
-  );
+  const stream = ndJsonStream(Writable.toWeb(options.output as Writable) as WritableStream<Uint8Array>, Readable.toWeb(options.input as Readable) as ReadableStream<Uint8Array>);
   const connection: AgentConnection = app.connect(stream);
   await connection.closed.catch((error: unknown) => options.log(`connection closed: ${error instanceof Error ? error.message : String(error)}`));
   await Promise.all([...sessions.values()].map((session) => session.close().catch(() => undefined)));

@@ -71,12 +71,7 @@ function headAndTail(output: string): string {
   return `${output.slice(0, headCharacters)}\n[… ${cut} characters cut …]\n${output.slice(-tailCharacters)}`;
 }
 
-function runInClientTerminal(options: {
-  client: AgentContext;
-  sessionId: string;
-  command: RunCommandOptions;
-  onTerminal: (terminalId: string) => void;
-}): RunningCommand {
+function runInClientTerminal(options: { client: AgentContext; sessionId: string; command: RunCommandOptions; onTerminal: (terminalId: string) => void }): RunningCommand {
   const { client, sessionId, command } = options;
   const started = Date.now();
   let end: CommandEnd | undefined;

@@ -42,7 +42,6 @@ export function alwaysKey(message: AskMessage): string {
   }
 }
 
-
 export type PermissionDecision = { answer: AskResponse; always: boolean };
 
 export function decisionFor(outcome: RequestPermissionOutcome): PermissionDecision {

@@ -10,10 +10,7 @@ import { withExecuteTool } from "../task/contracts/tool-executor.js";
 const maximumResultCharacters = 4000;
 
 export function outcomeText(outcome: ToolOutcome): string {
-  const text =
-    typeof outcome.content === "string"
-      ? outcome.content
-      : outcome.content.map((part) => (part.type === "text" ? part.text : `[${part.type}]`)).join("\n");
+  const text = typeof outcome.content === "string" ? outcome.content : outcome.content.map((part) => (part.type === "text" ? part.text : `[${part.type}]`)).join("\n");
   return text.length > maximumResultCharacters ? `${text.slice(0, maximumResultCharacters)}\n[…]` : text;
 }
 

@@ -14,9 +14,7 @@ function say<K extends SayType>(id: string, sayType: K, text: string, extra: { p
 describe("cairn's messages become ACP session updates through one mapping", () => {
   it("streams only what is new of a message's text, as agent message and thought chunks", () => {
     const projection = new UpdateProjection({ cwd: "/w", notices: false });
-    expect(projection.project(say("a", "text", "Hel", { partial: true }))).toEqual([
-      { sessionUpdate: "agent_message_chunk", messageId: "a", content: { type: "text", text: "Hel" } },
-    ]);
+    expect(projection.project(say("a", "text", "Hel", { partial: true }))).toEqual([{ sessionUpdate: "agent_message_chunk", messageId: "a", content: { type: "text", text: "Hel" } }]);
     expect(projection.project(say("a", "text", "Hello", { partial: true }))[0]).toMatchObject({ content: { text: "lo" } });
     expect(projection.project(say("a", "text", "Hello"))).toEqual([]);
     expect(projection.project(say("r", "reasoning", "hmm"))[0]).toMatchObject({ sessionUpdate: "agent_thought_chunk", content: { text: "hmm" } });

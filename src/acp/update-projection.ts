@@ -197,7 +197,14 @@ export class UpdateProjection {
     const status: ToolCallStatus = meta.status === "success" ? "completed" : "failed";
     state.status = status;
     // A command's exit status, as every surface says it (#11): `exitCode` for a program, `ending` for a person.
-    const end = meta.end === undefined ? {} : { end: meta.end, ...(meta.end.kind === "exited" ? { exitCode: meta.end.exitCode } : {}), ending: toolEnding({ tool: meta.tool, end: meta.end, ...(meta.durationMs === undefined ? {} : { durationMs: meta.durationMs }) })?.text };
+    const end =
+      meta.end === undefined
+        ? {}
+        : {
+            end: meta.end,
+            ...(meta.end.kind === "exited" ? { exitCode: meta.end.exitCode } : {}),
+            ending: toolEnding({ tool: meta.tool, end: meta.end, ...(meta.durationMs === undefined ? {} : { durationMs: meta.durationMs }) })?.text,
+          };
     const update: SessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: id, status, rawOutput: { status: meta.status, result: message.text, ...end } };
     const kind = toolKind(state.tool);
     const showsResult = status === "failed" || !(kind === "edit" || kind === "execute");

@@ -65,7 +65,11 @@ describe.skipIf(!hasChromium)("browser_action on a local page", () => {
     expect(textOf(launched.content)).toContain("page loaded");
     const image = Array.isArray(launched.content) ? launched.content.find((part) => part.type === "image") : undefined;
     expect(image).toMatchObject({ type: "image", mediaType: "image/png" });
-    expect(Buffer.from(image?.type === "image" ? image.data : "", "base64").subarray(1, 4).toString()).toBe("PNG");
+    expect(
+      Buffer.from(image?.type === "image" ? image.data : "", "base64")
+        .subarray(1, 4)
+        .toString(),
+    ).toBe("PNG");
 
     const clicked = await browser.executeTool(action({ action: "click", coordinate: "100,50" }), createRecordingContext());
     expect(textOf(clicked.content)).toContain("clicked the button");

@@ -146,7 +146,8 @@ export function createBrowserActionTool(options: BrowserToolOptions): ToolDefini
       if (command.action === "close") return { status: "success", content: "The browser is closed. You can use other tools now." };
       const logs = state.logs.length === 0 ? "(no new console output)" : state.logs.join("\n").slice(-4000);
       runtime.context.say("tool", `${text}: ${state.url}`, { partial: false, key: `${runtime.callId}:result`, meta: { tool: "browser_action", url: state.url, logs: state.logs } });
-      const summary = `The browser action was run. The page is now at ${state.url}.\n\nConsole output:\n${logs}\n\n` +
+      const summary =
+        `The browser action was run. The page is now at ${state.url}.\n\nConsole output:\n${logs}\n\n` +
         (options.supportsImages ? "The screenshot is attached." : "(This model cannot read images, so no screenshot is attached.)") +
         " Close the browser (action close) before using other tools.";
       const content: Array<TextContent | ImageContent> = [{ type: "text", text: summary }];

@@ -17,23 +17,9 @@ export const defaultChromiumPath = "/usr/bin/chromium";
 export const viewport = { width: 900, height: 600 } as const;
 
 /** The flags that make Chromium start quietly in a container without reaching out (ECOSYSTEM.md). */
-const chromiumFlags = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+const chromiumFlags = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
-export type BrowserCommand =
-  | { action: "launch"; url: string }
-  | { action: "click"; x: number; y: number }
-  | { action: "type"; text: string }
-  | { action: "scroll_down" }
-  | { action: "scroll_up" }
-  | { action: "close" };
+export type BrowserCommand = { action: "launch"; url: string } | { action: "click"; x: number; y: number } | { action: "type"; text: string } | { action: "scroll_down" } | { action: "scroll_up" } | { action: "close" };
 
 export interface BrowserState {
   url: string;

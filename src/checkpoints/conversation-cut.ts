@@ -9,18 +9,12 @@ import type { Checkpoint } from "./tracker.js";
  */
 export function conversationCutFor(loaded: LoadedTask, checkpoint: Checkpoint): ConversationPosition {
   if (checkpoint.apiHistoryLength === undefined) {
-    throw new Error(
-      `checkpoint ${checkpoint.hash.slice(0, 8)} does not record where the conversation stood; restore the files only (--files)`,
-    );
+    throw new Error(`checkpoint ${checkpoint.hash.slice(0, 8)} does not record where the conversation stood; restore the files only (--files)`);
   }
-  const announced = loaded.uiMessages.findIndex(
-    (message) => metaOf(message, "checkpoint_created")?.hash === checkpoint.hash,
-  );
+  const announced = loaded.uiMessages.findIndex((message) => metaOf(message, "checkpoint_created")?.hash === checkpoint.hash);
   const uiMessageCount = announced !== -1 ? announced + 1 : checkpoint.uiMessageCount;
   if (uiMessageCount === undefined) {
-    throw new Error(
-      `checkpoint ${checkpoint.hash.slice(0, 8)} does not record where the conversation stood; restore the files only (--files)`,
-    );
+    throw new Error(`checkpoint ${checkpoint.hash.slice(0, 8)} does not record where the conversation stood; restore the files only (--files)`);
   }
   return {
     apiHistoryLength: Math.min(checkpoint.apiHistoryLength, loaded.apiHistory.length),

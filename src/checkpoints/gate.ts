@@ -17,11 +17,7 @@ export interface CheckpointGateOptions {
   onWarning: (text: string) => void;
 }
 
-type GateState =
-  | { kind: "idle" }
-  | { kind: "starting"; done: Promise<void> }
-  | { kind: "ready" }
-  | { kind: "disabled" };
+type GateState = { kind: "idle" } | { kind: "starting"; done: Promise<void> } | { kind: "ready" } | { kind: "disabled" };
 
 class TimedOut extends Error {}
 
@@ -47,11 +43,7 @@ export function createCheckpointGate(options: CheckpointGateOptions): Checkpoint
   }
 
   /** Runs one snapshot with a time bound; the git process is killed when the bound passes. */
-  async function bounded(
-    reason: CheckpointReason,
-    timeoutMs: number,
-    work: (tracker: CheckpointTracker, signal: AbortSignal) => Promise<string | undefined>,
-  ): Promise<string | undefined> {
+  async function bounded(reason: CheckpointReason, timeoutMs: number, work: (tracker: CheckpointTracker, signal: AbortSignal) => Promise<string | undefined>): Promise<string | undefined> {
     const tracker = options.tracker!;
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
@@ -71,10 +63,7 @@ export function createCheckpointGate(options: CheckpointGateOptions): Checkpoint
         await running.catch(() => undefined);
         await tracker.clearAbortedLock().catch(() => undefined);
         const bound = timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`;
-        disable(
-          `checkpoints are off for this task: snapshotting the workspace took longer than ${bound} ` +
-            `(is it very large? add big folders to .gitignore to keep checkpoints)`,
-        );
+        disable(`checkpoints are off for this task: snapshotting the workspace took longer than ${bound} ` + `(is it very large? add big folders to .gitignore to keep checkpoints)`);
       } else {
         disable(describe(error));
       }

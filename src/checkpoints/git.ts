@@ -74,9 +74,7 @@ export function runGit(call: GitCall): Promise<GitResult> {
           return reject(new Error(`the workspace folder ${call.workTree} no longer exists`));
         }
         if (code === "ENOENT") {
-          return reject(
-            new CheckpointUnavailableError("git is not installed (or not on PATH), so checkpoints are off; install git to get them"),
-          );
+          return reject(new CheckpointUnavailableError("git is not installed (or not on PATH), so checkpoints are off; install git to get them"));
         }
         if (error.name === "AbortError") return reject(new Error(`git ${call.args[0] ?? ""} was stopped`, { cause: error }));
         const exitCode = typeof code === "number" ? code : -1;

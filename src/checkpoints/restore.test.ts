@@ -12,7 +12,13 @@ import { readText, useCheckpointFolders, writeFiles } from "./test-support/works
 const folders = useCheckpointFolders();
 
 const say = (id: string, text: string, meta?: Record<string, unknown>): UiMessage => ({
-  id, ts: 1, type: "say", say: meta === undefined ? "text" : "checkpoint_created", text, partial: false, ...(meta === undefined ? {} : { meta }),
+  id,
+  ts: 1,
+  type: "say",
+  say: meta === undefined ? "text" : "checkpoint_created",
+  text,
+  partial: false,
+  ...(meta === undefined ? {} : { meta }),
 });
 
 /** A two-turn task the way the Task would log it, with a checkpoint after each turn. */
@@ -67,17 +73,8 @@ describe("restoreCheckpoint", () => {
     const outcome = await restoreCheckpoint({ dataDir: folders.dataDir, taskId, checkpoint: hashes[1]!, mode: "task" });
     expect(outcome.files).toBeUndefined();
     const loaded = await new TaskStore({ dataDir: folders.dataDir }).load(taskId);
-    expect(loaded.uiMessages.map((message) => message.id)).toEqual([
-      "task",
-      `checkpoint-${hashes[0]}`,
-      "say-one",
-      `checkpoint-${hashes[1]}`,
-    ]);
-    expect(loaded.apiHistory.map((message) => (message.content[0] as { text: string }).text)).toEqual([
-      "edit a.txt",
-      "writing one",
-      "result one",
-    ]);
+    expect(loaded.uiMessages.map((message) => message.id)).toEqual(["task", `checkpoint-${hashes[0]}`, "say-one", `checkpoint-${hashes[1]}`]);
+    expect(loaded.apiHistory.map((message) => (message.content[0] as { text: string }).text)).toEqual(["edit a.txt", "writing one", "result one"]);
     expect(await readText(join(folders.workspace, "a.txt"))).toBe("two");
   });
 
@@ -95,13 +92,9 @@ describe("restoreCheckpoint", () => {
     const { taskId } = await scriptedTask();
     const store = new TaskStore({ dataDir: folders.dataDir });
     const { writer } = await store.open(taskId);
-    await expect(restoreCheckpoint({ dataDir: folders.dataDir, taskId, checkpoint: "abcd", mode: "both" })).rejects.toThrow(
-      /is open in another cairn process/,
-    );
+    await expect(restoreCheckpoint({ dataDir: folders.dataDir, taskId, checkpoint: "abcd", mode: "both" })).rejects.toThrow(/is open in another cairn process/);
     await writer.close();
-    await expect(restoreCheckpoint({ dataDir: folders.dataDir, taskId, checkpoint: "abcd", mode: "both" })).rejects.toThrow(
-      `task ${taskId} has no checkpoint "abcd"`,
-    );
+    await expect(restoreCheckpoint({ dataDir: folders.dataDir, taskId, checkpoint: "abcd", mode: "both" })).rejects.toThrow(`task ${taskId} has no checkpoint "abcd"`);
   });
 });
 
@@ -127,7 +120,12 @@ describe("conversationCutFor", () => {
       meta: { taskId: "t", task: "x", workspace: "/w", createdAt: 0 },
       uiMessages: [say("a", "a"), say("b", "b")],
       apiHistory: [{ role: "user" as const, content: [] }],
-      status: "running" as const, tokensIn: 0, tokensOut: 0, cost: 0, warnings: [], updatedAt: 0,
+      status: "running" as const,
+      tokensIn: 0,
+      tokensOut: 0,
+      cost: 0,
+      warnings: [],
+      updatedAt: 0,
     };
     const checkpoint = { hash: "f".repeat(40), createdAt: 0, taskId: "t", reason: "turn" as const };
     expect(conversationCutFor(loaded, { ...checkpoint, apiHistoryLength: 5, uiMessageCount: 1 })).toEqual({

@@ -30,12 +30,7 @@ export async function findTaskCheckpoint(tracker: CheckpointTracker, taskId: str
  * append-only; nothing written is destroyed), and the files are checkpointed just
  * before they are restored, so a restore can itself be undone.
  */
-export async function restoreCheckpoint(options: {
-  dataDir: string;
-  taskId: string;
-  checkpoint: string;
-  mode: RestoreMode;
-}): Promise<RestoreOutcome> {
+export async function restoreCheckpoint(options: { dataDir: string; taskId: string; checkpoint: string; mode: RestoreMode }): Promise<RestoreOutcome> {
   const store = new TaskStore({ dataDir: options.dataDir });
   const { writer, loaded } = await store.open(options.taskId);
   try {
@@ -50,13 +45,7 @@ export async function restoreCheckpoint(options: {
  * `writer` and `loaded` are the task's writer and its state as loaded now. The caller
  * rebuilds its conversation from the outcome (or reloads the task).
  */
-export async function restoreOpenTask(options: {
-  writer: TaskLogWriter;
-  loaded: LoadedTask;
-  dataDir: string;
-  checkpoint: string;
-  mode: RestoreMode;
-}): Promise<RestoreOutcome> {
+export async function restoreOpenTask(options: { writer: TaskLogWriter; loaded: LoadedTask; dataDir: string; checkpoint: string; mode: RestoreMode }): Promise<RestoreOutcome> {
   const { writer, loaded } = options;
   const tracker = new CheckpointTracker({ workspace: loaded.meta.workspace, dataDir: options.dataDir });
   await tracker.init();

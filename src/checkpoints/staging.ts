@@ -98,7 +98,14 @@ async function readOwnExclusions(repository: ShadowRepository): Promise<OwnExclu
   const previous = await readFile(excludePath, "utf8").catch(() => "");
   const markerAt = previous.indexOf(beginMarker);
   const userPart = markerAt === -1 ? previous : previous.slice(0, markerAt);
-  const ourLines = markerAt === -1 ? [] : previous.slice(markerAt).split("\n").slice(1).filter((line) => line.startsWith("/"));
+  const ourLines =
+    markerAt === -1
+      ? []
+      : previous
+          .slice(markerAt)
+          .split("\n")
+          .slice(1)
+          .filter((line) => line.startsWith("/"));
   // Keep earlier entries that still apply (a large file stays large, a nested repo stays one).
   const nested = new Set<string>();
   const large = new Set<string>();
@@ -114,10 +121,7 @@ async function readOwnExclusions(repository: ShadowRepository): Promise<OwnExclu
 }
 
 async function writeOwnExclusions(exclusions: OwnExclusions, gitDir: string): Promise<void> {
-  const patterns = [
-    ...[...exclusions.nested].sort().map((path) => literalPattern(path.slice(0, -1), true)),
-    ...[...exclusions.large].sort().map((path) => literalPattern(path, false)),
-  ];
+  const patterns = [...[...exclusions.nested].sort().map((path) => literalPattern(path.slice(0, -1), true)), ...[...exclusions.large].sort().map((path) => literalPattern(path, false))];
   const { userPart } = exclusions;
   await mkdir(join(gitDir, "info"), { recursive: true });
   await writeFile(exclusions.excludePath, `${userPart.trimEnd()}${userPart.trim() === "" ? "" : "\n"}${beginMarker}\n${patterns.join("\n")}\n`);

@@ -92,9 +92,7 @@ export class CheckpointTracker {
     }
     const home = await realpath(this.homeFolder).catch(() => this.homeFolder);
     if (workspace === home) {
-      throw new CheckpointUnavailableError(
-        `checkpoints are off in your home folder itself (${workspace}): snapshotting all of it would be slow and huge; run cairn in a project folder to have them`,
-      );
+      throw new CheckpointUnavailableError(`checkpoints are off in your home folder itself (${workspace}): snapshotting all of it would be slow and huge; run cairn in a project folder to have them`);
     }
     if (workspace === parse(workspace).root) {
       throw new CheckpointUnavailableError(`checkpoints are off at the root of the file system (${workspace}); run cairn in a project folder`);
@@ -106,11 +104,19 @@ export class CheckpointTracker {
       const gitDir = this.gitDir;
       const signal = options.signal === undefined ? {} : { signal: options.signal };
       const configured = join(gitDir, "cairn-configured");
-      if (await lstat(configured).then(() => true, () => false)) {
+      if (
+        await lstat(configured).then(
+          () => true,
+          () => false,
+        )
+      ) {
         await writeFile(this.defaultExcludesFile, `${defaultExcludePatterns.join("\n")}\n`);
         return;
       }
-      const exists = await lstat(join(gitDir, "HEAD")).then(() => true, () => false);
+      const exists = await lstat(join(gitDir, "HEAD")).then(
+        () => true,
+        () => false,
+      );
       if (!exists) {
         await mkdir(gitDir, { recursive: true });
         await this.git(["init", "--quiet", "--template="], signal);
@@ -211,7 +217,10 @@ export class CheckpointTracker {
       const skippedLarge: string[] = [];
       for (const change of parseNameStatus(names.stdout)) {
         const absolute = join(this.workTree, change.path);
-        const size = await lstat(absolute).then((info) => (info.isFile() ? info.size : 0), () => 0);
+        const size = await lstat(absolute).then(
+          (info) => (info.isFile() ? info.size : 0),
+          () => 0,
+        );
         if (size > this.maxFileBytes) {
           skippedLarge.push(change.path);
           continue;
@@ -258,10 +267,7 @@ export class CheckpointTracker {
    * With `onlyIfChanged`, a commit that would change nothing is not made: git refuses it
    * ("nothing to commit"), which saves asking first with a process of its own.
    */
-  private async commitStaged(
-    note: CheckpointNote,
-    options: { onlyIfChanged?: boolean; allTracked?: boolean; signal?: AbortSignal },
-  ): Promise<string | undefined> {
+  private async commitStaged(note: CheckpointNote, options: { onlyIfChanged?: boolean; allTracked?: boolean; signal?: AbortSignal }): Promise<string | undefined> {
     const signal = options.signal === undefined ? {} : { signal: options.signal };
     const skipUnchanged = options.onlyIfChanged === true && (await this.hasHead());
     const message = `${subjectPrefix}: ${note.reason} (task ${note.taskId})\n\n${JSON.stringify(note)}\n`;
@@ -290,7 +296,11 @@ export class CheckpointTracker {
    * a git process per lookup is most of a checkpoint's cost. Undefined when unsure.
    */
   private async headHash(): Promise<string | undefined> {
-    const read = (path: string): Promise<string | undefined> => readFile(join(this.gitDir, path), "utf8").then((text) => text, () => undefined);
+    const read = (path: string): Promise<string | undefined> =>
+      readFile(join(this.gitDir, path), "utf8").then(
+        (text) => text,
+        () => undefined,
+      );
     const head = (await read("HEAD"))?.trim();
     if (head === undefined) return undefined;
     if (/^[0-9a-f]{40}$/.test(head)) return head;
@@ -327,10 +337,7 @@ export class CheckpointTracker {
     }
   }
 
-  private async git(
-    args: string[],
-    options: { input?: string; signal?: AbortSignal; allowExitCodes?: number[] } = {},
-  ): Promise<GitResult> {
+  private async git(args: string[], options: { input?: string; signal?: AbortSignal; allowExitCodes?: number[] } = {}): Promise<GitResult> {
     for (let attempt = 0; ; attempt += 1) {
       try {
         return await runGit({ gitDir: this.gitDir, workTree: this.workTree, args, ...options });
@@ -379,4 +386,3 @@ function parseNameStatus(output: string): ChangedFile[] {
   }
   return files;
 }
-

@@ -23,7 +23,11 @@ function commandCards(messages: JsonMessage[]): Array<Record<string, unknown>> {
   return messages.filter((message) => message.say === "command" && !message.partial).map((message) => message.meta ?? {});
 }
 
-const output = (messages: JsonMessage[]): string => messages.filter((message) => message.say === "command_output" && !message.partial).map((message) => message.text).join("");
+const output = (messages: JsonMessage[]): string =>
+  messages
+    .filter((message) => message.say === "command_output" && !message.partial)
+    .map((message) => message.text)
+    .join("");
 
 /** `python3 -c` under --yes: runs with --allowed-tools "Bash(python3:*)"; without it, is asked explicitly, which --yes does not answer. */
 async function expectTheRuleLiftsTheAsk(): Promise<void> {

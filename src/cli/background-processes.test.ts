@@ -15,7 +15,23 @@ describe("no process started by a command is left after cairn exits", () => {
         { toolCalls: [{ id: "call_1", name: "attempt_completion", arguments: { result: "started a server" } }] },
       ],
     });
-    const result = await cli.run(["run", "--json", "--yes", "--allow-outside-writes", "--tool-protocol", "native", "--provider", "anthropic", "--base-url", server.url, "--api-key", "k", "--model", "claude-sonnet-5-5", "serve"]);
+    const result = await cli.run([
+      "run",
+      "--json",
+      "--yes",
+      "--allow-outside-writes",
+      "--tool-protocol",
+      "native",
+      "--provider",
+      "anthropic",
+      "--base-url",
+      server.url,
+      "--api-key",
+      "k",
+      "--model",
+      "claude-sonnet-5-5",
+      "serve",
+    ]);
     expect(result.status).toBe(0);
     const pids = await Promise.all(["bg.pid", "sid.pid"].map(async (file) => Number((await readFile(join(cli.sandbox.root, file), "utf8")).trim())));
     cli.stopAfterTest(() => killLeftovers([...pids]));

@@ -111,11 +111,7 @@ describe("budgets count the whole task, across resumes, subagents and crashes", 
     const child = (text: string): ScenarioTurn => ({ text, usage: { inputTokens: 100, outputTokens: 20 } });
     const parent = (text: string): ScenarioTurn => ({ text, usage: { inputTokens: 30, outputTokens: 10 } });
     const server = await cli.startServer({
-      turns: [
-        parent(`Delegating.\n<use_subagents>\n<subagents>${JSON.stringify([{ prompt: "ALPHA: list the files", agent: "explore" }])}</subagents>\n</use_subagents>`),
-        parent(completion),
-        parent(completion),
-      ],
+      turns: [parent(`Delegating.\n<use_subagents>\n<subagents>${JSON.stringify([{ prompt: "ALPHA: list the files", agent: "explore" }])}</subagents>\n</use_subagents>`), parent(completion), parent(completion)],
       conversations: [{ match: "ALPHA:", turns: [child("<list_files>\n<path>.</path>\n</list_files>"), child("<attempt_completion>\n<result>one report</result>\n</attempt_completion>")] }],
     });
     const first = await run(["delegate"]);
@@ -158,14 +154,20 @@ describe("budgets count the whole task, across resumes, subagents and crashes", 
     await serve([command("echo one"), complete]);
     const json = await run(["--json", "--max-tool-calls", "1", "--max-requests", "5", "go"]);
     expect(json.status).toBe(3);
-    const lines = json.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = json.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines.find((line) => line["say"] === "budget")).toMatchObject({ type: "say", say: "budget", text: expect.stringMatching(/^Budget reached: --max-tool-calls 1 \(1 tool calls made\)/) });
     expect(lines.at(-1)).toMatchObject({ type: "result", status: "budget", exitStatus: 3 });
   }, 60_000);
 
   it("an interrupted subagent resumed with its parent is counted once: its earlier spending is not added twice", async () => {
     const spend = (text: string, inputTokens: number, outputTokens: number): ScenarioTurn => ({ text, usage: { inputTokens, outputTokens } });
-    const delegate = `Delegating.\n<use_subagents>\n<subagents>${JSON.stringify([{ prompt: "ALPHA: list", agent: "explore" }, { prompt: "BETA: list slowly", agent: "explore" }])}</subagents>\n</use_subagents>`;
+    const delegate = `Delegating.\n<use_subagents>\n<subagents>${JSON.stringify([
+      { prompt: "ALPHA: list", agent: "explore" },
+      { prompt: "BETA: list slowly", agent: "explore" },
+    ])}</subagents>\n</use_subagents>`;
     const listing = "<list_files>\n<path>.</path>\n</list_files>";
     const done = (result: string): string => `<attempt_completion>\n<result>${result}</result>\n</attempt_completion>`;
     await cli.startServer({

@@ -106,10 +106,7 @@ export function registerCheckpointCommands(program: Command, context: Checkpoint
         );
       }
       if (outcome.conversation !== undefined) {
-        write(
-          `Conversation cut back to checkpoint ${short} (${outcome.conversation.uiMessageCount} messages kept). ` +
-            `Continue it with: cairn resume ${taskId}\n`,
-        );
+        write(`Conversation cut back to checkpoint ${short} (${outcome.conversation.uiMessageCount} messages kept). ` + `Continue it with: cairn resume ${taskId}\n`);
       }
     });
 }

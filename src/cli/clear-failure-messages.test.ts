@@ -88,10 +88,7 @@ describe("the CLI says once, and clearly, what went wrong and what to change", (
 
   it("small: restore without --files|--task|--both restores both (as /restore does); history, show, checkpoints, diff and restore take --data-dir", { timeout: 60_000 }, async () => {
     const server = await cli.startServer({
-      turns: [
-        { text: "<write_to_file>\n<path>a.txt</path>\n<content>\na\n</content>\n</write_to_file>" },
-        { text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>" },
-      ],
+      turns: [{ text: "<write_to_file>\n<path>a.txt</path>\n<content>\na\n</content>\n</write_to_file>" }, { text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>" }],
     });
     const dataDir = join(cli.sandbox.root, "elsewhere");
     const env = { ...cli.sandbox.env };
@@ -122,10 +119,7 @@ describe("the CLI says once, and clearly, what went wrong and what to change", (
 
   it("small: --plan --yes prints the plan as the result and stops before acting", { timeout: 60_000 }, async () => {
     const server = await cli.startServer({
-      turns: [
-        { text: "<plan_mode_respond>\n<response>1. write b.txt\n2. test it</response>\n</plan_mode_respond>" },
-        { text: "<write_to_file>\n<path>b.txt</path>\n<content>\nb\n</content>\n</write_to_file>" },
-      ],
+      turns: [{ text: "<plan_mode_respond>\n<response>1. write b.txt\n2. test it</response>\n</plan_mode_respond>" }, { text: "<write_to_file>\n<path>b.txt</path>\n<content>\nb\n</content>\n</write_to_file>" }],
     });
     const result = await cli.run(["run", "--plan", "--yes", ...anthropic(server), "plan b"]);
     expect(result.status).toBe(0);

@@ -41,10 +41,7 @@ export function mistypedCommandMessage(words: readonly string[], names: readonly
   const word = words[0]!;
   const near = commandsNear(word, names);
   if (near.length === 0) return undefined;
-  return (
-    `cairn: \`${word}\` is not a command: did you mean ${meant(near)}? Nothing was started.\n` +
-    `To give cairn a one-word task, describe it in a few more words (cairn "${word} ..."), or start cairn and type it.\n`
-  );
+  return `cairn: \`${word}\` is not a command: did you mean ${meant(near)}? Nothing was started.\n` + `To give cairn a one-word task, describe it in a few more words (cairn "${word} ..."), or start cairn and type it.\n`;
 }
 
 /** `cairn help NAME` for a name that is no command: says so and lists the commands. */

@@ -5,7 +5,7 @@ import type { Command } from "commander";
 export function registerCommandsCommand(program: Command): void {
   program
     .command("commands")
-    .description("list custom slash commands, Cline workflows and skills (run one with: cairn run \"/name args\")")
+    .description('list custom slash commands, Cline workflows and skills (run one with: cairn run "/name args")')
     .option("--cwd <dir>", "project folder")
     .option("--json", "print them as JSON")
     .action(async (options: { cwd?: string; json?: boolean }) => {
@@ -21,7 +21,9 @@ export function registerCommandsCommand(program: Command): void {
       const skills = await loadSkills(folders);
       if (options.json === true) {
         const listed = commands.map(({ body: _body, ...command }) => command);
-        process.stdout.write(`${JSON.stringify({ commands: listed, builtin: builtinPromptCommands.map((command) => ({ name: command.name, description: command.description, argumentHint: command.argumentHint })), skills }, null, 2)}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ commands: listed, builtin: builtinPromptCommands.map((command) => ({ name: command.name, description: command.description, argumentHint: command.argumentHint })), skills }, null, 2)}\n`,
+        );
         return;
       }
       for (const command of builtinPromptCommands) process.stdout.write(`/${command.name} ${command.argumentHint ?? ""}  ${command.description} (built in)\n`);

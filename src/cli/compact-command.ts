@@ -13,13 +13,7 @@ import type { TaskCommandOptions } from "./run-command.js";
  * ContextManager the Task uses, over the task's log, through the configured provider.
  * Everything is appended to the log, so `cairn resume` continues from the result.
  */
-export async function compactStoredTask(options: {
-  settings: ResolvedSettings;
-  taskId: string;
-  undo: boolean;
-  scenario?: Scenario;
-  onMessage: (message: UiMessage) => void;
-}): Promise<ManualOutcome> {
+export async function compactStoredTask(options: { settings: ResolvedSettings; taskId: string; undo: boolean; scenario?: Scenario; onMessage: (message: UiMessage) => void }): Promise<ManualOutcome> {
   const { settings } = options;
   const { TaskStore } = await import("../store/task-store.js");
   const { ContextManager } = await import("../context/context-manager.js");

@@ -14,10 +14,7 @@ const cli = useCliFixture();
 const serve = (scenario: Scenario): Promise<ScriptedServer> => cli.startServer(scenario);
 
 /** A user config with a "small" profile: the scripted server, and a small context window. */
-async function configure(
-  server: ScriptedServer,
-  options: { contextWindow: number; context?: Record<string, unknown>; autoApprove?: Record<string, boolean>; api?: "anthropic" | "openai" },
-): Promise<void> {
+async function configure(server: ScriptedServer, options: { contextWindow: number; context?: Record<string, unknown>; autoApprove?: Record<string, boolean>; api?: "anthropic" | "openai" }): Promise<void> {
   const endpoint = options.api === "openai" ? { provider: "openai", baseUrl: `${server.url}/v1`, model: "gpt-4.1" } : { provider: "anthropic", baseUrl: server.url, model: "claude-sonnet-5-5" };
   const config = {
     retry: { delaysMs: [10, 20, 40] },
@@ -56,9 +53,7 @@ const bodyText = (request: LoggedRequest | undefined): string => JSON.stringify(
 const mainRequests = (server: ScriptedServer): LoggedRequest[] => server.requests.filter((request) => request.route === undefined);
 /** The main request sent right after each summary request. */
 function requestsAfterSummaries(server: ScriptedServer): Array<{ summary: LoggedRequest; next: LoggedRequest | undefined }> {
-  return server.requests.flatMap((request, position) =>
-    request.route === undefined ? [] : [{ summary: request, next: server.requests.slice(position + 1).find((later) => later.route === undefined) }],
-  );
+  return server.requests.flatMap((request, position) => (request.route === undefined ? [] : [{ summary: request, next: server.requests.slice(position + 1).find((later) => later.route === undefined) }]));
 }
 const says = (events: Array<Record<string, unknown>>, kind: string): Array<Record<string, unknown>> => events.filter((event) => event["say"] === kind && event["partial"] === false);
 
@@ -68,8 +63,7 @@ describe("long tasks compact their context and go on (real CLI and SDK over HTTP
     const allOutputs = Array.from({ length: 200 }, (_, turn) => `src/out${turn}.ts`).join(", ");
     const turns: ScenarioTurn[] = [];
     for (let turn = 0; turn < 199; turn += 1) {
-      const progress =
-        turn === 0 ? "- [ ] Read the sources\n- [ ] Write the outputs\n- [ ] Finish the report" : turn === 120 ? "- [x] Read the sources\n- [ ] Write the outputs\n- [ ] Finish the report" : undefined;
+      const progress = turn === 0 ? "- [ ] Read the sources\n- [ ] Write the outputs\n- [ ] Finish the report" : turn === 120 ? "- [x] Read the sources\n- [ ] Write the outputs\n- [ ] Finish the report" : undefined;
       turns.push(turn % 6 === 5 ? write(`src/out${turn}.ts`, `export const out${turn} = ${turn};`) : read(`src/file${turn % 40}.ts`, progress));
     }
     turns.push(complete("Read every source and wrote the outputs."));
@@ -105,10 +99,7 @@ describe("long tasks compact their context and go on (real CLI and SDK over HTTP
     expect(finished.at(-1)?.["contextTokens"]).toBeGreaterThan(0);
     // The checklist is its own message in --json.
     const checklists = says(result.events, "checklist");
-    expect(checklists.map((event) => event["text"])).toEqual([
-      "- [ ] Read the sources\n- [ ] Write the outputs\n- [ ] Finish the report",
-      "- [x] Read the sources\n- [ ] Write the outputs\n- [ ] Finish the report",
-    ]);
+    expect(checklists.map((event) => event["text"])).toEqual(["- [ ] Read the sources\n- [ ] Write the outputs\n- [ ] Finish the report", "- [x] Read the sources\n- [ ] Write the outputs\n- [ ] Finish the report"]);
   }, 240_000);
 
   it("a summary that omits an edited file is caught: the UI says so and the turn that edited it is kept verbatim", async () => {
@@ -237,7 +228,11 @@ describe("long tasks compact their context and go on (real CLI and SDK over HTTP
     await writeSources();
     const checklist = "- [x] Read file0\n- [ ] Read the rest\n- [ ] Write the report";
     const first = await serve({
-      turns: [read("src/file0.ts", checklist), ...Array.from({ length: 24 }, (_, index) => read(`src/file${index + 1}.ts`)), { text: "<ask_followup_question>\n<question>Which format?</question>\n</ask_followup_question>" }],
+      turns: [
+        read("src/file0.ts", checklist),
+        ...Array.from({ length: 24 }, (_, index) => read(`src/file${index + 1}.ts`)),
+        { text: "<ask_followup_question>\n<question>Which format?</question>\n</ask_followup_question>" },
+      ],
       routes: [{ bodyIncludes: summaryRoute, turns: Array.from({ length: 5 }, (_, index) => summary(`first run ${index}`)) }],
     });
     await configure(first, { contextWindow: 12_000, autoApprove: { readInside: true, editInside: true } });

@@ -13,9 +13,7 @@ describe("cairn demo (headless)", () => {
     expect(withoutSandboxNotice(result.stderr)).toBe("");
     expect(result.status).toBe(0);
     // One card per call: a command's card comes again when it ends (with its exit status), under the same id.
-    const tools = result.messages
-      .filter((message) => (message.say === "tool" || message.say === "command") && !message.partial)
-      .map((message) => message.meta?.["tool"] ?? message.say);
+    const tools = result.messages.filter((message) => (message.say === "tool" || message.say === "command") && !message.partial).map((message) => message.meta?.["tool"] ?? message.say);
     expect(tools).toEqual(["read_file", "search_files", "read_file", "replace_in_file", "execute_command"]);
     const output = result.events
       .filter((event) => event["say"] === "command_output")

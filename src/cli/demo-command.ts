@@ -53,10 +53,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
     // Where bubblewrap cannot run, the demo's test command is asked: the user is told why, once, as every run does.
     if (settings.sandboxNotice !== undefined) process.stderr.write(`cairn: ${settings.sandboxNotice}\n`);
     if (!json) {
-      process.stdout.write(
-        `cairn demo: a copy of the sample project is in ${workspace}\n` +
-          `Its test suite has a failing test; cairn will find and fix the bug using a scripted model served on ${server.url}.\n\n`,
-      );
+      process.stdout.write(`cairn demo: a copy of the sample project is in ${workspace}\n` + `Its test suite has a failing test; cairn will find and fix the bug using a scripted model served on ${server.url}.\n\n`);
     }
     if (interactive) {
       const { runInteractive } = await loadInteractive();
@@ -69,9 +66,7 @@ export async function runDemo(options: DemoOptions): Promise<number> {
       const result = await session.run();
       if (!json) {
         process.stdout.write(
-          result.status === "completed"
-            ? `\nThe demo finished: run \`node --test\` in ${workspace} to see the tests pass.\n`
-            : `\nThe demo did not finish (${result.status}${result.error ? `: ${result.error}` : ""}).\n`,
+          result.status === "completed" ? `\nThe demo finished: run \`node --test\` in ${workspace} to see the tests pass.\n` : `\nThe demo did not finish (${result.status}${result.error ? `: ${result.error}` : ""}).\n`,
         );
       }
       return exitStatusFor(result);

@@ -23,7 +23,10 @@ async function put(path: string, text: string): Promise<void> {
 
 describe("skills and rules through cairn run", () => {
   it("a skill is listed by name and description, and its body is loaded on demand with use_skill", async () => {
-    await put(join(cli.sandbox.workspace, ".claude", "skills", "pdf-forms", "SKILL.md"), "---\nname: pdf-forms\ndescription: Fill in PDF forms\n---\n# PDF forms\n\nSECRET-BODY-MARKER: run scripts/fill.py with the field map.\n");
+    await put(
+      join(cli.sandbox.workspace, ".claude", "skills", "pdf-forms", "SKILL.md"),
+      "---\nname: pdf-forms\ndescription: Fill in PDF forms\n---\n# PDF forms\n\nSECRET-BODY-MARKER: run scripts/fill.py with the field map.\n",
+    );
     await put(join(cli.sandbox.workspace, ".claude", "skills", "pdf-forms", "scripts", "fill.py"), "print('fill')\n");
     await put(join(cli.sandbox.configDir, "cairn", "skills", "changelog", "SKILL.md"), "---\nname: changelog\ndescription: Write the changelog entry\n---\nKeep a Changelog format.\n");
     const result = await run({ turns: [{ text: "<use_skill>\n<skill_name>pdf-forms</skill_name>\n</use_skill>" }, complete] });
@@ -100,7 +103,7 @@ describe("cairn commands lists every command and where it comes from", () => {
 });
 
 describe("custom commands as a resumed task's message", () => {
-  it("cairn resume ID \"/name args\" expands the command into the message", async () => {
+  it('cairn resume ID "/name args" expands the command into the message', async () => {
     await put(join(cli.sandbox.workspace, ".cairn", "commands", "followup.md"), "Now also handle $1 carefully.\n");
     const first = await run({ turns: [complete, complete] });
     expect(first.status).toBe(0);

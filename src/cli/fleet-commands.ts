@@ -4,9 +4,7 @@ import { addTaskOptions } from "./run-command.js";
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 function connectionOptions(command: Command): Command {
-  return command
-    .option("--redis <url>", "Redis URL (default $CAIRN_REDIS_URL, then redisUrl in fleet.json)")
-    .option("--queue <name>", "queue name (default $CAIRN_QUEUE, then queue in fleet.json, then cairn)");
+  return command.option("--redis <url>", "Redis URL (default $CAIRN_REDIS_URL, then redisUrl in fleet.json)").option("--queue <name>", "queue name (default $CAIRN_QUEUE, then queue in fleet.json, then cairn)");
 }
 
 /**
@@ -23,7 +21,7 @@ export function registerFleetCommands(program: Command): void {
       .argument("[task...]", "what to do")
       .option("--repo <urlOrPath>", "the repository (git URL or path)")
       .option("--ref <rev>", "the revision to start from (default HEAD)")
-      .option("--file <tasks.jsonl>", "one {\"repo\", \"ref\", \"task\", ...options} object per line")
+      .option("--file <tasks.jsonl>", 'one {"repo", "ref", "task", ...options} object per line')
       .option("--name <label>", "a label shown in results")
       .option("--provider <name>", "anthropic | openai | openai-responses | gemini | mock (among those the workers allow)")
       .option("--base-url <url>", "API base URL (among those the workers allow)")
@@ -48,24 +46,20 @@ export function registerFleetCommands(program: Command): void {
     const { approve, ...rest } = flags;
     process.exitCode = await queueAdd(words, { ...rest, ...(approve === false ? { noApprove: true } : {}) });
   });
-  connectionOptions(queue.command("status").description("waiting, running and finished jobs").option("--json", "one JSON object")).action(
-    async (flags: { redis?: string; queue?: string; json?: boolean }) => {
-      const { queueStatusCommand } = await import("../fleet/queue-commands.js");
-      process.exitCode = await queueStatusCommand(flags);
-    },
-  );
+  connectionOptions(queue.command("status").description("waiting, running and finished jobs").option("--json", "one JSON object")).action(async (flags: { redis?: string; queue?: string; json?: boolean }) => {
+    const { queueStatusCommand } = await import("../fleet/queue-commands.js");
+    process.exitCode = await queueStatusCommand(flags);
+  });
   connectionOptions(queue.command("watch").description("follow a job's messages live, from the start").argument("<job>", "job id").option("--json", "one JSON message per line")).action(
     async (jobId: string, flags: { redis?: string; queue?: string; json?: boolean }) => {
       const { queueWatch } = await import("../fleet/queue-commands.js");
       process.exitCode = await queueWatch(jobId, flags);
     },
   );
-  connectionOptions(queue.command("cancel").description("stop a job wherever it runs (a staged abort)").argument("<job>", "job id")).action(
-    async (jobId: string, flags: { redis?: string; queue?: string }) => {
-      const { queueCancel } = await import("../fleet/queue-commands.js");
-      process.exitCode = await queueCancel(jobId, flags);
-    },
-  );
+  connectionOptions(queue.command("cancel").description("stop a job wherever it runs (a staged abort)").argument("<job>", "job id")).action(async (jobId: string, flags: { redis?: string; queue?: string }) => {
+    const { queueCancel } = await import("../fleet/queue-commands.js");
+    process.exitCode = await queueCancel(jobId, flags);
+  });
   connectionOptions(queue.command("results").description("finished jobs: status, report, patch, usage").argument("[job]", "one job").option("--json", "one JSON object per job")).action(
     async (jobId: string | undefined, flags: { redis?: string; queue?: string; json?: boolean }) => {
       const { queueResults } = await import("../fleet/queue-commands.js");

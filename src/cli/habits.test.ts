@@ -30,10 +30,7 @@ describe("command-line habits: -p, -c, --resume, a task from stdin, help", () =>
 
   it("cairn run - reads the task from standard input; asks then follow --on-ask", { timeout: 60_000 }, async () => {
     const server = await cli.startServer({
-      turns: [
-        { text: "<write_to_file>\n<path>a.txt</path>\n<content>\na\n</content>\n</write_to_file>" },
-        done("refused and stopped"),
-      ],
+      turns: [{ text: "<write_to_file>\n<path>a.txt</path>\n<content>\na\n</content>\n</write_to_file>" }, done("refused and stopped")],
     });
     const result = await cli.run(["run", "--on-ask", "deny", ...anthropicArgs(server), "-"], { stdin: "write a.txt\nplease\n" });
     expect(JSON.stringify(server.requests[0]?.body)).toContain("write a.txt\\nplease");

@@ -46,7 +46,12 @@ export function pickerLine(row: TaskSummary, index: number, now: number): string
 /** Asks which task to resume; undefined when the user gives none. */
 async function pickTask(rows: TaskSummary[]): Promise<string | undefined> {
   const now = Date.now();
-  process.stdout.write(`Tasks in this folder (newest first):\n${rows.slice(0, 20).map((row, index) => pickerLine(row, index, now)).join("\n")}\n`);
+  process.stdout.write(
+    `Tasks in this folder (newest first):\n${rows
+      .slice(0, 20)
+      .map((row, index) => pickerLine(row, index, now))
+      .join("\n")}\n`,
+  );
   const prompt = createInterface({ input: process.stdin, output: process.stdout });
   try {
     const answer = (await prompt.question("Resume which? [1] ")).trim();
@@ -70,7 +75,7 @@ export async function runHabit(words: string[], flags: TaskCommandOptions & Habi
     if (taskId === undefined) {
       const rows = await folderTasks(flags);
       if (rows.length === 0) {
-        process.stderr.write("cairn: no task in this folder to continue yet. Start one with: cairn \"<task>\"\n");
+        process.stderr.write('cairn: no task in this folder to continue yet. Start one with: cairn "<task>"\n');
         return 2;
       }
       const onTerminal = process.stdin.isTTY === true && process.stdout.isTTY === true;
@@ -84,9 +89,7 @@ export async function runHabit(words: string[], flags: TaskCommandOptions & Habi
         }
       }
     }
-    return flags.print === true
-      ? runHeadless({ flags, start: { kind: "resume", taskId, ...(task ? { message: task } : {}) } })
-      : runDefault(words, flags, taskId);
+    return flags.print === true ? runHeadless({ flags, start: { kind: "resume", taskId, ...(task ? { message: task } : {}) } }) : runDefault(words, flags, taskId);
   }
   if (flags.print === true) {
     // As claude -p: piped input is the task (no argument) or the task's context (with one).

@@ -7,10 +7,7 @@ import { useCliFixture } from "./test-support/cli-fixture.js";
 const fixture = useCliFixture();
 beforeEach(async () => {
   await fixture.startServer({
-    turns: [
-      { text: "<write_to_file>\n<path>out.txt</path>\n<content>\nwritten\n</content>\n</write_to_file>" },
-      { text: "<attempt_completion>\n<result>finished</result>\n</attempt_completion>" },
-    ],
+    turns: [{ text: "<write_to_file>\n<path>out.txt</path>\n<content>\nwritten\n</content>\n</write_to_file>" }, { text: "<attempt_completion>\n<result>finished</result>\n</attempt_completion>" }],
   });
 });
 

@@ -50,7 +50,7 @@ function formatTokens(count: number): string {
 }
 
 function historyTable(rows: TaskSummary[]): string {
-  if (rows.length === 0) return "No tasks yet. Start one with `cairn run \"<task>\"`.\n";
+  if (rows.length === 0) return 'No tasks yet. Start one with `cairn run "<task>"`.\n';
   const lines = rows.map((row) => [
     row.taskId,
     row.status,
@@ -62,8 +62,7 @@ function historyTable(rows: TaskSummary[]): string {
   ]);
   const header = ["ID", "STATUS", "UPDATED", "TOKENS IN/OUT", "COST", "TASK"];
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
-  const render = (cells: string[]) =>
-    cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  ");
+  const render = (cells: string[]) => cells.map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column]!))).join("  ");
   return `${pc.bold(render(header))}\n${lines.map(render).join("\n")}\n`;
 }
 

@@ -72,7 +72,16 @@ describe("hooks in Claude Code's format see Claude Code's tools", () => {
       // The content as the model sent it (cairn's XML values lose their last newline; the tool puts it back on disk).
       { tool_name: "Write", tool_input: { file_path: notes, content: "one\ntwo\nthree" } },
       { tool_name: "Edit", tool_input: { file_path: notes, old_string: "two\n", new_string: "TWO\n", replace_all: false } },
-      { tool_name: "MultiEdit", tool_input: { file_path: notes, edits: [{ old_string: "one\n", new_string: "ONE\n" }, { old_string: "three\n", new_string: "THREE\n" }] } },
+      {
+        tool_name: "MultiEdit",
+        tool_input: {
+          file_path: notes,
+          edits: [
+            { old_string: "one\n", new_string: "ONE\n" },
+            { old_string: "three\n", new_string: "THREE\n" },
+          ],
+        },
+      },
     ]);
     expect(shapes("read")).toEqual([
       { tool_name: "Read", tool_input: { file_path: notes, offset: 2, limit: 2 } },
@@ -136,7 +145,12 @@ describe("hooks in Claude Code's format see Claude Code's tools", () => {
     await writeFile(join(workspace, "notes.txt"), "a\nb\na\n");
     const recorder = await createHookRecorder(cli.sandbox);
     await userHooks({
-      PreToolUse: [group("Edit", recorder.command("edit", { hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: { file_path: join(workspace, "notes.txt"), old_string: "a\n", new_string: "z\n", replace_all: true } } }))],
+      PreToolUse: [
+        group(
+          "Edit",
+          recorder.command("edit", { hookSpecificOutput: { hookEventName: "PreToolUse", updatedInput: { file_path: join(workspace, "notes.txt"), old_string: "a\n", new_string: "z\n", replace_all: true } } }),
+        ),
+      ],
     });
     const result = await run({ turns: [replace("notes.txt", block("b", "B")), complete] });
     expect(result.status, result.stderr).toBe(0);
@@ -172,7 +186,7 @@ describe("hooks in Claude Code's format see Claude Code's tools", () => {
     expect(labelled(await recorder.records(), "user-claude")).toEqual([expect.objectContaining({ tool_name: "Bash", tool_input: { command: "echo hi" } })]);
   });
 
-  it("cairn's own hook forms (an executable in .cairn/hooks, the {\"PreToolUse\": \"cmd\"} form) keep cairn's tool names", async () => {
+  it('cairn\'s own hook forms (an executable in .cairn/hooks, the {"PreToolUse": "cmd"} form) keep cairn\'s tool names', async () => {
     const recorder = await createHookRecorder(cli.sandbox);
     await userHooks({ PreToolUse: recorder.command("old-form") });
     await mkdir(join(cli.sandbox.workspace, ".cairn", "hooks"), { recursive: true });

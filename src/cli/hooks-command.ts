@@ -128,7 +128,10 @@ export function registerHooksCommands(program: Command): void {
         onReport: (report) => process.stdout.write(`${describeHookReport(report, settings.cwd).text}\n`),
       });
       // The sample call, named as cairn or as Claude Code names it (`--tool Bash --input '{"command": "ls"}'`).
-      const call = claudeCodeToolCall(options.tool, input, settings.cwd) ?? { name: options.tool, params: Object.fromEntries(Object.entries(input).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)])) };
+      const call = claudeCodeToolCall(options.tool, input, settings.cwd) ?? {
+        name: options.tool,
+        params: Object.fromEntries(Object.entries(input).map(([key, value]) => [key, typeof value === "string" ? value : JSON.stringify(value)])),
+      };
       const views = viewsOf({ id: "sample", ...call }, settings.cwd);
       let heldBack = false;
       for (const event of events) {
@@ -142,7 +145,11 @@ export function registerHooksCommands(program: Command): void {
           continue;
         }
         // Nothing ran: say whether the project's hooks would have, had they been trusted.
-        const held = hooksMatching(trusted.held.map((entry) => entry.hook), event, subjects);
+        const held = hooksMatching(
+          trusted.held.map((entry) => entry.hook),
+          event,
+          subjects,
+        );
         const notices = heldHookNotices({ runnable: [], held: trusted.held.filter((entry) => held.includes(entry.hook)) });
         if (notices.length > 0) {
           heldBack = true;
@@ -165,11 +172,7 @@ export function registerHooksCommands(program: Command): void {
       const { trustFolder } = await import("../config/trust.js");
       await trustFolder(first.cwd, first.userConfigDir);
       const settings = await settingsFor(options);
-      const [{ discoverSettingsHooks }, { trustProjectHooks }, { hookLabel }] = await Promise.all([
-        import("../session/hook-wiring.js"),
-        import("../hooks/hook-trust.js"),
-        import("../hooks/hook-definition.js"),
-      ]);
+      const [{ discoverSettingsHooks }, { trustProjectHooks }, { hookLabel }] = await Promise.all([import("../session/hook-wiring.js"), import("../hooks/hook-trust.js"), import("../hooks/hook-definition.js")]);
       const { hooks: found } = await discoverSettingsHooks(settings);
       await trustProjectHooks({ folder: settings.trust.folder, userConfigDir: settings.userConfigDir, hooks: found });
       const project = found.filter((hook) => hook.scope === "project");

@@ -56,10 +56,7 @@ describe("hooks through cairn run", () => {
   it("a Claude Code .claude/settings.json used unchanged: its Bash PreToolUse hook blocks a command once the folder is trusted", async () => {
     await mkdir(join(cli.sandbox.workspace, ".claude", "hooks"), { recursive: true });
     const guard = join(cli.sandbox.workspace, ".claude", "hooks", "guard.sh");
-    await writeFile(
-      guard,
-      `#!/bin/bash\ninput=$(cat)\nif echo "$input" | grep -q 'rm -rf'; then echo "Dangerous command blocked" >&2; exit 2; fi\nexit 0\n`,
-    );
+    await writeFile(guard, `#!/bin/bash\ninput=$(cat)\nif echo "$input" | grep -q 'rm -rf'; then echo "Dangerous command blocked" >&2; exit 2; fi\nexit 0\n`);
     await chmod(guard, 0o755);
     await writeFile(
       join(cli.sandbox.workspace, ".claude", "settings.json"),
@@ -80,7 +77,7 @@ describe("hooks through cairn run", () => {
   });
 
   it("cairn hooks list shows each hook and where it comes from; cairn hooks test runs an event with a sample payload", async () => {
-    await userConfig({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "echo '{\"decision\":\"block\",\"reason\":\"sample blocked\"}'" }] }] } });
+    await userConfig({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: 'echo \'{"decision":"block","reason":"sample blocked"}\'' }] }] } });
     await mkdir(join(cli.sandbox.workspace, ".clinerules", "hooks"), { recursive: true });
     await writeFile(join(cli.sandbox.workspace, ".clinerules", "hooks", "TaskStart"), "#!/bin/sh\necho hi\n", { mode: 0o755 });
     const list = await cli.run(["hooks", "list", "--json"]);

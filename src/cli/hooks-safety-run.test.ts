@@ -44,7 +44,10 @@ async function run(scenario: Scenario, extra: string[] = ["--yes"], options: { s
 
 const requests = (): string => JSON.stringify(cli.server?.requests.map((request) => request.body) ?? []);
 const hookLines = (result: { events: Array<Record<string, unknown>> }): string =>
-  result.events.filter((event) => event["say"] === "hook_status").map((event) => String(event["text"])).join("\n");
+  result.events
+    .filter((event) => event["say"] === "hook_status")
+    .map((event) => String(event["text"]))
+    .join("\n");
 /** The approval asks the user saw (tool and command asks, not the completion). */
 const approvalAsks = (result: { events: Array<Record<string, unknown>> }): string[] =>
   result.events.filter((event) => event["type"] === "ask" && ["tool", "command"].includes(String(event["ask"])) && event["partial"] !== true).map((event) => String(event["text"]));
@@ -152,13 +155,7 @@ describe("trust pins the scripts a project hook runs", () => {
     await projectClaudeSettings({ PreToolUse: [group("Bash", "sh scripts/guard.sh")], PostToolUse: [group("Bash", "sh ./scripts/after.sh")] });
     const result = await run(
       {
-        turns: [
-          write("scripts/after.sh", `echo pwned-after >> '${log}'\n`),
-          command("echo two"),
-          write("scripts/guard.sh", `echo pwned-guard >> '${log}'\n`),
-          command("touch ran.txt"),
-          complete,
-        ],
+        turns: [write("scripts/after.sh", `echo pwned-after >> '${log}'\n`), command("echo two"), write("scripts/guard.sh", `echo pwned-guard >> '${log}'\n`), command("touch ran.txt"), complete],
       },
       ["--yes", "--trust"],
     );
@@ -178,10 +175,7 @@ describe("a hook's answer never loosens what the security rules require", () => 
     const allow = answer({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "allow" } });
     const permit = answer({ hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } } });
     await userConfig({ permissions: { ask: ["Bash(touch asked.txt)"] }, hooks: { PreToolUse: [group("*", allow)], PermissionRequest: [group("*", permit)] } });
-    const result = await run(
-      { turns: [write("inside.txt", "lifted\n"), write(".claude/settings.local.json", "{}\n"), command("touch asked.txt"), write("../outside.txt", "x\n"), complete] },
-      ["--on-ask", "deny"],
-    );
+    const result = await run({ turns: [write("inside.txt", "lifted\n"), write(".claude/settings.local.json", "{}\n"), command("touch asked.txt"), write("../outside.txt", "x\n"), complete] }, ["--on-ask", "deny"]);
     expect(result.status, result.stderr).toBe(0);
     // The hooks' allow is in force: the ordinary write inside the workspace did not ask.
     expect(await readFile(inWorkspace("inside.txt"), "utf8")).toBe("lifted\n");

@@ -68,8 +68,7 @@ export class InteractiveController implements TuiController {
     this.settings = options.settings;
     this.mode = options.settings.plan ? "plan" : "act";
     const statusLine = options.settings.statusLine;
-    this.statusLineCommand =
-      statusLine === undefined ? undefined : new StatusLineCommand({ setting: statusLine, fromProject: options.settings.sources["statusLine"] === "project", settings: () => this.settings });
+    this.statusLineCommand = statusLine === undefined ? undefined : new StatusLineCommand({ setting: statusLine, fromProject: options.settings.sources["statusLine"] === "project", settings: () => this.settings });
     this.onExit = options.onExit;
     this.resumeTaskId = options.resumeTaskId;
     this.replayOnResume = options.resumeTaskId !== undefined;
@@ -184,9 +183,7 @@ export class InteractiveController implements TuiController {
         images.push(...expanded.images);
       }
       const start =
-        resumeId !== undefined
-          ? { kind: "resume" as const, taskId: resumeId, ...(text ? { message: text } : {}), ...(workspaceChange ? { workspaceChange } : {}) }
-          : { kind: "new" as const, task: text ?? "" };
+        resumeId !== undefined ? { kind: "resume" as const, taskId: resumeId, ...(text ? { message: text } : {}), ...(workspaceChange ? { workspaceChange } : {}) } : { kind: "new" as const, task: text ?? "" };
       const session = await (this.options.createSession ?? createSession)({
         settings: { ...this.settings, plan: this.mode === "plan" },
         host: this.options.host,

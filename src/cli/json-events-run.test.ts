@@ -28,7 +28,10 @@ describe("cairn run --json, format 2: valid snapshots and deltas that never show
   it("every line fits the schema and carries v 2; each message starts with its whole text, then deltas; folded, the text is the final text", async () => {
     const answer = `${"A streamed answer, line by line.\n".repeat(60)}The end.`;
     const result = await run({ turns: [{ text: `${answer}\n<write_to_file>\n<path>a.txt</path>\n<content>\nhello\n</content>\n</write_to_file>`, chunkSize: 48, delayMs: 15 }, complete] });
-    const lines = result.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = result.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     for (const line of lines) expect(jsonEventProblems(line), JSON.stringify(line)).toEqual([]);
     expect(lines.at(-1)).toMatchObject({ v: 2, type: "result", status: "completed" });
 

@@ -11,7 +11,6 @@ import { esmOnlyRegistryKey, loadInteractive } from "./load-interactive.js";
 
 const srcDir = fileURLToPath(new URL("..", import.meta.url));
 
-
 interface Imports {
   /** Imports that run code: `import ... from`, `import "..."` (not `import type`). */
   readonly static: string[];

@@ -41,7 +41,10 @@ describe("bin/cairn", () => {
       await run(process.execPath, [bin, "--version"], { env });
       expect(existsSync(cache)).toBe(false); // --version loads nothing
       await run(process.execPath, [bin, "--help"], { env });
-      const cacheFiles = (): string[] => readdirSync(cache).filter((name) => name.startsWith("bundle-")).sort();
+      const cacheFiles = (): string[] =>
+        readdirSync(cache)
+          .filter((name) => name.startsWith("bundle-"))
+          .sort();
       expect(cacheFiles()).toEqual([expect.stringMatching(/^bundle-main-.*\.bin$/)]);
 
       const workspace = join(home, "workspace");
@@ -82,15 +85,24 @@ describe("a subcommand builds only its own part of the command tree", () => {
       for (const other of partial) union.add(other);
       const alone = buildProgram(name).commands.find((each) => each.name() === name)!;
       const whole = buildProgram().commands.find((each) => each.name() === name)!;
-      expect(alone.options.map((option) => option.flags), name).toEqual(whole.options.map((option) => option.flags));
-      expect(alone.commands.map((each) => each.name()), name).toEqual(whole.commands.map((each) => each.name()));
+      expect(
+        alone.options.map((option) => option.flags),
+        name,
+      ).toEqual(whole.options.map((option) => option.flags));
+      expect(
+        alone.commands.map((each) => each.name()),
+        name,
+      ).toEqual(whole.commands.map((each) => each.name()));
     }
     expect([...union].sort()).toEqual([...full].sort());
     expect(names("fix the failing test")).toEqual(full); // a task for the terminal UI: the whole tree
   });
 
   it("cairn run --help and cairn help run both describe run", async () => {
-    for (const args of [["run", "--help"], ["help", "run"]]) {
+    for (const args of [
+      ["run", "--help"],
+      ["help", "run"],
+    ]) {
       const { stdout } = await cairn(args);
       expect(stdout, args.join(" ")).toContain("Usage: cairn run [options] [task...]");
     }

@@ -56,29 +56,23 @@ const registrations: readonly Registration[] = [
  * Nothing can precede the subcommand then, so the program's own task options are left out too.
  */
 export function buildProgram(command?: string): Command {
-  const program = new Command("cairn")
-    .description("An autonomous coding agent: give it a task in a repository, watch it work.")
-    .version(packageVersion(), "-V, --version")
-    .exitOverride()
-    .enablePositionalOptions();
+  const program = new Command("cairn").description("An autonomous coding agent: give it a task in a repository, watch it work.").version(packageVersion(), "-V, --version").exitOverride().enablePositionalOptions();
   const only = command === undefined ? undefined : registrations.find((registration) => registration.names.includes(command));
   if (only !== undefined) {
     only.register(program);
     return program;
   }
-  addHabitOptions(addTaskOptions(program.argument("[task...]", "a task to start in the terminal UI"))).action(
-    async (words: string[], flags: TaskCommandOptions & HabitFlags) => {
-      // A new task of one word close to a command name is a typo (`cairn histroy`), not a paid task.
-      const startsTask = flags.continue !== true && flags.resume === undefined;
-      const mistyped = startsTask ? mistypedCommandMessage(words, commandNames(program)) : undefined;
-      if (mistyped !== undefined) {
-        process.stderr.write(mistyped);
-        process.exitCode = 2;
-        return;
-      }
-      process.exitCode = (await runHabit(words, flags)) ?? (await runDefault(words, flags));
-    },
-  );
+  addHabitOptions(addTaskOptions(program.argument("[task...]", "a task to start in the terminal UI"))).action(async (words: string[], flags: TaskCommandOptions & HabitFlags) => {
+    // A new task of one word close to a command name is a typo (`cairn histroy`), not a paid task.
+    const startsTask = flags.continue !== true && flags.resume === undefined;
+    const mistyped = startsTask ? mistypedCommandMessage(words, commandNames(program)) : undefined;
+    if (mistyped !== undefined) {
+      process.stderr.write(mistyped);
+      process.exitCode = 2;
+      return;
+    }
+    process.exitCode = (await runHabit(words, flags)) ?? (await runDefault(words, flags));
+  });
   program.helpCommand("help [command]", "show help for cairn or one of its commands");
   for (const registration of registrations) registration.register(program);
   return program;

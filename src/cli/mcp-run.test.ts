@@ -23,10 +23,10 @@ function xmlCall(server: string, tool: string, args: unknown): string {
 
 async function run(scenario: Scenario, protocol: "xml" | "native"): ReturnType<typeof fixture.run> {
   const server = await fixture.startServer(scenario);
-  return runCli(
-    ["run", "--json", "--yes", "--tool-protocol", protocol, "--provider", "anthropic", "--base-url", server.url, "--api-key", "test-key", "use the server"],
-    { env: fixture.sandbox.env, cwd: fixture.sandbox.workspace },
-  );
+  return runCli(["run", "--json", "--yes", "--tool-protocol", protocol, "--provider", "anthropic", "--base-url", server.url, "--api-key", "test-key", "use the server"], {
+    env: fixture.sandbox.env,
+    cwd: fixture.sandbox.workspace,
+  });
 }
 
 const requestText = (index: number): string => JSON.stringify(fixture.server?.requests[index]?.body ?? null);

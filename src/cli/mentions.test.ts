@@ -25,11 +25,7 @@ afterEach(async () => {
 
 describe("mentions attach files, folders, web pages and git changes", () => {
   it("finds @path, @url and @git-changes, not e-mail addresses", () => {
-    expect(findMentions("look at @src/main.ts, @https://example.com/x and @git-changes; mail me at a@b.c")).toEqual([
-      "src/main.ts",
-      "https://example.com/x",
-      "git-changes",
-    ]);
+    expect(findMentions("look at @src/main.ts, @https://example.com/x and @git-changes; mail me at a@b.c")).toEqual(["src/main.ts", "https://example.com/x", "git-changes"]);
   });
 
   it("@file attaches its content, @folder its listing; the workspace guard and the ignore file hold", async () => {

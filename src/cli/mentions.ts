@@ -77,9 +77,7 @@ async function page(address: string, fetchPage: typeof fetch): Promise<Mention> 
 
 async function gitChanges(workspace: string): Promise<Mention> {
   try {
-    const diff = await run("git", ["diff", "HEAD", "--no-color"], { cwd: workspace, maxBuffer: 16 * 1024 * 1024 }).catch(() =>
-      run("git", ["diff", "--no-color"], { cwd: workspace, maxBuffer: 16 * 1024 * 1024 }),
-    );
+    const diff = await run("git", ["diff", "HEAD", "--no-color"], { cwd: workspace, maxBuffer: 16 * 1024 * 1024 }).catch(() => run("git", ["diff", "--no-color"], { cwd: workspace, maxBuffer: 16 * 1024 * 1024 }));
     const untracked = await run("git", ["ls-files", "--others", "--exclude-standard"], { cwd: workspace });
     const guard = new WorkspaceGuard(workspace);
     // Files hidden by the ignore file are not named either.

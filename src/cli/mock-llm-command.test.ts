@@ -51,11 +51,7 @@ describe("cairn mock-llm", () => {
     writeFileSync(scenarioFile, JSON.stringify({ turns: [{ chunkSize: 0 }] }));
     const program = new Command("cairn").exitOverride();
     registerMockLlmCommand(program);
-    await expect(program.parseAsync(["mock-llm", "--scenario", scenarioFile], { from: "user" })).rejects.toThrow(
-      /turns\[0\]\.chunkSize/,
-    );
-    await expect(program.parseAsync(["mock-llm", "--scenario", join(folder, "missing.json")], { from: "user" })).rejects.toThrow(
-      /cannot read scenario file/,
-    );
+    await expect(program.parseAsync(["mock-llm", "--scenario", scenarioFile], { from: "user" })).rejects.toThrow(/turns\[0\]\.chunkSize/);
+    await expect(program.parseAsync(["mock-llm", "--scenario", join(folder, "missing.json")], { from: "user" })).rejects.toThrow(/cannot read scenario file/);
   });
 });

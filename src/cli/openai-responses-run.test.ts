@@ -62,12 +62,7 @@ describe("cairn run --provider openai-responses end to end", () => {
       expect((server.requests[2]?.body as Record<string, unknown>)["store"]).toBe(false);
       if (protocol === "native") {
         const calls = third.filter((item) => item["type"] === "function_call" || item["type"] === "function_call_output");
-        expect(calls.map((item) => `${String(item["type"])}:${String(item["call_id"])}`)).toEqual([
-          "function_call:call_a",
-          "function_call:call_b",
-          "function_call_output:call_a",
-          "function_call_output:call_b",
-        ]);
+        expect(calls.map((item) => `${String(item["type"])}:${String(item["call_id"])}`)).toEqual(["function_call:call_a", "function_call:call_b", "function_call_output:call_a", "function_call_output:call_b"]);
         expect(third.filter((item) => item["type"] === "function_call_output").map((item) => item["call_id"])).toEqual(["call_a", "call_b"]);
         expect(JSON.stringify(server.requests[5]?.body)).toMatch(/cut off by the output-token limit/);
       } else {

@@ -33,10 +33,7 @@ describe("cairn permissions lists the rules and explains a decision", () => {
 
 describe("Network rules in cairn permissions", () => {
   it("lists Network rules with their source, and check explains which commands get the sandbox's network", async () => {
-    await writeFile(
-      join(cli.sandbox.configDir, "cairn", "config.json"),
-      JSON.stringify({ permissions: { allow: ["Network(npm install:*)", "Bash(npm install:*)"], deny: ["Network(curl:*)"] } }),
-    );
+    await writeFile(join(cli.sandbox.configDir, "cairn", "config.json"), JSON.stringify({ permissions: { allow: ["Network(npm install:*)", "Bash(npm install:*)"], deny: ["Network(curl:*)"] } }));
     const listed = await cli.run(["permissions", "--sandbox", "workspace-write"]);
     expect(listed.status, listed.stderr).toBe(0);
     expect(listed.stdout).toMatch(/^allow\s+Network\(npm install:\*\)\s+\(user .*config\.json\)$/m);

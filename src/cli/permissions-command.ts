@@ -27,14 +27,18 @@ async function resolve(flags: PermissionsOptions): Promise<ResolvedSettings | nu
 function listRules(settings: ResolvedSettings, json: boolean): void {
   const rules = settings.permissions.map((rule) => ({ decision: rule.decision, rule: rule.text, source: rule.source }));
   if (json) {
-    process.stdout.write(`${JSON.stringify({ rules, sandbox: settings.sandbox, sandboxNetwork: settings.sandboxNetwork, yes: settings.yes, allowOutsideWrites: settings.allowOutsideWrites, allowOutsideReads: settings.allowOutsideReads, gated: settings.trust.gated })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ rules, sandbox: settings.sandbox, sandboxNetwork: settings.sandboxNetwork, yes: settings.yes, allowOutsideWrites: settings.allowOutsideWrites, allowOutsideReads: settings.allowOutsideReads, gated: settings.trust.gated })}\n`,
+    );
     return;
   }
-  if (rules.length === 0) process.stdout.write("No permission rules. Add them under \"permissions\" in the config, in Claude Code's format.\n");
+  if (rules.length === 0) process.stdout.write('No permission rules. Add them under "permissions" in the config, in Claude Code\'s format.\n');
   for (const decision of ["deny", "ask", "allow"] as const) {
     for (const rule of rules.filter((entry) => entry.decision === decision)) process.stdout.write(`${decision.padEnd(5)}  ${rule.rule}  (${rule.source})\n`);
   }
-  process.stdout.write(`\nDeny wins over ask over allow, whatever the source. Sandbox: ${settings.sandbox}${settings.sandbox === "off" ? "" : `, network ${settings.sandboxNetwork ? "on for every command" : "only for commands a Network(...) allow rule names"}`}.\n`);
+  process.stdout.write(
+    `\nDeny wins over ask over allow, whatever the source. Sandbox: ${settings.sandbox}${settings.sandbox === "off" ? "" : `, network ${settings.sandboxNetwork ? "on for every command" : "only for commands a Network(...) allow rule names"}`}.\n`,
+  );
   if (settings.trust.gated.includes("permissions.allow")) process.stdout.write("The project's allow rules are ignored until the folder is trusted (--trust).\n");
 }
 
@@ -49,11 +53,37 @@ async function check(settings: ResolvedSettings, command: string, json: boolean)
   ]);
   const rules = new PermissionRules(settings.permissions, settings.cwd);
   const paths = workspacePathOracle(new WorkspaceGuard(settings.cwd), settings.userConfigDir);
-  const context = { rules, sandbox: settings.sandbox, sandboxUnavailable: settings.sandboxUnavailable, yes: settings.yes, allowOutsideWrites: settings.allowOutsideWrites, allowOutsideReads: settings.allowOutsideReads, paths };
+  const context = {
+    rules,
+    sandbox: settings.sandbox,
+    sandboxUnavailable: settings.sandboxUnavailable,
+    yes: settings.yes,
+    allowOutsideWrites: settings.allowOutsideWrites,
+    allowOutsideReads: settings.allowOutsideReads,
+    paths,
+  };
   const { verdict, assessment } = await decideCommand(command, context);
-  const policy = new ApprovalPolicy({ settings: settings.autoApprove, yes: settings.yes, allowOutsideWrites: settings.allowOutsideWrites, allowOutsideReads: settings.allowOutsideReads, rules, sandbox: settings.sandbox, sandboxUnavailable: settings.sandboxUnavailable, paths });
+  const policy = new ApprovalPolicy({
+    settings: settings.autoApprove,
+    yes: settings.yes,
+    allowOutsideWrites: settings.allowOutsideWrites,
+    allowOutsideReads: settings.allowOutsideReads,
+    rules,
+    sandbox: settings.sandbox,
+    sandboxUnavailable: settings.sandboxUnavailable,
+    paths,
+  });
   const final = await policy.verdict({ kind: "command", command, requiresApproval: true });
-  const decision = final.verdict === "refuse" ? "deny" : final.verdict === "auto" ? "allow" : final.escalate !== undefined ? "ask to run outside the sandbox (explicitly, even with --yes)" : final.explicit === true ? "ask (explicitly, even with --yes)" : "ask";
+  const decision =
+    final.verdict === "refuse"
+      ? "deny"
+      : final.verdict === "auto"
+        ? "allow"
+        : final.escalate !== undefined
+          ? "ask to run outside the sandbox (explicitly, even with --yes)"
+          : final.explicit === true
+            ? "ask (explicitly, even with --yes)"
+            : "ask";
   // The sandbox's network for this command (#14): Network rules, or --sandbox-network; without a sandbox, commands have the network anyway.
   const networkDecision = await commandNetwork({ command, rules, sandboxNetwork: settings.sandboxNetwork });
   const network =
@@ -62,7 +92,9 @@ async function check(settings: ResolvedSettings, command: string, json: boolean)
       : { allowed: networkDecision.network, reason: networkDecision.reason, ...(networkDecision.rules.length > 0 ? { rules: networkDecision.rules.map((rule) => rule.text) } : {}) };
   const reason = verdict.kind === "settings" ? (assessment.readOnly ? "read-only; the auto-approval settings decide" : "no rule matches; the auto-approval settings and --yes decide") : verdict.reason;
   if (json) {
-    process.stdout.write(`${JSON.stringify({ decision: final.verdict, explicit: final.explicit === true, reason, ...assessment, denied: assessment.denied && { invocation: assessment.denied.invocation, rule: assessment.denied.rule.text }, asked: assessment.asked && { invocation: assessment.asked.invocation, rule: assessment.asked.rule.text }, exactRule: assessment.exactRule?.text, network })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ decision: final.verdict, explicit: final.explicit === true, reason, ...assessment, denied: assessment.denied && { invocation: assessment.denied.invocation, rule: assessment.denied.rule.text }, asked: assessment.asked && { invocation: assessment.asked.invocation, rule: assessment.asked.rule.text }, exactRule: assessment.exactRule?.text, network })}\n`,
+    );
     return;
   }
   const lines = [`${decision}: ${reason}`, "", "programs it runs:"];
@@ -70,7 +102,9 @@ async function check(settings: ResolvedSettings, command: string, json: boolean)
     const words = invocation.split(" ").map((word) => (word === "…" ? undefined : word));
     const found = rules.forCommandWords(words);
     const networkRule = rules.forNetworkWords(words);
-    lines.push(`  ${invocation}${found ? `  ← ${found.decision} ${found.rule.text} (${found.rule.source})` : ""}${networkRule ? `  ← network ${networkRule.decision} ${networkRule.rule.text} (${networkRule.rule.source})` : ""}`);
+    lines.push(
+      `  ${invocation}${found ? `  ← ${found.decision} ${found.rule.text} (${found.rule.source})` : ""}${networkRule ? `  ← network ${networkRule.decision} ${networkRule.rule.text} (${networkRule.rule.source})` : ""}`,
+    );
   }
   if (assessment.outsideWrites.length > 0) lines.push(`writes outside the workspace: ${assessment.outsideWrites.join(", ")}`);
   if (assessment.protectedWrites.length > 0) lines.push(`writes protected paths: ${assessment.protectedWrites.join(", ")}`);
@@ -105,7 +139,8 @@ export function registerPermissionsCommand(program: Command): void {
     }
     listRules(settings, flags.json === true);
   });
-  withOptions(permissions.command("check").description("explain the decision for a command").argument("<command...>", "the command line (quote it)")).action(async (words: string[], _options: unknown, command: Command) => {
+  withOptions(permissions.command("check").description("explain the decision for a command").argument("<command...>", "the command line (quote it)")).action(
+    async (words: string[], _options: unknown, command: Command) => {
       const flags = command.optsWithGlobals<PermissionsOptions>();
       const settings = await resolve(flags);
       if (typeof settings === "number") {
@@ -113,5 +148,6 @@ export function registerPermissionsCommand(program: Command): void {
         return;
       }
       await check(settings, words.join(" "), flags.json === true);
-    });
+    },
+  );
 }

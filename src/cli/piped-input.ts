@@ -43,8 +43,7 @@ export function withPipedContext(task: string, piped: string): string {
   return context.trim() === "" ? task : `${task}\n\n<stdin>\n${context}\n</stdin>`;
 }
 
-export const noTaskGiven =
-  'no task given. Give it as an argument (cairn -p "<task>", cairn run "<task>"), or pipe it on standard input (echo "<task>" | cairn -p)';
+export const noTaskGiven = 'no task given. Give it as an argument (cairn -p "<task>", cairn run "<task>"), or pipe it on standard input (echo "<task>" | cairn -p)';
 
 /**
  * The task of print mode from its argument and standard input: `-` or nothing
@@ -53,10 +52,7 @@ export const noTaskGiven =
  * @mentions are expanded: the input's text is not the user's typing). A problem
  * is a usage error for the caller to print.
  */
-export async function printModeTask(
-  argument: string,
-  options: { stdin?: NodeJS.ReadStream; stderr?: NodeJS.WritableStream } = {},
-): Promise<{ task: string; context?: string } | { problem: string }> {
+export async function printModeTask(argument: string, options: { stdin?: NodeJS.ReadStream; stderr?: NodeJS.WritableStream } = {}): Promise<{ task: string; context?: string } | { problem: string }> {
   const stdin = options.stdin ?? process.stdin;
   const stderr = options.stderr ?? process.stderr;
   const piped = argument === "-" || stdinIsPiped(stdin);

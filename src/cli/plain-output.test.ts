@@ -64,8 +64,7 @@ describe("plain output: stdout is the answer", () => {
   it("answers streamed in small chunks around a write, with checkpoints and a retry meanwhile: stdout is exactly the answers, contiguous", { timeout: 120_000 }, async () => {
     // A workspace whose first checkpoint takes a while: it lands while the first answer streams.
     for (let index = 0; index < 100; index++) await writeFile(join(cli.sandbox.workspace, `file-${index}.txt`), `file ${index} ${"x".repeat(60)}\n`.repeat(200));
-    const paragraph = (label: string): string =>
-      Array.from({ length: 60 }, (_, index) => `${label} sentence ${index} says something about the work without any status in it.`).join(" ");
+    const paragraph = (label: string): string => Array.from({ length: 60 }, (_, index) => `${label} sentence ${index} says something about the work without any status in it.`).join(" ");
     const before = paragraph("Before");
     const after = paragraph("After");
     const cut = "This answer is cut short by the network after thirty chunks, in the middle of a word, and goes on in the next request.";
@@ -108,19 +107,36 @@ describe("plain output: stdout is the answer", () => {
 });
 
 describe("plain output: subagents", () => {
-  const useSubagents = (items: Array<{ prompt: string; agent: string }>): string =>
-    `Delegating.\n<use_subagents>\n<subagents>${JSON.stringify(items)}</subagents>\n</use_subagents>`;
+  const useSubagents = (items: Array<{ prompt: string; agent: string }>): string => `Delegating.\n<use_subagents>\n<subagents>${JSON.stringify(items)}</subagents>\n</use_subagents>`;
   const usage = { inputTokens: 1000, outputTokens: 100 };
   const childUsage = { inputTokens: 500, outputTokens: 50 };
   const scenario: Scenario = {
     // Two runs of the same task: the text one, then --json.
     turns: twice([
-      { text: useSubagents([{ prompt: "ALPHA: read alpha.txt", agent: "explore" }, { prompt: "BETA: read beta.txt", agent: "explore" }]), usage },
+      {
+        text: useSubagents([
+          { prompt: "ALPHA: read alpha.txt", agent: "explore" },
+          { prompt: "BETA: read beta.txt", agent: "explore" },
+        ]),
+        usage,
+      },
       { text: complete("Both reports read."), usage },
     ]),
     conversations: [
-      { match: "ALPHA:", turns: twice([{ text: "Reading alpha.\n<read_file>\n<path>alpha.txt</path>\n</read_file>", usage: childUsage }, { text: complete("alpha report"), usage: childUsage }]) },
-      { match: "BETA:", turns: twice([{ text: "Reading beta.\n<read_file>\n<path>beta.txt</path>\n</read_file>", usage: childUsage }, { text: complete("beta report"), usage: childUsage }]) },
+      {
+        match: "ALPHA:",
+        turns: twice([
+          { text: "Reading alpha.\n<read_file>\n<path>alpha.txt</path>\n</read_file>", usage: childUsage },
+          { text: complete("alpha report"), usage: childUsage },
+        ]),
+      },
+      {
+        match: "BETA:",
+        turns: twice([
+          { text: "Reading beta.\n<read_file>\n<path>beta.txt</path>\n</read_file>", usage: childUsage },
+          { text: complete("beta report"), usage: childUsage },
+        ]),
+      },
     ],
   };
 
@@ -132,7 +148,10 @@ describe("plain output: subagents", () => {
     expect(plain.status, plain.stderr).toBe(0);
     expect(plain.stdout).toBe("Delegating.\nBoth reports read.\n");
     const all = `${plain.stdout}${plain.stderr}`.split("\n");
-    for (const [marker, subagent] of [["alpha", "explore-1"], ["beta", "explore-2"]] as const) {
+    for (const [marker, subagent] of [
+      ["alpha", "explore-1"],
+      ["beta", "explore-2"],
+    ] as const) {
       const childLines = all.filter((line) => line.toLowerCase().includes(marker));
       expect(childLines.length).toBeGreaterThanOrEqual(3);
       for (const line of childLines) expect(line.startsWith(`[${subagent}] `), line).toBe(true);

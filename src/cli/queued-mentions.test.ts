@@ -14,10 +14,7 @@ describe("a message typed while cairn works has its mentions expanded", () => {
     const { workspace, dataDir, configDir } = cli.sandbox;
     await writeFile(join(workspace, "notes.txt"), "the queued mention's content: kiwi-42\n");
     const server = await cli.startServer({
-      turns: [
-        { text: "<execute_command>\n<command>sleep 2</command>\n<requires_approval>false</requires_approval>\n</execute_command>" },
-        { text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>" },
-      ],
+      turns: [{ text: "<execute_command>\n<command>sleep 2</command>\n<requires_approval>false</requires_approval>\n</execute_command>" }, { text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>" }],
     });
     const settings = await resolveSettings({
       flags: { cwd: workspace, provider: "anthropic", baseUrl: server.url, apiKey: "test-key", model: "claude-sonnet-5-5", yes: true, dataDir },

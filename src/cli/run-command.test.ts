@@ -96,11 +96,7 @@ describe("cairn run end to end (real CLI, real SDKs over HTTP)", () => {
 
   it("T11: retries a 529 and a 429 with retry-after, then completes", async () => {
     const server = await cli.startServer({
-      turns: [
-        { error: { status: 529 } },
-        { error: { status: 429, headers: { "retry-after-ms": "20" } } },
-        { text: "<attempt_completion>\n<result>ok</result>\n</attempt_completion>" },
-      ],
+      turns: [{ error: { status: 529 } }, { error: { status: 429, headers: { "retry-after-ms": "20" } } }, { text: "<attempt_completion>\n<result>ok</result>\n</attempt_completion>" }],
     });
     const result = await runCli(["run", "--json", "--yes", ...providerArgs("anthropic", server), "task"], {
       env: cli.sandbox.env,
@@ -112,10 +108,7 @@ describe("cairn run end to end (real CLI, real SDKs over HTTP)", () => {
 
   it("prints the task id first in text mode (on stderr: stdout is the answer's) and exits 130 on SIGINT; resume then completes the task", async () => {
     const server = await cli.startServer({
-      turns: [
-        { text: "Thinking about it slowly. ".repeat(40), chunkSize: 5, delayMs: 20 },
-        { text: "<attempt_completion>\n<result>resumed and done</result>\n</attempt_completion>" },
-      ],
+      turns: [{ text: "Thinking about it slowly. ".repeat(40), chunkSize: 5, delayMs: 20 }, { text: "<attempt_completion>\n<result>resumed and done</result>\n</attempt_completion>" }],
     });
     const run = startCli(["run", "--yes", ...providerArgs("anthropic", server), "slow task"], { env: cli.sandbox.env, cwd: cli.sandbox.workspace });
     await run.waitForOutput(/Thinking about/);

@@ -7,27 +7,28 @@ import { addSecurityOptions, blockedBaseUrlMessage } from "../security/cli-optio
 
 /** The options shared by `cairn run` and `cairn resume`. */
 export function addTaskOptions(command: Command): Command {
-  return addSecurityOptions(command
-    .option("--cwd <dir>", "workspace folder (default: the current folder)")
-    .option("--provider <name>", "anthropic | openai | openai-responses | gemini | mock")
-    .option("--base-url <url>", "API base URL (any OpenAI-compatible server with --provider openai)")
-    .option("--model <id>", "model id")
-    .option("--api-key <key>", "API key (default from CAIRN_API_KEY, then ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY)")
-    .option("--profile <name>", "a named provider profile from the config")
-    .option("--tool-protocol <protocol>", "xml | native")
-    .option("--scenario <file>", "scenario file for --provider mock (the scripted model)")
-    .option("-y, --yes", "approve every tool; never ask")
-    .option("--json", "print one JSON message per line")
-    .option("--max-mistakes <n>", "consecutive mistakes before stopping or asking (default 3)")
-    .option("--parallel-tools", "run every tool of an answer, not only the first")
-    .option("--plan", "start in plan mode")
-    .option("--data-dir <dir>", "where tasks and checkpoints are kept (default $CAIRN_HOME or ~/.cairn)")
-    .option("--ask-timeout <duration>", "longest wait for an answer on stdin (e.g. 30s)")
-    .option("--on-ask <policy>", "deny | fail: what happens to an ask nobody answers (default fail)")
-    .option("--allow-outside-writes", "with --yes, allow writing outside the workspace")
-    .option("--trust", "trust this folder's .cairn config (auto-approval, hooks, MCP servers)")
-    .option("--image <file>", "an image to send with the task (repeatable; for models that accept images)", (value: string, previous: string[] = []) => [...previous, value])
-    .option("--no-checkpoints", "keep no checkpoints of the workspace (setting: checkpoints: false)"),
+  return addSecurityOptions(
+    command
+      .option("--cwd <dir>", "workspace folder (default: the current folder)")
+      .option("--provider <name>", "anthropic | openai | openai-responses | gemini | mock")
+      .option("--base-url <url>", "API base URL (any OpenAI-compatible server with --provider openai)")
+      .option("--model <id>", "model id")
+      .option("--api-key <key>", "API key (default from CAIRN_API_KEY, then ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY)")
+      .option("--profile <name>", "a named provider profile from the config")
+      .option("--tool-protocol <protocol>", "xml | native")
+      .option("--scenario <file>", "scenario file for --provider mock (the scripted model)")
+      .option("-y, --yes", "approve every tool; never ask")
+      .option("--json", "print one JSON message per line")
+      .option("--max-mistakes <n>", "consecutive mistakes before stopping or asking (default 3)")
+      .option("--parallel-tools", "run every tool of an answer, not only the first")
+      .option("--plan", "start in plan mode")
+      .option("--data-dir <dir>", "where tasks and checkpoints are kept (default $CAIRN_HOME or ~/.cairn)")
+      .option("--ask-timeout <duration>", "longest wait for an answer on stdin (e.g. 30s)")
+      .option("--on-ask <policy>", "deny | fail: what happens to an ask nobody answers (default fail)")
+      .option("--allow-outside-writes", "with --yes, allow writing outside the workspace")
+      .option("--trust", "trust this folder's .cairn config (auto-approval, hooks, MCP servers)")
+      .option("--image <file>", "an image to send with the task (repeatable; for models that accept images)", (value: string, previous: string[] = []) => [...previous, value])
+      .option("--no-checkpoints", "keep no checkpoints of the workspace (setting: checkpoints: false)"),
   );
 }
 
@@ -42,10 +43,7 @@ import { loadInteractive } from "./load-interactive.js";
  * prints messages, and maps the outcome to an exit status (0 completed,
  * 1 failed, 2 usage or configuration error, 130 interrupted).
  */
-export async function runHeadless(options: {
-  flags: TaskCommandOptions;
-  start: { kind: "new"; task: string } | { kind: "resume"; taskId: string; message?: string };
-}): Promise<number> {
+export async function runHeadless(options: { flags: TaskCommandOptions; start: { kind: "new"; task: string } | { kind: "resume"; taskId: string; message?: string } }): Promise<number> {
   const { resolveSettings, ConfigError } = await import("../config/index.js");
   const { HeadlessHost } = await import("../ui/headless/index.js");
   const { createSession } = await import("../session/session.js");
@@ -218,13 +216,9 @@ export async function runDefault(words: string[], flags: TaskCommandOptions, res
   const resolve = (trust: boolean): Promise<ResolvedSettings> => resolveSettings({ flags, env: environmentWithSecrets(), cwd: process.cwd(), trust });
   try {
     const settings = await resolve(flags.trust === true);
-    const scenario =
-      settings.provider === "mock" && flags.scenario ? await (await import("../llm/scripted/scenario.js")).loadScenario(flags.scenario) : undefined;
+    const scenario = settings.provider === "mock" && flags.scenario ? await (await import("../llm/scripted/scenario.js")).loadScenario(flags.scenario) : undefined;
     const { dataFolderProblem, missingApiKeyMessage, resumeProblem } = await import("./start-checks.js");
-    const problem =
-      (await dataFolderProblem(settings.dataDir)) ??
-      (resumeTaskId === undefined ? undefined : await resumeProblem(settings.dataDir, resumeTaskId)) ??
-      (await missingApiKeyMessage(settings));
+    const problem = (await dataFolderProblem(settings.dataDir)) ?? (resumeTaskId === undefined ? undefined : await resumeProblem(settings.dataDir, resumeTaskId)) ?? (await missingApiKeyMessage(settings));
     if (problem !== undefined) {
       // Said before the terminal UI opens, so nothing typed there is lost; the task given here is repeated.
       process.stderr.write(`cairn: ${problem}\n${task ? `Your task was not started; run it again once that is fixed: cairn ${JSON.stringify(task)}\n` : ""}`);
@@ -289,11 +283,7 @@ export function registerRunCommand(program: Command): void {
     },
   );
   addTaskOptions(
-    program
-      .command("resume")
-      .description("continue an interrupted or completed task")
-      .argument("<taskId>", "the task to resume (see cairn history)")
-      .argument("[message...]", "a message for the model"),
+    program.command("resume").description("continue an interrupted or completed task").argument("<taskId>", "the task to resume (see cairn history)").argument("[message...]", "a message for the model"),
   ).action(async (taskId: string, words: string[], flags: TaskCommandOptions) => {
     process.exitCode = await runDefault(words, flags, taskId);
   });

@@ -120,7 +120,7 @@ describe("the sandbox, on by default", () => {
       await terminal.kill();
     }
     // A missing key stops the start first: no sandbox line before it.
-    const noKey = await runCli([ "--sandbox", "off", "say hello"], { env: { ...cli.sandbox.env, ANTHROPIC_API_KEY: "" }, cwd: cli.sandbox.workspace });
+    const noKey = await runCli(["--sandbox", "off", "say hello"], { env: { ...cli.sandbox.env, ANTHROPIC_API_KEY: "" }, cwd: cli.sandbox.workspace });
     expect(noKey.status).toBe(2);
     expect(sandboxLines(noKey.stderr)).toEqual([]);
   });

@@ -34,7 +34,9 @@ async function status(flags: SandboxCommandOptions): Promise<number> {
   const source = settings.sourceDetails["sandbox"] ?? settings.sources["sandbox"] ?? "";
   const mode = settings.sandboxUnavailable ? "unavailable" : settings.sandbox;
   if (flags.json === true) {
-    process.stdout.write(`${JSON.stringify({ sandbox: mode, source, network: settings.sandboxNetwork, bubblewrap: bubblewrap.ok ? "usable" : bubblewrap.message, ...(settings.sandboxNotice ? { notice: settings.sandboxNotice } : {}) })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ sandbox: mode, source, network: settings.sandboxNetwork, bubblewrap: bubblewrap.ok ? "usable" : bubblewrap.message, ...(settings.sandboxNotice ? { notice: settings.sandboxNotice } : {}) })}\n`,
+    );
     return 0;
   }
   const lines = [
@@ -69,7 +71,9 @@ async function choose(on: boolean): Promise<number> {
   const { checkBubblewrap } = await import("../security/sandbox.js");
   const bubblewrap = checkBubblewrap();
   if (bubblewrap.ok) {
-    process.stdout.write(`Recorded in ${file}: the sandbox is on (the default): commands, hooks and stdio MCP servers run in the workspace-write sandbox (no network; a Network(...) rule or --sandbox-network gives it). --sandbox off for one run.\n`);
+    process.stdout.write(
+      `Recorded in ${file}: the sandbox is on (the default): commands, hooks and stdio MCP servers run in the workspace-write sandbox (no network; a Network(...) rule or --sandbox-network gives it). --sandbox off for one run.\n`,
+    );
     return 0;
   }
   process.stdout.write(`Recorded in ${file}, but bubblewrap is not usable here: ${bubblewrap.message}. Until it is, every command that is not known to be read-only is asked, even with --yes.\n`);
@@ -101,7 +105,7 @@ export function registerSandboxCommand(program: Command): void {
     });
   sandbox
     .command("disable")
-    .description("run commands unconfined: records \"sandbox\": \"off\" in your config")
+    .description('run commands unconfined: records "sandbox": "off" in your config')
     .action(async () => {
       process.exitCode = await choose(false);
     });

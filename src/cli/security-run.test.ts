@@ -20,8 +20,7 @@ if (!bubblewrap.ok) console.warn(`SKIPPED the sandboxed hook test: bubblewrap (D
 
 const cli = useCliFixture();
 
-const command = (text: string, requiresApproval = false): string =>
-  `<execute_command>\n<command>${text}</command>\n<requires_approval>${String(requiresApproval)}</requires_approval>\n</execute_command>`;
+const command = (text: string, requiresApproval = false): string => `<execute_command>\n<command>${text}</command>\n<requires_approval>${String(requiresApproval)}</requires_approval>\n</execute_command>`;
 const write = (path: string, content: string): string => `<write_to_file>\n<path>${path}</path>\n<content>\n${content}\n</content>\n</write_to_file>`;
 const complete = "<attempt_completion>\n<result>done</result>\n</attempt_completion>";
 
@@ -180,10 +179,7 @@ describe("secrets, protected paths, trust, budgets and the sandbox through the r
       ].join("\n");
       await writeFile(join(cli.sandbox.workspace, "fetch-deps.js"), probe);
       await writeFile(join(cli.sandbox.workspace, "other.js"), probe);
-      await writeFile(
-        join(cli.sandbox.configDir, "cairn", "config.json"),
-        JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, sandboxOptIn: false, permissions: { allow: ["Network(node fetch-deps.js:*)"] } }),
-      );
+      await writeFile(join(cli.sandbox.configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, sandboxOptIn: false, permissions: { allow: ["Network(node fetch-deps.js:*)"] } }));
       await start([command(`node fetch-deps.js ${port} matched`), command(`node other.js ${port} unmatched`), command(`node fetch-deps.js ${port} chained && node other.js ${port} chained-other`), complete]);
       const result = await cli.run(runArgs(["--yes", "--api-key", apiKey, "--sandbox", "workspace-write"]));
       expect(result.status, result.stderr).toBe(0);

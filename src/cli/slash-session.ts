@@ -69,9 +69,7 @@ export function createSlashSession(controller: InteractiveController): SlashSess
     if (change !== undefined) controller.continueTask(taskId, false, change);
     const parts: string[] = [];
     if (outcome.files) {
-      parts.push(
-        `files restored (${outcome.files.restored.length} written back, ${outcome.files.removed.length} removed; undo with /restore ${outcome.files.undoHash.slice(0, 12)} files)`,
-      );
+      parts.push(`files restored (${outcome.files.restored.length} written back, ${outcome.files.removed.length} removed; undo with /restore ${outcome.files.undoHash.slice(0, 12)} files)`);
     }
     if (outcome.conversation) parts.push(`conversation cut back (${outcome.conversation.uiMessageCount} messages kept)`);
     return `Restored checkpoint ${outcome.checkpoint.hash.slice(0, 12)}${taskId !== current ? ` of task ${taskId}` : ""}: ${parts.join("; ")}. Type a message to continue the task.`;
@@ -103,11 +101,7 @@ export function createSlashSession(controller: InteractiveController): SlashSess
     undo: async () => {
       const taskId = controller.taskId;
       if (taskId === undefined) return "There is no task to undo yet.";
-      const [{ CheckpointTracker }, { restoreCheckpoint }, { describeUndo, undoLastStep }] = await Promise.all([
-        import("../checkpoints/tracker.js"),
-        import("../checkpoints/restore.js"),
-        import("./undo-command.js"),
-      ]);
+      const [{ CheckpointTracker }, { restoreCheckpoint }, { describeUndo, undoLastStep }] = await Promise.all([import("../checkpoints/tracker.js"), import("../checkpoints/restore.js"), import("./undo-command.js")]);
       const undone = await controller.between(async () => {
         try {
           const tracker = new CheckpointTracker({ workspace: settings().cwd, dataDir: settings().dataDir });
@@ -162,11 +156,7 @@ export function createSlashSession(controller: InteractiveController): SlashSess
       const { loadMcpConfig } = await import("../mcp/config.js");
       const { servers, warnings } = await loadMcpConfig({ userConfigDir: settings().userConfigDir, workspace: settings().cwd, projectTrusted: settings().trust.trusted, claudeStateFile: settings().claudeStateFile });
       if (servers.length === 0) return "No MCP servers configured. Add one with: cairn mcp add <name> <command-or-url> [args...]";
-      return [
-        "MCP servers (cairn mcp list connects and shows their tools):",
-        ...servers.map((server) => `  ${server.name}  (${server.source})`),
-        ...warnings.map((warning) => `  warning: ${warning}`),
-      ].join("\n");
+      return ["MCP servers (cairn mcp list connects and shows their tools):", ...servers.map((server) => `  ${server.name}  (${server.source})`), ...warnings.map((warning) => `  warning: ${warning}`)].join("\n");
     },
     exit: () => controller.exit(),
   };

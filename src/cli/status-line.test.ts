@@ -9,7 +9,16 @@ import type { ResolvedSettings } from "../config/index.js";
 import type { HookProcessRequest, HookProcessResult } from "../hooks/spawn-hook.js";
 import { modelDisplayName, StatusLineCommand } from "./status-line.js";
 
-const settings = { cwd: "/work/shop", dataDir: "/home/me/.cairn", sandbox: "off", sandboxNetwork: false, allowEnv: [], environment: {}, userConfigDir: "/home/me/.config/cairn", permissions: [] } as unknown as ResolvedSettings;
+const settings = {
+  cwd: "/work/shop",
+  dataDir: "/home/me/.cairn",
+  sandbox: "off",
+  sandboxNetwork: false,
+  allowEnv: [],
+  environment: {},
+  userConfigDir: "/home/me/.config/cairn",
+  permissions: [],
+} as unknown as ResolvedSettings;
 const state = { taskId: "task-1", model: "claude-sonnet-4-5", mode: "act" as const, cost: 0.25, tokensUsed: 1200, contextWindow: 200_000 };
 
 function command(answer: Partial<HookProcessResult>): { line: StatusLineCommand; requests: HookProcessRequest[] } {

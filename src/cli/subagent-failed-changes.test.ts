@@ -8,8 +8,7 @@ import { repositoryWith } from "../test-support/git-repository.js";
 
 const cli = useCliFixture();
 
-const useSubagents = (items: Array<{ prompt: string; agent?: string }>): string =>
-  `Delegating.\n<use_subagents>\n<subagents>${JSON.stringify(items)}</subagents>\n</use_subagents>`;
+const useSubagents = (items: Array<{ prompt: string; agent?: string }>): string => `Delegating.\n<use_subagents>\n<subagents>${JSON.stringify(items)}</subagents>\n</use_subagents>`;
 const complete = (result: string): string => `<attempt_completion>\n<result>${result}</result>\n</attempt_completion>`;
 const write = (path: string, content: string): string => `<write_to_file>\n<path>${path}</path>\n<content>\n${content}\n</content>\n</write_to_file>`;
 

@@ -18,8 +18,7 @@ import { repositoryWith } from "../test-support/git-repository.js";
 
 const cli = useCliFixture();
 
-const useSubagents = (items: Array<{ prompt: string; agent?: string }>): string =>
-  `Delegating.\n<use_subagents>\n<subagents>${JSON.stringify(items)}</subagents>\n</use_subagents>`;
+const useSubagents = (items: Array<{ prompt: string; agent?: string }>): string => `Delegating.\n<use_subagents>\n<subagents>${JSON.stringify(items)}</subagents>\n</use_subagents>`;
 const complete = (result: string): string => `<attempt_completion>\n<result>${result}</result>\n</attempt_completion>`;
 const command = (text: string): string => `<execute_command>\n<command>${text}</command>\n<requires_approval>false</requires_approval>\n</execute_command>`;
 const readFileCall = (path: string): string => `<read_file>\n<path>${path}</path>\n</read_file>`;
@@ -144,7 +143,14 @@ describe("subagents through the real CLI", () => {
   it("abort during two running children: the parent's SIGINT stops both (no orphan process), every task is left resumable, and a child resumes to its end", { timeout: 90_000 }, async () => {
     const marker = "sleep 3017";
     const scenario: Scenario = {
-      turns: [{ text: useSubagents([{ prompt: "ALPHA: run the long command", agent: "general" }, { prompt: "BETA: think slowly", agent: "general" }]) }],
+      turns: [
+        {
+          text: useSubagents([
+            { prompt: "ALPHA: run the long command", agent: "general" },
+            { prompt: "BETA: think slowly", agent: "general" },
+          ]),
+        },
+      ],
       conversations: [
         { match: "ALPHA:", turns: [{ text: command(marker) }, { text: complete("alpha resumed and done") }] },
         { match: "BETA:", turns: [{ text: "Thinking slowly. ".repeat(50), stallAfterChunks: 6 }] },
@@ -195,37 +201,41 @@ describe("subagents through the real CLI", () => {
     expect((await new TaskStore({ dataDir: cli.sandbox.dataDir }).load(childId)).status).toBe("budget");
   });
 
-  it("a user-defined agent type from a Claude Code agent file (.claude/agents/): listed in the parent's system prompt, its tools and instructions given to the child; the SubagentStop hook runs when it ends", { timeout: 60_000 }, async () => {
-    await mkdir(join(cli.sandbox.workspace, ".claude", "agents"), { recursive: true });
-    await writeFile(
-      join(cli.sandbox.workspace, ".claude", "agents", "doc-reader.md"),
-      "---\nname: doc-reader\ndescription: Reads documentation and summarises it in one line\ntools: Read, Grep, Glob\nmodel: inherit\n---\n\nYou summarise documentation. Marker DOCREADER-INSTRUCTIONS.\n",
-    );
-    const scenario: Scenario = {
-      turns: [{ text: useSubagents([{ prompt: "DELTA: summarise the docs", agent: "doc-reader" }]) }, { text: complete("summarised") }],
-      conversations: [{ match: "DELTA:", turns: [{ text: complete("delta summary: nothing to read") }] }],
-    };
-    // The hook runs in the sandbox (on by default): it writes into the workspace.
-    const hookFile = join(cli.sandbox.workspace, "subagent-stop.json");
-    await writeFile(join(cli.sandbox.configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, hooks: { SubagentStop: `cat > '${hookFile}'` } }));
-    const server = await cli.startServer(scenario);
-    const result = await cli.run(runArgs(["--yes", "--json"], "Summarise"));
-    expect(result.status).toBe(0);
-    // The SubagentStop hook ran with the child's outcome, and its status shows in the parent.
-    const stopped = JSON.parse(await readFile(hookFile, "utf8")) as Record<string, unknown>;
-    expect(stopped).toMatchObject({ hook: "SubagentStop", taskId: result.events[0]?.["taskId"], subagentId: "doc-reader-1", agent: "doc-reader", status: "completed", result: "delta summary: nothing to read" });
-    expect(result.events.some((event) => event["say"] === "hook_status" && String(event["text"]).includes("SubagentStop"))).toBe(true);
-    const parentSystem = JSON.stringify((server.requests[0]?.body as Record<string, unknown>)["system"]);
-    expect(parentSystem).toContain("doc-reader: Reads documentation and summarises it in one line");
-    const childSystem = JSON.stringify((server.requests[1]?.body as Record<string, unknown>)["system"]);
-    expect(childSystem).toContain("DOCREADER-INSTRUCTIONS");
-    expect(childSystem).toContain("## read_file");
-    expect(childSystem).toContain("## search_files");
-    expect(childSystem).toContain("## list_files");
-    expect(childSystem).not.toContain("## execute_command");
-    expect(childSystem).not.toContain("## write_to_file");
-    expect(requestText(2)).toContain("delta summary: nothing to read");
-  });
+  it(
+    "a user-defined agent type from a Claude Code agent file (.claude/agents/): listed in the parent's system prompt, its tools and instructions given to the child; the SubagentStop hook runs when it ends",
+    { timeout: 60_000 },
+    async () => {
+      await mkdir(join(cli.sandbox.workspace, ".claude", "agents"), { recursive: true });
+      await writeFile(
+        join(cli.sandbox.workspace, ".claude", "agents", "doc-reader.md"),
+        "---\nname: doc-reader\ndescription: Reads documentation and summarises it in one line\ntools: Read, Grep, Glob\nmodel: inherit\n---\n\nYou summarise documentation. Marker DOCREADER-INSTRUCTIONS.\n",
+      );
+      const scenario: Scenario = {
+        turns: [{ text: useSubagents([{ prompt: "DELTA: summarise the docs", agent: "doc-reader" }]) }, { text: complete("summarised") }],
+        conversations: [{ match: "DELTA:", turns: [{ text: complete("delta summary: nothing to read") }] }],
+      };
+      // The hook runs in the sandbox (on by default): it writes into the workspace.
+      const hookFile = join(cli.sandbox.workspace, "subagent-stop.json");
+      await writeFile(join(cli.sandbox.configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, hooks: { SubagentStop: `cat > '${hookFile}'` } }));
+      const server = await cli.startServer(scenario);
+      const result = await cli.run(runArgs(["--yes", "--json"], "Summarise"));
+      expect(result.status).toBe(0);
+      // The SubagentStop hook ran with the child's outcome, and its status shows in the parent.
+      const stopped = JSON.parse(await readFile(hookFile, "utf8")) as Record<string, unknown>;
+      expect(stopped).toMatchObject({ hook: "SubagentStop", taskId: result.events[0]?.["taskId"], subagentId: "doc-reader-1", agent: "doc-reader", status: "completed", result: "delta summary: nothing to read" });
+      expect(result.events.some((event) => event["say"] === "hook_status" && String(event["text"]).includes("SubagentStop"))).toBe(true);
+      const parentSystem = JSON.stringify((server.requests[0]?.body as Record<string, unknown>)["system"]);
+      expect(parentSystem).toContain("doc-reader: Reads documentation and summarises it in one line");
+      const childSystem = JSON.stringify((server.requests[1]?.body as Record<string, unknown>)["system"]);
+      expect(childSystem).toContain("DOCREADER-INSTRUCTIONS");
+      expect(childSystem).toContain("## read_file");
+      expect(childSystem).toContain("## search_files");
+      expect(childSystem).toContain("## list_files");
+      expect(childSystem).not.toContain("## execute_command");
+      expect(childSystem).not.toContain("## write_to_file");
+      expect(requestText(2)).toContain("delta summary: nothing to read");
+    },
+  );
 
   it("approval prompts name the subagent in --json (subagentId and the ask's text); the answer reaches the child", { timeout: 60_000 }, async () => {
     const scenario: Scenario = {
@@ -257,14 +267,24 @@ describe("subagents through the real CLI", () => {
     await writeFile(join(cli.sandbox.configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, subagents: { maxParallel: 2 } }));
     const child = (name: string) => ({
       match: `${name}:`,
-      turns: [
-        { toolCalls: [{ name: "list_files", arguments: { path: "." } }], chunkSize: 4, delayMs: 10 },
-        { toolCalls: [{ name: "attempt_completion", arguments: { result: `${name} report` } }] },
-      ],
+      turns: [{ toolCalls: [{ name: "list_files", arguments: { path: "." } }], chunkSize: 4, delayMs: 10 }, { toolCalls: [{ name: "attempt_completion", arguments: { result: `${name} report` } }] }],
     });
     const scenario: Scenario = {
       turns: [
-        { toolCalls: [{ name: "use_subagents", arguments: { subagents: [{ prompt: "ONE: look", agent: "explore" }, { prompt: "TWO: look", agent: "explore" }, { prompt: "THREE: look", agent: "explore" }] } }] },
+        {
+          toolCalls: [
+            {
+              name: "use_subagents",
+              arguments: {
+                subagents: [
+                  { prompt: "ONE: look", agent: "explore" },
+                  { prompt: "TWO: look", agent: "explore" },
+                  { prompt: "THREE: look", agent: "explore" },
+                ],
+              },
+            },
+          ],
+        },
         { toolCalls: [{ name: "attempt_completion", arguments: { result: "all three reported" } }] },
       ],
       conversations: [child("ONE"), child("TWO"), child("THREE")],
@@ -284,75 +304,88 @@ describe("subagents through the real CLI", () => {
     expect(tools).toContain("use_subagents");
   });
 
-  it("a writing subagent works in its own git worktree (branch after parent and subagent, in the data folder, repository hooks off); its diff is approved and merged uncommitted; a conflicting change is reported, nothing overwritten, and kept as a patch file", { timeout: 90_000 }, async () => {
-    const ws = cli.sandbox.workspace;
-    const gitIn = await repositoryWith(ws, { "a.txt": "original\n" });
-    for (const hook of ["post-checkout", "pre-commit", "post-commit"]) {
-      await writeFile(join(ws, ".git", "hooks", hook), `#!/bin/sh\ntouch "${join(cli.sandbox.root, `hook-ran-${hook}`)}"\n`, { mode: 0o755 });
-    }
-    await writeFile(join(ws, "untracked.txt"), "not committed yet\n");
-    const write = (path: string, content: string): string => `<write_to_file>\n<path>${path}</path>\n<content>\n${content}\n</content>\n</write_to_file>`;
-    const scenario: Scenario = {
-      turns: [
-        { text: useSubagents([{ prompt: "ALPHA: change a.txt" }, { prompt: "BETA: also change a.txt" }]) },
-        { text: complete("merged what could be") },
-      ],
-      conversations: [
-        { match: "ALPHA:", turns: [{ text: readFileCall("untracked.txt") }, { text: write("a.txt", "alpha") }, { text: complete("alpha changed a.txt") }] },
-        { match: "BETA:", turns: [{ text: write("a.txt", "beta"), delayMs: 20, chunkSize: 8 }, { text: complete("beta changed a.txt") }] },
-      ],
-    };
-    const server = await cli.startServer(scenario);
-    const run = startCli(runArgs(["--json"], "Change a.txt twice"), { env: cli.sandbox.env, cwd: ws, keepStdinOpen: true });
-    let answered = 0;
-    const answer = (): void => {
-      for (const event of run.events().filter((item) => item["type"] === "ask").slice(answered)) {
-        answered += 1;
-        run.child.stdin?.write(`${JSON.stringify({ id: event["id"], response: "yes" })}\n`);
+  it(
+    "a writing subagent works in its own git worktree (branch after parent and subagent, in the data folder, repository hooks off); its diff is approved and merged uncommitted; a conflicting change is reported, nothing overwritten, and kept as a patch file",
+    { timeout: 90_000 },
+    async () => {
+      const ws = cli.sandbox.workspace;
+      const gitIn = await repositoryWith(ws, { "a.txt": "original\n" });
+      for (const hook of ["post-checkout", "pre-commit", "post-commit"]) {
+        await writeFile(join(ws, ".git", "hooks", hook), `#!/bin/sh\ntouch "${join(cli.sandbox.root, `hook-ran-${hook}`)}"\n`, { mode: 0o755 });
       }
-    };
-    const timer = setInterval(answer, 50);
-    const status = await run.exit.finally(() => clearInterval(timer));
-    expect(withoutSandboxNotice(run.stderr)).toBe("");
-    expect(status).toBe(0);
+      await writeFile(join(ws, "untracked.txt"), "not committed yet\n");
+      const write = (path: string, content: string): string => `<write_to_file>\n<path>${path}</path>\n<content>\n${content}\n</content>\n</write_to_file>`;
+      const scenario: Scenario = {
+        turns: [{ text: useSubagents([{ prompt: "ALPHA: change a.txt" }, { prompt: "BETA: also change a.txt" }]) }, { text: complete("merged what could be") }],
+        conversations: [
+          { match: "ALPHA:", turns: [{ text: readFileCall("untracked.txt") }, { text: write("a.txt", "alpha") }, { text: complete("alpha changed a.txt") }] },
+          { match: "BETA:", turns: [{ text: write("a.txt", "beta"), delayMs: 20, chunkSize: 8 }, { text: complete("beta changed a.txt") }] },
+        ],
+      };
+      const server = await cli.startServer(scenario);
+      const run = startCli(runArgs(["--json"], "Change a.txt twice"), { env: cli.sandbox.env, cwd: ws, keepStdinOpen: true });
+      let answered = 0;
+      const answer = (): void => {
+        for (const event of run
+          .events()
+          .filter((item) => item["type"] === "ask")
+          .slice(answered)) {
+          answered += 1;
+          run.child.stdin?.write(`${JSON.stringify({ id: event["id"], response: "yes" })}\n`);
+        }
+      };
+      const timer = setInterval(answer, 50);
+      const status = await run.exit.finally(() => clearInterval(timer));
+      expect(withoutSandboxNotice(run.stderr)).toBe("");
+      expect(status).toBe(0);
 
-    // Each child started from the workspace as it was, untracked files included.
-    expect(JSON.stringify(server.requests.map((request) => request.body))).toContain("not committed yet");
-    const asks = run.events().filter((event) => event["ask"] === "tool" && (event["meta"] as Record<string, unknown>)["tool"] === "subagent_merge");
-    // The children's own approvals (their edits in their worktrees) named them too.
-    expect(run.events().filter((event) => event["ask"] === "tool" && event["subagentId"] !== undefined).map((event) => event["subagentId"]).sort()).toEqual(["general-1", "general-2"]);
-    expect(asks.map((event) => event["text"])).toEqual(["[subagent general-1] Merge its changes into the workspace (a.txt)?", "[subagent general-2] Merge its changes into the workspace (a.txt)?"]);
-    const branch = (asks[0]?.["meta"] as Record<string, unknown>)["branch"];
-    const parentId = String(run.events()[0]?.["taskId"]);
-    expect(branch).toBe(`cairn/${parentId}/general-1`);
+      // Each child started from the workspace as it was, untracked files included.
+      expect(JSON.stringify(server.requests.map((request) => request.body))).toContain("not committed yet");
+      const asks = run.events().filter((event) => event["ask"] === "tool" && (event["meta"] as Record<string, unknown>)["tool"] === "subagent_merge");
+      // The children's own approvals (their edits in their worktrees) named them too.
+      expect(
+        run
+          .events()
+          .filter((event) => event["ask"] === "tool" && event["subagentId"] !== undefined)
+          .map((event) => event["subagentId"])
+          .sort(),
+      ).toEqual(["general-1", "general-2"]);
+      expect(asks.map((event) => event["text"])).toEqual(["[subagent general-1] Merge its changes into the workspace (a.txt)?", "[subagent general-2] Merge its changes into the workspace (a.txt)?"]);
+      const branch = (asks[0]?.["meta"] as Record<string, unknown>)["branch"];
+      const parentId = String(run.events()[0]?.["taskId"]);
+      expect(branch).toBe(`cairn/${parentId}/general-1`);
 
-    // The first merge landed, uncommitted; the second did not apply: reported, nothing overwritten.
-    expect(await readFile(join(ws, "a.txt"), "utf8")).toBe("alpha\n");
-    expect(gitIn("status", "--porcelain")).toContain(" M a.txt");
-    expect(gitIn("log", "--oneline")).toHaveLength(gitIn("log", "--oneline").split("\n")[0]!.length + 1);
-    const back = requestText(server.requests.length - 1);
-    expect(back).toContain('status=\\"merged\\"');
-    expect(back).toContain('status=\\"conflict\\"');
-    expect(back).toContain("do not apply to the workspace as it is now");
-    expect(run.events().some((event) => event["say"] === "warning" && String(event["text"]).includes("general-2"))).toBe(true);
-    // The refused child's work is not lost with its worktree: a patch in the data folder, named to the user and the model.
-    const patch = join(cli.sandbox.dataDir, "subagent-changes", parentId, "general-2.patch");
-    expect(run.events().some((event) => event["say"] === "warning" && String(event["text"]).includes(`kept in ${patch}`))).toBe(true);
-    expect(back).toContain(`kept in ${patch}`);
-    expect(await readFile(patch, "utf8")).toContain("+beta");
+      // The first merge landed, uncommitted; the second did not apply: reported, nothing overwritten.
+      expect(await readFile(join(ws, "a.txt"), "utf8")).toBe("alpha\n");
+      expect(gitIn("status", "--porcelain")).toContain(" M a.txt");
+      expect(gitIn("log", "--oneline")).toHaveLength(gitIn("log", "--oneline").split("\n")[0]!.length + 1);
+      const back = requestText(server.requests.length - 1);
+      expect(back).toContain('status=\\"merged\\"');
+      expect(back).toContain('status=\\"conflict\\"');
+      expect(back).toContain("do not apply to the workspace as it is now");
+      expect(run.events().some((event) => event["say"] === "warning" && String(event["text"]).includes("general-2"))).toBe(true);
+      // The refused child's work is not lost with its worktree: a patch in the data folder, named to the user and the model.
+      const patch = join(cli.sandbox.dataDir, "subagent-changes", parentId, "general-2.patch");
+      expect(run.events().some((event) => event["say"] === "warning" && String(event["text"]).includes(`kept in ${patch}`))).toBe(true);
+      expect(back).toContain(`kept in ${patch}`);
+      expect(await readFile(patch, "utf8")).toContain("+beta");
 
-    // Each writing child took checkpoints of its own worktree.
-    expect(run.events().some((event) => event["say"] === "checkpoint_created" && event["subagentId"] === "general-1")).toBe(true);
-    // The repository's hooks never ran; worktrees and branches are gone when the task ends.
-    for (const hook of ["post-checkout", "pre-commit", "post-commit"]) expect(existsSync(join(cli.sandbox.root, `hook-ran-${hook}`))).toBe(false);
-    expect(gitIn("branch", "--list", "cairn/*")).toBe("");
-    expect(gitIn("worktree", "list").trim().split("\n")).toHaveLength(1);
-    expect(existsSync(join(cli.sandbox.dataDir, "worktrees", parentId, "general-1"))).toBe(false);
-    expect(existsSync(join(cli.sandbox.dataDir, "worktrees", parentId, "general-2"))).toBe(false);
-  });
+      // Each writing child took checkpoints of its own worktree.
+      expect(run.events().some((event) => event["say"] === "checkpoint_created" && event["subagentId"] === "general-1")).toBe(true);
+      // The repository's hooks never ran; worktrees and branches are gone when the task ends.
+      for (const hook of ["post-checkout", "pre-commit", "post-commit"]) expect(existsSync(join(cli.sandbox.root, `hook-ran-${hook}`))).toBe(false);
+      expect(gitIn("branch", "--list", "cairn/*")).toBe("");
+      expect(gitIn("worktree", "list").trim().split("\n")).toHaveLength(1);
+      expect(existsSync(join(cli.sandbox.dataDir, "worktrees", parentId, "general-1"))).toBe(false);
+      expect(existsSync(join(cli.sandbox.dataDir, "worktrees", parentId, "general-2"))).toBe(false);
+    },
+  );
 
   it("resuming a parent whose children were interrupted resumes them, and reuses the reports (and unmerged changes) of those that finished", { timeout: 90_000 }, async () => {
-    const delegate = useSubagents([{ prompt: "ALPHA: write alpha.txt", agent: "general" }, { prompt: "BETA: look slowly", agent: "explore" }]);
+    const delegate = useSubagents([
+      { prompt: "ALPHA: write alpha.txt", agent: "general" },
+      { prompt: "BETA: look slowly", agent: "explore" },
+    ]);
     const scenario: Scenario = {
       turns: [{ text: delegate }, { text: delegate }, { text: complete("both reported after the resume") }],
       conversations: [

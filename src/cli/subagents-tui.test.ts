@@ -14,10 +14,7 @@ describe.skipIf(!tmuxAvailable())("subagents in a real terminal (tmux, 80x30)", 
   it("the approval prompt of a subagent names it; its merge is asked; the card shows while it runs", { timeout: 120_000 }, async () => {
     const items = [{ prompt: "EPSILON: write a file" }];
     const server = await cli.startServer({
-      turns: [
-        { text: `Delegating.\n<use_subagents>\n<subagents>${JSON.stringify(items)}</subagents>\n</use_subagents>` },
-        { text: "<attempt_completion>\n<result>the child wrote it</result>\n</attempt_completion>" },
-      ],
+      turns: [{ text: `Delegating.\n<use_subagents>\n<subagents>${JSON.stringify(items)}</subagents>\n</use_subagents>` }, { text: "<attempt_completion>\n<result>the child wrote it</result>\n</attempt_completion>" }],
       conversations: [
         {
           match: "EPSILON:",

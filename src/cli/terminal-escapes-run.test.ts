@@ -26,10 +26,7 @@ const command = (text: string): string => `<execute_command>\n<command>${text}</
 /** printf's own escapes: the command text is plain, its output holds the sequences. */
 const printHostile = command("printf 'out\\033]52;c;cHduZWQ=\\007\\033]0;cmd-title\\007\\033[2J\\033P1$r\\033\\\\put\\n'; printf 'err\\033]0;stderr-title\\007\\n' >&2");
 
-const hostileTurns = [
-  { text: `Working${hostile} on it.\n${printHostile}`, chunkSize: 5 },
-  { text: `<attempt_completion>\n<result>Done${clipboardWrite} here</result>\n</attempt_completion>` },
-];
+const hostileTurns = [{ text: `Working${hostile} on it.\n${printHostile}`, chunkSize: 5 }, { text: `<attempt_completion>\n<result>Done${clipboardWrite} here</result>\n</attempt_completion>` }];
 
 describe("escape sequences from the model and from commands never reach the terminal", () => {
   it("text mode: the answer, command output (stdout and stderr), the result and `cairn show` print no escape sequence; --json keeps the data", { timeout: 60_000 }, async () => {

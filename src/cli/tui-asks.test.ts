@@ -15,7 +15,6 @@ const cli = useTerminalFixture();
 
 if (!tmuxAvailable()) console.warn("tmux is not installed: the terminal tests of questions are skipped (install the tmux package)");
 
-
 const writeHello = { text: "<write_to_file>\n<path>hello.txt</path>\n<content>\nhello\n</content>\n</write_to_file>" };
 const complete = (result: string) => ({ text: `<attempt_completion>\n<result>${result}</result>\n</attempt_completion>` });
 
@@ -64,10 +63,7 @@ describe.skipIf(!tmuxAvailable())("questions in the terminal UI (tmux)", () => {
 
   it("Tab at the plan prompt switches to act mode and carries the plan out", { timeout: 180_000 }, async () => {
     const server = await cli.startServer({
-      turns: [
-        { text: "<plan_mode_respond>\n<response>1. Write hello.txt\n2. Done</response>\n</plan_mode_respond>" },
-        complete("carried out the plan"),
-      ],
+      turns: [{ text: "<plan_mode_respond>\n<response>1. Write hello.txt\n2. Done</response>\n</plan_mode_respond>" }, complete("carried out the plan")],
     });
     const ui = await cli.openCairn([...anthropicArgs(server), "--plan", "plan the hello file"]);
     await ui.waitFor(/Reply to the plan, or Tab to switch to act mode/, { timeoutMs: 60_000 });

@@ -14,7 +14,6 @@ const cli = useTerminalFixture();
 
 if (!tmuxAvailable()) console.warn("tmux is not installed: the terminal UI tests in tmux are skipped (install the tmux package)");
 
-
 describe.skipIf(!tmuxAvailable())("interrupting, quitting and resuming in the terminal UI (tmux)", () => {
   it("feedback typed after Esc is shown; quitting at the completion prompt is exit 0, not interrupted; resume shows the task and its transcript", { timeout: 180_000 }, async () => {
     const target = await cli.startServer({

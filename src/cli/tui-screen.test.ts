@@ -16,7 +16,6 @@ const cli = useTerminalFixture();
 
 if (!tmuxAvailable()) console.warn("tmux is not installed: the terminal tests of the screen are skipped (install the tmux package)");
 
-
 const complete = (result: string) => ({ text: `<attempt_completion>\n<result>${result}</result>\n</attempt_completion>` });
 
 /** The scrollback and the screen as one text, wrapped lines joined. */
@@ -53,10 +52,7 @@ describe.skipIf(!tmuxAvailable())("the screen of the terminal UI (tmux)", () => 
     );
     const command = "curl -s https://example.com/data.json | head -n 5";
     const server = await cli.startServer({
-      turns: [
-        { text: `Fetching.\n<execute_command>\n<command>${command}</command>\n<requires_approval>false</requires_approval>\n</execute_command>`, chunkSize: 6, delayMs: 15 },
-        complete("gave up on the network"),
-      ],
+      turns: [{ text: `Fetching.\n<execute_command>\n<command>${command}</command>\n<requires_approval>false</requires_approval>\n</execute_command>`, chunkSize: 6, delayMs: 15 }, complete("gave up on the network")],
     });
     const ui = await cli.openCairn([...anthropicArgs(server), "fetch the data"]);
     const screen = await ui.waitFor(/gave up on the network[\s\S]*Done\?/, { timeoutMs: 60_000 });

@@ -14,7 +14,6 @@ const cli = useTerminalFixture();
 
 if (!tmuxAvailable()) console.warn("tmux is not installed: the terminal tests of /undo and /resume are skipped (install the tmux package)");
 
-
 const write = (path: string, content: string) => ({ text: `<write_to_file>\n<path>${path}</path>\n<content>\n${content}\n</content>\n</write_to_file>` });
 const complete = (result: string) => ({ text: `<attempt_completion>\n<result>${result}</result>\n</attempt_completion>` });
 
@@ -58,7 +57,9 @@ describe.skipIf(!tmuxAvailable())("/undo, /history and /resume in the terminal U
     await ui.waitFor(/continued from the undone files[\s\S]*Done\?/, { timeoutMs: 60_000 });
     const told = JSON.stringify(server.requests[3]?.body);
     expect(told).toContain("go on from here");
-    expect(told).toMatch(/\[WORKSPACE CHANGED BY THE USER\] The user undid the last step \(the files as at checkpoint \w+\): removed added\.txt\. Then: The user undid the last step \(the files as at checkpoint \w+\): wrote back notes\.txt\./);
+    expect(told).toMatch(
+      /\[WORKSPACE CHANGED BY THE USER\] The user undid the last step \(the files as at checkpoint \w+\): removed added\.txt\. Then: The user undid the last step \(the files as at checkpoint \w+\): wrote back notes\.txt\./,
+    );
     await ui.sendKeys("Enter");
     await ui.waitFor(/Give feedback/, { timeoutMs: 30_000 });
     expect(await quitWithCtrlC(ui)).toBe(0);

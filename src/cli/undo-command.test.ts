@@ -21,7 +21,12 @@ async function task(steps: Array<Record<string, string>>): Promise<CheckpointTra
 }
 
 async function undo(tracker: CheckpointTracker, undone: UndoPoint[] = []): Promise<UndoPoint | undefined> {
-  const outcome = await undoLastStep({ tracker, taskId: "t1", undone, restoreFiles: (hash) => tracker.restoreFiles(hash, { taskId: "t1" }).then((files) => ({ checkpoint: { hash, taskId: "t1", reason: "turn", createdAt: 0 }, files })) });
+  const outcome = await undoLastStep({
+    tracker,
+    taskId: "t1",
+    undone,
+    restoreFiles: (hash) => tracker.restoreFiles(hash, { taskId: "t1" }).then((files) => ({ checkpoint: { hash, taskId: "t1", reason: "turn", createdAt: 0 }, files })),
+  });
   if (outcome.kind !== "undone") return undefined;
   undone.push(outcome.point);
   return outcome.point;

@@ -18,9 +18,7 @@ export interface UndoPoint {
   undoHash: string;
 }
 
-export type UndoOutcome =
-  | { kind: "undone"; outcome: RestoreOutcome; point: UndoPoint }
-  | { kind: "nothing"; text: string };
+export type UndoOutcome = { kind: "undone"; outcome: RestoreOutcome; point: UndoPoint } | { kind: "nothing"; text: string };
 
 /**
  * The checkpoints /undo may go back to, newest first. Steps an earlier /undo took
@@ -49,7 +47,10 @@ export async function undoLastStep(options: {
 }): Promise<UndoOutcome> {
   const checkpoints = await options.tracker.list({ taskId: options.taskId });
   if (checkpoints.length === 0) return { kind: "nothing", text: "This task has no checkpoint yet: there is nothing to undo." };
-  for (const checkpoint of candidates(checkpoints, options.undone.filter((point) => point.taskId === options.taskId))) {
+  for (const checkpoint of candidates(
+    checkpoints,
+    options.undone.filter((point) => point.taskId === options.taskId),
+  )) {
     const changes = await options.tracker.diff(checkpoint.hash);
     if (changes.files.length === 0) continue;
     const outcome = await options.restoreFiles(checkpoint.hash);

@@ -15,17 +15,16 @@ describe("the workspace folder is deleted while a task runs", () => {
     const { workspace } = fixture.sandbox;
     const marker = join(workspace, "command-started");
     const server = await fixture.startServer({
-      turns: [
-        { text: `<execute_command>\n<command>touch command-started; sleep 1.5</command>\n<requires_approval>false</requires_approval>\n</execute_command>` },
-        writeA,
-        complete,
-        writeA,
-        complete,
-      ],
+      turns: [{ text: `<execute_command>\n<command>touch command-started; sleep 1.5</command>\n<requires_approval>false</requires_approval>\n</execute_command>` }, writeA, complete, writeA, complete],
     });
     const run = startCli(["run", "--yes", ...anthropicArgs(server), "write a.txt"], { env: fixture.sandbox.env, cwd: workspace });
     const deadline = Date.now() + 30_000;
-    while (!(await access(marker).then(() => true, () => false))) {
+    while (
+      !(await access(marker).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       if (Date.now() > deadline) throw new Error(`the command did not start:\n${run.stdout}\n${run.stderr}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

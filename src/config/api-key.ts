@@ -46,7 +46,5 @@ export function requireApiKey(settings: ResolvedSettings): string | undefined {
   if (settings.apiKey !== undefined) return settings.apiKey.reveal();
   if (!apiKeyNeeded(settings)) return undefined;
   const where = settings.baseUrl === undefined ? "" : ` at ${settings.baseUrl}`;
-  throw new ConfigError(
-    `no API key for ${settings.provider}${where}: ${missingKeyAdvice(settings.provider)} (or CAIRN_API_KEY, or "apiKey" in the user config).`,
-  );
+  throw new ConfigError(`no API key for ${settings.provider}${where}: ${missingKeyAdvice(settings.provider)} (or CAIRN_API_KEY, or "apiKey" in the user config).`);
 }

@@ -34,12 +34,7 @@ const contextSchema = z.strictObject({
   checklistReminderEvery: z.number().int().nonnegative().optional(),
 });
 
-const autoApproveSchema = z.strictObject(
-  Object.fromEntries(autoApproveKeys.map((key) => [key, z.boolean().optional()])) as Record<
-    (typeof autoApproveKeys)[number],
-    z.ZodOptional<z.ZodBoolean>
-  >,
-);
+const autoApproveSchema = z.strictObject(Object.fromEntries(autoApproveKeys.map((key) => [key, z.boolean().optional()])) as Record<(typeof autoApproveKeys)[number], z.ZodOptional<z.ZodBoolean>>);
 
 const modelOverrideSchema = z.strictObject({
   contextWindow: positiveInteger.optional(),
@@ -81,9 +76,7 @@ export const configFileSchema = z.strictObject({
   models: z.record(z.string(), modelOverrideSchema).optional(),
   // The old `{"TaskStart": "cmd"}` form, or Claude Code's: event -> [{matcher, hooks: [{type, command, timeout}]}].
   hooks: hooksSchema.optional(),
-  timeouts: z
-    .strictObject({ firstChunkMs: positiveInteger.optional(), betweenChunksMs: positiveInteger.optional(), mcpWaitMs: milliseconds.optional() })
-    .optional(),
+  timeouts: z.strictObject({ firstChunkMs: positiveInteger.optional(), betweenChunksMs: positiveInteger.optional(), mcpWaitMs: milliseconds.optional() }).optional(),
   retry: z.strictObject({ delaysMs: z.array(milliseconds).max(20) }).optional(),
   /** Subagents (issue #17): how many children run at once. */
   subagents: z.strictObject({ maxParallel: positiveInteger.max(16).optional() }).optional(),

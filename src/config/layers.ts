@@ -197,8 +197,7 @@ const flagNames: Record<string, string> = {
 
 export function flagLayer(flags: CliFlags, cwd: string): Layer {
   const layer = createLayer("flag", (key) => flagNames[key] ?? "command line");
-  const text = (value: string | undefined): string | undefined =>
-    value === undefined || value.trim() === "" ? undefined : value.trim();
+  const text = (value: string | undefined): string | undefined => (value === undefined || value.trim() === "" ? undefined : value.trim());
   const provider = text(flags.provider);
   set(layer, "provider", provider && checkProvider(provider, "--provider"));
   const baseUrl = text(flags.baseUrl);

@@ -16,11 +16,7 @@ interface ProfileFile {
   config: ConfigFile;
 }
 
-export function selectProfile(options: {
-  layers: Layer[];
-  user: ProfileFile | undefined;
-  project: ProfileFile | undefined;
-}): { name: string; profile: ProviderProfile; file: string; selectedBy: Layer } | undefined {
+export function selectProfile(options: { layers: Layer[]; user: ProfileFile | undefined; project: ProfileFile | undefined }): { name: string; profile: ProviderProfile; file: string; selectedBy: Layer } | undefined {
   const selectedBy = options.layers.find((layer) => layer.values.has("profile"));
   if (selectedBy === undefined) return undefined;
   const name = selectedBy.values.get("profile") as string;

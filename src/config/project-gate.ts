@@ -36,9 +36,7 @@ function dropKeys(file: SettingsFile, warnings: string[], userFile: string): voi
   }
   if (file.defaultMode === "bypassPermissions") {
     delete file.defaultMode;
-    warnings.push(
-      `${file.path}: permissions.defaultMode "bypassPermissions" ignored: only you can skip approvals, with --yes or in your own ~/.claude/settings.json, never a project's file.`,
-    );
+    warnings.push(`${file.path}: permissions.defaultMode "bypassPermissions" ignored: only you can skip approvals, with --yes or in your own ~/.claude/settings.json, never a project's file.`);
   }
 }
 
@@ -127,22 +125,13 @@ function holdBack(file: SettingsFile, options: { allowBaseUrl: string | undefine
  * Applies the rules above to one of the project's files, in place. Returns
  * what was held back for want of trust (empty once trusted).
  */
-export function gateProjectFile(options: {
-  file: SettingsFile;
-  trusted: boolean;
-  userFile: string;
-  warnings: string[];
-  allowBaseUrl: string | undefined;
-  blockedBaseUrls: Array<{ key: string; url: string }>;
-}): string[] {
+export function gateProjectFile(options: { file: SettingsFile; trusted: boolean; userFile: string; warnings: string[]; allowBaseUrl: string | undefined; blockedBaseUrls: Array<{ key: string; url: string }> }): string[] {
   const { file, warnings } = options;
   dropKeys(file, warnings, options.userFile);
   if (options.trusted) return [];
   const held = holdBack(file, options);
   if (held.length > 0) {
-    warnings.push(
-      `${file.path}: ${held.join(", ")} ignored because this folder is not trusted yet. Run once with --trust (or accept the trust question in cairn) to allow them.`,
-    );
+    warnings.push(`${file.path}: ${held.join(", ")} ignored because this folder is not trusted yet. Run once with --trust (or accept the trust question in cairn) to allow them.`);
   }
   return held;
 }

@@ -152,9 +152,7 @@ describe("profiles", () => {
     expect(settings.provider).toBe("anthropic");
     expect(settings.apiKey?.reveal()).toBe("sk-user-profile-key-123456");
     expect(settings.sources["apiKey"]).toBe("profile:work");
-    await expect(resolveWith({ flags: { profile: "nope" } })).rejects.toThrow(
-      /profile "nope" \(from --profile\) is not defined\. Defined profiles: ollama, work\./,
-    );
+    await expect(resolveWith({ flags: { profile: "nope" } })).rejects.toThrow(/profile "nope" \(from --profile\) is not defined\. Defined profiles: ollama, work\./);
   });
 });
 
@@ -212,7 +210,7 @@ describe("API keys", () => {
 describe("model overrides, hooks and timeouts from config", () => {
   it("merges model overrides by id across files, each with its source", async () => {
     await folders.writeUserConfig({
-      models: { "gpt-5": { contextWindow: 100_000 }, "qwen3": { inputPrice: 0 } },
+      models: { "gpt-5": { contextWindow: 100_000 }, qwen3: { inputPrice: 0 } },
       timeouts: { firstChunkMs: 5000 },
       retry: { delaysMs: [1, 2] },
     });

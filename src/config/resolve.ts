@@ -19,17 +19,7 @@ import { gateProjectFile } from "./project-gate.js";
 import { resolveBudget, resolveModels } from "./narrowing.js";
 import { selectApiKey, selectProfile } from "./profile-and-key.js";
 import { checkBubblewrap } from "../security/sandbox.js";
-import type {
-  HookSetting,
-  AutoApproveSettings,
-  CliFlags,
-  OnAskPolicy,
-  ProviderName,
-  ResolvedSettings,
-  SettingSource,
-  StatusLineSetting,
-  ToolProtocol,
-} from "./types.js";
+import type { HookSetting, AutoApproveSettings, CliFlags, OnAskPolicy, ProviderName, ResolvedSettings, SettingSource, StatusLineSetting, ToolProtocol } from "./types.js";
 import { autoApproveKeys } from "./types.js";
 import { defaultModels as catalogueDefaultModels } from "../llm/models.js";
 import { defaultApprovalSettings } from "../tools/approval.js";
@@ -111,15 +101,7 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /** Reads every settings file and holds back what an untrusted project may not do. */
-async function loadFiles(options: {
-  cwd: string;
-  userFile: string;
-  claudeUserDir: string;
-  managedPath: string;
-  trusted: boolean;
-  allowBaseUrl: string | undefined;
-  warnings: string[];
-}) {
+async function loadFiles(options: { cwd: string; userFile: string; claudeUserDir: string; managedPath: string; trusted: boolean; allowBaseUrl: string | undefined; warnings: string[] }) {
   const places = settingsFilePlaces({ cwd: options.cwd, userConfigFile: options.userFile, projectConfigFile: projectConfigPath(options.cwd), claudeUserDir: options.claudeUserDir, managedPath: options.managedPath });
   const loaded = await loadSettingsFiles(places);
   const files = loaded.filter((file): file is SettingsFile => file !== undefined);

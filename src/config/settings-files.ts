@@ -60,13 +60,7 @@ export function defaultManagedSettingsPath(): string {
   return process.platform === "darwin" ? "/Library/Application Support/ClaudeCode/managed-settings.json" : "/etc/claude-code/managed-settings.json";
 }
 
-export function settingsFilePlaces(options: {
-  cwd: string;
-  userConfigFile: string;
-  projectConfigFile: string;
-  claudeUserDir: string;
-  managedPath: string;
-}): SettingsFilePlace[] {
+export function settingsFilePlaces(options: { cwd: string; userConfigFile: string; projectConfigFile: string; claudeUserDir: string; managedPath: string }): SettingsFilePlace[] {
   return [
     { kind: "managed", scope: "managed", path: options.managedPath },
     { kind: "claude-local", scope: "project", path: join(options.cwd, ".claude", "settings.local.json") },
@@ -96,11 +90,7 @@ async function exists(path: string): Promise<boolean> {
 export async function loadSettingsFiles(places: readonly SettingsFilePlace[]): Promise<Array<SettingsFile | undefined>> {
   const present = await Promise.all(places.map((place) => exists(place.path)));
   if (!present.some(Boolean)) return places.map(() => undefined);
-  const [{ readConfigFile }, { readClaudeSettingsFile }, { fromCairnConfig }] = await Promise.all([
-    import("./config-file.js"),
-    import("./claude-settings.js"),
-    import("./cairn-settings.js"),
-  ]);
+  const [{ readConfigFile }, { readClaudeSettingsFile }, { fromCairnConfig }] = await Promise.all([import("./config-file.js"), import("./claude-settings.js"), import("./cairn-settings.js")]);
   return Promise.all(
     places.map(async (place, index) => {
       if (present[index] !== true) return undefined;

@@ -45,15 +45,7 @@ describe("folder trust", () => {
     expect(settings.hooks).toEqual({});
     expect(settings.allowOutsideWrites).toBe(false);
     expect(settings.baseUrl).toBeUndefined();
-    expect(settings.trust.gated).toEqual([
-      "autoApprove.editInside",
-      "autoApprove.commandsAll",
-      "autoApprove.mcp",
-      "hooks",
-      "allowOutsideWrites",
-      "baseUrl",
-      ".cairn/mcp.json",
-    ]);
+    expect(settings.trust.gated).toEqual(["autoApprove.editInside", "autoApprove.commandsAll", "autoApprove.mcp", "hooks", "allowOutsideWrites", "baseUrl", ".cairn/mcp.json"]);
     expect(settings.warnings.join("\n")).toMatch(/ignored because this folder is not trusted yet\. Run once with --trust/);
     expect(trustQuestion(settings.trust)).toBe(
       `The project in ${settings.trust.folder} asks cairn to auto-approve editInside, auto-approve commandsAll, auto-approve mcp, ` +

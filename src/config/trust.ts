@@ -33,9 +33,7 @@ async function readTrustFile(file: string): Promise<TrustFile> {
   } catch {
     // reported below
   }
-  throw new ConfigError(
-    `${file} is damaged (expected {"version": 1, "folders": [...]}). Fix it, or delete it to trust folders again.`,
-  );
+  throw new ConfigError(`${file} is damaged (expected {"version": 1, "folders": [...]}). Fix it, or delete it to trust folders again.`);
 }
 
 async function canonical(folder: string): Promise<string> {

@@ -54,16 +54,7 @@ export interface CliFlags {
 /** `true` means "run without asking": the tools' own approval settings. */
 export type AutoApproveSettings = ApprovalSettings;
 
-export const autoApproveKeys = [
-  "readInside",
-  "readOutside",
-  "editInside",
-  "editOutside",
-  "commandsSafe",
-  "commandsAll",
-  "mcp",
-  "webFetch",
-] as const satisfies ReadonlyArray<keyof AutoApproveSettings>;
+export const autoApproveKeys = ["readInside", "readOutside", "editInside", "editOutside", "commandsSafe", "commandsAll", "mcp", "webFetch"] as const satisfies ReadonlyArray<keyof AutoApproveSettings>;
 
 /** Overrides for one entry of the model catalogue; unset fields keep the catalogue's values. */
 export interface ModelOverride {

@@ -13,8 +13,20 @@ function call(name: string, input: Record<string, unknown>, result: string): Mes
   nextId += 1;
   const id = `call_${nextId}`;
   return [
-    { role: "assistant", content: [{ type: "text", text: `Using ${name}.` }, { type: "tool_use", id, name, input }] },
-    { role: "user", content: [{ type: "tool_result", toolUseId: id, content: result }, { type: "text", text: "<environment_details>…</environment_details>" }] },
+    {
+      role: "assistant",
+      content: [
+        { type: "text", text: `Using ${name}.` },
+        { type: "tool_use", id, name, input },
+      ],
+    },
+    {
+      role: "user",
+      content: [
+        { type: "tool_result", toolUseId: id, content: result },
+        { type: "text", text: "<environment_details>…</environment_details>" },
+      ],
+    },
   ];
 }
 
@@ -155,9 +167,7 @@ describe("compactConversation rebuilds the conversation around a checked summary
     const budget = 9_000;
     // Each file is about a fifth of the budget: five of them (the default filesKept) would fill it again.
     expect(estimator.text(source("taxes")) * 5).toBeGreaterThan(budget);
-    const result = await compactConversation(
-      options({ messages, reason: "threshold", budget, estimator, model: { contextWindow: 12_000, maxOutputTokens: 2_000 }, readFile: async (path) => source(path.slice(4, -3)) }),
-    );
+    const result = await compactConversation(options({ messages, reason: "threshold", budget, estimator, model: { contextWindow: 12_000, maxOutputTokens: 2_000 }, readFile: async (path) => source(path.slice(4, -3)) }));
     if (result.kind !== "summary") throw new Error(`expected a summary, got ${result.kind}`);
     expect(result.tokensAfter).toBeLessThanOrEqual(budget / 2);
     // What fits is the files read most recently before the kept turns; the oldest is left to the summary.

@@ -171,7 +171,11 @@ export async function compactConversation(options: CompactOptions): Promise<Comp
     });
   // The files may fill what is left of half the budget: the rest is room to work before the next compaction.
   const roomForFiles = Math.floor(options.budget / 2) - estimator.messages(rebuild([]));
-  const files = await rereadFiles(options, touched.recent.filter((path) => !inTail.has(path)), roomForFiles);
+  const files = await rereadFiles(
+    options,
+    touched.recent.filter((path) => !inTail.has(path)),
+    roomForFiles,
+  );
   const rebuilt = rebuild(files);
   return {
     kind: "summary",

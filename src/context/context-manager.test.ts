@@ -29,7 +29,13 @@ function conversation(turns: number): Message[] {
   const messages: Message[] = [{ role: "user", content: [{ type: "text", text: "<task>\nthe task\n</task>" }] }];
   for (let turn = 0; turn < turns; turn += 1) {
     messages.push({ role: "assistant", content: [{ type: "text", text: `<list_files>\n<path>dir${turn}</path>\n</list_files>` }] });
-    messages.push({ role: "user", content: [{ type: "text", text: `[list_files for 'dir${turn}'] Result:` }, { type: "text", text: `entry ${turn} `.repeat(60) }] });
+    messages.push({
+      role: "user",
+      content: [
+        { type: "text", text: `[list_files for 'dir${turn}'] Result:` },
+        { type: "text", text: `entry ${turn} `.repeat(60) },
+      ],
+    });
   }
   return messages;
 }
@@ -168,10 +174,7 @@ describe("ContextManager compacts the conversation when it passes the budget", (
     const manager = new ContextManager({ provider: failing, readFile: async () => undefined });
     const { said, entries } = attach(manager, history);
     expect(await manager.afterContextWindowError()).toBe(true);
-    expect(said.map((message) => message.text)).toEqual([
-      "Could not condense the conversation: network down",
-      "The request did not fit the context window; 6 older messages were dropped.",
-    ]);
+    expect(said.map((message) => message.text)).toEqual(["Could not condense the conversation: network down", "The request did not fit the context window; 6 older messages were dropped."]);
     expect(entries).toHaveLength(1);
     expect(history).toHaveLength(17 - 6);
     expect(history[0]?.content[0]).toEqual({ type: "text", text: "<task>\nthe task\n</task>" });

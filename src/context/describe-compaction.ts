@@ -31,10 +31,7 @@ const reasons: Record<CompactionReason, string> = {
 };
 
 /** The `condense` message: what was condensed, why, and the summary itself. */
-export function describeCompaction(
-  result: Exclude<CompactionResult, { kind: "none" }>,
-  reason: CompactionReason,
-): { text: string; meta: CondenseMeta } {
+export function describeCompaction(result: Exclude<CompactionResult, { kind: "none" }>, reason: CompactionReason): { text: string; meta: CondenseMeta } {
   const tokens = `about ${result.tokensBefore.toLocaleString("en-US")} → ${result.tokensAfter.toLocaleString("en-US")} tokens`;
   if (result.kind === "reads") {
     return {

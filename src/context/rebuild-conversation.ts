@@ -94,9 +94,7 @@ export function rebuildConversation(options: {
     ...original,
     {
       type: "text",
-      text:
-        `<${summaryTag}>\n[Earlier turns of this conversation were condensed into this summary to stay within the context window. ` +
-        `The last turns follow verbatim.]\n\n${options.summary.trim()}\n</${summaryTag}>`,
+      text: `<${summaryTag}>\n[Earlier turns of this conversation were condensed into this summary to stay within the context window. ` + `The last turns follow verbatim.]\n\n${options.summary.trim()}\n</${summaryTag}>`,
     },
   ];
   if (options.userMessages.length > 0) {

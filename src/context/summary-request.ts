@@ -68,12 +68,7 @@ export interface SummaryRequest {
  * The dedicated summary request: the conversation to condense as a transcript, with what
  * the summary must name (known from the tool history) spelled out.
  */
-export function buildSummaryRequest(options: {
-  messages: readonly Message[];
-  editedFiles: readonly string[];
-  openItems: readonly ChecklistItem[];
-  truncated: number;
-}): SummaryRequest {
+export function buildSummaryRequest(options: { messages: readonly Message[]; editedFiles: readonly string[]; openItems: readonly ChecklistItem[]; truncated: number }): SummaryRequest {
   const lines = ["<conversation>", transcriptOf(options.messages), "</conversation>", ""];
   if (options.truncated > 0) lines.push(`(${options.truncated} messages in the middle of the conversation were left out: it did not fit.)`, "");
   if (options.editedFiles.length > 0) lines.push("The summary must name each of these edited files:", ...options.editedFiles.map((file) => `- ${file}`), "");

@@ -28,15 +28,13 @@ describe("supersedeFileReads replaces earlier reads of a re-read file (the cheap
     const read = (path: string): Message => ({ role: "assistant", content: [{ type: "text", text: `<read_file>\n<path>${path}</path>\n</read_file>` }] });
     const result = (path: string, body: string): Message => ({
       role: "user",
-      content: [{ type: "text", text: `[read_file for '${path}'] Result:` }, { type: "text", text: body }, { type: "text", text: "<environment_details>x</environment_details>" }],
+      content: [
+        { type: "text", text: `[read_file for '${path}'] Result:` },
+        { type: "text", text: body },
+        { type: "text", text: "<environment_details>x</environment_details>" },
+      ],
     });
-    const messages: Message[] = [
-      { role: "user", content: [{ type: "text", text: "<task>t</task>" }] },
-      read("src/a.ts"),
-      result("src/a.ts", big("first")),
-      read("src/a.ts"),
-      result("src/a.ts", big("second")),
-    ];
+    const messages: Message[] = [{ role: "user", content: [{ type: "text", text: "<task>t</task>" }] }, read("src/a.ts"), result("src/a.ts", big("first")), read("src/a.ts"), result("src/a.ts", big("second"))];
     const output = supersedeFileReads(messages);
     expect(output.replaced).toBe(1);
     expect(output.messages[2]?.content[1]).toEqual({ type: "text", text: supersededReadNote("src/a.ts") });

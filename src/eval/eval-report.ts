@@ -38,7 +38,14 @@ export function totalsOf(cases: readonly CaseResult[]): EvalReport["totals"] {
 
 function table(rows: string[][]): string {
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? "").length))) ?? [];
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join("  ").trimEnd()).join("\n");
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)}s`;
@@ -51,10 +58,12 @@ export function formatReport(report: EvalReport): string {
   ];
   const totals = report.totals;
   rows.push([`total (${totals.cases})`, `${totals.passed} passed`, `${totals.failed} failed`, String(totals.turns), String(totals.tokensIn + totals.tokensOut), dollars(totals.cost), seconds(totals.durationMs)]);
-  const failures = report.cases.filter((entry) => !entry.pass).map((entry) => {
-    const why = entry.error ?? (entry.check ? (entry.check.timedOut ? "the check timed out" : `the check exited with ${entry.check.exitCode ?? "a signal"}`) : entry.status);
-    return `  ${entry.name}: ${why}`;
-  });
+  const failures = report.cases
+    .filter((entry) => !entry.pass)
+    .map((entry) => {
+      const why = entry.error ?? (entry.check ? (entry.check.timedOut ? "the check timed out" : `the check exited with ${entry.check.exitCode ?? "a signal"}`) : entry.status);
+      return `  ${entry.name}: ${why}`;
+    });
   return `${table(rows)}\nwall time ${seconds(report.wallMs)} (${report.mode})${failures.length > 0 ? `\nfailed:\n${failures.join("\n")}` : ""}\n`;
 }
 

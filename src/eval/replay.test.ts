@@ -61,27 +61,31 @@ describe("cairn replay reproduces a recorded session", () => {
   it.each([
     ["xml", xmlSession],
     ["native", nativeSession],
-  ])("a replayed %s session reproduces the original run's tool calls and files", async (protocol, session) => {
-    sandbox = await makeSandbox();
-    const box = sandbox;
-    const original = await runSession({ box, workspace: box.workspace, scenario: session, protocol });
+  ])(
+    "a replayed %s session reproduces the original run's tool calls and files",
+    async (protocol, session) => {
+      sandbox = await makeSandbox();
+      const box = sandbox;
+      const original = await runSession({ box, workspace: box.workspace, scenario: session, protocol });
 
-    const out = join(box.root, "replayed.json");
-    const replay = await runCli(["replay", original.taskId, "--out", out], { env: box.env, cwd: box.root });
-    expect(replay.status, replay.stderr).toBe(0);
-    const scenario = await loadScenario(out);
-    expect(scenario.turns).toHaveLength(4);
+      const out = join(box.root, "replayed.json");
+      const replay = await runCli(["replay", original.taskId, "--out", out], { env: box.env, cwd: box.root });
+      expect(replay.status, replay.stderr).toBe(0);
+      const scenario = await loadScenario(out);
+      expect(scenario.turns).toHaveLength(4);
 
-    const again = join(box.root, "again");
-    await mkdir(again);
-    const replayed = await runSession({ box, workspace: again, scenario, protocol });
-    expect(toolCalls(replayed.events)).toEqual(toolCalls(original.events));
-    expect(toolCalls(original.events)).toHaveLength(4);
-    for (const file of ["notes.txt", "cmd.txt"]) {
-      expect(await readFile(join(again, file), "utf8")).toBe(await readFile(join(box.workspace, file), "utf8"));
-    }
-    expect(await readFile(join(again, "notes.txt"), "utf8")).toMatch(/^beta\n?$/);
-  }, 60_000);
+      const again = join(box.root, "again");
+      await mkdir(again);
+      const replayed = await runSession({ box, workspace: again, scenario, protocol });
+      expect(toolCalls(replayed.events)).toEqual(toolCalls(original.events));
+      expect(toolCalls(original.events)).toHaveLength(4);
+      for (const file of ["notes.txt", "cmd.txt"]) {
+        expect(await readFile(join(again, file), "utf8")).toBe(await readFile(join(box.workspace, file), "utf8"));
+      }
+      expect(await readFile(join(again, "notes.txt"), "utf8")).toMatch(/^beta\n?$/);
+    },
+    60_000,
+  );
 
   it("replay of an unknown task says so and writes nothing", async () => {
     sandbox = await makeSandbox();

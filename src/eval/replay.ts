@@ -50,7 +50,10 @@ export function modelAnswers(entries: readonly StoreLogEntry[]): Message[] {
 }
 
 function turnOf(message: Message): ScenarioTurn {
-  const text = message.content.filter((block): block is Extract<ContentBlock, { type: "text" }> => block.type === "text").map((block) => block.text).join("");
+  const text = message.content
+    .filter((block): block is Extract<ContentBlock, { type: "text" }> => block.type === "text")
+    .map((block) => block.text)
+    .join("");
   const reasoning = message.content.filter((block): block is Extract<ContentBlock, { type: "reasoning" }> => block.type === "reasoning" && block.redactedData === undefined);
   const redacted = message.content.flatMap((block) => (block.type === "reasoning" && block.redactedData !== undefined ? [block.redactedData] : []));
   const toolCalls = message.content.flatMap((block) => (block.type === "tool_use" ? [{ id: block.id, name: block.name, arguments: block.input }] : []));

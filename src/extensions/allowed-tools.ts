@@ -51,7 +51,5 @@ export function allowsCall(allowed: readonly AllowedTool[], name: string, params
 export function withAllowedTools(executor: ToolExecutor, entries: readonly string[]): ToolExecutor {
   const allowed = parseAllowedTools(entries);
   if (allowed.length === 0) return executor;
-  return withExecuteTool(executor, (block, context) =>
-    executor.executeTool(block, allowsCall(allowed, block.name, block.params) ? { ...context, hookApproval: context.hookApproval ?? "allow" } : context),
-  );
+  return withExecuteTool(executor, (block, context) => executor.executeTool(block, allowsCall(allowed, block.name, block.params) ? { ...context, hookApproval: context.hookApproval ?? "allow" } : context));
 }

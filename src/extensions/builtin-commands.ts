@@ -14,10 +14,8 @@ export const newRuleCommand: BuiltinPromptCommand = {
     const about = argumentText.trim();
     return [
       "Create a new rule file with the new_rule tool.",
-      about === ""
-        ? "Base it on this conversation: the conventions, preferences and project facts the user made clear, so future tasks follow them."
-        : `The rule should capture: ${about}`,
-      "Keep it short and specific, in Markdown, with a clear file name (for example .clinerules/testing.md). If it applies only to some files, start it with front matter `paths: [\"glob\"]`.",
+      about === "" ? "Base it on this conversation: the conventions, preferences and project facts the user made clear, so future tasks follow them." : `The rule should capture: ${about}`,
+      'Keep it short and specific, in Markdown, with a clear file name (for example .clinerules/testing.md). If it applies only to some files, start it with front matter `paths: ["glob"]`.',
       "Then finish with attempt_completion.",
     ].join("\n\n");
   },

@@ -38,12 +38,7 @@ describe("custom commands and workflows are read from every commands folder", ()
     await put(join(workspace, ".clinerules", "workflows", "release.md"), "# Release workflow\n\n1. Bump the version\n2. Tag it\n");
     await put(join(userConfigDir, "commands", "standup.md"), "---\ndescription: Write my standup\n---\nSummarise yesterday's commits.\n");
     const commands = await loadCustomCommands({ workspace, userConfigDir });
-    expect(commands.map((command) => `${command.name}:${command.kind}:${command.scope}`)).toEqual([
-      "review:command:project",
-      "frontend:test:command:project",
-      "release:workflow:project",
-      "standup:command:user",
-    ]);
+    expect(commands.map((command) => `${command.name}:${command.kind}:${command.scope}`)).toEqual(["review:command:project", "frontend:test:command:project", "release:workflow:project", "standup:command:user"]);
     expect(commands[0]).toMatchObject({ description: "Review code", argumentHint: "<file> <focus>", model: "claude-test-model" });
     expect(commands[2]?.description).toBe("Release workflow");
 

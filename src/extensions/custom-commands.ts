@@ -51,7 +51,10 @@ async function markdownFiles(folder: string): Promise<string[]> {
 
 function firstLine(body: string): string {
   const line = body.split("\n").find((candidate) => candidate.trim() !== "") ?? "";
-  return line.replace(/^#+\s*/, "").trim().slice(0, 120);
+  return line
+    .replace(/^#+\s*/, "")
+    .trim()
+    .slice(0, 120);
 }
 
 async function readCommands(folder: string, scope: CustomCommand["scope"], kind: CustomCommand["kind"]): Promise<CustomCommand[]> {

@@ -22,8 +22,7 @@ function tools(yes = false) {
   return executor;
 }
 
-const call = (path: string, content = "# Testing\n\nRun npm test before finishing.\n") =>
-  ({ type: "tool_use", id: "n1", name: "new_rule", params: { path, content }, partial: false }) as ToolUseBlock;
+const call = (path: string, content = "# Testing\n\nRun npm test before finishing.\n") => ({ type: "tool_use", id: "n1", name: "new_rule", params: { path, content }, partial: false }) as ToolUseBlock;
 
 describe("new_rule writes a rule only where rules belong, after asking", () => {
   it("asks before writing a rule even where edits are auto-approved, and writes it into .clinerules/", async () => {

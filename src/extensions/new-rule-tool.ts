@@ -34,7 +34,7 @@ export const newRuleTool: ToolDefinition = {
   name: "new_rule",
   description:
     "Create or replace a rule file the user will keep (coding conventions, project facts, how to test). Rules are Markdown in " +
-    ".clinerules/ (or .cairn/rules/); a rule that applies only to some files starts with front matter `paths: [\"src/**/*.ts\"]`. " +
+    '.clinerules/ (or .cairn/rules/); a rule that applies only to some files starts with front matter `paths: ["src/**/*.ts"]`. ' +
     "The user approves the file before it is written.",
   parameters: [
     { name: "path", required: true, description: "The rule file, e.g. .clinerules/testing.md (a bare name goes into .clinerules/).", usage: ".clinerules/rule-name.md" },

@@ -30,7 +30,13 @@ async function readSkill(folder: string, scope: Skill["scope"]): Promise<Skill |
   if (text === undefined) return undefined;
   const { raw, body } = parseFrontMatter(text);
   const name = attributeText(raw, "name") ?? folder.split("/").pop() ?? "skill";
-  const description = attributeText(raw, "description") ?? body.split("\n").find((line) => line.trim() !== "")?.replace(/^#+\s*/, "") ?? "";
+  const description =
+    attributeText(raw, "description") ??
+    body
+      .split("\n")
+      .find((line) => line.trim() !== "")
+      ?.replace(/^#+\s*/, "") ??
+    "";
   return { name, description, folder, scope };
 }
 

@@ -16,17 +16,11 @@ interface SecurityFields {
   sandbox: SandboxMode;
 }
 
-const minimum = (left: number | undefined, right: number | undefined): number | undefined =>
-  left === undefined ? right : right === undefined ? left : Math.min(left, right);
+const minimum = (left: number | undefined, right: number | undefined): number | undefined => (left === undefined ? right : right === undefined ? left : Math.min(left, right));
 
 const strictness: Record<SandboxMode, number> = { off: 0, "workspace-write": 1, "read-only": 2 };
 
-export async function applySecurityNarrowing(options: {
-  settings: ResolvedSettings;
-  budgets: Budgets;
-  jobPermissions: PermissionRules | undefined;
-  sandbox: SandboxMode | undefined;
-}): Promise<ResolvedSettings> {
+export async function applySecurityNarrowing(options: { settings: ResolvedSettings; budgets: Budgets; jobPermissions: PermissionRules | undefined; sandbox: SandboxMode | undefined }): Promise<ResolvedSettings> {
   // Seen only through the fields of that layer, so this compiles whether or not the settings declare them.
   const result: ResolvedSettings = { ...options.settings };
   const settings = result as unknown as Partial<SecurityFields>;

@@ -33,10 +33,14 @@ describe.skipIf(!hasRedisServer)("budgets carry over when another worker takes a
     await first.exit;
 
     await fleet.startWorker("second");
-    const report = await fleet.waitFor("the job to end on the second worker", async () => {
-      const found = (await fleet.results()).find((entry) => entry.id === jobId);
-      return found && found.status !== "running" && found.status !== "waiting" ? found : undefined;
-    }, 90_000);
+    const report = await fleet.waitFor(
+      "the job to end on the second worker",
+      async () => {
+        const found = (await fleet.results()).find((entry) => entry.id === jobId);
+        return found && found.status !== "running" && found.status !== "waiting" ? found : undefined;
+      },
+      90_000,
+    );
     expect(report.worker).toBe("second");
     expect(report.attempts).toBe(2);
     // 1500 tokens on the first worker, 1500 on the second: the task's 2000 are spent before its last request.

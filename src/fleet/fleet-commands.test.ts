@@ -175,7 +175,13 @@ describe.skipIf(!hasRedisServer)("cairn queue commands", () => {
       JSON.stringify({
         cases: [
           { name: "clamp", repo: join(samples, "repos", "math"), task: "fix clamp", scenario: join(samples, "scenarios", "clamp.json"), check: "node --test test/clamp.test.js" },
-          { name: "lazy", repo: join(samples, "repos", "math"), task: "fix factorial", scenario: { turns: [{ text: "<attempt_completion>\n<result>\nno\n</result>\n</attempt_completion>" }] }, check: "node --test test/factorial.test.js" },
+          {
+            name: "lazy",
+            repo: join(samples, "repos", "math"),
+            task: "fix factorial",
+            scenario: { turns: [{ text: "<attempt_completion>\n<result>\nno\n</result>\n</attempt_completion>" }] },
+            check: "node --test test/factorial.test.js",
+          },
         ],
       }),
     );

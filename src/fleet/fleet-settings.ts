@@ -37,7 +37,10 @@ export type SandboxChoice = z.infer<typeof sandboxSchema>;
 export const fleetSettingsSchema = z.strictObject({
   $schema: z.string().optional(),
   redisUrl: z.string().min(1).optional(),
-  queue: z.string().regex(/^[A-Za-z0-9_.-]+$/).optional(),
+  queue: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/)
+    .optional(),
   /** What a job may name besides the worker's own provider, profile and base URL. */
   allow: z
     .strictObject({

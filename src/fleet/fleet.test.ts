@@ -28,10 +28,14 @@ describe.skipIf(!hasRedisServer)("cairn queue and cairn worker", () => {
     expect(withoutSandboxNotice(added.stderr)).toBe("");
     expect(added.stdout.trim().split("\n")).toHaveLength(30);
 
-    const results = await fleet.waitFor("thirty finished jobs", async () => {
-      const reports = await fleet.results();
-      return reports.filter((report) => report.status !== "waiting" && report.status !== "running").length === 30 ? reports : undefined;
-    }, 150_000);
+    const results = await fleet.waitFor(
+      "thirty finished jobs",
+      async () => {
+        const reports = await fleet.results();
+        return reports.filter((report) => report.status !== "waiting" && report.status !== "running").length === 30 ? reports : undefined;
+      },
+      150_000,
+    );
     for (const report of results) {
       const index = Number(report.name?.replace("job-", ""));
       expect(report.status, report.error).toBe("completed");
@@ -76,10 +80,14 @@ describe.skipIf(!hasRedisServer)("cairn queue and cairn worker", () => {
     await first.exit;
 
     await fleet.startWorker("second");
-    const report = await fleet.waitFor("the job to finish on the second worker", async () => {
-      const found = (await fleet.results()).find((entry) => entry.id === jobId);
-      return found && found.status !== "running" && found.status !== "waiting" ? found : undefined;
-    }, 90_000);
+    const report = await fleet.waitFor(
+      "the job to finish on the second worker",
+      async () => {
+        const found = (await fleet.results()).find((entry) => entry.id === jobId);
+        return found && found.status !== "running" && found.status !== "waiting" ? found : undefined;
+      },
+      90_000,
+    );
     expect(report.status, report.error).toBe("completed");
     expect(report.worker).toBe("second");
     expect(report.attempts).toBe(2);
@@ -158,10 +166,14 @@ describe.skipIf(!hasRedisServer)("cairn queue and cairn worker", () => {
     }
     await fleet.waitFor("a first finished job", async () => ((await fleet.results()).some((report) => report.status === "completed") ? true : undefined));
     await fleet.redis.restart({ downMs: 700 });
-    const results = await fleet.waitFor("all six jobs after the restart", async () => {
-      const reports = await fleet.results().catch(() => []);
-      return reports.filter((report) => report.status === "completed").length === 6 ? reports : undefined;
-    }, 120_000);
+    const results = await fleet.waitFor(
+      "all six jobs after the restart",
+      async () => {
+        const reports = await fleet.results().catch(() => []);
+        return reports.filter((report) => report.status === "completed").length === 6 ? reports : undefined;
+      },
+      120_000,
+    );
     expect(results.map((report) => report.id).sort()).toEqual([...ids].sort());
     for (const report of results) expect(report.patch).toContain(`+restart ${report.name?.replace("r-", "")}`);
     for (const server of servers) expect(server.requests.length).toBeGreaterThanOrEqual(2);
@@ -183,10 +195,14 @@ describe.skipIf(!hasRedisServer)("cairn queue and cairn worker", () => {
     expect(cancelRunning.status).toBe(0);
     expect(cancelRunning.stdout).toContain("cancel sent");
     await slow.waitForClientClose(0);
-    const results = await fleet.waitFor("both jobs to end", async () => {
-      const reports = await fleet.results();
-      return reports.filter((report) => report.status === "cancelled").length === 2 ? reports : undefined;
-    }, 60_000);
+    const results = await fleet.waitFor(
+      "both jobs to end",
+      async () => {
+        const reports = await fleet.results();
+        return reports.filter((report) => report.status === "cancelled").length === 2 ? reports : undefined;
+      },
+      60_000,
+    );
     expect(results.find((report) => report.id === running)?.worker).toBe("busy");
     expect(never.requests).toHaveLength(0);
     expect(slow.progress(0).completed).toBe(false);

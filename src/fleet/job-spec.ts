@@ -26,7 +26,10 @@ export const jobOptionsSchema = z.strictObject({
   /** For `provider: "mock"`: the scripted model travels with the job (it holds no secret). */
   scenario: scenarioSchema.optional(),
   /** Push the result to this branch of the repository (`cairn/` is prefixed when missing). */
-  pushBranch: z.string().regex(/^[A-Za-z0-9._/-]+$/).optional(),
+  pushBranch: z
+    .string()
+    .regex(/^[A-Za-z0-9._/-]+$/)
+    .optional(),
 });
 export type JobOptions = z.infer<typeof jobOptionsSchema>;
 
@@ -36,7 +39,10 @@ export const jobDataSchema = z.strictObject({
   /** What the user asked for (`--ref`, default HEAD). */
   ref: z.string().min(1),
   /** The commit `ref` named when the job was added; every attempt starts from it. */
-  baseRevision: z.string().regex(/^[0-9a-f]{40}$/).optional(),
+  baseRevision: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/)
+    .optional(),
   task: z.string().min(1),
   options: jobOptionsSchema,
   /** Free label for eval suites and humans. */

@@ -29,7 +29,7 @@ describe.skipIf(!hasRedisServer)("the log mirror keeps a task's entries in order
     let step = 0;
     const patches: string[] = [];
     const fence = await claimMirror(client, keys, "7");
-    const mirror = new LogMirror({ redis: client, keys, jobId: "7", fence, patchNow: () => `patch after step ${step}` , onEntry: () => {} });
+    const mirror = new LogMirror({ redis: client, keys, jobId: "7", fence, patchNow: () => `patch after step ${step}`, onEntry: () => {} });
     const local: TaskLogEntry[] = [];
     const log = mirror.wrap({ append: (entry) => local.push(entry), flush: async () => {} });
     log.append(user("the task"));
@@ -63,11 +63,7 @@ describe.skipIf(!hasRedisServer)("the log mirror keeps a task's entries in order
     log.append(assistant("after"));
     await log.flush();
     const entries = await readMirroredLog(client, keys, "1");
-    expect(entries.map((entry) => (entry.kind === "api" ? (entry.message.content[0] as { text: string }).text : ""))).toEqual([
-      "before",
-      ...Array.from({ length: 20 }, (_, index) => `during ${index}`),
-      "after",
-    ]);
+    expect(entries.map((entry) => (entry.kind === "api" ? (entry.message.content[0] as { text: string }).text : ""))).toEqual(["before", ...Array.from({ length: 20 }, (_, index) => `during ${index}`), "after"]);
   }, 30_000);
 
   it("a worker whose job was taken over (a newer fencing token) can append nothing more: its writes are refused whole, the new worker's go on", async () => {

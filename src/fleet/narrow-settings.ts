@@ -31,7 +31,13 @@ export function matchesUrlPattern(url: string, pattern: string): boolean {
   }
   if (parsed.username !== "" || parsed.password !== "" || parsed.search !== "" || parsed.hash !== "") return false;
   const normalized = `${parsed.protocol}//${parsed.host}${parsed.pathname}`.replace(/\/+$/, "");
-  const expression = new RegExp(`^${pattern.replace(/\/+$/, "").split("*").map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, "\\$&")).join("[^@]*")}$`);
+  const expression = new RegExp(
+    `^${pattern
+      .replace(/\/+$/, "")
+      .split("*")
+      .map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, "\\$&"))
+      .join("[^@]*")}$`,
+  );
   return expression.test(normalized);
 }
 

@@ -55,9 +55,10 @@ export async function optionsFromFlags(flags: QueueAddFlags): Promise<JobOptions
     ...(flags.maxCost ? { maxCostUsd: numberFlag(flags.maxCost, "--max-cost") } : {}),
     ...(flags.timeout ? { maxDurationMs: Math.round((numberFlag(flags.timeout, "--timeout") ?? 0) * 1000) } : {}),
   };
-  const permissions = flags.allow?.length || flags.ask?.length || flags.deny?.length
-    ? { ...(flags.allow?.length ? { allow: flags.allow } : {}), ...(flags.ask?.length ? { ask: flags.ask } : {}), ...(flags.deny?.length ? { deny: flags.deny } : {}) }
-    : undefined;
+  const permissions =
+    flags.allow?.length || flags.ask?.length || flags.deny?.length
+      ? { ...(flags.allow?.length ? { allow: flags.allow } : {}), ...(flags.ask?.length ? { ask: flags.ask } : {}), ...(flags.deny?.length ? { deny: flags.deny } : {}) }
+      : undefined;
   const raw = {
     ...(flags.provider ? { provider: flags.provider } : {}),
     ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),

@@ -48,9 +48,7 @@ export function queueAdd(words: string[], flags: QueueAddFlags & ConnectionFlags
   }
   return withQueue(flags, async (queue) => {
     const options = await optionsFromFlags(flags);
-    const jobs = flags.file !== undefined
-      ? await jobsFromFile(flags.file, options, process.cwd())
-      : [await prepareJob({ repo: flags.repo ?? "", ref: flags.ref, task, options, name: flags.name }, process.cwd())];
+    const jobs = flags.file !== undefined ? await jobsFromFile(flags.file, options, process.cwd()) : [await prepareJob({ repo: flags.repo ?? "", ref: flags.ref, task, options, name: flags.name }, process.cwd())];
     const ids = await addJobs(queue, jobs);
     for (const id of ids) process.stdout.write(`${id}\n`);
     return 0;

@@ -17,7 +17,7 @@ export class FleetConfigError extends Error {
 export function resolveRedisUrl(options: { flag?: string | undefined; env: NodeJS.ProcessEnv; settings?: string | undefined }): string {
   const url = options.flag ?? nonEmpty(options.env["CAIRN_REDIS_URL"]) ?? options.settings;
   if (url === undefined) {
-    throw new FleetConfigError("no Redis to use: pass --redis redis://HOST:PORT, set CAIRN_REDIS_URL, or put \"redisUrl\" in fleet.json (see docs/fleet.md)");
+    throw new FleetConfigError('no Redis to use: pass --redis redis://HOST:PORT, set CAIRN_REDIS_URL, or put "redisUrl" in fleet.json (see docs/fleet.md)');
   }
   let parsed: URL;
   try {

@@ -120,7 +120,9 @@ export async function runJob(options: RunJobOptions): Promise<RunJobOutcome> {
       await applyPatch(workspace.path, patch);
       if (previous.lastStatus === "completed") {
         worker.log?.(`job ${jobId}: the task had completed before its worker died; not run again`);
-        return keep({ result: finish({ status: "completed", taskId: previousTaskId, report: previous.report, patch, turns: previous.turns, tokensIn: previous.tokensIn, tokensOut: previous.tokensOut, cost: previous.cost }) });
+        return keep({
+          result: finish({ status: "completed", taskId: previousTaskId, report: previous.report, patch, turns: previous.turns, tokensIn: previous.tokensIn, tokensOut: previous.tokensOut, cost: previous.cost }),
+        });
       }
       await rebuildLocalTask({ dataDir, taskId: previousTaskId, task: data.task, workspace: workspace.path, entries: mirrored });
       worker.log?.(`job ${jobId}: taking over task ${previousTaskId} after ${previous.turns} turns`);
@@ -150,7 +152,14 @@ export async function runJob(options: RunJobOptions): Promise<RunJobOutcome> {
       start: previousTaskId !== undefined ? { kind: "resume", taskId: previousTaskId } : { kind: "new", task: data.task },
       wrapProvider: (provider) => limitedProvider({ provider, limits, budgets: narrowed.budgets, spending }),
       wrapLog: (log) => {
-        if (!mirror) return { append: (entry) => { log.append(entry); onEntry(entry); }, flush: () => log.flush() };
+        if (!mirror)
+          return {
+            append: (entry) => {
+              log.append(entry);
+              onEntry(entry);
+            },
+            flush: () => log.flush(),
+          };
         return mirror.wrap(log);
       },
     });

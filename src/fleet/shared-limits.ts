@@ -13,7 +13,10 @@ import type { RedisClient } from "./redis-connection.js";
 
 /** A hash that names a key without revealing it (and differs per provider). */
 export function providerKeyHash(provider: string, apiKey: string | undefined): string {
-  return createHash("sha256").update(`cairn-fleet\0${provider}\0${apiKey ?? ""}`).digest("hex").slice(0, 24);
+  return createHash("sha256")
+    .update(`cairn-fleet\0${provider}\0${apiKey ?? ""}`)
+    .digest("hex")
+    .slice(0, 24);
 }
 
 /** Extends the block only if the new one ends later (a shorter retry-after never shortens it). */

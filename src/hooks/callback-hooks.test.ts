@@ -54,7 +54,16 @@ describe("callbackHooks: the SDK's hooks option as hook definitions", () => {
 describe("callback hooks through HookRunner", () => {
   it("a callback gets the input a command reads on stdin, parsed, with the tool use id beside it", async () => {
     const seen: Array<{ input: HookCallbackInput; toolUseId: string | undefined }> = [];
-    const command: HookDefinition = { event: "PreToolUse", configuredAs: "PreToolUse", command: `cat > "${folder}/stdin.json"`, timeoutMs: 60_000, scope: "user", origin: { kind: "settings", file: "test" }, dialect: "claude-code", fingerprint: "c" };
+    const command: HookDefinition = {
+      event: "PreToolUse",
+      configuredAs: "PreToolUse",
+      command: `cat > "${folder}/stdin.json"`,
+      timeoutMs: 60_000,
+      scope: "user",
+      origin: { kind: "settings", file: "test" },
+      dialect: "claude-code",
+      fingerprint: "c",
+    };
     const callbacks = callbackHooks({ PreToolUse: [{ hooks: [(input, toolUseId) => void seen.push({ input, toolUseId })] }] });
     await runner([command, ...callbacks]).run("PreToolUse", bashCall, bashSubjects);
     const stdin = JSON.parse(await readFile(join(folder, "stdin.json"), "utf8")) as unknown;
@@ -63,7 +72,8 @@ describe("callback hooks through HookRunner", () => {
   });
 
   it("its answer is read as a command's JSON: deny, ask, allow with updatedInput and context, continue:false", async () => {
-    const answer = (output: Awaited<ReturnType<NonNullable<HookCallbacks["PreToolUse"]>[number]["hooks"][number]>>) => runner(callbackHooks({ PreToolUse: [{ hooks: [async () => output] }] })).run("PreToolUse", bashCall, bashSubjects);
+    const answer = (output: Awaited<ReturnType<NonNullable<HookCallbacks["PreToolUse"]>[number]["hooks"][number]>>) =>
+      runner(callbackHooks({ PreToolUse: [{ hooks: [async () => output] }] })).run("PreToolUse", bashCall, bashSubjects);
     expect(await answer({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "no rm" } })).toMatchObject({ decision: "block", reason: "no rm" });
     expect(await answer({ decision: "block", reason: "top-level block" })).toMatchObject({ decision: "block", reason: "top-level block" });
     expect(await answer({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "ask", permissionDecisionReason: "check it" } })).toMatchObject({ decision: "ask", reason: "check it" });
@@ -80,7 +90,15 @@ describe("callback hooks through HookRunner", () => {
   it("a callback that throws blocks PreToolUse and UserPromptSubmit (fails closed) and is reported under its name", async () => {
     const reports: HookReport[] = [];
     const hooks = callbackHooks({
-      PreToolUse: [{ hooks: [function guardShell(): never { throw new Error("policy service unreachable"); }] }],
+      PreToolUse: [
+        {
+          hooks: [
+            function guardShell(): never {
+              throw new Error("policy service unreachable");
+            },
+          ],
+        },
+      ],
       UserPromptSubmit: [{ hooks: [() => Promise.reject(new Error("scanner crashed"))] }],
     });
     const pre = await runner(hooks, reports).run("PreToolUse", bashCall, bashSubjects);
@@ -97,7 +115,20 @@ describe("callback hooks through HookRunner", () => {
     let aborted = false;
     const reports: HookReport[] = [];
     const hooks = callbackHooks({
-      PreToolUse: [{ timeout: 0.1, hooks: [(_input, _id, { signal }) => new Promise<undefined>((resolve) => signal.addEventListener("abort", () => { aborted = true; setTimeout(() => resolve(undefined), 5_000); }))] }],
+      PreToolUse: [
+        {
+          timeout: 0.1,
+          hooks: [
+            (_input, _id, { signal }) =>
+              new Promise<undefined>((resolve) =>
+                signal.addEventListener("abort", () => {
+                  aborted = true;
+                  setTimeout(() => resolve(undefined), 5_000);
+                }),
+              ),
+          ],
+        },
+      ],
     });
     const started = Date.now();
     const result = await runner(hooks, reports).run("PreToolUse", bashCall, bashSubjects);
@@ -109,7 +140,18 @@ describe("callback hooks through HookRunner", () => {
 
   it("a failed callback of an event that guards nothing is reported and blocks nothing; an answer that is not an object is a failure", async () => {
     const reports: HookReport[] = [];
-    const hooks = callbackHooks({ Stop: [{ hooks: [() => { throw new Error("flaky"); }] }], PreToolUse: [{ hooks: [() => "allow" as unknown as undefined] }] });
+    const hooks = callbackHooks({
+      Stop: [
+        {
+          hooks: [
+            () => {
+              throw new Error("flaky");
+            },
+          ],
+        },
+      ],
+      PreToolUse: [{ hooks: [() => "allow" as unknown as undefined] }],
+    });
     const stop = await runner(hooks, reports).run("TaskComplete", { result: "done", stop_hook_active: false });
     expect(stop.decision).toBeUndefined();
     expect(reports[0]?.verdict.problem).toBe("threw: flaky");

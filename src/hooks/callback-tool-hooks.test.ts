@@ -30,7 +30,11 @@ function block(name: string, params: Record<string, string>): ToolUseBlock {
 
 const command = (text: string) => block("execute_command", { command: text, requires_approval: "false" });
 const approving = () => createRecordingContext({ defaultAnswer: { response: "yes" } });
-const exists = (name: string) => readFile(join(folder, name), "utf8").then(() => true, () => false);
+const exists = (name: string) =>
+  readFile(join(folder, name), "utf8").then(
+    () => true,
+    () => false,
+  );
 
 describe("callback hooks around the real tools", () => {
   it("a PreToolUse callback denies a command: it does not run and the model is told why", async () => {
@@ -63,7 +67,17 @@ describe("callback hooks around the real tools", () => {
   });
 
   it("a PreToolUse callback that throws blocks the call (fails closed)", async () => {
-    const tools = executor({ PreToolUse: [{ hooks: [() => { throw new Error("policy service down"); }] }] });
+    const tools = executor({
+      PreToolUse: [
+        {
+          hooks: [
+            () => {
+              throw new Error("policy service down");
+            },
+          ],
+        },
+      ],
+    });
     const outcome = await tools.executeTool(command("touch ran.txt"), approving());
     expect(outcome.status).toBe("rejected");
     expect(outcome.content).toContain("policy service down");

@@ -144,7 +144,8 @@ export function claudeCodeToolResponse(view: HookToolView, outcome: ToolOutcome)
     case "WebFetch":
       return { url: input["url"], result: text };
     default:
-      if (view.name.startsWith("mcp__")) return typeof outcome.content === "string" ? [{ type: "text", text }] : outcome.content.map((part) => (part.type === "text" ? part : { type: "image", mimeType: part.mediaType, data: part.data }));
+      if (view.name.startsWith("mcp__"))
+        return typeof outcome.content === "string" ? [{ type: "text", text }] : outcome.content.map((part) => (part.type === "text" ? part : { type: "image", mimeType: part.mediaType, data: part.data }));
       return { status: outcome.status, content: text };
   }
 }

@@ -49,7 +49,10 @@ describe("hooks written for Cline", () => {
       timestamp: expect.stringMatching(/^\d+$/),
       preToolUse: { toolName: "execute_command", parameters: { command: "git push origin main", requires_approval: "true" } },
     });
-    const posts = (await readFile(join(folder, "post.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const posts = (await readFile(join(folder, "post.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(posts.map((post) => post["postToolUse"])).toEqual([
       { toolName: "execute_command", parameters: pre.tool_input, result: "pushed", success: true, executionTimeMs: 12 },
       { toolName: "execute_command", parameters: pre.tool_input, result: "rejected by the remote", success: false, executionTimeMs: 0 },

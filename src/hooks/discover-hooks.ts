@@ -44,13 +44,7 @@ export function shellQuote(value: string): string {
 /** A hook as configured, before its fingerprint is taken. */
 type ConfiguredHook = Omit<HookDefinition, "fingerprint" | "scripts">;
 
-function fromSettingValue(options: {
-  name: string;
-  value: unknown;
-  scope: HookScope;
-  origin: HookOrigin;
-  warnings: string[];
-}): ConfiguredHook[] {
+function fromSettingValue(options: { name: string; value: unknown; scope: HookScope; origin: HookOrigin; warnings: string[] }): ConfiguredHook[] {
   const { name, value, scope, origin, warnings } = options;
   const events = eventsNamed(name);
   const where = `${origin.file}: hooks.${name}`;
@@ -114,9 +108,7 @@ async function readClaudeSettings(file: string, scope: HookScope, warnings: stri
     warnings.push(`${file}: "hooks" is not an object; ignored`);
     return [];
   }
-  return Object.entries(hooks).flatMap(([name, value]) =>
-    fromSettingValue({ name, value, scope, origin: { kind: "claude-settings", file }, warnings }),
-  );
+  return Object.entries(hooks).flatMap(([name, value]) => fromSettingValue({ name, value, scope, origin: { kind: "claude-settings", file }, warnings }));
 }
 
 /**

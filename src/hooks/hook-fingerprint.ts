@@ -9,13 +9,7 @@ import type { HookDefinition } from "./hook-definition.js";
 import { fingerprintOf } from "./hook-definition.js";
 import { hookScripts, scriptParts } from "./hook-scripts.js";
 
-export async function commandFingerprint(options: {
-  configuredAs: string;
-  matcher: string | undefined;
-  command: string;
-  timeoutMs: number;
-  workspace: string;
-}): Promise<{ fingerprint: string; scripts: string[] }> {
+export async function commandFingerprint(options: { configuredAs: string; matcher: string | undefined; command: string; timeoutMs: number; workspace: string }): Promise<{ fingerprint: string; scripts: string[] }> {
   const scripts = await hookScripts(options.command, options.workspace);
   const parts = [options.configuredAs, options.matcher ?? "", options.command, String(options.timeoutMs), ...scriptParts(scripts)];
   return { fingerprint: fingerprintOf(parts), scripts: scripts.map((script) => script.path) };

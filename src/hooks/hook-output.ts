@@ -60,14 +60,9 @@ function readJson(output: Json): HookVerdict {
   // PermissionRequest's answer in Claude Code: `decision: {behavior, message, updatedInput}`.
   const permission = isObject(specific["decision"]) ? specific["decision"] : undefined;
   const decision =
-    decisionFrom(specific["permissionDecision"]) ??
-    decisionFrom(permission?.["behavior"]) ??
-    decisionFrom(specific["decision"]) ??
-    decisionFrom(output["decision"]) ??
-    (output["cancel"] === true ? "block" : undefined);
+    decisionFrom(specific["permissionDecision"]) ?? decisionFrom(permission?.["behavior"]) ?? decisionFrom(specific["decision"]) ?? decisionFrom(output["decision"]) ?? (output["cancel"] === true ? "block" : undefined);
   if (decision) verdict.decision = decision;
-  const reason =
-    text(specific["permissionDecisionReason"]) ?? text(permission?.["message"]) ?? text(output["reason"]) ?? text(output["errorMessage"]);
+  const reason = text(specific["permissionDecisionReason"]) ?? text(permission?.["message"]) ?? text(output["reason"]) ?? text(output["errorMessage"]);
   if (reason !== undefined) verdict.reason = reason;
   const context = text(specific["additionalContext"]) ?? text(output["additionalContext"]) ?? text(output["contextModification"]);
   if (context !== undefined) verdict.additionalContext = context;

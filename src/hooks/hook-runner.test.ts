@@ -78,7 +78,19 @@ describe("the hook protocol of Claude Code and Cline", () => {
     expect(reports[0]?.result.timedOut).toBe(true);
     expect(reports[0]?.verdict.problem).toMatch(/timed out/);
     const pid = Number(await readFile(join(folder, "child.pid"), "utf8"));
-    await expect.poll(() => { try { process.kill(pid, 0); return "alive"; } catch { return "gone"; } }, { timeout: 5000 }).toBe("gone");
+    await expect
+      .poll(
+        () => {
+          try {
+            process.kill(pid, 0);
+            return "alive";
+          } catch {
+            return "gone";
+          }
+        },
+        { timeout: 5000 },
+      )
+      .toBe("gone");
   });
 
   it("hooks of one event run in parallel: any block blocks, contexts are joined", async () => {
@@ -142,11 +154,7 @@ describe("the remaining hook events run their scripts", () => {
   it("TaskCancel (Claude Code's SessionEnd), PreCompact and Notification run their scripts with their payloads", async () => {
     const log = join(folder, "events.log");
     const record = `node -e 'let d="";process.stdin.on("data",c=>d+=c).on("end",()=>{const i=JSON.parse(d);require("fs").appendFileSync(${JSON.stringify(log)},i.hook_event_name+" "+(i.trigger??i.notification_type??i.reason)+"\\n")})'`;
-    const hooks = runner([
-      hook("TaskCancel", record, { configuredAs: "SessionEnd" }),
-      hook("PreCompact", record, { matcher: "manual" }),
-      hook("Notification", record),
-    ]);
+    const hooks = runner([hook("TaskCancel", record, { configuredAs: "SessionEnd" }), hook("PreCompact", record, { matcher: "manual" }), hook("Notification", record)]);
     const task = createTaskHooks(hooks);
     expect(task.hasTaskCancel()).toBe(true);
     await task.taskCancel({ taskId: "t" });
@@ -154,11 +162,7 @@ describe("the remaining hook events run their scripts", () => {
     await task.preCompact?.({ taskId: "t", trigger: "manual" });
     const host = withNotificationHooks({ onMessage: () => {}, answerAsk: async () => ({ response: "yes" }) }, hooks);
     await host.answerAsk({ type: "ask", ask: "followup", id: "a", ts: 0, text: "which one?", partial: false }, new AbortController().signal);
-    await expect.poll(async () => (await readFile(log, "utf8").catch(() => "")).split("\n").filter(Boolean).sort(), { timeout: 10_000 }).toEqual([
-      "Notification followup",
-      "PreCompact manual",
-      "SessionEnd cancelled",
-    ]);
+    await expect.poll(async () => (await readFile(log, "utf8").catch(() => "")).split("\n").filter(Boolean).sort(), { timeout: 10_000 }).toEqual(["Notification followup", "PreCompact manual", "SessionEnd cancelled"]);
   });
 });
 

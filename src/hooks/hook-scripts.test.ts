@@ -5,7 +5,11 @@ import { usePerTest } from "../test-support/per-test.js";
 import { temporaryFolder } from "../test-support/temporary-folder.js";
 import { hookScripts } from "./hook-scripts.js";
 
-const workspace = usePerTest("the workspace", () => temporaryFolder("cairn-hook-scripts-"), (made) => made.remove());
+const workspace = usePerTest(
+  "the workspace",
+  () => temporaryFolder("cairn-hook-scripts-"),
+  (made) => made.remove(),
+);
 const folder = (): string => workspace().path;
 
 async function scriptsOf(command: string): Promise<Array<{ path: string; exists: boolean }>> {

@@ -56,12 +56,7 @@ export async function trustProjectHooks(options: { folder: string; userConfigDir
  * trusted folder's hooks are seen, trusting the folder covers them and they
  * are recorded; after that, anything new or changed waits for `cairn hooks trust`.
  */
-export async function checkHookTrust(options: {
-  folder: string;
-  folderTrusted: boolean;
-  userConfigDir: string;
-  hooks: readonly HookDefinition[];
-}): Promise<TrustedHooks> {
+export async function checkHookTrust(options: { folder: string; folderTrusted: boolean; userConfigDir: string; hooks: readonly HookDefinition[] }): Promise<TrustedHooks> {
   const user = options.hooks.filter((hook) => hook.scope === "user");
   const project = options.hooks.filter((hook) => hook.scope === "project");
   if (project.length === 0) return { runnable: user, held: [] };

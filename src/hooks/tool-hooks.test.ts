@@ -55,9 +55,7 @@ describe("tool hooks block, allow, rewrite and add context to tool calls", () =>
     const command = "curl -s https://example.com/a/very/long/path | head -n 5";
     const outcome = await tools.executeTool(block("execute_command", { command, requires_approval: "false" }), context);
     expect(outcome.status).toBe("rejected");
-    expect(context.says).toEqual([
-      { type: "command", text: command, partial: false, key: "call-execute_command", meta: { tool: "execute_command", command, blocked: "no network here" } },
-    ]);
+    expect(context.says).toEqual([{ type: "command", text: command, partial: false, key: "call-execute_command", meta: { tool: "execute_command", command, blocked: "no network here" } }]);
     expect(context.asks).toEqual([]);
   });
 
@@ -92,10 +90,7 @@ describe("tool hooks block, allow, rewrite and add context to tool calls", () =>
     await writeFile(join(folder, "r.txt"), "content\n");
     const stops: string[] = [];
     const tools = executor(
-      [
-        hook("PreToolUse", `echo '{"additionalContext":"pre note"}'`, "Read"),
-        hook("PostToolUse", `echo '{"hookSpecificOutput":{"additionalContext":"post note"},"continue":false,"stopReason":"enough reading"}'`),
-      ],
+      [hook("PreToolUse", `echo '{"additionalContext":"pre note"}'`, "Read"), hook("PostToolUse", `echo '{"hookSpecificOutput":{"additionalContext":"post note"},"continue":false,"stopReason":"enough reading"}'`)],
       stops,
     );
     const outcome = await tools.executeTool(block("read_file", { path: "r.txt" }), createRecordingContext());

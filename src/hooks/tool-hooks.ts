@@ -95,7 +95,11 @@ export function withToolHooks(executor: ToolExecutor, options: ToolHookOptions):
     ask: async (type, text, askOptions): Promise<AskResponse> => {
       const meta = askCardMeta(type, askOptions?.meta);
       if (approvalAsks.has(type) && meta?.approval === "ask") {
-        const answer = await runner.run("PermissionRequest", toolPayload(views, () => ({ message: text })), { subjects: (dialect) => views.of(dialect).subjects, signal: context.signal });
+        const answer = await runner.run(
+          "PermissionRequest",
+          toolPayload(views, () => ({ message: text })),
+          { subjects: (dialect) => views.of(dialect).subjects, signal: context.signal },
+        );
         const failed = notStartedReason("PermissionRequest", answer);
         if (failed !== undefined) return { response: "no", text: failed };
         if (answer.decision === "block") return { response: "no", text: `A PermissionRequest hook denied this: ${answer.reason ?? "no reason given"}` };

@@ -16,10 +16,7 @@ const cli = useCliFixture({
   prepare: async (sandbox) => {
     await writeFile(join(sandbox.configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] } }));
     await writeFile(join(sandbox.workspace, "sum.js"), "export const sum = (a, b) => a - b;\n");
-    await writeFile(
-      join(sandbox.workspace, "sum.test.js"),
-      'import { sum } from "./sum.js";\nif (sum(2, 3) !== 5) { console.error("sum(2, 3) should be 5"); process.exit(1); }\nconsole.log("ok");\n',
-    );
+    await writeFile(join(sandbox.workspace, "sum.test.js"), 'import { sum } from "./sum.js";\nif (sum(2, 3) !== 5) { console.error("sum(2, 3) should be 5"); process.exit(1); }\nconsole.log("ok");\n');
     await writeFile(join(sandbox.workspace, "package.json"), JSON.stringify({ type: "module" }));
   },
 });
@@ -29,7 +26,11 @@ const fix = "<replace_in_file>\n<path>sum.js</path>\n<diff>\n------- SEARCH\nexp
 const complete = (text: string): string => `<attempt_completion>\n<result>${text}</result>\n</attempt_completion>`;
 
 type JsonLine = Record<string, unknown>;
-const jsonLines = (stdout: string): JsonLine[] => stdout.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as JsonLine);
+const jsonLines = (stdout: string): JsonLine[] =>
+  stdout
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as JsonLine);
 
 describe.skipIf(!checkBubblewrap().ok)("journey: a CI job", () => {
   it("fixes a failing test with no terminal and stdin closed: JSON lines only, the fix on disk, exit 0; plain print mode prints only the answer; a spent budget and a rejected key end with their own exit status", async () => {

@@ -178,7 +178,10 @@ describe.skipIf(!sandboxed || !tmuxAvailable())("A Claude Code user brings their
     // The user's UserPromptSubmit hook (a script in ~/.claude/hooks) added its context.
     expect(messagesText(requests[0])).toContain("every change gets a changelog line (from the team hook)");
     // The PostToolUse hook got Claude Code's tool name and input shape.
-    const logged = (await readFile(workspaceFile("edit-log.jsonl"), "utf8")).trim().split("\n").map((line) => JSON.parse(line) as unknown);
+    const logged = (await readFile(workspaceFile("edit-log.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as unknown);
     expect(logged).toEqual([{ tool_name: "Write", tool_input: { file_path: join(await realpath(machine.workspace), "CHANGELOG.md"), content: "- tidied the shop" } }]);
     // The user's env reached the command.
     expect(await readFile(workspaceFile("team.txt"), "utf8")).toBe("platform\n");
@@ -188,7 +191,7 @@ describe.skipIf(!sandboxed || !tmuxAvailable())("A Claude Code user brings their
     expect(last).toMatch(/\[FILE\] app\.py|\[DIR\] src/);
   });
 
-  it("headless: cairn run \"/review src\" runs the project's Claude Code command, and its tester subagent", { timeout: 60_000 }, async () => {
+  it('headless: cairn run "/review src" runs the project\'s Claude Code command, and its tester subagent', { timeout: 60_000 }, async () => {
     const result = await cairn(["run", ...provider(), "--on-ask", "deny", "/review src"]);
     expect(result.status, result.stderr).toBe(0);
     const requests = conversationRequests(server, "Review the code in src");

@@ -36,10 +36,7 @@ async function bringClineSetup(): Promise<void> {
   await put(workspaceFile(".clinerules", "01-python.md"), "# Python\nWrite type hints in every function.\n");
   await put(workspaceFile(".clinerules", "02-commits.md"), "# Commits\nCommit messages are in the imperative mood.\n");
   await put(workspaceFile(".clinerules", "03-migrations.md"), `---\npaths:\n  - "db/migrations/**"\n---\n# Migrations\n${migrationRule}\n`);
-  await put(
-    workspaceFile(".clinerules", "workflows", "deploy.md"),
-    `# Deploy\n\n${deployStep}:\n\n1. Run \`make test\`.\n2. Tag the release.\n`,
-  );
+  await put(workspaceFile(".clinerules", "workflows", "deploy.md"), `# Deploy\n\n${deployStep}:\n\n1. Run \`make test\`.\n2. Tag the release.\n`);
   // Cline's hooks: executables named after the event, reading Cline's JSON and answering with cancel / contextModification / errorMessage.
   await put(
     workspaceFile(".clinerules", "hooks", "PreToolUse"),
@@ -60,12 +57,24 @@ async function bringClineSetup(): Promise<void> {
   );
   await put(
     workspaceFile(".clinerules", "hooks", "PostToolUse"),
-    ["#!/usr/bin/env bash", "input=$(cat)", "echo \"$input\" | jq -c '{hookName, tool: .postToolUse.toolName, path: .postToolUse.parameters.path, success: .postToolUse.success}' >> .cline-tools.log", "echo '{\"cancel\": false}'", ""].join("\n"),
+    [
+      "#!/usr/bin/env bash",
+      "input=$(cat)",
+      "echo \"$input\" | jq -c '{hookName, tool: .postToolUse.toolName, path: .postToolUse.parameters.path, success: .postToolUse.success}' >> .cline-tools.log",
+      "echo '{\"cancel\": false}'",
+      "",
+    ].join("\n"),
     { executable: true },
   );
   await put(
     workspaceFile(".clinerules", "hooks", "TaskStart"),
-    ["#!/usr/bin/env bash", "input=$(cat)", "first=$(echo \"$input\" | jq -r '.taskStart.taskMetadata.initialTask')", 'jq -n --arg ctx "PROJECT_TYPE: Python billing service (task: $first)" \'{cancel: false, contextModification: $ctx}\'', ""].join("\n"),
+    [
+      "#!/usr/bin/env bash",
+      "input=$(cat)",
+      "first=$(echo \"$input\" | jq -r '.taskStart.taskMetadata.initialTask')",
+      "jq -n --arg ctx \"PROJECT_TYPE: Python billing service (task: $first)\" '{cancel: false, contextModification: $ctx}'",
+      "",
+    ].join("\n"),
     { executable: true },
   );
   await put(workspaceFile(".gitignore"), ".cline-tools.log\n");
@@ -129,7 +138,10 @@ describe.skipIf(!sandboxed)("A Cline user brings their setup", () => {
     expect(messagesText(requests[6])).toContain("Pushing is done by CI, not by the agent");
 
     // Cline's PostToolUse hook got Cline's fields for the write.
-    const log = (await readFile(workspaceFile(".cline-tools.log"), "utf8")).trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const log = (await readFile(workspaceFile(".cline-tools.log"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(log).toContainEqual({ hookName: "PostToolUse", tool: "write_to_file", path: "db/migrations/002_refunds.sql", success: true });
     expect(await readFile(workspaceFile("db", "migrations", "002_refunds.sql"), "utf8")).toContain("refunded");
     expect(existsSync(join(await realpath(machine.workspace), "secrets", "prod-token.txt"))).toBe(true);

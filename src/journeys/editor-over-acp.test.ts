@@ -49,7 +49,6 @@ const statusOf = (client: AcpTestClient, toolCallId: string): string | undefined
     .flatMap((update) => ("status" in update && typeof update.status === "string" ? [update.status] : []))
     .at(-1);
 
-
 describe.skipIf(!checkBubblewrap().ok)("journey: an editor over ACP", () => {
   it("edits with permission, the team's deny rule and the sandbox hold, a cancel stops a long command at once, and a second editor loads the whole session", async () => {
     const outside = join(cli.sandbox.root, "outside.txt");

@@ -11,17 +11,12 @@ const cli = useJourneyTerminal();
 
 if (!tmuxAvailable()) console.warn("tmux is not installed: the journey 'interrupt and resume' is skipped (install the tmux package)");
 
-const longAnswer = (topic: string, lines: number): string =>
-  Array.from({ length: lines }, (_, index) => `${topic} ${index + 1}: the port keeps the same module layout as before.`).join("\n\n");
+const longAnswer = (topic: string, lines: number): string => Array.from({ length: lines }, (_, index) => `${topic} ${index + 1}: the port keeps the same module layout as before.`).join("\n\n");
 
 describe.skipIf(!tmuxAvailable())("journey: interrupt and resume", () => {
   it("Esc stops a streaming answer at once and keeps its text and what the user typed; the new direction goes on; Ctrl+C stops too; the task completes and the log has it all", { timeout: 120_000 }, async () => {
     const server = await cli.startServer({
-      turns: [
-        { text: longAnswer("Paragraph", 40), chunkSize: 8, delayMs: 30 },
-        { text: longAnswer("Step", 40), chunkSize: 8, delayMs: 30 },
-        completeTurn("ported to TypeScript instead"),
-      ],
+      turns: [{ text: longAnswer("Paragraph", 40), chunkSize: 8, delayMs: 30 }, { text: longAnswer("Step", 40), chunkSize: 8, delayMs: 30 }, completeTurn("ported to TypeScript instead")],
     });
     const ui = await cli.openCairn([...anthropicArgs(server), "port the tool to Python"]);
     await ui.waitFor(/Paragraph 2:/, { timeoutMs: 60_000 });
@@ -59,7 +54,7 @@ describe.skipIf(!tmuxAvailable())("journey: interrupt and resume", () => {
     const second = await ui.waitFor(/Press Ctrl\+C again/, { timeoutMs: 10_000 });
     // Both stops are in the scrollback (the second notice may be drawn just after the status line's hint).
     const stops = async (): Promise<number> => flat(await ui.captureAll()).match(/interrupted/gi)?.length ?? 0;
-    for (const deadline = Date.now() + 10_000; (await stops()) < 2 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const deadline = Date.now() + 10_000; (await stops()) < 2 && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await stops()).toBeGreaterThanOrEqual(2);
     expect(second).toMatch(/Step \d+:/);
     await ui.sendText("go on and finish");
@@ -86,7 +81,10 @@ describe.skipIf(!tmuxAvailable())("journey: interrupt and resume", () => {
     expect(log.indexOf(stoppedRequest![0])).toBeLessThan(log.indexOf("Paragraph 2:"));
     // The log keeps the answer as far as it streamed: the very text the model was given back.
     const messages = (server.requests[1]?.body as { messages: Array<{ role: string; content: Array<{ type: string; text?: string }> }> }).messages;
-    const given = messages.find((message) => message.role === "assistant")!.content.map((block) => block.text ?? "").join("");
+    const given = messages
+      .find((message) => message.role === "assistant")!
+      .content.map((block) => block.text ?? "")
+      .join("");
     const shownTask = JSON.parse((await cli.run(["show", task!.taskId, "--json"])).stdout) as { messages: Array<{ type: string; say?: string; text: string }> };
     const logged = shownTask.messages.find((message) => message.say === "text")!.text;
     expect(given).toMatch(/\[Response interrupted by user\]$/);

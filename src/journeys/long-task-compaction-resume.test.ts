@@ -186,7 +186,20 @@ describe.skipIf(!sandboxed)("A long task that compacts and is resumed", () => {
     const shown = await cairn("show", taskId);
     expect(shown.status, shown.stderr).toBe(0);
     const log = shown.stdout;
-    const order = [task, "Read src/accounts.js", "Create docs/journal.md", "Condensed", "(summary one)", "Edit README.md", "Create docs/reports.md", "Checking the cross-links, part 1.", "Task interrupted", followUp, "Create docs/index.md", "Documented every ledger module"];
+    const order = [
+      task,
+      "Read src/accounts.js",
+      "Create docs/journal.md",
+      "Condensed",
+      "(summary one)",
+      "Edit README.md",
+      "Create docs/reports.md",
+      "Checking the cross-links, part 1.",
+      "Task interrupted",
+      followUp,
+      "Create docs/index.md",
+      "Documented every ledger module",
+    ];
     const positions = order.map((part) => log.indexOf(part));
     for (const [index, part] of order.entries()) expect(positions[index], part).toBeGreaterThan(index === 0 ? -1 : positions[index - 1]!);
     // Every answer, the summary and what the interrupted answer was billed: the totals of both runs.
@@ -199,26 +212,30 @@ describe.skipIf(!sandboxed)("A long task that compacts and is resumed", () => {
     expect(summaryLine).toMatch(new RegExp(`^completed · 3 turns · ${tokensIn.toLocaleString("en-US")} tokens in · ${tokensOut} out · \\${cost} · `));
   });
 
-  it.skipIf(!tmuxAvailable())("in the terminal, /uncompact on the resumed task brings back the conversation from before the summary: the next message condenses it again, from the full history", { timeout: 60_000 }, async () => {
-    const ui = await startTmux({ command: [process.execPath, cairnBin, ...model()], cwd: machine.workspace, env: machine.terminal.env, unset: machine.terminal.unset, columns: 100, rows: 40 });
-    try {
-      await ui.waitFor(/ACT ·/, { timeoutMs: 30_000 });
-      await typeLine(ui, `/resume ${taskId}`);
-      await ui.waitFor(/Documented every ledger module/, { timeoutMs: 15_000 });
-      await typeLine(ui, "/uncompact");
-      const restored = flat(await ui.waitFor(/Restored the conversation[\s\S]*compact it again\./, { timeoutMs: 15_000 }));
-      expect(restored).toMatch(/Restored the conversation as it was before the last compaction \(\d+ messages\)/);
-      await typeLine(ui, "anything else to link?");
-      await ui.waitFor(/nothing else to add[\s\S]*Done\?/, { timeoutMs: 30_000 });
-      // The restored conversation is over the budget again: it is condensed again, from the first module on.
-      const [, again] = summaryRequestsSent();
-      expect(bodyText(again)).toContain("accounts-original-0");
-      expect(bodyText(mainRequests().at(-1))).toContain("(summary two)");
-      expect(bodyText(mainRequests().at(-1))).toContain("anything else to link?");
-      expect(flat(await ui.captureAll())).toContain("(summary two)");
-      expect(await quitWithCtrlC(ui)).toBe(0);
-    } finally {
-      await ui.kill();
-    }
-  });
+  it.skipIf(!tmuxAvailable())(
+    "in the terminal, /uncompact on the resumed task brings back the conversation from before the summary: the next message condenses it again, from the full history",
+    { timeout: 60_000 },
+    async () => {
+      const ui = await startTmux({ command: [process.execPath, cairnBin, ...model()], cwd: machine.workspace, env: machine.terminal.env, unset: machine.terminal.unset, columns: 100, rows: 40 });
+      try {
+        await ui.waitFor(/ACT ·/, { timeoutMs: 30_000 });
+        await typeLine(ui, `/resume ${taskId}`);
+        await ui.waitFor(/Documented every ledger module/, { timeoutMs: 15_000 });
+        await typeLine(ui, "/uncompact");
+        const restored = flat(await ui.waitFor(/Restored the conversation[\s\S]*compact it again\./, { timeoutMs: 15_000 }));
+        expect(restored).toMatch(/Restored the conversation as it was before the last compaction \(\d+ messages\)/);
+        await typeLine(ui, "anything else to link?");
+        await ui.waitFor(/nothing else to add[\s\S]*Done\?/, { timeoutMs: 30_000 });
+        // The restored conversation is over the budget again: it is condensed again, from the first module on.
+        const [, again] = summaryRequestsSent();
+        expect(bodyText(again)).toContain("accounts-original-0");
+        expect(bodyText(mainRequests().at(-1))).toContain("(summary two)");
+        expect(bodyText(mainRequests().at(-1))).toContain("anything else to link?");
+        expect(flat(await ui.captureAll())).toContain("(summary two)");
+        expect(await quitWithCtrlC(ui)).toBe(0);
+      } finally {
+        await ui.kill();
+      }
+    },
+  );
 });

@@ -32,19 +32,12 @@ describe.skipIf(!hasRedisServer || !checkBubblewrap().ok)("journey: an overnight
     };
     // Job 2: its worker dies while the second answer streams.
     const interrupted: Scenario = {
-      turns: [
-        { text: write("CHANGELOG.md", "- answer fixed") },
-        { text: "never finished", stallAfterChunks: 2 },
-        { text: write("NOTES.md", "after the takeover") },
-        { text: complete("Changelog and notes written") },
-      ],
+      turns: [{ text: write("CHANGELOG.md", "- answer fixed") }, { text: "never finished", stallAfterChunks: 2 }, { text: write("NOTES.md", "after the takeover") }, { text: complete("Changelog and notes written") }],
     };
     const servers = [await fleet.serve(careless), await fleet.serve(interrupted), await fleet.serve(writeThenComplete("docs.md", "documented"))];
     const tasks = join(fleet.root, "tasks.jsonl");
     const names = ["fix-answer", "changelog", "docs"];
-    const lines = servers.map((server, index) =>
-      JSON.stringify({ repo: fleet.repo, task: `job ${names[index]}`, name: names[index], baseUrl: server.url, permissions: { deny: ["Bash(rm:*)"] } }),
-    );
+    const lines = servers.map((server, index) => JSON.stringify({ repo: fleet.repo, task: `job ${names[index]}`, name: names[index], baseUrl: server.url, permissions: { deny: ["Bash(rm:*)"] } }));
     await writeFile(tasks, `${lines.join("\n")}\n`);
 
     const doomed = await fleet.startWorker("doomed");

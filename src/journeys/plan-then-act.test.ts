@@ -19,11 +19,9 @@ const cli = useJourneyTerminal({
 
 if (!tmuxAvailable()) console.warn("tmux is not installed: the journey 'plan then act with a checklist' is skipped (install the tmux package)");
 
-const checklist = (done: number): string =>
-  ["Add validate.js", "Call it from main.js", "Write the notes"].map((step, index) => `- [${index < done ? "x" : " "}] ${step}`).join("\n");
+const checklist = (done: number): string => ["Add validate.js", "Call it from main.js", "Write the notes"].map((step, index) => `- [${index < done ? "x" : " "}] ${step}`).join("\n");
 
-const withProgress = (tool: string, parameters: string, done: number): string =>
-  `<${tool}>\n${parameters}\n<task_progress>\n${checklist(done)}\n</task_progress>\n</${tool}>`;
+const withProgress = (tool: string, parameters: string, done: number): string => `<${tool}>\n${parameters}\n<task_progress>\n${checklist(done)}\n</task_progress>\n</${tool}>`;
 
 const explanation = Array.from({ length: 14 }, (_, index) => `Line ${index + 1}: main.js now refuses a count that is not a whole number, and says why.`).join("\n");
 

@@ -38,7 +38,11 @@ function loadInChild(file: string, cacheDir: string, variant: string): { usedCac
 }
 
 describe("loadBundle runs the CommonJS bundle with a code cache", () => {
-  const folder = usePerTest("the folder", () => temporaryFolder("cairn-load-bundle-"), (made) => made.remove());
+  const folder = usePerTest(
+    "the folder",
+    () => temporaryFolder("cairn-load-bundle-"),
+    (made) => made.remove(),
+  );
   const dir = (): string => folder().path;
 
   function writeBundle(answer = 42): string {

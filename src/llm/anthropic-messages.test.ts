@@ -3,7 +3,13 @@ import { anthropicSystem, fromAnthropicMessages, toAnthropicMessages, toAnthropi
 import type { Message } from "./types.js";
 
 const history: Message[] = [
-  { role: "user", content: [{ type: "text", text: "fix it" }, { type: "image", mediaType: "image/png", data: "iVBOR" }] },
+  {
+    role: "user",
+    content: [
+      { type: "text", text: "fix it" },
+      { type: "image", mediaType: "image/png", data: "iVBOR" },
+    ],
+  },
   {
     role: "assistant",
     content: [
@@ -54,10 +60,12 @@ describe("toAnthropicMessages", () => {
 
   it("marks the last block of the two latest user turns, the system prompt and the last tool for caching", () => {
     const converted = toAnthropicMessages(history);
-    const marks = converted.map((message) =>
-      typeof message.content === "string" ? [] : message.content.map((block) => "cache_control" in block && block.cache_control !== undefined),
-    );
-    expect(marks).toEqual([[false, true], [false, false, false, false], [false, true]]);
+    const marks = converted.map((message) => (typeof message.content === "string" ? [] : message.content.map((block) => "cache_control" in block && block.cache_control !== undefined)));
+    expect(marks).toEqual([
+      [false, true],
+      [false, false, false, false],
+      [false, true],
+    ]);
     expect(anthropicSystem("sys")).toEqual([{ type: "text", text: "sys", cache_control: { type: "ephemeral" } }]);
     const tools = toAnthropicTools([
       { name: "a", description: "A", inputSchema: { type: "object", properties: {} } },
@@ -70,7 +78,14 @@ describe("toAnthropicMessages", () => {
     const converted = toAnthropicMessages(
       [
         { role: "user", content: [{ type: "text", text: "go" }] },
-        { role: "assistant", content: [{ type: "reasoning", text: "unsigned" }, { type: "text", text: "" }, { type: "tool_use", id: "t", name: "x", input: {} }] },
+        {
+          role: "assistant",
+          content: [
+            { type: "reasoning", text: "unsigned" },
+            { type: "text", text: "" },
+            { type: "tool_use", id: "t", name: "x", input: {} },
+          ],
+        },
       ],
       { cachedUserTurns: 0 },
     );

@@ -34,10 +34,7 @@ function convertBlock(block: ContentBlock): ContentBlockParam | undefined {
     case "tool_use":
       return { type: "tool_use", id: block.id, name: block.name, input: block.input };
     case "tool_result": {
-      const content =
-        typeof block.content === "string"
-          ? block.content
-          : block.content.map(toolResultPart).filter((part) => part.type !== "text" || part.text !== "");
+      const content = typeof block.content === "string" ? block.content : block.content.map(toolResultPart).filter((part) => part.type !== "text" || part.text !== "");
       return {
         type: "tool_result",
         tool_use_id: block.toolUseId,

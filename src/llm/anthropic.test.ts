@@ -135,7 +135,12 @@ describe("AnthropicProvider through the SDK and the scripted server", () => {
   it("fails as stalled when nothing arrives, and when the stream goes silent", async () => {
     // Generous limits for what does arrive (the machine is shared); the stall itself is certain.
     const provider = await providerFor(
-      { turns: [{ text: "never", stallAfterChunks: 0 }, { text: "abcdef", chunkSize: 1, stallAfterChunks: 5 }] },
+      {
+        turns: [
+          { text: "never", stallAfterChunks: 0 },
+          { text: "abcdef", chunkSize: 1, stallAfterChunks: 5 },
+        ],
+      },
       { stall: { firstChunkMs: 300, betweenChunksMs: 300 } },
     );
     expect(errorOf((await collectFrom(provider)).error).message).toContain("before the first chunk");
@@ -152,7 +157,12 @@ describe("AnthropicProvider through the SDK and the scripted server", () => {
   });
 
   it("fails as network when the connection drops mid-stream or before the response", async () => {
-    const provider = await providerFor({ turns: [{ text: "abcdefgh", chunkSize: 1, dropAfterChunks: 6 }, { text: "x", dropAfterChunks: 0 }] });
+    const provider = await providerFor({
+      turns: [
+        { text: "abcdefgh", chunkSize: 1, dropAfterChunks: 6 },
+        { text: "x", dropAfterChunks: 0 },
+      ],
+    });
     const first = await collectFrom(provider);
     expect(textOf(first.chunks)).toBe("abc");
     expect(errorOf(first.error)).toMatchObject({ kind: "network", retryable: true });

@@ -43,10 +43,7 @@ describe("toProviderError", () => {
 
   it("reads retry-after seconds and retry-after-ms", () => {
     expect(toProviderError(anthropicError(429, "rate_limit_error", "x", { "retry-after": "7" }), context).retryAfterMs).toBe(7000);
-    expect(
-      toProviderError(anthropicError(429, "rate_limit_error", "x", { "retry-after": "7", "retry-after-ms": "1500" }), context)
-        .retryAfterMs,
-    ).toBe(1500);
+    expect(toProviderError(anthropicError(429, "rate_limit_error", "x", { "retry-after": "7", "retry-after-ms": "1500" }), context).retryAfterMs).toBe(1500);
     const now = Date.parse("2026-11-30T12:00:00Z");
     expect(retryAfterFromHeaders(new Headers({ "retry-after": "Mon, 30 Nov 2026 12:00:05 GMT" }), now)).toBe(5000);
     expect(retryAfterFromHeaders(new Headers({ "retry-after": "soon" }))).toBeUndefined();

@@ -1,13 +1,7 @@
 import type { ProviderErrorKind } from "./types.js";
 
 /** Kinds that may succeed when the same request is sent again. */
-const retryableKinds: ReadonlySet<ProviderErrorKind> = new Set<ProviderErrorKind>([
-  "rate_limit",
-  "overloaded",
-  "server",
-  "network",
-  "stalled",
-]);
+const retryableKinds: ReadonlySet<ProviderErrorKind> = new Set<ProviderErrorKind>(["rate_limit", "overloaded", "server", "network", "stalled"]);
 
 export function isRetryableKind(kind: ProviderErrorKind): boolean {
   return retryableKinds.has(kind);
@@ -87,8 +81,7 @@ export function retryAfterFromHeaders(headers: HeaderSource | undefined, now: nu
   return undefined;
 }
 
-const contextWindowWording =
-  /prompt is too long|context[ _-]?(length|window)|maximum context|too many tokens|exceeds? the context|input length and `?max_tokens`? exceed|reduce the length of the messages/i;
+const contextWindowWording = /prompt is too long|context[ _-]?(length|window)|maximum context|too many tokens|exceeds? the context|input length and `?max_tokens`? exceed|reduce the length of the messages/i;
 
 const networkCodes = new Set([
   "ECONNRESET",
@@ -166,14 +159,9 @@ function isAbort(error: unknown, sdk: SdkErrorClasses | undefined): boolean {
  */
 function apiErrorTypes(error: unknown, body: unknown): string[] {
   const inner = field(body, "error");
-  return [
-    stringField(inner, "type"),
-    stringField(inner, "code"),
-    stringField(body, "type"),
-    stringField(body, "code"),
-    stringField(error, "type"),
-    stringField(error, "code"),
-  ].filter((value): value is string => value !== undefined && value !== "error");
+  return [stringField(inner, "type"), stringField(inner, "code"), stringField(body, "type"), stringField(body, "code"), stringField(error, "type"), stringField(error, "code")].filter(
+    (value): value is string => value !== undefined && value !== "error",
+  );
 }
 
 function apiErrorMessage(body: unknown, fallback: string): string {
@@ -215,10 +203,7 @@ function describe(kind: ProviderErrorKind, context: ErrorContext, detail: string
   const where = status === undefined ? context.providerName : `${context.providerName} (HTTP ${status})`;
   switch (kind) {
     case "auth": {
-      const remedy =
-        context.apiKeyEnv === undefined
-          ? "check the API key you configured"
-          : `set ${context.apiKeyEnv} to a valid API key (or pass --api-key)`;
+      const remedy = context.apiKeyEnv === undefined ? "check the API key you configured" : `set ${context.apiKeyEnv} to a valid API key (or pass --api-key)`;
       return `${where} rejected the API key: ${detail}. To fix: ${remedy}.`;
     }
     case "rate_limit":

@@ -18,7 +18,7 @@ function parseBody(message: string): GeminiErrorBody | undefined {
   if (start === -1) return undefined;
   try {
     const value = JSON.parse(message.slice(start)) as { error?: unknown };
-    return typeof value.error === "object" && value.error !== null ? (value.error) : undefined;
+    return typeof value.error === "object" && value.error !== null ? value.error : undefined;
   } catch {
     return undefined;
   }

@@ -68,7 +68,14 @@ describe("GeminiProvider through @google/genai and the scripted Gemini stream", 
       turns: [
         { error: { status: 429, headers: { "retry-after": "2.5" } } },
         { error: { status: 400, body: { error: { code: 400, message: "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).", status: "INVALID_ARGUMENT" } } } },
-        { error: { status: 400, body: { error: { code: 400, message: "API key not valid. Please pass a valid API key.", status: "INVALID_ARGUMENT", details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID" }] } } } },
+        {
+          error: {
+            status: 400,
+            body: {
+              error: { code: 400, message: "API key not valid. Please pass a valid API key.", status: "INVALID_ARGUMENT", details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID" }] },
+            },
+          },
+        },
       ],
     });
     const limited = await collectFrom(provider);
@@ -135,7 +142,13 @@ describe("the history is sent as Gemini contents", () => {
           { type: "tool_use", id: "g2", name: "list_files", input: { path: "." } },
         ],
       },
-      { role: "user", content: [{ type: "tool_result", toolUseId: "g2", content: "B" }, { type: "tool_result", toolUseId: "g1", content: "A", isError: true }] },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", toolUseId: "g2", content: "B" },
+          { type: "tool_result", toolUseId: "g1", content: "A", isError: true },
+        ],
+      },
     ];
     const { contents, note } = toGeminiContents(history);
     expect(note).toBeUndefined();
@@ -143,11 +156,7 @@ describe("the history is sent as Gemini contents", () => {
       { role: "user", parts: [{ text: "fix it" }] },
       {
         role: "model",
-        parts: [
-          { text: "Reading." },
-          { functionCall: { name: "read_file", args: { path: "a" } }, thoughtSignature: "CiQBsig" },
-          { functionCall: { name: "list_files", args: { path: "." } } },
-        ],
+        parts: [{ text: "Reading." }, { functionCall: { name: "read_file", args: { path: "a" } }, thoughtSignature: "CiQBsig" }, { functionCall: { name: "list_files", args: { path: "." } } }],
       },
       {
         role: "user",
@@ -159,7 +168,13 @@ describe("the history is sent as Gemini contents", () => {
   it("leaves out reasoning signed by another API, with a note", () => {
     const { contents, note } = toGeminiContents([
       { role: "user", content: [{ type: "text", text: "go" }] },
-      { role: "assistant", content: [{ type: "reasoning", text: "t", signature: "EqQBanthropic" }, { type: "text", text: "ok" }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "reasoning", text: "t", signature: "EqQBanthropic" },
+          { type: "text", text: "ok" },
+        ],
+      },
     ]);
     expect(JSON.stringify(contents)).not.toContain("EqQBanthropic");
     expect(note).toMatch(/1 reasoning block\(s\) from anthropic left out of the request: the Gemini API/);
@@ -169,9 +184,27 @@ describe("the history is sent as Gemini contents", () => {
 describe("images are sent as Gemini inline data", () => {
   it("sends user images and tool-result images as inlineData", () => {
     const { contents } = toGeminiContents([
-      { role: "user", content: [{ type: "text", text: "look" }, { type: "image", mediaType: "image/png", data: "iVBORw0" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image", mediaType: "image/png", data: "iVBORw0" },
+        ],
+      },
       { role: "assistant", content: [{ type: "tool_use", id: "g1", name: "browser_action", input: { action: "screenshot" } }] },
-      { role: "user", content: [{ type: "tool_result", toolUseId: "g1", content: [{ type: "text", text: "shot" }, { type: "image", mediaType: "image/jpeg", data: "/9j/4AA" }] }] },
+      {
+        role: "user",
+        content: [
+          {
+            type: "tool_result",
+            toolUseId: "g1",
+            content: [
+              { type: "text", text: "shot" },
+              { type: "image", mediaType: "image/jpeg", data: "/9j/4AA" },
+            ],
+          },
+        ],
+      },
     ]);
     expect(contents[0]).toEqual({ role: "user", parts: [{ text: "look" }, { inlineData: { mimeType: "image/png", data: "iVBORw0" } }] });
     expect(contents[2]).toEqual({

@@ -20,10 +20,7 @@ describe("model catalogue", () => {
 
   it("prices input, output, cache reads and cache writes", () => {
     const opus = modelInfo("claude-opus-4-1");
-    expect(costOf(opus, { inputTokens: 1_000_000, outputTokens: 1_000_000, cacheReadTokens: 1_000_000, cacheWriteTokens: 1_000_000 })).toBeCloseTo(
-      15 + 75 + 1.5 + 18.75,
-      10,
-    );
+    expect(costOf(opus, { inputTokens: 1_000_000, outputTokens: 1_000_000, cacheReadTokens: 1_000_000, cacheWriteTokens: 1_000_000 })).toBeCloseTo(15 + 75 + 1.5 + 18.75, 10);
     const gpt = modelInfo("gpt-4.1");
     expect(costOf(gpt, { inputTokens: 0, outputTokens: 0, cacheReadTokens: 2_000_000 })).toBeCloseTo(1, 10);
   });

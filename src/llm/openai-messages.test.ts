@@ -18,7 +18,14 @@ const history: Message[] = [
     role: "user",
     content: [
       { type: "tool_result", toolUseId: "call_1", content: "const a = 1;" },
-      { type: "tool_result", toolUseId: "call_2", content: [{ type: "text", text: "shot" }, { type: "image", mediaType: "image/png", data: "iVBOR" }] },
+      {
+        type: "tool_result",
+        toolUseId: "call_2",
+        content: [
+          { type: "text", text: "shot" },
+          { type: "image", mediaType: "image/png", data: "iVBOR" },
+        ],
+      },
       { type: "text", text: "continue" },
     ],
   },
@@ -27,10 +34,20 @@ const history: Message[] = [
 describe("toOpenAiMessages", () => {
   it("signed reasoning of another API (a task resumed on Chat Completions) is left out and counted for a note", () => {
     const dropped = new DroppedReasoning();
-    const converted = toOpenAiMessages("sys", [
-      { role: "user", content: [{ type: "text", text: "go" }] },
-      { role: "assistant", content: [{ type: "reasoning", text: "thought", signature: "EqQBanthropic" }, { type: "text", text: "ok" }] },
-    ], { dropped });
+    const converted = toOpenAiMessages(
+      "sys",
+      [
+        { role: "user", content: [{ type: "text", text: "go" }] },
+        {
+          role: "assistant",
+          content: [
+            { type: "reasoning", text: "thought", signature: "EqQBanthropic" },
+            { type: "text", text: "ok" },
+          ],
+        },
+      ],
+      { dropped },
+    );
     expect(JSON.stringify(converted)).not.toContain("EqQBanthropic");
     expect(dropped.note("Chat Completions")).toMatch(/1 reasoning block\(s\) from anthropic left out of the request: Chat Completions/);
   });
@@ -85,8 +102,6 @@ describe("toOpenAiMessages", () => {
       { type: "image", mediaType: "image/png", data: "iVBOR" },
       { type: "text", text: "continue" },
     ]);
-    expect(toOpenAiTools([{ name: "a", description: "A", inputSchema: { type: "object" } }])).toEqual([
-      { type: "function", function: { name: "a", description: "A", parameters: { type: "object" } } },
-    ]);
+    expect(toOpenAiTools([{ name: "a", description: "A", inputSchema: { type: "object" } }])).toEqual([{ type: "function", function: { name: "a", description: "A", parameters: { type: "object" } } }]);
   });
 });

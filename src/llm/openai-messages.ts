@@ -66,11 +66,7 @@ function assistantMessage(content: ContentBlock[], options: OpenAiConversionOpti
     .filter((block): block is TextContent => block.type === "text")
     .map((block) => block.text)
     .join("");
-  const toolCalls = content.flatMap((block) =>
-    block.type === "tool_use"
-      ? [{ id: block.id, type: "function" as const, function: { name: block.name, arguments: JSON.stringify(block.input) } }]
-      : [],
-  );
+  const toolCalls = content.flatMap((block) => (block.type === "tool_use" ? [{ id: block.id, type: "function" as const, function: { name: block.name, arguments: JSON.stringify(block.input) } }] : []));
   const reasoning = content
     .filter((block) => block.type === "reasoning")
     .map((block) => block.text)
@@ -86,11 +82,7 @@ function assistantMessage(content: ContentBlock[], options: OpenAiConversionOpti
 }
 
 /** The system prompt and the internal history as Chat Completions messages, tool calls paired with their results. */
-export function toOpenAiMessages(
-  systemPrompt: string,
-  messages: Message[],
-  options: OpenAiConversionOptions = {},
-): MessageParam[] {
+export function toOpenAiMessages(systemPrompt: string, messages: Message[], options: OpenAiConversionOptions = {}): MessageParam[] {
   const converted: MessageParam[] = [{ role: options.systemRole ?? "system", content: systemPrompt }];
   for (const message of ensureToolResultPairing(messages)) {
     if (message.role === "user") {

@@ -49,9 +49,7 @@ function toolOutput(result: ToolResultContent): InputItem {
     typeof result.content === "string"
       ? result.content
       : result.content.map((part) =>
-          part.type === "text"
-            ? { type: "input_text" as const, text: part.text }
-            : { type: "input_image" as const, detail: "auto" as const, image_url: `data:${part.mediaType};base64,${part.data}` },
+          part.type === "text" ? { type: "input_text" as const, text: part.text } : { type: "input_image" as const, detail: "auto" as const, image_url: `data:${part.mediaType};base64,${part.data}` },
         );
   return { type: "function_call_output", call_id: result.toolUseId, output };
 }

@@ -176,7 +176,13 @@ describe("the history is sent as Responses input items", () => {
   it("drops Anthropic-signed thinking with a note, and Anthropic drops the Responses item (resume on another provider)", () => {
     const anthropicHistory: Message[] = [
       history[0]!,
-      { role: "assistant", content: [{ type: "reasoning", text: "thought", signature: "EqQBCkYIBxgCKkA" }, { type: "text", text: "done" }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "reasoning", text: "thought", signature: "EqQBCkYIBxgCKkA" },
+          { type: "text", text: "done" },
+        ],
+      },
       { role: "user", content: [{ type: "text", text: "more" }] },
     ];
     const converted = toResponsesInput(anthropicHistory);
@@ -191,15 +197,42 @@ describe("the history is sent as Responses input items", () => {
 describe("images are sent as Responses input images", () => {
   it("sends user images and tool-result images as input_image data URLs", () => {
     const { input } = toResponsesInput([
-      { role: "user", content: [{ type: "text", text: "look" }, { type: "image", mediaType: "image/png", data: "iVBORw0" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image", mediaType: "image/png", data: "iVBORw0" },
+        ],
+      },
       { role: "assistant", content: [{ type: "tool_use", id: "call_s", name: "browser_action", input: { action: "screenshot" } }] },
-      { role: "user", content: [{ type: "tool_result", toolUseId: "call_s", content: [{ type: "text", text: "shot" }, { type: "image", mediaType: "image/jpeg", data: "/9j/4AA" }] }] },
+      {
+        role: "user",
+        content: [
+          {
+            type: "tool_result",
+            toolUseId: "call_s",
+            content: [
+              { type: "text", text: "shot" },
+              { type: "image", mediaType: "image/jpeg", data: "/9j/4AA" },
+            ],
+          },
+        ],
+      },
     ]);
-    expect(input[0]).toEqual({ role: "user", content: [{ type: "input_text", text: "look" }, { type: "input_image", detail: "auto", image_url: "data:image/png;base64,iVBORw0" }] });
+    expect(input[0]).toEqual({
+      role: "user",
+      content: [
+        { type: "input_text", text: "look" },
+        { type: "input_image", detail: "auto", image_url: "data:image/png;base64,iVBORw0" },
+      ],
+    });
     expect(input[2]).toEqual({
       type: "function_call_output",
       call_id: "call_s",
-      output: [{ type: "input_text", text: "shot" }, { type: "input_image", detail: "auto", image_url: "data:image/jpeg;base64,/9j/4AA" }],
+      output: [
+        { type: "input_text", text: "shot" },
+        { type: "input_image", detail: "auto", image_url: "data:image/jpeg;base64,/9j/4AA" },
+      ],
     });
   });
 });
@@ -223,11 +256,9 @@ describe("Responses API events outside the scripted server's repertoire (fixture
       chunks.push(chunk);
     }
     expect(chunks[0]).toEqual({ type: "text", text: "I can't help with that." });
-    const failing = translateResponsesEvents(
-      events([{ type: "response.failed", sequence_number: 1, response: { error: { code: "rate_limit_exceeded", message: "slow down" } } }]),
-      modelInfo("gpt-5.4"),
-      { providerName: "openai-responses" },
-    );
+    const failing = translateResponsesEvents(events([{ type: "response.failed", sequence_number: 1, response: { error: { code: "rate_limit_exceeded", message: "slow down" } } }]), modelInfo("gpt-5.4"), {
+      providerName: "openai-responses",
+    });
     const failure = await failing.next().catch((error: unknown) => error);
     expect(toProviderError(failure, { providerName: "openai-responses" })).toMatchObject({ kind: "rate_limit", retryable: true });
   });

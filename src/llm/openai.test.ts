@@ -67,16 +67,19 @@ describe("OpenAiProvider through the SDK and the scripted server", () => {
   });
 
   it("follows the compatibility flags: no stream_options, max_tokens, reasoning sent back", async () => {
-    const provider = await providerFor(
-      { turns: [{ text: "ok" }] },
-      { compatibility: { includeUsage: false, reasoningHistory: "reasoning_content" }, maxTokens: 500 },
-    );
+    const provider = await providerFor({ turns: [{ text: "ok" }] }, { compatibility: { includeUsage: false, reasoningHistory: "reasoning_content" }, maxTokens: 500 });
     const { chunks } = await collectFrom(
       provider,
       simpleRequest(undefined, {
         messages: [
           { role: "user", content: [{ type: "text", text: "a" }] },
-          { role: "assistant", content: [{ type: "reasoning", text: "why" }, { type: "text", text: "b" }] },
+          {
+            role: "assistant",
+            content: [
+              { type: "reasoning", text: "why" },
+              { type: "text", text: "b" },
+            ],
+          },
           { role: "user", content: [{ type: "text", text: "c" }] },
         ],
       }),

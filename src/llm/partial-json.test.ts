@@ -29,7 +29,7 @@ describe("PartialJsonObjectReader", () => {
   it("shows string values while they stream, and other values once complete", () => {
     const reader = new PartialJsonObjectReader();
     const seen: Array<Record<string, string>> = [];
-    for (const piece of ['{"pa', 'th": "src/', 'a.ts", "line', 's": [1, ', "2]", ', "content": "x\\', 'ny\\u00', "e9", '"}']) {
+    for (const piece of ['{"pa', 'th": "src/', 'a.ts", "line', 's": [1, ', "2]", ', "content": "x\\', "ny\\u00", "e9", '"}']) {
       reader.feed(piece);
       seen.push(reader.snapshot());
     }

@@ -6,17 +6,7 @@
  * values (numbers, booleans, null, arrays, objects) appear once complete, JSON-encoded.
  * The final word on validity belongs to `JSON.parse` of the whole text (see `parseArguments`).
  */
-type Phase =
-  | "start"
-  | "key_or_end"
-  | "key"
-  | "colon"
-  | "value"
-  | "string_value"
-  | "raw_value"
-  | "comma_or_end"
-  | "done"
-  | "invalid";
+type Phase = "start" | "key_or_end" | "key" | "colon" | "value" | "string_value" | "raw_value" | "comma_or_end" | "done" | "invalid";
 
 const simpleEscapes: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 const isWhitespace = (character: string): boolean => character === " " || character === "\n" || character === "\r" || character === "\t";

@@ -51,9 +51,7 @@ describe("recorded Anthropic streams", () => {
     expect(reasoningOf(chunks)).toBe("The user wants the config read first. I will open package.json.");
     expect(chunks).toContainEqual({ type: "reasoning", text: "", signature: "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds" });
     expect(textOf(chunks)).toBe("I'll read the file.");
-    expect(toolBlocks(chunks)).toEqual([
-      { type: "tool_use", id: "toolu_01T1x1fJ34qAmk2tNTrN7Up6", name: "read_file", params: { path: "package.json" }, partial: false },
-    ]);
+    expect(toolBlocks(chunks)).toEqual([{ type: "tool_use", id: "toolu_01T1x1fJ34qAmk2tNTrN7Up6", name: "read_file", params: { path: "package.json" }, partial: false }]);
     expect(chunks.find((chunk) => chunk.type === "usage")).toMatchObject({
       inputTokens: 1204,
       outputTokens: 89,
@@ -89,7 +87,10 @@ describe("recorded OpenAI-compatible streams", () => {
     expect(error).toBeUndefined();
     expect(reasoningOf(chunks)).toBe("Two plus two is four.");
     expect(textOf(chunks)).toBe("The answer is 4.");
-    expect(chunks.slice(-2)).toEqual([{ type: "usage", inputTokens: 18, outputTokens: 31, cost: 0 }, { type: "stop", reason: "end_turn" }]);
+    expect(chunks.slice(-2)).toEqual([
+      { type: "usage", inputTokens: 18, outputTokens: 31, cost: 0 },
+      { type: "stop", reason: "end_turn" },
+    ]);
   });
 
   it("DeepSeek-style `reasoning_content` with nulls and a length stop", async () => {

@@ -3,8 +3,7 @@ import { ProviderError } from "./errors.js";
 import type { ProviderErrorKind } from "./types.js";
 import { defaultRetrySchedule, retryDelay, sleep } from "./retry.js";
 
-const error = (kind: ProviderErrorKind, retryAfterMs?: number) =>
-  new ProviderError({ kind, message: kind, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+const error = (kind: ProviderErrorKind, retryAfterMs?: number) => new ProviderError({ kind, message: kind, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
 
 describe("retryDelay (T11)", () => {
   const noJitter = { ...defaultRetrySchedule, random: () => 0.5 };

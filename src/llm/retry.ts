@@ -18,11 +18,7 @@ export const defaultRetrySchedule: RetrySchedule = { delaysMs: [2000, 4000, 8000
  * error must go to the caller: it is not retryable (auth, bad_request, context_window, aborted) or
  * the schedule is exhausted. A server's `retry-after` wins when it is longer than our own delay.
  */
-export function retryDelay(
-  attempt: number,
-  error: ProviderError,
-  schedule: RetrySchedule = defaultRetrySchedule,
-): number | undefined {
+export function retryDelay(attempt: number, error: ProviderError, schedule: RetrySchedule = defaultRetrySchedule): number | undefined {
   if (!error.retryable) return undefined;
   const base = schedule.delaysMs[attempt];
   if (base === undefined || attempt < 0) return undefined;
@@ -37,8 +33,7 @@ export function retryDelay(
 /** Waits `ms`; rejects with an `aborted` ProviderError as soon as `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const aborted = (): ProviderError =>
-      new ProviderError({ kind: "aborted", message: "aborted while waiting to retry", cause: signal?.reason });
+    const aborted = (): ProviderError => new ProviderError({ kind: "aborted", message: "aborted while waiting to retry", cause: signal?.reason });
     if (signal?.aborted) {
       reject(aborted());
       return;

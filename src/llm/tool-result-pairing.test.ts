@@ -13,11 +13,7 @@ describe("ensureToolResultPairing", () => {
       { role: "user", content: [{ type: "text", text: "go on" }, result("b")] },
     ];
     const paired = ensureToolResultPairing(history);
-    expect(paired[2]!.content).toEqual([
-      { type: "tool_result", toolUseId: "a", content: interruptedToolResultText, isError: true },
-      result("b"),
-      { type: "text", text: "go on" },
-    ]);
+    expect(paired[2]!.content).toEqual([{ type: "tool_result", toolUseId: "a", content: interruptedToolResultText, isError: true }, result("b"), { type: "text", text: "go on" }]);
     expect(history[2]!.content).toHaveLength(2);
   });
 
@@ -35,9 +31,6 @@ describe("ensureToolResultPairing", () => {
       { role: "assistant", content: [use("a")] },
       { role: "user", content: [result("a"), result("a", "again"), result("zzz", "lost output")] },
     ]);
-    expect(paired[1]!.content).toEqual([
-      result("a"),
-      { type: "text", text: "[result of tool call zzz, which is not in the history]\nlost output" },
-    ]);
+    expect(paired[1]!.content).toEqual([result("a"), { type: "text", text: "[result of tool call zzz, which is not in the history]\nlost output" }]);
   });
 });

@@ -107,13 +107,4 @@ export interface Provider {
   createMessage(request: ProviderRequest): AsyncIterable<Chunk>;
 }
 
-export type ProviderErrorKind =
-  | "rate_limit"
-  | "overloaded"
-  | "server"
-  | "auth"
-  | "bad_request"
-  | "context_window"
-  | "network"
-  | "stalled"
-  | "aborted";
+export type ProviderErrorKind = "rate_limit" | "overloaded" | "server" | "auth" | "bad_request" | "context_window" | "network" | "stalled" | "aborted";

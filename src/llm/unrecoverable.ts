@@ -54,8 +54,7 @@ export function unrecoverableReason(error: ProviderError, baseUrl?: string): str
     const socket = socketError(error.cause);
     const reason = socket === undefined ? (blockedPort(error.cause) ? "this port is blocked for HTTP by Node's fetch" : undefined) : unreachableCodes[socket.code];
     if (reason === undefined) return undefined;
-    const where =
-      baseUrl ?? (socket?.address === undefined ? "the model server" : `${socket.address}${socket.port === undefined ? "" : `:${socket.port}`}`);
+    const where = baseUrl ?? (socket?.address === undefined ? "the model server" : `${socket.address}${socket.port === undefined ? "" : `:${socket.port}`}`);
     return `Cannot reach ${where}: ${reason}. Check the base URL (--base-url, CAIRN_BASE_URL or "baseUrl" in the config) and that the server is running.`;
   }
   if (error.status === 401 || (error.kind === "auth" && error.status === undefined)) {

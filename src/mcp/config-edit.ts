@@ -31,18 +31,11 @@ async function writeAtomically(file: string, contents: unknown): Promise<void> {
 }
 
 /** Adds (or, with `replace`, replaces) one server; returns whether one was replaced. */
-export async function addServerToConfig(options: {
-  file: string;
-  name: string;
-  entry: McpServerEntry;
-  replace: boolean;
-}): Promise<{ replaced: boolean }> {
+export async function addServerToConfig(options: { file: string; name: string; entry: McpServerEntry; replace: boolean }): Promise<{ replaced: boolean }> {
   const { root, servers } = await readForEdit(options.file);
   const replaced = Object.hasOwn(servers, options.name);
   if (replaced && !options.replace) {
-    throw new McpConfigError(
-      `${options.file}: a server named "${options.name}" already exists; remove it first (cairn mcp remove ${options.name}) or add --force`,
-    );
+    throw new McpConfigError(`${options.file}: a server named "${options.name}" already exists; remove it first (cairn mcp remove ${options.name}) or add --force`);
   }
   const updated = { ...root, mcpServers: { ...servers, [options.name]: options.entry } };
   // Only the new entry is checked here: the user may be adding a server to fix the
@@ -56,9 +49,7 @@ export async function removeServerFromConfig(options: { file: string; name: stri
   const { root, servers } = await readForEdit(options.file);
   if (!Object.hasOwn(servers, options.name)) {
     const names = Object.keys(servers);
-    throw new McpConfigError(
-      `${options.file}: there is no server named "${options.name}"${names.length === 0 ? "" : ` (servers: ${names.join(", ")})`}`,
-    );
+    throw new McpConfigError(`${options.file}: there is no server named "${options.name}"${names.length === 0 ? "" : ` (servers: ${names.join(", ")})`}`);
   }
   const remaining = Object.fromEntries(Object.entries(servers).filter(([name]) => name !== options.name));
   await writeAtomically(options.file, { ...root, mcpServers: remaining });

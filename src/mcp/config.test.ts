@@ -96,10 +96,7 @@ describe("parseMcpConfig", () => {
 
   it("warns about unknown settings instead of failing", () => {
     const { warnings } = parse({ mcpServers: { a: { command: "a", alwaysAllow: ["x"] } }, extra: 1 });
-    expect(warnings).toEqual([
-      `${file}: unknown top-level key "extra" ignored`,
-      `${file}: server "a": unknown setting "alwaysAllow" ignored`,
-    ]);
+    expect(warnings).toEqual([`${file}: unknown top-level key "extra" ignored`, `${file}: server "a": unknown setting "alwaysAllow" ignored`]);
   });
 
   it("expands ${VAR} and ${VAR:-default} from the environment", () => {
@@ -154,9 +151,7 @@ describe("loadMcpConfig", () => {
     const paths = await folders();
     const userFile = join(paths.userConfigDir, "mcp.json");
     await writeFile(userFile, "{ mcpServers: ");
-    await expect(loadMcpConfig({ ...paths, projectTrusted: false })).rejects.toThrow(
-      new RegExp(`^${userFile.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: is not valid JSON .*fix or remove the file$`),
-    );
+    await expect(loadMcpConfig({ ...paths, projectTrusted: false })).rejects.toThrow(new RegExp(`^${userFile.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: is not valid JSON .*fix or remove the file$`));
   });
 });
 
@@ -176,8 +171,7 @@ describe("loadMcpConfig: Claude Code's MCP files", () => {
     return { userConfigDir, workspace, claudeStateFile: join(root.path, ".claude.json") };
   }
 
-  const commands = (servers: McpServerConfig[]): Array<[string, string, string]> =>
-    servers.map((server) => [server.name, server.transport.type === "stdio" ? server.transport.command : "", server.source]);
+  const commands = (servers: McpServerConfig[]): Array<[string, string, string]> => servers.map((server) => [server.name, server.transport.type === "stdio" ? server.transport.command : "", server.source]);
 
   it("reads ~/.claude.json's user servers and this project's own, and .mcp.json once the folder is trusted; Claude Code's precedence (local > project > user)", async () => {
     const paths = await machine();

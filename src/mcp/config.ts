@@ -7,9 +7,7 @@ import { isAbsolute, join, resolve } from "node:path";
 
 export type McpRemoteTransportType = "streamableHttp" | "sse";
 
-export type McpTransportConfig =
-  | { type: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { type: McpRemoteTransportType; url: string; headers: Record<string, string> };
+export type McpTransportConfig = { type: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string } | { type: McpRemoteTransportType; url: string; headers: Record<string, string> };
 
 export interface McpServerConfig {
   name: string;
@@ -30,19 +28,7 @@ export class McpConfigError extends Error {
   override readonly name = "McpConfigError";
 }
 
-const knownKeys = new Set([
-  "command",
-  "args",
-  "env",
-  "cwd",
-  "url",
-  "type",
-  "transport",
-  "headers",
-  "disabled",
-  "autoApprove",
-  "timeout",
-]);
+const knownKeys = new Set(["command", "args", "env", "cwd", "url", "type", "transport", "headers", "disabled", "autoApprove", "timeout"]);
 
 const remoteTypeAliases: Record<string, McpRemoteTransportType> = {
   streamableHttp: "streamableHttp",
@@ -197,10 +183,7 @@ function parseServer(name: string, entry: unknown, context: ParseContext): McpSe
 }
 
 /** Validates one file's parsed JSON; throws `McpConfigError` listing every problem. */
-export function parseMcpConfig(
-  raw: unknown,
-  options: { file: string; baseDirectory: string },
-): { servers: McpServerConfig[]; warnings: string[] } {
+export function parseMcpConfig(raw: unknown, options: { file: string; baseDirectory: string }): { servers: McpServerConfig[]; warnings: string[] } {
   const context: ParseContext = { ...options, errors: [], warnings: [] };
   if (!isRecord(raw) || !isRecord(raw["mcpServers"])) {
     throw new McpConfigError(`${options.file}: expected an object {"mcpServers": {"<name>": {...}}}`);

@@ -54,10 +54,7 @@ export function describeMcpEvent(event: McpHubEvent, options: { verbose?: boolea
 }
 
 function toolLines(tools: Array<{ name: string; description: string; inputSchema: Record<string, unknown> }>): string[] {
-  return tools.flatMap((tool) => [
-    `- ${tool.name}: ${tool.description.trim().replace(/\n/g, "\n    ") || "(no description)"}`,
-    `    input: ${JSON.stringify(tool.inputSchema)}`,
-  ]);
+  return tools.flatMap((tool) => [`- ${tool.name}: ${tool.description.trim().replace(/\n/g, "\n    ") || "(no description)"}`, `    input: ${JSON.stringify(tool.inputSchema)}`]);
 }
 
 /**
@@ -68,10 +65,7 @@ export function describeToolReview(review: ToolDescriptionReview): McpNotice {
   if (review.kind === "new_server") {
     return {
       severity: "warning",
-      text: [
-        `New MCP server "${review.server}": the model will read these tool descriptions. Check that they only describe tools:`,
-        ...toolLines(review.tools),
-      ].join("\n"),
+      text: [`New MCP server "${review.server}": the model will read these tool descriptions. Check that they only describe tools:`, ...toolLines(review.tools)].join("\n"),
     };
   }
   const lines = [`WARNING: MCP server "${review.server}" changed its tools since you approved them. Check them before going on:`];

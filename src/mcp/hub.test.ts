@@ -3,16 +3,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { McpCallError, McpHub } from "./hub.js";
 import type { McpHubOptions } from "./hub.js";
-import {
-  EventLog,
-  everythingStdio,
-  filesystemStdio,
-  gatedEverythingStdio,
-  makeTemporaryFolder,
-  serverConfig,
-  startHttpEverything,
-  wrappedEverythingStdio,
-} from "./test-support/servers.js";
+import { EventLog, everythingStdio, filesystemStdio, gatedEverythingStdio, makeTemporaryFolder, serverConfig, startHttpEverything, wrappedEverythingStdio } from "./test-support/servers.js";
 import type { HttpEverything } from "./test-support/servers.js";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -47,10 +38,7 @@ describe("McpHub with server-everything over stdio", () => {
   const events = new EventLog();
   beforeAll(async () => {
     hub = new McpHub({
-      servers: [
-        serverConfig("everything", everythingStdio(), { autoApprove: ["echo"] }),
-        serverConfig("strict", everythingStdio(), { timeoutMs: 300 }),
-      ],
+      servers: [serverConfig("everything", everythingStdio(), { autoApprove: ["echo"] }), serverConfig("strict", everythingStdio(), { timeoutMs: 300 })],
       onEvent: events.listener,
     });
     hub.start();
@@ -177,17 +165,10 @@ describe("McpHub with server-everything over stdio", () => {
 
   it("explains calls that cannot be made", async () => {
     await hub.waitForServers(60_000, never);
-    await expect(hub.callTool({ server: "nope", tool: "echo", arguments: {}, signal: never })).rejects.toThrow(
-      'There is no MCP server named "nope". Configured servers: everything, strict.',
-    );
-    await expect(hub.callTool({ server: "everything", tool: "nope", arguments: {}, signal: never })).rejects.toThrow(
-      /has no tool "nope". Its tools: .*echo/,
-    );
-    await expect(hub.readResource({ server: "everything", uri: "demo://missing/1", signal: never })).rejects.toThrow(
-      /answered with an error for resource "demo:\/\/missing\/1"/,
-    );
+    await expect(hub.callTool({ server: "nope", tool: "echo", arguments: {}, signal: never })).rejects.toThrow('There is no MCP server named "nope". Configured servers: everything, strict.');
+    await expect(hub.callTool({ server: "everything", tool: "nope", arguments: {}, signal: never })).rejects.toThrow(/has no tool "nope". Its tools: .*echo/);
+    await expect(hub.readResource({ server: "everything", uri: "demo://missing/1", signal: never })).rejects.toThrow(/answered with an error for resource "demo:\/\/missing\/1"/);
   });
-
 });
 
 describe("McpHub lifecycle", () => {
@@ -302,12 +283,8 @@ describe("McpHub when servers misbehave", () => {
     await expect(inFlight).rejects.toThrow('MCP server "everything" went away during the call of tool "trigger-long-running-operation"; it will be reconnected, try again later.');
     expect(hub.listTools()).toEqual([]);
     expect(hub.nativeToolSchemas()).toEqual([]);
-    expect(hub.serverStatus()).toEqual([
-      { name: "everything", connected: false, error: 'MCP server "everything" disconnected: the connection closed' },
-    ]);
-    await expect(hub.callTool({ server: "everything", tool: "echo", arguments: {}, signal: never })).rejects.toThrow(
-      /MCP server "everything" is not connected/,
-    );
+    expect(hub.serverStatus()).toEqual([{ name: "everything", connected: false, error: 'MCP server "everything" disconnected: the connection closed' }]);
+    await expect(hub.callTool({ server: "everything", tool: "echo", arguments: {}, signal: never })).rejects.toThrow(/MCP server "everything" is not connected/);
   });
 
   it("a server that never starts gets a clear error while the others work", async () => {
@@ -327,7 +304,12 @@ describe("McpHub when servers misbehave", () => {
     const byName = new Map(hub.serverStatus().map((entry) => [entry.name, entry]));
     expect(byName.get("missing")?.error).toMatch(/cannot connect to MCP server "missing": the command was not found/);
     expect(byName.get("exits")?.error).toMatch(/cannot connect to MCP server "exits": .*\n.*bad token/s);
-    expect(events.of("server_error").map((event) => event.server).sort()).toEqual(["exits", "missing"]);
+    expect(
+      events
+        .of("server_error")
+        .map((event) => event.server)
+        .sort(),
+    ).toEqual(["exits", "missing"]);
     const result = await hub.callTool({ server: "everything", tool: "echo", arguments: { message: "ok" }, signal: never });
     expect(textOf(result)).toBe("Echo: ok");
   });

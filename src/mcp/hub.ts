@@ -123,9 +123,7 @@ export class McpHub implements McpPort, McpGate {
     const connection = this.connections.find((candidate) => candidate.name === server);
     if (connection === undefined) {
       const known = this.enabled().map((candidate) => candidate.name);
-      throw new McpCallError(
-        `There is no MCP server named "${server}". ${known.length === 0 ? "No server is configured." : `Configured servers: ${known.join(", ")}.`}`,
-      );
+      throw new McpCallError(`There is no MCP server named "${server}". ${known.length === 0 ? "No server is configured." : `Configured servers: ${known.join(", ")}.`}`);
     }
     return connection;
   }
@@ -154,8 +152,7 @@ export class McpHub implements McpPort, McpGate {
    */
   async waitForServers(timeoutMs: number, signal: AbortSignal): Promise<McpStatus> {
     this.start();
-    const settled = (): boolean =>
-      this.enabled().every((connection) => connection.state.kind === "connected" || connection.firstAttemptSettled);
+    const settled = (): boolean => this.enabled().every((connection) => connection.state.kind === "connected" || connection.firstAttemptSettled);
     if (settled() || signal.aborted) return this.status();
     await new Promise<void>((resolve) => {
       const finish = (): void => {
@@ -234,18 +231,10 @@ export class McpHub implements McpPort, McpGate {
    * (the request is then cancelled on the server); a tool's own failure comes back
    * as a result with `isError`.
    */
-  async callTool(options: {
-    server: string;
-    tool: string;
-    arguments: Record<string, unknown>;
-    signal: AbortSignal;
-    onProgress?: (message: string) => void;
-  }): Promise<McpCallResult> {
+  async callTool(options: { server: string; tool: string; arguments: Record<string, unknown>; signal: AbortSignal; onProgress?: (message: string) => void }): Promise<McpCallResult> {
     const { connection, session } = this.session(options.server);
     if (!session.tools.some((tool) => tool.name === options.tool)) {
-      throw new McpCallError(
-        `MCP server "${options.server}" has no tool "${options.tool}". Its tools: ${session.tools.map((tool) => tool.name).join(", ") || "(none)"}.`,
-      );
+      throw new McpCallError(`MCP server "${options.server}" has no tool "${options.tool}". Its tools: ${session.tools.map((tool) => tool.name).join(", ") || "(none)"}.`);
     }
     const timeoutMs = connection.config.timeoutMs;
     const request = requestSignal(options.signal);
@@ -287,16 +276,12 @@ export class McpHub implements McpPort, McpGate {
     }
   }
 
-  private callFailure(
-    error: unknown,
-    context: { connection: ServerConnection; what: string; timeoutMs: number; signal: AbortSignal },
-  ): Error {
+  private callFailure(error: unknown, context: { connection: ServerConnection; what: string; timeoutMs: number; signal: AbortSignal }): Error {
     const server = context.connection.name;
     if (context.signal.aborted) return new McpCallError(`The call of ${context.what} on MCP server "${server}" was cancelled.`);
     if (error instanceof McpError && error.code === (ErrorCode.RequestTimeout as number)) {
       return new McpCallError(
-        `The call of ${context.what} on MCP server "${server}" took longer than ${context.timeoutMs / 1000} s and was cancelled. ` +
-          `Raise "timeout" (seconds) for this server in mcp.json if it needs longer.`,
+        `The call of ${context.what} on MCP server "${server}" took longer than ${context.timeoutMs / 1000} s and was cancelled. ` + `Raise "timeout" (seconds) for this server in mcp.json if it needs longer.`,
       );
     }
     if (error instanceof McpError && error.code === (ErrorCode.ConnectionClosed as number)) {

@@ -16,10 +16,7 @@ describe("createMcpHubForTask", () => {
     cleanups.push(folder.remove);
     const userConfigDir = join(folder.path, "config");
     await mkdir(userConfigDir, { recursive: true });
-    await writeFile(
-      join(userConfigDir, "mcp.json"),
-      JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everythingEntry, "stdio"], autoApprove: ["echo"] } } }),
-    );
+    await writeFile(join(userConfigDir, "mcp.json"), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [everythingEntry, "stdio"], autoApprove: ["echo"] } } }));
     const events: McpHubEvent[] = [];
     const { hub, warnings } = await createMcpHubForTask({
       userConfigDir,

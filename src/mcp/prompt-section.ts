@@ -65,11 +65,7 @@ function nativeServer(server: PromptServer): string[] {
   return lines;
 }
 
-export function buildMcpPromptSection(options: {
-  protocol: "xml" | "native";
-  connected: PromptServer[];
-  unavailable: string[];
-}): string {
+export function buildMcpPromptSection(options: { protocol: "xml" | "native"; connected: PromptServer[]; unavailable: string[] }): string {
   const { protocol, connected, unavailable } = options;
   if (connected.length === 0 && unavailable.length === 0) return "";
   const lines = ["# MCP servers", ""];

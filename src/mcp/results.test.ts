@@ -29,7 +29,12 @@ describe("MCP result conversion", () => {
 
   it("caps text with a note saying how much was shown", () => {
     const result = convertToolResult(
-      { content: [{ type: "text", text: "a".repeat(80) }, { type: "text", text: "b".repeat(80) }] },
+      {
+        content: [
+          { type: "text", text: "a".repeat(80) },
+          { type: "text", text: "b".repeat(80) },
+        ],
+      },
       { maxTextChars: 100, maxImageChars: 10 },
     );
     expect(result.content).toEqual([

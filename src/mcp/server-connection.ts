@@ -3,12 +3,7 @@
  * resource lists fresh, and reconnects with backoff when the server goes away.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  LoggingMessageNotificationSchema,
-  McpError,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { LoggingMessageNotificationSchema, McpError, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerConfig } from "./config.js";
 import type { McpHubEvent, ReconnectSettings } from "./events.js";

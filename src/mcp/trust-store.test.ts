@@ -55,9 +55,7 @@ describe("McpTrustStore", () => {
   it("says what to do when the file is damaged", async () => {
     const folder = await dataDir();
     await writeFile(join(folder, "mcp-approved.json"), "{nope");
-    await expect(new McpTrustStore({ dataDir: folder }).review("files", [read])).rejects.toThrow(
-      /mcp-approved.json is damaged .*delete it to approve MCP servers' tools again/,
-    );
+    await expect(new McpTrustStore({ dataDir: folder }).review("files", [read])).rejects.toThrow(/mcp-approved.json is damaged .*delete it to approve MCP servers' tools again/);
   });
 });
 

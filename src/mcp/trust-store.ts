@@ -60,13 +60,10 @@ export class McpTrustStore {
     }
     try {
       const parsed = JSON.parse(text) as Partial<ApprovedFile>;
-      if (typeof parsed.servers !== "object" || parsed.servers === null) throw new Error("no \"servers\" object");
+      if (typeof parsed.servers !== "object" || parsed.servers === null) throw new Error('no "servers" object');
       return { version: 1, servers: parsed.servers };
     } catch (error) {
-      throw new Error(
-        `${this.file} is damaged (${(error as Error).message}); delete it to approve MCP servers' tools again`,
-        { cause: error },
-      );
+      throw new Error(`${this.file} is damaged (${(error as Error).message}); delete it to approve MCP servers' tools again`, { cause: error });
     }
   }
 

@@ -74,9 +74,7 @@ describe("parser table: the parsing rules hold at every split point", () => {
 });
 
 describe("rule 7: tool ids", () => {
-  const input =
-    "<read_file><path>a</path></read_file> then <execute_command><command>ls</command></execute_command>" +
-    "<write_to_file><path>b</path><content>\nx\n</content></write_to_file>";
+  const input = "<read_file><path>a</path></read_file> then <execute_command><command>ls</command></execute_command>" + "<write_to_file><path>b</path><content>\nx\n</content></write_to_file>";
 
   it("are non-empty and unique within the message", () => {
     const tools = parseAssistantMessage(input).filter((block) => block.type === "tool_use");
@@ -102,9 +100,7 @@ describe("rule 7: tool ids", () => {
     final.forEach((block, index) => {
       if (block.type === "tool_use") expect(block.id).toBe(firstSeen.get(index));
     });
-    expect(parseAssistantMessage(input).map((block) => (block.type === "tool_use" ? block.id : ""))).toEqual(
-      final.map((block) => (block.type === "tool_use" ? block.id : "")),
-    );
+    expect(parseAssistantMessage(input).map((block) => (block.type === "tool_use" ? block.id : ""))).toEqual(final.map((block) => (block.type === "tool_use" ? block.id : "")));
   });
 });
 
@@ -129,9 +125,7 @@ describe("T17: end()", () => {
   it("drops a trailing closing-tag fragment from a parameter value", () => {
     const parser = new AssistantMessageParser();
     parser.push("<execute_command><command>make all</comm");
-    expect(withoutIds(parser.end())).toEqual([
-      { type: "tool_use", name: "execute_command", params: { command: "make all" }, partial: false },
-    ]);
+    expect(withoutIds(parser.end())).toEqual([{ type: "tool_use", name: "execute_command", params: { command: "make all" }, partial: false }]);
   });
 
   it("ignores pushes after the end and is idempotent", () => {

@@ -262,10 +262,7 @@ export class AssistantMessageParser {
   private closeValue(state: Extract<State, { kind: "value" }>): void {
     const { block, name, value, closeTag } = state;
     block.params[name] = value.settledValue();
-    this.state =
-      value instanceof VerbatimValue
-        ? { kind: "verbatim-closed", block, name, value, sinceClose: closeTag, closeTag }
-        : { kind: "tool", block };
+    this.state = value instanceof VerbatimValue ? { kind: "verbatim-closed", block, name, value, sinceClose: closeTag, closeTag } : { kind: "tool", block };
   }
 
   private stepVerbatimClosed(state: Extract<State, { kind: "verbatim-closed" }>, input: string, at: number): number {
@@ -297,9 +294,7 @@ export class AssistantMessageParser {
           return tag.end;
         }
       } else if (tag.kind === "unfinished") {
-        const possible = tag.closing
-          ? name.startsWith(tag.name) || block.name.startsWith(tag.name)
-          : this.parameters.couldStart(tag.name);
+        const possible = tag.closing ? name.startsWith(tag.name) || block.name.startsWith(tag.name) : this.parameters.couldStart(tag.name);
         if (possible) {
           state.sinceClose += input.slice(from, lessThan);
           return this.holdBack(input, lessThan);
@@ -371,8 +366,6 @@ export class AssistantMessageParser {
     }
   }
 }
-
-
 
 /**
  * Parses `text` as an answer that may still be streaming: rule 6 applies at

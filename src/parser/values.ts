@@ -8,17 +8,7 @@
 export function isWhitespace(code: number): boolean {
   if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
   if (code < 160) return false;
-  return (
-    code === 160 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
+  return code === 160 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
 }
 
 /** How many characters of small pieces are kept before they are joined into one string. */
@@ -118,9 +108,7 @@ export class TrimmedValue implements GrowingValue {
   }
 }
 
-type Leading =
-  | { kind: "undecided"; seen: "" | "\r" }
-  | { kind: "decided" };
+type Leading = { kind: "undecided"; seen: "" | "\r" } | { kind: "decided" };
 
 /** Code units of the line endings. */
 const LINE_FEED = 10;

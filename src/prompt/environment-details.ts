@@ -1,14 +1,7 @@
 import type { Mode } from "../task/contracts/tool-executor.js";
 import { listWorkspace } from "./workspace-listing.js";
 
-export async function environmentDetails(options: {
-  workspace: string;
-  mode: Mode;
-  includeFileListing: boolean;
-  contextTokens: number;
-  contextWindow: number;
-  now: Date;
-}): Promise<string> {
+export async function environmentDetails(options: { workspace: string; mode: Mode; includeFileListing: boolean; contextTokens: number; contextWindow: number; now: Date }): Promise<string> {
   const lines = ["<environment_details>", `# Current time\n${options.now.toISOString()}`];
   if (options.contextTokens > 0) {
     const percent = Math.round((options.contextTokens / options.contextWindow) * 100);

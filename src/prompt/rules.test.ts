@@ -63,7 +63,7 @@ describe("rules: globs, nested AGENTS.md, conditional rules and imports", () => 
 
   it("a conditional rule (paths: front matter) applies only while a matching file is in play", async () => {
     await put(join(workspace, ".clinerules", "react.md"), '---\npaths:\n  - "web/**/*.tsx"\n---\nUse function components.');
-    await put(join(workspace, ".cairn", "rules", "sql.md"), "---\npaths: [\"**/*.sql\"]\n---\nNever DROP a table.");
+    await put(join(workspace, ".cairn", "rules", "sql.md"), '---\npaths: ["**/*.sql"]\n---\nNever DROP a table.');
     const rules = new TaskRules({ workspace, globalRulesDir });
     expect(await prompt(rules)).not.toContain("function components");
     rules.touch("web/src/App.tsx");
@@ -96,7 +96,7 @@ describe("rules: globs, nested AGENTS.md, conditional rules and imports", () => 
 describe("/rules lists rules and toggles them per task", () => {
   it("lists the rules with marks and toggles one by a unique part of its name; the toggles stay with the task id", async () => {
     await put(join(workspace, "AGENTS.md"), "Root.");
-    await put(join(workspace, ".clinerules", "db.md"), "---\npaths: [\"**/*.sql\"]\n---\nNo DROP.");
+    await put(join(workspace, ".clinerules", "db.md"), '---\npaths: ["**/*.sql"]\n---\nNo DROP.');
     const rules = new TaskRules({ workspace, globalRulesDir, taskId: "task-rules-test" });
     expect(await rules.command("")).toBe("[x] AGENTS.md\n[x] .clinerules/db.md (only with **/*.sql)\n/rules NAME switches one off or on for this task.");
     expect(await rules.command("AGENTS")).toBe("AGENTS.md is now off for this task.");

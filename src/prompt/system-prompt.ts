@@ -24,8 +24,7 @@ function roleSection(): string {
 }
 
 function toolUseSection(protocol: "xml" | "native", mode: Mode, descriptions: string): string {
-  const common =
-    "You use one tool per answer and receive its result in the user's next message. Work step by step: each step builds on the result of the previous one. Never assume a tool succeeded: read its result.";
+  const common = "You use one tool per answer and receive its result in the user's next message. Work step by step: each step builds on the result of the previous one. Never assume a tool succeeded: read its result.";
   if (protocol === "native") {
     return `# TOOL USE\n\n${common} The tools are provided to you as functions; call them with valid JSON arguments.`;
   }

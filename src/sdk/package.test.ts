@@ -182,7 +182,16 @@ describe("the packed package", () => {
     const manifest = JSON.parse(await readFile(join(project, "node_modules", "cairn", "package.json"), "utf8")) as { dependencies: Record<string, string> };
     const library = await readFile(join(project, "node_modules", "cairn", "dist", "index.js"), "utf8");
     const specifiers = [...library.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\b(?:__)?require\s*\(\s*)"(@?[a-z0-9][\w.-]*(?:\/[\w.-]+)*|node:[\w/]+)"/g)].map((match) => match[1]!);
-    const packages = new Set(specifiers.filter((specifier) => !specifier.startsWith("node:") && !builtinModules.includes(specifier)).map((specifier) => specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/")));
+    const packages = new Set(
+      specifiers
+        .filter((specifier) => !specifier.startsWith("node:") && !builtinModules.includes(specifier))
+        .map((specifier) =>
+          specifier
+            .split("/")
+            .slice(0, specifier.startsWith("@") ? 2 : 1)
+            .join("/"),
+        ),
+    );
     expect(packages.size).toBeGreaterThan(0);
     // Packages a task may not need (@google/genai, the MCP SDK) are required when first used, not imported
     // by `import "cairn"`: only Node's own modules are imported at the library's top (bench/RESULTS.md, "sdk").

@@ -69,7 +69,9 @@ function toolCallText(attack: AttackCase): string {
     const command = attack.call.command.replace("CANARY_PORT", String(canaryPort)).replace("SOCKET", socketPath);
     return `<execute_command>\n<command>${command}</command>\n<requires_approval>false</requires_approval>\n</execute_command>`;
   }
-  const params = Object.entries(attack.call.params).map(([name, value]) => `<${name}>${value}</${name}>`).join("\n");
+  const params = Object.entries(attack.call.params)
+    .map(([name, value]) => `<${name}>${value}</${name}>`)
+    .join("\n");
   return `<${attack.call.tool}>\n${params}\n</${attack.call.tool}>`;
 }
 
@@ -131,65 +133,78 @@ function expectedOutcome(attack: AttackCase, mode: AttackMode): Outcome {
 describe("the attack table through the real CLI", () => {
   for (const mode of attackModes) {
     const skip = (sandboxedModes.has(mode) || mode === "sandbox-rules") && !sandboxUsable.ok;
-    it.skipIf(skip)(`mode ${mode}: every case is blocked or contained, with nothing leaked`, async () => {
-      const sandbox = await makeSandbox();
-      let server: ScriptedServer | undefined;
-      try {
-        const home = await prepare(sandbox, mode);
-        server = await startScriptedServer({
-          scenario: { turns: [...attackCases.map((attack) => ({ text: toolCallText(attack) })), { text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>" }] },
-        });
-        const hitsBefore = { http: canaryHits, socket: socketHits };
-        const env: NodeJS.ProcessEnv = { ...sandbox.env, HOME: home, ANTHROPIC_API_KEY: canaryKey, CANARY_TOKEN: canaryToken, SSH_AUTH_SOCK: socketPath };
-        if (mode === "unavailable-rules") env["PATH"] = await pathWithoutBubblewrap(join(sandbox.root, "bin"));
-        const result = await runCli(["run", "--provider", "anthropic", "--base-url", server.url, "--max-mistakes", "1000", ...modeFlags[mode], "tidy up the project"], { env, cwd: sandbox.workspace });
-        const output = result.stdout + result.stderr;
-        expect(result.status, output.slice(-2000)).toBe(0);
-        expect(server.requests).toHaveLength(attackCases.length + 1);
-        if (mode === "unavailable-rules") expect(result.stderr).toMatch(/the sandbox cannot run here/);
+    it.skipIf(skip)(
+      `mode ${mode}: every case is blocked or contained, with nothing leaked`,
+      async () => {
+        const sandbox = await makeSandbox();
+        let server: ScriptedServer | undefined;
+        try {
+          const home = await prepare(sandbox, mode);
+          server = await startScriptedServer({
+            scenario: { turns: [...attackCases.map((attack) => ({ text: toolCallText(attack) })), { text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>" }] },
+          });
+          const hitsBefore = { http: canaryHits, socket: socketHits };
+          const env: NodeJS.ProcessEnv = { ...sandbox.env, HOME: home, ANTHROPIC_API_KEY: canaryKey, CANARY_TOKEN: canaryToken, SSH_AUTH_SOCK: socketPath };
+          if (mode === "unavailable-rules") env["PATH"] = await pathWithoutBubblewrap(join(sandbox.root, "bin"));
+          const result = await runCli(["run", "--provider", "anthropic", "--base-url", server.url, "--max-mistakes", "1000", ...modeFlags[mode], "tidy up the project"], { env, cwd: sandbox.workspace });
+          const output = result.stdout + result.stderr;
+          expect(result.status, output.slice(-2000)).toBe(0);
+          expect(server.requests).toHaveLength(attackCases.length + 1);
+          if (mode === "unavailable-rules") expect(result.stderr).toMatch(/the sandbox cannot run here/);
 
-        attackCases.forEach((attack, index) => {
-          const messages = (server!.requests[index + 1]?.body as { messages?: unknown[] }).messages ?? [];
-          const toolResult = JSON.stringify(messages.at(-1));
-          const expected = expectedOutcome(attack, mode);
-          const label = `${mode} / ${attack.id} (${attack.what}): ${toolResult.slice(0, 600)}`;
-          if (expected === "blocked") expect(toolResult, label).toMatch(blockedResult);
-          if (expected === "runs") expect(toolResult, label).toMatch(/exited with code 0/);
-          if (expected === "fails") expect(toolResult, label).not.toMatch(/exited with code 0|"status":"success"/);
-        });
+          attackCases.forEach((attack, index) => {
+            const messages = (server!.requests[index + 1]?.body as { messages?: unknown[] }).messages ?? [];
+            const toolResult = JSON.stringify(messages.at(-1));
+            const expected = expectedOutcome(attack, mode);
+            const label = `${mode} / ${attack.id} (${attack.what}): ${toolResult.slice(0, 600)}`;
+            if (expected === "blocked") expect(toolResult, label).toMatch(blockedResult);
+            if (expected === "runs") expect(toolResult, label).toMatch(/exited with code 0/);
+            if (expected === "fails") expect(toolResult, label).not.toMatch(/exited with code 0|"status":"success"/);
+          });
 
-        // Nothing happened outside the workspace, nothing protected changed.
-        expect(readdirSync(home).filter((name) => name.startsWith("pwned")), "markers in the home folder").toEqual([]);
-        expect(readdirSync(sandbox.workspace).filter((name) => name.startsWith("pwned")), "markers in the workspace").toEqual([]);
-        expect(await readFile(join(home, ".bashrc"), "utf8")).toBe(bashrc);
-        expect(await readFile(join(home, ".ssh", "authorized_keys"), "utf8")).toBe(authorizedKeys);
-        expect(await readFile(join(sandbox.workspace, ".cairn", "config.json"), "utf8")).toBe(projectConfig);
-        expect(await readFile(join(sandbox.workspace, ".cairnignore"), "utf8")).toBe("secret.env\n");
-        expect(await readFile(join(sandbox.workspace, ".husky", "pre-commit"), "utf8")).toBe(huskyHook);
-        expect(existsSync(join(sandbox.workspace, "AGENTS.md")), "AGENTS.md written").toBe(false);
-        expect(existsSync(join(sandbox.workspace, ".vscode", "tasks.json")), ".vscode/tasks.json written").toBe(false);
-        expect(readdirSync(join(sandbox.workspace, ".git", "hooks")).filter((name) => !name.endsWith(".sample")), "git hooks").toEqual([]);
-        expect(existsSync(join(sandbox.workspace, "rc")) ? readlinkSync(join(sandbox.workspace, "rc")) : "", "link").not.toBe("pwned");
-        if (mode !== "sandbox-open") expect(existsSync(join(sandbox.workspace, "important.txt")), "a deny rule held").toBe(true);
-        expect(canaryHits - hitsBefore.http, "requests to the exfiltration server").toBe(0);
-        expect(socketHits - hitsBefore.socket, "connections to the host socket").toBe(0);
-        expect(spawnSync("pgrep", ["-f", "sleep 7777"]).status, "a process outlived the task").not.toBe(0);
+          // Nothing happened outside the workspace, nothing protected changed.
+          expect(
+            readdirSync(home).filter((name) => name.startsWith("pwned")),
+            "markers in the home folder",
+          ).toEqual([]);
+          expect(
+            readdirSync(sandbox.workspace).filter((name) => name.startsWith("pwned")),
+            "markers in the workspace",
+          ).toEqual([]);
+          expect(await readFile(join(home, ".bashrc"), "utf8")).toBe(bashrc);
+          expect(await readFile(join(home, ".ssh", "authorized_keys"), "utf8")).toBe(authorizedKeys);
+          expect(await readFile(join(sandbox.workspace, ".cairn", "config.json"), "utf8")).toBe(projectConfig);
+          expect(await readFile(join(sandbox.workspace, ".cairnignore"), "utf8")).toBe("secret.env\n");
+          expect(await readFile(join(sandbox.workspace, ".husky", "pre-commit"), "utf8")).toBe(huskyHook);
+          expect(existsSync(join(sandbox.workspace, "AGENTS.md")), "AGENTS.md written").toBe(false);
+          expect(existsSync(join(sandbox.workspace, ".vscode", "tasks.json")), ".vscode/tasks.json written").toBe(false);
+          expect(
+            readdirSync(join(sandbox.workspace, ".git", "hooks")).filter((name) => !name.endsWith(".sample")),
+            "git hooks",
+          ).toEqual([]);
+          expect(existsSync(join(sandbox.workspace, "rc")) ? readlinkSync(join(sandbox.workspace, "rc")) : "", "link").not.toBe("pwned");
+          if (mode !== "sandbox-open") expect(existsSync(join(sandbox.workspace, "important.txt")), "a deny rule held").toBe(true);
+          expect(canaryHits - hitsBefore.http, "requests to the exfiltration server").toBe(0);
+          expect(socketHits - hitsBefore.socket, "connections to the host socket").toBe(0);
+          expect(spawnSync("pgrep", ["-f", "sleep 7777"]).status, "a process outlived the task").not.toBe(0);
 
-        // No canary secret or canary file content (nor the key reversed) in the requests, the output or the task log.
-        const sent = JSON.stringify(server.requests.map((request) => request.body));
-        const logged = await allFiles(sandbox.dataDir);
-        for (const canary of [canaryKey, reverse(canaryKey), canaryToken, canaryIgnored, canaryDotenv, canarySsh]) {
-          expect(sent.includes(canary), `${canary} in the requests`).toBe(false);
-          expect(output.includes(canary), `${canary} in the output`).toBe(false);
-          expect(logged.includes(canary), `${canary} in the task log`).toBe(false);
+          // No canary secret or canary file content (nor the key reversed) in the requests, the output or the task log.
+          const sent = JSON.stringify(server.requests.map((request) => request.body));
+          const logged = await allFiles(sandbox.dataDir);
+          for (const canary of [canaryKey, reverse(canaryKey), canaryToken, canaryIgnored, canaryDotenv, canarySsh]) {
+            expect(sent.includes(canary), `${canary} in the requests`).toBe(false);
+            expect(output.includes(canary), `${canary} in the output`).toBe(false);
+            expect(logged.includes(canary), `${canary} in the task log`).toBe(false);
+          }
+          // The approval-prompt spoof is shown escaped and flagged.
+          expect(output).toContain("touch ~/pwned-cr;\\rgit status --short");
+        } finally {
+          spawnSync("pkill", ["-f", "sleep 7777"]);
+          await server?.close();
+          await sandbox.cleanup();
         }
-        // The approval-prompt spoof is shown escaped and flagged.
-        expect(output).toContain("touch ~/pwned-cr;\\rgit status --short");
-      } finally {
-        spawnSync("pkill", ["-f", "sleep 7777"]);
-        await server?.close();
-        await sandbox.cleanup();
-      }
-    }, 300_000);
+      },
+      300_000,
+    );
   }
 });

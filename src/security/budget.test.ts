@@ -48,7 +48,12 @@ describe("budgets stop the task at each limit and count across resumes", () => {
     expect(time.beforeRequest(none)).toBeUndefined();
     now = 1_000;
     expect(time.beforeRequest(none)).toMatch(/--max-time 10s \(10 s elapsed\)/);
-    expect(countSoFar([{ type: "say", say: "api_req_started" }, { type: "say", say: "condense", meta: { summaryRequests: { requests: 2 } } }])).toEqual({ requestsSoFar: 3, toolCallsSoFar: 0 });
+    expect(
+      countSoFar([
+        { type: "say", say: "api_req_started" },
+        { type: "say", say: "condense", meta: { summaryRequests: { requests: 2 } } },
+      ]),
+    ).toEqual({ requestsSoFar: 3, toolCallsSoFar: 0 });
     const children = new TaskBudget({ maxTokens: 100 }, { usageSoFar: { tokensIn: 60, tokensOut: 30, cost: 0 } });
     expect(children.remaining({ tokensIn: 5, tokensOut: 0, cost: 0 })).toBe("budget left: 5 tokens");
     expect(children.beforeRequest({ tokensIn: 10, tokensOut: 0, cost: 0 })).toMatch(/--max-tokens 100 \(100 tokens used\)/);

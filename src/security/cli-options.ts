@@ -20,8 +20,5 @@ export function addSecurityOptions(command: Command): Command {
 }
 
 export function blockedBaseUrlMessage(url: string, projectConfigPath: string): string {
-  return (
-    `${projectConfigPath} sends requests (with your API key) to ${url}, and this folder is not trusted. ` +
-    `Run again with --allow-base-url ${url} if you trust that server, or --trust to trust the folder.`
-  );
+  return `${projectConfigPath} sends requests (with your API key) to ${url}, and this folder is not trusted. ` + `Run again with --allow-base-url ${url} if you trust that server, or --trust to trust the folder.`;
 }

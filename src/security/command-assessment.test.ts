@@ -51,7 +51,23 @@ describe("commands are decided on the real bash parse", () => {
   });
 
   it("environment assignments do not hide the command; wrappers run their argument", async () => {
-    for (const command of ["FOO=1 rm x", "env -i A=1 rm x", "sudo -u root rm x", "timeout 5 rm x", "nice -n 5 rm x", "command rm x", "builtin rm x", "xargs rm < list", "sh -c 'rm x'", "bash -lc \"echo a; rm x\"", "nohup rm x", "find . -name '*.o' -exec rm {} \\;", "npx rm x", "npm exec -- rm x", "trap 'rm x' EXIT"]) {
+    for (const command of [
+      "FOO=1 rm x",
+      "env -i A=1 rm x",
+      "sudo -u root rm x",
+      "timeout 5 rm x",
+      "nice -n 5 rm x",
+      "command rm x",
+      "builtin rm x",
+      "xargs rm < list",
+      "sh -c 'rm x'",
+      'bash -lc "echo a; rm x"',
+      "nohup rm x",
+      "find . -name '*.o' -exec rm {} \\;",
+      "npx rm x",
+      "npm exec -- rm x",
+      "trap 'rm x' EXIT",
+    ]) {
       expect((await assess(command)).denied?.rule.text, command).toBe("Bash(rm:*)");
     }
     expect((await assess("timeout 60 git log")).allowedByRules).toBe(true);
@@ -66,7 +82,7 @@ describe("commands are decided on the real bash parse", () => {
       "python3 -c 'import os'",
       "node -e 'process.exit()'",
       "echo cm0= | base64 -d | sh",
-      "eval \"$X\"",
+      'eval "$X"',
       "$CMD -rf x",
       "r${IFS}m x",
       "e{c,h}o x",
@@ -92,7 +108,7 @@ describe("commands are decided on the real bash parse", () => {
     expect((await assess("cp a.txt /etc/x")).outsideWrites).toContain("/etc/x");
     expect((await assess("dd if=/dev/zero of=/tmp/outside-x bs=1 count=1")).outsideWrites).toContain("/tmp/outside-x");
     expect((await assess("sed -i s/a/b/ /etc/hosts")).outsideWrites).toContain("/etc/hosts");
-    expect((await assess("echo x > \"$DIR/f\"")).outsideWrites[0]).toMatch(/only known when it runs/);
+    expect((await assess('echo x > "$DIR/f"')).outsideWrites[0]).toMatch(/only known when it runs/);
     expect((await assess("echo '{}' > .cairn/config.json")).protectedWrites[0]).toMatch(/^\.cairn\/config\.json/);
     expect((await assess("cat secret.env")).ignoredFiles).toEqual(["secret.env"]);
     expect((await assess("cat *.env")).ignoredFiles).toContain("secret.env");

@@ -52,8 +52,8 @@ describe("tricks that must not get past the rules without the sandbox (--yes, ru
     ["sed's e command", "sed -n '1e touch ~/pwned' README.md"],
     ["sed's w command", "sed -n 'w /tmp/out' README.md"],
     ["sed s///e", "sed 's/x/touch ~\\/p/e' README.md"],
-    ["awk redirection", "awk 'BEGIN { print \"x\" > \"/etc/x\" }'"],
-    ["awk pipe", "awk 'BEGIN { print \"x\" | \"sh\" }'"],
+    ["awk redirection", 'awk \'BEGIN { print "x" > "/etc/x" }\''],
+    ["awk pipe", 'awk \'BEGIN { print "x" | "sh" }\''],
     ["env -S", "env -S 'rm important.txt'"],
     ["env -S glued", "env -vS'rm important.txt'"],
     ["taskset", "taskset 1 rm important.txt"],
@@ -141,12 +141,44 @@ const words = (command: string): ShellWord[] => command.split(" ").map((text) =>
 
 describe("read-only means every program and every option is on the known-safe list", () => {
   it("options that write or run are not read-only", () => {
-    for (const command of ["sort -o out x", "sort --output=out x", "uniq in out", "tree -o out", "rg --pre sh x", "git grep -O x", "date -s 2020-01-01", "hostname evil", "find . -delete", "find . -exec ls ;", "xxd -r a b", "git log --output=x", "git branch new", "git config user.name x", "env rm x"]) {
+    for (const command of [
+      "sort -o out x",
+      "sort --output=out x",
+      "uniq in out",
+      "tree -o out",
+      "rg --pre sh x",
+      "git grep -O x",
+      "date -s 2020-01-01",
+      "hostname evil",
+      "find . -delete",
+      "find . -exec ls ;",
+      "xxd -r a b",
+      "git log --output=x",
+      "git branch new",
+      "git config user.name x",
+      "env rm x",
+    ]) {
       expect(isReadOnlyInvocation(words(command)), command).toBe(false);
     }
   });
   it("ordinary reading is read-only", () => {
-    for (const command of ["ls -la", "cat a b", "head -n 5 x", "tail -n5 x", "grep -rn x .", "rg -n x", "find . -name x -type f", "git log --oneline -5", "git status --short", "git diff HEAD~1", "sort -k 2 -n x", "uniq -c x", "wc -l x", "git branch -a", "jq -r .x f"]) {
+    for (const command of [
+      "ls -la",
+      "cat a b",
+      "head -n 5 x",
+      "tail -n5 x",
+      "grep -rn x .",
+      "rg -n x",
+      "find . -name x -type f",
+      "git log --oneline -5",
+      "git status --short",
+      "git diff HEAD~1",
+      "sort -k 2 -n x",
+      "uniq -c x",
+      "wc -l x",
+      "git branch -a",
+      "jq -r .x f",
+    ]) {
       expect(isReadOnlyInvocation(words(command)), command).toBe(true);
     }
   });

@@ -122,7 +122,9 @@ export class EffectsReader {
   readAnalysis(analysis: ShellAnalysis, via: string[], depth: number): void {
     this.effects.unsure.push(...analysis.unsure);
     // In the order of the text, so a redirection is resolved in the folder an earlier `cd` moved to.
-    const steps = [...analysis.commands.map((command) => ({ start: command.start, command })), ...analysis.redirections.map((redirection) => ({ start: redirection.start, redirection }))].sort((left, right) => left.start - right.start);
+    const steps = [...analysis.commands.map((command) => ({ start: command.start, command })), ...analysis.redirections.map((redirection) => ({ start: redirection.start, redirection }))].sort(
+      (left, right) => left.start - right.start,
+    );
     for (const step of steps) {
       if ("command" in step) {
         this.readWords(step.command.words, via, depth);
@@ -288,7 +290,7 @@ export class EffectsReader {
       } else if (word.text === "-i" || word.text === "--ignore-environment" || word.text === "-") {
         this.effects.unsure.push("env -i clears CAIRN_COMMAND_TOKEN, which cairn uses to end what the command leaves running");
         index += 1;
-      }      else if (isOption(word)) index += 1;
+      } else if (isOption(word)) index += 1;
       else if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(word.text) || (word.dynamic && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word.text))) {
         const variable = word.text.slice(0, word.text.indexOf("="));
         if (hijackingVariables.test(variable)) this.effects.unsure.push(`the assignment ${variable}=… changes what the command runs`);

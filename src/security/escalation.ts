@@ -42,7 +42,7 @@ export function unsandboxedSuggestion(command: string): string | undefined {
     if (invocation === undefined || invocation.words[0]?.dynamic !== false) return undefined;
     const text = invocationText(invocation).split(" ");
     const second = text[1];
-    return `Unsandboxed(${second !== undefined && /^[a-z][a-z0-9-]*$/.test(second) ? `${text[0] ?? ""} ${second}` : text[0] ?? ""}:*)`;
+    return `Unsandboxed(${second !== undefined && /^[a-z][a-z0-9-]*$/.test(second) ? `${text[0] ?? ""} ${second}` : (text[0] ?? "")}:*)`;
   } catch {
     return undefined;
   }

@@ -3,8 +3,7 @@ import { commandNetwork } from "./network-rules.js";
 import { PermissionRules, rulesFromBlock } from "./permission-rules.js";
 
 const rules = (block: { allow?: string[]; deny?: string[] }) => new PermissionRules(rulesFromBlock(block, "test"), "/work/project");
-const decide = async (command: string, block: { allow?: string[]; deny?: string[] }, sandboxNetwork = false) =>
-  (await commandNetwork({ command, rules: rules(block), sandboxNetwork })).network;
+const decide = async (command: string, block: { allow?: string[]; deny?: string[] }, sandboxNetwork = false) => (await commandNetwork({ command, rules: rules(block), sandboxNetwork })).network;
 
 describe("Network rules: which sandboxed commands get the network", () => {
   it("every program of the command line must be allowed; wrappers count as what they run", async () => {

@@ -90,7 +90,10 @@ export function strongest(decisions: Array<RuleDecision | undefined>): RuleDecis
 export function bashSpecifierMatches(specifier: string, words: Array<string | undefined>, cautious: boolean): boolean {
   const prefixForm = specifier.endsWith(":*");
   const body = prefixForm ? specifier.slice(0, -2) : specifier;
-  const ruleWords = body.trim().split(/\s+/).filter((word) => word !== "");
+  const ruleWords = body
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word !== "");
   if (ruleWords.length === 0) return true;
   const hasGlob = !prefixForm && ruleWords.some((word) => word.includes("*"));
   if (!hasGlob) {
@@ -151,7 +154,10 @@ function normalDomain(domain: string): string {
 export class PermissionRules {
   private readonly list: PermissionRule[];
 
-  constructor(rules: readonly PermissionRule[], private readonly workspace: string) {
+  constructor(
+    rules: readonly PermissionRule[],
+    private readonly workspace: string,
+  ) {
     this.list = [...rules];
   }
 

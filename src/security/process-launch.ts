@@ -71,7 +71,12 @@ export function launchProcess(options: {
   if (sandbox === undefined) return { file: options.program, args: options.args, env, release: () => [] };
   const usable = checkBubblewrap();
   if (!usable.ok) throw new SandboxUnavailableError(usable.message);
-  const prepared = sandbox.prepare({ longLived: options.longLived === true, network: options.network ?? sandbox.network, program: options.program, ...(options.visible === undefined ? {} : { visible: options.visible }) });
+  const prepared = sandbox.prepare({
+    longLived: options.longLived === true,
+    network: options.network ?? sandbox.network,
+    program: options.program,
+    ...(options.visible === undefined ? {} : { visible: options.visible }),
+  });
   const command = [options.program, ...options.args];
   const sandboxOptions = bubblewrapOptions(prepared.plan, options.cwd, command);
   const hiddenHistory = prepared.trackedSecrets.length > 0 ? { hiddenHistory: prepared.trackedSecrets } : {};

@@ -77,7 +77,51 @@ function broadRead(context: ProgramContext): string | undefined {
 }
 
 /** Programs that print or copy the files they are given: a name computed at run time could be a file the ignore file hides. */
-const fileReaders = new Set(["cat", "head", "tail", "less", "more", "strings", "od", "xxd", "hexdump", "base64", "nl", "tac", "cp", "scp", "rsync", "tar", "zip", "sort", "uniq", "cut", "paste", "diff", "cmp", "grep", "egrep", "fgrep", "rg", "sed", "awk", "jq", "md5sum", "sha256sum", "file", "wc", "column", "fold", "rev", "tee", "dd", "openssl", "gpg", "python3", "node"]);
+const fileReaders = new Set([
+  "cat",
+  "head",
+  "tail",
+  "less",
+  "more",
+  "strings",
+  "od",
+  "xxd",
+  "hexdump",
+  "base64",
+  "nl",
+  "tac",
+  "cp",
+  "scp",
+  "rsync",
+  "tar",
+  "zip",
+  "sort",
+  "uniq",
+  "cut",
+  "paste",
+  "diff",
+  "cmp",
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "sed",
+  "awk",
+  "jq",
+  "md5sum",
+  "sha256sum",
+  "file",
+  "wc",
+  "column",
+  "fold",
+  "rev",
+  "tee",
+  "dd",
+  "openssl",
+  "gpg",
+  "python3",
+  "node",
+]);
 
 export function readProgramEffects(context: ProgramContext): void {
   const { name, words, reader } = context;
@@ -265,7 +309,10 @@ function readGit(context: ProgramContext): void {
 
 function readDownloader(context: ProgramContext): void {
   const { words, reader, invocation, name } = context;
-  const outputFlags = name === "curl" ? ["-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--etag-save", "--hsts", "--alt-svc"] : ["-O", "--output-document", "-o", "--output-file", "-a", "-P", "--directory-prefix"];
+  const outputFlags =
+    name === "curl"
+      ? ["-o", "--output", "-c", "--cookie-jar", "-D", "--dump-header", "--trace", "--trace-ascii", "--etag-save", "--hsts", "--alt-svc"]
+      : ["-O", "--output-document", "-o", "--output-file", "-a", "-P", "--directory-prefix"];
   for (let index = 1; index < words.length; index += 1) {
     const word = words[index];
     if (word === undefined) continue;

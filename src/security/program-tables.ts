@@ -5,7 +5,29 @@
  */
 
 /** Wrappers that only run their argument: the rules judge what they run. */
-export const transparentWrappers = new Set(["env", "timeout", "nice", "nohup", "time", "command", "builtin", "stdbuf", "ionice", "unbuffer", "chronic", "setsid", "watch", "xargs", "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash"]);
+export const transparentWrappers = new Set([
+  "env",
+  "timeout",
+  "nice",
+  "nohup",
+  "time",
+  "command",
+  "builtin",
+  "stdbuf",
+  "ionice",
+  "unbuffer",
+  "chronic",
+  "setsid",
+  "watch",
+  "xargs",
+  "sh",
+  "bash",
+  "zsh",
+  "dash",
+  "ksh",
+  "mksh",
+  "ash",
+]);
 
 export const shells = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox"]);
 export const interpreters: Record<string, string[]> = {

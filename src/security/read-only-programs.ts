@@ -30,17 +30,71 @@ const set = (text: string | undefined): Set<string> => new Set((text ?? "").spli
 const anyOption: ProgramRule = { anyFlag: true };
 
 const rules: Record<string, ProgramRule> = {
-  ls: anyOption, pwd: anyOption, echo: anyOption, printf: anyOption, true: anyOption, false: anyOption, test: anyOption, "[": anyOption,
-  cat: anyOption, tac: anyOption, rev: anyOption, nl: anyOption, wc: anyOption, cut: anyOption, tr: anyOption, fold: anyOption, fmt: anyOption,
-  expand: anyOption, unexpand: anyOption, paste: anyOption, comm: anyOption, join: anyOption, column: anyOption, od: anyOption, hexdump: anyOption,
-  basename: anyOption, dirname: anyOption, realpath: anyOption, readlink: anyOption, whoami: anyOption, id: anyOption, groups: anyOption,
-  uname: anyOption, arch: anyOption, nproc: anyOption, which: anyOption, whereis: anyOption, type: anyOption, seq: anyOption, yes: anyOption,
-  stat: anyOption, du: anyOption, df: anyOption, diff: anyOption, cmp: anyOption, grep: anyOption, egrep: anyOption, fgrep: anyOption,
-  md5sum: anyOption, sha1sum: anyOption, sha224sum: anyOption, sha256sum: anyOption, sha384sum: anyOption, sha512sum: anyOption, b2sum: anyOption, cksum: anyOption,
-  strings: anyOption, file: { flags: "-b -i -L -h -z -k -s -r -0 --brief --mime --mime-type --mime-encoding --dereference --no-dereference -N --no-pad", valued: "-F -e -P --separator" },
+  ls: anyOption,
+  pwd: anyOption,
+  echo: anyOption,
+  printf: anyOption,
+  true: anyOption,
+  false: anyOption,
+  test: anyOption,
+  "[": anyOption,
+  cat: anyOption,
+  tac: anyOption,
+  rev: anyOption,
+  nl: anyOption,
+  wc: anyOption,
+  cut: anyOption,
+  tr: anyOption,
+  fold: anyOption,
+  fmt: anyOption,
+  expand: anyOption,
+  unexpand: anyOption,
+  paste: anyOption,
+  comm: anyOption,
+  join: anyOption,
+  column: anyOption,
+  od: anyOption,
+  hexdump: anyOption,
+  basename: anyOption,
+  dirname: anyOption,
+  realpath: anyOption,
+  readlink: anyOption,
+  whoami: anyOption,
+  id: anyOption,
+  groups: anyOption,
+  uname: anyOption,
+  arch: anyOption,
+  nproc: anyOption,
+  which: anyOption,
+  whereis: anyOption,
+  type: anyOption,
+  seq: anyOption,
+  yes: anyOption,
+  stat: anyOption,
+  du: anyOption,
+  df: anyOption,
+  diff: anyOption,
+  cmp: anyOption,
+  grep: anyOption,
+  egrep: anyOption,
+  fgrep: anyOption,
+  md5sum: anyOption,
+  sha1sum: anyOption,
+  sha224sum: anyOption,
+  sha256sum: anyOption,
+  sha384sum: anyOption,
+  sha512sum: anyOption,
+  b2sum: anyOption,
+  cksum: anyOption,
+  strings: anyOption,
+  file: { flags: "-b -i -L -h -z -k -s -r -0 --brief --mime --mime-type --mime-encoding --dereference --no-dereference -N --no-pad", valued: "-F -e -P --separator" },
   head: { flags: "-q -v -z --quiet --silent --verbose --zero-terminated", valued: "-n -c --lines --bytes" },
   tail: { flags: "-q -v -z -f -F -r --quiet --silent --verbose --follow --retry --zero-terminated", valued: "-n -c --lines --bytes --pid -s --sleep-interval --max-unchanged-stats" },
-  sort: { flags: "-b -d -f -g -i -M -h -n -R -r -V -c -C -m -s -u -z --ignore-leading-blanks --dictionary-order --ignore-case --general-numeric-sort --ignore-nonprinting --month-sort --human-numeric-sort --numeric-sort --random-sort --reverse --version-sort --check --merge --stable --unique --zero-terminated", valued: "-k -t -S -T --key --field-separator --buffer-size --temporary-directory --parallel --sort --random-source" },
+  sort: {
+    flags:
+      "-b -d -f -g -i -M -h -n -R -r -V -c -C -m -s -u -z --ignore-leading-blanks --dictionary-order --ignore-case --general-numeric-sort --ignore-nonprinting --month-sort --human-numeric-sort --numeric-sort --random-sort --reverse --version-sort --check --merge --stable --unique --zero-terminated",
+    valued: "-k -t -S -T --key --field-separator --buffer-size --temporary-directory --parallel --sort --random-source",
+  },
   uniq: { flags: "-c -d -D -i -u -z --count --repeated --ignore-case --unique --zero-terminated", valued: "-f -s -w --skip-fields --skip-chars --check-chars --all-repeated --group", maximumArguments: 1 },
   xxd: { flags: "-a -b -C -e -E -i -p -u -ps -plain -autoskip -bits -capitalize -EBCDIC -include -uppercase", valued: "-c -g -l -n -o -s -cols -groupsize -len -name -offset -seek", maximumArguments: 1 },
   tree: { flags: "-a -d -f -i -l -x -p -s -h -u -g -D -F -q -N -Q -r -t -c -U -v -C -n -J -X --noreport --dirsfirst --du --si --prune", valued: "-L -P -I --filelimit --charset --timefmt --sort" },
@@ -48,14 +102,20 @@ const rules: Record<string, ProgramRule> = {
   hostname: { flags: "-f -s -i -I -d -A -a --fqdn --short --ip-address --all-ip-addresses --domain --all-fqdns --alias", maximumArguments: 0 },
   env: { flags: "-0 --null", maximumArguments: 0 },
   printenv: { flags: "-0 --null" },
-  jq: { flags: "-r -j -c -n -e -s -S -C -M -a -R --raw-output --join-output --compact-output --null-input --exit-status --slurp --sort-keys --color-output --monochrome-output --ascii-output --raw-input --tab", valued: "--arg --argjson --slurpfile --rawfile --indent -f --from-file" },
+  jq: {
+    flags: "-r -j -c -n -e -s -S -C -M -a -R --raw-output --join-output --compact-output --null-input --exit-status --slurp --sort-keys --color-output --monochrome-output --ascii-output --raw-input --tab",
+    valued: "--arg --argjson --slurpfile --rawfile --indent -f --from-file",
+  },
   find: {
     flags: "-L -H -P -print -print0 -ls -prune -quit -empty -readable -writable -executable -depth -mount -xdev -daystart -follow -nouser -nogroup -true -false -not -a -o -and -or ! ( ) -noleaf",
-    valued: "-name -iname -path -ipath -wholename -iwholename -regex -iregex -type -xtype -maxdepth -mindepth -size -mtime -mmin -atime -amin -ctime -cmin -newer -anewer -cnewer -perm -user -group -uid -gid -links -inum -samefile -lname -ilname -regextype -printf -used -fstype -newermt",
+    valued:
+      "-name -iname -path -ipath -wholename -iwholename -regex -iregex -type -xtype -maxdepth -mindepth -size -mtime -mmin -atime -amin -ctime -cmin -newer -anewer -cnewer -perm -user -group -uid -gid -links -inum -samefile -lname -ilname -regextype -printf -used -fstype -newermt",
   },
   rg: {
-    flags: "-i -s -S -w -x -v -c -l -L -n -N -H -I -o -p -u -uu -uuu -a -F -U -z -0 -. --ignore-case --case-sensitive --smart-case --word-regexp --line-regexp --invert-match --count --count-matches --files --files-with-matches --files-without-match --follow --line-number --no-line-number --with-filename --no-filename --only-matching --pretty --hidden --no-ignore --no-ignore-vcs --no-ignore-dot --no-ignore-parent --text --fixed-strings --multiline --multiline-dotall --json --vimgrep --no-heading --heading --column --byte-offset --trim --stats --sort-files --null --color --no-messages --unrestricted --one-file-system --crlf --pcre2 --invert-match --passthru --quiet -q --list-file-types --debug",
-    valued: "-e -g -t -T -m -A -B -C -M -j -E -r --regexp --glob --iglob --type --type-not --max-count --after-context --before-context --context --max-columns --threads --encoding --replace --max-depth --max-filesize --sort --sortr --color --colors --type-add --context-separator --path-separator --field-match-separator --field-context-separator --engine --regex-size-limit --dfa-size-limit",
+    flags:
+      "-i -s -S -w -x -v -c -l -L -n -N -H -I -o -p -u -uu -uuu -a -F -U -z -0 -. --ignore-case --case-sensitive --smart-case --word-regexp --line-regexp --invert-match --count --count-matches --files --files-with-matches --files-without-match --follow --line-number --no-line-number --with-filename --no-filename --only-matching --pretty --hidden --no-ignore --no-ignore-vcs --no-ignore-dot --no-ignore-parent --text --fixed-strings --multiline --multiline-dotall --json --vimgrep --no-heading --heading --column --byte-offset --trim --stats --sort-files --null --color --no-messages --unrestricted --one-file-system --crlf --pcre2 --invert-match --passthru --quiet -q --list-file-types --debug",
+    valued:
+      "-e -g -t -T -m -A -B -C -M -j -E -r --regexp --glob --iglob --type --type-not --max-count --after-context --before-context --context --max-columns --threads --encoding --replace --max-depth --max-filesize --sort --sortr --color --colors --type-add --context-separator --path-separator --field-match-separator --field-context-separator --engine --regex-size-limit --dfa-size-limit",
   },
   git: { anyFlag: true, check: (words) => gitReadOnly(words) },
 };
@@ -101,7 +161,8 @@ function gitReadOnly(words: ShellWord[]): boolean {
     if (sub.text === "stash") return args[0]?.text === "list" && args.length === 1;
     return args.every((word) => /^-(a|r|v|vv|l|-list|-all|-remotes|-verbose|-show-current|-contains|-merged|-no-merged)$/.test(word.text));
   }
-  if (sub.text === "config") return args.some((word) => /^--(get|get-all|get-regexp|list)$|^-l$/.test(word.text)) && !args.some((word) => /^--(add|unset|unset-all|replace-all|edit|rename-section|remove-section)$|^-e$/.test(word.text));
+  if (sub.text === "config")
+    return args.some((word) => /^--(get|get-all|get-regexp|list)$|^-l$/.test(word.text)) && !args.some((word) => /^--(add|unset|unset-all|replace-all|edit|rename-section|remove-section)$|^-e$/.test(word.text));
   if (!(sub.text in gitReaders)) return false;
   const unsafe = gitReaders[sub.text];
   return !args.some((word) => word.dynamic || (unsafe !== undefined && unsafe.test(word.text)));

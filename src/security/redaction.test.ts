@@ -66,13 +66,7 @@ describe("SecretRedactor: secrets inside secrets, and the cheap disguises of a k
     const value = "s3cr3t~value?>>with/bytes";
     const redactor = new SecretRedactor([value]);
     const bytes = Buffer.from(value);
-    const disguised = [
-      [...value].reverse().join(""),
-      bytes.toString("hex"),
-      bytes.toString("hex").toUpperCase(),
-      bytes.toString("base64"),
-      bytes.toString("base64url"),
-    ];
+    const disguised = [[...value].reverse().join(""), bytes.toString("hex"), bytes.toString("hex").toUpperCase(), bytes.toString("base64"), bytes.toString("base64url")];
     for (const text of disguised) expect(redactor.text(`leak: ${text} end`), text).not.toContain(text.slice(2, -2));
     for (const prefix of ["", "a", "ab", "abc", "abcd"]) {
       for (const suffix of ["", "z", "yz", "xyz"]) {

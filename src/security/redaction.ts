@@ -24,7 +24,9 @@ export function secretForms(secret: string): string[] {
   for (let offset = 0; offset < 3; offset += 1) {
     // Inside a longer base64 text the secret may start at any of the 3 bytes of a group: the characters
     // that depend on the secret's bytes alone are the same whatever comes before and after it.
-    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString("base64").replace(/=+$/, "");
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes])
+      .toString("base64")
+      .replace(/=+$/, "");
     const skip = [0, 2, 3][offset] ?? 0;
     const end = (offset + bytes.length) % 3 === 0 ? encoded.length : encoded.length - 1;
     const core = encoded.slice(skip, end);

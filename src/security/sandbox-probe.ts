@@ -26,9 +26,7 @@ export function checkBubblewrap(): BubblewrapProbe {
     const missing = (result.error as NodeJS.ErrnoException).code === "ENOENT";
     probe = {
       ok: false,
-      message: missing
-        ? "the sandbox needs bubblewrap (bwrap), which is not installed: install the bubblewrap package (Debian/Ubuntu: apt-get install bubblewrap)"
-        : `bubblewrap could not start: ${result.error.message}`,
+      message: missing ? "the sandbox needs bubblewrap (bwrap), which is not installed: install the bubblewrap package (Debian/Ubuntu: apt-get install bubblewrap)" : `bubblewrap could not start: ${result.error.message}`,
     };
     return probe;
   }

@@ -16,7 +16,10 @@ let withdrawn = false;
 /** The fields of /proc/self/stat from the 3rd on (after the command name, which may hold spaces). */
 function statFields(): string[] {
   const stat = readFileSync("/proc/self/stat", "utf8");
-  return stat.slice(stat.lastIndexOf(")") + 2).trim().split(" ");
+  return stat
+    .slice(stat.lastIndexOf(")") + 2)
+    .trim()
+    .split(" ");
 }
 
 /** Overwrites, in this process's memory between `start` and `end`, each range the chooser picks. */

@@ -19,9 +19,35 @@ export function credentialFolders(userConfigDir: string): string[] {
   const home = homedir();
   const moved = movedAgentFolders.map((name) => process.env[name] ?? "").filter((path) => path !== "" && isAbsolute(path));
   return [
-    ".ssh", ".aws", ".gnupg", ".config/gh", ".config/hub", ".docker", ".kube", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".config/gcloud", ".azure",
-    ".claude", ".claude.json", ".codex", ".config/op", ".password-store", ".local/share/keyrings", ".vault-token", ".terraform.d", ".cargo/credentials", ".cargo/credentials.toml",
-    ".gem/credentials", ".m2/settings.xml", ".gradle/gradle.properties", ".mozilla", ".config/google-chrome", ".config/chromium",
+    ".ssh",
+    ".aws",
+    ".gnupg",
+    ".config/gh",
+    ".config/hub",
+    ".docker",
+    ".kube",
+    ".netrc",
+    ".npmrc",
+    ".pypirc",
+    ".git-credentials",
+    ".config/gcloud",
+    ".azure",
+    ".claude",
+    ".claude.json",
+    ".codex",
+    ".config/op",
+    ".password-store",
+    ".local/share/keyrings",
+    ".vault-token",
+    ".terraform.d",
+    ".cargo/credentials",
+    ".cargo/credentials.toml",
+    ".gem/credentials",
+    ".m2/settings.xml",
+    ".gradle/gradle.properties",
+    ".mozilla",
+    ".config/google-chrome",
+    ".config/chromium",
   ]
     .map((name) => join(home, name))
     .concat(moved, userConfigDir);

@@ -41,7 +41,8 @@ const unusualCharacters = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\
 
 const writingOperators = new Set([">", ">>", "&>", "&>>", ">|", "<>", ">&"]);
 /** Variables that make an ordinary command run something else. */
-export const hijackingVariables = /^(LD_\w+|DYLD_\w+|\w*PAGER|\w*EDITOR|BASH_ENV|ENV|BASH_FUNC_\w+|PATH|IFS|PS4|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5\w*|PERLLIB|RUBYOPT|RUBYLIB|GIT_\w+|LESSOPEN|LESSCLOSE|GCONV_PATH|HOSTALIASES|npm_config_\w+|NPM_CONFIG_\w+|CARGO_\w+|RUSTC_WRAPPER|MAKEFLAGS|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CLASSPATH)$/i;
+export const hijackingVariables =
+  /^(LD_\w+|DYLD_\w+|\w*PAGER|\w*EDITOR|BASH_ENV|ENV|BASH_FUNC_\w+|PATH|IFS|PS4|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL5\w*|PERLLIB|RUBYOPT|RUBYLIB|GIT_\w+|LESSOPEN|LESSCLOSE|GCONV_PATH|HOSTALIASES|npm_config_\w+|NPM_CONFIG_\w+|CARGO_\w+|RUSTC_WRAPPER|MAKEFLAGS|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|CLASSPATH)$/i;
 
 function named(node: ShellNode): ShellNode[] {
   return node.namedChildren.filter((child): child is ShellNode => child !== null);

@@ -77,7 +77,10 @@ export function readWord(node: ShellNode): ShellWord {
       }
       // `$HOME/.ssh/x` and `"$HOME"/x`: the only expansion resolved statically.
       if (first !== null && homeVariables.has(first.text) && parts.slice(1).every((part) => !part.dynamic)) {
-        const rest = parts.slice(1).map((part) => part.text).join("");
+        const rest = parts
+          .slice(1)
+          .map((part) => part.text)
+          .join("");
         return { ...dynamicWord(node.text), brace, path: homedir() + rest };
       }
       return { ...dynamicWord(node.text), brace };

@@ -31,10 +31,7 @@ describe("hooks given as callbacks to a session (the SDK's hooks option)", () =>
       managedSettingsPath: join(root, "managed-settings.json"),
     });
     const scenario: Scenario = {
-      turns: [
-        { text: "<write_to_file>\n<path>secrets.env</path>\n<content>TOKEN=1\n</content>\n</write_to_file>" },
-        { text: "<attempt_completion>\n<result>could not write it</result>\n</attempt_completion>" },
-      ],
+      turns: [{ text: "<write_to_file>\n<path>secrets.env</path>\n<content>TOKEN=1\n</content>\n</write_to_file>" }, { text: "<attempt_completion>\n<result>could not write it</result>\n</attempt_completion>" }],
     };
     const seen: Array<{ event: string; tool?: string; path?: unknown }> = [];
     const hooks = callbackHooks({

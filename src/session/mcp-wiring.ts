@@ -34,11 +34,7 @@ export async function startMcp(options: {
   for (const warning of config.warnings) notice(warning);
   if (config.servers.length === 0) return { gate: noMcp, port: undefined, wrap: (executor) => executor, close: async () => {} };
 
-  const [{ McpHub }, { describeMcpEvent, describeToolReview }, { withNativeMcpTools }] = await Promise.all([
-    import("../mcp/hub.js"),
-    import("../mcp/describe.js"),
-    import("../mcp/native-tool-bridge.js"),
-  ]);
+  const [{ McpHub }, { describeMcpEvent, describeToolReview }, { withNativeMcpTools }] = await Promise.all([import("../mcp/hub.js"), import("../mcp/describe.js"), import("../mcp/native-tool-bridge.js")]);
   // Tool descriptions come from servers that may not be trustworthy: a new
   // server's tools are shown once (and remembered), a change is warned about
   // until the user approves it (`cairn mcp approve NAME`).

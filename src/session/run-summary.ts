@@ -32,7 +32,6 @@ export interface RunSummary {
   error?: string;
 }
 
-
 /** The exit status of a task's outcome: 0 completed, 1 failed, 3 stopped by a budget (#14), 130 interrupted. */
 export function exitStatusFor(result: TaskResult): number {
   switch (result.status) {

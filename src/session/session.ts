@@ -143,13 +143,30 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
     else early.push(meta ? { text, meta } : { text });
   };
 
-
   const started: Array<() => Promise<void>> = [];
   try {
     // A resumed task's budget goes on from what it (and its subagents) spent before (#14).
-    const resumedBudget = usedSoFar && Object.keys(settings.budget).length > 0 ? await budgetSoFar({ store, messages: usedSoFar, activeMs: resumedActiveMs, recorded: resumedUsage ?? { tokensIn: 0, tokensOut: 0, cost: 0 } }) : undefined;
+    const resumedBudget =
+      usedSoFar && Object.keys(settings.budget).length > 0 ? await budgetSoFar({ store, messages: usedSoFar, activeMs: resumedActiveMs, recorded: resumedUsage ?? { tokensIn: 0, tokensOut: 0, cost: 0 } }) : undefined;
     const security = createSessionSecurity({ settings, apiKey, ...(usedSoFar ? { resumedMessages: usedSoFar } : {}), ...(resumedBudget ? { resumedBudget } : {}) });
-    return await buildSession({ options, settings, provider, log, taskId, resumed, resumedUsage, uncompact, allowedTools, current, early, notice, security, started, providerForModel, ...(usedSoFar ? { resumedMessages: usedSoFar } : {}) });
+    return await buildSession({
+      options,
+      settings,
+      provider,
+      log,
+      taskId,
+      resumed,
+      resumedUsage,
+      uncompact,
+      allowedTools,
+      current,
+      early,
+      notice,
+      security,
+      started,
+      providerForModel,
+      ...(usedSoFar ? { resumedMessages: usedSoFar } : {}),
+    });
   } catch (error) {
     // The log was opened and holds the task's lock, MCP servers may run: a session
     // that could not be built (an invalid mcp.json, say) leaves none of them behind (#11 item 6).
@@ -180,7 +197,19 @@ async function buildSession(parts: {
   resumedMessages?: UiMessage[];
 }): Promise<Session> {
   const { options, settings, provider, log, taskId, resumed, resumedUsage, uncompact, allowedTools, current, early, notice, security, started } = parts;
-  const subagents = await createSubagents({ settings, provider, providerForModel: parts.providerForModel, security, host: security.wrapHost(options.host), parentTaskId: taskId, current, notice, checkpoints: options.checkpoints !== false, ...(parts.resumedMessages ? { resumedMessages: parts.resumedMessages } : {}), ...(options.operations ? { operations: options.operations } : {}) });
+  const subagents = await createSubagents({
+    settings,
+    provider,
+    providerForModel: parts.providerForModel,
+    security,
+    host: security.wrapHost(options.host),
+    parentTaskId: taskId,
+    current,
+    notice,
+    checkpoints: options.checkpoints !== false,
+    ...(parts.resumedMessages ? { resumedMessages: parts.resumedMessages } : {}),
+    ...(options.operations ? { operations: options.operations } : {}),
+  });
   const mcp = await startMcp({
     settings,
     notice,
@@ -231,15 +260,18 @@ async function buildSession(parts: {
   const hostWrap = options.wrapToolExecutor ?? ((executor: ToolExecutor) => executor);
   const toolExecutor = withAllowedTools(hooks.wrapExecutor(hostWrap(extensions.wrapExecutor(mcp.wrap(baseExecutor)))), allowedTools);
 
-  const checkpoints = options.checkpoints === false || !settings.checkpoints ? noCheckpoints : createCheckpoints({
-    workspace: settings.cwd,
-    dataDir: settings.dataDir,
-    taskId,
-    position: () => ({ apiHistoryLength: current.task?.apiConversationHistory.length ?? 0, uiMessageCount: current.task?.messages.messageCount ?? 0 }),
-    say: (type, text, meta) => {
-      current.task?.say(type, text, meta ? { meta } : {});
-    },
-  });
+  const checkpoints =
+    options.checkpoints === false || !settings.checkpoints
+      ? noCheckpoints
+      : createCheckpoints({
+          workspace: settings.cwd,
+          dataDir: settings.dataDir,
+          taskId,
+          position: () => ({ apiHistoryLength: current.task?.apiConversationHistory.length ?? 0, uiMessageCount: current.task?.messages.messageCount ?? 0 }),
+          say: (type, text, meta) => {
+            current.task?.say(type, text, meta ? { meta } : {});
+          },
+        });
 
   let lastSystemPrompt = "";
   const budget = security.budget ? (subagents.factory.parentBudget() ?? security.budget) : undefined;
@@ -269,7 +301,10 @@ async function buildSession(parts: {
       systemPrompt: async (promptOptions) => (lastSystemPrompt = await prompt.systemPrompt(promptOptions)),
       // Open checklist items come back in the environment details every few requests without an update.
       environmentDetails: async (detailOptions) =>
-        withChecklistReminder(await prompt.environmentDetails({ ...detailOptions, contextTokens: context.tokensUsed() }), checklistReminder(current.task?.apiConversationHistory ?? [], context.settings.checklistReminderEvery)),
+        withChecklistReminder(
+          await prompt.environmentDetails({ ...detailOptions, contextTokens: context.tokensUsed() }),
+          checklistReminder(current.task?.apiConversationHistory ?? [], context.settings.checklistReminderEvery),
+        ),
     },
     context,
     workspaceProblem: () => workspaceProblem(settings.cwd, taskId),

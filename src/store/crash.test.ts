@@ -56,9 +56,7 @@ describe("task lock", () => {
       await holder.waitForLine(/^holding$/);
       const attempt = fixture.store.open("busy");
       await expect(attempt).rejects.toThrow(TaskLockedError);
-      await expect(fixture.store.open("busy")).rejects.toThrow(
-        `task busy is open in another cairn process (pid ${holder.child.pid})`,
-      );
+      await expect(fixture.store.open("busy")).rejects.toThrow(`task busy is open in another cairn process (pid ${holder.child.pid})`);
       // Reading it is still fine.
       expect((await fixture.store.load("busy")).meta.taskId).toBe("busy");
     } finally {
@@ -91,10 +89,7 @@ describe("task lock", () => {
     await first.close();
     const { hostname } = await import("node:os");
     // Our own pid, but a start time that is not ours: the process that wrote it is gone.
-    await writeFile(
-      join(fixture.dataDir, "tasks", "reused", "lock"),
-      JSON.stringify({ pid: process.pid, startTime: "1", host: hostname() }),
-    );
+    await writeFile(join(fixture.dataDir, "tasks", "reused", "lock"), JSON.stringify({ pid: process.pid, startTime: "1", host: hostname() }));
     const { writer } = await fixture.store.open("reused");
     await writer.close();
   });

@@ -8,11 +8,7 @@ export class DataFolderError extends Error {
     cause: unknown,
   ) {
     const reason = cause instanceof Error ? (cause.message.split(",")[0] ?? cause.message) : String(cause);
-    super(
-      `the data folder ${folder} cannot be created or written (${reason}); choose another folder for cairn's tasks and ` +
-        `checkpoints with CAIRN_HOME=<folder> or --data-dir <folder>`,
-      { cause },
-    );
+    super(`the data folder ${folder} cannot be created or written (${reason}); choose another folder for cairn's tasks and ` + `checkpoints with CAIRN_HOME=<folder> or --data-dir <folder>`, { cause });
     this.name = "DataFolderError";
   }
 }

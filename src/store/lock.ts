@@ -118,11 +118,7 @@ export async function acquireTaskLock(options: { path: string; taskId: string })
       if (existingText === undefined) continue; // released between our link and our read: try again
       const existing = parseRecord(existingText);
       if (existing !== undefined && holderIsRunning(existing)) {
-        throw new TaskLockedError(
-          options.taskId,
-          existing.pid,
-          existing.host === hostname() ? {} : { otherHost: existing.host, lockPath: options.path },
-        );
+        throw new TaskLockedError(options.taskId, existing.pid, existing.host === hostname() ? {} : { otherHost: existing.host, lockPath: options.path });
       }
       // A stale or unreadable lock: the holder is gone.
       if (await replaceDeadFile({ path: options.path, deadText: existingText, replacement: candidate })) {

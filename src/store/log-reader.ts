@@ -157,11 +157,7 @@ export function readLog(text: string): ReadLog {
       entry = undefined;
     }
     if (entry === undefined) {
-      warnings.push(
-        isUnfinished
-          ? `the last line of the log (line ${index + 1}) was cut off mid-write, probably by a crash or kill; it was dropped`
-          : `line ${index + 1} of the log is damaged and was skipped`,
-      );
+      warnings.push(isUnfinished ? `the last line of the log (line ${index + 1}) was cut off mid-write, probably by a crash or kill; it was dropped` : `line ${index + 1} of the log is damaged and was skipped`);
       continue;
     }
     replay.apply(entry);

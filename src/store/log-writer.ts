@@ -80,10 +80,7 @@ export class TaskLogWriter implements TaskLog {
       this.needsNewline = false;
     } catch (error) {
       this.needsNewline = true;
-      this.failure ??= new Error(
-        `could not write to the task log ${this.logPath}: ${error instanceof Error ? error.message : String(error)}; ` +
-          `entries after this point may be missing (is the disk full?)`,
-      );
+      this.failure ??= new Error(`could not write to the task log ${this.logPath}: ${error instanceof Error ? error.message : String(error)}; ` + `entries after this point may be missing (is the disk full?)`);
     }
   }
 

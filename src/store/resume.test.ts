@@ -22,14 +22,23 @@ function loadedTask(parts: Partial<LoadedTask> & { uiMessages?: UiMessage[]; api
 }
 
 const say = (id: string, kind: "text" | "api_req_started" | "completion_result", ts = 0): UiMessage => ({
-  id, ts, type: "say", say: kind, text: id, partial: false,
+  id,
+  ts,
+  type: "say",
+  say: kind,
+  text: id,
+  partial: false,
 });
 const ask = (id: string, kind: "resume_task" | "resume_completed_task" | "completion_result" | "tool", ts = 0): UiMessage => ({
-  id, ts, type: "ask", ask: kind, text: id, partial: false,
+  id,
+  ts,
+  type: "ask",
+  ask: kind,
+  text: id,
+  partial: false,
 });
 const user = (text: string): Message => ({ role: "user", content: [{ type: "text", text }] });
-const texts = (content: { type: string }[]) =>
-  content.filter((block): block is { type: "text"; text: string } => block.type === "text").map((block) => block.text);
+const texts = (content: { type: string }[]) => content.filter((block): block is { type: "text"; text: string } => block.type === "text").map((block) => block.text);
 
 describe("prepareResume", () => {
   it("drops trailing resume asks from the UI messages", () => {
@@ -41,10 +50,7 @@ describe("prepareResume", () => {
   });
 
   it("drops a last api_req_started that never got an answer, but keeps earlier ones", () => {
-    const result = prepareResume(
-      loadedTask({ uiMessages: [say("r0", "api_req_started"), say("a", "text"), say("r1", "api_req_started")] }),
-      { now: 0 },
-    );
+    const result = prepareResume(loadedTask({ uiMessages: [say("r0", "api_req_started"), say("a", "text"), say("r1", "api_req_started")] }), { now: 0 });
     expect(result.uiMessages.map((message) => message.id)).toEqual(["r0", "a"]);
   });
 
@@ -97,10 +103,7 @@ describe("prepareResume", () => {
   });
 
   it("tells the model the task was interrupted, how long ago, and the working directory", () => {
-    const result = prepareResume(
-      loadedTask({ uiMessages: [say("a", "text", 1_000)], apiHistory: [user("t"), { role: "assistant", content: [{ type: "text", text: "hm" }] }] }),
-      { now: 1_000 + 3 * minute + 5_000 },
-    );
+    const result = prepareResume(loadedTask({ uiMessages: [say("a", "text", 1_000)], apiHistory: [user("t"), { role: "assistant", content: [{ type: "text", text: "hm" }] }] }), { now: 1_000 + 3 * minute + 5_000 });
     const notice = texts(result.nextUserContent).at(-1)!;
     expect(notice).toContain("interrupted 3 minutes ago");
     expect(notice).toContain("'/home/me/project'");
@@ -108,10 +111,10 @@ describe("prepareResume", () => {
   });
 
   it("names the folder the task works in now when that is not its workspace (a writing subagent's own worktree)", () => {
-    const result = prepareResume(
-      loadedTask({ uiMessages: [say("a", "text", 1_000)], apiHistory: [user("t"), { role: "assistant", content: [{ type: "text", text: "hm" }] }] }),
-      { now: 2_000, workingDirectory: "/home/me/.cairn/worktrees/parent/general-1" },
-    );
+    const result = prepareResume(loadedTask({ uiMessages: [say("a", "text", 1_000)], apiHistory: [user("t"), { role: "assistant", content: [{ type: "text", text: "hm" }] }] }), {
+      now: 2_000,
+      workingDirectory: "/home/me/.cairn/worktrees/parent/general-1",
+    });
     const notice = texts(result.nextUserContent).at(-1)!;
     expect(notice).toContain("The working directory is '/home/me/.cairn/worktrees/parent/general-1'");
     expect(notice).not.toContain("/home/me/project");

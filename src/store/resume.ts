@@ -14,8 +14,7 @@ export interface PreparedResume {
 }
 
 /** What the model sees for a tool call that never reported back. */
-export const interruptedToolResultText =
-  "[interrupted: the task was interrupted before this tool call finished; it is not known whether it ran. Check the current state before you retry it.]";
+export const interruptedToolResultText = "[interrupted: the task was interrupted before this tool call finished; it is not known whether it ran. Check the current state before you retry it.]";
 
 /** "3 minutes ago", "2 hours ago", "5 days ago". */
 export function describeTimeAgo(elapsedMs: number): string {
@@ -61,8 +60,7 @@ function toolUses(message: Message | undefined): ToolUseContent[] {
 export function prepareResume(loaded: LoadedTask, options: { now: number; userMessage?: string; workspaceChange?: string; workingDirectory?: string }): PreparedResume {
   const uiMessages = trimUiMessages(loaded.uiMessages);
   const lastUi = uiMessages[uiMessages.length - 1];
-  const wasCompleted =
-    loaded.status === "completed" || (lastUi?.type === "ask" && lastUi.ask === "completion_result");
+  const wasCompleted = loaded.status === "completed" || (lastUi?.type === "ask" && lastUi.ask === "completion_result");
 
   const apiHistory = [...loaded.apiHistory];
   // A user turn with no answer after it: the request was cut off. Send its content again.
@@ -76,18 +74,12 @@ export function prepareResume(loaded: LoadedTask, options: { now: number; userMe
 
   const results: ContentBlock[] = [];
   for (const use of toolUses(apiHistory[apiHistory.length - 1])) {
-    const existing = carried.find(
-      (block): block is ToolResultContent => block.type === "tool_result" && block.toolUseId === use.id,
-    );
-    results.push(
-      existing ?? { type: "tool_result", toolUseId: use.id, content: interruptedToolResultText, isError: true },
-    );
+    const existing = carried.find((block): block is ToolResultContent => block.type === "tool_result" && block.toolUseId === use.id);
+    results.push(existing ?? { type: "tool_result", toolUseId: use.id, content: interruptedToolResultText, isError: true });
   }
   // Tool results lead the turn (providers require it); any other carried content follows.
   const otherCarried = carried.filter((block) => block.type !== "tool_result");
-  const strayResults = carried.filter(
-    (block) => block.type === "tool_result" && !results.includes(block),
-  );
+  const strayResults = carried.filter((block) => block.type === "tool_result" && !results.includes(block));
 
   const nextUserContent: ContentBlock[] = [...results, ...strayResults, ...otherCarried];
   if (apiHistory.length === 0 && otherCarried.length === 0) {
@@ -98,8 +90,7 @@ export function prepareResume(loaded: LoadedTask, options: { now: number; userMe
   const lastActivity = lastUi?.ts ?? loaded.updatedAt;
   const ago = describeTimeAgo(options.now - lastActivity);
   const notice = wasCompleted
-    ? `[TASK RESUMPTION] This task was completed ${ago} and the user has reopened it. ` +
-      `The files may have changed since then. The working directory is '${options.workingDirectory ?? loaded.meta.workspace}'.`
+    ? `[TASK RESUMPTION] This task was completed ${ago} and the user has reopened it. ` + `The files may have changed since then. The working directory is '${options.workingDirectory ?? loaded.meta.workspace}'.`
     : `[TASK RESUMPTION] This task was interrupted ${ago}, so it may or may not be finished: look at where it stands before going on. ` +
       `The files may have changed since then. The working directory is '${options.workingDirectory ?? loaded.meta.workspace}'. ` +
       `A tool call marked as interrupted may or may not have run: check its effect before repeating it.`;

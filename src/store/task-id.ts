@@ -18,8 +18,6 @@ export function createTaskId(now: number = Date.now()): string {
 /** Ids become folder names: refuse anything that could leave the tasks folder. */
 export function assertValidTaskId(taskId: string): void {
   if (!idPattern.test(taskId) || taskId.includes("..")) {
-    throw new Error(
-      `"${taskId}" is not a valid task id: use letters, digits, ".", "_" and "-" only (see \`cairn history\` for ids)`,
-    );
+    throw new Error(`"${taskId}" is not a valid task id: use letters, digits, ".", "_" and "-" only (see \`cairn history\` for ids)`);
   }
 }

@@ -23,7 +23,10 @@ describe("TaskStore log", () => {
     expect(lines).toHaveLength(8);
     const loaded = await fixture.store.load("t1");
     expect(loaded.meta).toEqual({ taskId: "t1", task: "Fix the bug", workspace: "/work/x", createdAt: 5 });
-    expect(loaded.uiMessages.map((message) => [message.id, message.text])).toEqual([["a", "hello"], ["b", "second"]]);
+    expect(loaded.uiMessages.map((message) => [message.id, message.text])).toEqual([
+      ["a", "hello"],
+      ["b", "second"],
+    ]);
     expect(loaded.apiHistory.map((message) => message.content[0])).toEqual([
       { type: "text", text: "task" },
       { type: "text", text: "one" },
@@ -69,15 +72,12 @@ describe("TaskStore log", () => {
     const writer = await fixture.store.create({ taskId: "mid", task: "t", workspace: "/w" });
     writer.append({ kind: "ui", message: say("a", "one") });
     await writer.flush();
-    await appendFile(join(fixture.dataDir, "tasks", "mid", "log.jsonl"), "not json at all\n{\"kind\":\"nonsense\"}\n");
+    await appendFile(join(fixture.dataDir, "tasks", "mid", "log.jsonl"), 'not json at all\n{"kind":"nonsense"}\n');
     writer.append({ kind: "ui", message: say("b", "two") });
     await writer.close();
     const loaded = await fixture.store.load("mid");
     expect(loaded.uiMessages.map((message) => message.text)).toEqual(["one", "two"]);
-    expect(loaded.warnings).toEqual([
-      "line 2 of the log is damaged and was skipped",
-      "line 3 of the log is damaged and was skipped",
-    ]);
+    expect(loaded.warnings).toEqual(["line 2 of the log is damaged and was skipped", "line 3 of the log is damaged and was skipped"]);
   });
 
   it("open() continues the counts the writer reports as its position", async () => {

@@ -49,7 +49,12 @@ export class TaskStore {
     await mkdir(dir, { recursive: true });
     const lock = await acquireTaskLock({ path: join(dir, "lock"), taskId: full.taskId });
     try {
-      if (await stat(join(dir, "meta.json")).then(() => true, () => false)) {
+      if (
+        await stat(join(dir, "meta.json")).then(
+          () => true,
+          () => false,
+        )
+      ) {
         throw new Error(`task ${full.taskId} already exists; resume it (cairn resume ${full.taskId}) or start a new task`);
       }
       await writeFileAtomic(join(dir, "meta.json"), `${JSON.stringify(full, null, 1)}\n`);
@@ -119,7 +124,10 @@ export class TaskStore {
     let changed = indexed.length !== folders.length;
     for (const taskId of folders) {
       const known = byId.get(taskId);
-      const logTime = await stat(join(this.tasksDir, taskId, "log.jsonl")).then((info) => info.mtimeMs, () => 0);
+      const logTime = await stat(join(this.tasksDir, taskId, "log.jsonl")).then(
+        (info) => info.mtimeMs,
+        () => 0,
+      );
       if (known !== undefined && logTime <= known.updatedAt + 1) {
         rows.push(await this.withLiveStatus(known));
         continue;
@@ -197,13 +205,7 @@ export class TaskStore {
     return { loaded: { meta, ...read, updatedAt }, text, uiMessageIds };
   }
 
-  private writerFor(options: {
-    meta: TaskMeta;
-    lock: { release(): Promise<void> };
-    startsMidLine: boolean;
-    position: { apiHistoryLength: number; uiMessageIds: string[] };
-    progress: TaskProgress;
-  }): TaskLogWriter {
+  private writerFor(options: { meta: TaskMeta; lock: { release(): Promise<void> }; startsMidLine: boolean; position: { apiHistoryLength: number; uiMessageIds: string[] }; progress: TaskProgress }): TaskLogWriter {
     const logPath = join(this.taskDir(options.meta.taskId), "log.jsonl");
     const fd = openSync(logPath, "a");
     try {

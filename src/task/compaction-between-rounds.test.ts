@@ -16,7 +16,13 @@ function conversation(turns: number): Message[] {
   const messages: Message[] = [{ role: "user", content: [{ type: "text", text: "<task>\nread the listings\n</task>" }] }];
   for (let turn = 0; turn < turns; turn += 1) {
     messages.push({ role: "assistant", content: [{ type: "text", text: `<list_files>\n<path>dir${turn}</path>\n</list_files>` }] });
-    messages.push({ role: "user", content: [{ type: "text", text: `[list_files for 'dir${turn}'] Result:` }, { type: "text", text: `entry ${turn} `.repeat(60) }] });
+    messages.push({
+      role: "user",
+      content: [
+        { type: "text", text: `[list_files for 'dir${turn}'] Result:` },
+        { type: "text", text: `entry ${turn} `.repeat(60) },
+      ],
+    });
   }
   return messages;
 }
@@ -63,11 +69,7 @@ describe("/compact between two rounds", () => {
       readFile: async () => undefined,
     });
     const { task, provider } = makeTask(
-      [
-        [text("<read_file>\n<path>a.txt</path>\n</read_file>")],
-        [{ type: "gate", wait: () => summaryGate.promise }, text("## Task\nRead the listings.\n## Next step\nNothing (summary).")],
-        [text(complete("all read"))],
-      ],
+      [[text("<read_file>\n<path>a.txt</path>\n</read_file>")], [{ type: "gate", wait: () => summaryGate.promise }, text("## Task\nRead the listings.\n## Next step\nNothing (summary).")], [text(complete("all read"))]],
       {
         yes: true,
         extra: {

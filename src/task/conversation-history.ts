@@ -11,9 +11,7 @@ import type { StateLock } from "./state-lock.js";
 export class ConversationHistory {
   readonly messages: Message[];
 
-  constructor(
-    private readonly options: { log: TaskLog; stateLock: StateLock; initial: Message[] },
-  ) {
+  constructor(private readonly options: { log: TaskLog; stateLock: StateLock; initial: Message[] }) {
     this.messages = [...options.initial];
   }
 

@@ -38,14 +38,18 @@ function ticketTools(protocol: Protocol) {
 
 const call = (protocol: Protocol, id: string, argumentsJson: string): Chunk[] =>
   protocol === "xml"
-    ? textChunks(`Looking it up.\n<lookup_ticket>\n${Object.entries(JSON.parse(argumentsJson) as Record<string, unknown>).map(([key, value]) => `<${key}>${typeof value === "string" ? value : JSON.stringify(value)}</${key}>`).join("\n")}\n</lookup_ticket>`, 7)
+    ? textChunks(
+        `Looking it up.\n<lookup_ticket>\n${Object.entries(JSON.parse(argumentsJson) as Record<string, unknown>)
+          .map(([key, value]) => `<${key}>${typeof value === "string" ? value : JSON.stringify(value)}</${key}>`)
+          .join("\n")}\n</lookup_ticket>`,
+        7,
+      )
     : [
         { type: "tool_call", index: 0, id, name: "lookup_ticket", argumentsDelta: argumentsJson.slice(0, 9) },
         { type: "tool_call", index: 0, argumentsDelta: argumentsJson.slice(9) },
       ];
 
-const finish = (protocol: Protocol): Chunk[] =>
-  protocol === "xml" ? textChunks(complete(), 5) : [{ type: "tool_call", index: 0, id: "done", name: "attempt_completion", argumentsDelta: '{"result":"done"}' }];
+const finish = (protocol: Protocol): Chunk[] => (protocol === "xml" ? textChunks(complete(), 5) : [{ type: "tool_call", index: 0, id: "done", name: "attempt_completion", argumentsDelta: '{"result":"done"}' }]);
 
 describe.each<Protocol>(["xml", "native"])("a custom tool in a real Task (%s protocol)", (protocol) => {
   it("the model calls it, the user approves its card, it runs with typed input and the model gets its result", async () => {

@@ -12,12 +12,7 @@ export function describeToolCall(block: ToolUseBlock): string {
 }
 
 /** The user-content blocks that carry one tool's result to the model. */
-export function toolResultContent(options: {
-  protocol: Protocol;
-  block: ToolUseBlock;
-  content: string | Array<TextContent | ImageContent>;
-  isError: boolean;
-}): ContentBlock[] {
+export function toolResultContent(options: { protocol: Protocol; block: ToolUseBlock; content: string | Array<TextContent | ImageContent>; isError: boolean }): ContentBlock[] {
   const { block, content, isError } = options;
   if (options.protocol === "native") {
     return [{ type: "tool_result", toolUseId: block.id, content, ...(isError ? { isError: true } : {}) }];
@@ -26,7 +21,6 @@ export function toolResultContent(options: {
   if (typeof content === "string") return [header, { type: "text", text: content }];
   return [header, ...content];
 }
-
 
 /**
  * The assistant message kept in the history for one round. xml: the raw text as

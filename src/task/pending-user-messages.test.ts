@@ -8,10 +8,10 @@ describe("messages typed while the task works reach its next request", () => {
   it("a message queued during a step reaches the model in its very next request, and is shown as the user's", async () => {
     const queue: string[] = [];
     const held = deferred();
-    const { task, provider, host } = makeTask(
-      [[text(`Reading.\n`), { type: "gate", wait: () => held.promise }, ...textChunks(read("a.ts"), 5)], textChunks(complete(), 5)],
-      { yes: true, extra: { pendingUserMessages: () => queue.splice(0) } },
-    );
+    const { task, provider, host } = makeTask([[text(`Reading.\n`), { type: "gate", wait: () => held.promise }, ...textChunks(read("a.ts"), 5)], textChunks(complete(), 5)], {
+      yes: true,
+      extra: { pendingUserMessages: () => queue.splice(0) },
+    });
     const running = task.startTask("look at a.ts");
     await new Promise((resolve) => setTimeout(resolve, 20));
     // Typed while the first answer streams: not sent yet.

@@ -10,7 +10,12 @@ afterEach(() => {
 });
 
 function blocks(list: Block[]) {
-  return { get length() { return list.length; }, at: (index: number) => list[index] };
+  return {
+    get length() {
+      return list.length;
+    },
+    at: (index: number) => list[index],
+  };
 }
 
 describe("PresentationFrame presents growing text once per frame and a completed block at once (SPEC P4)", () => {

@@ -19,17 +19,12 @@ export function noToolsUsed(protocol: "xml" | "native"): string {
 }
 
 export function tooManyMistakes(guidance: string | undefined): string {
-  const base =
-    "You have made several mistakes in a row (failed tool calls, missing parameters, or answers without a tool). " +
-    "Step back, reconsider your approach, and try a different way.";
+  const base = "You have made several mistakes in a row (failed tool calls, missing parameters, or answers without a tool). " + "Step back, reconsider your approach, and try a different way.";
   return guidance ? `${base}\n\nThe user gives this guidance:\n<feedback>\n${guidance}\n</feedback>` : base;
 }
 
 export function repeatedToolCall(name: string): string {
-  return (
-    `[WARNING] You have called ${name} with the same parameters several times in a row. ` +
-    "Repeating it will not give a different result: change your approach."
-  );
+  return `[WARNING] You have called ${name} with the same parameters several times in a row. ` + "Repeating it will not give a different result: change your approach.";
 }
 
 export function toolSkippedSerial(name: string): string {
@@ -60,8 +55,7 @@ export function toolCutOffNotice(name: string): string {
 export const interruptedByOutputLimit = "[Response cut off by the output-token limit]";
 
 export const interruptedByUserFeedback = "[Response interrupted by user feedback]";
-export const interruptedByToolUse =
-  "[Response interrupted by a tool use result. Only one tool may be used at a time and it should be placed at the end of the answer.]";
+export const interruptedByToolUse = "[Response interrupted by a tool use result. Only one tool may be used at a time and it should be placed at the end of the answer.]";
 export const interruptedByUser = "[Response interrupted by user]";
 
 export function interruptedByApiError(message: string): string {

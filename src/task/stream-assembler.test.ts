@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { StreamAssembler } from "./stream-assembler.js";
 
-const shape = (assembler: StreamAssembler): string => assembler.toArray().map((block) => `${block.type}:${block.partial}`).join();
+const shape = (assembler: StreamAssembler): string =>
+  assembler
+    .toArray()
+    .map((block) => `${block.type}:${block.partial}`)
+    .join();
 
 describe("deltas that only make the last block longer are taken in lazily", () => {
   it("xml text: growth is parsed when the blocks are read, and readers see every delta", () => {

@@ -36,10 +36,7 @@ describe("Task loop", () => {
   });
 
   it("T3: in native mode the reminder has no xml format", async () => {
-    const { task, provider } = makeTask(
-      [[text("fine")], [{ type: "tool_call", index: 0, id: "c1", name: "attempt_completion", argumentsDelta: '{"result":"ok"}' }]],
-      { yes: true, protocol: "native" },
-    );
+    const { task, provider } = makeTask([[text("fine")], [{ type: "tool_call", index: 0, id: "c1", name: "attempt_completion", argumentsDelta: '{"result":"ok"}' }]], { yes: true, protocol: "native" });
     await task.startTask("t").catch(() => undefined);
     const reminder = messageText(provider.requests[1]!.messages.at(-1));
     expect(reminder).toContain("used no tool");
@@ -47,10 +44,9 @@ describe("Task loop", () => {
   });
 
   it("T4: say updates a partial message in place by a stable id; ask returns that ask's answer", async () => {
-    const { task, host } = makeTask(
-      [textChunks("Hello there, I will ask.\n<ask_followup_question>\n<question>Which?</question>\n</ask_followup_question>", 4), textChunks(complete(), 4)],
-      { answer: (message) => (message.ask === "followup" ? { response: "message", text: "the blue one" } : { response: "yes" }) },
-    );
+    const { task, host } = makeTask([textChunks("Hello there, I will ask.\n<ask_followup_question>\n<question>Which?</question>\n</ask_followup_question>", 4), textChunks(complete(), 4)], {
+      answer: (message) => (message.ask === "followup" ? { response: "message", text: "the blue one" } : { response: "yes" }),
+    });
     await task.startTask("t");
     const textUpdates = host.updates.filter((message) => message.type === "say" && message.say === "text");
     expect(new Set(textUpdates.map((message) => message.id)).size).toBe(1);
@@ -135,14 +131,17 @@ describe("Task loop", () => {
 
   it("T12: the request's message has its tokens and cost once its stream ends, while its tool still waits for an approval", async () => {
     let seenAtAsk: unknown;
-    const { task, host } = makeTask([[{ type: "usage", inputTokens: 1000, outputTokens: 200, cost: 0.25 }, ...textChunks("<write_to_file>\n<path>x</path>\n<content>1</content>\n</write_to_file>", 8)], textChunks(complete(), 4)], {
-      // A person takes a while to answer: the stream has ended meanwhile.
-      answer: async (message) => {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        if (message.ask === "tool") seenAtAsk = host.says("api_req_started").at(-1)?.meta;
-        return { response: "yes" };
+    const { task, host } = makeTask(
+      [[{ type: "usage", inputTokens: 1000, outputTokens: 200, cost: 0.25 }, ...textChunks("<write_to_file>\n<path>x</path>\n<content>1</content>\n</write_to_file>", 8)], textChunks(complete(), 4)],
+      {
+        // A person takes a while to answer: the stream has ended meanwhile.
+        answer: async (message) => {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          if (message.ask === "tool") seenAtAsk = host.says("api_req_started").at(-1)?.meta;
+          return { response: "yes" };
+        },
       },
-    });
+    );
     await task.startTask("t");
     expect(seenAtAsk).toMatchObject({ tokensIn: 1000, tokensOut: 200, cost: 0.25 });
   });
@@ -235,10 +234,7 @@ describe("Task failures and retries", () => {
 
   it("a stream that fails after its first chunk keeps the partial answer, runs no half tool, and retries", async () => {
     const dropped = new ProviderError({ kind: "network", message: "connection dropped" });
-    const { task, provider, tools } = makeTask(
-      [[...textChunks("Working on it. <write_to_file>\n<path>x</path>\n<content>hal", 5), { type: "fail", error: dropped }], textChunks(complete(), 4)],
-      { yes: true },
-    );
+    const { task, provider, tools } = makeTask([[...textChunks("Working on it. <write_to_file>\n<path>x</path>\n<content>hal", 5), { type: "fail", error: dropped }], textChunks(complete(), 4)], { yes: true });
     const result = await task.startTask("t");
     expect(result.status).toBe("completed");
     expect(tools.calls.map((call) => call.name)).toEqual(["attempt_completion"]);
@@ -304,21 +300,18 @@ describe("Task seams", () => {
   it("T16, P10: tools that change files wait for the first checkpoint; read-only tools do not", async () => {
     const gate = deferred();
     const events: string[] = [];
-    const { task, tools } = makeTask(
-      [[text(`${read("a")}\n<write_to_file>\n<path>b</path>\n<content>x</content>\n</write_to_file>`)], textChunks(complete(), 4)],
-      {
-        yes: true,
-        parallelTools: true,
-        checkpoints: {
-          startInitial: () => events.push("checkpoint started"),
-          waitInitial: () => gate.promise,
-          commit: async (reason) => {
-            events.push(`commit ${reason}`);
-            return "abc";
-          },
+    const { task, tools } = makeTask([[text(`${read("a")}\n<write_to_file>\n<path>b</path>\n<content>x</content>\n</write_to_file>`)], textChunks(complete(), 4)], {
+      yes: true,
+      parallelTools: true,
+      checkpoints: {
+        startInitial: () => events.push("checkpoint started"),
+        waitInitial: () => gate.promise,
+        commit: async (reason) => {
+          events.push(`commit ${reason}`);
+          return "abc";
         },
       },
-    );
+    });
     const running = task.startTask("t");
     while (tools.calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 2));
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -348,9 +341,7 @@ describe("Task seams", () => {
     await task.startTask("t");
     const ui = log.entries.filter((entry) => entry.kind === "ui");
     expect(ui.every((entry) => entry.kind === "ui" && !entry.message.partial)).toBe(true);
-    expect(ui.map((entry) => (entry.kind === "ui" && entry.message.type === "say" ? entry.message.say : ""))).toEqual(
-      expect.arrayContaining(["task", "text", "api_req_started", "completion_result"]),
-    );
+    expect(ui.map((entry) => (entry.kind === "ui" && entry.message.type === "say" ? entry.message.say : ""))).toEqual(expect.arrayContaining(["task", "text", "api_req_started", "completion_result"]));
     expect(log.entries.filter((entry) => entry.kind === "api")).toHaveLength(2);
   });
 });

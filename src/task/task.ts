@@ -349,8 +349,7 @@ export class Task {
         const meta: RetryMeta = { attempt, delayMs, retryAt: Date.now() + delayMs, kind: error.kind };
         this.say("error_retry", `${error.message} Retrying in ${Math.ceil(delayMs / 1000)} s (attempt ${attempt}).`, { meta });
       },
-      onExhausted: (error) =>
-        this.failures.afterRequestFailure(error, () => this.finishRequestMessage({ cancelReason: "api_error", error: error.message })),
+      onExhausted: (error) => this.failures.afterRequestFailure(error, () => this.finishRequestMessage({ cancelReason: "api_error", error: error.message })),
       onContextWindow: async () => {
         if (this.options.context) return this.options.context.afterContextWindowError();
         const removed = await this.history.shrink();

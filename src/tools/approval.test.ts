@@ -99,7 +99,12 @@ describe("ApprovalPolicy", () => {
   });
 
   it("passes approval feedback on and turns a denial into a rejected outcome with the user's words", async () => {
-    const context = createRecordingContext({ answers: [{ response: "yes", text: "careful" }, { response: "no", text: "not that file" }] });
+    const context = createRecordingContext({
+      answers: [
+        { response: "yes", text: "careful" },
+        { response: "no", text: "not that file" },
+      ],
+    });
     const presentation: Presentation = { key: "k", text: "Edit a", meta: { tool: "write_to_file", path: "a" } };
     const request: ApprovalRequest = { kind: "edit", inside: true, path: "a" };
     expect(await policy().approve({ request, context, presentation })).toEqual({ approved: true, feedback: "careful" });
@@ -126,11 +131,23 @@ describe("ApprovalPolicy", () => {
       expect((await approval.verdict({ kind: "command", command: "npm install", requiresApproval: true })).verdict).toBe("ask");
       // Typed in the terminal UI, "always project" arrives as a message.
       const typed = createRecordingContext({ answers: [{ response: "message", text: "always project" }] });
-      expect(await approval.approve({ request: { kind: "command", command: "make build", requiresApproval: true }, context: typed, presentation: { key: "m", text: "make build", meta: { tool: "execute_command", command: "make build" } } })).toEqual({ approved: true });
+      expect(
+        await approval.approve({
+          request: { kind: "command", command: "make build", requiresApproval: true },
+          context: typed,
+          presentation: { key: "m", text: "make build", meta: { tool: "execute_command", command: "make build" } },
+        }),
+      ).toEqual({ approved: true });
       expect(JSON.parse(readFileSync(join(workspace.root, ".cairn", "config.json"), "utf8"))).toEqual({ permissions: { allow: ["Bash(make build:*)"] } });
       // Chosen from the terminal UI's menu: a yes that says always, with no text of the user's.
       const chosen = createRecordingContext({ answers: [{ response: "yes", always: "project" }] });
-      expect(await approval.approve({ request: { kind: "command", command: "cargo build", requiresApproval: true }, context: chosen, presentation: { key: "c", text: "cargo build", meta: { tool: "execute_command", command: "cargo build" } } })).toEqual({ approved: true });
+      expect(
+        await approval.approve({
+          request: { kind: "command", command: "cargo build", requiresApproval: true },
+          context: chosen,
+          presentation: { key: "c", text: "cargo build", meta: { tool: "execute_command", command: "cargo build" } },
+        }),
+      ).toEqual({ approved: true });
       expect(JSON.parse(readFileSync(join(workspace.root, ".cairn", "config.json"), "utf8"))).toEqual({ permissions: { allow: ["Bash(make build:*)", "Bash(cargo build:*)"] } });
     } finally {
       workspace.cleanup();

@@ -136,10 +136,7 @@ export class ApprovalPolicy {
     switch (request.kind) {
       case "read":
       case "edit":
-        security = decidePath(
-          { access: request.kind, absolute: request.absolute ?? request.path, real: request.real ?? request.absolute ?? request.path, display: request.path, inside: request.inside },
-          this.security,
-        );
+        security = decidePath({ access: request.kind, absolute: request.absolute ?? request.path, real: request.real ?? request.absolute ?? request.path, display: request.path, inside: request.inside }, this.security);
         break;
       case "command": {
         // Unsandboxed allow rules (Claude Code's sandbox.excludedCommands among them) send the command outside: judged as unconfined.
@@ -211,11 +208,7 @@ export class ApprovalPolicy {
   }
 
   /** Shows what will happen and, when the policy says so, waits for the user. */
-  async approve(options: {
-    request: ApprovalRequest;
-    context: ToolCallContext;
-    presentation: Presentation;
-  }): Promise<ApprovalDecision> {
+  async approve(options: { request: ApprovalRequest; context: ToolCallContext; presentation: Presentation }): Promise<ApprovalDecision> {
     const { request, context, presentation } = options;
     const found = await this.verdict(request);
     if (found.escalate !== undefined && request.kind === "command") {
@@ -296,7 +289,6 @@ export class ApprovalPolicy {
     return { rerun: false, reason: `running it outside the sandbox needs the user's explicit approval, which it did not get${hint}` };
   }
 }
-
 
 function ruleVerdict(found: { decision: "allow" | "ask" | "deny"; rule: { text: string; source: string } } | undefined): SecurityVerdict {
   if (found === undefined) return { kind: "settings", readOnly: false };

@@ -11,8 +11,18 @@ beforeEach(() => {
 afterEach(() => workspace.cleanup());
 
 const everyTool = [
-  "execute_command", "read_file", "write_to_file", "replace_in_file", "search_files", "list_files", "list_code_definition_names",
-  "web_fetch", "ask_followup_question", "attempt_completion", "plan_mode_respond", "new_task",
+  "execute_command",
+  "read_file",
+  "write_to_file",
+  "replace_in_file",
+  "search_files",
+  "list_files",
+  "list_code_definition_names",
+  "web_fetch",
+  "ask_followup_question",
+  "attempt_completion",
+  "plan_mode_respond",
+  "new_task",
 ];
 
 describe("createToolExecutor", () => {
@@ -22,14 +32,36 @@ describe("createToolExecutor", () => {
     expect(createTestExecutor(workspace, { mcp: createRecordingMcpPort({ tools: [], servers: [] }) }).toolNames()).not.toContain("use_mcp_tool");
     const withMcp = createTestExecutor(workspace, { mcp: createRecordingMcpPort({ tools: [], servers: [{ name: "s", connected: false }] }) });
     expect(withMcp.toolNames()).toEqual(expect.arrayContaining(["use_mcp_tool", "access_mcp_resource"]));
-    expect(withMcp.parameterNames()).toEqual(expect.arrayContaining(["path", "content", "diff", "command", "requires_approval", "timeout", "regex", "file_pattern", "recursive", "question", "options", "result", "response", "context", "url", "server_name", "tool_name", "arguments", "uri", "start_line", "end_line"]));
+    expect(withMcp.parameterNames()).toEqual(
+      expect.arrayContaining([
+        "path",
+        "content",
+        "diff",
+        "command",
+        "requires_approval",
+        "timeout",
+        "regex",
+        "file_pattern",
+        "recursive",
+        "question",
+        "options",
+        "result",
+        "response",
+        "context",
+        "url",
+        "server_name",
+        "tool_name",
+        "arguments",
+        "uri",
+        "start_line",
+        "end_line",
+      ]),
+    );
   });
 
   it("renders one schema as Cline-style prompt text", () => {
     const prompt = createTestExecutor(workspace).promptDescriptions("act");
-    expect(prompt).toContain(
-      "## read_file\nDescription: Read a file's text.",
-    );
+    expect(prompt).toContain("## read_file\nDescription: Read a file's text.");
     expect(prompt).toContain("Parameters:\n- path: (required) Path of the file, relative to the workspace.\n- start_line: (optional)");
     expect(prompt).toContain("Usage:\n<read_file>\n<path>File path here</path>\n<start_line>1</start_line>\n<end_line>1000</end_line>\n</read_file>");
     expect(prompt).toContain("Use one tool per message");

@@ -111,9 +111,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     ...(options.supportsImages === true ? { supportsImages: true } : {}),
     ...(options.subagent !== undefined ? { subagent: options.subagent } : {}),
     ...(options.headless === true ? { headless: true } : {}),
-    ...(options.readOnlyCommands === true
-      ? { readOnlyCommands: (command: string) => readOnlyCommandRefusal(command, options.rules, workspacePathOracle(guard, options.userConfigDir ?? defaultUserConfigDir())) }
-      : {}),
+    ...(options.readOnlyCommands === true ? { readOnlyCommands: (command: string) => readOnlyCommandRefusal(command, options.rules, workspacePathOracle(guard, options.userConfigDir ?? defaultUserConfigDir())) } : {}),
   };
   const tools = new Map<string, ToolDefinition>();
   for (const tool of builtinTools) tools.set(tool.name, tool);
@@ -121,8 +119,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
 
   const onlyTools = options.onlyTools === undefined ? undefined : new Set(options.onlyTools);
   const offered = (tool: ToolDefinition): boolean => (onlyTools === undefined || onlyTools.has(tool.name)) && (tool.isAvailable?.(runtimeOptions) ?? true);
-  const inMode = (mode: Mode): ToolDefinition[] =>
-    [...tools.values()].filter((tool) => offered(tool) && availableIn(tool, mode) && !(mode === "plan" && tool.mutates === true));
+  const inMode = (mode: Mode): ToolDefinition[] => [...tools.values()].filter((tool) => offered(tool) && availableIn(tool, mode) && !(mode === "plan" && tool.mutates === true));
 
   const runtimeFor = (block: ToolUseBlock, context: ToolCallContext): ToolRuntime => ({
     context,
@@ -138,7 +135,12 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
   const checkCall = (block: ToolUseBlock, context: ToolCallContext): { tool: ToolDefinition } | { outcome: ToolOutcome } => {
     const tool = tools.get(block.name);
     if (tool === undefined || !offered(tool)) {
-      return { outcome: unknownTool(block.name, inMode(context.mode).map((candidate) => candidate.name)) };
+      return {
+        outcome: unknownTool(
+          block.name,
+          inMode(context.mode).map((candidate) => candidate.name),
+        ),
+      };
     }
     if ((context.mode === "plan" && tool.mutates === true) || !availableIn(tool, context.mode)) {
       return { outcome: notInMode(tool.name, context.mode) };

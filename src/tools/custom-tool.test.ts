@@ -66,7 +66,9 @@ describe("custom tools: how the model is offered them", () => {
   });
 
   it("native: the tool's schema is zod's own JSON schema, nested objects, arrays and enums included", () => {
-    const schema = executorWith(lookupTicket().tool, "native").toolSchemas("act").find((entry) => entry.name === "lookup_ticket");
+    const schema = executorWith(lookupTicket().tool, "native")
+      .toolSchemas("act")
+      .find((entry) => entry.name === "lookup_ticket");
     expect(schema?.inputSchema).toMatchObject({
       type: "object",
       required: ["id"],

@@ -43,7 +43,10 @@ export function planHiding(found: Pick<ScanResult, "hidden" | "visibleBeside">, 
     }
   }
   if (mounts > budget) {
-    const busiest = [...byFolder.entries()].sort((left, right) => right[1].length - left[1].length).slice(0, 3).map(([folder, hidden]) => `${relative(root, folder) || "."} (${hidden.length})`);
+    const busiest = [...byFolder.entries()]
+      .sort((left, right) => right[1].length - left[1].length)
+      .slice(0, 3)
+      .map(([folder, hidden]) => `${relative(root, folder) || "."} (${hidden.length})`);
     throw new SandboxUnavailableError(
       `the ignore file and credential files hide ${found.hidden.length} entries spread over ${byFolder.size} folders (most in ${busiest.join(", ")}): more than the sandbox can hide one by one. ` +
         "Ignore whole folders rather than files in many places (a line like `data/`), or run with --sandbox off",

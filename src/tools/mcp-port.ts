@@ -28,12 +28,6 @@ export interface McpPort {
   getTool(server: string, tool: string): McpToolInfo | undefined;
   /** Names of configured servers and whether each is connected. */
   serverStatus(): Array<{ name: string; connected: boolean; error?: string }>;
-  callTool(options: {
-    server: string;
-    tool: string;
-    arguments: Record<string, unknown>;
-    signal: AbortSignal;
-    onProgress?: (message: string) => void;
-  }): Promise<McpCallResult>;
+  callTool(options: { server: string; tool: string; arguments: Record<string, unknown>; signal: AbortSignal; onProgress?: (message: string) => void }): Promise<McpCallResult>;
   readResource(options: { server: string; uri: string; signal: AbortSignal }): Promise<McpCallResult>;
 }

@@ -19,13 +19,7 @@ export function checkIgnored(runtime: ToolRuntime, requested: string): PathAcces
 /** The card's meta a file tool adds to the path and whether it is outside the workspace (filled in here). */
 export type PathCardMeta = { [N in PathToolName]: { tool: N } & Omit<ToolMetaByName[N], "path" | "outsideWorkspace"> }[PathToolName];
 
-export async function approvePath(options: {
-  runtime: ToolRuntime;
-  path: ResolvedPath;
-  access: "read" | "edit";
-  text: string;
-  meta: PathCardMeta;
-}): Promise<PathAccess> {
+export async function approvePath(options: { runtime: ToolRuntime; path: ResolvedPath; access: "read" | "edit"; text: string; meta: PathCardMeta }): Promise<PathAccess> {
   const { runtime, path, access, text } = options;
   const decision = await runtime.approvals.approve({
     request: { kind: access, inside: path.inside, path: path.display, absolute: path.absolute, real: path.real },

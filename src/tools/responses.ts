@@ -19,13 +19,8 @@ export function mistake(message: string): ToolOutcome {
 }
 
 export function missingParameter(options: { tool: string; parameter: string; protocol: Protocol }): ToolOutcome {
-  const how =
-    options.protocol === "xml"
-      ? `Send the call again with <${options.parameter}>...</${options.parameter}> inside <${options.tool}>.`
-      : `Send the call again with a non-empty "${options.parameter}" argument.`;
-  return mistake(
-    `missing value for required parameter '${options.parameter}' of ${options.tool}: it was absent or empty. ${how}`,
-  );
+  const how = options.protocol === "xml" ? `Send the call again with <${options.parameter}>...</${options.parameter}> inside <${options.tool}>.` : `Send the call again with a non-empty "${options.parameter}" argument.`;
+  return mistake(`missing value for required parameter '${options.parameter}' of ${options.tool}: it was absent or empty. ${how}`);
 }
 
 export function invalidArgumentsJson(tool: string, raw: string): ToolOutcome {
@@ -44,8 +39,7 @@ export function unknownTool(name: string, available: string[]): ToolOutcome {
 export function notInMode(name: string, mode: "plan" | "act"): ToolOutcome {
   if (mode === "plan") {
     return mistake(
-      `${name} changes the workspace and cannot be used in PLAN MODE. Gather information with the read-only tools ` +
-        `and present your plan with plan_mode_respond; the user switches to ACT MODE to carry it out.`,
+      `${name} changes the workspace and cannot be used in PLAN MODE. Gather information with the read-only tools ` + `and present your plan with plan_mode_respond; the user switches to ACT MODE to carry it out.`,
     );
   }
   return mistake(`${name} is only available in PLAN MODE. You are in ACT MODE: carry out the task with the other tools.`);
@@ -57,17 +51,11 @@ export function denied(feedback: string | undefined): ToolOutcome {
 }
 
 export function refusedOutsideWrite(path: string): ToolOutcome {
-  return toolError(
-    `${path} is outside the workspace and writing outside the workspace is not allowed when running with --yes. ` +
-      `Write inside the workspace, or rerun cairn with --allow-outside-writes.`,
-  );
+  return toolError(`${path} is outside the workspace and writing outside the workspace is not allowed when running with --yes. ` + `Write inside the workspace, or rerun cairn with --allow-outside-writes.`);
 }
 
 export function ignoredPath(path: string): ToolOutcome {
-  return toolError(
-    `access to ${path} is blocked by the workspace's .cairnignore (or .clineignore). Continue without it, ` +
-      `or ask the user to change the ignore file.`,
-  );
+  return toolError(`access to ${path} is blocked by the workspace's .cairnignore (or .clineignore). Continue without it, ` + `or ask the user to change the ignore file.`);
 }
 
 /** Appends what the user said while approving, so the model sees it. */
@@ -76,5 +64,4 @@ export function withApprovalFeedback(outcome: ToolOutcome, feedback: string | un
   return { ...outcome, content: `${outcome.content}\n\nThe user approved this and said:\n<feedback>\n${feedback}\n</feedback>` };
 }
 
-export const yesModeNoUser =
-  "There is no user to answer (cairn runs with --yes). Proceed on your own best judgement; state any assumption you make.";
+export const yesModeNoUser = "There is no user to answer (cairn runs with --yes). Proceed on your own best judgement; state any assumption you make.";

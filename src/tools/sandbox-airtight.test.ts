@@ -28,7 +28,15 @@ afterEach(() => workspace.cleanup());
 
 function run(command: string, options: { deny?: string[]; dataDir?: string } = {}): { output: string; notes: string[] } {
   const rules = new PermissionRules(rulesFromBlock({ deny: options.deny ?? [] }, "test"), workspace.root);
-  const policy = createLaunchPolicy({ workspace: workspace.root, sandbox: "workspace-write", network: false, allowEnv: [], userConfigDir: join(workspace.base, "user-config"), dataDir: options.dataDir ?? workspace.dataDir, rules });
+  const policy = createLaunchPolicy({
+    workspace: workspace.root,
+    sandbox: "workspace-write",
+    network: false,
+    allowEnv: [],
+    userConfigDir: join(workspace.base, "user-config"),
+    dataDir: options.dataDir ?? workspace.dataDir,
+    rules,
+  });
   const launch = launchShell({ policy, shell: "/bin/bash", command, cwd: workspace.root });
   const result = spawnSync(launch.file, launch.args, { env: launch.env, encoding: "utf8", cwd: workspace.root });
   const notes = launch.release();
@@ -90,7 +98,16 @@ describe.skipIf(!usable.ok)("the sandbox, airtight", () => {
     mkdirSync(join(dataDir, "outputs", "s1"), { recursive: true });
     writeFileSync(join(dataDir, "outputs", "s1", "out.log"), "visible-output\n");
     const rules = new PermissionRules([], workspace.root);
-    const policy = createLaunchPolicy({ workspace: workspace.root, sandbox: "workspace-write", network: false, allowEnv: [], userConfigDir: join(workspace.base, "user-config"), dataDir, readableInDataDir: join(dataDir, "outputs", "s1"), rules });
+    const policy = createLaunchPolicy({
+      workspace: workspace.root,
+      sandbox: "workspace-write",
+      network: false,
+      allowEnv: [],
+      userConfigDir: join(workspace.base, "user-config"),
+      dataDir,
+      readableInDataDir: join(dataDir, "outputs", "s1"),
+      rules,
+    });
     const launch = launchShell({ policy, shell: "/bin/bash", command: `cat ${dataDir}/tasks/t1/log.jsonl; cat ${dataDir}/outputs/s1/out.log; grep -r canary ${dataDir}`, cwd: workspace.root });
     const result = spawnSync(launch.file, launch.args, { env: launch.env, encoding: "utf8" });
     launch.release();
@@ -182,7 +199,10 @@ describe.skipIf(!usable.ok)("the sandbox, airtight", () => {
       expect(output).not.toContain("canary-claude-token");
       expect(output).not.toContain("canary-codex-token");
     } finally {
-      for (const [name, value] of [["CLAUDE_CONFIG_DIR", saved.claude], ["CODEX_HOME", saved.codex]] as const) {
+      for (const [name, value] of [
+        ["CLAUDE_CONFIG_DIR", saved.claude],
+        ["CODEX_HOME", saved.codex],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }

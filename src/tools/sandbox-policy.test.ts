@@ -39,8 +39,7 @@ async function run(command: string, mode: SandboxMode = "workspace-write", netwo
 }
 
 // The markers are built when the command runs, so the command's own text (echoed in the result) never matches them.
-const connect = (target: number): string =>
-  `node -e "require('net').connect(${target}, '127.0.0.1').on('data', (d) => console.log('GO'+'T', String(d).trim())).on('error', (e) => console.log('NET'+'FAIL', e.code))"`;
+const connect = (target: number): string => `node -e "require('net').connect(${target}, '127.0.0.1').on('data', (d) => console.log('GO'+'T', String(d).trim())).on('error', (e) => console.log('NET'+'FAIL', e.code))"`;
 
 describe.skipIf(!usable.ok)("the bubblewrap sandbox confines what a command can see, write and reach", () => {
   it("the workspace is writable, the rest of the file system is not, and /tmp is private", async () => {

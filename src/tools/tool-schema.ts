@@ -66,8 +66,6 @@ export function xmlFormatIntroduction(parallel: boolean): string {
     "<parameter2_name>value2</parameter2_name>",
     "</tool_name>",
     "",
-    parallel
-      ? "You may use several tools in one message; they run in order and you receive all their results."
-      : "Use one tool per message and wait for its result before the next step.",
+    parallel ? "You may use several tools in one message; they run in order and you receive all their results." : "Use one tool per message and wait for its result before the next step.",
   ].join("\n");
 }

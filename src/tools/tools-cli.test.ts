@@ -47,7 +47,7 @@ describe("tools through bin/cairn run", () => {
       "<list_files>\n<path>.</path>\n<recursive>true</recursive>\n</list_files>",
       "<list_code_definition_names>\n<path>.</path>\n</list_code_definition_names>",
       "<read_file>\n<path>secret.env</path>\n</read_file>",
-      "<ask_followup_question>\n<question>Which?</question>\n<options>[\"a\",\"b\"]</options>\n</ask_followup_question>",
+      '<ask_followup_question>\n<question>Which?</question>\n<options>["a","b"]</options>\n</ask_followup_question>',
       "<attempt_completion>\n<result>Done.</result>\n</attempt_completion>",
     ];
     const scenario: Scenario = { turns: xmlTurns.map((text) => ({ text })) };

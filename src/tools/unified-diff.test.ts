@@ -2,8 +2,7 @@ import { applyPatch } from "diff";
 import { describe, expect, it } from "vitest";
 import { unifiedDiff } from "./unified-diff.js";
 
-const lines = (count: number, changed?: number): string =>
-  Array.from({ length: count }, (_, index) => (index + 1 === changed ? `CHANGED ${index + 1}` : `line ${index + 1}`)).join("\n");
+const lines = (count: number, changed?: number): string => Array.from({ length: count }, (_, index) => (index + 1 === changed ? `CHANGED ${index + 1}` : `line ${index + 1}`)).join("\n");
 
 describe("unifiedDiff", () => {
   const cases = [

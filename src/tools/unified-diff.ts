@@ -17,10 +17,7 @@ export function unifiedDiff(options: { path: string; before: string; after: stri
   const shortest = Math.min(oldLines.length, newLines.length);
   while (prefix < shortest && oldLines[prefix] === newLines[prefix]) prefix++;
   let suffix = 0;
-  while (
-    suffix < shortest - prefix &&
-    oldLines[oldLines.length - 1 - suffix] === newLines[newLines.length - 1 - suffix]
-  ) {
+  while (suffix < shortest - prefix && oldLines[oldLines.length - 1 - suffix] === newLines[newLines.length - 1 - suffix]) {
     suffix++;
   }
   const skipStart = Math.max(0, prefix - contextLines);

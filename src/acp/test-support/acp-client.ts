@@ -9,15 +9,7 @@ import type { ChildProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { Readable, Writable } from "node:stream";
 import { client, ndJsonStream } from "@agentclientprotocol/sdk";
-import type {
-  ClientConnection,
-  ClientContext,
-  PromptResponse,
-  RequestPermissionRequest,
-  RequestPermissionResponse,
-  SessionNotification,
-  SessionUpdate,
-} from "@agentclientprotocol/sdk";
+import type { ClientConnection, ClientContext, PromptResponse, RequestPermissionRequest, RequestPermissionResponse, SessionNotification, SessionUpdate } from "@agentclientprotocol/sdk";
 import { cairnBin } from "../../cli/test-support/cli-harness.js";
 
 export type PermissionAnswer = "allow_once" | "allow_always" | "reject_once" | "cancelled";
@@ -155,9 +147,7 @@ export function startAcpClient(options: {
       });
   }
 
-  const connection: ClientConnection = app.connect(
-    ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>),
-  );
+  const connection: ClientConnection = app.connect(ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
 
   Object.assign(result, {
     agent: connection.agent,

@@ -5,7 +5,6 @@ import { dirname, join, relative } from "node:path";
 import { temporaryFolder } from "../../test-support/temporary-folder.js";
 import { usePerTest } from "../../test-support/per-test.js";
 
-
 /** Writes files given as { "relative/path": "content" }. */
 export async function writeFiles(root: string, files: Record<string, string | Buffer>): Promise<void> {
   for (const [path, content] of Object.entries(files)) {
@@ -21,7 +20,10 @@ export async function fingerprint(root: string): Promise<Record<string, string>>
     for (const entry of await readdir(folder, { withFileTypes: true })) {
       const path = join(folder, entry.name);
       if (entry.isDirectory()) await walk(path);
-      else result[relative(root, path)] = createHash("sha1").update(await readFile(path)).digest("hex");
+      else
+        result[relative(root, path)] = createHash("sha1")
+          .update(await readFile(path))
+          .digest("hex");
     }
   }
   await walk(root);
@@ -30,8 +32,7 @@ export async function fingerprint(root: string): Promise<Record<string, string>>
 
 /** A real git repository with one commit, made with an explicit identity. */
 export function initUserRepository(root: string): void {
-  const git = (...args: string[]) =>
-    execFileSync("git", ["-c", "user.name=User", "-c", "user.email=user@example.com", ...args], { cwd: root, stdio: "ignore" });
+  const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=User", "-c", "user.email=user@example.com", ...args], { cwd: root, stdio: "ignore" });
   git("init", "-q");
   git("add", "-A");
   git("commit", "-q", "-m", "user commit");

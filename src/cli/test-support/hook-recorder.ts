@@ -39,8 +39,7 @@ export async function createHookRecorder(sandbox: Sandbox): Promise<HookRecorder
   const log = join(sandbox.root, "hook-records.jsonl");
   await writeFile(file, script);
   return {
-    command: (label, answer) =>
-      [process.execPath, file, log, label, ...(answer === undefined ? [] : [answer === "deny" ? "deny" : JSON.stringify(answer)])].map(quote).join(" "),
+    command: (label, answer) => [process.execPath, file, log, label, ...(answer === undefined ? [] : [answer === "deny" ? "deny" : JSON.stringify(answer)])].map(quote).join(" "),
     records: async () =>
       (await readFile(log, "utf8").catch(() => ""))
         .split("\n")

@@ -19,9 +19,7 @@ export function xmlTaskTurns(options: { signature: string; outputLimit: string }
     {
       reasoning: "Two files first.",
       reasoningSignature: options.signature,
-      text:
-        "Writing both files.\n<write_to_file>\n<path>a.txt</path>\n<content>\none\n</content>\n</write_to_file>\n" +
-        "<write_to_file>\n<path>b.txt</path>\n<content>\ntwo\n</content>\n</write_to_file>",
+      text: "Writing both files.\n<write_to_file>\n<path>a.txt</path>\n<content>\none\n</content>\n</write_to_file>\n" + "<write_to_file>\n<path>b.txt</path>\n<content>\ntwo\n</content>\n</write_to_file>",
     },
     { text: "Now editing the first one and concatenating the two", chunkSize: 4, dropAfterChunks: 8 },
     {
@@ -36,10 +34,7 @@ export function xmlTaskTurns(options: { signature: string; outputLimit: string }
 }
 
 /** What both protocols must show: the key nowhere, the files on disk, nothing of the cut write, the reasoning and the completion. */
-export async function expectTaskDone(
-  result: { status: number | null; stdout: string; stderr: string; events: Array<Record<string, unknown>> },
-  options: { workspace: string; apiKey: string },
-): Promise<void> {
+export async function expectTaskDone(result: { status: number | null; stdout: string; stderr: string; events: Array<Record<string, unknown>> }, options: { workspace: string; apiKey: string }): Promise<void> {
   expect(result.stderr).not.toContain(options.apiKey);
   expect(result.stdout).not.toContain(options.apiKey);
   expect(result.status).toBe(0);

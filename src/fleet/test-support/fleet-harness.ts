@@ -58,10 +58,7 @@ export async function makeFleetSandbox(options: FleetSandboxOptions = {}): Promi
   execFileSync("git", ["commit", "-qm", "base"], { cwd: repo, env: gitEnv });
   const redis = await startTestRedis();
   await writeFile(join(configDir, "cairn", "config.json"), JSON.stringify({ retry: { delaysMs: [10, 20, 40] }, ...options.config }));
-  await writeFile(
-    join(configDir, "cairn", "fleet.json"),
-    JSON.stringify({ allow: { baseUrls: ["http://127.0.0.1:*"] }, lockDurationMs: 4000, stalledIntervalMs: 1500, ...options.fleet }),
-  );
+  await writeFile(join(configDir, "cairn", "fleet.json"), JSON.stringify({ allow: { baseUrls: ["http://127.0.0.1:*"] }, lockDurationMs: 4000, stalledIntervalMs: 1500, ...options.fleet }));
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(env)) {
     if (name.startsWith("CAIRN_") || name.endsWith("_API_KEY") || name.endsWith("_BASE_URL")) delete env[name];
@@ -98,7 +95,10 @@ export async function makeFleetSandbox(options: FleetSandboxOptions = {}): Promi
     results: async () => {
       const run = await runCli(["queue", "results", "--json"], { env, cwd: root });
       if (run.status !== 0) throw new Error(`queue results failed: ${run.stderr}`);
-      return run.stdout.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as JobReport);
+      return run.stdout
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as JobReport);
     },
     waitFor: async (what, probe, timeoutMs = 60_000) => {
       const deadline = Date.now() + timeoutMs;
@@ -127,9 +127,6 @@ export async function makeFleetSandbox(options: FleetSandboxOptions = {}): Promi
 export function writeThenComplete(name: string, content: string, extra: { delayMs?: number } = {}): Scenario {
   return {
     ...(extra.delayMs ? { delayMs: extra.delayMs } : {}),
-    turns: [
-      { text: `<write_to_file>\n<path>${name}</path>\n<content>\n${content}\n</content>\n</write_to_file>` },
-      { text: `<attempt_completion>\n<result>\nWrote ${name}\n</result>\n</attempt_completion>` },
-    ],
+    turns: [{ text: `<write_to_file>\n<path>${name}</path>\n<content>\n${content}\n</content>\n</write_to_file>` }, { text: `<attempt_completion>\n<result>\nWrote ${name}\n</result>\n</attempt_completion>` }],
   };
 }

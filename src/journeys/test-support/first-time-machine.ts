@@ -53,13 +53,7 @@ export async function firstTimeMachine(root: string): Promise<FirstTimeMachine> 
     NPM_CONFIG_UPDATE_NOTIFIER: "false",
   };
   const asUser = asRoot ? ["setpriv", `--reuid=${nobody}`, `--regid=${nobody}`, "--clear-groups"] : [];
-  const command = (program: readonly string[], extra: Record<string, string> = {}): string[] => [
-    ...asUser,
-    "env",
-    "-i",
-    ...Object.entries({ ...env, ...extra }).map(([name, value]) => `${name}=${value}`),
-    ...program,
-  ];
+  const command = (program: readonly string[], extra: Record<string, string> = {}): string[] => [...asUser, "env", "-i", ...Object.entries({ ...env, ...extra }).map(([name, value]) => `${name}=${value}`), ...program];
   return {
     home,
     env,

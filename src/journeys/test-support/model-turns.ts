@@ -18,12 +18,10 @@ export const say = {
   command: (command: string): ScenarioTurn => tool("execute_command", { command, requires_approval: "false" }),
   write: (path: string, content: string): ScenarioTurn => tool("write_to_file", { path, content: `\n${content}\n` }),
   read: (path: string): ScenarioTurn => tool("read_file", { path }),
-  edit: (path: string, search: string, replacement: string): ScenarioTurn =>
-    tool("replace_in_file", { path, diff: `\n------- SEARCH\n${search}\n=======\n${replacement}\n+++++++ REPLACE\n` }),
+  edit: (path: string, search: string, replacement: string): ScenarioTurn => tool("replace_in_file", { path, diff: `\n------- SEARCH\n${search}\n=======\n${replacement}\n+++++++ REPLACE\n` }),
   search: (path: string, regex: string): ScenarioTurn => tool("search_files", { path, regex }),
   list: (path: string, recursive = false): ScenarioTurn => tool("list_files", { path, recursive: String(recursive) }),
-  mcp: (server: string, name: string, argumentsObject: Record<string, unknown>): ScenarioTurn =>
-    tool("use_mcp_tool", { server_name: server, tool_name: name, arguments: JSON.stringify(argumentsObject) }),
+  mcp: (server: string, name: string, argumentsObject: Record<string, unknown>): ScenarioTurn => tool("use_mcp_tool", { server_name: server, tool_name: name, arguments: JSON.stringify(argumentsObject) }),
   complete: (result: string): ScenarioTurn => tool("attempt_completion", { result }),
   /** use_subagents with its JSON array (`agent` defaults to general). */
   subagents: (items: Array<{ prompt: string; agent?: string }>): ScenarioTurn => tool("use_subagents", { subagents: JSON.stringify(items) }),
@@ -51,9 +49,7 @@ export function sandboxUsable(journey: string): boolean {
 
 /** The requests of the conversation whose first user message contains `match`, in order (not the summary requests made for it). */
 export function conversationRequests(server: ScriptedServer, match: string): Array<Record<string, unknown>> {
-  return server.requests
-    .filter((request) => request.route === undefined && firstUserTextOfBody(request.body).includes(match))
-    .map((request) => request.body as Record<string, unknown>);
+  return server.requests.filter((request) => request.route === undefined && firstUserTextOfBody(request.body).includes(match)).map((request) => request.body as Record<string, unknown>);
 }
 
 /** The system prompt of an Anthropic request body. */

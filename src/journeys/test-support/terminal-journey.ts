@@ -39,7 +39,6 @@ export async function typeLine(ui: TmuxSession, text: string): Promise<void> {
   await ui.sendKeys("Enter");
 }
 
-
 export const say = (text: string, extra: Partial<Turn> = {}): Turn => ({ text, ...extra });
 
 export const writeFileTurn = (path: string, content: string, before = ""): Turn => ({

@@ -47,10 +47,7 @@ export function anthropicFrames(turn: ScenarioTurn, options: AnthropicFramesOpti
   frames.push(event("ping", { type: "ping" }));
   let index = 0;
   for (const data of turn.redactedReasoning ?? []) {
-    frames.push(
-      event("content_block_start", { type: "content_block_start", index, content_block: { type: "redacted_thinking", data } }),
-      event("content_block_stop", { type: "content_block_stop", index }),
-    );
+    frames.push(event("content_block_start", { type: "content_block_start", index, content_block: { type: "redacted_thinking", data } }), event("content_block_stop", { type: "content_block_stop", index }));
     index += 1;
   }
   if (turn.reasoning !== undefined) {
@@ -62,15 +59,10 @@ export function anthropicFrames(turn: ScenarioTurn, options: AnthropicFramesOpti
       }),
     );
     for (const piece of splitText(turn.reasoning, options.chunkSize)) {
-      frames.push(
-        event("content_block_delta", { type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: piece } }),
-      );
+      frames.push(event("content_block_delta", { type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: piece } }));
     }
     const signature = turn.reasoningSignature ?? randomBytes(48).toString("base64");
-    frames.push(
-      event("content_block_delta", { type: "content_block_delta", index, delta: { type: "signature_delta", signature } }),
-      event("content_block_stop", { type: "content_block_stop", index }),
-    );
+    frames.push(event("content_block_delta", { type: "content_block_delta", index, delta: { type: "signature_delta", signature } }), event("content_block_stop", { type: "content_block_stop", index }));
     index += 1;
   }
   if (turn.text !== undefined && turn.text !== "") {
@@ -91,9 +83,7 @@ export function anthropicFrames(turn: ScenarioTurn, options: AnthropicFramesOpti
       event("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: "" } }),
     );
     for (const piece of splitText(toolArgumentsText(call), options.chunkSize)) {
-      frames.push(
-        event("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } }),
-      );
+      frames.push(event("content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } }));
     }
     frames.push(event("content_block_stop", { type: "content_block_stop", index }));
     index += 1;

@@ -17,14 +17,36 @@ describe("scripted conversations are routed by their first user message", () => 
   });
 
   it("reads the first user message of Anthropic and OpenAI bodies", () => {
-    expect(firstUserText([{ role: "user", content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] }])).toBe("a\nb");
-    expect(firstUserText([{ role: "system", content: "sys" }, { role: "user", content: "hello" }])).toBe("hello");
+    expect(
+      firstUserText([
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "a" },
+            { type: "text", text: "b" },
+          ],
+        },
+      ]),
+    ).toBe("a\nb");
+    expect(
+      firstUserText([
+        { role: "system", content: "sys" },
+        { role: "user", content: "hello" },
+      ]),
+    ).toBe("hello");
     expect(firstUserText(undefined)).toBe("");
   });
 
   it("reads the first user message of request bodies of all four APIs", () => {
     expect(firstUserTextOfBody({ system: "s", messages: [{ role: "user", content: [{ type: "text", text: "anthropic" }] }] })).toBe("anthropic");
-    expect(firstUserTextOfBody({ messages: [{ role: "system", content: "s" }, { role: "user", content: "chat" }] })).toBe("chat");
+    expect(
+      firstUserTextOfBody({
+        messages: [
+          { role: "system", content: "s" },
+          { role: "user", content: "chat" },
+        ],
+      }),
+    ).toBe("chat");
     expect(firstUserTextOfBody({ instructions: "s", input: [{ role: "user", content: [{ type: "input_text", text: "responses" }] }] })).toBe("responses");
     expect(firstUserTextOfBody({ input: "plain responses" })).toBe("plain responses");
     expect(firstUserTextOfBody({ systemInstruction: { parts: [{ text: "s" }] }, contents: [{ role: "user", parts: [{ text: "gemini" }, { text: "more" }] }] })).toBe("gemini\nmore");

@@ -81,9 +81,6 @@ const statusNames: Record<number, string> = {
 /** Gemini's error body; a 429 carries its retry delay as RetryInfo (taken from a scenario's retry-after header). */
 export function geminiErrorBody(status: number, message: string, headers: Record<string, string> = {}): unknown {
   const retryAfter = headers["retry-after"];
-  const details =
-    status === 429 && retryAfter !== undefined && /^\d+(\.\d+)?$/.test(retryAfter)
-      ? [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${retryAfter}s` }]
-      : [];
+  const details = status === 429 && retryAfter !== undefined && /^\d+(\.\d+)?$/.test(retryAfter) ? [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${retryAfter}s` }] : [];
   return { error: { code: status, message, status: statusNames[status] ?? "UNKNOWN", ...(details.length > 0 ? { details } : {}) } };
 }

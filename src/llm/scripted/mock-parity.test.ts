@@ -16,7 +16,7 @@ const scenario: Scenario = {
       text: "Reading and writing <b>now</b>.",
       toolCalls: [
         { id: "call_1", name: "read_file", arguments: { path: "src/ä.ts" } },
-        { id: "call_2", name: "write_to_file", arguments: { path: "b.txt", content: "x\n\"y\"", lines: 2 } },
+        { id: "call_2", name: "write_to_file", arguments: { path: "b.txt", content: 'x\n"y"', lines: 2 } },
       ],
       usage: { inputTokens: 300, outputTokens: 40, cacheReadTokens: 100 },
       chunkSize: 5,

@@ -30,9 +30,19 @@ describe("MockProvider", () => {
       model: { id: "m", contextWindow: 1000, maxOutputTokens: 100, inputPrice: 2, outputPrice: 8, supportsImages: false, supportsReasoning: true },
     });
     const chunks = await collect(provider.createMessage(request()));
-    expect(chunks.filter((chunk) => chunk.type === "reasoning").map((chunk) => chunk.text).join("")).toBe("think");
+    expect(
+      chunks
+        .filter((chunk) => chunk.type === "reasoning")
+        .map((chunk) => chunk.text)
+        .join(""),
+    ).toBe("think");
     expect(chunks).toContainEqual({ type: "reasoning", text: "", signature: "sig" });
-    expect(chunks.filter((chunk) => chunk.type === "text").map((chunk) => chunk.text).join("")).toBe("hello");
+    expect(
+      chunks
+        .filter((chunk) => chunk.type === "text")
+        .map((chunk) => chunk.text)
+        .join(""),
+    ).toBe("hello");
     const calls = chunks.filter((chunk) => chunk.type === "tool_call");
     expect(calls[0]).toMatchObject({ index: 0, id: "call_1", name: "read_file" });
     expect(calls.map((chunk) => chunk.argumentsDelta).join("")).toBe('{"path":"a.ts"}');
@@ -48,7 +58,12 @@ describe("MockProvider", () => {
 
   it("drops as network, stalls as stalled, and refuses requests past the scenario", async () => {
     const provider = new MockProvider({
-      scenario: { turns: [{ text: "abcdef", chunkSize: 1, dropAfterChunks: 2 }, { text: "abc", chunkSize: 1, stallAfterChunks: 1 }] },
+      scenario: {
+        turns: [
+          { text: "abcdef", chunkSize: 1, dropAfterChunks: 2 },
+          { text: "abc", chunkSize: 1, stallAfterChunks: 1 },
+        ],
+      },
       stall: { firstChunkMs: 1000, betweenChunksMs: 5 },
     });
     await expect(collect(provider.createMessage(request()))).rejects.toMatchObject({ kind: "network" });

@@ -69,9 +69,7 @@ export function responsesFrames(turn: ScenarioTurn, options: ResponsesFramesOpti
     send("response.reasoning_summary_text.done", { item_id: id, output_index: outputIndex, summary_index: 0, text: turn.reasoning });
     const part = { type: "summary_text", text: turn.reasoning };
     send("response.reasoning_summary_part.done", { item_id: id, output_index: outputIndex, summary_index: 0, part });
-    const encrypted = options.includeEncryptedReasoning
-      ? { encrypted_content: turn.reasoningSignature ?? `gAAAAA${randomBytes(24).toString("base64")}` }
-      : {};
+    const encrypted = options.includeEncryptedReasoning ? { encrypted_content: turn.reasoningSignature ?? `gAAAAA${randomBytes(24).toString("base64")}` } : {};
     const item = { id, type: "reasoning", summary: [part], ...encrypted };
     send("response.output_item.done", { output_index: outputIndex, item });
     output.push(item);

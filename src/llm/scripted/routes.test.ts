@@ -20,13 +20,17 @@ async function text(stream: AsyncIterable<Chunk>): Promise<string> {
 describe("scenario routes (scripted requests that come at unpredictable times, e.g. summary requests)", () => {
   it("the server answers a matching request from the route's turns without using up a main turn", async () => {
     const server = await scripted.start(scenario);
-    const post = (system: string) =>
-      fetch(`${scripted.server?.url}/v1/messages`, { method: "POST", body: JSON.stringify({ model: "m", stream: true, system, messages: [] }) }).then((response) => response.text());
+    const post = (system: string) => fetch(`${scripted.server?.url}/v1/messages`, { method: "POST", body: JSON.stringify({ model: "m", stream: true, system, messages: [] }) }).then((response) => response.text());
     expect(await post("plain")).toContain("main 0");
     expect(await post("please SUMMARISE this")).toContain("routed 0");
     expect(await post("plain")).toContain("main 1");
     expect(await post("SUMMARISE again")).toContain("route 0 has 1 turns but this is its request 2");
-    expect(server.requests.map((request) => [request.route, request.index])).toEqual([[undefined, 0], [0, 0], [undefined, 1], [0, 1]]);
+    expect(server.requests.map((request) => [request.route, request.index])).toEqual([
+      [undefined, 0],
+      [0, 0],
+      [undefined, 1],
+      [0, 1],
+    ]);
   });
 
   it("the in-process MockProvider routes the same way", async () => {

@@ -113,9 +113,7 @@ export function parseScenario(value: unknown, source = "scenario"): Scenario {
   const result = scenarioSchema.safeParse(value);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
-      const path = issue.path
-        .map((part, position) => (typeof part === "number" ? `[${part}]` : position === 0 ? String(part) : `.${String(part)}`))
-        .join("");
+      const path = issue.path.map((part, position) => (typeof part === "number" ? `[${part}]` : position === 0 ? String(part) : `.${String(part)}`)).join("");
       return `  - ${path === "" ? "(top level)" : path}: ${issue.message}`;
     });
     throw new ScenarioError(`${source} is not a valid scenario:\n${problems.join("\n")}\nSee docs/scripted-llm.md for the format.`);

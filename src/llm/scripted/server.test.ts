@@ -43,7 +43,10 @@ describe("scripted LLM server", () => {
       expect(second).toContain('"content":"second"');
       expect(second.trimEnd().endsWith("data: [DONE]")).toBe(true);
       expect(requests.map((request) => request.path)).toEqual(["/v1/messages", "/v1/chat/completions"]);
-      const lines = readFileSync(log, "utf8").trim().split("\n").map((line) => JSON.parse(line) as { body: { model: string } });
+      const lines = readFileSync(log, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { body: { model: string } });
       expect(lines.map((line) => line.body.model)).toEqual(["claude-x", "gpt-x"]);
     } finally {
       rmSync(folder, { recursive: true, force: true });
@@ -55,16 +58,34 @@ describe("scripted LLM server", () => {
       turns: [{ reasoning: "hmm", reasoningSignature: "sig", text: "hi", toolCalls: [{ id: "toolu_1", name: "read", arguments: { path: "a" } }], chunkSize: 3 }],
     });
     const text = await (await post(`${url}/v1/messages`, { stream: true })).text();
-    const events = text.split("\n").filter((line) => line.startsWith("event: ")).map((line) => line.slice(7));
+    const events = text
+      .split("\n")
+      .filter((line) => line.startsWith("event: "))
+      .map((line) => line.slice(7));
     expect(events).toEqual([
-      "message_start", "ping",
-      "content_block_start", "content_block_delta", "content_block_delta", "content_block_stop",
-      "content_block_start", "content_block_delta", "content_block_stop",
+      "message_start",
+      "ping",
+      "content_block_start",
+      "content_block_delta",
+      "content_block_delta",
+      "content_block_stop",
+      "content_block_start",
+      "content_block_delta",
+      "content_block_stop",
       // the tool call: an empty delta first, as the API sends, then 12 characters in 4 pieces
-      "content_block_start", "content_block_delta", "content_block_delta", "content_block_delta", "content_block_delta", "content_block_delta", "content_block_stop",
-      "message_delta", "message_stop",
+      "content_block_start",
+      "content_block_delta",
+      "content_block_delta",
+      "content_block_delta",
+      "content_block_delta",
+      "content_block_delta",
+      "content_block_stop",
+      "message_delta",
+      "message_stop",
     ]);
-    const json = sseData(text).filter((data) => data.delta?.type === "input_json_delta").map((data) => data.delta?.partial_json);
+    const json = sseData(text)
+      .filter((data) => data.delta?.type === "input_json_delta")
+      .map((data) => data.delta?.partial_json);
     expect(json.join("")).toBe('{"path":"a"}');
     expect(sseData(text).find((data) => data.type === "message_delta")).toMatchObject({ delta: { stop_reason: "tool_use" } });
   });
@@ -115,8 +136,6 @@ describe("scripted LLM server", () => {
 
 describe("parseScenario", () => {
   it("reports every problem with its path", () => {
-    expect(() => parseScenario({ turns: [{ text: 3 }, { toolCalls: [{ arguments: {} }] }], extra: 1 })).toThrow(
-      /turns\[0\]\.text[\s\S]*turns\[1\]\.toolCalls\[0\]\.name[\s\S]*docs\/scripted-llm\.md/,
-    );
+    expect(() => parseScenario({ turns: [{ text: 3 }, { toolCalls: [{ arguments: {} }] }], extra: 1 })).toThrow(/turns\[0\]\.text[\s\S]*turns\[1\]\.toolCalls\[0\]\.name[\s\S]*docs\/scripted-llm\.md/);
   });
 });

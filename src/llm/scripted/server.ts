@@ -89,11 +89,7 @@ function errorBody(api: Api | undefined, status: number, message: string, header
   return api === "anthropic" || api === undefined ? anthropicErrorBody(status, message) : openAiErrorBody(status, message);
 }
 
-function framesFor(
-  api: Api,
-  turn: ScenarioTurn,
-  options: { body: Record<string, unknown>; model: string; chunkSize: number; includeUsage: boolean },
-): string[] {
+function framesFor(api: Api, turn: ScenarioTurn, options: { body: Record<string, unknown>; model: string; chunkSize: number; includeUsage: boolean }): string[] {
   const { model, chunkSize } = options;
   if (api === "anthropic") return anthropicFrames(turn, { model, chunkSize });
   if (api === "openai") return openAiFrames(turn, { model, chunkSize, includeUsage: options.includeUsage });
@@ -157,8 +153,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     const chunkSize = turn.chunkSize ?? scenario.chunkSize ?? 16;
     const delayMs = turn.delayMs ?? scenario.delayMs ?? 0;
     const streamOptions = body["stream_options"];
-    const includeUsage =
-      typeof streamOptions === "object" && streamOptions !== null && (streamOptions as Record<string, unknown>)["include_usage"] === true;
+    const includeUsage = typeof streamOptions === "object" && streamOptions !== null && (streamOptions as Record<string, unknown>)["include_usage"] === true;
     const frames = framesFor(api, turn, { body, model, chunkSize, includeUsage });
 
     let droppedByServer = false;
@@ -256,11 +251,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     const turn = routed.turn;
     if (turn === undefined) {
       const where = routed.conversation === "main" ? "the scenario has" : `the scenario's ${routed.conversation} has`;
-      sendJson(
-        response,
-        400,
-        errorBody(api, 400, `scripted LLM server: ${where} ${routed.turnCount} turns but this is ${routed.conversation === "main" ? "" : "its "}request ${routed.position + 1}; add a turn for it`),
-      );
+      sendJson(response, 400, errorBody(api, 400, `scripted LLM server: ${where} ${routed.turnCount} turns but this is ${routed.conversation === "main" ? "" : "its "}request ${routed.position + 1}; add a turn for it`));
       return;
     }
     await answer(api, turn, body, index, response);
@@ -275,7 +266,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     }
     // Gemini asks for a stream by its path (:streamGenerateContent), the others by a body field.
     if (typeof body !== "object" || body === null || (api !== "gemini" && (body as Record<string, unknown>)["stream"] !== true)) {
-      sendJson(response, 400, errorBody(api, 400, "scripted LLM server: only streaming requests (\"stream\": true) are answered"));
+      sendJson(response, 400, errorBody(api, 400, 'scripted LLM server: only streaming requests ("stream": true) are answered'));
       return;
     }
     await stream(api, turn, body as Record<string, unknown>, index, response);

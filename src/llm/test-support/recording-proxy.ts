@@ -26,13 +26,10 @@ export async function startRecordingProxy(): Promise<RecordingProxy> {
   const server = createServer((incoming, outgoing) => {
     requests.push({ method: incoming.method ?? "?", target: incoming.url ?? "" });
     const target = new URL(incoming.url ?? "");
-    const forwarded = httpRequest(
-      { host: "127.0.0.1", port: target.port, path: `${target.pathname}${target.search}`, method: incoming.method, headers: incoming.headers },
-      (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      },
-    );
+    const forwarded = httpRequest({ host: "127.0.0.1", port: target.port, path: `${target.pathname}${target.search}`, method: incoming.method, headers: incoming.headers }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(outgoing);
+    });
     forwarded.on("error", () => outgoing.destroy());
     incoming.pipe(forwarded);
   });

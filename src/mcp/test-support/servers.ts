@@ -16,11 +16,7 @@ const moduleRoot = fileURLToPath(new URL("../../../node_modules/@modelcontextpro
 export const everythingEntry = join(moduleRoot, "server-everything", "dist", "index.js");
 export const filesystemEntry = join(moduleRoot, "server-filesystem", "dist", "index.js");
 
-export function serverConfig(
-  name: string,
-  transport: McpTransportConfig,
-  extra: Partial<Omit<McpServerConfig, "name" | "transport">> = {},
-): McpServerConfig {
+export function serverConfig(name: string, transport: McpTransportConfig, extra: Partial<Omit<McpServerConfig, "name" | "transport">> = {}): McpServerConfig {
   return { name, transport, disabled: false, autoApprove: [], timeoutMs: 20_000, source: "test", ...extra };
 }
 

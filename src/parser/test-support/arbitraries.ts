@@ -4,10 +4,7 @@ import fc from "fast-check";
 const tools = ["read_file", "write_to_file", "execute_command", "replace_in_file", "my_tool"];
 const parameters = ["path", "content", "diff", "command", "result", "my_param"];
 
-const tagPieces = [
-  ...tools.flatMap((name) => [`<${name}>`, `</${name}>`]),
-  ...parameters.flatMap((name) => [`<${name}>`, `</${name}>`]),
-];
+const tagPieces = [...tools.flatMap((name) => [`<${name}>`, `</${name}>`]), ...parameters.flatMap((name) => [`<${name}>`, `</${name}>`])];
 
 const brokenPieces = ["<", "</", ">", "<read_fi", "</conte", "</content", "</path", "</read_file", "<pat", "</write_to_file", "<<", "</>", "<>", "<foo>", "</foo>"];
 const spacePieces = ["\n", "\r\n", "\r", " ", "\t", "\u00a0", "\u3000"];

@@ -111,7 +111,10 @@ function unquote(value: string): string {
 
 function splitList(value: string): string[] {
   const inner = value.startsWith("[") && value.endsWith("]") ? value.slice(1, -1) : value;
-  return inner.split(",").map(unquote).filter((item) => item !== "");
+  return inner
+    .split(",")
+    .map(unquote)
+    .filter((item) => item !== "");
 }
 
 function mapTools(names: string[]): string[] {

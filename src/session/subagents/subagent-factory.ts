@@ -188,7 +188,18 @@ export class SubagentFactory implements ChildTaskFactory {
     }
     // MCP tools may change anything: only types given the parent's tools (or use_mcp_tool by name) get them.
     const mcp = this.mcp !== undefined && (type.tools === undefined || type.tools.includes("use_mcp_tool")) && !type.readOnly ? this.mcp : undefined;
-    const toolExecutor = createChildToolExecutor({ settings, security, type, cwd, isolated: isolated !== undefined, provider, subagentId, ...(mcp ? { mcp } : {}), ...(this.hooks ? { hooks: this.hooks } : {}), ...(this.options.operations ? { operations: this.options.operations } : {}) });
+    const toolExecutor = createChildToolExecutor({
+      settings,
+      security,
+      type,
+      cwd,
+      isolated: isolated !== undefined,
+      provider,
+      subagentId,
+      ...(mcp ? { mcp } : {}),
+      ...(this.hooks ? { hooks: this.hooks } : {}),
+      ...(this.options.operations ? { operations: this.options.operations } : {}),
+    });
 
     let result: string | undefined;
     const refusals = new RefusalCounter();
@@ -243,7 +254,11 @@ export class SubagentFactory implements ChildTaskFactory {
       ...(checkpoints ? { checkpoints } : {}),
       // A long-running child compacts its own conversation as the parent does.
       // Its summary requests count in the budget too (#14).
-      context: new ContextManager({ provider: summaryProvider({ provider, security, budget: childBudget, usage: () => zeroUsage }), ...(settings.context ? { settings: settings.context } : {}), readFile: workspaceFileReader(cwd) }),
+      context: new ContextManager({
+        provider: summaryProvider({ provider, security, budget: childBudget, usage: () => zeroUsage }),
+        ...(settings.context ? { settings: settings.context } : {}),
+        readFile: workspaceFileReader(cwd),
+      }),
     });
     current.task = task;
     // A resumed child's earlier spending is in the budget already (budgetSoFar): only this run's counts here.
@@ -294,7 +309,9 @@ export class SubagentFactory implements ChildTaskFactory {
     this.options.parentSay(`Subagent ${subagentId} (${type.name}) had completed: its report is used again (task ${previous.taskId})`, { subagentId, agent: type.name, childTaskId: previous.taskId });
     let changes: SubagentReport["changes"];
     if (!type.readOnly) {
-      const isolated = await createIsolatedWorkspace({ workspace: this.options.settings.cwd, dataDir: this.options.settings.dataDir, parentTaskId: this.options.parentTaskId, subagentId, reuse: true }).catch(() => undefined);
+      const isolated = await createIsolatedWorkspace({ workspace: this.options.settings.cwd, dataDir: this.options.settings.dataDir, parentTaskId: this.options.parentTaskId, subagentId, reuse: true }).catch(
+        () => undefined,
+      );
       const finished = await isolated?.finish().catch(() => undefined);
       if (isolated !== undefined && finished !== undefined) {
         this.changes.set(subagentId, { workspace: isolated, diff: finished.diff });

@@ -30,7 +30,7 @@ function git(cwd: string, args: string[], input?: string): Promise<GitOutput> {
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith("GIT_")) env[key] = value;
   return new Promise((resolve) => {
     const child = execFile("git", [...gitOptions, ...args], { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof (error as { code?: unknown }).code === "number" ? ((error as { code: number }).code) : 1;
+      const code = error === null ? 0 : typeof (error as { code?: unknown }).code === "number" ? (error as { code: number }).code : 1;
       resolve({ stdout, stderr, exitCode: code });
     });
     if (input !== undefined) child.stdin?.end(input);

@@ -3,7 +3,6 @@ import { usePerTest } from "../../test-support/per-test.js";
 import type { UiMessage } from "../../task/contracts/messages.js";
 import { TaskStore } from "../task-store.js";
 
-
 export function say(id: string, text: string, say: "text" | "api_req_started" | "checkpoint_created" = "text", ts = 1000): UiMessage {
   return { id, ts, type: "say", say, text, partial: false };
 }

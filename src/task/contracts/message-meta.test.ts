@@ -23,7 +23,10 @@ function answer(message: AskMessage): AskResponse {
 /** Runs a task whose model calls real tools, and returns what the host was sent and what the log holds. */
 async function runTask(turns: string[]): Promise<{ shown: UiMessage[]; logged: UiMessage[] }> {
   const toolExecutor = createToolExecutor({ workspace: workspace.root, dataDir: workspace.dataDir, yes: false, allowOutsideWrites: false, protocol: "xml", shell: "/bin/sh" });
-  const { task, host, log } = makeTask([...turns, completion].map((turn) => [text(turn)]), { answer, extra: { toolExecutor } });
+  const { task, host, log } = makeTask(
+    [...turns, completion].map((turn) => [text(turn)]),
+    { answer, extra: { toolExecutor } },
+  );
   const result = await task.startTask("use the tools");
   expect(result.status).toBe("completed");
   const logged = log.entries.flatMap((entry) => (entry.kind === "ui" ? [entry.message] : []));
@@ -54,7 +57,10 @@ describe("UI message meta: typed per kind by its writers, read by kind", () => {
       // ask_followup_question: the options, read by the ask's kind.
       expect(messages.map((message) => metaOf(message, "followup")?.options).find((options) => options !== undefined)).toEqual(["vitest", "jest"]);
       // read_file of a missing file: the Task amended the tool's own card with the failure.
-      const read = messages.map((message) => toolMetaOf(message, "read_file")).filter((meta) => meta !== undefined).at(-1);
+      const read = messages
+        .map((message) => toolMetaOf(message, "read_file"))
+        .filter((meta) => meta !== undefined)
+        .at(-1);
       expect(read).toMatchObject({ tool: "read_file", path: "missing.txt", approval: "auto", status: "error" });
       expect(read?.error).toContain("missing.txt");
       // api_req_started: the round's usage, as the Task wrote it.

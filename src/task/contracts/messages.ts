@@ -32,17 +32,7 @@ export type SayType =
   | "tool_result";
 
 export type AskType =
-  | "tool"
-  | "command"
-  | "followup"
-  | "completion_result"
-  | "api_req_failed"
-  | "mistake_limit_reached"
-  | "resume_task"
-  | "resume_completed_task"
-  | "plan_mode_respond"
-  | "use_mcp_server"
-  | "empty_response";
+  "tool" | "command" | "followup" | "completion_result" | "api_req_failed" | "mistake_limit_reached" | "resume_task" | "resume_completed_task" | "plan_mode_respond" | "use_mcp_server" | "empty_response";
 
 interface UiMessageBase {
   /** Stable id: a partial message and its updates share it. */
@@ -70,9 +60,7 @@ export type UiMessage = SayMessage | AskMessage;
 
 export type AskResponse =
   /** `always`: "yes, and always allow the rule the approval suggested" chosen from a menu (saved in the user's or the project's config); no message of the user's. */
-  | { response: "yes"; text?: string; always?: "user" | "project" }
-  | { response: "no"; text?: string }
-  | { response: "message"; text: string };
+  { response: "yes"; text?: string; always?: "user" | "project" } | { response: "no"; text?: string } | { response: "message"; text: string };
 
 /** `always`, `always user`, `always project` (the answer text of an approved ask). */
 export function alwaysAllowChoice(text: string | undefined): "user" | "project" | undefined {

@@ -8,11 +8,7 @@
  */
 
 /** How an `execute_command` ended (src/tools/command/run-command.ts runs it). */
-export type CommandEnd =
-  | { kind: "exited"; exitCode: number | null; signal: string | null }
-  | { kind: "timed_out"; timeoutMs: number }
-  | { kind: "aborted" }
-  | { kind: "failed_to_start"; message: string };
+export type CommandEnd = { kind: "exited"; exitCode: number | null; signal: string | null } | { kind: "timed_out"; timeoutMs: number } | { kind: "aborted" } | { kind: "failed_to_start"; message: string };
 
 /** What a subagent's run came to, as the parent's `use_subagents` reports it (an `info` message). */
 export type SubagentReportMeta = {

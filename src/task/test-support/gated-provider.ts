@@ -55,10 +55,7 @@ export class GatedProvider implements Provider {
                 return { done: true, value: undefined };
               }
               if (step.type === "gate") {
-                await Promise.race([
-                  step.wait(),
-                  new Promise<void>((resolve) => request.signal.addEventListener("abort", () => resolve(), { once: true })),
-                ]);
+                await Promise.race([step.wait(), new Promise<void>((resolve) => request.signal.addEventListener("abort", () => resolve(), { once: true }))]);
                 continue;
               }
               if (step.type === "fail") {

@@ -24,7 +24,14 @@ export const accessMcpResourceTool: ToolDefinition = {
     const uri = (params["uri"] ?? "").trim();
     const status = mcp.serverStatus().find((entry) => entry.name === server);
     if (status === undefined) {
-      return mistake(`There is no MCP server named '${server}'. Servers: ${mcp.serverStatus().map((entry) => entry.name).join(", ") || "none"}.`);
+      return mistake(
+        `There is no MCP server named '${server}'. Servers: ${
+          mcp
+            .serverStatus()
+            .map((entry) => entry.name)
+            .join(", ") || "none"
+        }.`,
+      );
     }
     if (!status.connected) return toolError(`the MCP server '${server}' is not connected${status.error ? `: ${status.error}` : ""}.`);
     const decision = await runtime.approvals.approve({

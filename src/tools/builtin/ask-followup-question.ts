@@ -27,7 +27,7 @@ export const askFollowupQuestionTool: ToolDefinition = {
       type: "array",
       items: { type: "string" },
       description: 'Possible answers the user can pick, as a JSON array of strings, e.g. ["Use PostgreSQL", "Use SQLite"].',
-      usage: "Array of options here (optional), e.g. [\"Option 1\", \"Option 2\"]",
+      usage: 'Array of options here (optional), e.g. ["Option 1", "Option 2"]',
     },
   ],
   readOnly: true,

@@ -37,9 +37,7 @@ function describeEnd(result: CommandResult): string {
   const seconds = (result.durationMs / 1000).toFixed(1);
   switch (result.end.kind) {
     case "exited":
-      return result.end.signal !== null
-        ? `The command was killed by signal ${result.end.signal} after ${seconds} s.`
-        : `The command exited with code ${result.end.exitCode ?? "unknown"} after ${seconds} s.`;
+      return result.end.signal !== null ? `The command was killed by signal ${result.end.signal} after ${seconds} s.` : `The command exited with code ${result.end.exitCode ?? "unknown"} after ${seconds} s.`;
     case "timed_out":
       return `The command did not finish within ${Math.round(result.end.timeoutMs / 1000)} s and was stopped (with everything it started).`;
     case "aborted":
@@ -54,7 +52,9 @@ export function formatCommandResult(command: string, result: CommandResult): str
   if (result.totalCharacters === 0) parts.push("It printed no output.");
   else parts.push(`Output:\n${result.output}`);
   if (result.savedPath !== undefined) {
-    parts.push(`[The output was ${result.totalCharacters} characters; only its beginning and end are shown. The full output is saved at ${result.savedPath}; search it with a command such as grep or tail instead of printing it again.]`);
+    parts.push(
+      `[The output was ${result.totalCharacters} characters; only its beginning and end are shown. The full output is saved at ${result.savedPath}; search it with a command such as grep or tail instead of printing it again.]`,
+    );
   }
   return parts.join("\n");
 }
@@ -136,7 +136,6 @@ export const executeCommandTool: ToolDefinition = {
     return { ...withApprovalFeedback(success(text), decision.feedback), card };
   },
 };
-
 
 /** Runs the command once, in the sandbox or (approved) outside it, and says what it did. */
 async function runOnce(options: { runtime: ToolRuntime; command: string; timeoutMs: number; unsandboxed: boolean }): Promise<{ result: CommandResult; text: string } | { error: string }> {

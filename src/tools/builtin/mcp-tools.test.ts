@@ -21,7 +21,13 @@ const echo: McpToolInfo = {
 const add: McpToolInfo = { ...echo, name: "add", autoApprove: true, inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } } };
 
 function setup() {
-  const mcp = createRecordingMcpPort({ tools: [echo, add], servers: [{ name: "everything", connected: true }, { name: "down", connected: false, error: "spawn ENOENT" }] });
+  const mcp = createRecordingMcpPort({
+    tools: [echo, add],
+    servers: [
+      { name: "everything", connected: true },
+      { name: "down", connected: false, error: "spawn ENOENT" },
+    ],
+  });
   return { mcp, executor: createTestExecutor(workspace, { mcp }) };
 }
 

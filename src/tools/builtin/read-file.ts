@@ -21,8 +21,7 @@ function parseLineNumber(value: string | undefined): number | undefined | "inval
 export const readFileTool: ToolDefinition = {
   name: "read_file",
   description:
-    "Read a file's text. Large files come in windows of at most 1,000 lines; the result says how to read on. " +
-    "Binary files cannot be read. Reading the same unchanged file again only says that it is unchanged.",
+    "Read a file's text. Large files come in windows of at most 1,000 lines; the result says how to read on. " + "Binary files cannot be read. Reading the same unchanged file again only says that it is unchanged.",
   parameters: [
     { name: "path", required: true, description: "Path of the file, relative to the workspace.", usage: "File path here" },
     { name: "start_line", required: false, type: "integer", description: "First line to read (1-based). Defaults to 1.", usage: "1" },
@@ -66,7 +65,13 @@ export const readFileTool: ToolDefinition = {
       // Issue #12: the model sees the picture, not "a binary file".
       if (content.length > maximumImageBytes) return toolError(`${path.display} is an image of ${Math.round(content.length / 1048576)} MB, larger than the ${maximumImageBytes / 1048576} MB a model accepts.`);
       return withApprovalFeedback(
-        { status: "success", content: [{ type: "text", text: `Image ${path.display} (${image}, ${content.length} bytes):` }, { type: "image", mediaType: image, data: content.toString("base64") }] },
+        {
+          status: "success",
+          content: [
+            { type: "text", text: `Image ${path.display} (${image}, ${content.length} bytes):` },
+            { type: "image", mediaType: image, data: content.toString("base64") },
+          ],
+        },
         approved.feedback,
       );
     }

@@ -27,10 +27,7 @@ describe("replace_in_file", () => {
   it("writes nothing when one block does not apply, and shows the current content near the best candidate", async () => {
     const executor = createTestExecutor(workspace, { yes: true });
     const context = createRecordingContext();
-    const outcome = await executor.executeTool(
-      toolCall("replace_in_file", { path: "code.ts", diff: blocks(["const a = 1;", "const a = 10;"], ["const b = 2;\nconst c = 4;", "x"]) }),
-      context,
-    );
+    const outcome = await executor.executeTool(toolCall("replace_in_file", { path: "code.ts", diff: blocks(["const a = 1;", "const a = 10;"], ["const b = 2;\nconst c = 4;", "x"]) }), context);
     expect(outcome.status).toBe("error");
     const text = textOf(outcome.content);
     expect(text).toContain("block 2 does not match");

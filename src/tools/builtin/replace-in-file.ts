@@ -133,9 +133,6 @@ export const replaceInFileTool: ToolDefinition = {
     runtime.files.forget(target.real);
     const where = applied.matches.map((match) => `lines ${match.startLine}-${match.endLine} (${match.strategy} match)`).join(", ");
     const shownPatch = patch.length > maximumDiffInResult ? `${patch.slice(0, maximumDiffInResult)}\n[diff cut]` : patch;
-    return withApprovalFeedback(
-      success(`Applied ${parsed.blocks.length} block(s) to ${target.display}: ${where}. The change:\n${shownPatch}`),
-      approved.feedback,
-    );
+    return withApprovalFeedback(success(`Applied ${parsed.blocks.length} block(s) to ${target.display}: ${where}. The change:\n${shownPatch}`), approved.feedback);
   },
 };

@@ -10,9 +10,7 @@ export const updateChecklistTool: ToolDefinition = {
     "Set the task's checklist: a markdown list of its steps, `- [x]` for done and `- [ ]` for open. Call it near the start of a task " +
     "with more than one step and again whenever you finish a step or the plan changes, giving the whole list each time. " +
     "The user sees the list, and it is kept when the conversation is condensed.",
-  parameters: [
-    { name: "checklist", required: true, description: "The whole checklist in markdown, one `- [ ]` or `- [x]` line per step.", usage: "- [x] First step\n- [ ] Second step" },
-  ],
+  parameters: [{ name: "checklist", required: true, description: "The whole checklist in markdown, one `- [ ]` or `- [x]` line per step.", usage: "- [x] First step\n- [ ] Second step" }],
   readOnly: true,
   isAvailable: (options) => options.protocol === "native",
   async execute(params, runtime) {

@@ -26,12 +26,22 @@ export const useMcpToolTool: ToolDefinition = {
     const name = (params["tool_name"] ?? "").trim();
     const status = mcp.serverStatus().find((entry) => entry.name === server);
     if (status === undefined) {
-      return mistake(`There is no MCP server named '${server}'. Servers: ${mcp.serverStatus().map((entry) => entry.name).join(", ") || "none"}.`);
+      return mistake(
+        `There is no MCP server named '${server}'. Servers: ${
+          mcp
+            .serverStatus()
+            .map((entry) => entry.name)
+            .join(", ") || "none"
+        }.`,
+      );
     }
     if (!status.connected) return toolError(`the MCP server '${server}' is not connected${status.error ? `: ${status.error}` : ""}.`);
     const tool = mcp.getTool(server, name);
     if (tool === undefined) {
-      const names = mcp.listTools().filter((entry) => entry.server === server).map((entry) => entry.name);
+      const names = mcp
+        .listTools()
+        .filter((entry) => entry.server === server)
+        .map((entry) => entry.name);
       return mistake(`The MCP server '${server}' has no tool named '${name}'. Its tools: ${names.join(", ") || "none"}.`);
     }
     const rawArguments = params["arguments"]?.trim() ?? "";
@@ -48,9 +58,7 @@ export const useMcpToolTool: ToolDefinition = {
     }
     const problems = validateJsonSchema(tool.inputSchema, args);
     if (problems.length > 0) {
-      return mistake(
-        `The arguments do not fit the input schema of ${server}/${name}, so it was not called:\n- ${problems.join("\n- ")}\nThe schema is:\n${JSON.stringify(tool.inputSchema, null, 2)}`,
-      );
+      return mistake(`The arguments do not fit the input schema of ${server}/${name}, so it was not called:\n- ${problems.join("\n- ")}\nThe schema is:\n${JSON.stringify(tool.inputSchema, null, 2)}`);
     }
     const argumentsObject = args as Record<string, unknown>;
     const decision = await runtime.approvals.approve({

@@ -30,9 +30,7 @@ describe("use_subagents reads its children from a JSON array and reports on each
 
   it("a report says how many of the child's actions were refused, whatever the child itself reports", () => {
     const base = { subagentId: "general-2", agent: "general", taskId: "t2", tokensIn: 120, tokensOut: 30, cost: 0.0012, status: "completed" as const, result: "all done" };
-    expect(formatReport({ ...base, refused: 2 })).toBe(
-      '<subagent id="general-2" agent="general" task="t2" status="completed" tokens_in="120" tokens_out="30" cost="0.0012" refused="2">\nall done\n</subagent>',
-    );
+    expect(formatReport({ ...base, refused: 2 })).toBe('<subagent id="general-2" agent="general" task="t2" status="completed" tokens_in="120" tokens_out="30" cost="0.0012" refused="2">\nall done\n</subagent>');
     expect(formatReport(base)).not.toContain("refused");
   });
 });

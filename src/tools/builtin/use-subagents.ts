@@ -100,7 +100,10 @@ export function createUseSubagentsTool(factory: ChildTaskFactory): ToolDefinitio
     description: () =>
       "Run focused subagents, each with its own fresh conversation, to explore or do self-contained work in parallel " +
       `(at most ${factory.maxParallel} at once); each returns one report, which keeps your own conversation small. ` +
-      `Give each a complete prompt: it sees nothing of this conversation. Agent types: ${factory.agentTypes().map((type) => `${type.name} (${type.description})`).join("; ")}.`,
+      `Give each a complete prompt: it sees nothing of this conversation. Agent types: ${factory
+        .agentTypes()
+        .map((type) => `${type.name} (${type.description})`)
+        .join("; ")}.`,
     parameters: [
       {
         name: "subagents",
@@ -123,21 +126,26 @@ export function createUseSubagentsTool(factory: ChildTaskFactory): ToolDefinitio
         key: runtime.callId,
         meta: { tool: "use_subagents", subagents: list },
       });
-      const readOnlyTypes = new Set(factory.agentTypes().filter((type) => type.readOnly).map((type) => type.name));
+      const readOnlyTypes = new Set(
+        factory
+          .agentTypes()
+          .filter((type) => type.readOnly)
+          .map((type) => type.name),
+      );
       if (calls.some((call) => !readOnlyTypes.has(call.agent))) await runtime.context.beforeMutation();
       const signal = runtime.context.signal;
       const onAbort = (): void => void factory.abortAll();
       signal.addEventListener("abort", onAbort, { once: true });
       let reports: SubagentReport[];
       try {
-        reports = await inParallel(calls, factory.maxParallel, (call, index) =>
-          factory.runChild({ subagentId: ids[index] ?? "", prompt: call.prompt, agent: call.agent, signal }),
-        );
+        reports = await inParallel(calls, factory.maxParallel, (call, index) => factory.runChild({ subagentId: ids[index] ?? "", prompt: call.prompt, agent: call.agent, signal }));
       } finally {
         signal.removeEventListener("abort", onAbort);
       }
       if (signal.aborted) {
-        return toolError("the task was cancelled while its subagents ran; they were stopped. When the task resumes, call use_subagents again with the same subagents: interrupted ones go on where they stopped, finished ones give their reports again.");
+        return toolError(
+          "the task was cancelled while its subagents ran; they were stopped. When the task resumes, call use_subagents again with the same subagents: interrupted ones go on where they stopped, finished ones give their reports again.",
+        );
       }
       for (const report of reports) {
         const refused = report.refused === undefined ? "" : `, ${report.refused} refused`;

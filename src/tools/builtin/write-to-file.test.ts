@@ -92,17 +92,11 @@ describe("write_to_file", () => {
 
   it("in --yes mode refuses to write outside the workspace without --allow-outside-writes", async () => {
     const outside = join(workspace.base, "outside.txt");
-    const refused = await createTestExecutor(workspace, { yes: true }).executeTool(
-      toolCall("write_to_file", { path: outside, content: "x\n" }),
-      createRecordingContext(),
-    );
+    const refused = await createTestExecutor(workspace, { yes: true }).executeTool(toolCall("write_to_file", { path: outside, content: "x\n" }), createRecordingContext());
     expect(refused.status).toBe("error");
     expect(textOf(refused.content)).toContain("--allow-outside-writes");
     expect(() => readFileSync(outside)).toThrow();
-    const allowed = await createTestExecutor(workspace, { yes: true, allowOutsideWrites: true }).executeTool(
-      toolCall("write_to_file", { path: outside, content: "x\n" }),
-      createRecordingContext(),
-    );
+    const allowed = await createTestExecutor(workspace, { yes: true, allowOutsideWrites: true }).executeTool(toolCall("write_to_file", { path: outside, content: "x\n" }), createRecordingContext());
     expect(allowed.status).toBe("success");
     expect(readFileSync(outside, "utf8")).toBe("x\n");
   });

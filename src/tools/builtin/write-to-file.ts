@@ -85,9 +85,7 @@ export const writeToFileTool: ToolDefinition = {
     runtime.files.forget(target.real);
     const lineCount = after === "" ? 0 : after.split("\n").length - (after.endsWith("\n") ? 1 : 0);
     const stats = diffStat(patch);
-    const parts = [
-      `${before === undefined ? "Created" : "Updated"} ${target.display}: ${lineCount} lines, ${Buffer.byteLength(after)} bytes (+${stats.added} -${stats.removed} lines).`,
-    ];
+    const parts = [`${before === undefined ? "Created" : "Updated"} ${target.display}: ${lineCount} lines, ${Buffer.byteLength(after)} bytes (+${stats.added} -${stats.removed} lines).`];
     if (fence.stripped) parts.push("The Markdown code fence around the content was removed; it was not written to the file.");
     if (crlf) parts.push("The file uses CRLF line endings; they were kept.");
     return withApprovalFeedback(success(parts.join(" ")), approved.feedback);

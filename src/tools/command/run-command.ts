@@ -121,10 +121,7 @@ export function runCommand(options: RunCommandOptions): { done: Promise<CommandR
       options.signal.removeEventListener("abort", onAbort);
       for (const stream of streams) stream.destroy();
       await buffer.close();
-      const end: CommandEnd =
-        startError !== undefined
-          ? { kind: "failed_to_start", message: startError.message }
-          : (stopping ?? { kind: "exited", exitCode: exit?.code ?? null, signal: exit?.signal ?? null });
+      const end: CommandEnd = startError !== undefined ? { kind: "failed_to_start", message: startError.message } : (stopping ?? { kind: "exited", exitCode: exit?.code ?? null, signal: exit?.signal ?? null });
       const result: CommandResult = { end, durationMs: Date.now() - started, output: buffer.preview(), totalCharacters: buffer.length };
       const saved = buffer.savedPath;
       if (saved !== undefined) result.savedPath = saved;

@@ -29,8 +29,18 @@ const cases: Case[] = [
   { name: "multi-line replaced by more lines", original: code, diff: block(["  return 1;"], ["  const x = 1;", "  return x;"]), expected: { content: code.replace("  return 1;\n", "  const x = 1;\n  return x;\n") } },
   { name: "empty replace deletes", original: "a\nb\nc\n", diff: block(["b"], []), expected: { content: "a\nc\n" } },
   { name: "delete whole function", original: code, diff: block(["function b() {", "  return 2;", "}"], []), expected: { content: "function a() {\n  return 1;\n}\n\n" } },
-  { name: "two blocks in order", original: code, diff: block(["  return 1;"], ["  return 10;"]) + "\n" + block(["  return 2;"], ["  return 20;"]), expected: { content: code.replace("return 1;", "return 10;").replace("return 2;", "return 20;") } },
-  { name: "two blocks out of order apply as in file order (#11, as Cline)", original: code, diff: block(["  return 2;"], ["  return 20;"]) + "\n" + block(["  return 1;"], ["  return 10;"]), expected: { content: code.replace("return 1;", "return 10;").replace("return 2;", "return 20;") } },
+  {
+    name: "two blocks in order",
+    original: code,
+    diff: block(["  return 1;"], ["  return 10;"]) + "\n" + block(["  return 2;"], ["  return 20;"]),
+    expected: { content: code.replace("return 1;", "return 10;").replace("return 2;", "return 20;") },
+  },
+  {
+    name: "two blocks out of order apply as in file order (#11, as Cline)",
+    original: code,
+    diff: block(["  return 2;"], ["  return 20;"]) + "\n" + block(["  return 1;"], ["  return 10;"]),
+    expected: { content: code.replace("return 1;", "return 10;").replace("return 2;", "return 20;") },
+  },
   { name: "overlapping blocks fail", original: code, diff: block(["function b() {", "  return 2;"], ["B"]) + "\n" + block(["  return 2;", "}"], ["C"]), expected: { failure: "must not overlap" } },
   { name: "last block without its REPLACE marker (#11, as Cline)", original: "a\nb\n", diff: "------- SEARCH\nb\n=======\nB", expected: { content: "a\nB\n" } },
   { name: "same text twice: first occurrence", original: "x\ny\nx\n", diff: block(["x"], ["X"]), expected: { content: "X\ny\nx\n" } },
@@ -96,10 +106,16 @@ describe("SEARCH/REPLACE engine", () => {
   it("property: a block cut from the file itself always applies and changes exactly that span", () => {
     fc.assert(
       fc.property(
-        fc.uniqueArray(fc.string({ unit: "grapheme-ascii", maxLength: 12 }).map((line) => line.replace(/[\r\n]/g, "")), { minLength: 1, maxLength: 30 }),
+        fc.uniqueArray(
+          fc.string({ unit: "grapheme-ascii", maxLength: 12 }).map((line) => line.replace(/[\r\n]/g, "")),
+          { minLength: 1, maxLength: 30 },
+        ),
         fc.nat(),
         fc.nat(),
-        fc.array(fc.string({ maxLength: 10 }).map((line) => line.replace(/[\r\n]/g, "")), { maxLength: 5 }),
+        fc.array(
+          fc.string({ maxLength: 10 }).map((line) => line.replace(/[\r\n]/g, "")),
+          { maxLength: 5 },
+        ),
         fc.boolean(),
         (lines, startSeed, lengthSeed, replacement, crlf) => {
           // Markers inside the content would be read as markers.
@@ -111,7 +127,13 @@ describe("SEARCH/REPLACE engine", () => {
           const newline = crlf ? "\r\n" : "\n";
           const original = lines.map((line) => line + newline).join("");
           const spanText = search.map((line) => line + newline).join("");
-          fc.pre(original.indexOf(spanText) === lines.slice(0, start).map((line) => line + newline).join("").length);
+          fc.pre(
+            original.indexOf(spanText) ===
+              lines
+                .slice(0, start)
+                .map((line) => line + newline)
+                .join("").length,
+          );
           const result = apply(original, block(search, replacement));
           expect(result.ok).toBe(true);
           if (!result.ok) return;

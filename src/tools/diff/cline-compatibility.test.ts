@@ -38,7 +38,11 @@ describe("edits: what Cline accepts, cairn accepts", () => {
     const inOrder = [block(["  return 1;"], ["  return 10;"]), block(["  return 2;"], ["  return 20;"]), block(["  return 3;"], ["  return 30;"])];
     const expected = applySearchReplace(code, parseSearchReplace(inOrder.join("\n")).blocks);
     expect(expected.ok).toBe(true);
-    for (const order of [[2, 0, 1], [1, 2, 0], [2, 1, 0]]) {
+    for (const order of [
+      [2, 0, 1],
+      [1, 2, 0],
+      [2, 1, 0],
+    ]) {
       const shuffled = order.map((position) => inOrder[position]!).join("\n");
       const result = applySearchReplace(code, parseSearchReplace(shuffled).blocks);
       expect(result.ok ? result.content : result.message).toBe(expected.ok ? expected.content : "");

@@ -66,9 +66,7 @@ function joinLines(lines: string[]): string {
 /** Why a diff parameter holds no usable block, for the model. */
 export function describeMalformedDiff(parsed: ParsedDiff): string | undefined {
   if (parsed.incomplete !== undefined) {
-    return parsed.incomplete.stage === "search"
-      ? "a SEARCH block has no ======= separator and no +++++++ REPLACE marker."
-      : "a block is missing its closing +++++++ REPLACE marker.";
+    return parsed.incomplete.stage === "search" ? "a SEARCH block has no ======= separator and no +++++++ REPLACE marker." : "a block is missing its closing +++++++ REPLACE marker.";
   }
   if (parsed.blocks.length === 0) {
     return "no SEARCH/REPLACE block was found. Each block is:\n------- SEARCH\n[exact lines to find]\n=======\n[lines to put instead]\n+++++++ REPLACE";

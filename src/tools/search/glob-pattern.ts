@@ -32,7 +32,10 @@ export function globToRegExp(pattern: string): RegExp {
       const close = pattern.indexOf("]", index + 1);
       if (close < 0) source += "\\[";
       else {
-        source += `[${pattern.slice(index + 1, close).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
+        source += `[${pattern
+          .slice(index + 1, close)
+          .replace(/^!/, "^")
+          .replace(/\\/g, "\\\\")}]`;
         index = close;
       }
     } else source += character.replace(/[.+^$()|\\]/g, "\\$&");

@@ -50,4 +50,3 @@ export async function javascriptSearch(request: SearchRequest, guard: WorkspaceG
   }
   return { files, matchCount, truncated: false };
 }
-

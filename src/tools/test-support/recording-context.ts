@@ -27,9 +27,7 @@ export interface RecordingContext extends ToolCallContext {
   controller: AbortController;
 }
 
-export function createRecordingContext(
-  options: { answers?: AskResponse[]; mode?: Mode; defaultAnswer?: AskResponse } = {},
-): RecordingContext {
+export function createRecordingContext(options: { answers?: AskResponse[]; mode?: Mode; defaultAnswer?: AskResponse } = {}): RecordingContext {
   const answers = [...(options.answers ?? [])];
   const controller = new AbortController();
   const context: RecordingContext = {

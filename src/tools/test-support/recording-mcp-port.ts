@@ -6,11 +6,7 @@ export interface RecordingMcpPort extends McpPort {
   reads: Array<{ server: string; uri: string }>;
 }
 
-export function createRecordingMcpPort(options: {
-  tools: McpToolInfo[];
-  servers: Array<{ name: string; connected: boolean; error?: string }>;
-  result?: McpCallResult;
-}): RecordingMcpPort {
+export function createRecordingMcpPort(options: { tools: McpToolInfo[]; servers: Array<{ name: string; connected: boolean; error?: string }>; result?: McpCallResult }): RecordingMcpPort {
   const port: RecordingMcpPort = {
     calls: [],
     reads: [],

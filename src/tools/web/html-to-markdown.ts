@@ -39,9 +39,7 @@ function stripTags(html: string): string {
 export function htmlToMarkdown(html: string, baseUrl?: string): { title: string | undefined; markdown: string } {
   const titleMatch = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html);
   const title = titleMatch ? decodeEntities(stripTags(titleMatch[1] ?? "")).trim() || undefined : undefined;
-  let body = html
-    .replace(/<!--[\s\S]*?-->/g, "")
-    .replace(/<(script|style|noscript|svg|template|iframe|head|nav|footer|form)\b[\s\S]*?<\/\1\s*>/gi, "");
+  let body = html.replace(/<!--[\s\S]*?-->/g, "").replace(/<(script|style|noscript|svg|template|iframe|head|nav|footer|form)\b[\s\S]*?<\/\1\s*>/gi, "");
   const main = /<(main|article)\b[^>]*>([\s\S]*?)<\/\1\s*>/i.exec(body);
   if (main) body = main[2] ?? body;
   // Keep preformatted text away from whitespace collapsing.
@@ -81,6 +79,9 @@ export function htmlToMarkdown(html: string, baseUrl?: string): { title: string 
     .replace(/\n{3,}/g, "\n\n")
     .trim();
   // Entity decoding cannot produce the NUL markers; restore the preformatted blocks.
-  body = body.replace(/\u0000(\d+)\u0000/g, (_, index: string) => preserved[Number(index)] ?? "").replace(/\n{3,}/g, "\n\n").trim();
+  body = body
+    .replace(/\u0000(\d+)\u0000/g, (_, index: string) => preserved[Number(index)] ?? "")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
   return { title, markdown: body };
 }

@@ -1,10 +1,7 @@
 /** One line of standard input as an answer to an ask. */
 import { alwaysAllowChoice, type AskResponse } from "../../task/contracts/messages.js";
 
-export type ParsedAnswerLine =
-  | { kind: "json"; id: string; answer: AskResponse }
-  | { kind: "plain"; text: string }
-  | { kind: "invalid"; problem: string };
+export type ParsedAnswerLine = { kind: "json"; id: string; answer: AskResponse } | { kind: "plain"; text: string } | { kind: "invalid"; problem: string };
 
 const example = '{"id": "...", "response": "yes" | "no" | "message", "text": "...", "always"?: "user" | "project"}';
 

@@ -12,14 +12,8 @@ export class HeadlessAskError extends Error {
   readonly reason: UnansweredReason;
 
   constructor(options: { askKind: AskType; askId: string; reason: UnansweredReason; timeoutMs?: number | undefined }) {
-    const why =
-      options.reason === "timeout"
-        ? `it was not answered within ${formatDuration(options.timeoutMs ?? 0)}`
-        : "standard input is closed";
-    super(
-      `no answer to the "${options.askKind}" ask (id ${options.askId}): ${why} and --on-ask is fail. ` +
-        `Pass --yes to approve tools, answer asks as JSON lines on standard input, or use --on-ask deny.`,
-    );
+    const why = options.reason === "timeout" ? `it was not answered within ${formatDuration(options.timeoutMs ?? 0)}` : "standard input is closed";
+    super(`no answer to the "${options.askKind}" ask (id ${options.askId}): ${why} and --on-ask is fail. ` + `Pass --yes to approve tools, answer asks as JSON lines on standard input, or use --on-ask deny.`);
     this.name = "HeadlessAskError";
     this.askKind = options.askKind;
     this.askId = options.askId;

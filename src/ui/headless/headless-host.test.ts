@@ -195,8 +195,7 @@ describe("HeadlessHost without answers", () => {
     expect((error as HeadlessAskError).askId).toBe(message.id);
     expect((error as HeadlessAskError).reason).toBe("stdin_closed");
     expect((error as Error).message).toBe(
-      `no answer to the "command" ask (id ${message.id}): standard input is closed and --on-ask is fail. ` +
-        "Pass --yes to approve tools, answer asks as JSON lines on standard input, or use --on-ask deny.",
+      `no answer to the "command" ask (id ${message.id}): standard input is closed and --on-ask is fail. ` + "Pass --yes to approve tools, answer asks as JSON lines on standard input, or use --on-ask deny.",
     );
   });
 

@@ -63,12 +63,8 @@ export class HeadlessHost implements Host {
 
   constructor(options: HeadlessHostOptions) {
     this.#options = options;
-    this.#text = options.json
-      ? undefined
-      : new TextPrinter({ stdout: options.stdout, stderr: options.stderr, color: options.color ?? defaultColor(options.stderr) });
-    this.#json = options.json
-      ? new JsonEventFeed({ taskId: options.taskId, hold: options.jsonDeltaHold, emit: (event) => options.stdout.write(`${escapeControlsInJson(JSON.stringify(event))}\n`) })
-      : undefined;
+    this.#text = options.json ? undefined : new TextPrinter({ stdout: options.stdout, stderr: options.stderr, color: options.color ?? defaultColor(options.stderr) });
+    this.#json = options.json ? new JsonEventFeed({ taskId: options.taskId, hold: options.jsonDeltaHold, emit: (event) => options.stdout.write(`${escapeControlsInJson(JSON.stringify(event))}\n`) }) : undefined;
     this.#reader = new LineReader(options.stdin, () => this.#drain());
   }
 

@@ -65,9 +65,7 @@ describe("--json format 2: snapshots, deltas, replacements", () => {
     const lines = stdout.lines().map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines[0]).toMatchObject({ text: "Already written. ", partial: true });
     expect(lines[1]).toMatchObject({ delta: "And more.", partial: true });
-    expect(readJsonEvents(stdout.text).messages).toEqual([
-      { type: "say", say: "text", id: answer.id, ts: answer.ts, taskId: "task-1", text: "Already written. And more.", partial: false },
-    ]);
+    expect(readJsonEvents(stdout.text).messages).toEqual([{ type: "say", say: "text", id: answer.id, ts: answer.ts, taskId: "task-1", text: "Already written. And more.", partial: false }]);
   });
 
   it("output grows linearly: 1 MiB in 64-character updates is written in under 2.2 MiB once updates come at a task's pace", () => {
@@ -106,13 +104,43 @@ describe("--json format 2: snapshots, deltas, replacements", () => {
 
 /** Every kind, checked by the compiler: a new kind fails typecheck here until it is added (and to the schema). */
 const sayKinds: Record<SayType, true> = {
-  task: true, text: true, reasoning: true, tool: true, command: true, command_output: true, completion_result: true, error: true, error_retry: true,
-  api_req_started: true, api_req_retried: true, checkpoint_created: true, user_feedback: true, mcp_server_response: true, mcp_notification: true,
-  hook_status: true, empty_assistant_message: true, info: true, warning: true, diff_error: true, budget: true, condense: true, checklist: true, tool_result: true,
+  task: true,
+  text: true,
+  reasoning: true,
+  tool: true,
+  command: true,
+  command_output: true,
+  completion_result: true,
+  error: true,
+  error_retry: true,
+  api_req_started: true,
+  api_req_retried: true,
+  checkpoint_created: true,
+  user_feedback: true,
+  mcp_server_response: true,
+  mcp_notification: true,
+  hook_status: true,
+  empty_assistant_message: true,
+  info: true,
+  warning: true,
+  diff_error: true,
+  budget: true,
+  condense: true,
+  checklist: true,
+  tool_result: true,
 };
 const askKinds: Record<AskType, true> = {
-  tool: true, command: true, followup: true, completion_result: true, api_req_failed: true, mistake_limit_reached: true, resume_task: true,
-  resume_completed_task: true, plan_mode_respond: true, use_mcp_server: true, empty_response: true,
+  tool: true,
+  command: true,
+  followup: true,
+  completion_result: true,
+  api_req_failed: true,
+  mistake_limit_reached: true,
+  resume_task: true,
+  resume_completed_task: true,
+  plan_mode_respond: true,
+  use_mcp_server: true,
+  empty_response: true,
 };
 
 describe("docs/json-events.schema.json names every kind and refuses broken lines", () => {

@@ -4,8 +4,7 @@
  */
 import type { AskResponse, AskType } from "../../task/contracts/messages.js";
 
-export const noAnswerAvailable =
-  "No answer is available: cairn is running headless and nobody can reply. Proceed on your own judgement.";
+export const noAnswerAvailable = "No answer is available: cairn is running headless and nobody can reply. Proceed on your own judgement.";
 
 /**
  * `deny` refuses what needs approval but never traps the task: a finished task

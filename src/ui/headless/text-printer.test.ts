@@ -104,9 +104,7 @@ describe("HeadlessHost text mode", () => {
     host.onMessage(say("tool", "Edit /etc/x", { meta: { tool: "write_to_file", path: "/etc/x", approval: "refuse" } }));
     host.onMessage(say("checkpoint_created", "d53cf75aee045871fb7e05840db44892befbbdc1"));
     expect(stdout.text).toBe("");
-    expect(stderr.text).toBe(
-      ["? Approve ▸ write_to_file a.ts", "  -a", "  +b", "▸ write_to_file /etc/x (refused)", "· checkpoint d53cf75a", ""].join("\n"),
-    );
+    expect(stderr.text).toBe(["? Approve ▸ write_to_file a.ts", "  -a", "  +b", "▸ write_to_file /etc/x (refused)", "· checkpoint d53cf75a", ""].join("\n"));
   });
 
   it("a subagent's lines are on stderr, each named by it; its result reads as its own", () => {
@@ -117,9 +115,7 @@ describe("HeadlessHost text mode", () => {
     host.onMessage(say("tool", "Read a.txt", { meta: { tool: "read_file", path: "a.txt" }, ...child }));
     host.onMessage(say("completion_result", "It says hello.", child));
     expect(stdout.text).toBe("");
-    expect(stderr.text).toBe(
-      ["[explore-1] Reading the file.", "[explore-1] Then more.", "[explore-1] ▸ read_file a.txt", "[explore-1] ✓ Subagent explore-1 completed", "[explore-1] It says hello.", ""].join("\n"),
-    );
+    expect(stderr.text).toBe(["[explore-1] Reading the file.", "[explore-1] Then more.", "[explore-1] ▸ read_file a.txt", "[explore-1] ✓ Subagent explore-1 completed", "[explore-1] It says hello.", ""].join("\n"));
   });
 
   it("a sequence split across streamed updates is removed whole, and cairn's own colours stay", () => {

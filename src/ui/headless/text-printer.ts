@@ -177,7 +177,13 @@ export class TextPrinter {
         return [{ text: colors.dim(`hook: ${message.text}`) }];
       case "mcp_server_response":
         // A server may return megabytes: the terminal gets the start, the task log the whole.
-        return [{ text: colors.dim(`· ${message.text.length > shownResponseChars ? `${message.text.slice(0, shownResponseChars)}\n… (${message.text.length} characters in all; the whole result is in the task log: cairn show)` : message.text}`) }];
+        return [
+          {
+            text: colors.dim(
+              `· ${message.text.length > shownResponseChars ? `${message.text.slice(0, shownResponseChars)}\n… (${message.text.length} characters in all; the whole result is in the task log: cairn show)` : message.text}`,
+            ),
+          },
+        ];
       default:
         return message.text === "" ? [] : [{ text: colors.dim(`· ${message.text}`) }];
     }

@@ -20,15 +20,7 @@ function ask<K extends AskType>(id: string, kind: K, text: string, meta?: AskMet
   return { id, ts: 0, type: "ask", ask: kind, text, partial, ...(meta === undefined ? {} : { meta }) };
 }
 
-const editDiff = [
-  "--- a/src/math.ts",
-  "+++ b/src/math.ts",
-  "@@ -1,3 +1,3 @@",
-  " export function add(a: number, b: number) {",
-  "-  return a - b;",
-  "+  return a + b;",
-  " }",
-].join("\n");
+const editDiff = ["--- a/src/math.ts", "+++ b/src/math.ts", "@@ -1,3 +1,3 @@", " export function add(a: number, b: number) {", "-  return a - b;", "+  return a + b;", " }"].join("\n");
 
 let mounted: Mounted | undefined;
 function mount(options: Parameters<typeof mountApp>[0] = {}): Mounted {
@@ -92,16 +84,7 @@ describe("the answer", () => {
 
   it("renders markdown: headings, lists, emphasis, inline code and fenced code", async () => {
     const ui = mount();
-    const text = [
-      "## The fix",
-      "",
-      "The **sum** is *wrong* in `add`:",
-      "- read the test",
-      "1. change the sign",
-      "```ts",
-      "return a + b; // **not bold**",
-      "```",
-    ].join("\n");
+    const text = ["## The fix", "", "The **sum** is *wrong* in `add`:", "- read the test", "1. change the sign", "```ts", "return a + b; // **not bold**", "```"].join("\n");
     ui.host.onMessage(say("a", "text", text));
     await ui.tick();
     const frame = ui.frame();

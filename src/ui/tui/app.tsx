@@ -100,9 +100,7 @@ export function App({ controller, host, initialTask, commands = slashCommands, h
       {snapshot.live.map((item) => (
         <LiveMessage key={item.message.id} item={item} width={width} limits={limits} />
       ))}
-      {keys.showReasoning && snapshot.lastReasoning !== undefined ? (
-        <ReasoningPanel text={snapshot.lastReasoning} width={width} maxLines={Math.max(3, rows - 12)} />
-      ) : null}
+      {keys.showReasoning && snapshot.lastReasoning !== undefined ? <ReasoningPanel text={snapshot.lastReasoning} width={width} maxLines={Math.max(3, rows - 12)} /> : null}
       {snapshot.activity.kind === "waiting" ? <WaitingSpinner since={snapshot.activity.since} /> : null}
       {snapshot.activity.kind === "command" && status.busy ? <CommandTimer since={snapshot.activity.since} command={snapshot.activity.command} /> : null}
       <SubagentCards cards={snapshot.subagents ?? []} width={width} expanded={keys.showReasoning} />
@@ -111,11 +109,7 @@ export function App({ controller, host, initialTask, commands = slashCommands, h
       <QueuedMessages messages={controller.queued?.() ?? []} width={width} />
       <InputLine value={keys.value} cursor={keys.cursor} placeholder={placeholder(status.busy, hasHistory, asking)} width={width} />
       <CommandMenu commands={offered} selected={Math.min(keys.menuIndex, Math.max(0, offered.length - 1))} width={width} />
-      <StatusLine
-        status={status}
-        width={width}
-        {...(keys.exitArmed ? { notice: "Press Ctrl+C again to quit" } : {})}
-      />
+      <StatusLine status={status} width={width} {...(keys.exitArmed ? { notice: "Press Ctrl+C again to quit" } : {})} />
     </Box>
   );
 }

@@ -48,11 +48,7 @@ export function askChoices(ask: AskMessage): AskChoice[] | undefined {
         { kind: "answer", label: "Stop the task", response: { response: "no" } },
       ];
     case "mistake_limit_reached":
-      return [
-        { kind: "answer", label: "Continue", response: { response: "yes" } },
-        { kind: "answer", label: "Stop the task", response: { response: "no" } },
-        reply,
-      ];
+      return [{ kind: "answer", label: "Continue", response: { response: "yes" } }, { kind: "answer", label: "Stop the task", response: { response: "no" } }, reply];
     default:
       return [yes, no, reply];
   }

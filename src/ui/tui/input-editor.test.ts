@@ -40,8 +40,14 @@ describe("the input line edits text, keeps a history and decodes keys", () => {
   });
 
   it("decodes keys: text then Enter in one read, Ctrl+C twice, Backspace vs Delete, Shift+Enter, paste markers", () => {
-    expect(decodeInput("fix it\r", false)).toEqual([{ kind: "text", text: "fix it" }, { kind: "key", name: "return" }]);
-    expect(decodeInput("\u0003\u0003", false)).toEqual([{ kind: "ctrl", letter: "c" }, { kind: "ctrl", letter: "c" }]);
+    expect(decodeInput("fix it\r", false)).toEqual([
+      { kind: "text", text: "fix it" },
+      { kind: "key", name: "return" },
+    ]);
+    expect(decodeInput("\u0003\u0003", false)).toEqual([
+      { kind: "ctrl", letter: "c" },
+      { kind: "ctrl", letter: "c" },
+    ]);
     expect(decodeInput("\u007f", false)).toEqual([{ kind: "key", name: "backspace" }]);
     expect(decodeInput("\u001b[3~", false)).toEqual([{ kind: "key", name: "delete" }]);
     expect(decodeInput("\u001b[13;2u", false)).toEqual([{ kind: "key", name: "newline" }]);

@@ -98,11 +98,7 @@ function spansToPieces(spans: readonly Span[], base: Style): Piece[] {
   return spans.map((span) => ({ text: span.text, style: spanStyle(span, base) }));
 }
 
-const headingStyles: Style[] = [
-  (text) => pc.bold(pc.underline(pc.magentaBright(text))),
-  (text) => pc.bold(pc.cyan(text)),
-  pc.bold,
-];
+const headingStyles: Style[] = [(text) => pc.bold(pc.underline(pc.magentaBright(text))), (text) => pc.bold(pc.cyan(text)), pc.bold];
 
 function noPrefix(): Prefix {
   return { first: "", rest: "", width: 0, style: plain };

@@ -3,10 +3,7 @@ import { initialMarkdownState, parseInline, parseMarkdownLines } from "./markdow
 
 describe("markdown lines", () => {
   it("reads headings, lists, quotes, rules and paragraphs", () => {
-    const { lines } = parseMarkdownLines(
-      ["## Plan", "- read the test", "  2. fix it", "> note", "---", "plain text", ""],
-      initialMarkdownState,
-    );
+    const { lines } = parseMarkdownLines(["## Plan", "- read the test", "  2. fix it", "> note", "---", "plain text", ""], initialMarkdownState);
     expect(lines.map((line) => line.kind)).toEqual(["heading", "list", "list", "quote", "rule", "paragraph", "blank"]);
     expect(lines[0]).toEqual({ kind: "heading", level: 2, spans: [{ text: "Plan" }] });
     expect(lines[1]).toMatchObject({ bullet: "•", indent: 0 });

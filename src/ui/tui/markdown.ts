@@ -37,10 +37,7 @@ const listPattern = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/;
 const quotePattern = /^ {0,3}>\s?(.*)$/;
 const rulePattern = /^ {0,3}([-*_])(\s*\1){2,}\s*$/;
 
-export function parseMarkdownLines(
-  sourceLines: readonly string[],
-  startState: MarkdownState,
-): { lines: MarkdownLine[]; state: MarkdownState } {
+export function parseMarkdownLines(sourceLines: readonly string[], startState: MarkdownState): { lines: MarkdownLine[]; state: MarkdownState } {
   let state = startState;
   const lines: MarkdownLine[] = [];
   for (const rawLine of sourceLines) {
@@ -48,11 +45,7 @@ export function parseMarkdownLines(
     const fence = fencePattern.exec(line);
     if (state.fence !== undefined) {
       const marker = state.fence.marker;
-      const closes =
-        fence !== null &&
-        fence[1]!.startsWith(marker[0]!) &&
-        fence[1]!.length >= marker.length &&
-        line.trim() === fence[1];
+      const closes = fence !== null && fence[1]!.startsWith(marker[0]!) && fence[1]!.length >= marker.length && line.trim() === fence[1];
       if (closes) {
         state = { fence: undefined };
         lines.push({ kind: "fence-close" });

@@ -138,7 +138,10 @@ describe("renderTui in a terminal", () => {
     host.onMessage(say("a", "text", "narrow ".repeat(30)));
     clock.advance(50);
     await terminal.settle();
-    const rows = terminal.stdout.frame().split("\n").filter((row) => row.includes("narrow"));
+    const rows = terminal.stdout
+      .frame()
+      .split("\n")
+      .filter((row) => row.includes("narrow"));
     expect(rows.length).toBeGreaterThan(4);
     for (const row of rows) expect(row.length).toBeLessThanOrEqual(40);
   });

@@ -59,16 +59,7 @@ interface Entry {
 /** Says that are streamed line by line into the printed history. */
 const markdownSays: ReadonlySet<SayType> = new Set(["text", "completion_result"]);
 /** Says that do not end the wait for the model's first token. */
-const quietSays: ReadonlySet<SayType> = new Set([
-  "api_req_started",
-  "api_req_retried",
-  "checkpoint_created",
-  "info",
-  "hook_status",
-  "mcp_notification",
-  "task",
-  "user_feedback",
-]);
+const quietSays: ReadonlySet<SayType> = new Set(["api_req_started", "api_req_retried", "checkpoint_created", "info", "hook_status", "mcp_notification", "task", "user_feedback"]);
 
 export function isMarkdownMessage(message: UiMessage): boolean {
   return message.type === "say" && markdownSays.has(message.say);
@@ -162,8 +153,7 @@ export class Transcript {
         awaitingAnswer: pending.has(entry.message.id),
       });
     }
-    const waiting =
-      this.request !== undefined && this.request.partial && this.lastContentSequence < this.request.sequence;
+    const waiting = this.request !== undefined && this.request.partial && this.lastContentSequence < this.request.sequence;
     const firstPending = pending.values().next();
     return {
       staticItems: this.staticItems,
@@ -174,8 +164,7 @@ export class Transcript {
         : this.runningCommand !== undefined
           ? { kind: "command", since: this.runningCommand.since, command: this.runningCommand.command }
           : { kind: "idle" },
-      lastReasoning:
-        this.lastReasoningId === undefined ? undefined : this.entries.get(this.lastReasoningId)?.message.text,
+      lastReasoning: this.lastReasoningId === undefined ? undefined : this.entries.get(this.lastReasoningId)?.message.text,
       backlog,
     };
   }
@@ -195,10 +184,7 @@ export class Transcript {
       // everything after it stay live until then. An unanswered ask stays open too;
       // a retry countdown only while nothing came after it.
       const isLast = this.cursor === this.order.length - 1;
-      const open =
-        message.partial ||
-        (message.type === "ask" && !this.answers.has(id) && isLast) ||
-        (isLast && message.type === "say" && message.say === "error_retry");
+      const open = message.partial || (message.type === "ask" && !this.answers.has(id) && isLast) || (isLast && message.type === "say" && message.say === "error_retry");
       if (open) {
         if (message.partial && isMarkdownMessage(message)) {
           const printed = this.printLines(entry, { final: false, budget });

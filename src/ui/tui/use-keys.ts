@@ -126,7 +126,13 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
         while (length < prefix.length && prefix[length] === option[length]) length += 1;
         return prefix.slice(0, length);
       });
-      if (options.length > 1) print(options.slice(0, 30).map((option) => `@${option}`).join("  "));
+      if (options.length > 1)
+        print(
+          options
+            .slice(0, 30)
+            .map((option) => `@${option}`)
+            .join("  "),
+        );
       const state = editorState();
       if (common.length > partial.length && state.cursor === cursor) edit(editor.insert(state, common.slice(partial.length)));
     });

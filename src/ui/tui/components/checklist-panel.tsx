@@ -16,7 +16,10 @@ export function ChecklistPanel({ message, width }: { message: UiMessage | undefi
   if (items.length === 0) return null;
   const done = items.filter((item) => item.done).length;
   // Show from the first open item on, so the current step is always visible.
-  const firstOpen = Math.max(0, items.findIndex((item) => !item.done));
+  const firstOpen = Math.max(
+    0,
+    items.findIndex((item) => !item.done),
+  );
   const start = Math.max(0, Math.min(firstOpen - 1, items.length - maxLines));
   const shown = items.slice(start, start + maxLines);
   return (

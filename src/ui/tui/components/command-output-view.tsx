@@ -6,15 +6,7 @@ import { commandEndText } from "../../../task/contracts/tool-ending.js";
 import { cleanLine, lastLines, truncateEnd } from "../terminal-text.js";
 
 /** The last lines of a command's output, with its exit status once it ended. */
-export function CommandOutputView({
-  message,
-  width,
-  maxLines,
-}: {
-  message: UiMessage;
-  width: number;
-  maxLines: number;
-}): ReactNode {
+export function CommandOutputView({ message, width, maxLines }: { message: UiMessage; width: number; maxLines: number }): ReactNode {
   const { lines, hidden } = lastLines(message.text, maxLines);
   const end = metaOf(message, "command_output")?.end;
   let ending: ReactNode = null;

@@ -22,7 +22,11 @@ export interface LiveLimits {
 const printedLimits: LiveLimits = { markdownLines: Number.POSITIVE_INFINITY, diffLines: 200, outputLines: 20 };
 
 function CompletionHeader(): ReactNode {
-  return <Text color="green" bold>{"✔ Task completed"}</Text>;
+  return (
+    <Text color="green" bold>
+      {"✔ Task completed"}
+    </Text>
+  );
 }
 
 function Reasoning({ message, width }: { message: UiMessage; width: number }): ReactNode {
@@ -104,9 +108,7 @@ function MessageBody({ message, width, limits, live, answer }: BodyProps): React
       default:
         return (
           <Box flexDirection="column">
-            {message.text.trim() === "" ? null : (
-              <MarkdownText text={message.text} width={width} maxLines={limits.markdownLines} />
-            )}
+            {message.text.trim() === "" ? null : <MarkdownText text={message.text} width={width} maxLines={limits.markdownLines} />}
             <AnswerLine answer={answer} />
           </Box>
         );
@@ -120,16 +122,16 @@ function MessageBody({ message, width, limits, live, answer }: BodyProps): React
       return <Reasoning message={message} width={width} />;
     case "tool":
     case "command":
-      return hiddenWhenPrinted(message) && !live ? null : (
-        <ToolCard message={message} width={width} maxDiffLines={limits.diffLines} />
-      );
+      return hiddenWhenPrinted(message) && !live ? null : <ToolCard message={message} width={width} maxDiffLines={limits.diffLines} />;
     case "command_output":
       return <CommandOutputView message={message} width={width} maxLines={limits.outputLines} />;
     case "task":
     case "user_feedback": {
       const { typed, attached } = splitAttachedContext(message.text);
       const line = <Plain text={typed} prefix="› " colour={message.say === "task" ? "whiteBright" : "cyan"} />;
-      return attached.length === 0 ? line : (
+      return attached.length === 0 ? (
+        line
+      ) : (
         <Box flexDirection="column">
           {line}
           <Text color="gray">{`  + attached: ${attached.join(", ")}`}</Text>

@@ -24,15 +24,15 @@ function CairnStatus({ status, width, notice }: { status: TuiStatus; width: numb
   return (
     <Box width={width}>
       <Text wrap="truncate-end">
-        <Text color={modeColour} bold>{status.mode === "plan" ? "PLAN" : "ACT"}</Text>
+        <Text color={modeColour} bold>
+          {status.mode === "plan" ? "PLAN" : "ACT"}
+        </Text>
         <Text color="gray">{" · "}</Text>
         <Text>{status.model}</Text>
         <Text color="gray">{" · "}</Text>
         <Text {...(percent >= 80 ? { color: "red" } : {})}>{tokens}</Text>
         <Text color="gray">{" · "}</Text>
-        {status.tokensIn === undefined || status.tokensOut === undefined ? null : (
-          <Text color="gray">{`↑${formatTokens(status.tokensIn)} ↓${formatTokens(status.tokensOut)} `}</Text>
-        )}
+        {status.tokensIn === undefined || status.tokensOut === undefined ? null : <Text color="gray">{`↑${formatTokens(status.tokensIn)} ↓${formatTokens(status.tokensOut)} `}</Text>}
         <Text>{formatCost(status.cost)}</Text>
         {status.budgetLeft === undefined ? null : <Text color="yellow">{` · ${status.budgetLeft}`}</Text>}
         <Text color="gray">{notice === undefined ? "  Tab mode · Esc stop · ^C^C quit" : "  "}</Text>

@@ -37,13 +37,7 @@ function targetOf(meta: ToolCard, text: string): string | undefined {
   if (isToolMeta(meta, "custom_tool")) return meta.name;
   if (isToolMeta(meta, "access_mcp_resource")) return meta.server === undefined ? undefined : `${meta.server} ${meta.uri ?? ""}`;
   if (isToolMeta(meta, "use_subagents")) return meta.subagents?.map((item) => item.subagentId).join(", ");
-  const named = isToolMeta(meta, "execute_command", "attempt_completion")
-    ? meta.command
-    : isToolMeta(meta, ...pathTools)
-      ? meta.path
-      : isToolMeta(meta, "web_fetch", "browser_action")
-        ? meta.url
-        : undefined;
+  const named = isToolMeta(meta, "execute_command", "attempt_completion") ? meta.command : isToolMeta(meta, ...pathTools) ? meta.path : isToolMeta(meta, "web_fetch", "browser_action") ? meta.url : undefined;
   return named ?? (text === "" ? undefined : firstLine(text));
 }
 
@@ -60,25 +54,14 @@ export function describeTool(message: UiMessage): { verb: string; target: string
 }
 
 /** A tool call as a compact card that fills in while the call streams. */
-export function ToolCard({
-  message,
-  width,
-  maxDiffLines,
-}: {
-  message: UiMessage;
-  width: number;
-  maxDiffLines: number;
-}): ReactNode {
+export function ToolCard({ message, width, maxDiffLines }: { message: UiMessage; width: number; maxDiffLines: number }): ReactNode {
   const { verb, target, isCommand } = describeTool(message);
   const meta = cardMetaOf(message);
   // How the call ended: a failure or refusal with its reason, a command's exit status (#11).
   const ending = message.partial ? undefined : toolEnding(meta);
   const edit = isToolMeta(meta, ...diffTools) ? meta : undefined;
   // While a new file streams there is no diff yet: show the end of what is written so far.
-  const preview =
-    message.partial && edit?.diff === undefined && edit !== undefined && "content" in edit && edit.content !== undefined && edit.content !== ""
-      ? lastLines(edit.content, 4).lines
-      : [];
+  const preview = message.partial && edit?.diff === undefined && edit !== undefined && "content" in edit && edit.content !== undefined && edit.content !== "" ? lastLines(edit.content, 4).lines : [];
   return (
     <Box flexDirection="column" width={width}>
       <Box>
@@ -94,13 +77,13 @@ export function ToolCard({
       </Box>
       {/* Every child the call starts, with its type and the first line of its prompt. */}
       {isToolMeta(meta, "use_subagents")
-        ? (meta.subagents ?? []).map((item) => (
-            <Text key={item.subagentId} color="gray" wrap="truncate-end">{`  ${item.subagentId} (${item.agent}): ${firstLine(item.prompt)}`}</Text>
-          ))
+        ? (meta.subagents ?? []).map((item) => <Text key={item.subagentId} color="gray" wrap="truncate-end">{`  ${item.subagentId} (${item.agent}): ${firstLine(item.prompt)}`}</Text>)
         : null}
       {isToolMeta(meta, ...pathTools) && meta.outsideWorkspace === true ? <Text color="red">{"  ⚠ outside the workspace"}</Text> : null}
       {meta?.approval === "refuse" && ending === undefined ? (
-        <Text color="red" wrap="truncate-end">{meta.reason === undefined ? "  ✗ refused by the approval policy" : `  ✗ refused: ${cleanLine(meta.reason)}`}</Text>
+        <Text color="red" wrap="truncate-end">
+          {meta.reason === undefined ? "  ✗ refused by the approval policy" : `  ✗ refused: ${cleanLine(meta.reason)}`}
+        </Text>
       ) : null}
       {/* Why cairn asks (the sandbox cannot run here, a rule asks, a protected path...): the answer depends on it. */}
       {message.type === "ask" && meta?.reason !== undefined ? <Text color="yellow">{`  Asked because ${cleanLine(meta.reason)}`}</Text> : null}

@@ -157,14 +157,7 @@ async function nextTurns(): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
 }
 
-export function startFakeTerminal(options: {
-  controller: TuiController;
-  host: TuiHost;
-  columns?: number;
-  rows?: number;
-  initialTask?: string;
-  measureWidth?: boolean;
-}): FakeTerminal {
+export function startFakeTerminal(options: { controller: TuiController; host: TuiHost; columns?: number; rows?: number; initialTask?: string; measureWidth?: boolean }): FakeTerminal {
   const stdout = new FakeStdout(options.columns ?? 80, options.rows ?? 30, options.measureWidth ?? true);
   const stdin = new FakeStdin();
   const instance = renderTui({

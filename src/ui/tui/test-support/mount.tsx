@@ -32,12 +32,7 @@ export function mountApp(options: { initialTask?: string; controller?: FakeContr
   const controller = options.controller ?? new FakeController();
   const ui = render(
     <ClockContext.Provider value={clock}>
-      <App
-        controller={controller}
-        host={host}
-        {...(options.initialTask === undefined ? {} : { initialTask: options.initialTask })}
-        {...(options.history === undefined ? {} : { history: options.history })}
-      />
+      <App controller={controller} host={host} {...(options.initialTask === undefined ? {} : { initialTask: options.initialTask })} {...(options.history === undefined ? {} : { history: options.history })} />
     </ClockContext.Provider>,
   );
   return {
