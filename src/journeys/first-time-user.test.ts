@@ -12,7 +12,7 @@ import { cairnBin } from "../cli/test-support/cli-harness.js";
 import { useCliFixture } from "../cli/test-support/cli-fixture.js";
 import { startTmux, tmuxAvailable } from "../ui/tui/test-support/tmux.js";
 import type { TmuxSession } from "../ui/tui/test-support/tmux.js";
-import { firstTimeMachine, ordinaryUserAvailable } from "./test-support/first-time-machine.js";
+import { firstTimeMachine, ordinaryUserProblem } from "./test-support/first-time-machine.js";
 import type { FirstTimeMachine } from "./test-support/first-time-machine.js";
 import { commandTurn, completeTurn, flat, quitWithCtrlC, squeezed, typeLine, writeFileTurn } from "./test-support/terminal-journey.js";
 
@@ -20,7 +20,8 @@ const cli = useCliFixture();
 const repository = fileURLToPath(new URL("../..", import.meta.url));
 
 if (!tmuxAvailable()) console.warn("tmux is not installed: the journey 'first-time user' is skipped (install the tmux package)");
-if (!ordinaryUserAvailable()) console.warn("the tests run as root without setpriv (util-linux): the journey 'first-time user' is skipped, since file permissions would not count");
+const userProblem = ordinaryUserProblem(repository);
+if (userProblem !== undefined) console.warn(`the journey 'first-time user' is skipped: ${userProblem}`);
 
 /** A terminal on the first-time machine, ended after the test. */
 async function terminal(machine: FirstTimeMachine, program: string[], options: { cwd: string; env?: Record<string, string>; columns?: number }): Promise<TmuxSession> {
@@ -32,7 +33,7 @@ async function terminal(machine: FirstTimeMachine, program: string[], options: {
 /** How many times the screen gives the notice that the sandbox cannot run (long lines wrap: read without blanks). */
 const sandboxNotices = (screen: string): number => (screen.replace(/\s/g, "").match(/thesandboxcannotrunhere:/g) ?? []).length;
 
-describe.skipIf(!tmuxAvailable() || !ordinaryUserAvailable())("journey: the first-time user", () => {
+describe.skipIf(!tmuxAvailable() || userProblem !== undefined)("journey: the first-time user", () => {
   it(
     "the Quick start demo, then a first task in a fresh git repository: the missing sandbox said once, commands asked even with --yes, checkpoints without a git identity; an unusable data folder loses nothing",
     { timeout: 180_000 },

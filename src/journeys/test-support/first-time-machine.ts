@@ -15,9 +15,17 @@ import { pathWithoutBubblewrap } from "../../test-support/path-without-bubblewra
 const nobody = 65534;
 const asRoot = process.getuid?.() === 0;
 
-/** Whether programs can run as an ordinary user here: this process is one, or it is root and has setpriv (util-linux). */
-export function ordinaryUserAvailable(): boolean {
-  return !asRoot || spawnSync("setpriv", ["--version"], { stdio: "ignore" }).status === 0;
+/**
+ * Why programs cannot run as an ordinary user here, if so: this process is
+ * root without setpriv (util-linux), or `checkout` (cairn's own, which the user
+ * runs) is in a folder only root may enter (`mktemp -d` makes one): no
+ * first-time user has such a checkout.
+ */
+export function ordinaryUserProblem(checkout: string): string | undefined {
+  if (!asRoot) return undefined;
+  if (spawnSync("setpriv", ["--version"], { stdio: "ignore" }).status !== 0) return "the tests run as root without setpriv (util-linux), so file permissions would not count";
+  const readable = spawnSync("setpriv", [`--reuid=${nobody}`, `--regid=${nobody}`, "--clear-groups", "test", "-r", join(checkout, "package.json")], { stdio: "ignore" }).status === 0;
+  return readable ? undefined : `${checkout} is not readable by an ordinary user (a parent folder is private); clone cairn where other users can read it`;
 }
 
 export interface FirstTimeMachine {
