@@ -16,7 +16,7 @@ import type { AskAnswer, TaskOptions } from "./options.js";
 
 const approvalKinds = new Set(["tool", "command", "use_mcp_server"]);
 
-export function normalAnswer(answer: AskAnswer): AskResponse {
+function normalAnswer(answer: AskAnswer): AskResponse {
   return typeof answer === "string" ? { response: answer } : answer;
 }
 
@@ -45,9 +45,7 @@ export class SdkHost implements Host {
     const card = cardMetaOf(message);
     const { canUseTool, onAsk } = this.#options;
     if (canUseTool !== undefined && approvalKinds.has(message.ask)) {
-      const named = message.meta?.["tool"];
-      const toolName = typeof named === "string" ? named : message.ask === "command" ? "execute_command" : message.ask;
-      const decision = await canUseTool({ toolName, input: { ...(message.meta ?? {}) }, ask, signal });
+      const decision = await canUseTool({ toolName: toolNameOf(message), input: { ...(message.meta ?? {}) }, ask, signal });
       return decision.behavior === "allow" ? { response: "yes" } : { response: "no", ...(decision.message ? { text: decision.message } : {}) };
     }
     if (onAsk !== undefined) {
@@ -90,4 +88,14 @@ export class SdkHost implements Host {
   flush(): void {
     this.#feed.flush();
   }
+}
+
+/** The tool as the model called it: a custom tool by its own name, an MCP tool as `mcp__server__tool` (the name rules use). */
+function toolNameOf(message: AskMessage): string {
+  const meta = message.meta ?? {};
+  const text = (key: string): string | undefined => (typeof meta[key] === "string" ? meta[key] : undefined);
+  const tool = text("tool");
+  if (tool === "custom_tool") return text("name") ?? tool;
+  if (tool === "use_mcp_tool") return `mcp__${text("server") ?? ""}__${text("name") ?? ""}`;
+  return tool ?? (message.ask === "command" ? "execute_command" : message.ask);
 }

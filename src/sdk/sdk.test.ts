@@ -181,6 +181,16 @@ describe("the SDK", () => {
       if (protocol === "native") expect(requestText(server, 0)).toContain('"lookup_ticket"');
       else expect(requestText(server, 0)).toContain("## lookup_ticket");
     }
+    // A tool that changes things is asked, under its own name; denied, it does not run.
+    let filed = 0;
+    const fileTicket = tool({ name: "file_ticket", description: "File a new ticket", inputSchema: { title: z.string() }, run: () => `filed ${++filed}` });
+    const asking = await setUp([{ text: "<file_ticket>\n<title>Crash</title>\n</file_ticket>" }, { text: complete("Not filed.") }]);
+    const names: string[] = [];
+    const denied = await startTask("File a crash ticket", { ...asking.options, tools: [fileTicket], canUseTool: ({ toolName }) => (names.push(toolName), { behavior: "deny" }) }).result;
+    expect(names).toEqual(["file_ticket"]);
+    expect(filed).toBe(0);
+    expect(denied.refused).toBe(1);
+
     const { options } = await setUp([]);
     await expect(startTask("x", { ...options, tools: [lookup, lookup] }).result).rejects.toBeInstanceOf(InvalidCustomToolError);
   });
@@ -192,13 +202,13 @@ describe("the SDK", () => {
     const result = await startTask("Echo through MCP", {
       ...options,
       mcpServers: { everything: { command: process.execPath, args: [everythingEntry, "stdio"] } },
-      canUseTool: ({ ask }) => {
-        asked.push(ask.ask);
+      canUseTool: ({ ask, toolName }) => {
+        asked.push(`${ask.ask} ${toolName}`);
         return { behavior: "allow" };
       },
     }).result;
     expect(result.status).toBe("completed");
-    expect(asked).toEqual(["use_mcp_server"]);
+    expect(asked).toEqual(["use_mcp_server mcp__everything__echo"]);
     expect(requestText(server, 1)).toContain("hi from the program");
   });
 });
