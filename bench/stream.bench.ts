@@ -39,7 +39,7 @@ import { runMeasured } from "./stream/measure-process.js";
 import type { ProcessUsage } from "./stream/measure-process.js";
 import { peakLiveHeap } from "./stream/live-heap.js";
 import { startStreamServer } from "./stream/server-process.js";
-import { runManyTurns } from "./stream/turns.js";
+import { pairMedian, perTurn, runManyTurns } from "./stream/turns.js";
 
 const bin = process.env["CAIRN_BENCH_BIN"] ?? fileURLToPath(new URL("../bin/cairn", import.meta.url));
 const knowsNoCheckpoints = process.env["CAIRN_BENCH_CHECKPOINTS_FLAG"] !== "0";
@@ -243,15 +243,6 @@ for (const [provider, run] of slowRuns) {
   );
 }
 
-// Turn N's CPU: from request N-1 reaching the server to request N (N = 1 .. turns).
-const perTurn = (run: { cpuAtRequest: number[] }): number[] => run.cpuAtRequest.slice(1).map((cpu, index) => cpu - run.cpuAtRequest[index]!);
-// Odd turns read a file and even turns run a command: a window is judged on the median of its
-// read+command pairs, so a one-off cost (the first command loads its parser) does not decide it.
-const pairMedian = (turns: number[], from: number, to: number): number => {
-  const pairs: number[] = [];
-  for (let turn = from; turn < to; turn += 2) pairs.push(turns[turn - 1]! + turns[turn]!);
-  return median(pairs) / 2;
-};
 const sum = (values: number[]): number => values.reduce((total, value) => total + value, 0);
 const lateFrom = manyTurns - 19;
 console.log(

@@ -29,15 +29,22 @@ await rm("dist", { recursive: true, force: true });
  * bundle, and packages added later are safe by default. gpt-tokenizer (1.7 MB of
  * tables, loaded only when a count is needed) is imported where it is used.
  */
-const bundled = new Set(["@anthropic-ai/sdk", "openai", "zod", "commander", "picocolors", "diff", "ignore", "tinyglobby"]);
+const bundled = new Set(["@anthropic-ai/sdk", "openai", "zod", "commander", "picocolors", "diff", "ignore", "tinyglobby", "ink", "react"]);
 
 /**
- * ES-module-only packages with top-level await, which CommonJS cannot require().
- * The CLI bundle's static imports of them read a registry that the code loading
- * their importers fills first (src/cli/load-interactive.ts).
+ * ES-module-only packages with top-level await, which CommonJS cannot require():
+ * yoga-layout (Ink's layout engine) awaits its WebAssembly. The CLI bundle's
+ * imports of it read a registry that the code loading its importers fills first
+ * (src/cli/load-interactive.ts); only its default export is used.
  */
-const esmOnly = new Set(["ink"]);
+const esmOnly = new Set(["yoga-layout"]);
 const esmOnlyRegistryKey = "cairn.esm-only";
+
+/** Ink's top-level awaits (both only when DEV=true) and what the bundle has instead. */
+const inkTopLevelAwaits = [
+  ["await import('./devtools.js');", 'throw Object.assign(new Error("not bundled"), { code: "ERR_MODULE_NOT_FOUND" });'],
+  ["? await loadPackageJson()", "? { name: undefined, version: undefined }"],
+];
 
 function packageName(specifier) {
   const parts = specifier.split("/");
@@ -51,7 +58,7 @@ const externalPackages = (format) => ({
     builder.onResolve({ filter: /^[^./]/ }, (args) => {
       if (args.path.startsWith("node:")) return { external: true };
       const fromPackage = args.importer.includes("/node_modules/");
-      if (format === "cjs" && !fromPackage && esmOnly.has(args.path) && args.kind === "import-statement") {
+      if (format === "cjs" && esmOnly.has(args.path) && args.kind === "import-statement") {
         return { path: args.path, namespace: "esm-only" };
       }
       if (fromPackage || bundled.has(packageName(args.path))) return undefined;
@@ -69,8 +76,18 @@ const externalPackages = (format) => ({
       contents:
         `const loaded = globalThis[Symbol.for(${JSON.stringify(esmOnlyRegistryKey)})]?.[${JSON.stringify(args.path)}];\n` +
         `if (loaded === undefined) throw new Error(${JSON.stringify(`cairn: ${args.path} was used before it was loaded (see src/cli/load-interactive.ts)`)});\n` +
-        "module.exports = loaded;\n",
+        "export default loaded.default;\n",
     }));
+    // Ink connects React's devtools when DEV=true, through top-level awaits that CommonJS cannot
+    // hold: in the bundle the devtools import fails as a missing package does (Ink then says so).
+    builder.onLoad({ filter: /[\\/]node_modules[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, async (args) => {
+      let source = await readFile(args.path, "utf8");
+      for (const [awaited, replacement] of inkTopLevelAwaits) {
+        if (!source.includes(awaited)) throw new Error(`${args.path}: Ink's devtools code changed (no "${awaited}"); update scripts/bundle.js`);
+        source = source.replace(awaited, replacement);
+      }
+      return { loader: "js", contents: source };
+    });
   },
 });
 
@@ -86,7 +103,7 @@ const results = await Promise.all([
     outExtension: { ".js": ".cjs" },
     format: "cjs",
     plugins: [externalPackages("cjs")],
-    define: { "import.meta.url": "__cairnImportMetaUrl" },
+    define: { "import.meta.url": "__cairnImportMetaUrl", "process.env.NODE_ENV": '"production"' },
     // Its import()s of packages are renamed below: no loader runs for them in a vm.Script.
     banner: { js: 'var __cairnImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
   }),

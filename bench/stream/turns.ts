@@ -66,3 +66,19 @@ export async function runManyTurns(options: { bin: string; turns: number; heap: 
     await rm(root, { recursive: true, force: true });
   }
 }
+
+/** Turn N's CPU: from request N-1 reaching the server to request N (N = 1 .. turns). */
+export const perTurn = (run: { cpuAtRequest: number[] }): number[] => run.cpuAtRequest.slice(1).map((cpu, index) => cpu - run.cpuAtRequest[index]!);
+
+/**
+ * Odd turns read a file and even turns run a command: a window is judged on the median of its
+ * read+command pairs, so a one-off cost (the first command loads its parser) does not decide it.
+ */
+export function pairMedian(turns: number[], from: number, to: number): number {
+  const pairs: number[] = [];
+  for (let turn = from; turn < to; turn += 2) pairs.push(turns[turn - 1]! + turns[turn]!);
+  const sorted = pairs.sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const middle = Math.floor(sorted.length / 2);
+  return (sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2) / 2;
+}

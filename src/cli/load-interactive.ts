@@ -1,18 +1,37 @@
 /**
- * Loads the terminal UI (run-interactive.ts). Ink is an ES module with top-level
- * await (yoga-layout's WebAssembly), which the CommonJS bundle of the CLI
- * (scripts/bundle.js) cannot `require()`: Ink is imported here first and left
- * in a registry, where the bundle's stand-in for "ink" finds it. From source
- * (tests, tsx) the registry is simply not read.
+ * Loads the terminal UI (run-interactive.ts). The CLI's CommonJS bundle
+ * (scripts/bundle.js) holds Ink and React, but not yoga-layout, Ink's layout
+ * engine: an ES module with top-level await (its WebAssembly), which CommonJS
+ * cannot `require()`. It is imported here first and left in a registry, where
+ * the bundle's stand-in for "yoga-layout" finds it. From source (tests, tsx)
+ * the registry is simply not read.
  */
 import type * as Interactive from "./run-interactive.js";
 
 /** The key scripts/bundle.js's stand-in module reads: `globalThis[Symbol.for(key)][packageName]`. */
 export const esmOnlyRegistryKey = "cairn.esm-only";
 
+/**
+ * yoga-layout's loader reads its WebAssembly (inlined as a data: URL) with
+ * `fetch` when there is one, and Node's first `fetch` loads undici: 50 ms
+ * before the UI could draw. Without `fetch` the loader decodes it in place.
+ * The global's descriptor is set aside and put back as it was, so `fetch`
+ * itself is not loaded by this either.
+ */
+async function withoutFetch<T>(load: () => Promise<T>): Promise<T> {
+  const descriptor = Object.getOwnPropertyDescriptor(globalThis, "fetch");
+  if (descriptor?.configurable !== true) return load();
+  Object.defineProperty(globalThis, "fetch", { value: undefined, configurable: true, writable: true });
+  try {
+    return await load();
+  } finally {
+    Object.defineProperty(globalThis, "fetch", descriptor);
+  }
+}
+
 export async function loadInteractive(): Promise<typeof Interactive> {
   const global = globalThis as unknown as Record<symbol, Record<string, unknown> | undefined>;
   const registry = (global[Symbol.for(esmOnlyRegistryKey)] ??= {});
-  registry["ink"] ??= await import("ink");
+  registry["yoga-layout"] ??= await withoutFetch(() => import("yoga-layout"));
   return import("./run-interactive.js");
 }

@@ -153,6 +153,6 @@ describe("the built CLI bundle (npm run build: scripts/bundle.js)", () => {
     expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1);
     const text = bytes.toString("latin1");
     expect(text).not.toMatch(/\bimport\("/);
-    expect(text).toContain('__impt("ink")');
+    expect(text).toContain('__impt("yoga-layout")');
   });
 });

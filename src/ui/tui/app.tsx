@@ -1,10 +1,11 @@
-import { Box, Static, Text, useStdout } from "ink";
+import { Box, Text, useStdout } from "ink";
 import { useEffect, useReducer, useRef, useSyncExternalStore } from "react";
 import type { ReactNode } from "react";
 import { AskPrompt } from "./components/ask-prompt.js";
 import { CommandTimer, WaitingSpinner } from "./components/activity.js";
 import { InputLine, QueuedMessages } from "./components/input-line.js";
-import { LiveMessage, PrintedItem } from "./components/message-view.js";
+import { LiveMessage } from "./components/message-view.js";
+import { usePrintedHistory } from "./printed-history.js";
 import type { LiveLimits } from "./components/message-view.js";
 import { StatusLine } from "./components/status-line.js";
 import { SubagentCards } from "./components/subagent-cards.js";
@@ -32,6 +33,8 @@ export interface AppProps {
   history?: InputHistoryStore;
   /** Clear and print everything again when the width changes (a real terminal; see use-resize-redraw.ts). */
   redrawOnResize?: boolean;
+  /** Where the printed history goes (default: Ink's write, above the live area); tests keep it apart from the frames. */
+  writeHistory?: (text: string) => void;
 }
 
 function ReasoningPanel({ text, width, maxLines }: { text: string; width: number; maxLines: number }): ReactNode {
@@ -57,9 +60,9 @@ function placeholder(busy: boolean, hasHistory: boolean, asking: "menu" | "reply
 }
 
 /** The whole terminal UI: printed history, the live tail, the prompt and the status line. */
-export function App({ controller, host, initialTask, commands = slashCommands, history, redrawOnResize = false }: AppProps): ReactNode {
+export function App({ controller, host, initialTask, commands = slashCommands, history, redrawOnResize = false, writeHistory }: AppProps): ReactNode {
   const snapshot = useSyncExternalStore(host.subscribe, host.getSnapshot);
-  const { stdout } = useStdout();
+  const { stdout, write } = useStdout();
   const width = Math.max(20, stdout.columns > 0 ? stdout.columns : 80);
   const rows = Math.max(12, stdout.rows > 0 ? stdout.rows : 30);
   const [, refresh] = useReducer((count: number) => count + 1, 0);
@@ -71,6 +74,7 @@ export function App({ controller, host, initialTask, commands = slashCommands, h
     };
   }, [stdout]);
   const printedGeneration = useRedrawOnResize(stdout, redrawOnResize);
+  usePrintedHistory(snapshot.staticItems, width, printedGeneration, writeHistory ?? write);
   // The status (tokens, cost, busy) belongs to the controller: look again every second.
   useNow(1000);
   const ask = snapshot.pendingAsk;
@@ -94,9 +98,6 @@ export function App({ controller, host, initialTask, commands = slashCommands, h
   const asking = ask === undefined ? undefined : replyOpen ? "reply" : askChoices(ask) === undefined || ask.ask === "followup" ? "typed" : "menu";
   return (
     <Box flexDirection="column" width={width}>
-      <Static key={printedGeneration} items={snapshot.staticItems as never[]}>
-        {(item: (typeof snapshot.staticItems)[number]) => <PrintedItem key={item.key} item={item} width={width} />}
-      </Static>
       {snapshot.live.map((item) => (
         <LiveMessage key={item.message.id} item={item} width={width} limits={limits} />
       ))}

@@ -19,6 +19,8 @@ export interface RenderTuiOptions {
    * it (it works under CI=true, where Ink otherwise draws nothing interactive).
    */
   debug?: boolean;
+  /** Where the printed history goes (default: written above the live area); the tests' terminal keeps it apart from the frames. */
+  writeHistory?: (text: string) => void;
 }
 
 export interface TuiInstance {
@@ -39,6 +41,7 @@ export function renderTui(options: RenderTuiOptions): TuiInstance {
         {...(options.initialTask === undefined ? {} : { initialTask: options.initialTask })}
         {...(options.history === undefined ? {} : { history: options.history })}
         redrawOnResize={drawnInPlace}
+        {...(options.writeHistory === undefined ? {} : { writeHistory: options.writeHistory })}
       />
     </ClockContext.Provider>,
     {

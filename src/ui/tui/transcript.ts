@@ -1,7 +1,7 @@
 /**
  * The UI's copy of the task's messages, and the rule that decides what is
- * final. Final messages are printed once into Ink's <Static> (never rendered
- * again); only the open tail is re-rendered. A streaming answer is printed line
+ * final. Final messages are printed once above the live area (printed-history.tsx;
+ * never rendered again); only the open tail is re-rendered. A streaming answer is printed line
  * by line as its lines complete, so a 1 MB answer never re-renders as a whole.
  */
 import { metaOf } from "../../task/contracts/message-meta.js";
@@ -48,7 +48,8 @@ export const emptySnapshot: TranscriptSnapshot = {
   backlog: false,
 };
 
-const linesPerFrame = 200;
+/** Lines printed per frame at most: a fast answer catches up within a few frames, and each frame stays short enough for keys to get through. */
+const linesPerFrame = 2000;
 
 interface Entry {
   message: UiMessage;
@@ -171,8 +172,6 @@ export class Transcript {
 
   private settle(pending: ReadonlyMap<string, AskMessage>): { added: StaticItem[]; backlog: boolean } {
     const added: StaticItem[] = [];
-    // Ink lays out every printed row; printing a few hundred lines per frame keeps
-    // each frame short, so keys still get through while a fast answer catches up.
     let budget = linesPerFrame;
     while (this.cursor < this.order.length) {
       const id = this.order[this.cursor]!;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AskMeta } from "../../task/contracts/message-meta.js";
 import type { AskMessage, AskType, SayType, UiMessage } from "../../task/contracts/messages.js";
 import { ManualClock } from "./test-support/fake-terminal.js";
-import { TuiHost } from "./tui-host.js";
+import { TuiHost, defaultFrameMs } from "./tui-host.js";
 
 function say(id: string, say: SayType, text: string, partial = false): UiMessage {
   return { id, ts: 0, type: "say", say, text, partial };
@@ -49,7 +49,7 @@ describe("TuiHost", () => {
     expect(shown.map((message) => message.id)).toEqual(["t1"]);
   });
 
-  it("coalesces a burst of messages into one render and keeps at most 25 renders a second", () => {
+  it("coalesces a burst of messages into one render and renders at most once a frame", () => {
     const { clock, host } = setup();
     for (let index = 0; index < 500; index += 1) host.onMessage(say("a", "text", "x".repeat(index), true));
     clock.advance(0);
@@ -59,8 +59,8 @@ describe("TuiHost", () => {
       clock.advance(1);
     }
     // one second of updates every millisecond
-    expect(host.publishCount).toBeLessThanOrEqual(1 + 26);
-    expect(host.publishCount).toBeGreaterThanOrEqual(20);
+    expect(host.publishCount).toBeLessThanOrEqual(1 + Math.ceil(1000 / defaultFrameMs) + 1);
+    expect(host.publishCount).toBeGreaterThanOrEqual(Math.floor(1000 / defaultFrameMs) - 1);
   });
 
   it("prints final messages once and keeps only the open tail live", () => {
@@ -68,7 +68,7 @@ describe("TuiHost", () => {
     host.onMessage(say("task", "task", "Fix it"));
     host.onMessage(say("r", "reasoning", "thinking", false));
     host.onMessage(say("t", "text", "line one\nline two\npart", true));
-    clock.advance(50);
+    clock.advance(defaultFrameMs);
     const snapshot = host.getSnapshot();
     expect(snapshot.staticItems.map((item) => item.key)).toEqual(["task", "r", "t:0"]);
     const printed = snapshot.staticItems[2]!;
@@ -76,14 +76,14 @@ describe("TuiHost", () => {
     expect(snapshot.live).toHaveLength(1);
     expect(snapshot.live[0]!.printedLength).toBe("line one\nline two\n".length);
     host.onMessage(say("t", "text", "line one\nline two\npart three", false));
-    clock.advance(50);
+    clock.advance(defaultFrameMs);
     expect(host.getSnapshot().staticItems.map((item) => item.key)).toEqual(["task", "r", "t:0", "t:18"]);
     expect(host.getSnapshot().live).toHaveLength(0);
   });
 
-  it("prints a burst of lines a few hundred per frame, in order, so no frame blocks for long", () => {
+  it("prints a burst of lines a few thousand per frame, in order, so no frame blocks for long", () => {
     const { clock, host } = setup();
-    const lines = Array.from({ length: 1000 }, (_, index) => `line ${index}`);
+    const lines = Array.from({ length: 5000 }, (_, index) => `line ${index}`);
     host.onMessage(say("t", "text", `${lines.join("\n")}\n`, true));
     clock.advance(0);
     const printedLines = (): string[] =>
@@ -91,13 +91,13 @@ describe("TuiHost", () => {
         .getSnapshot()
         .staticItems.flatMap((item) => (item.kind === "markdown" ? item.lines : []))
         .map((line) => (line.kind === "paragraph" ? line.spans.map((span) => span.text).join("") : line.kind));
-    expect(printedLines()).toHaveLength(200);
+    expect(printedLines()).toHaveLength(2000);
     expect(host.getSnapshot().backlog).toBe(true);
     // A message is final only when it says so (issue #12): the answer ends, then a note follows.
     host.onMessage(say("t", "text", `${lines.join("\n")}\n`, false));
     host.onMessage(say("next", "info", "after the answer"));
-    clock.advance(40);
-    expect(printedLines()).toHaveLength(400);
+    clock.advance(defaultFrameMs);
+    expect(printedLines()).toHaveLength(4000);
     clock.advance(200);
     expect(printedLines()).toEqual(lines);
     expect(host.getSnapshot().backlog).toBe(false);
@@ -109,7 +109,7 @@ describe("TuiHost", () => {
     const message = ask("q", "tool", "", { tool: "write_to_file", path: "a.txt" });
     const answer = host.answerAsk(message, new AbortController().signal);
     host.onMessage(say("note", "info", "checkpoint saved"));
-    clock.advance(50);
+    clock.advance(defaultFrameMs);
     expect(host.getSnapshot().pendingAsk?.id).toBe("q");
     expect(host.getSnapshot().live.map((item) => item.message.id)).toEqual(["q", "note"]);
     host.answer("q", { response: "no", text: "wrong file" });
@@ -124,11 +124,11 @@ describe("TuiHost", () => {
     const { clock, host } = setup();
     const controller = new AbortController();
     const answer = host.answerAsk(ask("q", "followup", "Which?", { tool: "ask_followup_question", options: ["a"] }), controller.signal);
-    clock.advance(50);
+    clock.advance(defaultFrameMs);
     expect(host.getSnapshot().pendingAsk?.id).toBe("q");
     controller.abort(new Error("task aborted"));
     await expect(answer).rejects.toThrow("task aborted");
-    clock.advance(50);
+    clock.advance(defaultFrameMs);
     expect(host.getSnapshot().pendingAsk).toBeUndefined();
     const already = new AbortController();
     already.abort();
@@ -139,10 +139,10 @@ describe("TuiHost", () => {
     const { clock, host } = setup();
     host.onMessage(say("task", "task", "Fix it"));
     host.onMessage(say("req", "api_req_started", "", true));
-    clock.advance(50);
-    expect(host.getSnapshot().activity).toEqual({ kind: "waiting", since: clock.now() - 50 });
+    clock.advance(defaultFrameMs);
+    expect(host.getSnapshot().activity).toEqual({ kind: "waiting", since: clock.now() - defaultFrameMs });
     host.onMessage(say("t", "text", "H", true));
-    clock.advance(50);
+    clock.advance(defaultFrameMs);
     expect(host.getSnapshot().activity).toEqual({ kind: "idle" });
     // the request itself is not part of the transcript
     expect(host.getSnapshot().live.map((item) => item.message.id)).toEqual(["t"]);

@@ -20,10 +20,13 @@ function displayable<M extends UiMessage>(message: M): M {
   return { ...message, text, meta: neutralizeDeep(message.meta, { carriageReturns: "keep" }) };
 }
 
+/** How long the UI waits at least between two renders for new messages, by default: a fast answer costs a render per 80 ms; keys are drawn at once, whatever the rate. */
+export const defaultFrameMs = 80;
+
 export interface TuiHostOptions {
   /** Defaults to the system clock; tests pass a manual one. */
   clock?: TuiClock;
-  /** Upper bound on how often the UI renders for new messages. Default 25. */
+  /** Upper bound on how often the UI renders for new messages (default: every defaultFrameMs). */
   rendersPerSecond?: number;
 }
 
@@ -56,7 +59,7 @@ export class TuiHost implements Host {
 
   constructor(options: TuiHostOptions = {}) {
     this.clock = options.clock ?? systemClock;
-    this.intervalMs = 1000 / (options.rendersPerSecond ?? 25);
+    this.intervalMs = options.rendersPerSecond === undefined ? defaultFrameMs : 1000 / options.rendersPerSecond;
   }
 
   onMessage(received: UiMessage): void {

@@ -28,28 +28,40 @@ export class FakeStdout extends EventEmitter {
     super();
   }
 
+  /** The printed history (above the frames, written once), as a terminal keeps it in its scrollback. */
+  private history = "";
+
   write = (frame: string): boolean => {
     this.frameCount += 1;
     this.last = frame;
-    if (!this.measure) return true;
-    for (const line of stripVTControlCharacters(frame).split("\n")) {
+    this.measureLines(frame);
+    return true;
+  };
+
+  writeHistory = (text: string): void => {
+    this.history += text;
+    this.measureLines(text);
+  };
+
+  private measureLines(text: string): void {
+    if (!this.measure) return;
+    for (const line of stripVTControlCharacters(text).split("\n")) {
       const width = [...line].length;
       if (width > this.widestLine) {
         this.widestLine = width;
         this.widestText = line;
       }
     }
-    return true;
-  };
-
-  /** The last frame with colours kept. */
-  rawFrame(): string {
-    return this.last;
   }
 
-  /** The last frame as a user reads it. */
+  /** The printed history and the last frame, colours kept. */
+  rawFrame(): string {
+    return this.history + this.last;
+  }
+
+  /** The printed history and the last frame, as a user reads them. */
   frame(): string {
-    return stripVTControlCharacters(this.last);
+    return stripVTControlCharacters(this.history + this.last);
   }
 }
 
@@ -168,6 +180,7 @@ export function startFakeTerminal(options: { controller: TuiController; host: Tu
     stdin: stdin as unknown as NodeJS.ReadStream,
     stderr: new FakeStdout(80, 30) as unknown as NodeJS.WriteStream,
     debug: true,
+    writeHistory: stdout.writeHistory,
   });
   return {
     stdout,

@@ -3,7 +3,7 @@ import { render } from "ink-testing-library";
 import { stripVTControlCharacters } from "node:util";
 import { App } from "../app.js";
 import { ClockContext } from "../components/use-clock.js";
-import { TuiHost } from "../tui-host.js";
+import { TuiHost, defaultFrameMs } from "../tui-host.js";
 import type { InputHistoryStore } from "../controller.js";
 import { FakeController, ManualClock } from "./fake-terminal.js";
 
@@ -11,9 +11,9 @@ export interface Mounted {
   clock: ManualClock;
   host: TuiHost;
   controller: FakeController;
-  /** The last frame as a user reads it (colours removed). */
+  /** The printed history and the last frame as a user reads them (colours removed). */
   frame(): string;
-  /** The last frame with its colour codes. */
+  /** The printed history and the last frame with their colour codes. */
   rawFrame(): string;
   /** Moves the clock (firing the render throttle) and lets React render. */
   tick(milliseconds?: number): Promise<void>;
@@ -30,18 +30,28 @@ export function mountApp(options: { initialTask?: string; controller?: FakeContr
   const clock = new ManualClock();
   const host = new TuiHost({ clock });
   const controller = options.controller ?? new FakeController();
+  let printed = "";
+  const writeHistory = (text: string): void => {
+    printed += text;
+  };
   const ui = render(
     <ClockContext.Provider value={clock}>
-      <App controller={controller} host={host} {...(options.initialTask === undefined ? {} : { initialTask: options.initialTask })} {...(options.history === undefined ? {} : { history: options.history })} />
+      <App
+        controller={controller}
+        host={host}
+        writeHistory={writeHistory}
+        {...(options.initialTask === undefined ? {} : { initialTask: options.initialTask })}
+        {...(options.history === undefined ? {} : { history: options.history })}
+      />
     </ClockContext.Provider>,
   );
   return {
     clock,
     host,
     controller,
-    frame: () => stripVTControlCharacters(ui.lastFrame() ?? ""),
-    rawFrame: () => ui.lastFrame() ?? "",
-    tick: async (milliseconds = 50) => {
+    frame: () => stripVTControlCharacters(printed + (ui.lastFrame() ?? "")),
+    rawFrame: () => printed + (ui.lastFrame() ?? ""),
+    tick: async (milliseconds = defaultFrameMs + 10) => {
       await nextTurns();
       clock.advance(milliseconds);
       await nextTurns();

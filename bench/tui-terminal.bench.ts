@@ -1,0 +1,232 @@
+/**
+ * The terminal UI against headless on the same answer (issue 33), in a real
+ * terminal: the built bin/cairn in tmux (100x30) and `cairn run --json`, both on
+ * the scripted server (a process of its own) streaming 1 MiB of markdown in
+ * 16-character deltas (bench/tui/markdown-answer.ts), checkpoints off on both
+ * sides, interleaved, medians.
+ * - CPU and peak RSS of the cairn process when the answer is complete (the TUI's
+ *   "Task completed" is on the screen; headless: at exit);
+ * - time to the completion from the start of the process;
+ * - first paint: from start to the UI's prompt, with no task (warm code cache);
+ * - key-to-echo while the answer streams: a key typed into the input line until
+ *   tmux shows it (the screen polled every 2 ms).
+ * - a 200-turn task (bench/stream/turns.ts's) in the UI with --yes: CPU per turn
+ *   and live heap of turns 181-200 against turns 1-20.
+ * Goals: CPU <= 1.5x headless, peak RSS <= headless + 40 MB, time to the
+ * completion <= 1.2x headless, first paint <= 250 ms, key-to-echo < 50 ms,
+ * per-turn CPU and live heap of the late turns within 1.2x of the early ones.
+ * Environment: BENCH_REPETITIONS (default 5), BENCH_TURNS (default 200), CAIRN_BENCH_BIN.
+ */
+import { spawn } from "node:child_process";
+import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startTmux } from "../src/ui/tui/test-support/tmux.js";
+import type { TmuxSession } from "../src/ui/tui/test-support/tmux.js";
+import { markdownCharacters, markdownMatch } from "./tui/markdown-answer.js";
+import { procCpu, runMeasured } from "./stream/measure-process.js";
+import { pairMedian, perTurn } from "./stream/turns.js";
+import type { ManyTurnsRun } from "./stream/turns.js";
+import { processWithTag, runManyTurnsInTerminal } from "./tui/turns-in-terminal.js";
+
+const bin = process.env["CAIRN_BENCH_BIN"] ?? fileURLToPath(new URL("../bin/cairn", import.meta.url));
+const repetitions = Number(process.env["BENCH_REPETITIONS"] ?? 5);
+const manyTurns = Number(process.env["BENCH_TURNS"] ?? 200);
+const serverProgram = fileURLToPath(new URL("./tui/serve.ts", import.meta.url));
+const checkout = fileURLToPath(new URL("..", import.meta.url));
+const columns = 100;
+const rows = 30;
+
+const median = (values: number[]): number => {
+  const sorted = values.filter((value) => !Number.isNaN(value)).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function startServer(count: number): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, ["--import", "tsx", serverProgram, String(count), "16384"], { cwd: checkout, stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (data: string) => {
+      seen += data;
+      const match = /listening on (\S+)/.exec(seen);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.on("exit", (code) => reject(new Error(`the server exited with ${code}`)));
+  });
+  return { url, stop: () => child.kill() };
+}
+
+const root = await mkdtemp(join(tmpdir(), "cairn-bench-tui-"));
+const compileCache = join(root, "compile-cache");
+let runCount = 0;
+
+async function inFreshFolder<T>(run: (workspace: string, env: Record<string, string>, tag: string) => Promise<T>): Promise<T> {
+  runCount += 1;
+  const folder = join(root, `run-${runCount}`);
+  const workspace = join(folder, "workspace");
+  const dataDir = join(folder, "data");
+  await mkdir(workspace, { recursive: true });
+  await writeFile(join(workspace, "README.md"), "# bench\n");
+  await cp(compileCache, join(dataDir, "compile-cache"), { recursive: true }).catch(() => undefined);
+  try {
+    return await run(workspace, { CAIRN_HOME: dataDir, XDG_CONFIG_HOME: join(folder, "config"), NO_COLOR: "1" }, `run-${process.pid}-${runCount}`);
+  } finally {
+    await cp(join(dataDir, "compile-cache"), compileCache, { recursive: true }).catch(() => undefined);
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+const providerArgs = (url: string): string[] => ["--no-checkpoints", "--provider", "openai", "--base-url", `${url}/v1`, "--api-key", "bench", "--tool-protocol", "xml"];
+
+interface Sample {
+  cpuMs: number;
+  rssMb: number;
+  completionMs: number;
+  keyToEchoMs?: number[];
+}
+
+async function headless(url: string): Promise<Sample> {
+  return inFreshFolder(async (workspace, env, tag) => {
+    const usage = await runMeasured([bin, "run", "--yes", "--json", ...providerArgs(url), `${markdownMatch} ${tag}`], { env: { ...process.env, ...env }, cwd: workspace });
+    if (usage.stdoutBytes < markdownCharacters) throw new Error(`headless cairn printed ${usage.stdoutBytes} bytes, less than the answer`);
+    return { cpuMs: usage.selfMs, rssMb: usage.maxRssMb, completionMs: usage.wallMs };
+  });
+}
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const match = /VmHWM:\s+(\d+) kB/.exec(status);
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+}
+
+async function waitForScreen(session: TmuxSession, pattern: RegExp, timeoutMs: number, intervalMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (pattern.test(await session.capture())) return;
+    await sleep(intervalMs);
+  }
+  throw new Error(`the screen never showed ${pattern}:\n${await session.capture()}`);
+}
+
+async function openTui(workspace: string, env: Record<string, string>, args: string[]): Promise<TmuxSession> {
+  return startTmux({ command: [process.execPath, bin, ...args], cwd: workspace, env, columns, rows });
+}
+
+async function terminal(url: string, typeWhileStreaming: boolean): Promise<Sample> {
+  return inFreshFolder(async (workspace, env, tag) => {
+    const start = performance.now();
+    const session = await openTui(workspace, env, [...providerArgs(url), `${markdownMatch} ${tag}`]);
+    try {
+      let pid: number | undefined;
+      while (pid === undefined && performance.now() - start < 10_000) {
+        pid = processWithTag(tag);
+        if (pid === undefined) await sleep(2);
+      }
+      if (pid === undefined) throw new Error("the terminal UI's process was not found");
+      const keyToEchoMs: number[] = [];
+      if (typeWhileStreaming) {
+        // Wait for the answer to start, then type a few keys, one at a time.
+        await waitForScreen(session, /step \d+/, 20_000, 10);
+        for (const letter of "qwert") {
+          const sent = performance.now();
+          await session.sendText(letter);
+          const typed = new RegExp(`› .*${"qwert".slice(0, "qwert".indexOf(letter) + 1)}`);
+          await waitForScreen(session, typed, 5_000, 2);
+          keyToEchoMs.push(performance.now() - sent);
+          await sleep(100);
+        }
+      }
+      await waitForScreen(session, /Task completed/, 120_000, 20);
+      const completionMs = performance.now() - start;
+      const cpu = procCpu(pid);
+      const rssMb = peakRssMb(pid);
+      return { cpuMs: cpu.selfMs, rssMb, completionMs, ...(typeWhileStreaming ? { keyToEchoMs } : {}) };
+    } finally {
+      await session.kill();
+    }
+  });
+}
+
+async function firstPaint(): Promise<number> {
+  return inFreshFolder(async (workspace, env) => {
+    const start = performance.now();
+    const session = await openTui(workspace, env, ["--provider", "mock"]);
+    try {
+      await waitForScreen(session, /What should cairn do\?/, 10_000, 2);
+      return performance.now() - start;
+    } finally {
+      await session.kill();
+    }
+  });
+}
+
+const server = await startServer(repetitions * 3 + 4);
+const headlessRuns: Sample[] = [];
+const terminalRuns: Sample[] = [];
+const typingRuns: Sample[] = [];
+const paints: number[] = [];
+try {
+  // Warm-up: the code cache of both commands; not counted.
+  await headless(server.url);
+  await terminal(server.url, false);
+  await firstPaint();
+  for (let repetition = 0; repetition < repetitions; repetition += 1) {
+    if (repetition % 2 === 0) {
+      headlessRuns.push(await headless(server.url));
+      terminalRuns.push(await terminal(server.url, false));
+    } else {
+      terminalRuns.push(await terminal(server.url, false));
+      headlessRuns.push(await headless(server.url));
+    }
+    paints.push(await firstPaint());
+  }
+  typingRuns.push(await terminal(server.url, true));
+} finally {
+  server.stop();
+  await rm(root, { recursive: true, force: true });
+}
+const turnRun: ManyTurnsRun = await runManyTurnsInTerminal({ bin, turns: manyTurns, heap: false });
+const heapRun: ManyTurnsRun = await runManyTurnsInTerminal({ bin, turns: manyTurns, heap: true });
+
+let failures = 0;
+const verdict = (passes: boolean): string => {
+  if (!passes) failures += 1;
+  return passes ? "PASS" : "FAIL";
+};
+const h = { cpu: median(headlessRuns.map((run) => run.cpuMs)), rss: median(headlessRuns.map((run) => run.rssMb)), done: median(headlessRuns.map((run) => run.completionMs)) };
+const t = { cpu: median(terminalRuns.map((run) => run.cpuMs)), rss: median(terminalRuns.map((run) => run.rssMb)), done: median(terminalRuns.map((run) => run.completionMs)) };
+const keys = typingRuns.flatMap((run) => run.keyToEchoMs ?? []);
+const paint = median(paints);
+console.log(`node ${process.version}, cairn ${bin}; 1 MiB of markdown in 16-character deltas, OpenAI chat, checkpoints off; ${repetitions} interleaved runs, medians`);
+console.log(`${"".padEnd(28)} ${"CPU ms".padStart(8)} ${"RSS MB".padStart(8)} ${"done ms".padStart(8)}`);
+console.log(`${"cairn run --json".padEnd(28)} ${h.cpu.toFixed(0).padStart(8)} ${h.rss.toFixed(0).padStart(8)} ${h.done.toFixed(0).padStart(8)}`);
+console.log(`${`terminal UI (tmux ${columns}x${rows})`.padEnd(28)} ${t.cpu.toFixed(0).padStart(8)} ${t.rss.toFixed(0).padStart(8)} ${t.done.toFixed(0).padStart(8)}`);
+console.log(`CPU: ${(t.cpu / h.cpu).toFixed(2)}x headless (goal <= 1.5x) ${verdict(t.cpu / h.cpu <= 1.5)}`);
+console.log(`peak RSS: +${(t.rss - h.rss).toFixed(0)} MB over headless (goal <= +40 MB) ${verdict(t.rss - h.rss <= 40)}`);
+console.log(`time to the completion: ${(t.done / h.done).toFixed(2)}x headless (goal <= 1.2x) ${verdict(t.done / h.done <= 1.2)}`);
+console.log(`first paint: ${paint.toFixed(0)} ms (goal <= 250 ms; runs ${paints.map((value) => value.toFixed(0)).join(", ")}) ${verdict(paint <= 250)}`);
+console.log(`key-to-echo while streaming: ${keys.map((value) => value.toFixed(0)).join(", ")} ms (goal < 50 ms) ${verdict(keys.length > 0 && Math.max(...keys) < 50)}`);
+console.log(
+  `runs: headless ${headlessRuns.map((run) => `${run.cpuMs.toFixed(0)}/${run.completionMs.toFixed(0)}`).join(" ")}; terminal ${terminalRuns.map((run) => `${run.cpuMs.toFixed(0)}/${run.completionMs.toFixed(0)}`).join(" ")} (CPU/done ms)`,
+);
+const lateFrom = manyTurns - 19;
+const turns = perTurn(turnRun);
+const earlyCpu = pairMedian(turns, 1, 20);
+const lateCpu = pairMedian(turns, lateFrom, manyTurns);
+console.log(
+  `${manyTurns}-turn task in the UI: turns 1-20 ${earlyCpu.toFixed(1)} ms/turn, turns ${lateFrom}-${manyTurns} ${lateCpu.toFixed(1)} ms/turn: ${(lateCpu / earlyCpu).toFixed(2)}x (goal <= 1.2x) ${verdict(lateCpu / earlyCpu <= 1.2)}; wall ${(turnRun.wallMs / 1000).toFixed(1)} s`,
+);
+const heap = heapRun.heapAtRequest.map((bytes) => bytes / 1e6);
+const earlyHeap = median(heap.slice(1, 21));
+const lateHeap = median(heap.slice(lateFrom, manyTurns + 1));
+console.log(
+  `  live heap after a collection: turns 1-20 ${earlyHeap.toFixed(1)} MB, turns ${lateFrom}-${manyTurns} ${lateHeap.toFixed(1)} MB: ${(lateHeap / earlyHeap).toFixed(2)}x (goal <= 1.2x) ${verdict(lateHeap / earlyHeap <= 1.2)}`,
+);
+console.log(failures === 0 ? "tui-terminal: all goals met" : `tui-terminal: ${failures} goal(s) missed`);
+process.exitCode = failures === 0 ? 0 : 1;
