@@ -8,7 +8,8 @@ import * as nodeModule from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadBundle } from "./load-bundle.js";
+import { loadBundle, wrapperPrefix } from "./load-bundle.js";
+import { createStackMapper, installStackMapper } from "./readable-stack.js";
 
 /**
  * The commands whose starts matter most get a cache of their own, and `run`
@@ -34,7 +35,10 @@ export async function launch(args: string[]): Promise<number> {
   // Node 22 and later also cache the packages cairn loads from node_modules (the bundle itself is cached below).
   const enableCompileCache = (nodeModule as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
   if (cacheDir !== undefined && enableCompileCache !== undefined) enableCompileCache(cacheDir);
-  const bundle = loadBundle({ file: fileURLToPath(new URL("./cli/main.cjs", import.meta.url)), cacheDir, variant: cacheVariant(args) });
+  const file = fileURLToPath(new URL("./cli/main.cjs", import.meta.url));
+  // Traces name src/….ts, with or without the cache (the map is read only when one is printed).
+  installStackMapper(createStackMapper(file, wrapperPrefix.length));
+  const bundle = loadBundle({ file, cacheDir, variant: cacheVariant(args) });
   // At exit, the cache holds what the whole run compiled. A long-lived process (an editor's agent,
   // a fleet worker) may end by a signal it does not handle, with no exit event: it saves once it has run a while.
   process.once("exit", () => bundle.saveCodeCache());
