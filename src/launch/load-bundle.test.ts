@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { temporaryFolder } from "../test-support/temporary-folder.js";
 import { usePerTest } from "../test-support/per-test.js";
-import { cacheVariant, compileCacheDir } from "./launch.js";
+import { cacheVariant, compileCacheDir, startsTask } from "./launch.js";
 import { loadBundle } from "./load-bundle.js";
 import { decodeCacheFile, keptPerVariant, pruneCacheFolder } from "./cache-file.js";
 
@@ -192,6 +192,12 @@ describe("launch settings: which compile cache a command uses, and where", () =>
     expect(cacheVariant(["acp"])).toBe("acp");
     expect(cacheVariant(["fix the tests"])).toBe("main");
     expect(cacheVariant([])).toBe("main");
+  });
+
+  it("commands that start a task ask bubblewrap while the bundle loads; help, version, subcommands and --sandbox off do not", () => {
+    for (const args of [["run", "--json", "task"], ["resume", "abc"], ["acp"], [], ["fix the tests"], ["--model", "m", "fix it"], ["run", "--sandbox", "read-only", "x"]])
+      expect(startsTask(args), args.join(" ")).toBe(true);
+    for (const args of [["--help"], ["run", "--help"], ["-V"], ["history"], ["config"], ["run", "--sandbox", "off", "x"], ["run", "--sandbox=off", "x"]]) expect(startsTask(args), args.join(" ")).toBe(false);
   });
 
   it("the cache lives in CAIRN_HOME/compile-cache; NODE_DISABLE_COMPILE_CACHE turns it off", () => {
