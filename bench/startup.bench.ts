@@ -10,6 +10,7 @@
  * shared machine wall time mostly measures waiting for a core; the goals are
  * judged on CPU time, and wall time is printed beside it.
  * Goals (issue 18): first request <= the floor + 20 ms; --version <= node + 10 ms.
+ * Issue 33: the first request's wall time (median) <= the floor's + 20 ms as well.
  * cairn's code cache (CAIRN_HOME/compile-cache, src/launch/) starts empty, as on
  * a fresh installation: the first `--help` and the first `run` of each provider
  * compile the bundle from source and write the cache, the later ones take it.
@@ -129,6 +130,13 @@ function goal(label: string, cpuOver: number, wallOver: number, limit: number): 
 goal("cairn --version over node -e 0", cpuMean("cairn --version") - cpuMean("node -e 0"), wallOf("cairn --version") - wallOf("node -e 0"), 10);
 for (const provider of ["anthropic", "openai"]) {
   goal(`first request, ${provider}: cairn over floor`, cpuMean(`cairn ${provider}`) - cpuMean(`floor ${provider}`), wallOf(`cairn ${provider}`) - wallOf(`floor ${provider}`), 20);
+}
+// Issue 33: what cairn waits for before the request leaves (a probe, the disk) shows in wall time only.
+for (const provider of ["anthropic", "openai"]) {
+  const wallOver = wallOf(`cairn ${provider}`) - wallOf(`floor ${provider}`);
+  const passes = wallOver <= 20;
+  if (!passes) failures += 1;
+  console.log(`${`first request wall, ${provider}`.padEnd(40)} wall ${wallOver >= 0 ? "+" : ""}${wallOver.toFixed(0)} ms over the floor (goal: wall <= +20 ms) ${passes ? "PASS" : "FAIL"}`);
 }
 console.log(failures === 0 ? "startup: all goals met" : `startup: ${failures} goal(s) missed`);
 process.exitCode = failures === 0 ? 0 : 1;
