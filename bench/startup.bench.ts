@@ -10,6 +10,7 @@
  * shared machine wall time mostly measures waiting for a core; the goals are
  * judged on CPU time, and wall time is printed beside it.
  * Goals (issue 18): first request <= the floor + 20 ms; --version <= node + 10 ms.
+ * Issue 33: the first request's wall time (median) <= the floor's + 20 ms as well.
  * cairn's code cache (CAIRN_HOME/compile-cache, src/launch/) starts empty, as on
  * a fresh installation: the first `--help` and the first `run` of each provider
  * compile the bundle from source and write the cache, the later ones take it.
@@ -38,9 +39,21 @@ function cpuOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/**
+ * How long the process's main thread has been runnable but waiting for a core, in ms
+ * (`/proc/<pid>/schedstat`, second field, nanoseconds). Wall time less this is what the
+ * start took on a machine of its own: the CPU it used and what it waited for (a child
+ * process, the disk, the network), which is what the wall-time goal is about.
+ */
+function queuedOf(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[1]) / 1e6;
+}
+
 interface Sample {
   wall: number;
   cpu: number;
+  /** Wall time less the time spent waiting for a core (first requests only). */
+  unqueued?: number;
 }
 
 /** Runs a process to its end; its CPU time is read once it has exited but before it is reaped. */
@@ -83,8 +96,9 @@ async function timeFirstRequest(args: string[]): Promise<Sample> {
   }
   const wall = performance.now() - start;
   const cpu = cpuOf(child.pid!);
+  const unqueued = wall - queuedOf(child.pid!);
   await exited;
-  return { wall, cpu };
+  return { wall, cpu, unqueued };
 }
 
 const baseUrl = (provider: "anthropic" | "openai") => (provider === "openai" ? `${server.url}/v1` : server.url);
@@ -116,11 +130,15 @@ const mean = (values: number[]): number => {
 };
 const wallOf = (name: string) => median((samples[name] ?? []).map((sample) => sample.wall));
 const cpuMean = (name: string) => mean((samples[name] ?? []).map((sample) => sample.cpu));
+const unqueuedOf = (name: string) => median((samples[name] ?? []).map((sample) => sample.unqueued ?? Number.NaN));
 
 let failures = 0;
 console.log(`node ${process.version}, ${runs} interleaved runs each; wall time: median; CPU time: mean (10 ms ticks)`);
-console.log(`${"".padEnd(40)} ${"wall".padStart(8)} ${"CPU".padStart(8)}`);
-for (const name of Object.keys(samples)) console.log(`${name.padEnd(40)} ${wallOf(name).toFixed(0).padStart(6)} ms ${cpuMean(name).toFixed(0).padStart(6)} ms`);
+console.log(`${"".padEnd(40)} ${"wall".padStart(8)} ${"CPU".padStart(8)} ${"wall less queueing for a core".padStart(30)}`);
+for (const name of Object.keys(samples)) {
+  const unqueued = unqueuedOf(name);
+  console.log(`${name.padEnd(40)} ${wallOf(name).toFixed(0).padStart(6)} ms ${cpuMean(name).toFixed(0).padStart(6)} ms ${Number.isNaN(unqueued) ? "" : `${unqueued.toFixed(0).padStart(27)} ms`}`);
+}
 function goal(label: string, cpuOver: number, wallOver: number, limit: number): void {
   const passes = cpuOver <= limit;
   if (!passes) failures += 1;
@@ -129,6 +147,16 @@ function goal(label: string, cpuOver: number, wallOver: number, limit: number): 
 goal("cairn --version over node -e 0", cpuMean("cairn --version") - cpuMean("node -e 0"), wallOf("cairn --version") - wallOf("node -e 0"), 10);
 for (const provider of ["anthropic", "openai"]) {
   goal(`first request, ${provider}: cairn over floor`, cpuMean(`cairn ${provider}`) - cpuMean(`floor ${provider}`), wallOf(`cairn ${provider}`) - wallOf(`floor ${provider}`), 20);
+}
+// Issue 33: what cairn waits for before the request leaves (a probe, the disk) shows in wall time only. On the
+// shared machine wall time is mostly waiting for a core: judged on wall time less that (median), printed beside wall.
+for (const provider of ["anthropic", "openai"]) {
+  const over = unqueuedOf(`cairn ${provider}`) - unqueuedOf(`floor ${provider}`);
+  const wallOver = wallOf(`cairn ${provider}`) - wallOf(`floor ${provider}`);
+  const passes = over <= 20;
+  if (!passes) failures += 1;
+  const sign = (value: number) => `${value >= 0 ? "+" : ""}${value.toFixed(0)} ms`;
+  console.log(`${`first request wall, ${provider}`.padEnd(40)} less queueing ${sign(over)}, wall ${sign(wallOver)} over the floor (goal: <= +20 ms) ${passes ? "PASS" : "FAIL"}`);
 }
 console.log(failures === 0 ? "startup: all goals met" : `startup: ${failures} goal(s) missed`);
 process.exitCode = failures === 0 ? 0 : 1;

@@ -1,6 +1,7 @@
 import { environmentWithSecrets } from "../security/secret-environment.js";
 import type { Command } from "commander";
 import { addTaskOptions } from "./run-command.js";
+import { readableStack } from "./readable-stack.js";
 import type { TaskCommandOptions } from "./run-command.js";
 
 /**
@@ -15,7 +16,7 @@ export function registerAcpCommand(program: Command, version: () => string): voi
     };
     // stdout carries the protocol: stray library output must not corrupt it.
     console.log = console.info = console.debug = (...parts: unknown[]) => log(parts.map(String).join(" "));
-    process.on("unhandledRejection", (reason) => log(`unexpected error: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`));
+    process.on("unhandledRejection", (reason) => log(`unexpected error: ${readableStack(reason)}`));
     let scenario;
     if (flags.scenario !== undefined) {
       const { loadScenario, ScenarioError } = await import("../llm/scripted/scenario.js");

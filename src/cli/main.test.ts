@@ -45,7 +45,7 @@ describe("bin/cairn", () => {
         readdirSync(cache)
           .filter((name) => name.startsWith("bundle-"))
           .sort();
-      expect(cacheFiles()).toEqual([expect.stringMatching(/^bundle-main-.*\.bin$/)]);
+      expect(cacheFiles()).toEqual([expect.stringMatching(/^bundle-main\..*\.cache$/)]);
 
       const workspace = join(home, "workspace");
       await mkdir(workspace);

@@ -19,6 +19,7 @@ import { registerHooksCommands } from "./hooks-command.js";
 import { registerCommandsCommand } from "./commands-command.js";
 import { registerAcpCommand } from "./acp-command.js";
 import { commandNames, mistypedCommandMessage, unknownHelpTopicMessage } from "./command-typos.js";
+import { debugRequested, readableStack } from "./readable-stack.js";
 
 function packageVersion(): string {
   const raw = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
@@ -101,6 +102,8 @@ export async function main(argv: string[]): Promise<number> {
       return error.exitCode === 0 ? 0 : 2;
     }
     process.stderr.write(`cairn: ${error instanceof Error ? error.message : String(error)}\n`);
+    // CAIRN_DEBUG=1: the trace, naming cairn's sources (src/….ts:line), for a bug report.
+    if (debugRequested()) process.stderr.write(`${readableStack(error)}\n`);
     return 1;
   }
 }

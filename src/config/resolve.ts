@@ -18,7 +18,7 @@ import { defaultClaudeStateFile, defaultClaudeUserDir, defaultManagedSettingsPat
 import { gateProjectFile } from "./project-gate.js";
 import { resolveBudget, resolveModels } from "./narrowing.js";
 import { selectApiKey, selectProfile } from "./profile-and-key.js";
-import { checkBubblewrap } from "../security/sandbox.js";
+import { checkBubblewrap, startBubblewrapProbe } from "../security/sandbox.js";
 import type { HookSetting, AutoApproveSettings, CliFlags, OnAskPolicy, ProviderName, ResolvedSettings, SettingSource, StatusLineSetting, ToolProtocol } from "./types.js";
 import { autoApproveKeys } from "./types.js";
 import { defaultModels as catalogueDefaultModels } from "../llm/models.js";
@@ -243,6 +243,8 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
   const budget = resolveBudget({ ...bookkeeping, flags: flagsLayer, files: [...managedLayers, ...ownAndProjectLayers] });
   // The sandbox is the boundary (issue 26): on wherever bubblewrap works unless someone turned it off.
   const chosenSandbox = value<SandboxMode>("sandbox");
+  // The probe is needed only for the default; asked without blocking (usually already started by bin/cairn's launcher).
+  if (options.probeSandbox === undefined && sources["sandbox"] === "default" && cairnUser?.config.sandboxOptIn !== false) await startBubblewrapProbe();
   const sandboxChoice = sandboxDefault({
     chosen: sources["sandbox"] === "default" ? undefined : { mode: chosenSandbox, detail: sourceDetails["sandbox"] ?? String(sources["sandbox"]) },
     legacyOptIn: cairnUser?.config.sandboxOptIn,

@@ -8,7 +8,9 @@ import * as nodeModule from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadBundle } from "./load-bundle.js";
+import { loadBundle, wrapperPrefix } from "./load-bundle.js";
+import { createStackMapper, installStackMapper } from "./readable-stack.js";
+import { startBubblewrapProbe } from "../security/sandbox-probe.js";
 
 /**
  * The commands whose starts matter most get a cache of their own, and `run`
@@ -24,6 +26,19 @@ export function cacheVariant(args: readonly string[]): string {
   return provider !== undefined && /^[a-z0-9-]{1,32}$/.test(provider) ? `run-${provider}` : "run";
 }
 
+/**
+ * Commands that start a task soon: the task's start needs bubblewrap's answer (about 30 ms of
+ * waiting, src/security/sandbox-probe.ts), asked while the bundle loads. A single word may be a
+ * subcommand, so only `run`, `resume`, `acp` and the terminal UI's forms with flags or a sentence count.
+ */
+export function startsTask(args: readonly string[]): boolean {
+  if (args.some((arg) => ["--help", "-h", "--version", "-V", "--sandbox=off"].includes(arg))) return false;
+  const sandboxFlag = args.indexOf("--sandbox");
+  if (sandboxFlag >= 0 && args[sandboxFlag + 1] === "off") return false;
+  const command = args[0];
+  return command === undefined || command === "run" || command === "resume" || command === "acp" || command.startsWith("-") || command.includes(" ");
+}
+
 export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env["NODE_DISABLE_COMPILE_CACHE"] !== undefined && env["NODE_DISABLE_COMPILE_CACHE"] !== "") return undefined;
   return join(env["CAIRN_HOME"] || join(homedir(), ".cairn"), "compile-cache");
@@ -34,7 +49,12 @@ export async function launch(args: string[]): Promise<number> {
   // Node 22 and later also cache the packages cairn loads from node_modules (the bundle itself is cached below).
   const enableCompileCache = (nodeModule as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
   if (cacheDir !== undefined && enableCompileCache !== undefined) enableCompileCache(cacheDir);
-  const bundle = loadBundle({ file: fileURLToPath(new URL("./cli/main.cjs", import.meta.url)), cacheDir, variant: cacheVariant(args) });
+  // Its answer is kept where the bundle's copy of the probe finds it.
+  if (startsTask(args)) void startBubblewrapProbe();
+  const file = fileURLToPath(new URL("./cli/main.cjs", import.meta.url));
+  // Traces name src/….ts, with or without the cache (the map is read only when one is printed).
+  installStackMapper(createStackMapper(file, wrapperPrefix.length));
+  const bundle = loadBundle({ file, cacheDir, variant: cacheVariant(args) });
   // At exit, the cache holds what the whole run compiled. A long-lived process (an editor's agent,
   // a fleet worker) may end by a signal it does not handle, with no exit event: it saves once it has run a while.
   process.once("exit", () => bundle.saveCodeCache());

@@ -1,12 +1,14 @@
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { temporaryFolder } from "../test-support/temporary-folder.js";
 import { usePerTest } from "../test-support/per-test.js";
-import { cacheVariant, compileCacheDir } from "./launch.js";
+import { cacheVariant, compileCacheDir, startsTask } from "./launch.js";
 import { loadBundle } from "./load-bundle.js";
+import { decodeCacheFile, keptPerVariant, pruneCacheFolder } from "./cache-file.js";
 
 // Issue 18 (start-up): the CLI bundle is compiled once and then taken from V8's code cache.
 
@@ -27,15 +29,19 @@ const loader = fileURLToPath(new URL("./load-bundle.ts", import.meta.url));
  * Loads the bundle in a process of its own, as each start of cairn does: within
  * one process V8 keeps compiled scripts in memory and never looks at a cache.
  */
-function loadInChild(file: string, cacheDir: string, variant: string): { usedCache: boolean; answer: unknown } {
+function loadInChild(file: string, cacheDir: string, variant: string, v8Flags: string[] = []): { usedCache: boolean; answer: unknown } {
   const code = [
     `const { loadBundle } = await import(${JSON.stringify(loader)});`,
     `const bundle = loadBundle({ file: ${JSON.stringify(file)}, cacheDir: ${JSON.stringify(cacheDir)}, variant: ${JSON.stringify(variant)} });`,
     "bundle.saveCodeCache();",
     "console.log(JSON.stringify({ usedCache: bundle.usedCache, answer: bundle.exports.answer }));",
   ].join("\n");
-  return JSON.parse(execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { encoding: "utf8" })) as { usedCache: boolean; answer: unknown };
+  return JSON.parse(execFileSync(process.execPath, [...v8Flags, "--import", "tsx", "--input-type=module", "-e", code], { encoding: "utf8" })) as { usedCache: boolean; answer: unknown };
 }
+
+const bundleHash = (file: string): Buffer => createHash("sha256").update(readFileSync(file)).digest();
+/** The V8 tag a cache file was made for, from its name (bundle-VARIANT.HASH.TAG.ARCH.cache). */
+const cacheTag = (path: string): number => Number.parseInt(path.split(".").at(-3)!, 16);
 
 describe("loadBundle runs the CommonJS bundle with a code cache", () => {
   const folder = usePerTest(
@@ -64,7 +70,7 @@ describe("loadBundle runs the CommonJS bundle with a code cache", () => {
     expect(loadInChild(file, cacheDir, "run")).toEqual({ usedCache: false, answer: 42 });
     const written = readdirSync(cacheDir);
     expect(written).toHaveLength(1);
-    expect(written[0]).toMatch(new RegExp(`^bundle-run-[0-9a-f]{8}-${process.version}-${process.arch}-\\d+-\\d+\\.bin$`));
+    expect(written[0]).toMatch(new RegExp(`^bundle-run\\.[0-9a-f]{16}\\.[0-9a-f]+\\.${process.arch}\\.cache$`));
     const cache = readFileSync(join(cacheDir, written[0]!));
 
     expect(loadInChild(file, cacheDir, "run")).toEqual({ usedCache: true, answer: 42 });
@@ -85,21 +91,70 @@ describe("loadBundle runs the CommonJS bundle with a code cache", () => {
     expect(loadInChild(file, cacheDir, "run")).toEqual({ usedCache: true, answer: 42 });
   });
 
-  it("a new build gets a new cache and the old build's file of the variant is removed", () => {
-    const file = writeBundle(42);
+  it("a cache damaged in place at the same length is never handed to V8: the bundle compiles from source, the file heals, the next start takes it", () => {
+    const file = writeBundle();
     const cacheDir = join(dir(), "cache");
     loadInChild(file, cacheDir, "run");
-    loadInChild(file, cacheDir, "main");
-    const [oldRun] = readdirSync(cacheDir).filter((name) => name.startsWith("bundle-run-"));
+    const [name] = readdirSync(cacheDir);
+    const path = join(cacheDir, name!);
+    const damaged = readFileSync(path);
+    for (let index = damaged.length >> 1; index < (damaged.length >> 1) + 64; index += 1) damaged[index] = damaged[index]! ^ 0xff;
+    writeFileSync(path, damaged);
 
-    writeBundle(64);
-    utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+    // V8 itself would crash on such a file (a fatal error, exit 133, at every start).
+    expect(loadInChild(file, cacheDir, "run")).toEqual({ usedCache: false, answer: 42 });
+    const healed = readFileSync(path);
+    expect(healed.length).toBe(damaged.length);
+    expect(decodeCacheFile(healed, bundleHash(file), cacheTag(path))).toBeDefined();
+    expect(loadInChild(file, cacheDir, "run")).toEqual({ usedCache: true, answer: 42 });
+  });
+
+  it("a rebuild of the same size with the same modification time (a tarball's stamped times) runs the new code", () => {
+    const file = writeBundle(42);
+    const cacheDir = join(dir(), "cache");
+    const stamped = new Date("2026-01-01T00:00:00Z");
+    utimesSync(file, stamped, stamped);
+    expect(loadInChild(file, cacheDir, "run")).toEqual({ usedCache: false, answer: 42 });
+    expect(loadInChild(file, cacheDir, "run")).toEqual({ usedCache: true, answer: 42 });
+
+    const rebuilt = writeBundle(64);
+    expect(readFileSync(rebuilt).length).toBe(bundleSource(42).length);
+    utimesSync(rebuilt, stamped, stamped);
     expect(loadInChild(file, cacheDir, "run")).toEqual({ usedCache: false, answer: 64 });
-    const names = readdirSync(cacheDir);
-    expect(names).not.toContain(oldRun);
-    expect(names.filter((name) => name.startsWith("bundle-run-"))).toHaveLength(1);
-    expect(names.filter((name) => name.startsWith("bundle-main-"))).toHaveLength(1);
     expect(loadInChild(file, cacheDir, "run")).toEqual({ usedCache: true, answer: 64 });
+  });
+
+  it("two Node versions (V8 cache tags) sharing a data folder keep a cache each", () => {
+    const file = writeBundle(42);
+    const cacheDir = join(dir(), "cache");
+    // Another V8 flag gives another cache version tag, as another Node version does.
+    const otherNode = ["--stack-size=2000"];
+    loadInChild(file, cacheDir, "run");
+    loadInChild(file, cacheDir, "run", otherNode);
+    expect(readdirSync(cacheDir)).toHaveLength(2);
+    expect(loadInChild(file, cacheDir, "run")).toEqual({ usedCache: true, answer: 42 });
+    expect(loadInChild(file, cacheDir, "run", otherNode)).toEqual({ usedCache: true, answer: 42 });
+  });
+
+  it("after writing, a variant keeps its newest few cache files; earlier cairns' files and stale temporary files go, other variants' stay", () => {
+    const cacheDir = join(dir(), "cache");
+    mkdirSync(cacheDir);
+    const name = (variant: string, build: number): string => `bundle-${variant}.${build.toString(16).padStart(16, "0")}.c3583e1f.${process.arch}.cache`;
+    const files = [
+      ...Array.from({ length: keptPerVariant + 2 }, (_, build) => name("run", build)),
+      name("run-openai", 0),
+      name("main", 0),
+      `bundle-run-0123abcd-${process.version}-${process.arch}-100-200.bin`,
+      `${name("run", 9)}.4242.tmp`,
+    ];
+    const now = Date.now() / 1000;
+    files.forEach((file, index) => {
+      writeFileSync(join(cacheDir, file), "x");
+      // Build 0 is the oldest; the temporary file was left an hour ago.
+      utimesSync(join(cacheDir, file), now - 3600, now - 3600 + index);
+    });
+    pruneCacheFolder(cacheDir, "run", name("run", keptPerVariant + 1));
+    expect(readdirSync(cacheDir).sort()).toEqual([...Array.from({ length: keptPerVariant }, (_, index) => name("run", index + 2)), name("run-openai", 0), name("main", 0)].sort());
   });
 
   it("two installations sharing a data folder keep a cache each", () => {
@@ -137,6 +192,12 @@ describe("launch settings: which compile cache a command uses, and where", () =>
     expect(cacheVariant(["acp"])).toBe("acp");
     expect(cacheVariant(["fix the tests"])).toBe("main");
     expect(cacheVariant([])).toBe("main");
+  });
+
+  it("commands that start a task ask bubblewrap while the bundle loads; help, version, subcommands and --sandbox off do not", () => {
+    for (const args of [["run", "--json", "task"], ["resume", "abc"], ["acp"], [], ["fix the tests"], ["--model", "m", "fix it"], ["run", "--sandbox", "read-only", "x"]])
+      expect(startsTask(args), args.join(" ")).toBe(true);
+    for (const args of [["--help"], ["run", "--help"], ["-V"], ["history"], ["config"], ["run", "--sandbox", "off", "x"], ["run", "--sandbox=off", "x"]]) expect(startsTask(args), args.join(" ")).toBe(false);
   });
 
   it("the cache lives in CAIRN_HOME/compile-cache; NODE_DISABLE_COMPILE_CACHE turns it off", () => {

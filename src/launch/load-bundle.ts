@@ -6,17 +6,31 @@
  * (`cachedData`) and compiles nothing it finds there, neither the top level nor
  * the functions that run had compiled by the time it wrote the cache.
  *
- * One cache file per bundle file, build, Node version, architecture and
- * variant (the command: `run` compiles other functions than the terminal UI).
- * It is written when there was none or V8 rejected it, late in the run
- * (`saveCodeCache`), so it holds what the run compiled; files of the same
- * bundle file and variant from other builds are removed then. A failure to
- * read or write the cache only costs speed: the bundle compiles from source.
+ * V8 trusts a cache more than it should, so cairn checks it first (cache-file.ts):
+ * - V8 matches a cache to its source by the source's length only, so a rebuild of
+ *   the same size would run the old build's compiled code. A cache file is named
+ *   and headed by the SHA-256 of the bundle's bytes and V8's cache version tag
+ *   (V8's version and flags): another build or another Node finds no file to take.
+ * - V8 on Node 20 does not checksum a cache in release builds: a damaged file
+ *   crashed every start (V8 fatal error, exit 133). Each file carries the SHA-256
+ *   of its payload; a file that does not match is deleted and written anew.
+ * Hashing the bundle and the payload costs about 4 ms of a start on this machine
+ * (the bundle is read anyway; bench/RESULTS.md, issue 33).
+ *
+ * One cache file per bundle content, V8 tag, architecture and variant (the
+ * command: `run` compiles other functions than the terminal UI). It is written
+ * when there was none or it was rejected, late in the run (`saveCodeCache`), so
+ * it holds what the run compiled. Other builds' and other Nodes' files stay (two
+ * Node versions may share a data folder), the few most recent of each variant.
+ * A failure to read or write the cache only costs speed: the bundle compiles from source.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { cachedDataVersionTag } from "node:v8";
 import { Script } from "node:vm";
+import { cacheFileName, decodeCacheFile, encodeCacheFile, pruneCacheFolder } from "./cache-file.js";
 
 export interface BundleOptions {
   /** Absolute path of the CommonJS bundle. */
@@ -30,42 +44,47 @@ export interface BundleOptions {
 export interface LoadedBundle {
   /** What the bundle put on `module.exports`. */
   readonly exports: Record<string, unknown>;
-  /** Whether V8 took the cached code (false on a build's first run, or when the cache did not fit). */
+  /** Whether V8 took the cached code (false on a build's first run, or when the cache was damaged or did not fit). */
   readonly usedCache: boolean;
   /** Writes the cache when there was none or it was rejected; never throws. Call it late: it holds only what has been compiled by then. */
   saveCodeCache(): void;
 }
 
 /**
- * The cache files of one bundle file and variant start alike, whatever the build:
- * two installations of cairn sharing a data folder keep a cache each.
+ * The wrapper keeps the bundle's first line first, so line numbers in stack traces match the file
+ * (columns on the first line are shifted by its length: readable-stack.ts takes it off).
  */
-function cachePrefix(options: BundleOptions): string {
-  // FNV-1a of the bundle's path: short, stable, and no crypto module to load at start.
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < options.file.length; index += 1) hash = Math.imul(hash ^ options.file.charCodeAt(index), 0x01000193) >>> 0;
-  return `bundle-${options.variant}-${hash.toString(16).padStart(8, "0")}-`;
-}
+export const wrapperPrefix = "(function (exports, require, module, __filename, __dirname, __impt) {";
 
-function readCache(path: string | undefined): Buffer | undefined {
+/** The checked payload of the cache file at `path`, or undefined; a damaged or foreign file there is deleted. */
+function readCache(path: string | undefined, bundleHash: Buffer, tag: number): Buffer | undefined {
   if (path === undefined) return undefined;
+  let data: Buffer;
   try {
-    return readFileSync(path);
+    data = readFileSync(path);
   } catch {
     return undefined;
   }
+  const payload = decodeCacheFile(data, bundleHash, tag);
+  if (payload === undefined) {
+    // Never handed to V8; the run writes a healthy one (saveCodeCache).
+    try {
+      rmSync(path, { force: true });
+    } catch {
+      // A read-only folder: the file is skipped at every start, which costs only speed.
+    }
+  }
+  return payload;
 }
 
-/** Writes through a temporary file, so a concurrent start never reads half a cache; older builds' files of the same bundle and variant go. */
-function writeCache(cacheDir: string, name: string, prefix: string, data: Buffer): void {
+/** Writes through a temporary file, so a concurrent start never reads half a cache; then keeps the variant's folder small. */
+function writeCache(cacheDir: string, name: string, variant: string, data: Buffer): void {
   const temporary = join(cacheDir, `${name}.${process.pid}.tmp`);
   try {
     mkdirSync(cacheDir, { recursive: true });
     writeFileSync(temporary, data);
     renameSync(temporary, join(cacheDir, name));
-    for (const entry of readdirSync(cacheDir)) {
-      if (entry !== name && entry.startsWith(prefix) && entry.endsWith(".bin")) rmSync(join(cacheDir, entry), { force: true });
-    }
+    pruneCacheFolder(cacheDir, variant, name);
   } catch {
     // A read-only or full data folder: the next start compiles from source. No half-written file stays.
     try {
@@ -78,17 +97,16 @@ function writeCache(cacheDir: string, name: string, prefix: string, data: Buffer
 
 export function loadBundle(options: BundleOptions): LoadedBundle {
   if (!/^[a-z0-9-]+$/.test(options.variant)) throw new Error(`loadBundle: variant "${options.variant}" must be letters, digits and dashes`);
+  const bytes = readFileSync(options.file);
+  const bundleHash = createHash("sha256").update(bytes).digest();
   // The bundle is ASCII (scripts/bundle.js escapes the rest): latin1 reads it exactly, without UTF-8 decoding.
-  const source = readFileSync(options.file, "latin1");
-  const { size, mtimeMs } = statSync(options.file);
-  // A new build (size or time changed) or another Node gets another file.
-  const prefix = cachePrefix(options);
-  const name = `${prefix}${process.version}-${process.arch}-${size}-${Math.floor(mtimeMs)}.bin`;
-  const cachedData = readCache(options.cacheDir === undefined ? undefined : join(options.cacheDir, name));
-  // The wrapper keeps the bundle's first line first, so line numbers in stack traces match the file.
+  const source = bytes.toString("latin1");
+  const tag = cachedDataVersionTag();
+  const name = cacheFileName(options.variant, bundleHash, tag);
+  const cachedData = readCache(options.cacheDir === undefined ? undefined : join(options.cacheDir, name), bundleHash, tag);
   // `__impt` is the bundle's import() of packages (scripts/bundle.js renames it): a vm.Script has no loader of
   // its own, and Node 20 lends it the main one only with an experimental warning on every start.
-  const script = new Script(`(function (exports, require, module, __filename, __dirname, __impt) {${source}\n})`, { filename: options.file, cachedData });
+  const script = new Script(`${wrapperPrefix}${source}\n})`, { filename: options.file, ...(cachedData === undefined ? {} : { cachedData }) });
   const usedCache = cachedData !== undefined && script.cachedDataRejected !== true;
   const module = { exports: {} as Record<string, unknown> };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
@@ -101,13 +119,13 @@ export function loadBundle(options: BundleOptions): LoadedBundle {
     saveCodeCache() {
       if (saved || options.cacheDir === undefined) return;
       saved = true;
-      let data: Buffer;
+      let payload: Buffer;
       try {
-        data = script.createCachedData();
+        payload = script.createCachedData();
       } catch {
         return;
       }
-      writeCache(options.cacheDir, name, prefix, data);
+      writeCache(options.cacheDir, name, options.variant, encodeCacheFile(payload, bundleHash, tag));
     },
   };
 }

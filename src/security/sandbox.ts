@@ -18,7 +18,7 @@ import type { SandboxMode } from "./security-decision.js";
 import { namespaceArguments } from "./sandbox-probe.js";
 
 export type { SandboxMode } from "./security-decision.js";
-export { checkBubblewrap } from "./sandbox-probe.js";
+export { checkBubblewrap, startBubblewrapProbe } from "./sandbox-probe.js";
 export const sandboxModes: readonly SandboxMode[] = ["workspace-write", "read-only", "off"];
 
 export interface SandboxPlan {

@@ -23,6 +23,7 @@ import { startMcp } from "./mcp-wiring.js";
 import { budgetSoFar, createSessionSecurity, summaryProvider } from "./security-wiring.js";
 import { createSubagents } from "./subagents/subagent-wiring.js";
 import { addUsage } from "../security/budget.js";
+import { startBubblewrapProbe } from "../security/sandbox.js";
 import { createSessionProviders } from "./session-providers.js";
 import type { SessionSecurity } from "./security-wiring.js";
 import type { UiMessage } from "../task/contracts/messages.js";
@@ -148,6 +149,8 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
     // A resumed task's budget goes on from what it (and its subagents) spent before (#14).
     const resumedBudget =
       usedSoFar && Object.keys(settings.budget).length > 0 ? await budgetSoFar({ store, messages: usedSoFar, activeMs: resumedActiveMs, recorded: resumedUsage ?? { tokensIn: 0, tokensOut: 0, cost: 0 } }) : undefined;
+    // A sandbox chosen in settings still needs bubblewrap's answer: waited for here without blocking (bin/cairn started it early).
+    if (settings.sandbox !== "off") await startBubblewrapProbe();
     const security = createSessionSecurity({ settings, apiKey, ...(usedSoFar ? { resumedMessages: usedSoFar } : {}), ...(resumedBudget ? { resumedBudget } : {}) });
     return await buildSession({
       options,

@@ -57,9 +57,10 @@ export class TaskStore {
       ) {
         throw new Error(`task ${full.taskId} already exists; resume it (cairn resume ${full.taskId}) or start a new task`);
       }
-      await writeFileAtomic(join(dir, "meta.json"), `${JSON.stringify(full, null, 1)}\n`);
       const progress: TaskProgress = { status: "running", tokensIn: 0, tokensOut: 0, cost: 0, updatedAt: createdAt };
-      await upsertHistoryRow(this.indexPath, summaryOf(full, progress)).catch(() => {});
+      // Each waits for the disk (fsync) before the first request: written at once. The index lists only
+      // task folders with a meta.json (list()), so its row may land first.
+      await Promise.all([writeFileAtomic(join(dir, "meta.json"), `${JSON.stringify(full, null, 1)}\n`), upsertHistoryRow(this.indexPath, summaryOf(full, progress)).catch(() => {})]);
       return this.writerFor({ meta: full, lock, startsMidLine: false, position: { apiHistoryLength: 0, uiMessageIds: [] }, progress });
     } catch (error) {
       await lock.release();
