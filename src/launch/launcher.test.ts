@@ -53,7 +53,7 @@ describe("bin/cairn's code cache and stack traces", () => {
     expect(readFileSync(path).equals(healed)).toBe(true);
   });
 
-  it("CAIRN_DEBUG=1 prints the trace of an error that ends a command, naming cairn's TypeScript sources and lines, with the cache and without", async () => {
+  it("CAIRN_DEBUG=1 prints the trace of an error that ends a command, naming cairn's TypeScript sources and lines, with the cache and without", { timeout: 90_000 }, async () => {
     const { env, workspace } = sandbox();
     const missing = join(workspace, "no-such-scenario.json");
     const thrownAt = `${sourceFile("llm/scripted/scenario.ts")}:${lineOf(sourceFile("llm/scripted/scenario.ts"), "throw new ScenarioError(`cannot read scenario file")}:`;
