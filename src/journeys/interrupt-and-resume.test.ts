@@ -12,11 +12,18 @@ const cli = useJourneyTerminal();
 if (!tmuxAvailable()) console.warn("tmux is not installed: the journey 'interrupt and resume' is skipped (install the tmux package)");
 
 const longAnswer = (topic: string, lines: number): string => Array.from({ length: lines }, (_, index) => `${topic} ${index + 1}: the port keeps the same module layout as before.`).join("\n\n");
+/** A long markdown report streamed as fast as the server can send it: every line must reach the scrollback once, in order. */
+const reportLines = 1200;
+const report = `## What changed\n\n${Array.from({ length: reportLines }, (_, index) => `- item ${index + 1}: **ported** \`module${index + 1}.ts\` and its test`).join("\n")}\n\n`;
 
 describe.skipIf(!tmuxAvailable())("journey: interrupt and resume", () => {
   it("Esc stops a streaming answer at once and keeps its text and what the user typed; the new direction goes on; Ctrl+C stops too; the task completes and the log has it all", { timeout: 120_000 }, async () => {
     const server = await cli.startServer({
-      turns: [{ text: longAnswer("Paragraph", 40), chunkSize: 8, delayMs: 30 }, { text: longAnswer("Step", 40), chunkSize: 8, delayMs: 30 }, completeTurn("ported to TypeScript instead")],
+      turns: [
+        { text: longAnswer("Paragraph", 40), chunkSize: 8, delayMs: 30 },
+        { text: longAnswer("Step", 40), chunkSize: 8, delayMs: 30 },
+        { text: `${report}${completeTurn("ported to TypeScript instead").text}`, chunkSize: 16 },
+      ],
     });
     const ui = await cli.openCairn([...anthropicArgs(server), "port the tool to Python"]);
     await ui.waitFor(/Paragraph 2:/, { timeoutMs: 60_000 });
@@ -62,7 +69,11 @@ describe.skipIf(!tmuxAvailable())("journey: interrupt and resume", () => {
     await ui.waitFor(/ported to TypeScript instead[\s\S]*Done\?/, { timeoutMs: 60_000 });
     await ui.sendKeys("Enter");
     await ui.waitFor(/Give feedback/, { timeoutMs: 30_000 });
-    const screen = flat(await ui.captureAll());
+    const scrollback = await ui.captureAll();
+    // The fast report is in the scrollback whole: each line once, in order, its markdown drawn (bold and code marks gone).
+    const items = [...scrollback.matchAll(/• item (\d+): ported module\d+\.ts and its test/g)].map((match) => Number(match[1]));
+    expect(items).toEqual(Array.from({ length: reportLines }, (_, index) => index + 1));
+    const screen = flat(scrollback);
     expect(screen).toMatch(/› no wait, use TypeScript instead of Python/);
     expect(screen).toMatch(/› go on and finish/);
     expect(await quitWithCtrlC(ui)).toBe(0);
