@@ -52,13 +52,30 @@ describe("the first turn's file listing", () => {
     for (let index = 0; index < 30; index += 1) files[`f${String(index).padStart(2, "0")}.txt`] = "";
     files["sub/deep.txt"] = "";
     const root = await tree(files);
-    const listing = await listWorkspace(root, 10);
+    const listing = await listWorkspace(root, { limit: 10 });
     expect(listing.files).toEqual(Array.from({ length: 10 }, (_, index) => `f${String(index).padStart(2, "0")}.txt`));
     expect(listing.truncated).toBe(true);
-    expect(await listWorkspace(root, 31)).toMatchObject({ truncated: false });
+    expect(await listWorkspace(root, { limit: 31 })).toMatchObject({ truncated: false });
     const details = await environmentDetails({ workspace: root, mode: "act", includeFileListing: true, contextTokens: 0, contextWindow: 1, now: new Date(0) });
     expect(details).toContain(`# Current working directory (${root}) files\nf00.txt\nf01.txt`);
     expect(details).not.toContain("truncated");
+  });
+
+  it("stops reading folders when its time is up, keeping what it listed, and says so", async () => {
+    const root = await tree({ "a.ts": "", "b.ts": "", "src/c.ts": "", "src/deeper/d.ts": "" });
+    expect(await listWorkspace(root, { timeBudgetMs: 0 })).toEqual({ files: ["a.ts", "b.ts"], truncated: true });
+    expect(await listWorkspace(root, { timeBudgetMs: 10_000 })).toEqual({ files: ["a.ts", "b.ts", "src/c.ts", "src/deeper/d.ts"], truncated: false });
+  });
+
+  it("keeps the listing within its size in characters, whatever the length of the paths", async () => {
+    const long = `${"a".repeat(60)}/${"b".repeat(60)}`;
+    const files: Record<string, string> = {};
+    for (let index = 0; index < 20; index += 1) files[`${long}/file-${index}.ts`] = "";
+    const root = await tree(files);
+    const listing = await listWorkspace(root, { maxCharacters: 1_000 });
+    expect(listing.truncated).toBe(true);
+    expect(listing.files.join("\n").length).toBeLessThanOrEqual(1_000);
+    expect(listing.files.length).toBeGreaterThan(5);
   });
 
   it("says when there are no files", async () => {

@@ -14,10 +14,19 @@ export { protectedReason } from "./protected-paths.js";
 /** Where other agents keep their sign-ins when their variables move them from the home folder. */
 const movedAgentFolders = ["CLAUDE_CONFIG_DIR", "CODEX_HOME"];
 
+/** The last list built, by what it was built from: a search checks hundreds of paths against the same list. */
+let lastFolders: { key: string; folders: string[] } | undefined;
+
 /** Credentials folders under the home folder (and where other agents' variables put theirs), denied unless a rule names them. */
 export function credentialFolders(userConfigDir: string): string[] {
   const home = homedir();
   const moved = movedAgentFolders.map((name) => process.env[name] ?? "").filter((path) => path !== "" && isAbsolute(path));
+  const key = [home, userConfigDir, ...moved].join("\0");
+  if (lastFolders?.key !== key) lastFolders = { key, folders: buildCredentialFolders(home, moved, userConfigDir) };
+  return [...lastFolders.folders];
+}
+
+function buildCredentialFolders(home: string, moved: string[], userConfigDir: string): string[] {
   return [
     ".ssh",
     ".aws",

@@ -1,15 +1,15 @@
 import { readFile } from "node:fs/promises";
-import { writeFileAtomic } from "./atomic-file.js";
 import type { TaskSummary } from "./types.js";
 
-interface IndexFile {
+interface LegacyIndexFile {
   version: 1;
   tasks: TaskSummary[];
 }
 
 const statuses: ReadonlySet<string> = new Set(["running", "completed", "failed", "aborted", "budget"]);
 
-function isSummary(value: unknown): value is TaskSummary {
+/** Whether a parsed value is a whole index row. */
+export function isSummary(value: unknown): value is TaskSummary {
   if (typeof value !== "object" || value === null) return false;
   const row = value as Record<string, unknown>;
   return (
@@ -25,8 +25,12 @@ function isSummary(value: unknown): value is TaskSummary {
   );
 }
 
-/** The index rows, or undefined when the file is missing or damaged (the caller rebuilds it). */
-export async function readHistoryIndex(path: string): Promise<TaskSummary[] | undefined> {
+/**
+ * The rows of the index file earlier versions kept (`<dataDir>/history.json`, one
+ * JSON document rewritten whole at each change), or undefined when it is missing
+ * or damaged. Read once, when the journal (history-journal.ts) is first built.
+ */
+export async function readLegacyHistoryIndex(path: string): Promise<TaskSummary[] | undefined> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -34,25 +38,12 @@ export async function readHistoryIndex(path: string): Promise<TaskSummary[] | un
     return undefined;
   }
   try {
-    const parsed = JSON.parse(text) as Partial<IndexFile>;
+    const parsed = JSON.parse(text) as Partial<LegacyIndexFile>;
     if (parsed.version !== 1 || !Array.isArray(parsed.tasks)) return undefined;
-    return parsed.tasks.every(isSummary) ? parsed.tasks : undefined;
+    return parsed.tasks.filter(isSummary);
   } catch {
     return undefined;
   }
-}
-
-export async function writeHistoryIndex(path: string, tasks: TaskSummary[]): Promise<void> {
-  const sorted = [...tasks].sort((left, right) => left.createdAt - right.createdAt || left.taskId.localeCompare(right.taskId));
-  const file: IndexFile = { version: 1, tasks: sorted };
-  await writeFileAtomic(path, `${JSON.stringify(file, null, 1)}\n`);
-}
-
-/** Puts one task's row into the index (read, replace, rename over). */
-export async function upsertHistoryRow(path: string, row: TaskSummary): Promise<void> {
-  const rows = (await readHistoryIndex(path)) ?? [];
-  const others = rows.filter((existing) => existing.taskId !== row.taskId);
-  await writeHistoryIndex(path, [...others, row]);
 }
 
 /** "Fix the login bug in the API server" → the first words, for one line of `cairn history`. */

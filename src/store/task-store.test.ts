@@ -1,4 +1,4 @@
-import { appendFile, readFile, writeFile, rm } from "node:fs/promises";
+import { appendFile, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TaskNotFoundError } from "./task-store.js";
@@ -132,58 +132,5 @@ describe("TaskStore log", () => {
     expect(await fixture.store.resolveTaskId(first.taskId.slice(-6))).toBe(first.taskId);
     expect(await fixture.store.resolveTaskId("2026-11-30T12")).toBe(second.taskId);
     await expect(fixture.store.resolveTaskId("2026-11-30")).rejects.toThrow(/matches 2 tasks/);
-  });
-});
-
-describe("TaskStore history index", () => {
-  async function makeTasks(): Promise<void> {
-    const first = await fixture.store.create({ taskId: "2026-01-01T00-00-00-aaaaaa", task: "Add a login page   with a form", workspace: "/w1", createdAt: 1 });
-    first.append({ kind: "status", status: "completed", tokensIn: 100, tokensOut: 20, cost: 0.5 });
-    await first.close();
-    const second = await fixture.store.create({ taskId: "2026-01-02T00-00-00-bbbbbb", task: "x ".repeat(100), workspace: "/w2", createdAt: 2 });
-    second.append({ kind: "status", status: "failed", tokensIn: 7, tokensOut: 1, cost: 0.01 });
-    await second.close();
-  }
-
-  it("lists tasks from the index with status, tokens and cost", async () => {
-    await makeTasks();
-    const rows = await fixture.store.list();
-    expect(rows.map((row) => [row.taskId, row.status, row.tokensIn, row.cost, row.workspace])).toEqual([
-      ["2026-01-01T00-00-00-aaaaaa", "completed", 100, 0.5, "/w1"],
-      ["2026-01-02T00-00-00-bbbbbb", "failed", 7, 0.01, "/w2"],
-    ]);
-    expect(rows[0]!.title).toBe("Add a login page with a form");
-    expect(rows[1]!.title.length).toBeLessThanOrEqual(81);
-    const index = JSON.parse(await readFile(join(fixture.dataDir, "history.json"), "utf8"));
-    expect(index.tasks).toHaveLength(2);
-  });
-
-  it("rebuilds the index from the logs when it is missing", async () => {
-    await makeTasks();
-    await rm(join(fixture.dataDir, "history.json"));
-    const rows = await fixture.store.list();
-    expect(rows.map((row) => [row.taskId, row.status, row.tokensIn])).toEqual([
-      ["2026-01-01T00-00-00-aaaaaa", "completed", 100],
-      ["2026-01-02T00-00-00-bbbbbb", "failed", 7],
-    ]);
-    const index = JSON.parse(await readFile(join(fixture.dataDir, "history.json"), "utf8")) as { tasks: unknown[] };
-    expect(index.tasks).toHaveLength(2);
-  });
-
-  it("rebuilds the index from the logs when it is damaged", async () => {
-    await makeTasks();
-    await writeFile(join(fixture.dataDir, "history.json"), '{"version":1,"tasks":[{"taskId":');
-    const rows = await fixture.store.list();
-    expect(rows.map((row) => row.status)).toEqual(["completed", "failed"]);
-    expect(JSON.parse(await readFile(join(fixture.dataDir, "history.json"), "utf8")).version).toBe(1);
-  });
-
-  it("shows a task whose process died while running as aborted", async () => {
-    const writer = await fixture.store.create({ taskId: "died", task: "t", workspace: "/w" });
-    writer.append({ kind: "status", status: "running", tokensIn: 1, tokensOut: 1, cost: 0 });
-    await writer.flush();
-    expect((await fixture.store.list())[0]!.status).toBe("running");
-    await writer.close(); // the lock goes, as if the process had died; the log still says running
-    expect((await fixture.store.list())[0]!.status).toBe("aborted");
   });
 });

@@ -2,10 +2,12 @@ import { openSync, closeSync } from "node:fs";
 import { mkdir, readFile, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomic } from "./atomic-file.js";
-import { readHistoryIndex, taskTitle, upsertHistoryRow, writeHistoryIndex } from "./history-index.js";
-import { acquireTaskLock, isLockHeld } from "./lock.js";
+import { taskTitle } from "./history-index.js";
+import { appendJournal } from "./history-journal.js";
+import { acquireTaskLock } from "./lock.js";
 import { readLog } from "./log-reader.js";
 import { TaskLogWriter, type TaskProgress } from "./log-writer.js";
+import { listTaskRows } from "./task-list.js";
 import { assertValidTaskId, createTaskId } from "./task-id.js";
 import type { ConversationPosition, LoadedTask, TaskMeta, TaskSummary } from "./types.js";
 
@@ -19,7 +21,8 @@ export class TaskNotFoundError extends Error {
 
 /**
  * Tasks on disk: `<dataDir>/tasks/<id>/{meta.json, log.jsonl, lock}` and the
- * listing index `<dataDir>/history.json`.
+ * listing index `<dataDir>/history.jsonl` (an append-only journal of task rows,
+ * history-journal.ts).
  */
 export class TaskStore {
   readonly dataDir: string;
@@ -32,8 +35,9 @@ export class TaskStore {
     return join(this.dataDir, "tasks");
   }
 
+  /** The history index: one appended row per change of a task's status or totals. */
   get indexPath(): string {
-    return join(this.dataDir, "history.json");
+    return join(this.dataDir, "history.jsonl");
   }
 
   taskDir(taskId: string): string {
@@ -58,9 +62,9 @@ export class TaskStore {
         throw new Error(`task ${full.taskId} already exists; resume it (cairn resume ${full.taskId}) or start a new task`);
       }
       const progress: TaskProgress = { status: "running", tokensIn: 0, tokensOut: 0, cost: 0, updatedAt: createdAt };
-      // Each waits for the disk (fsync) before the first request: written at once. The index lists only
+      // Each waits for the disk before the first request: written at once. The index lists only
       // task folders with a meta.json (list()), so its row may land first.
-      await Promise.all([writeFileAtomic(join(dir, "meta.json"), `${JSON.stringify(full, null, 1)}\n`), upsertHistoryRow(this.indexPath, summaryOf(full, progress)).catch(() => {})]);
+      await Promise.all([writeFileAtomic(join(dir, "meta.json"), `${JSON.stringify(full, null, 1)}\n`), appendJournal(this.indexPath, [summaryOf(full, progress)]).catch(() => {})]);
       return this.writerFor({ meta: full, lock, startsMidLine: false, position: { apiHistoryLength: 0, uiMessageIds: [] }, progress });
     } catch (error) {
       await lock.release();
@@ -74,6 +78,9 @@ export class TaskStore {
     const lock = await acquireTaskLock({ path: join(this.taskDir(taskId), "lock"), taskId });
     try {
       const { loaded, text, uiMessageIds } = await this.read(meta);
+      // Running again: so the history says, until its next status or its end.
+      const running: TaskProgress = { status: "running", tokensIn: loaded.tokensIn, tokensOut: loaded.tokensOut, cost: loaded.cost, updatedAt: Date.now() };
+      await appendJournal(this.indexPath, [summaryOf(meta, running)]).catch(() => {});
       const writer = this.writerFor({
         meta,
         lock,
@@ -109,41 +116,21 @@ export class TaskStore {
   }
 
   /**
-   * Every task, oldest first, from the index. Rows missing from it, or older than their
-   * log, are read from the log again; a missing or damaged index is rebuilt.
+   * Every task, oldest first, from the history index and one listing of the tasks
+   * folder; a log is read only for a task the index lacks or that died while
+   * running (task-list.ts). A missing or damaged index is rebuilt from the logs.
    */
   async list(): Promise<TaskSummary[]> {
-    const indexed = (await readHistoryIndex(this.indexPath)) ?? [];
-    const byId = new Map(indexed.map((row) => [row.taskId, row]));
-    let folders: string[];
-    try {
-      folders = (await readdir(this.tasksDir, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
-    } catch {
-      folders = [];
-    }
-    const rows: TaskSummary[] = [];
-    let changed = indexed.length !== folders.length;
-    for (const taskId of folders) {
-      const known = byId.get(taskId);
-      const logTime = await stat(join(this.tasksDir, taskId, "log.jsonl")).then(
-        (info) => info.mtimeMs,
-        () => 0,
-      );
-      if (known !== undefined && logTime <= known.updatedAt + 1) {
-        rows.push(await this.withLiveStatus(known));
-        continue;
-      }
-      try {
+    return listTaskRows({
+      tasksDir: this.tasksDir,
+      journalPath: this.indexPath,
+      legacyIndexPath: join(this.dataDir, "history.json"),
+      readRow: async (taskId) => {
         const loaded = await this.load(taskId);
-        const { status, tokensIn, tokensOut, cost } = loaded;
-        rows.push(await this.withLiveStatus(summaryOf(loaded.meta, { status, tokensIn, tokensOut, cost, updatedAt: loaded.updatedAt })));
-        changed = true;
-      } catch {
-        // A folder that is not a readable task (no meta.json): not listed.
-      }
-    }
-    if (changed) await writeHistoryIndex(this.indexPath, rows).catch(() => {});
-    return rows.sort((left, right) => left.createdAt - right.createdAt || left.taskId.localeCompare(right.taskId));
+        const { status, tokensIn, tokensOut, cost, updatedAt } = loaded;
+        return summaryOf(loaded.meta, { status, tokensIn, tokensOut, cost, updatedAt });
+      },
+    });
   }
 
   /** Finds a task by its full id, its random tail, or a prefix that only one task has. */
@@ -161,13 +148,6 @@ export class TaskStore {
       throw new Error(`"${input}" matches ${matches.length} tasks (${matches.slice(0, 3).join(", ")}, ...); give more of the id`);
     }
     throw new TaskNotFoundError(input, this.dataDir);
-  }
-
-  /** A task that says "running" but whose process is gone was interrupted: show it as aborted. */
-  private async withLiveStatus(row: TaskSummary): Promise<TaskSummary> {
-    if (row.status !== "running") return row;
-    const held = await isLockHeld(join(this.tasksDir, row.taskId, "lock"));
-    return held ? row : { ...row, status: "aborted" };
   }
 
   private async readMeta(taskId: string): Promise<TaskMeta> {
@@ -217,7 +197,7 @@ export class TaskStore {
         startsMidLine: options.startsMidLine,
         initial: { ...options.position, progress: options.progress },
         lock: options.lock,
-        onProgress: (progress) => upsertHistoryRow(this.indexPath, summaryOf(options.meta, progress)),
+        onProgress: (progress) => appendJournal(this.indexPath, [summaryOf(options.meta, progress)]),
       });
     } catch (error) {
       closeSync(fd);
