@@ -61,10 +61,10 @@ export class StringBuilder {
 
 /**
  * A StringBuilder that is read after every append, as a value the parser shows
- * after every push is. It keeps the whole string too, one rope node ahead of
- * the recent pieces, so reading it allocates nothing; building `joined +
- * recent` at each read instead, and storing it in a block, cost twice as
- * much per push once the value passed JOIN_EVERY characters.
+ * after every push is. Once some of it is joined it also keeps the whole
+ * string, one rope node per piece, so reading it allocates nothing: building
+ * `joined + recent` at each read, and storing it in a block, measured about
+ * twice the cost per push of a long text block.
  */
 export class LiveString {
   private joined = "";
