@@ -11,37 +11,11 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { AssistantMessageParser, parseAssistantMessage } from "../src/parser/assistant-message-parser.js";
 import type { Block } from "../src/parser/types.js";
+import { angleBracketProseAnswer, mixedAnswer, singleValueAnswer } from "./parser-inputs.js";
 
 const CHUNK = 16;
 const REPETITIONS = 9;
 const MB = 1024 * 1024;
-
-/** A realistic answer: prose, commands, file reads, whole files with HTML and code, diffs. */
-function mixedAnswer(size: number): string {
-  const parts: string[] = [];
-  let length = 0;
-  for (let round = 0; length < size; round += 1) {
-    const file = Array.from({ length: 40 }, (_, line) => `  <li class="item-${line}">${line} < ${round} && x > 0 — ünïcödé 😀</li>`).join("\n");
-    const part =
-      `I'll check the project layout first (step ${round}).\n\n` +
-      `<list_files>\n<path>src/${round}</path>\n<recursive>true</recursive>\n</list_files>\n` +
-      `Now reading a file with <b>markup</b> in prose.\n` +
-      `<read_file>\n<path>src/module-${round}.ts</path>\n</read_file>\n` +
-      `<write_to_file>\n<path>web/page-${round}.html</path>\n<content>\n<ul>\n${file}\n</ul>\n</content>\n</write_to_file>\n` +
-      `<replace_in_file>\n<path>src/a-${round}.ts</path>\n<diff>\n------- SEARCH\nconst a = ${round};\n=======\nconst a = ${round + 1};\n+++++++ REPLACE\n</diff>\n</replace_in_file>\n` +
-      `<execute_command>\n<command>npm test -- --grep "case ${round}"</command>\n<requires_approval>false</requires_approval>\n</execute_command>\n`;
-    parts.push(part);
-    length += part.length;
-  }
-  return parts.join("").slice(0, size);
-}
-
-/** One write_to_file whose content is `size` characters of source text. */
-function singleValueAnswer(size: number): string {
-  const line = 'export const value = items.filter((item) => item.size < limit && item.name !== "</div>");\n';
-  const body = line.repeat(Math.ceil(size / line.length)).slice(0, size);
-  return `Writing the file.\n<write_to_file>\n<path>big.ts</path>\n<content>\n${body}\n</content>\n</write_to_file>`;
-}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -131,6 +105,10 @@ const groups: Record<string, () => number[]> = {
     const text = checked(mixedAnswer(MB));
     return timeEach([() => incremental(text), () => oneShot(text)]);
   },
+  "angle-prose-1mb": () => {
+    const text = checked(angleBracketProseAnswer(MB));
+    return timeEach([() => incremental(text), () => oneShot(text)]);
+  },
   "mixed-4mb": () => {
     const text = checked(mixedAnswer(4 * MB));
     return timeEach([() => incremental(text), () => oneShot(text)]);
@@ -178,12 +156,19 @@ if (process.argv[2] === "--group") {
   report();
 }
 
+/**
+ * A 1 MB ratio goal, measured in five processes (on the shared machine one process's runs can all
+ * fall in a burst of load): the process with the median ratio is reported, with every ratio.
+ */
+function medianProcess(group: string): { incremental: number; oneShot: number; ratios: string } {
+  const runs = Array.from({ length: 5 }, () => runGroup(group)).sort(([incrementalA = 0, oneShotA = 1], [incrementalB = 0, oneShotB = 1]) => incrementalA / oneShotA - incrementalB / oneShotB);
+  const [incremental = 0, oneShot = 0] = runs[2] ?? [];
+  return { incremental, oneShot, ratios: runs.map(([incremental = 0, oneShot = 1]) => (incremental / oneShot).toFixed(2)).join(", ") };
+}
+
 function report(): void {
-  // The 1 MB ratio is the goal of issue 18: measured in five processes (on the shared machine one
-  // process's runs can all fall in a burst of load), the process with the median ratio is reported.
-  const mixed1Runs = Array.from({ length: 5 }, () => runGroup("mixed-1mb")).sort(([incrementalA = 0, oneShotA = 1], [incrementalB = 0, oneShotB = 1]) => incrementalA / oneShotA - incrementalB / oneShotB);
-  const [mixed1Incremental = 0, mixed1OneShot = 0] = mixed1Runs[2] ?? [];
-  const mixed1Ratios = mixed1Runs.map(([incremental = 0, oneShot = 1]) => (incremental / oneShot).toFixed(2)).join(", ");
+  const mixed1 = medianProcess("mixed-1mb");
+  const angle1 = medianProcess("angle-prose-1mb");
   const [mixed4Incremental = 0, mixed4OneShot = 0] = runGroup("mixed-4mb");
   const largeYoungGeneration = ["--max-semi-space-size=128"];
   const [mixed1Own = 0] = runGroup("mixed-1mb", largeYoungGeneration);
@@ -193,8 +178,10 @@ function report(): void {
   const [small100kIncremental = 0, small100kReparse = 0] = runGroup("mixed-100kb");
 
   console.log(`node ${process.version}, ${CHUNK}-character chunks, CPU time, median of ${REPETITIONS} interleaved runs ` + `(re-parse baseline: 3), one process per group`);
-  line("mixed 1 MB: incremental", ms(mixed1Incremental));
-  line("mixed 1 MB: one-shot", ms(mixed1OneShot));
+  line("mixed 1 MB: incremental", ms(mixed1.incremental));
+  line("mixed 1 MB: one-shot", ms(mixed1.oneShot));
+  line("prose with many <, 1 MB: incremental", ms(angle1.incremental));
+  line("prose with many <, 1 MB: one-shot", ms(angle1.oneShot));
   line("mixed 4 MB: incremental", ms(mixed4Incremental));
   line("mixed 4 MB: one-shot", ms(mixed4OneShot));
   line("one tool, content 1 MB: incremental", ms(single1Incremental));
@@ -202,13 +189,15 @@ function report(): void {
   line("one tool, content 4 MB: incremental", ms(single4Incremental));
   line("mixed 100 KB: incremental", ms(small100kIncremental));
   line("mixed 100 KB: re-parse every chunk (seed's way)", ms(small100kReparse));
-  line("(context) mixed, default heap: incremental 4 MB / 1 MB", `${(mixed4Incremental / mixed1Incremental).toFixed(2)}x`);
+  line("(context) mixed, default heap: incremental 4 MB / 1 MB", `${(mixed4Incremental / mixed1.incremental).toFixed(2)}x`);
   goal("linearity, mixed (young generation 128 MB): incremental 4 MB / 1 MB", mixed4Own / mixed1Own, mixed4Own / mixed1Own <= 6, "<= 6");
   goal("linearity, one 1 MB value: incremental 4 MB / 1 MB", single4Incremental / single1Incremental, single4Incremental / single1Incremental <= 6, "<= 6");
   // For context: the one-shot parse grows the same way, so the excess is the heap (see bench/RESULTS.md).
-  line("(context) mixed: one-shot 4 MB / 1 MB", `${(mixed4OneShot / mixed1OneShot).toFixed(2)}x`);
-  line("(context) mixed 1 MB: incremental / one-shot in each of 5 processes", mixed1Ratios);
-  goal("mixed 1 MB: incremental / one-shot (issue 18), median process", mixed1Incremental / mixed1OneShot, mixed1Incremental / mixed1OneShot <= 4, "<= 4");
+  line("(context) mixed: one-shot 4 MB / 1 MB", `${(mixed4OneShot / mixed1.oneShot).toFixed(2)}x`);
+  line("(context) mixed 1 MB: incremental / one-shot in each of 5 processes", mixed1.ratios);
+  goal("mixed 1 MB: incremental / one-shot (issue 18), median process", mixed1.incremental / mixed1.oneShot, mixed1.incremental / mixed1.oneShot <= 4, "<= 4");
+  line("(context) prose with many <, 1 MB: ratio in each of 5 processes", angle1.ratios);
+  goal("prose with many <, 1 MB: incremental / one-shot, median process", angle1.incremental / angle1.oneShot, angle1.incremental / angle1.oneShot <= 4, "<= 4");
   goal("mixed 4 MB: incremental / one-shot", mixed4Incremental / mixed4OneShot, mixed4Incremental / mixed4OneShot <= 5, "<= 5");
   goal("100 KB: re-parse every chunk / incremental", small100kReparse / small100kIncremental, small100kReparse / small100kIncremental >= 100, ">= 100");
   console.log(failures === 0 ? "parser: all goals met" : `parser: ${failures} goal(s) missed`);

@@ -2,14 +2,18 @@
  * The incremental assistant-message parser (issue 2, SPEC T7, T17, P-perf-1).
  *
  * It reads the input once, left to right. Input it cannot decide on yet (a `<`
- * that may still become a tag) is kept in `pending`, which never holds more
- * than one tag's worth of characters; everything else is consumed at once into
- * growing values. So each push costs time proportional to its chunk, and the
+ * that may still become a tag) is held as the node it reached in a trie of the
+ * tags that matter there (tag-trie.ts), never more than one tag's worth of
+ * characters, and the next chunk goes on from that node; everything else is
+ * consumed at once into growing values. So each push costs time proportional to its chunk, and the
  * blocks after each push are those of a one-shot parse of the text so far.
  */
 import type { Block, TextBlock, ToolUseBlock } from "./types.js";
-import { KNOWN_PARAMETER_NAMES, KNOWN_TOOL_NAMES, TagNames, VERBATIM_PARAMETER_NAMES } from "./names.js";
-import { indexOfTagOrItsStart, scanTag, unfinishedTagLength } from "./tags.js";
+import { VERBATIM_PARAMETER_NAMES } from "./names.js";
+import { followTag } from "./tag-trie.js";
+import type { Tag, TagNode } from "./tag-trie.js";
+import { TagVocabulary } from "./tag-vocabulary.js";
+import { indexOfTagOrItsStart, unfinishedTagLength } from "./tags.js";
 import { TrimmedValue, VerbatimValue } from "./values.js";
 
 export interface ParserOptions {
@@ -19,17 +23,18 @@ export interface ParserOptions {
   parameterNames?: Iterable<string>;
 }
 
+/** Each state but "text" keeps the trie of the tags that matter in it (after their `<`). */
 type State =
   | { kind: "text"; text: TrimmedValue }
   /** Inside a tool, between parameters. */
-  | { kind: "tool"; block: ToolUseBlock }
+  | { kind: "tool"; block: ToolUseBlock; tags: TagNode }
   /** Inside a parameter value, before its first closing tag. */
-  | { kind: "value"; block: ToolUseBlock; name: string; value: TrimmedValue | VerbatimValue; closeTag: string }
+  | { kind: "value"; block: ToolUseBlock; name: string; value: TrimmedValue | VerbatimValue; closeTag: string; tags: TagNode }
   /**
    * A `content`/`diff` value after one of its closing tags: a later closing
    * tag of its own may still extend it, so the text since the last one waits.
    */
-  | { kind: "verbatim-closed"; block: ToolUseBlock; name: string; value: VerbatimValue; sinceClose: string; closeTag: string }
+  | { kind: "verbatim-closed"; block: ToolUseBlock; name: string; value: VerbatimValue; sinceClose: string; closeTag: string; tags: TagNode }
   | { kind: "ended" };
 
 /**
@@ -52,21 +57,21 @@ function closingTagOf(name: string): string {
 }
 
 export class AssistantMessageParser {
-  private readonly tools: TagNames;
-  private readonly parameters: TagNames;
-  private readonly maxNameLength: number;
+  private readonly tags: TagVocabulary;
   private readonly blocks: Block[] = [];
   /** Blocks before the open text block (if any); the text block is added only when non-empty. */
   private settledCount = 0;
   private openText: TextBlock = { type: "text", content: "", partial: true };
   private state: State;
-  private pending = "";
+  /**
+   * A tag cut by the end of the last chunk: the trie node its characters reached.
+   * They are held back (its `text`) until the next chunk decides on them.
+   */
+  private held: TagNode | undefined = undefined;
   private toolCount = 0;
 
   constructor(options: ParserOptions = {}) {
-    this.tools = new TagNames([KNOWN_TOOL_NAMES, options.toolNames]);
-    this.parameters = new TagNames([KNOWN_PARAMETER_NAMES, options.parameterNames]);
-    this.maxNameLength = Math.max(this.tools.maxLength, this.parameters.maxLength);
+    this.tags = TagVocabulary.of(options.toolNames, options.parameterNames);
     this.state = this.startText();
   }
 
@@ -75,18 +80,20 @@ export class AssistantMessageParser {
    * be changed by the next call: copy what you keep (SPEC P6).
    */
   push(chunk: string): Block[] {
-    if (this.state.kind === "ended" || typeof chunk !== "string" || chunk.length === 0) return this.blocks;
-    let input = chunk;
-    if (this.pending.length !== 0) {
-      if (this.state.kind === "value") {
-        input = this.continueHeldCloseTag(this.state, chunk);
-      } else {
-        input = this.pending + chunk;
-        this.pending = "";
+    const state = this.state;
+    if (state.kind === "text" && this.held === undefined && typeof chunk === "string" && chunk.indexOf("<") === -1) {
+      // Text that only grows the open text block, the most common chunk by far.
+      const text = state.text;
+      text.append(chunk);
+      if (!text.isEmpty) {
+        this.openText.content = text.value;
+        if (this.blocks.length === this.settledCount) this.blocks.push(this.openText);
       }
+      return this.blocks;
     }
-    let at = 0;
-    while (at < input.length) at = this.step(input, at);
+    if (state.kind === "ended" || typeof chunk !== "string" || chunk.length === 0) return this.blocks;
+    let at = this.held === undefined ? 0 : this.resumeHeld(this.held, chunk);
+    while (at < chunk.length) at = this.step(chunk, at);
     this.showOpenBlock();
     return this.blocks;
   }
@@ -100,7 +107,7 @@ export class AssistantMessageParser {
    * are complete cannot change meanwhile, and stays so after them.
    */
   onlyGrows(chunk: string): boolean {
-    if (this.pending.length !== 0 || chunk.indexOf("<") !== -1) return false;
+    if (this.held !== undefined || chunk.indexOf("<") !== -1) return false;
     const state = this.state;
     return state.kind === "value" || (state.kind === "text" && !state.text.isEmpty);
   }
@@ -116,7 +123,7 @@ export class AssistantMessageParser {
       case "ended":
         return this.blocks;
       case "text":
-        state.text.append(this.pending);
+        if (this.held !== undefined) state.text.append(this.held.text);
         this.showOpenBlock();
         this.openText.content = state.text.settledValue();
         this.openText.partial = false;
@@ -130,76 +137,146 @@ export class AssistantMessageParser {
         state.block.partial = false;
         break;
     }
-    this.pending = "";
+    this.held = undefined;
     this.state = { kind: "ended" };
     return this.blocks;
   }
 
+  /**
+   * A tag was cut by the end of the last chunk: the new chunk goes on down the
+   * trie from where it stopped, without reading the held characters again.
+   * Returns where to go on reading the chunk.
+   */
+  private resumeHeld(held: TagNode, chunk: string): number {
+    this.held = undefined;
+    const node = followTag(held, chunk, 0);
+    if (node === undefined) {
+      // Not a tag: the held characters are what they looked like. None of them is a `<` but the
+      // first, so no tag starts among them; the chunk is read from its start.
+      this.keep(held.text, 0, held.text.length);
+      return 0;
+    }
+    if (node.tag === undefined) {
+      this.held = node;
+      return chunk.length;
+    }
+    this.readTag(node.tag);
+    return node.text.length - held.text.length;
+  }
+
   /** Consumes input from `at` in the current state; returns where to go on. */
   private step(input: string, at: number): number {
-    switch (this.state.kind) {
+    const state = this.state;
+    switch (state.kind) {
       case "text":
-        return this.stepText(this.state, input, at);
-      case "tool":
-        return this.stepTool(this.state, input, at);
+        return this.stepText(state, input, at);
       case "value":
-        return this.stepValue(this.state, input, at);
+        return input.length - at <= SHORT_INPUT ? this.stepShortValue(state, input, at) : this.stepValue(state, input, at);
+      case "tool":
       case "verbatim-closed":
-        return this.stepVerbatimClosed(this.state, input, at);
+        return this.stepTags(state.tags, input, at);
       case "ended":
         return input.length;
     }
   }
 
+  /** `stepTags` for text, the most common state, with its trie and value at hand. */
   private stepText(state: Extract<State, { kind: "text" }>, input: string, at: number): number {
-    let search = at;
-    while (true) {
-      const lessThan = input.indexOf("<", search);
-      if (lessThan === -1) {
-        state.text.append(input.slice(at));
-        return input.length;
+    let lessThan = input.indexOf("<", at);
+    while (lessThan !== -1) {
+      const node = followTag(this.tags.inText, input, lessThan + 1);
+      if (node !== undefined) {
+        if (lessThan !== at) state.text.append(input.slice(at, lessThan));
+        if (node.tag === undefined) {
+          this.held = node;
+          return input.length;
+        }
+        this.readTag(node.tag);
+        return lessThan + node.text.length;
       }
-      const tag = scanTag(input, lessThan, this.maxNameLength);
-      if (tag.kind === "tag" && !tag.closing && this.tools.has(tag.name)) {
-        state.text.append(input.slice(at, lessThan));
+      lessThan = input.indexOf("<", lessThan + 1);
+    }
+    state.text.append(at === 0 ? input : input.slice(at));
+    return input.length;
+  }
+
+  /**
+   * Reads up to the next tag that matters in the current state (one of `tags`),
+   * keeping what comes before it, and reads that tag; or holds back the end of
+   * the input when a tag may start there.
+   */
+  private stepTags(tags: TagNode, input: string, at: number): number {
+    let lessThan = input.indexOf("<", at);
+    while (lessThan !== -1) {
+      const node = followTag(tags, input, lessThan + 1);
+      if (node !== undefined) {
+        this.keep(input, at, lessThan);
+        if (node.tag === undefined) {
+          this.held = node;
+          return input.length;
+        }
+        this.readTag(node.tag);
+        return lessThan + node.text.length;
+      }
+      lessThan = input.indexOf("<", lessThan + 1);
+    }
+    this.keep(input, at, input.length);
+    return input.length;
+  }
+
+  /** `input[from..to]` is not a tag that matters: it goes where the current state keeps such text. */
+  private keep(input: string, from: number, to: number): void {
+    if (from === to) return;
+    const state = this.state;
+    const piece = from === 0 && to === input.length ? input : input.slice(from, to);
+    switch (state.kind) {
+      case "text":
+      case "value":
+        (state.kind === "text" ? state.text : state.value).append(piece);
+        break;
+      case "verbatim-closed":
+        state.sinceClose += piece;
+        break;
+      case "tool":
+      case "ended":
+        break;
+    }
+  }
+
+  /** A tag that matters in the current state has been read whole. */
+  private readTag(tag: Tag): void {
+    const state = this.state;
+    switch (state.kind) {
+      case "text":
         this.closeText(state.text);
         this.openTool(tag.name);
-        return tag.end;
-      }
-      if (tag.kind === "unfinished" && !tag.closing && this.tools.couldStart(tag.name)) {
-        state.text.append(input.slice(at, lessThan));
-        return this.holdBack(input, lessThan);
-      }
-      search = lessThan + 1;
-    }
-  }
-
-  private stepTool(state: Extract<State, { kind: "tool" }>, input: string, at: number): number {
-    const toolName = state.block.name;
-    let search = at;
-    while (true) {
-      const lessThan = input.indexOf("<", search);
-      if (lessThan === -1) return input.length;
-      const tag = scanTag(input, lessThan, this.maxNameLength);
-      if (tag.kind === "tag") {
-        if (tag.closing && tag.name === toolName) {
+        break;
+      case "tool":
+        if (tag.closing) this.closeTool(state.block);
+        else this.openParameter(state.block, tag.name);
+        break;
+      case "value":
+        this.closeValue(state);
+        break;
+      case "verbatim-closed":
+        if (tag.closing && tag.name === state.name) {
+          // Another closing tag of its own: everything up to it belongs to the value.
+          state.value.append(state.sinceClose);
+          state.sinceClose = state.closeTag;
+          state.block.params[state.name] = state.value.settledValue();
+        } else if (tag.closing) {
           this.closeTool(state.block);
-          return tag.end;
-        }
-        if (!tag.closing && this.parameters.has(tag.name)) {
+        } else {
           this.openParameter(state.block, tag.name);
-          return tag.end;
         }
-      } else if (tag.kind === "unfinished") {
-        const possible = tag.closing ? toolName.startsWith(tag.name) : this.parameters.couldStart(tag.name);
-        if (possible) return this.holdBack(input, lessThan);
-      }
-      search = lessThan + 1;
+        break;
+      case "ended":
+        break;
     }
   }
 
+  /** `step` in a value, on the long input of a one-shot parse: one substring search. */
   private stepValue(state: Extract<State, { kind: "value" }>, input: string, at: number): number {
-    if (input.length - at <= SHORT_INPUT) return this.stepShortValue(state, input, at);
     const lessThan = input.indexOf("<", at);
     if (lessThan === -1) {
       state.value.append(at === 0 ? input : input.slice(at));
@@ -209,43 +286,15 @@ export class AssistantMessageParser {
     if (close === -1) {
       const held = unfinishedTagLength(input, lessThan, state.closeTag);
       state.value.append(input.slice(at, input.length - held));
-      return this.holdBack(input, input.length - held);
+      if (held !== 0) this.held = followTag(state.tags, input, input.length - held + 1);
+      return input.length;
     }
     state.value.append(input.slice(at, close));
     this.closeValue(state);
     return close + state.closeTag.length;
   }
 
-  /**
-   * The start of the value's closing tag was held back and the next chunk has
-   * come: decides on it by comparing in place, rather than joining the two
-   * strings (a new string to flatten, on one push in six of a streamed file).
-   * Returns what remains of the chunk to read.
-   */
-  private continueHeldCloseTag(state: Extract<State, { kind: "value" }>, chunk: string): string {
-    const held = this.pending;
-    const tag = state.closeTag;
-    const missing = tag.length - held.length;
-    const compared = Math.min(missing, chunk.length);
-    let index = 0;
-    while (index < compared && chunk.charCodeAt(index) === tag.charCodeAt(held.length + index)) index += 1;
-    if (index < compared) {
-      // Not the closing tag: what was held is part of the value. The tag has one '<', its first
-      // character, so no closing tag can start inside what was held.
-      this.pending = "";
-      state.value.append(held);
-      return chunk;
-    }
-    if (compared < missing) {
-      this.pending = held + chunk;
-      return "";
-    }
-    this.pending = "";
-    this.closeValue(state);
-    return chunk.slice(missing);
-  }
-
-  /** `stepValue` for the short input of a push. */
+  /** `step` in a value, on the short input of a push. */
   private stepShortValue(state: Extract<State, { kind: "value" }>, input: string, at: number): number {
     const close = indexOfTagOrItsStart(input, at, state.closeTag);
     if (close === -1) {
@@ -253,7 +302,10 @@ export class AssistantMessageParser {
       return input.length;
     }
     state.value.append(input.slice(at, close));
-    if (input.length - close < state.closeTag.length) return this.holdBack(input, close);
+    if (input.length - close < state.closeTag.length) {
+      this.held = followTag(state.tags, input, close + 1);
+      return input.length;
+    }
     this.closeValue(state);
     return close + state.closeTag.length;
   }
@@ -262,51 +314,10 @@ export class AssistantMessageParser {
   private closeValue(state: Extract<State, { kind: "value" }>): void {
     const { block, name, value, closeTag } = state;
     block.params[name] = value.settledValue();
-    this.state = value instanceof VerbatimValue ? { kind: "verbatim-closed", block, name, value, sinceClose: closeTag, closeTag } : { kind: "tool", block };
-  }
-
-  private stepVerbatimClosed(state: Extract<State, { kind: "verbatim-closed" }>, input: string, at: number): number {
-    const { block, name } = state;
-    let from = at;
-    let search = at;
-    while (true) {
-      const lessThan = input.indexOf("<", search);
-      if (lessThan === -1) {
-        state.sinceClose += input.slice(from);
-        return input.length;
-      }
-      const tag = scanTag(input, lessThan, this.maxNameLength);
-      if (tag.kind === "tag") {
-        if (tag.closing && tag.name === name) {
-          // Another closing tag of its own: everything up to it belongs to the value.
-          state.value.append(state.sinceClose + input.slice(from, lessThan));
-          state.sinceClose = state.closeTag;
-          block.params[name] = state.value.settledValue();
-          from = search = tag.end;
-          continue;
-        }
-        if (tag.closing && tag.name === block.name) {
-          this.closeTool(block);
-          return tag.end;
-        }
-        if (!tag.closing && this.parameters.has(tag.name)) {
-          this.openParameter(block, tag.name);
-          return tag.end;
-        }
-      } else if (tag.kind === "unfinished") {
-        const possible = tag.closing ? name.startsWith(tag.name) || block.name.startsWith(tag.name) : this.parameters.couldStart(tag.name);
-        if (possible) {
-          state.sinceClose += input.slice(from, lessThan);
-          return this.holdBack(input, lessThan);
-        }
-      }
-      search = lessThan + 1;
-    }
-  }
-
-  private holdBack(input: string, from: number): number {
-    this.pending = from === input.length ? "" : input.slice(from);
-    return input.length;
+    this.state =
+      value instanceof VerbatimValue
+        ? { kind: "verbatim-closed", block, name, value, sinceClose: closeTag, closeTag, tags: this.tags.afterValue(block.name, name) }
+        : { kind: "tool", block, tags: this.tags.inTool(block.name) };
   }
 
   private closeText(text: TrimmedValue): void {
@@ -326,7 +337,7 @@ export class AssistantMessageParser {
     const block: ToolUseBlock = { type: "tool_use", id: `tool-${this.toolCount}`, name, params: {}, partial: true };
     this.blocks.push(block);
     this.settledCount = this.blocks.length;
-    this.state = { kind: "tool", block };
+    this.state = { kind: "tool", block, tags: this.tags.inTool(name) };
   }
 
   private closeTool(block: ToolUseBlock): void {
@@ -346,6 +357,7 @@ export class AssistantMessageParser {
       name,
       value: VERBATIM.has(name) ? new VerbatimValue() : new TrimmedValue(),
       closeTag: closingTagOf(name),
+      tags: this.tags.inValue(name),
     };
   }
 

@@ -1,44 +1,4 @@
-/** Reading one `<name>` or `</name>` tag at a given `<`. */
-
-const LESS_THAN = 60;
-const GREATER_THAN = 62;
-const SLASH = 47;
-
-export type TagScan =
-  /** A whole tag; `end` is the index just after its `>`. */
-  | { kind: "tag"; closing: boolean; name: string; end: number }
-  /** The input ends inside what may still become a tag. */
-  | { kind: "unfinished"; closing: boolean; name: string }
-  /** Not a tag, whatever comes next. */
-  | { kind: "none" };
-
-const NONE: TagScan = { kind: "none" };
-
-/**
- * Reads the tag starting at `text[at]` (a `<`). Names longer than
- * `maxNameLength` are not tags, which bounds the work per `<`.
- */
-export function scanTag(text: string, at: number, maxNameLength: number): TagScan {
-  let index = at + 1;
-  let closing = false;
-  if (index < text.length && text.charCodeAt(index) === SLASH) {
-    closing = true;
-    index += 1;
-  }
-  const nameStart = index;
-  const limit = nameStart + maxNameLength;
-  while (index < text.length && index <= limit) {
-    const code = text.charCodeAt(index);
-    if (code === GREATER_THAN) {
-      if (index === nameStart) return NONE;
-      return { kind: "tag", closing, name: text.slice(nameStart, index), end: index + 1 };
-    }
-    if (code === LESS_THAN) return NONE;
-    index += 1;
-  }
-  if (index > limit) return NONE;
-  return { kind: "unfinished", closing, name: text.slice(nameStart, index) };
-}
+/** Finding a value's closing tag, or its start cut by the end of the input, in place. */
 
 /**
  * Length of the longest end of `text[from..]` that is the beginning (not all)

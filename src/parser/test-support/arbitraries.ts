@@ -9,6 +9,8 @@ const tagPieces = [...tools.flatMap((name) => [`<${name}>`, `</${name}>`]), ...p
 const brokenPieces = ["<", "</", ">", "<read_fi", "</conte", "</content", "</path", "</read_file", "<pat", "</write_to_file", "<<", "</>", "<>", "<foo>", "</foo>"];
 const spacePieces = ["\n", "\r\n", "\r", " ", "\t", "\u00a0", "\u3000"];
 const wordPieces = ["hello", "x", "é", "😀", "中文", "```", "<div>", "&amp;", "a < b", "1>0"];
+/** Prose about code: `<` that is no tag, or only the start of one (generics, comparisons, HTML, cut tool names). */
+const anglePieces = ["Array<string>", "Map<K, Set<V>>", "i<n", "a <= b", "x << 2", "<span>", "</div>", "<thinking>", "<rea", "<read_fil", "<write_to_fi", "</pat", "</read_file", "<-", "<>", "< ", "</"];
 
 /** One answer: a sequence of pieces, mostly from the pools above, some random. */
 export const answerText: fc.Arbitrary<string> = fc
@@ -18,6 +20,7 @@ export const answerText: fc.Arbitrary<string> = fc
       { weight: 2, arbitrary: fc.constantFrom(...brokenPieces) },
       { weight: 2, arbitrary: fc.constantFrom(...spacePieces) },
       { weight: 3, arbitrary: fc.constantFrom(...wordPieces) },
+      { weight: 3, arbitrary: fc.constantFrom(...anglePieces) },
       { weight: 1, arbitrary: fc.string({ maxLength: 6, unit: "binary" }) },
     ),
     { maxLength: 40 },
