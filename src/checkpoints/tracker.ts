@@ -1,10 +1,19 @@
 import { createHash } from "node:crypto";
-import { appendFile, mkdir, readFile, realpath, rm, rmdir, unlink, writeFile, lstat } from "node:fs/promises";
+import { appendFile, mkdir, realpath, rm, rmdir, unlink, writeFile, lstat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, parse, relative, sep } from "node:path";
 import { defaultExcludePatterns } from "./default-excludes.js";
 import { CheckpointUnavailableError, runGit, type GitResult } from "./git.js";
 import { stageNewFiles, stageWorkspace, type ShadowRepository } from "./staging.js";
+import { checkpointSubjectPrefix, parseNameStatus, parseNote, readHeadHash } from "./shadow-records.js";
+import { seedShadowIndex, unseedShadowIndex } from "./seed-index.js";
+import { settleBorrowedObjects, startLocalizing } from "./borrowed-objects.js";
+
+const pathExists = (path: string): Promise<boolean> =>
+  lstat(path).then(
+    () => true,
+    () => false,
+  );
 
 export type CheckpointReason = "initial" | "turn" | "completion" | "before-restore";
 
@@ -52,8 +61,6 @@ export interface CheckpointTrackerOptions {
   /** The user's home folder, where checkpoints are refused (default `os.homedir()`). */
   homeFolder?: string;
 }
-
-const subjectPrefix = "cairn checkpoint";
 
 /**
  * Checkpoints of a workspace in a shadow git repository under the data folder
@@ -154,6 +161,8 @@ export class CheckpointTracker {
   async commit(note: CheckpointNote, options: { onlyIfChanged?: boolean; signal?: AbortSignal } = {}): Promise<string | undefined> {
     return this.serial(async () => {
       const repository = this.repository(options.signal);
+      await settleBorrowedObjects(this.gitDir, this.workTree, options.signal);
+      if (!(await this.hasHead()) && !(await pathExists(join(this.gitDir, "index"))) && (await seedShadowIndex(repository))) return this.commitSeeded(note, repository);
       if (options.onlyIfChanged === true && (await this.hasHead())) {
         // Git processes are most of a checkpoint's cost (issue 18): one `git status` when
         // nothing changed, then `commit -a` (plus one `update-index` when files are new).
@@ -164,6 +173,27 @@ export class CheckpointTracker {
       await stageWorkspace(repository);
       return this.commitStaged(note, options);
     });
+  }
+
+  /**
+   * The first checkpoint of a shadow index seeded from the user's (seed-index.ts). Should
+   * the user's index name an object their store lacks, git refuses the commit: the seed
+   * is dropped and the workspace staged from nothing. Then the borrowed objects are copied
+   * in the background (borrowed-objects.ts).
+   */
+  private async commitSeeded(note: CheckpointNote, repository: ShadowRepository): Promise<string | undefined> {
+    let hash: string | undefined;
+    try {
+      await stageWorkspace(repository);
+      hash = await this.commitStaged(note, repository.signal === undefined ? {} : { signal: repository.signal });
+    } catch (error) {
+      if (repository.signal?.aborted === true) throw error;
+      await unseedShadowIndex(this.gitDir);
+      await stageWorkspace(repository);
+      return this.commitStaged(note, repository.signal === undefined ? {} : { signal: repository.signal });
+    }
+    await startLocalizing(this.gitDir);
+    return hash;
   }
 
   /** Checkpoints, newest first; only `taskId`'s when given. */
@@ -209,6 +239,7 @@ export class CheckpointTracker {
   async restoreFiles(hash: string, options: { taskId: string }): Promise<RestoreResult> {
     return this.serial(async () => {
       const target = await this.resolveCommit(hash);
+      await settleBorrowedObjects(this.gitDir, this.workTree);
       await stageWorkspace(this.repository());
       const undoHash = (await this.commitStaged({ taskId: options.taskId, reason: "before-restore" }, {}))!;
       const names = await this.git(["diff", "--cached", "--no-renames", "--name-status", "-z", target]);
@@ -270,7 +301,7 @@ export class CheckpointTracker {
   private async commitStaged(note: CheckpointNote, options: { onlyIfChanged?: boolean; allTracked?: boolean; signal?: AbortSignal }): Promise<string | undefined> {
     const signal = options.signal === undefined ? {} : { signal: options.signal };
     const skipUnchanged = options.onlyIfChanged === true && (await this.hasHead());
-    const message = `${subjectPrefix}: ${note.reason} (task ${note.taskId})\n\n${JSON.stringify(note)}\n`;
+    const message = `${checkpointSubjectPrefix}: ${note.reason} (task ${note.taskId})\n\n${JSON.stringify(note)}\n`;
     // `git commit` starts a second git process (`maintenance run --auto`) after every commit.
     // Turn checkpoints skip it; the task's first checkpoint still lets git tidy up.
     const args = skipUnchanged ? ["-c", "maintenance.auto=false", "-c", "gc.auto=0"] : [];
@@ -282,35 +313,13 @@ export class CheckpointTracker {
       if (/nothing (added )?to commit|no changes added to commit/.test(result.stdout + result.stderr)) return undefined;
       throw new Error(`git commit failed (exit 1): ${(result.stderr || result.stdout).trim()}`);
     }
-    return (await this.headHash()) ?? (await this.git(["rev-parse", "HEAD"], signal)).stdout.trim();
+    return (await readHeadHash(this.gitDir)) ?? (await this.git(["rev-parse", "HEAD"], signal)).stdout.trim();
   }
 
   private async hasHead(): Promise<boolean> {
-    if ((await this.headHash()) !== undefined) return true;
+    if ((await readHeadHash(this.gitDir)) !== undefined) return true;
     const result = await this.git(["rev-parse", "--verify", "--quiet", "HEAD"], { allowExitCodes: [1, 128] });
     return result.exitCode === 0;
-  }
-
-  /**
-   * HEAD's commit read from the shadow repository's files (loose or packed ref):
-   * a git process per lookup is most of a checkpoint's cost. Undefined when unsure.
-   */
-  private async headHash(): Promise<string | undefined> {
-    const read = (path: string): Promise<string | undefined> =>
-      readFile(join(this.gitDir, path), "utf8").then(
-        (text) => text,
-        () => undefined,
-      );
-    const head = (await read("HEAD"))?.trim();
-    if (head === undefined) return undefined;
-    if (/^[0-9a-f]{40}$/.test(head)) return head;
-    const reference = /^ref: (refs\/[^\s]+)$/.exec(head)?.[1];
-    if (reference === undefined) return undefined;
-    const loose = (await read(reference))?.trim();
-    if (loose !== undefined && /^[0-9a-f]{40}$/.test(loose)) return loose;
-    const packed = (await read("packed-refs"))?.split("\n").find((line) => line.endsWith(` ${reference}`));
-    const hash = packed?.split(" ")[0];
-    return hash !== undefined && /^[0-9a-f]{40}$/.test(hash) ? hash : undefined;
   }
 
   private async resolveCommit(reference: string): Promise<string> {
@@ -361,28 +370,4 @@ export class CheckpointTracker {
     await this.queue;
     await rm(join(this.gitDir, "index.lock"), { force: true });
   }
-}
-
-function parseNote(body: string): CheckpointNote | undefined {
-  if (!body.startsWith(subjectPrefix)) return undefined;
-  const json = body.slice(body.indexOf("\n\n") + 2).trim();
-  try {
-    const note = JSON.parse(json) as Partial<CheckpointNote>;
-    if (typeof note.taskId !== "string" || typeof note.reason !== "string") return undefined;
-    return note as CheckpointNote;
-  } catch {
-    return undefined;
-  }
-}
-
-function parseNameStatus(output: string): ChangedFile[] {
-  const parts = output.split("\0");
-  const files: ChangedFile[] = [];
-  for (let index = 0; index + 1 < parts.length; index += 2) {
-    const code = parts[index]!;
-    const path = parts[index + 1]!;
-    const status = code.startsWith("A") ? "added" : code.startsWith("D") ? "deleted" : "modified";
-    files.push({ path, status });
-  }
-  return files;
 }
