@@ -1,5 +1,6 @@
 /** One entry of a git index file, as far as seeding the shadow index needs it. */
 export interface IndexEntry {
+  /** The path's bytes as Latin-1 (one character a byte); `utf8Path` gives the real name. */
   path: string;
   mode: number;
   /** The size git recorded when the file was staged (truncated to 32 bits, as git stores it). */
@@ -15,6 +16,9 @@ export interface IndexSummary {
 }
 
 const gitlinkMode = 0o160000;
+
+/** An entry's path as the file's name (UTF-8). */
+export const utf8Path = (entry: IndexEntry): string => Buffer.from(entry.path, "latin1").toString("utf8");
 
 export const isGitlink = (entry: IndexEntry): boolean => (entry.mode & 0o170000) === gitlinkMode;
 
@@ -47,7 +51,12 @@ export function readIndexSummary(buffer: Buffer): IndexSummary | undefined {
         cursor += 2;
       }
       let name: Buffer;
-      if (version === 4) {
+      const length = flags & 0xfff;
+      if (version !== 4 && length < 0xfff) {
+        // The usual case: the name's length is in the flags, then 1 to 8 NULs pad the entry to a multiple of 8 bytes.
+        name = buffer.subarray(cursor, cursor + length);
+        offset = start + ((cursor - start + length + 8) & ~7);
+      } else if (version === 4) {
         // The name is the previous one minus `strip` bytes, plus a NUL-terminated suffix (git's offset varint).
         let byte = buffer[cursor++]!;
         let strip = byte & 0x7f;
@@ -67,7 +76,8 @@ export function readIndexSummary(buffer: Buffer): IndexSummary | undefined {
         offset = start + ((cursor - start + name.length + 8) & ~7);
       }
       previous = name;
-      entries.push({ path: name.toString("utf8"), mode, size, skipWorktree: (extended & 0x4000) !== 0 });
+      // Latin-1 is a cheap one-to-one view of the bytes: ASCII patterns match it as they match UTF-8 (see utf8Path).
+      entries.push({ path: name.toString("latin1"), mode, size, skipWorktree: (extended & 0x4000) !== 0 });
     }
     const extensions: string[] = [];
     while (offset + 8 <= end) {

@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
 import { lstat, mkdir, readFile, rename, rm, utimes, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { readIndexSummary, isGitlink } from "./index-file.js";
+import { readIndexSummary, isGitlink, utf8Path } from "./index-file.js";
+import { defaultExcludePatterns } from "./default-excludes.js";
 import { runGit } from "./git.js";
 import type { ShadowRepository } from "./staging.js";
 
@@ -74,7 +75,8 @@ async function sameContentRules(workTree: string, user: UserRepository, attribut
  * user's index was written, so every entry git could not yet trust there ("racily
  * clean") is compared by content here too. Entries the shadow never records are
  * dropped: submodules (their files are snapshotted one by one), files over the size
- * limit, and tracked files that cairn's excludes or the .gitignore files ignore.
+ * limit, and tracked files under cairn's default excludes (node_modules/, dist/, ...);
+ * files the user tracks although a .gitignore names them stay, as the user's git keeps them.
  * Returns false (and leaves no trace) when the index cannot be used.
  */
 export async function seedShadowIndex(repository: ShadowRepository): Promise<boolean> {
@@ -86,7 +88,7 @@ export async function seedShadowIndex(repository: ShadowRepository): Promise<boo
   const summary = readIndexSummary(buffer);
   // A split index needs its shared part in the user's git dir; a sparse index or sparse checkout has entries that are not on disk.
   if (summary === undefined || summary.extensions.some((name) => name === "link" || name === "sdir") || summary.entries.some((entry) => entry.skipWorktree)) return false;
-  const attributes = summary.entries.filter((entry) => entry.path === ".gitattributes" || entry.path.endsWith("/.gitattributes")).map((entry) => entry.path);
+  const attributes = summary.entries.filter((entry) => entry.path === ".gitattributes" || entry.path.endsWith("/.gitattributes")).map(utf8Path);
   if (!(await sameContentRules(repository.workTree, user, attributes))) return false;
 
   const alternates = join(repository.gitDir, "objects", "info", "alternates");
@@ -98,18 +100,17 @@ export async function seedShadowIndex(repository: ShadowRepository): Promise<boo
     const second = Math.floor(info.mtimeMs / 1000);
     await utimes(`${shadowIndex}.seed`, second, second);
     await rename(`${shadowIndex}.seed`, shadowIndex);
-    const signal = repository.signal === undefined ? {} : { signal: repository.signal };
-    const ignored = await runGit({ gitDir: repository.gitDir, workTree: repository.workTree, args: ["ls-files", "-z", "--cached", "--ignored", "--exclude-standard"], ...signal });
-    const drop = new Set(ignored.stdout.split("\0").filter((path) => path !== ""));
-    for (const entry of summary.entries) if (isGitlink(entry) || entry.size > repository.maxFileBytes) drop.add(entry.path);
-    // Also drops the user's untracked cache: it was made with the user's excludes.
-    await runGit({
-      gitDir: repository.gitDir,
-      workTree: repository.workTree,
-      args: ["update-index", "--no-untracked-cache", "--force-remove", "-z", "--stdin"],
-      input: [...drop].map((path) => `${path}\0`).join(""),
-      ...signal,
-    });
+    const drop = summary.entries.filter((entry) => isGitlink(entry) || entry.size > repository.maxFileBytes || excludedByDefault(entry.path)).map(utf8Path);
+    // The user's untracked cache was made with the user's excludes: it goes too.
+    if (drop.length > 0 || summary.extensions.includes("UNTR")) {
+      await runGit({
+        gitDir: repository.gitDir,
+        workTree: repository.workTree,
+        args: ["update-index", "--no-untracked-cache", "--force-remove", "-z", "--stdin"],
+        input: drop.map((path) => `${path}\0`).join(""),
+        ...(repository.signal === undefined ? {} : { signal: repository.signal }),
+      });
+    }
     return true;
   } catch (error) {
     await unseedShadowIndex(repository.gitDir);
@@ -117,6 +118,17 @@ export async function seedShadowIndex(repository: ShadowRepository): Promise<boo
     return false;
   }
 }
+
+/** Whether cairn's default excludes (node_modules/, dist/, *.pyc, ...) cover a path. */
+export function excludedByDefault(path: string): boolean {
+  const parts = path.split("/");
+  const name = parts.pop() ?? "";
+  return parts.some((part) => excludedFolders.has(part)) || excludedNames.has(name) || excludedSuffixes.some((suffix) => name.endsWith(suffix));
+}
+
+const excludedFolders = new Set(defaultExcludePatterns.filter((pattern) => pattern.endsWith("/")).map((pattern) => pattern.slice(0, -1)));
+const excludedSuffixes = defaultExcludePatterns.filter((pattern) => pattern.startsWith("*")).map((pattern) => pattern.slice(1));
+const excludedNames = new Set(defaultExcludePatterns.filter((pattern) => !pattern.endsWith("/") && !pattern.startsWith("*")));
 
 /** Undoes a seed that could not be used: the shadow index and the alternate go, the next staging starts from nothing. */
 export async function unseedShadowIndex(gitDir: string): Promise<void> {

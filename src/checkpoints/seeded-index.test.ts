@@ -51,7 +51,8 @@ describe("checkpoints of a git workspace start from the workspace's own index", 
     const { workspace, dataDir } = folders;
     await userRepository(workspace);
     const before = await snapshot(workspace);
-    const tracker = new CheckpointTracker({ workspace, dataDir });
+    // largeIndexBytes 0: turn checkpoints take the large-repository way (git status, update-index, write-tree, commit-tree).
+    const tracker = new CheckpointTracker({ workspace, dataDir, largeIndexBytes: 0 });
     await tracker.init();
     const initial = (await tracker.commit({ taskId: "t", reason: "initial" }))!;
     expect(await borrowsObjects(tracker.gitDir)).toBe(true);
@@ -116,15 +117,19 @@ describe("checkpoints of a git workspace start from the workspace's own index", 
     };
     // Changed right after the user's `git add`, same length, same mtime: the index's stat data still matches.
     await sameSecond("bbbb\n");
-    const tracker = new CheckpointTracker({ workspace, dataDir });
+    const tracker = new CheckpointTracker({ workspace, dataDir, largeIndexBytes: 0 });
     await tracker.init();
     const first = (await tracker.commit({ taskId: "t", reason: "initial" }))!;
-    await sameSecond("cccc\n");
+    // The same after a checkpoint: written (with its own mtime), checkpointed, rewritten at once keeping size and mtime.
+    await writeFile(join(workspace, "same.txt"), "cccc\n");
     const second = (await tracker.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true }))!;
-    expect(second).toBeDefined();
+    await sameSecond("dddd\n");
+    const third = await tracker.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true });
+    expect(third).toBeDefined();
     const show = (hash: string) => execFileSync("git", [`--git-dir=${tracker.gitDir}`, "show", `${hash}:same.txt`], { encoding: "utf8" });
     expect(show(first)).toBe("bbbb\n");
     expect(show(second)).toBe("cccc\n");
+    expect(show(third!)).toBe("dddd\n");
   });
 
   it("leaves out what the user tracks but the excludes ignore and large files, as without an index", async () => {

@@ -5,6 +5,9 @@ import type { ChangedFile, CheckpointNote } from "./tracker.js";
 /** The first words of every checkpoint commit's message. */
 export const checkpointSubjectPrefix = "cairn checkpoint";
 
+/** A checkpoint commit's message: a subject, then the note as JSON. */
+export const checkpointMessage = (note: CheckpointNote): string => `${checkpointSubjectPrefix}: ${note.reason} (task ${note.taskId})\n\n${JSON.stringify(note)}\n`;
+
 /**
  * HEAD's commit read from the shadow repository's files (loose or packed ref):
  * a git process per lookup is most of a checkpoint's cost. Undefined when unsure.

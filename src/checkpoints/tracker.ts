@@ -5,7 +5,7 @@ import { dirname, join, parse, relative, sep } from "node:path";
 import { defaultExcludePatterns } from "./default-excludes.js";
 import { CheckpointUnavailableError, runGit, type GitResult } from "./git.js";
 import { stageNewFiles, stageWorkspace, type ShadowRepository } from "./staging.js";
-import { checkpointSubjectPrefix, parseNameStatus, parseNote, readHeadHash } from "./shadow-records.js";
+import { checkpointMessage, parseNameStatus, parseNote, readHeadHash } from "./shadow-records.js";
 import { seedShadowIndex, unseedShadowIndex } from "./seed-index.js";
 import { settleBorrowedObjects, startLocalizing } from "./borrowed-objects.js";
 
@@ -58,6 +58,8 @@ export interface CheckpointTrackerOptions {
   dataDir: string;
   /** Files larger than this are left out (default 10 MB). */
   maxFileBytes?: number;
+  /** Index size above which turn checkpoints use plumbing (default 1 MB). */
+  largeIndexBytes?: number;
   /** The user's home folder, where checkpoints are refused (default `os.homedir()`). */
   homeFolder?: string;
 }
@@ -71,6 +73,8 @@ export class CheckpointTracker {
   readonly workspace: string;
   readonly dataDir: string;
   readonly maxFileBytes: number;
+  /** Above this index size turn checkpoints commit the index with plumbing instead of `commit -a` (default 1 MB, about 10,000 files). */
+  readonly largeIndexBytes: number;
   private readonly homeFolder: string;
   private resolvedWorkspace: string | undefined;
   private shadowDir: string | undefined;
@@ -81,6 +85,7 @@ export class CheckpointTracker {
     this.workspace = options.workspace;
     this.dataDir = options.dataDir;
     this.maxFileBytes = options.maxFileBytes ?? 10 * 1024 * 1024;
+    this.largeIndexBytes = options.largeIndexBytes ?? 1024 * 1024;
     this.homeFolder = options.homeFolder ?? homedir();
   }
 
@@ -162,13 +167,17 @@ export class CheckpointTracker {
     return this.serial(async () => {
       const repository = this.repository(options.signal);
       await settleBorrowedObjects(this.gitDir, this.workTree, options.signal);
-      if (!(await this.hasHead()) && !(await pathExists(join(this.gitDir, "index"))) && (await seedShadowIndex(repository))) return this.commitSeeded(note, repository);
-      if (options.onlyIfChanged === true && (await this.hasHead())) {
+      const hasHead = await this.hasHead();
+      if (!hasHead && !(await pathExists(join(this.gitDir, "index"))) && (await seedShadowIndex(repository))) return this.commitSeeded(note, repository);
+      // A large index (issue 33): `git status` is the one pass over the work tree; what it names is staged
+      // by path and the index committed as it is, without the second pass of `commit -a`.
+      const large = ((await lstat(join(this.gitDir, "index")).catch(() => undefined))?.size ?? 0) > this.largeIndexBytes;
+      if ((options.onlyIfChanged === true || large) && hasHead) {
         // Git processes are most of a checkpoint's cost (issue 18): one `git status` when
         // nothing changed, then `commit -a` (plus one `update-index` when files are new).
-        const changes = await stageNewFiles(repository);
-        if (changes.kind === "unchanged") return undefined;
-        if (changes.kind === "changed") return this.commitStaged(note, { ...options, allTracked: true });
+        const changes = await stageNewFiles(repository, { stageTracked: large });
+        if (changes.kind === "unchanged" && options.onlyIfChanged === true) return undefined;
+        if (changes.kind !== "unknown") return large ? this.commitIndex(note, options.signal) : this.commitStaged(note, { ...options, allTracked: true });
       }
       await stageWorkspace(repository);
       return this.commitStaged(note, options);
@@ -176,16 +185,18 @@ export class CheckpointTracker {
   }
 
   /**
-   * The first checkpoint of a shadow index seeded from the user's (seed-index.ts). Should
-   * the user's index name an object their store lacks, git refuses the commit: the seed
-   * is dropped and the workspace staged from nothing. Then the borrowed objects are copied
-   * in the background (borrowed-objects.ts).
+   * The first checkpoint of a shadow index seeded from the user's (seed-index.ts): `git
+   * status` finds what changed since the user's last `git add`. Should the user's index
+   * name an object their store lacks, git refuses the tree: the seed is dropped and the
+   * workspace staged from nothing. Then the borrowed objects are copied in the background
+   * (borrowed-objects.ts).
    */
   private async commitSeeded(note: CheckpointNote, repository: ShadowRepository): Promise<string | undefined> {
     let hash: string | undefined;
     try {
-      await stageWorkspace(repository);
-      hash = await this.commitStaged(note, repository.signal === undefined ? {} : { signal: repository.signal });
+      const changes = await stageNewFiles(repository, { stageTracked: true });
+      if (changes.kind === "unknown") await stageWorkspace(repository);
+      hash = await this.commitIndex(note, repository.signal);
     } catch (error) {
       if (repository.signal?.aborted === true) throw error;
       await unseedShadowIndex(this.gitDir);
@@ -194,6 +205,17 @@ export class CheckpointTracker {
     }
     await startLocalizing(this.gitDir);
     return hash;
+  }
+
+  /** Commits the index as it is, with plumbing (`write-tree`, `commit-tree`, `update-ref`): nothing re-reads the work tree. */
+  private async commitIndex(note: CheckpointNote, abort?: AbortSignal): Promise<string> {
+    const signal = abort === undefined ? {} : { signal: abort };
+    const tree = (await this.git(["write-tree"], signal)).stdout.trim();
+    const parent = (await readHeadHash(this.gitDir)) ?? (await this.git(["rev-parse", "--verify", "--quiet", "HEAD"], { ...signal, allowExitCodes: [1, 128] })).stdout.trim();
+    const parents = parent === "" ? [] : ["-p", parent];
+    const commit = (await this.git(["commit-tree", tree, ...parents, "-F", "-"], { ...signal, input: checkpointMessage(note) })).stdout.trim();
+    await this.git(["update-ref", "-m", `cairn checkpoint: ${note.reason}`, "HEAD", commit, ...(parent === "" ? [] : [parent])], signal);
+    return commit;
   }
 
   /** Checkpoints, newest first; only `taskId`'s when given. */
@@ -301,7 +323,7 @@ export class CheckpointTracker {
   private async commitStaged(note: CheckpointNote, options: { onlyIfChanged?: boolean; allTracked?: boolean; signal?: AbortSignal }): Promise<string | undefined> {
     const signal = options.signal === undefined ? {} : { signal: options.signal };
     const skipUnchanged = options.onlyIfChanged === true && (await this.hasHead());
-    const message = `${checkpointSubjectPrefix}: ${note.reason} (task ${note.taskId})\n\n${JSON.stringify(note)}\n`;
+    const message = checkpointMessage(note);
     // `git commit` starts a second git process (`maintenance run --auto`) after every commit.
     // Turn checkpoints skip it; the task's first checkpoint still lets git tidy up.
     const args = skipUnchanged ? ["-c", "maintenance.auto=false", "-c", "gc.auto=0"] : [];
