@@ -164,24 +164,27 @@ export class CheckpointTracker {
    * changed since the last checkpoint; otherwise always makes one (an empty one if need be).
    */
   async commit(note: CheckpointNote, options: { onlyIfChanged?: boolean; signal?: AbortSignal } = {}): Promise<string | undefined> {
-    return this.serial(async () => {
-      const repository = this.repository(options.signal);
-      await settleBorrowedObjects(this.gitDir, this.workTree, options.signal);
-      const hasHead = await this.hasHead();
-      if (!hasHead && !(await pathExists(join(this.gitDir, "index"))) && (await seedShadowIndex(repository))) return this.commitSeeded(note, repository);
-      // A large index (issue 33): `git status` is the one pass over the work tree; what it names is staged
-      // by path and the index committed as it is, without the second pass of `commit -a`.
-      const large = ((await lstat(join(this.gitDir, "index")).catch(() => undefined))?.size ?? 0) > this.largeIndexBytes;
-      if ((options.onlyIfChanged === true || large) && hasHead) {
-        // Git processes are most of a checkpoint's cost (issue 18): one `git status` when
-        // nothing changed, then `commit -a` (plus one `update-index` when files are new).
-        const changes = await stageNewFiles(repository, { stageTracked: large });
-        if (changes.kind === "unchanged" && options.onlyIfChanged === true) return undefined;
-        if (changes.kind !== "unknown") return large ? this.commitIndex(note, options.signal) : this.commitStaged(note, { ...options, allTracked: true });
-      }
-      await stageWorkspace(repository);
-      return this.commitStaged(note, options);
-    });
+    return this.serial(() => this.snapshot(note, options));
+  }
+
+  /** `commit`, inside the queue. */
+  private async snapshot(note: CheckpointNote, options: { onlyIfChanged?: boolean; signal?: AbortSignal }): Promise<string | undefined> {
+    const repository = this.repository(options.signal);
+    await settleBorrowedObjects(this.gitDir, this.workTree, options.signal);
+    const hasHead = await this.hasHead();
+    if (!hasHead && !(await pathExists(join(this.gitDir, "index"))) && (await seedShadowIndex(repository))) return this.commitSeeded(note, repository);
+    // A large index (issue 33): `git status` is the one pass over the work tree; what it names is staged
+    // by path and the index committed as it is, without the second pass of `commit -a`.
+    const large = ((await lstat(join(this.gitDir, "index")).catch(() => undefined))?.size ?? 0) > this.largeIndexBytes;
+    if ((options.onlyIfChanged === true || large) && hasHead) {
+      // Git processes are most of a checkpoint's cost (issue 18): one `git status` when
+      // nothing changed, then `commit -a` (plus one `update-index` when files are new).
+      const changes = await stageNewFiles(repository, { stageTracked: large });
+      if (changes.kind === "unchanged" && options.onlyIfChanged === true) return undefined;
+      if (changes.kind !== "unknown") return large ? this.commitIndex(note, options.signal) : this.commitStaged(note, { ...options, allTracked: true });
+    }
+    await stageWorkspace(repository);
+    return this.commitStaged(note, options);
   }
 
   /**
@@ -261,9 +264,7 @@ export class CheckpointTracker {
   async restoreFiles(hash: string, options: { taskId: string }): Promise<RestoreResult> {
     return this.serial(async () => {
       const target = await this.resolveCommit(hash);
-      await settleBorrowedObjects(this.gitDir, this.workTree);
-      await stageWorkspace(this.repository());
-      const undoHash = (await this.commitStaged({ taskId: options.taskId, reason: "before-restore" }, {}))!;
+      const undoHash = (await this.snapshot({ taskId: options.taskId, reason: "before-restore" }, {}))!;
       const names = await this.git(["diff", "--cached", "--no-renames", "--name-status", "-z", target]);
       const restored: string[] = [];
       const removed: string[] = [];
@@ -291,9 +292,16 @@ export class CheckpointTracker {
         await unlink(join(this.workTree, path)).catch(() => {});
         await this.removeEmptyParents(path);
       }
-      await stageWorkspace(this.repository());
+      await this.stageAfterRestore();
       return { undoHash, restored, removed, skippedLarge };
     });
+  }
+
+  /** The index brought up to the restored files: by `git status` and paths where the index is large, else `add -A`. */
+  private async stageAfterRestore(): Promise<void> {
+    const large = ((await lstat(join(this.gitDir, "index")).catch(() => undefined))?.size ?? 0) > this.largeIndexBytes;
+    if (large && (await stageNewFiles(this.repository(), { stageTracked: true })).kind !== "unknown") return;
+    await stageWorkspace(this.repository());
   }
 
   private get workTree(): string {
