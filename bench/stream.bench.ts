@@ -219,6 +219,12 @@ for (const provider of providers) {
         `  ${side}: CPU ${ratio.toFixed(2)}x (goal <= ${cpuGoal}x) ${verdict(ratio <= cpuGoal)}; RSS ${extra >= 0 ? "+" : ""}${extra.toFixed(0)} MB (goal <= +20 MB) ${verdict(extra <= 20)}; --json output ${mib(stdout).toFixed(2)} MiB (goal <= 2.2 MiB) ${verdict(mib(stdout) <= 2.2)}`,
       );
     }
+    // Issue 33: the checkpoint work overlaps the stream, so with checkpoints on the answer ends about when the floor's does.
+    const floorWall = median(floorRuns.map((run) => run.wallMs));
+    const onWall = median((samples.get(keyOf(provider, protocol, "checkpoints on")) ?? []).map((run) => run.wallMs));
+    const offWall = median((samples.get(keyOf(provider, protocol, "checkpoints off")) ?? []).map((run) => run.wallMs));
+    const wallRatio = onWall / floorWall;
+    goals.push(`  wall time: checkpoints on ${wallRatio.toFixed(2)}x the floor (goal <= 1.1x) ${verdict(wallRatio <= 1.1)}${Number.isNaN(offWall) ? "" : `; on / off ${(onWall / offWall).toFixed(2)}x`}`);
     for (const line of goals) console.log(line);
     // The spread shows how far one median can be trusted on a shared machine.
     console.log(`  CPU ms of each run, in run order: ${sides.map((side) => `${side} ${(samples.get(keyOf(provider, protocol, side)) ?? []).map((run) => run.cpuMs.toFixed(0)).join(" ")}`).join("; ")}`);

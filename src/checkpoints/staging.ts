@@ -204,7 +204,7 @@ export type WorkspaceChanges =
  * Nested repositories hide their new files from `git status`, so with any of
  * them the answer is "unknown" and the caller stages everything as before.
  */
-export async function stageNewFiles(repository: ShadowRepository): Promise<WorkspaceChanges> {
+export async function stageNewFiles(repository: ShadowRepository, options: { stageTracked?: boolean } = {}): Promise<WorkspaceChanges> {
   const exclusions = await readOwnExclusions(repository);
   if (exclusions.stale || exclusions.nested.size > 0) return { kind: "unknown" };
   const status = await runGit({
@@ -218,11 +218,13 @@ export async function stageNewFiles(repository: ShadowRepository): Promise<Works
   // Porcelain v1: two status letters, a space, the path; "??" marks an untracked one.
   const untracked = entries.filter((entry) => entry.startsWith("?? ")).map((entry) => entry.slice(3));
   const trackedChanged = untracked.length < entries.length;
-  if (untracked.length === 0) return { kind: "changed" };
+  // With `stageTracked`, files changed in the work tree (second letter) are staged here too, for a commit of the index as it is.
+  const tracked = options.stageTracked === true ? entries.filter((entry) => !entry.startsWith("?? ") && entry[1] !== " ").map((entry) => entry.slice(3)) : [];
+  if (untracked.length === 0 && tracked.length === 0) return trackedChanged ? { kind: "changed" } : { kind: "unchanged" };
   const largeBefore = exclusions.large.size;
   const { files, newNested } = await classifyUntracked(repository, untracked, exclusions);
   if (newNested) return { kind: "unknown" };
   if (exclusions.large.size !== largeBefore) await writeOwnExclusions(exclusions, repository.gitDir);
-  if (files.length > 0) await addPaths(repository, files);
+  if (files.length + tracked.length > 0) await addPaths(repository, [...tracked, ...files]);
   return files.length > 0 || trackedChanged ? { kind: "changed" } : { kind: "unchanged" };
 }

@@ -1,10 +1,19 @@
 import { createHash } from "node:crypto";
-import { appendFile, mkdir, readFile, realpath, rm, rmdir, unlink, writeFile, lstat } from "node:fs/promises";
+import { appendFile, mkdir, realpath, rm, rmdir, unlink, writeFile, lstat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, parse, relative, sep } from "node:path";
 import { defaultExcludePatterns } from "./default-excludes.js";
 import { CheckpointUnavailableError, runGit, type GitResult } from "./git.js";
 import { stageNewFiles, stageWorkspace, type ShadowRepository } from "./staging.js";
+import { checkpointMessage, parseNameStatus, parseNote, readHeadHash } from "./shadow-records.js";
+import { seedShadowIndex, unseedShadowIndex } from "./seed-index.js";
+import { settleBorrowedObjects, startLocalizing } from "./borrowed-objects.js";
+
+const pathExists = (path: string): Promise<boolean> =>
+  lstat(path).then(
+    () => true,
+    () => false,
+  );
 
 export type CheckpointReason = "initial" | "turn" | "completion" | "before-restore";
 
@@ -49,11 +58,11 @@ export interface CheckpointTrackerOptions {
   dataDir: string;
   /** Files larger than this are left out (default 10 MB). */
   maxFileBytes?: number;
+  /** Index size above which turn checkpoints use plumbing (default 1 MB). */
+  largeIndexBytes?: number;
   /** The user's home folder, where checkpoints are refused (default `os.homedir()`). */
   homeFolder?: string;
 }
-
-const subjectPrefix = "cairn checkpoint";
 
 /**
  * Checkpoints of a workspace in a shadow git repository under the data folder
@@ -64,6 +73,8 @@ export class CheckpointTracker {
   readonly workspace: string;
   readonly dataDir: string;
   readonly maxFileBytes: number;
+  /** Above this index size turn checkpoints commit the index with plumbing instead of `commit -a` (default 1 MB, about 10,000 files). */
+  readonly largeIndexBytes: number;
   private readonly homeFolder: string;
   private resolvedWorkspace: string | undefined;
   private shadowDir: string | undefined;
@@ -74,6 +85,7 @@ export class CheckpointTracker {
     this.workspace = options.workspace;
     this.dataDir = options.dataDir;
     this.maxFileBytes = options.maxFileBytes ?? 10 * 1024 * 1024;
+    this.largeIndexBytes = options.largeIndexBytes ?? 1024 * 1024;
     this.homeFolder = options.homeFolder ?? homedir();
   }
 
@@ -152,18 +164,61 @@ export class CheckpointTracker {
    * changed since the last checkpoint; otherwise always makes one (an empty one if need be).
    */
   async commit(note: CheckpointNote, options: { onlyIfChanged?: boolean; signal?: AbortSignal } = {}): Promise<string | undefined> {
-    return this.serial(async () => {
-      const repository = this.repository(options.signal);
-      if (options.onlyIfChanged === true && (await this.hasHead())) {
-        // Git processes are most of a checkpoint's cost (issue 18): one `git status` when
-        // nothing changed, then `commit -a` (plus one `update-index` when files are new).
-        const changes = await stageNewFiles(repository);
-        if (changes.kind === "unchanged") return undefined;
-        if (changes.kind === "changed") return this.commitStaged(note, { ...options, allTracked: true });
-      }
+    return this.serial(() => this.snapshot(note, options));
+  }
+
+  /** `commit`, inside the queue. */
+  private async snapshot(note: CheckpointNote, options: { onlyIfChanged?: boolean; signal?: AbortSignal }): Promise<string | undefined> {
+    const repository = this.repository(options.signal);
+    await settleBorrowedObjects(this.gitDir, this.workTree, options.signal);
+    const hasHead = await this.hasHead();
+    if (!hasHead && !(await pathExists(join(this.gitDir, "index"))) && (await seedShadowIndex(repository))) return this.commitSeeded(note, repository);
+    // A large index (issue 33): `git status` is the one pass over the work tree; what it names is staged
+    // by path and the index committed as it is, without the second pass of `commit -a`.
+    const large = ((await lstat(join(this.gitDir, "index")).catch(() => undefined))?.size ?? 0) > this.largeIndexBytes;
+    if ((options.onlyIfChanged === true || large) && hasHead) {
+      // Git processes are most of a checkpoint's cost (issue 18): one `git status` when
+      // nothing changed, then `commit -a` (plus one `update-index` when files are new).
+      const changes = await stageNewFiles(repository, { stageTracked: large });
+      if (changes.kind === "unchanged" && options.onlyIfChanged === true) return undefined;
+      if (changes.kind !== "unknown") return large ? this.commitIndex(note, options.signal) : this.commitStaged(note, { ...options, allTracked: true });
+    }
+    await stageWorkspace(repository);
+    return this.commitStaged(note, options);
+  }
+
+  /**
+   * The first checkpoint of a shadow index seeded from the user's (seed-index.ts): `git
+   * status` finds what changed since the user's last `git add`. Should the user's index
+   * name an object their store lacks, git refuses the tree: the seed is dropped and the
+   * workspace staged from nothing. Then the borrowed objects are copied in the background
+   * (borrowed-objects.ts).
+   */
+  private async commitSeeded(note: CheckpointNote, repository: ShadowRepository): Promise<string | undefined> {
+    let hash: string | undefined;
+    try {
+      const changes = await stageNewFiles(repository, { stageTracked: true });
+      if (changes.kind === "unknown") await stageWorkspace(repository);
+      hash = await this.commitIndex(note, repository.signal);
+    } catch (error) {
+      if (repository.signal?.aborted === true) throw error;
+      await unseedShadowIndex(this.gitDir);
       await stageWorkspace(repository);
-      return this.commitStaged(note, options);
-    });
+      return this.commitStaged(note, repository.signal === undefined ? {} : { signal: repository.signal });
+    }
+    await startLocalizing(this.gitDir);
+    return hash;
+  }
+
+  /** Commits the index as it is, with plumbing (`write-tree`, `commit-tree`, `update-ref`): nothing re-reads the work tree. */
+  private async commitIndex(note: CheckpointNote, abort?: AbortSignal): Promise<string> {
+    const signal = abort === undefined ? {} : { signal: abort };
+    const tree = (await this.git(["write-tree"], signal)).stdout.trim();
+    const parent = (await readHeadHash(this.gitDir)) ?? (await this.git(["rev-parse", "--verify", "--quiet", "HEAD"], { ...signal, allowExitCodes: [1, 128] })).stdout.trim();
+    const parents = parent === "" ? [] : ["-p", parent];
+    const commit = (await this.git(["commit-tree", tree, ...parents, "-F", "-"], { ...signal, input: checkpointMessage(note) })).stdout.trim();
+    await this.git(["update-ref", "-m", `cairn checkpoint: ${note.reason}`, "HEAD", commit, ...(parent === "" ? [] : [parent])], signal);
+    return commit;
   }
 
   /** Checkpoints, newest first; only `taskId`'s when given. */
@@ -209,8 +264,7 @@ export class CheckpointTracker {
   async restoreFiles(hash: string, options: { taskId: string }): Promise<RestoreResult> {
     return this.serial(async () => {
       const target = await this.resolveCommit(hash);
-      await stageWorkspace(this.repository());
-      const undoHash = (await this.commitStaged({ taskId: options.taskId, reason: "before-restore" }, {}))!;
+      const undoHash = (await this.snapshot({ taskId: options.taskId, reason: "before-restore" }, {}))!;
       const names = await this.git(["diff", "--cached", "--no-renames", "--name-status", "-z", target]);
       const restored: string[] = [];
       const removed: string[] = [];
@@ -238,9 +292,16 @@ export class CheckpointTracker {
         await unlink(join(this.workTree, path)).catch(() => {});
         await this.removeEmptyParents(path);
       }
-      await stageWorkspace(this.repository());
+      await this.stageAfterRestore();
       return { undoHash, restored, removed, skippedLarge };
     });
+  }
+
+  /** The index brought up to the restored files: by `git status` and paths where the index is large, else `add -A`. */
+  private async stageAfterRestore(): Promise<void> {
+    const large = ((await lstat(join(this.gitDir, "index")).catch(() => undefined))?.size ?? 0) > this.largeIndexBytes;
+    if (large && (await stageNewFiles(this.repository(), { stageTracked: true })).kind !== "unknown") return;
+    await stageWorkspace(this.repository());
   }
 
   private get workTree(): string {
@@ -270,7 +331,7 @@ export class CheckpointTracker {
   private async commitStaged(note: CheckpointNote, options: { onlyIfChanged?: boolean; allTracked?: boolean; signal?: AbortSignal }): Promise<string | undefined> {
     const signal = options.signal === undefined ? {} : { signal: options.signal };
     const skipUnchanged = options.onlyIfChanged === true && (await this.hasHead());
-    const message = `${subjectPrefix}: ${note.reason} (task ${note.taskId})\n\n${JSON.stringify(note)}\n`;
+    const message = checkpointMessage(note);
     // `git commit` starts a second git process (`maintenance run --auto`) after every commit.
     // Turn checkpoints skip it; the task's first checkpoint still lets git tidy up.
     const args = skipUnchanged ? ["-c", "maintenance.auto=false", "-c", "gc.auto=0"] : [];
@@ -282,35 +343,13 @@ export class CheckpointTracker {
       if (/nothing (added )?to commit|no changes added to commit/.test(result.stdout + result.stderr)) return undefined;
       throw new Error(`git commit failed (exit 1): ${(result.stderr || result.stdout).trim()}`);
     }
-    return (await this.headHash()) ?? (await this.git(["rev-parse", "HEAD"], signal)).stdout.trim();
+    return (await readHeadHash(this.gitDir)) ?? (await this.git(["rev-parse", "HEAD"], signal)).stdout.trim();
   }
 
   private async hasHead(): Promise<boolean> {
-    if ((await this.headHash()) !== undefined) return true;
+    if ((await readHeadHash(this.gitDir)) !== undefined) return true;
     const result = await this.git(["rev-parse", "--verify", "--quiet", "HEAD"], { allowExitCodes: [1, 128] });
     return result.exitCode === 0;
-  }
-
-  /**
-   * HEAD's commit read from the shadow repository's files (loose or packed ref):
-   * a git process per lookup is most of a checkpoint's cost. Undefined when unsure.
-   */
-  private async headHash(): Promise<string | undefined> {
-    const read = (path: string): Promise<string | undefined> =>
-      readFile(join(this.gitDir, path), "utf8").then(
-        (text) => text,
-        () => undefined,
-      );
-    const head = (await read("HEAD"))?.trim();
-    if (head === undefined) return undefined;
-    if (/^[0-9a-f]{40}$/.test(head)) return head;
-    const reference = /^ref: (refs\/[^\s]+)$/.exec(head)?.[1];
-    if (reference === undefined) return undefined;
-    const loose = (await read(reference))?.trim();
-    if (loose !== undefined && /^[0-9a-f]{40}$/.test(loose)) return loose;
-    const packed = (await read("packed-refs"))?.split("\n").find((line) => line.endsWith(` ${reference}`));
-    const hash = packed?.split(" ")[0];
-    return hash !== undefined && /^[0-9a-f]{40}$/.test(hash) ? hash : undefined;
   }
 
   private async resolveCommit(reference: string): Promise<string> {
@@ -361,28 +400,4 @@ export class CheckpointTracker {
     await this.queue;
     await rm(join(this.gitDir, "index.lock"), { force: true });
   }
-}
-
-function parseNote(body: string): CheckpointNote | undefined {
-  if (!body.startsWith(subjectPrefix)) return undefined;
-  const json = body.slice(body.indexOf("\n\n") + 2).trim();
-  try {
-    const note = JSON.parse(json) as Partial<CheckpointNote>;
-    if (typeof note.taskId !== "string" || typeof note.reason !== "string") return undefined;
-    return note as CheckpointNote;
-  } catch {
-    return undefined;
-  }
-}
-
-function parseNameStatus(output: string): ChangedFile[] {
-  const parts = output.split("\0");
-  const files: ChangedFile[] = [];
-  for (let index = 0; index + 1 < parts.length; index += 2) {
-    const code = parts[index]!;
-    const path = parts[index + 1]!;
-    const status = code.startsWith("A") ? "added" : code.startsWith("D") ? "deleted" : "modified";
-    files.push({ path, status });
-  }
-  return files;
 }

@@ -1,0 +1,146 @@
+/**
+ * Checkpoints on a large repository (issue 33): 50,000 files, about 400 MB, committed,
+ * with untracked and ignored files (bench/large-repo/repository.ts, made once under
+ * os.tmpdir() and kept). Per round, with a fresh data folder (a new shadow repository):
+ * the task's first checkpoint, a later one after three files changed and one was
+ * created, a restore to the first, and the first checkpoint of a second task (the
+ * shadow repository kept). Then a short task through `bin/cairn run` on the scripted
+ * model (write a file, edit one, complete) with checkpoints on (fresh data folder, and
+ * kept from the previous run) against `--no-checkpoints`, interleaved; wall time.
+ * Goals: first checkpoint <= 2 s, later <= 0.5 s, short task on / off <= 1.3x.
+ * Environment: BENCH_REPETITIONS (default 3), BENCH_LARGE_FILES (default 50000), CAIRN_BENCH_BIN.
+ * Run with `npm run bench -- checkpoints-large`. Exits with 1 when a goal is missed.
+ */
+import { spawn } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { CheckpointTracker } from "../src/checkpoints/tracker.js";
+import { content, fileCount, filePath, largeRepository } from "./large-repo/repository.js";
+
+const rounds = Number(process.env["BENCH_REPETITIONS"] ?? 3);
+const bin = process.env["CAIRN_BENCH_BIN"] ?? fileURLToPath(new URL("../bin/cairn", import.meta.url));
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
+  const start = performance.now();
+  const result = await work();
+  return [result, performance.now() - start];
+};
+
+/** The background copy of objects borrowed from the user's store (absent before issue 33): waited for between rounds, untimed. */
+async function waitForCopy(gitDir: string): Promise<number> {
+  const module = (await import("../src/checkpoints/borrowed-objects.js").catch(() => undefined)) as { waitForLocalCopy?: (gitDir: string, timeoutMs: number) => Promise<boolean> } | undefined;
+  if (module?.waitForLocalCopy === undefined) return 0;
+  const [, ms] = await timed(() => module.waitForLocalCopy!(gitDir, 600_000));
+  return ms;
+}
+
+const workspace = await largeRepository();
+const root = await mkdtemp(join(tmpdir(), "cairn-bench-checkpoints-large-"));
+const changed = [1, 2, 3].map((index) => filePath(index * 997));
+const results = { first: [] as number[], later: [] as number[], restore: [] as number[], secondTask: [] as number[], copy: [] as number[] };
+let failures = 0;
+try {
+  for (let round = 0; round < rounds; round += 1) {
+    const dataDir = join(root, `data-${round}`);
+    const tracker = new CheckpointTracker({ workspace, dataDir });
+    const [initial, first] = await timed(async () => {
+      await tracker.init();
+      return (await tracker.commit({ taskId: "bench", reason: "initial" }))!;
+    });
+    results.first.push(first);
+    const copyStarted = performance.now();
+    for (const path of changed) await writeFile(join(workspace, path), `${content(0)}changed in round ${round}\n`);
+    await writeFile(join(workspace, "created.txt"), `created in round ${round}\n`);
+    results.later.push((await timed(() => tracker.commit({ taskId: "bench", reason: "turn" }, { onlyIfChanged: true })))[1]);
+    results.restore.push((await timed(() => tracker.restoreFiles(initial, { taskId: "bench" })))[1]);
+    const waited = await waitForCopy(tracker.gitDir);
+    results.copy.push(waited === 0 ? 0 : performance.now() - copyStarted);
+    const second = new CheckpointTracker({ workspace, dataDir });
+    results.secondTask.push(
+      (
+        await timed(async () => {
+          await second.init();
+          return second.commit({ taskId: "bench-2", reason: "initial" });
+        })
+      )[1],
+    );
+  }
+
+  // The short task: a scripted model over HTTP, one write, one edit, completion.
+  const runs = rounds * 3 + 1;
+  const turns = [
+    { text: "<write_to_file>\n<path>written.txt</path>\n<content>\nwritten by the task\n</content>\n</write_to_file>" },
+    { text: `<replace_in_file>\n<path>${filePath(0)}</path>\n<diff>\n------- SEARCH\none 0\n=======\nONE 0\n+++++++ REPLACE\n</diff>\n</replace_in_file>` },
+    { text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>" },
+  ];
+  const scenarioFile = join(root, "scenario.json");
+  await writeFile(scenarioFile, JSON.stringify({ chunkSize: 64, turns: Array.from({ length: runs }, () => turns).flat() }));
+  const server = spawn(process.execPath, [bin, "mock-llm", "--scenario", scenarioFile], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    server.stdout.setEncoding("utf8");
+    server.stdout.on("data", (data: string) => {
+      const match = /listening on (\S+)/.exec(data);
+      if (match?.[1]) resolve(match[1]);
+    });
+    server.on("exit", () => reject(new Error("mock-llm exited")));
+  });
+  const kept = join(root, "kept-data");
+  const task = async (mode: "off" | "on, new shadow" | "on, kept shadow", index: number): Promise<number> => {
+    const dataDir = mode === "on, kept shadow" ? kept : join(root, `task-data-${index}`);
+    await mkdir(join(root, "config"), { recursive: true });
+    const args = [bin, "run", "--yes", "--json", ...(mode === "off" ? ["--no-checkpoints"] : []), "--provider", "anthropic", "--base-url", url, "--api-key", "bench", "write and edit"];
+    const [status, ms] = await timed(
+      () =>
+        new Promise<number | null>((resolve) => {
+          const child = spawn(process.execPath, args, { cwd: workspace, stdio: "ignore", env: { ...process.env, CAIRN_HOME: dataDir, XDG_CONFIG_HOME: join(root, "config") } });
+          child.on("exit", resolve);
+        }),
+    );
+    if (status !== 0) throw new Error(`cairn run (${mode}) exited with ${status}`);
+    await writeFile(join(workspace, filePath(0)), content(0));
+    await rm(join(workspace, "written.txt"), { force: true });
+    return ms;
+  };
+  const taskTimes = new Map<string, number[]>();
+  try {
+    await task("on, kept shadow", 0); // warm-up, and the kept shadow repository's first task
+    const modes = ["off", "on, new shadow", "on, kept shadow"] as const;
+    for (let round = 0; round < rounds; round += 1) {
+      for (const [offset] of modes.entries()) {
+        const mode = modes[(offset + round) % modes.length]!;
+        taskTimes.set(mode, [...(taskTimes.get(mode) ?? []), await task(mode, round * 3 + offset + 1)]);
+      }
+    }
+  } finally {
+    server.kill();
+  }
+
+  const seconds = (values: number[]): string => `${(median(values) / 1000).toFixed(2)} s`;
+  console.log(`${fileCount} files, ${workspace}; ${rounds} rounds, medians (wall time)`);
+  console.log(`first checkpoint (new shadow repository): ${seconds(results.first)}   [${results.first.map((ms) => ms.toFixed(0)).join(", ")} ms]`);
+  console.log(`later checkpoint (3 edited, 1 new):       ${seconds(results.later)}   [${results.later.map((ms) => ms.toFixed(0)).join(", ")} ms]`);
+  console.log(`restore to the first:                     ${seconds(results.restore)}   [${results.restore.map((ms) => ms.toFixed(0)).join(", ")} ms]`);
+  console.log(`first checkpoint of a second task:        ${seconds(results.secondTask)}   [${results.secondTask.map((ms) => ms.toFixed(0)).join(", ")} ms]`);
+  if (results.copy.some((ms) => ms > 0)) console.log(`background copy of the borrowed objects done after: ${seconds(results.copy)} (untimed above)`);
+  const off = median(taskTimes.get("off")!);
+  for (const mode of ["off", "on, new shadow", "on, kept shadow"]) {
+    const times = taskTimes.get(mode)!;
+    console.log(`short task (write, edit, complete), checkpoints ${mode.padEnd(16)} ${seconds(times)}  ${(median(times) / off).toFixed(2)}x   [${times.map((ms) => ms.toFixed(0)).join(", ")} ms]`);
+  }
+  const goal = (name: string, pass: boolean): void => {
+    if (!pass) failures += 1;
+    console.log(`${name}: ${pass ? "PASS" : "FAIL"}`);
+  };
+  goal("first checkpoint <= 2 s", median(results.first) <= 2000);
+  goal("later checkpoint <= 0.5 s", median(results.later) <= 500);
+  goal("short task, checkpoints on (new shadow) / off <= 1.3x", median(taskTimes.get("on, new shadow")!) / off <= 1.3);
+} finally {
+  await rm(root, { recursive: true, force: true });
+}
+process.exitCode = failures === 0 ? 0 : 1;
