@@ -59,5 +59,6 @@ export async function readTask(taskId: string, place: Place = {}): Promise<TaskR
 
 /** Every task of the data folder, newest first, as `cairn history` lists them. */
 export async function listTasks(place: Place = {}): Promise<TaskSummary[]> {
-  return (await storeFor(place)).list();
+  // The store lists in the order tasks were started; the newest is what a caller wants first, as in `cairn history`.
+  return (await storeFor(place)).list().then((rows) => rows.reverse());
 }

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import { startScriptedServer, type ScriptedServer } from "../llm/scripted/server.js";
 import { temporaryFolder } from "../test-support/temporary-folder.js";
+import { TaskStore } from "../store/task-store.js";
 import { everythingEntry } from "../mcp/test-support/servers.js";
 import { JsonEventReader } from "../ui/headless/json-events-reader.js";
 import { z } from "zod";
@@ -150,6 +151,16 @@ describe("the SDK", () => {
     expect(record).toMatchObject({ taskId, task: "A long task", status: "completed" });
     expect(record.messages.map((message) => message.text)).toEqual(expect.arrayContaining(["Please finish now.", "Finished after the resume."]));
     expect((await listTasks({ dataDir: slow.options.dataDir })).map((row) => row.taskId)).toEqual([taskId]);
+  });
+
+  it("listTasks lists the data folder's tasks newest first", async () => {
+    const folder = await temporaryFolder("cairn-sdk-list-");
+    folders.push(folder);
+    const dataDir = folder.path;
+    const store = new TaskStore({ dataDir });
+    await (await store.create({ task: "the older task", workspace: dataDir, createdAt: 1_000_000 })).close();
+    await (await store.create({ task: "the newer task", workspace: dataDir, createdAt: 2_000_000 })).close();
+    expect((await listTasks({ dataDir })).map((row) => row.title)).toEqual(["the newer task", "the older task"]);
   });
 
   it("budgets stop the task with the budget status; bad options and unknown tasks are typed errors", async () => {
