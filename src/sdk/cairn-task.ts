@@ -120,6 +120,7 @@ export class CairnTask implements AsyncIterable<CairnEvent> {
       ...(options.tools ? { tools: options.tools } : {}),
       ...(options.hooks ? { hooks: (await import("../hooks/callback-hooks.js")).callbackHooks(options.hooks) } : {}),
       ...(options.appendSystemPrompt ? { systemPromptAddition: options.appendSystemPrompt } : {}),
+      ...(options.env ? { baseEnvironment: options.env } : {}),
       ...(options.mcpServers ? { extraMcpServers: await mcpServersOf(options.mcpServers, settings.cwd) } : {}),
     });
     this.#session = session;

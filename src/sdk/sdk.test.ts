@@ -153,6 +153,19 @@ describe("the SDK", () => {
     expect((await listTasks({ dataDir: slow.options.dataDir })).map((row) => row.taskId)).toEqual([taskId]);
   });
 
+  it("commands start from the env the caller gives, with its secret-looking variables left out", async () => {
+    const command = 'echo "probe=$CAIRN_SDK_PROBE home=$HOME token=[$DEPLOY_TOKEN]"';
+    const { options, server } = await setUp([{ text: `<execute_command><command>${command}</command><requires_approval>false</requires_approval></execute_command>` }, { text: complete("Done.") }]);
+    const env = { ...options.env, CAIRN_SDK_PROBE: "from-the-caller", DEPLOY_TOKEN: "s3cr3t-value-123456" };
+    const result = await startTask("Show the environment", { ...options, env, canUseTool: () => ({ behavior: "allow" }) }).result;
+    expect(result.status).toBe("completed");
+    const fed = requestText(server, 1);
+    expect(fed).toContain("probe=from-the-caller");
+    expect(fed).toContain(`home=${options.env!["HOME"]}`);
+    expect(fed).toContain("token=[]");
+    expect(fed).not.toContain("s3cr3t-value-123456");
+  });
+
   it("listTasks lists the data folder's tasks newest first", async () => {
     const folder = await temporaryFolder("cairn-sdk-list-");
     folders.push(folder);

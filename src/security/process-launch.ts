@@ -45,6 +45,8 @@ export interface LaunchPolicy {
   allowEnv: readonly string[];
   /** Variables the settings set for every child (Claude Code's `env`), after scrubbing. */
   environment?: Readonly<Record<string, string>>;
+  /** The environment children start from, before scrubbing (an SDK caller's `env`); default: this process's. */
+  baseEnvironment?: NodeJS.ProcessEnv;
   sandbox: SandboxLauncher | undefined;
 }
 
@@ -66,7 +68,8 @@ export function launchProcess(options: {
   /** Files the process runs that must stay readable in the sandbox (the scripts of the user's own hooks), wherever they are. */
   visible?: readonly string[];
 }): Launch {
-  const env = { ...scrubEnvironment(options.baseEnv ?? environmentWithSecrets(), options.policy?.allowEnv ?? []), ...options.policy?.environment, ...options.extraEnv };
+  const base = options.baseEnv ?? options.policy?.baseEnvironment ?? environmentWithSecrets();
+  const env = { ...scrubEnvironment(base, options.policy?.allowEnv ?? []), ...options.policy?.environment, ...options.extraEnv };
   const sandbox = options.policy?.sandbox;
   if (sandbox === undefined) return { file: options.program, args: options.args, env, release: () => [] };
   const usable = checkBubblewrap();

@@ -124,6 +124,8 @@ export function createSessionSecurity(options: {
   resumedMessages?: ReadonlyArray<UiMessage>;
   /** What the task spent before this run (`budgetSoFar`); else counted from `resumedMessages`. */
   resumedBudget?: BudgetSoFar;
+  /** The environment the session's processes start from (an SDK caller's `env`); default: this process's. */
+  baseEnvironment?: NodeJS.ProcessEnv;
 }): SessionSecurity {
   const { settings } = options;
   if (settings.sandbox !== "off") {
@@ -133,8 +135,9 @@ export function createSessionSecurity(options: {
   }
   const rules = new PermissionRules(settings.permissions, settings.cwd);
   const outputFolder = join(settings.dataDir, "outputs", `${new Date().toISOString().slice(0, 10)}-${randomBytes(6).toString("hex")}`);
-  const launchPolicy = launchPolicyFor(settings, { rules, readableInDataDir: outputFolder });
-  const redactor = new SecretRedactor([options.apiKey, ...secretValues(environmentWithSecrets())]);
+  const launchPolicy = launchPolicyFor(settings, { rules, readableInDataDir: outputFolder, baseEnvironment: options.baseEnvironment });
+  // Secrets of either environment never reach the model or the log.
+  const redactor = new SecretRedactor([options.apiKey, ...secretValues(environmentWithSecrets()), ...(options.baseEnvironment === undefined ? [] : secretValues(options.baseEnvironment))]);
   const hasLimits = Object.values(settings.budget).some((limit) => limit !== undefined);
   const budget = hasLimits ? new TaskBudget(settings.budget, options.resumedBudget ?? countSoFar(options.resumedMessages ?? [])) : undefined;
   const releases: Array<() => void> = [];

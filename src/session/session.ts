@@ -90,6 +90,8 @@ export interface SessionOptions {
   hooks?: HookDefinition[];
   /** Text appended to the system prompt (the SDK's `appendSystemPrompt`). */
   systemPromptAddition?: string;
+  /** The environment commands, hooks and MCP servers start from (the SDK's `env`); default: this process's. */
+  baseEnvironment?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -151,7 +153,13 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
       usedSoFar && Object.keys(settings.budget).length > 0 ? await budgetSoFar({ store, messages: usedSoFar, activeMs: resumedActiveMs, recorded: resumedUsage ?? { tokensIn: 0, tokensOut: 0, cost: 0 } }) : undefined;
     // A sandbox chosen in settings still needs bubblewrap's answer: waited for here without blocking (bin/cairn started it early).
     if (settings.sandbox !== "off") await startBubblewrapProbe();
-    const security = createSessionSecurity({ settings, apiKey, ...(usedSoFar ? { resumedMessages: usedSoFar } : {}), ...(resumedBudget ? { resumedBudget } : {}) });
+    const security = createSessionSecurity({
+      settings,
+      apiKey,
+      ...(usedSoFar ? { resumedMessages: usedSoFar } : {}),
+      ...(resumedBudget ? { resumedBudget } : {}),
+      ...(options.baseEnvironment ? { baseEnvironment: options.baseEnvironment } : {}),
+    });
     return await buildSession({
       options,
       settings,

@@ -30,6 +30,8 @@ export interface LaunchPolicyOptions {
   allowEnv: readonly string[];
   /** Variables the settings set for every child (Claude Code's `env`). */
   environment?: Readonly<Record<string, string>>;
+  /** The environment children start from (default: this process's). */
+  baseEnvironment?: NodeJS.ProcessEnv;
   userConfigDir: string;
   /** cairn's data folder: hidden from the sandbox (checkpoints hold ignored files, logs hold everything). */
   dataDir?: string;
@@ -74,7 +76,10 @@ function firstMissing(root: string, path: string, exists: (path: string) => "fol
 }
 
 export function createLaunchPolicy(options: LaunchPolicyOptions): LaunchPolicy {
-  const environment = options.environment === undefined ? {} : { environment: options.environment };
+  const environment = {
+    ...(options.environment === undefined ? {} : { environment: options.environment }),
+    ...(options.baseEnvironment === undefined ? {} : { baseEnvironment: options.baseEnvironment }),
+  };
   if (options.sandbox === "off") return { allowEnv: options.allowEnv, ...environment, sandbox: undefined };
   const mode = options.sandbox;
   const guard = new WorkspaceGuard(options.workspace);

@@ -33,7 +33,7 @@ export function createChildToolExecutor(options: {
 }): ToolExecutor {
   const { settings, security, type, cwd, mcp } = options;
   const rules = options.isolated ? new PermissionRules(security.rules.rules, cwd) : security.rules;
-  const launchPolicy = options.isolated ? launchPolicyFor(settings, { workspace: cwd, rules, readableInDataDir: security.outputFolder }) : security.launchPolicy;
+  const launchPolicy = options.isolated ? launchPolicyFor(settings, { workspace: cwd, rules, readableInDataDir: security.outputFolder, baseEnvironment: security.launchPolicy.baseEnvironment }) : security.launchPolicy;
   const allTools = builtinTools.map((tool) => tool.name);
   const baseExecutor = createToolExecutor({
     ...(mcp?.port ? { mcp: mcp.port } : {}),
