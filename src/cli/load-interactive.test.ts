@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { sourceFiles } from "../test-support/source-files.js";
 import { esmOnlyRegistryKey, loadInteractive } from "./load-interactive.js";
 
-// Issue 18: in the CLI's CommonJS bundle, a module that imports "ink" works only once
-// loadInteractive() has put Ink in the registry (scripts/bundle.js). These tests keep
+// In the CLI's CommonJS bundle, Ink works only once loadInteractive() has put yoga-layout
+// (an ES module with top-level await) in the registry (scripts/bundle.js). These tests keep
 // every way into Ink going through it.
 
 const srcDir = fileURLToPath(new URL("..", import.meta.url));
@@ -35,12 +35,14 @@ function importGraph(): Map<string, Imports> {
   return graph;
 }
 
-describe("loadInteractive loads Ink in the CommonJS bundle", () => {
-  it("leaves Ink in the registry the bundle's stand-in module reads, then loads the terminal UI", async () => {
+describe("loadInteractive loads the terminal UI in the CommonJS bundle", () => {
+  it("leaves yoga-layout in the registry the bundle's stand-in module reads, then loads the terminal UI, with fetch as it was", async () => {
+    const fetchBefore = Object.getOwnPropertyDescriptor(globalThis, "fetch");
     const interactive = await loadInteractive();
     expect(typeof interactive.runInteractive).toBe("function");
-    const registry = (globalThis as unknown as Record<symbol, Record<string, { render?: unknown }> | undefined>)[Symbol.for(esmOnlyRegistryKey)];
-    expect(typeof registry?.["ink"]?.render).toBe("function");
+    const registry = (globalThis as unknown as Record<symbol, Record<string, { default?: { Node?: { create?: unknown } } }> | undefined>)[Symbol.for(esmOnlyRegistryKey)];
+    expect(typeof registry?.["yoga-layout"]?.default?.Node?.create).toBe("function");
+    expect(Object.getOwnPropertyDescriptor(globalThis, "fetch")).toEqual(fetchBefore);
   });
 
   it("is the only way into the modules that import Ink: nothing else imports them, statically or with import()", () => {
@@ -66,6 +68,6 @@ describe("loadInteractive loads Ink in the CommonJS bundle", () => {
         if (reachesInk.has(target) || target === "ink") entries.push(`${relative(srcDir, file)} -> ${target === "ink" ? "ink" : relative(srcDir, target)}`);
       }
     }
-    expect(entries.sort()).toEqual(["cli/load-interactive.ts -> cli/run-interactive.ts", "cli/load-interactive.ts -> ink"]);
+    expect(entries.sort()).toEqual(["cli/load-interactive.ts -> cli/run-interactive.ts"]);
   });
 });
