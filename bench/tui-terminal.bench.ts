@@ -17,7 +17,6 @@
  * per-turn CPU and live heap of the late turns within 1.2x of the early ones.
  * Environment: BENCH_REPETITIONS (default 5), BENCH_TURNS (default 200), CAIRN_BENCH_BIN.
  */
-import { spawn } from "node:child_process";
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,6 +26,7 @@ import { startTmux } from "../src/ui/tui/test-support/tmux.js";
 import type { TmuxSession } from "../src/ui/tui/test-support/tmux.js";
 import { markdownCharacters, markdownMatch } from "./tui/markdown-answer.js";
 import { procCpu, runMeasured } from "./stream/measure-process.js";
+import { startStreamServer } from "./stream/server-process.js";
 import { pairMedian, perTurn } from "./stream/turns.js";
 import type { ManyTurnsRun } from "./stream/turns.js";
 import { processWithTag, runManyTurnsInTerminal } from "./tui/turns-in-terminal.js";
@@ -35,7 +35,6 @@ const bin = process.env["CAIRN_BENCH_BIN"] ?? fileURLToPath(new URL("../bin/cair
 const repetitions = Number(process.env["BENCH_REPETITIONS"] ?? 5);
 const manyTurns = Number(process.env["BENCH_TURNS"] ?? 200);
 const serverProgram = fileURLToPath(new URL("./tui/serve.ts", import.meta.url));
-const checkout = fileURLToPath(new URL("..", import.meta.url));
 const columns = 100;
 const rows = 30;
 
@@ -46,21 +45,6 @@ const median = (values: number[]): number => {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function startServer(count: number): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ["--import", "tsx", serverProgram, String(count), "16384"], { cwd: checkout, stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = "";
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (data: string) => {
-      seen += data;
-      const match = /listening on (\S+)/.exec(seen);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.on("exit", (code) => reject(new Error(`the server exited with ${code}`)));
-  });
-  return { url, stop: () => child.kill() };
-}
 
 const root = await mkdtemp(join(tmpdir(), "cairn-bench-tui-"));
 const compileCache = join(root, "compile-cache");
@@ -166,7 +150,7 @@ async function firstPaint(): Promise<number> {
   });
 }
 
-const server = await startServer(repetitions * 3 + 4);
+const server = await startStreamServer(repetitions * 3 + 4, 16_384, serverProgram);
 const headlessRuns: Sample[] = [];
 const terminalRuns: Sample[] = [];
 const typingRuns: Sample[] = [];

@@ -1,4 +1,4 @@
-/** Starts bench/stream/serve.ts in a process of its own and waits for its address. */
+/** Starts bench/stream/serve.ts (or another serving program that takes the same arguments) in a process of its own and waits for its address. */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -6,9 +6,9 @@ const serverProgram = fileURLToPath(new URL("./serve.ts", import.meta.url));
 const checkout = fileURLToPath(new URL("../..", import.meta.url));
 
 /** `batchBytes` > 0: the event streams leave in blocks of that size (batch-writes.ts). */
-export async function startStreamServer(count: number, batchBytes = 0): Promise<{ url: string; stop: () => void }> {
+export async function startStreamServer(count: number, batchBytes = 0, program = serverProgram): Promise<{ url: string; stop: () => void }> {
   // From the checkout, where `--import tsx` resolves.
-  const child = spawn(process.execPath, ["--import", "tsx", serverProgram, String(count), String(batchBytes)], { cwd: checkout, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", program, String(count), String(batchBytes)], { cwd: checkout, stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise<string>((resolve, reject) => {
     let seen = "";
     child.stdout.setEncoding("utf8");
