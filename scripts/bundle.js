@@ -2,11 +2,12 @@
  * Bundles the build (issue 18: start-up). `npm run build` runs this, then `tsc`,
  * which type-checks and writes the declaration files; esbuild writes the JavaScript:
  * - `dist/cli/main.cjs`: the whole CLI as one CommonJS file. `bin/cairn` loads it
- *   through `dist/launch.js` (src/launch/), which keeps V8's compiled code
+ *   through `dist/launch.cjs` (src/launch/), which keeps V8's compiled code
  *   between runs; Node 20 has no such cache for ES modules, and compiling was
  *   most of a start. Lazy `import()`s of cairn's own files become functions
  *   that run on first use; those of external packages stay `import()`.
- * - `dist/launch.js`: that loader, an ES module of its own.
+ * - `dist/launch.cjs`: that loader, CommonJS as bin/cairn is: Node starts no ES
+ *   module loader on the way to the bundle.
  * - `dist/index.js`: the library entry (`exports` in package.json), an ES module.
  *
  * Files sit where the sources' relative paths expect them: code that finds
@@ -15,6 +16,7 @@
  */
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
+import { resolve } from "node:path";
 import { build } from "esbuild";
 
 // Files of an earlier build must not linger beside the new one.
@@ -29,7 +31,7 @@ await rm("dist", { recursive: true, force: true });
  * bundle, and packages added later are safe by default. gpt-tokenizer (1.7 MB of
  * tables, loaded only when a count is needed) is imported where it is used.
  */
-const bundled = new Set(["@anthropic-ai/sdk", "openai", "zod", "commander", "picocolors", "diff", "ignore", "tinyglobby", "ink", "react"]);
+const bundled = new Set(["@anthropic-ai/sdk", "openai", "zod", "commander", "picocolors", "diff", "ignore", "tinyglobby", "ink", "react", "yoga-layout"]);
 
 /**
  * ES-module-only packages with top-level await, which CommonJS cannot require():
@@ -40,11 +42,42 @@ const bundled = new Set(["@anthropic-ai/sdk", "openai", "zod", "commander", "pic
 const esmOnly = new Set(["yoga-layout"]);
 const esmOnlyRegistryKey = "cairn.esm-only";
 
-/** Ink's top-level awaits (both only when DEV=true) and what the bundle has instead. */
-const inkTopLevelAwaits = [
-  ["await import('./devtools.js');", 'throw Object.assign(new Error("not bundled"), { code: "ERR_MODULE_NOT_FOUND" });'],
-  ["? await loadPackageJson()", "? { name: undefined, version: undefined }"],
+/**
+ * Changes to packages' code in the bundle, each checked: a new version of the package
+ * without the text fails the build, to be looked at again.
+ * - Ink connects React's devtools when DEV=true, through top-level awaits that CommonJS
+ *   cannot hold: in the bundle the devtools import fails as a missing package does (Ink
+ *   then says so).
+ * - slice-ansi and @alcalzone/ansi-tokenize (which Ink runs on every line it draws) cut
+ *   text into graphemes with an `Intl.Segmenter`; its first use loads ICU's break rules,
+ *   about 40 ms of every start of the terminal UI. They get graphemeSegments() from
+ *   src/ui/tui/unicode-fast-path.ts instead, which goes to ICU only for text that needs it.
+ */
+const importGraphemeSegments = `import { graphemeSegments } from ${JSON.stringify(resolve("src/ui/tui/unicode-fast-path.ts"))};`;
+const sourcePatches = [
+  {
+    file: /[\\/]node_modules[\\/]ink[\\/]build[\\/]reconciler\.js$/,
+    replacements: [
+      ["await import('./devtools.js');", 'throw Object.assign(new Error("not bundled"), { code: "ERR_MODULE_NOT_FOUND" });'],
+      ["? await loadPackageJson()", "? { name: undefined, version: undefined }"],
+    ],
+  },
+  {
+    file: /[\\/]node_modules[\\/]slice-ansi[\\/]tokenize-ansi\.js$/,
+    replacements: [["const GRAPHEME_SEGMENTER = new Intl.Segmenter(undefined, {granularity: 'grapheme'});", `${importGraphemeSegments} const GRAPHEME_SEGMENTER = { segment: graphemeSegments };`]],
+  },
+  {
+    file: /[\\/]node_modules[\\/]@alcalzone[\\/]ansi-tokenize[\\/]build[\\/]tokenize\.js$/,
+    replacements: [['const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });', `${importGraphemeSegments} const segmenter = { segment: graphemeSegments };`]],
+  },
 ];
+
+/**
+ * Every `string-width` the bundled packages import (Ink's, wrap-ansi's) gets the fast
+ * path of src/ui/tui/unicode-fast-path.ts in front; the package itself is
+ * required the first time a string needs it.
+ */
+const fastStringWidth = "fast-string-width";
 
 function packageName(specifier) {
   const parts = specifier.split("/");
@@ -55,8 +88,13 @@ function packageName(specifier) {
 const externalPackages = (format) => ({
   name: "external-packages",
   setup(builder) {
-    builder.onResolve({ filter: /^[^./]/ }, (args) => {
+    builder.onResolve({ filter: /^[^./]/ }, async (args) => {
       if (args.path.startsWith("node:")) return { external: true };
+      if (format === "cjs" && args.path === "string-width" && args.pluginData !== fastStringWidth) {
+        const real = await builder.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: fastStringWidth });
+        if (real.errors.length > 0) return { errors: real.errors };
+        return { path: real.path, namespace: fastStringWidth };
+      }
       const fromPackage = args.importer.includes("/node_modules/");
       if (format === "cjs" && esmOnly.has(args.path) && args.kind === "import-statement") {
         return { path: args.path, namespace: "esm-only" };
@@ -70,6 +108,11 @@ const externalPackages = (format) => ({
       }
       return { external: true };
     });
+    builder.onLoad({ filter: /.*/, namespace: fastStringWidth }, (args) => ({
+      loader: "js",
+      resolveDir: process.cwd(),
+      contents: `import { withFastPath } from "./src/ui/tui/unicode-fast-path.ts";\nexport default withFastPath(() => require(${JSON.stringify(args.path)}).default);\n`,
+    }));
     builder.onLoad({ filter: /.*/, namespace: "required-when-used" }, (args) => ({ loader: "js", contents: `module.exports = require(${JSON.stringify(args.path)});\n` }));
     builder.onLoad({ filter: /.*/, namespace: "esm-only" }, (args) => ({
       loader: "js",
@@ -78,20 +121,22 @@ const externalPackages = (format) => ({
         `if (loaded === undefined) throw new Error(${JSON.stringify(`cairn: ${args.path} was used before it was loaded (see src/cli/load-interactive.ts)`)});\n` +
         "export default loaded.default;\n",
     }));
-    // Ink connects React's devtools when DEV=true, through top-level awaits that CommonJS cannot
-    // hold: in the bundle the devtools import fails as a missing package does (Ink then says so).
-    builder.onLoad({ filter: /[\\/]node_modules[\\/]ink[\\/]build[\\/]reconciler\.js$/ }, async (args) => {
-      let source = await readFile(args.path, "utf8");
-      for (const [awaited, replacement] of inkTopLevelAwaits) {
-        if (!source.includes(awaited)) throw new Error(`${args.path}: Ink's devtools code changed (no "${awaited}"); update scripts/bundle.js`);
-        source = source.replace(awaited, replacement);
-      }
-      return { loader: "js", contents: source };
-    });
+    for (const patch of sourcePatches) {
+      builder.onLoad({ filter: patch.file }, async (args) => {
+        let source = await readFile(args.path, "utf8");
+        for (const [before, after] of patch.replacements) {
+          if (!source.includes(before)) throw new Error(`${args.path} changed (no "${before}"): look at scripts/bundle.js's sourcePatches again`);
+          source = source.replace(before, after);
+        }
+        return { loader: "js", contents: source };
+      });
+    }
   },
 });
 
-const common = { bundle: true, platform: "node", target: "node20", sourcemap: true, logLevel: "warning", metafile: true };
+const common = { bundle: true, platform: "node", target: "node20", sourcemap: true, logLevel: "warning", metafile: true, minifyWhitespace: true, minifySyntax: true, legalComments: "external" };
+// `import.meta.url` in CommonJS output: the bundle file's own URL.
+const importMetaUrlBanner = { js: 'var __cairnImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' };
 // CommonJS packages inside an ES module still call require() for Node's own modules.
 const esmRequire = { js: 'import { createRequire as __cairnCreateRequire } from "node:module"; const require = __cairnCreateRequire(import.meta.url);' };
 
@@ -105,9 +150,20 @@ const results = await Promise.all([
     plugins: [externalPackages("cjs")],
     define: { "import.meta.url": "__cairnImportMetaUrl", "process.env.NODE_ENV": '"production"' },
     // Its import()s of packages are renamed below: no loader runs for them in a vm.Script.
-    banner: { js: 'var __cairnImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+    banner: importMetaUrlBanner,
   }),
-  build({ ...common, entryPoints: { launch: "src/launch/launch.ts", index: "src/index.ts" }, outdir: "dist", format: "esm", plugins: [externalPackages("esm")], banner: esmRequire }),
+  // bin/cairn is CommonJS too (bin/package.json): no ES module loader starts before the bundle runs.
+  build({
+    ...common,
+    entryPoints: { launch: "src/launch/launch.ts" },
+    outdir: "dist",
+    outExtension: { ".js": ".cjs" },
+    format: "cjs",
+    plugins: [externalPackages("cjs")],
+    define: { "import.meta.url": "__cairnImportMetaUrl" },
+    banner: importMetaUrlBanner,
+  }),
+  build({ ...common, entryPoints: { index: "src/index.ts" }, outdir: "dist", format: "esm", plugins: [externalPackages("esm")], banner: esmRequire }),
 ]);
 
 /**

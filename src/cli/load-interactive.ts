@@ -1,9 +1,9 @@
 /**
  * Loads the terminal UI (run-interactive.ts). The CLI's CommonJS bundle
- * (scripts/bundle.js) holds Ink and React, but not yoga-layout, Ink's layout
- * engine: an ES module with top-level await (its WebAssembly), which CommonJS
- * cannot `require()`. It is imported here first and left in a registry, where
- * the bundle's stand-in for "yoga-layout" finds it. From source (tests, tsx)
+ * (scripts/bundle.js) holds Ink and React, but Ink imports yoga-layout, its
+ * layout engine, as an ES module with top-level await (its WebAssembly), which
+ * CommonJS cannot `require()`. The engine is loaded here first, awaited, and left
+ * in a registry, where the bundle's stand-in for "yoga-layout" finds it. From source (tests, tsx)
  * the registry is simply not read.
  */
 import type * as Interactive from "./run-interactive.js";
@@ -32,6 +32,8 @@ async function withoutFetch<T>(load: () => Promise<T>): Promise<T> {
 export async function loadInteractive(): Promise<typeof Interactive> {
   const global = globalThis as unknown as Record<symbol, Record<string, unknown> | undefined>;
   const registry = (global[Symbol.for(esmOnlyRegistryKey)] ??= {});
-  registry["yoga-layout"] ??= await withoutFetch(() => import("yoga-layout"));
+  // `yoga-layout/load` is the same engine without the top-level await, so the bundle holds it:
+  // no ES module loader starts for it.
+  registry["yoga-layout"] ??= { default: await withoutFetch(async () => (await import("yoga-layout/load")).loadYoga()) };
   return import("./run-interactive.js");
 }

@@ -2,12 +2,16 @@
  * cairn's code cache files (load-bundle.ts): V8's cached data behind a header
  * that says which bundle and which V8 it belongs to, and a checksum of it.
  *
- *   offset  0  16 bytes  magic "cairn-v8-cache-1"
- *          16  32 bytes  SHA-256 of the bundle's bytes
- *          48   4 bytes  V8's cachedDataVersionTag (V8 version and flags), little-endian
- *          52   4 bytes  payload length, little-endian
- *          56  32 bytes  SHA-256 of the payload
- *          88            the payload: V8's cached data
+ *   offset  0  16 bytes  magic "cairn-v8-cache-2"
+ *          16  20 bytes  SHA-1 of the bundle's bytes
+ *          36   4 bytes  V8's cachedDataVersionTag (V8 version and flags), little-endian
+ *          40   4 bytes  payload length, little-endian
+ *          44  20 bytes  SHA-1 of the payload
+ *          64            the payload: V8's cached data
+ *
+ * SHA-1, not SHA-256: the hashes tell builds apart and catch damage, they guard
+ * nothing against someone who can write cairn's files; SHA-1 is 4-6 times as
+ * fast on this machine's CPU (3 ms instead of 18 ms for the bundle), on every start.
  *
  * Named `bundle-VARIANT.HASH16.TAG.ARCH.cache`: the name finds the file, the
  * header proves it. Earlier builds named theirs `bundle-….bin` (keyed by the
@@ -18,8 +22,14 @@ import { createHash } from "node:crypto";
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-const magic = Buffer.from("cairn-v8-cache-1", "latin1");
-const headerLength = 88;
+const magic = Buffer.from("cairn-v8-cache-2", "latin1");
+const hashLength = 20;
+const headerLength = 64;
+
+/** The digest that names a bundle and checks a payload. */
+export function contentHash(bytes: Buffer): Buffer {
+  return createHash("sha1").update(bytes).digest();
+}
 
 /** How many cache files of one variant stay (the newest): enough for a few cairn builds or Node versions used side by side. */
 export const keptPerVariant = 4;
@@ -34,19 +44,19 @@ export function encodeCacheFile(payload: Buffer, bundleHash: Buffer, tag: number
   const header = Buffer.alloc(headerLength);
   magic.copy(header, 0);
   bundleHash.copy(header, 16);
-  header.writeUInt32LE(tag >>> 0, 48);
-  header.writeUInt32LE(payload.length, 52);
-  createHash("sha256").update(payload).digest().copy(header, 56);
+  header.writeUInt32LE(tag >>> 0, 36);
+  header.writeUInt32LE(payload.length, 40);
+  contentHash(payload).copy(header, 44);
   return Buffer.concat([header, payload]);
 }
 
 /** The payload of a cache file made for this bundle and V8, whole and unchanged; undefined for anything else. */
 export function decodeCacheFile(data: Buffer, bundleHash: Buffer, tag: number): Buffer | undefined {
   if (data.length < headerLength || !data.subarray(0, 16).equals(magic)) return undefined;
-  if (!data.subarray(16, 48).equals(bundleHash) || data.readUInt32LE(48) !== tag >>> 0) return undefined;
+  if (bundleHash.length !== hashLength || !data.subarray(16, 36).equals(bundleHash) || data.readUInt32LE(36) !== tag >>> 0) return undefined;
   const payload = data.subarray(headerLength);
-  if (data.readUInt32LE(52) !== payload.length) return undefined;
-  return createHash("sha256").update(payload).digest().equals(data.subarray(56, headerLength)) ? payload : undefined;
+  if (data.readUInt32LE(40) !== payload.length) return undefined;
+  return contentHash(payload).equals(data.subarray(44, headerLength)) ? payload : undefined;
 }
 
 /**

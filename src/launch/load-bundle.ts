@@ -9,10 +9,10 @@
  * V8 trusts a cache more than it should, so cairn checks it first (cache-file.ts):
  * - V8 matches a cache to its source by the source's length only, so a rebuild of
  *   the same size would run the old build's compiled code. A cache file is named
- *   and headed by the SHA-256 of the bundle's bytes and V8's cache version tag
+ *   and headed by the hash of the bundle's bytes and V8's cache version tag
  *   (V8's version and flags): another build or another Node finds no file to take.
  * - V8 on Node 20 does not checksum a cache in release builds: a damaged file
- *   crashed every start (V8 fatal error, exit 133). Each file carries the SHA-256
+ *   crashed every start (V8 fatal error, exit 133). Each file carries the hash
  *   of its payload; a file that does not match is deleted and written anew.
  * Hashing the bundle and the payload costs about 4 ms of a start on this machine
  * (the bundle is read anyway; bench/RESULTS.md, issue 33).
@@ -24,13 +24,12 @@
  * Node versions may share a data folder), the few most recent of each variant.
  * A failure to read or write the cache only costs speed: the bundle compiles from source.
  */
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { cachedDataVersionTag } from "node:v8";
 import { Script } from "node:vm";
-import { cacheFileName, decodeCacheFile, encodeCacheFile, pruneCacheFolder } from "./cache-file.js";
+import { cacheFileName, contentHash, decodeCacheFile, encodeCacheFile, pruneCacheFolder } from "./cache-file.js";
 
 export interface BundleOptions {
   /** Absolute path of the CommonJS bundle. */
@@ -98,7 +97,7 @@ function writeCache(cacheDir: string, name: string, variant: string, data: Buffe
 export function loadBundle(options: BundleOptions): LoadedBundle {
   if (!/^[a-z0-9-]+$/.test(options.variant)) throw new Error(`loadBundle: variant "${options.variant}" must be letters, digits and dashes`);
   const bytes = readFileSync(options.file);
-  const bundleHash = createHash("sha256").update(bytes).digest();
+  const bundleHash = contentHash(bytes);
   // The bundle is ASCII (scripts/bundle.js escapes the rest): latin1 reads it exactly, without UTF-8 decoding.
   const source = bytes.toString("latin1");
   const tag = cachedDataVersionTag();
