@@ -31,7 +31,7 @@ await rm("dist", { recursive: true, force: true });
  * bundle, and packages added later are safe by default. gpt-tokenizer (1.7 MB of
  * tables, loaded only when a count is needed) is imported where it is used.
  */
-const bundled = new Set(["@anthropic-ai/sdk", "openai", "zod", "commander", "picocolors", "diff", "ignore", "tinyglobby", "ink", "react", "yoga-layout"]);
+const bundled = new Set(["@anthropic-ai/sdk", "openai", "zod", "commander", "picocolors", "diff", "ignore", "tinyglobby", "ink", "react", "yoga-layout", "get-east-asian-width"]);
 
 /**
  * ES-module-only packages with top-level await, which CommonJS cannot require():

@@ -3,7 +3,7 @@ import { dirname, join, normalize, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { sourceFiles } from "../test-support/source-files.js";
-import { esmOnlyRegistryKey, loadInteractive } from "./load-interactive.js";
+import { esmOnlyRegistryKey, loadInteractive, loadLayoutEngine } from "./load-interactive.js";
 
 // In the CLI's CommonJS bundle, Ink works only once loadInteractive() has put yoga-layout
 // (an ES module with top-level await) in the registry (scripts/bundle.js). These tests keep
@@ -36,13 +36,29 @@ function importGraph(): Map<string, Imports> {
 }
 
 describe("loadInteractive loads the terminal UI in the CommonJS bundle", () => {
-  it("leaves yoga-layout in the registry the bundle's stand-in module reads, then loads the terminal UI, with fetch as it was", async () => {
-    const fetchBefore = Object.getOwnPropertyDescriptor(globalThis, "fetch");
-    const interactive = await loadInteractive();
-    expect(typeof interactive.runInteractive).toBe("function");
-    const registry = (globalThis as unknown as Record<symbol, Record<string, { default?: { Node?: { create?: unknown } } }> | undefined>)[Symbol.for(esmOnlyRegistryKey)];
-    expect(typeof registry?.["yoga-layout"]?.default?.Node?.create).toBe("function");
-    expect(Object.getOwnPropertyDescriptor(globalThis, "fetch")).toEqual(fetchBefore);
+  it("leaves yoga-layout in the registry the bundle's stand-in module reads, never calling fetch, and leaves fetch as it was", async () => {
+    const registry = ((globalThis as unknown as Record<symbol, Record<string, { default?: { Node?: { create?: unknown } } }> | undefined>)[Symbol.for(esmOnlyRegistryKey)] ??= {});
+    // Loaded again here, whatever ran before in this process.
+    delete registry["yoga-layout"];
+    const original = Object.getOwnPropertyDescriptor(globalThis, "fetch");
+    let fetches = 0;
+    const fetchSpy = (): Promise<never> => {
+      fetches += 1;
+      return Promise.reject(new Error("fetch must not be called"));
+    };
+    Object.defineProperty(globalThis, "fetch", { value: fetchSpy, configurable: true, writable: true });
+    try {
+      await loadLayoutEngine();
+      expect(typeof registry["yoga-layout"]?.default?.Node?.create).toBe("function");
+      expect(fetches).toBe(0);
+      expect(globalThis.fetch).toBe(fetchSpy);
+    } finally {
+      if (original) Object.defineProperty(globalThis, "fetch", original);
+    }
+  });
+
+  it("then loads the terminal UI", async () => {
+    expect(typeof (await loadInteractive()).runInteractive).toBe("function");
   });
 
   it("is the only way into the modules that import Ink: nothing else imports them, statically or with import()", () => {

@@ -29,11 +29,17 @@ async function withoutFetch<T>(load: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function loadInteractive(): Promise<typeof Interactive> {
+/**
+ * Puts Ink's layout engine in the registry, once. `yoga-layout/load` is the same engine
+ * without the top-level await, so the bundle holds it: no ES module loader starts for it.
+ */
+export async function loadLayoutEngine(): Promise<void> {
   const global = globalThis as unknown as Record<symbol, Record<string, unknown> | undefined>;
   const registry = (global[Symbol.for(esmOnlyRegistryKey)] ??= {});
-  // `yoga-layout/load` is the same engine without the top-level await, so the bundle holds it:
-  // no ES module loader starts for it.
   registry["yoga-layout"] ??= { default: await withoutFetch(async () => (await import("yoga-layout/load")).loadYoga()) };
+}
+
+export async function loadInteractive(): Promise<typeof Interactive> {
+  await loadLayoutEngine();
   return import("./run-interactive.js");
 }

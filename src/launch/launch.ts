@@ -12,14 +12,23 @@ import { loadBundle, wrapperPrefix } from "./load-bundle.js";
 import { createStackMapper, installStackMapper } from "./readable-stack.js";
 import { startBubblewrapProbe } from "../security/sandbox-probe.js";
 
+const helpOrVersion = ["--help", "-h", "--version", "-V"];
+
+/** `cairn`, `cairn --flags`, `cairn "a task"`: the terminal UI (or `-p`); a first word without a space may also be a task. */
+function terminalUiForm(args: readonly string[]): boolean {
+  const command = args[0];
+  return !args.some((arg) => helpOrVersion.includes(arg)) && (command === undefined || command.startsWith("-") || command.includes(" "));
+}
+
 /**
- * The commands whose starts matter most get a cache of their own, and `run`
- * one per `--provider` named on the command line (each SDK's functions are
- * compiled only when it is used); every other command shares one.
+ * The commands whose starts matter most get a cache of their own: the terminal
+ * UI, `acp`, and `run` one per `--provider` named on the command line (each
+ * SDK's functions are compiled only when it is used); every other command shares one.
  */
 export function cacheVariant(args: readonly string[]): string {
   const command = args[0];
   if (command === "acp") return command;
+  if (terminalUiForm(args)) return "tui";
   if (command !== "run") return "main";
   const index = args.indexOf("--provider");
   const provider = index >= 0 ? args[index + 1] : args.find((arg) => arg.startsWith("--provider="))?.slice("--provider=".length);
@@ -32,11 +41,11 @@ export function cacheVariant(args: readonly string[]): string {
  * subcommand, so only `run`, `resume`, `acp` and the terminal UI's forms with flags or a sentence count.
  */
 export function startsTask(args: readonly string[]): boolean {
-  if (args.some((arg) => ["--help", "-h", "--version", "-V", "--sandbox=off"].includes(arg))) return false;
+  if (args.some((arg) => [...helpOrVersion, "--sandbox=off"].includes(arg))) return false;
   const sandboxFlag = args.indexOf("--sandbox");
   if (sandboxFlag >= 0 && args[sandboxFlag + 1] === "off") return false;
   const command = args[0];
-  return command === undefined || command === "run" || command === "resume" || command === "acp" || command.startsWith("-") || command.includes(" ");
+  return command === "run" || command === "resume" || command === "acp" || terminalUiForm(args);
 }
 
 export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -55,10 +64,17 @@ export async function launch(args: string[]): Promise<number> {
   // Traces name src/….ts, with or without the cache (the map is read only when one is printed).
   installStackMapper(createStackMapper(file, wrapperPrefix.length));
   const bundle = loadBundle({ file, cacheDir, variant: cacheVariant(args) });
-  // At exit, the cache holds what the whole run compiled. A long-lived process (an editor's agent,
-  // a fleet worker) may end by a signal it does not handle, with no exit event: it saves once it has run a while.
-  process.once("exit", () => bundle.saveCodeCache());
+  // At exit, the cache holds what the whole run compiled; a run that went on a while and compiled
+  // much more than the cache it started with writes it again (a first run of `--help` must not
+  // leave the terminal UI a cache of help text). A long-lived process (an editor's agent, a fleet
+  // worker) may end by a signal it does not handle, with no exit event: it saves once it has run a
+  // while; a closed terminal (SIGHUP) saves, then ends the process as the signal would have.
+  process.once("exit", () => (process.uptime() > 5 ? bundle.saveCodeCacheIfGrown() : bundle.saveCodeCache()));
   setTimeout(() => bundle.saveCodeCache(), 30_000).unref();
+  process.once("SIGHUP", () => {
+    bundle.saveCodeCache();
+    process.kill(process.pid, "SIGHUP");
+  });
   const cli = bundle.exports["cli"] as (args: string[]) => Promise<number>;
   return cli(args);
 }

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { makeSandbox, runCli } from "../cli/test-support/cli-harness.js";
+import { cairnBin, makeSandbox, runCli } from "../cli/test-support/cli-harness.js";
+import { startTmux, tmuxAvailable } from "../ui/tui/test-support/tmux.js";
 import { usePerTest } from "../test-support/per-test.js";
 import { contentHash, decodeCacheFile } from "./cache-file.js";
 import { wrapperPrefix } from "./load-bundle.js";
@@ -50,6 +51,47 @@ describe("bin/cairn's code cache and stack traces", () => {
     const after = statSync(path);
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
     expect(readFileSync(path).equals(healed)).toBe(true);
+  });
+
+  it.skipIf(!tmuxAvailable())("a terminal closed under the terminal UI (SIGHUP) leaves the code cache for the next start, and ends cairn", async () => {
+    const { workspace, dataDir, configDir, claudeUserDir } = sandbox();
+    const ui = await startTmux({
+      command: [process.execPath, cairnBin, "--provider", "mock"],
+      cwd: workspace,
+      env: { CAIRN_HOME: dataDir, XDG_CONFIG_HOME: configDir, CLAUDE_CONFIG_DIR: claudeUserDir, NO_COLOR: "1" },
+    });
+    try {
+      await ui.waitFor(/What should cairn do\?/);
+    } finally {
+      await ui.kill();
+    }
+    const cacheDir = join(dataDir, "compile-cache");
+    const cacheFiles = (): string[] => {
+      try {
+        return readdirSync(cacheDir).filter((entry) => entry.startsWith("bundle-tui.") && entry.endsWith(".cache"));
+      } catch {
+        return [];
+      }
+    };
+    const deadline = Date.now() + 10_000;
+    while (cacheFiles().length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const [name] = cacheFiles();
+    expect(name, "a cache file of the terminal UI").toBeDefined();
+    // No cairn is left running with this data folder.
+    const running = (): string[] =>
+      readdirSync("/proc")
+        .filter((entry) => /^\d+$/.test(entry))
+        .filter((pid) => {
+          try {
+            return readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(`CAIRN_HOME=${dataDir}`);
+          } catch {
+            return false;
+          }
+        });
+    while (running().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(running()).toEqual([]);
+    const tag = Number.parseInt(name!.split(".").at(-3)!, 16);
+    expect(decodeCacheFile(readFileSync(join(cacheDir, name!)), contentHash(readFileSync(bundle)), tag)).toBeDefined();
   });
 
   it("CAIRN_DEBUG=1 prints the trace of an error that ends a command, naming cairn's TypeScript sources and lines, with the cache and without", { timeout: 90_000 }, async () => {

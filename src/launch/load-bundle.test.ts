@@ -28,11 +28,11 @@ const loader = fileURLToPath(new URL("./load-bundle.ts", import.meta.url));
  * Loads the bundle in a process of its own, as each start of cairn does: within
  * one process V8 keeps compiled scripts in memory and never looks at a cache.
  */
-function loadInChild(file: string, cacheDir: string, variant: string, v8Flags: string[] = []): { usedCache: boolean; answer: unknown } {
+function loadInChild(file: string, cacheDir: string, variant: string, v8Flags: string[] = [], atEnd = "bundle.saveCodeCache();"): { usedCache: boolean; answer: unknown } {
   const code = [
     `const { loadBundle } = await import(${JSON.stringify(loader)});`,
     `const bundle = loadBundle({ file: ${JSON.stringify(file)}, cacheDir: ${JSON.stringify(cacheDir)}, variant: ${JSON.stringify(variant)} });`,
-    "bundle.saveCodeCache();",
+    atEnd,
     "console.log(JSON.stringify({ usedCache: bundle.usedCache, answer: bundle.exports.answer }));",
   ].join("\n");
   return JSON.parse(execFileSync(process.execPath, [...v8Flags, "--import", "tsx", "--input-type=module", "-e", code], { encoding: "utf8" })) as { usedCache: boolean; answer: unknown };
@@ -77,6 +77,25 @@ describe("loadBundle runs the CommonJS bundle with a code cache", () => {
     expect(readFileSync(join(cacheDir, written[0]!)).equals(cache)).toBe(true);
     // Another variant has a cache of its own.
     expect(loadInChild(file, cacheDir, "main")).toEqual({ usedCache: false, answer: 42 });
+  });
+
+  it("a long run that compiled much more than the cache it started with writes it again; one that did not leaves it", () => {
+    const file = join(dir(), "main.cjs");
+    const functions = Array.from({ length: 400 }, (_, index) => `function f${index}(value) { const list = [value, ${index}]; return list.map((item) => item + 1).reduce((a, b) => a + b, 0); }`);
+    writeFileSync(file, [bundleSource(42), ...functions, `exports.all = () => [${functions.map((_, index) => `f${index}(1)`).join(", ")}];`].join("\n"));
+    const cacheDir = join(dir(), "cache");
+    // A short first run (`--help`) writes a cache of little.
+    expect(loadInChild(file, cacheDir, "main")).toEqual({ usedCache: false, answer: 42 });
+    const [name] = readdirSync(cacheDir);
+    const small = readFileSync(join(cacheDir, name!)).length;
+    // A long run that used everything writes it again, larger.
+    expect(loadInChild(file, cacheDir, "main", [], "bundle.exports.all(); bundle.saveCodeCacheIfGrown();")).toEqual({ usedCache: true, answer: 42 });
+    const large = readFileSync(join(cacheDir, name!));
+    expect(large.length).toBeGreaterThan(small * 1.25);
+    // The next such run finds everything in it: nothing is written.
+    expect(loadInChild(file, cacheDir, "main", [], "bundle.exports.all(); bundle.saveCodeCacheIfGrown();")).toEqual({ usedCache: true, answer: 42 });
+    expect(readFileSync(join(cacheDir, name!)).equals(large)).toBe(true);
+    expect(readdirSync(cacheDir)).toEqual([name]);
   });
 
   it("a damaged cache is rejected, the bundle compiles from source and the cache is written anew", () => {
@@ -183,14 +202,17 @@ describe("loadBundle runs the CommonJS bundle with a code cache", () => {
 });
 
 describe("launch settings: which compile cache a command uses, and where", () => {
-  it("`run` (one per --provider given) and `acp` have caches of their own; every other command shares one", () => {
+  it("the terminal UI, `run` (one per --provider given) and `acp` have caches of their own; every other command shares one", () => {
     expect(cacheVariant(["run", "--json", "task"])).toBe("run");
     expect(cacheVariant(["run", "--provider", "openai", "task"])).toBe("run-openai");
     expect(cacheVariant(["run", "--provider=anthropic", "task"])).toBe("run-anthropic");
     expect(cacheVariant(["run", "--provider", "../x", "task"])).toBe("run");
     expect(cacheVariant(["acp"])).toBe("acp");
-    expect(cacheVariant(["fix the tests"])).toBe("main");
-    expect(cacheVariant([])).toBe("main");
+    expect(cacheVariant(["fix the tests"])).toBe("tui");
+    expect(cacheVariant([])).toBe("tui");
+    expect(cacheVariant(["--model", "m"])).toBe("tui");
+    expect(cacheVariant(["--help"])).toBe("main");
+    expect(cacheVariant(["history"])).toBe("main");
   });
 
   it("commands that start a task ask bubblewrap while the bundle loads; help, version, subcommands and --sandbox off do not", () => {

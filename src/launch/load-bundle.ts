@@ -47,7 +47,12 @@ export interface LoadedBundle {
   readonly usedCache: boolean;
   /** Writes the cache when there was none or it was rejected; never throws. Call it late: it holds only what has been compiled by then. */
   saveCodeCache(): void;
+  /** Writes the cache again when this run compiled a quarter more than it holds (V8's data of the whole run is made to compare: call it once, at the end of a long run); never throws. */
+  saveCodeCacheIfGrown(): void;
 }
+
+/** How much larger V8's data of a run must be than the cache it started with to be written again. */
+const growthToRewrite = 1.25;
 
 /**
  * The wrapper keeps the bundle's first line first, so line numbers in stack traces match the file
@@ -112,19 +117,29 @@ export function loadBundle(options: BundleOptions): LoadedBundle {
   const importPackage = (specifier: string): Promise<unknown> => import(specifier);
   wrapper.call(module.exports, module.exports, createRequire(options.file), module, options.file, dirname(options.file), importPackage);
   let saved = usedCache;
+  let savedLength = usedCache ? (cachedData?.length ?? 0) : 0;
+  const save = (when: (payload: Buffer) => boolean): void => {
+    if (options.cacheDir === undefined) return;
+    let payload: Buffer;
+    try {
+      payload = script.createCachedData();
+    } catch {
+      return;
+    }
+    if (!when(payload)) return;
+    savedLength = payload.length;
+    writeCache(options.cacheDir, name, options.variant, encodeCacheFile(payload, bundleHash, tag));
+  };
   return {
     exports: module.exports,
     usedCache,
     saveCodeCache() {
-      if (saved || options.cacheDir === undefined) return;
+      if (saved) return;
       saved = true;
-      let payload: Buffer;
-      try {
-        payload = script.createCachedData();
-      } catch {
-        return;
-      }
-      writeCache(options.cacheDir, name, options.variant, encodeCacheFile(payload, bundleHash, tag));
+      save(() => true);
+    },
+    saveCodeCacheIfGrown() {
+      save((payload) => payload.length > savedLength * growthToRewrite);
     },
   };
 }
