@@ -205,15 +205,12 @@ export class MessageState {
 
   private schedule(entry: Entry): void {
     if (entry.timer) return;
-    // Each update hands on the whole text, which the hosts compare with what they
-    // had to find what is new (appendedText, a memory compare: ~80 µs per MiB),
-    // and which is flattened once; so a long one is sent less often: 16 MB of
-    // text a second at most, so the cost per second stays flat however long the
-    // answer grows (P-perf-2). 40 ms up to 640 KB, 64 ms at 1 MiB. It was 2 MB a
-    // second (500 ms at 1 MB, #18) while the terminal UI checked each update
-    // whole: a long answer then reached the screen in bursts of half a second.
+    // Each update hands on the whole text (and the hosts copy it: flattening,
+    // cleaning, deltas), so a long one is sent less often: 2 MB of text a second
+    // at most, so the cost per second stays flat however long the answer grows
+    // (P-perf-2). 40 ms up to 80 KB, 500 ms at 1 MB (#18).
     const base = this.options.minIntervalMs ?? 40;
-    const interval = base === 0 ? 0 : Math.max(base, entry.raw.length / 16_000);
+    const interval = base === 0 ? 0 : Math.max(base, entry.raw.length / 2_000);
     const wait = entry.lastSentAt + interval - this.options.now();
     if (wait <= 0) {
       this.send(entry);

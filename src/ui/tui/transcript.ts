@@ -53,7 +53,7 @@ export const emptySnapshot: TranscriptSnapshot = {
  * each frame stays short enough for a key typed meanwhile to be read and drawn soon after,
  * and a backlog is caught up by frames that follow each other quickly (TuiHost's backlogFrameMs).
  */
-export const linesPerFrame = 400;
+export const linesPerFrame = 800;
 
 interface Entry {
   message: UiMessage;

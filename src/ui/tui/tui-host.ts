@@ -46,7 +46,7 @@ export const defaultFrameMs = 80;
  * screen), the next frame comes this soon: each frame prints a bounded number of lines
  * (transcript.ts), so the backlog is caught up in short steps with the keys read between them.
  */
-export const backlogFrameMs = 8;
+export const backlogFrameMs = 16;
 
 export interface TuiHostOptions {
   /** Defaults to the system clock; tests pass a manual one. */
