@@ -11,7 +11,11 @@
  *   (bench/tui/paint-mark.cjs, preloaded), with no task (warm code cache); also the
  *   time until tmux shows it, which adds tmux's start and its screen updates;
  * - key-to-echo while the answer streams: a key typed into the input line until
- *   tmux shows it (the screen polled every 2 ms).
+ *   tmux shows it. Keys are sent and the screen read through a tmux control-mode
+ *   client (src/ui/tui/test-support/tmux-control.ts), the screen read again at
+ *   each output of the pane (and every 2 ms): one `tmux` process per key and per
+ *   look at the screen, as before, cost 30-80 ms each on the busy 2-core machine,
+ *   more than what was measured. The old way is still printed, for comparison.
  * - a 200-turn task (bench/stream/turns.ts's) in the UI with --yes: CPU per turn
  *   and live heap of turns 181-200 against turns 1-20.
  * Goals: CPU <= 1.5x headless, peak RSS <= headless + 40 MB, time to the
@@ -26,6 +30,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startTmux } from "../src/ui/tui/test-support/tmux.js";
 import type { TmuxSession } from "../src/ui/tui/test-support/tmux.js";
+import type { TmuxControl } from "../src/ui/tui/test-support/tmux-control.js";
 import { markdownCharacters, markdownMatch } from "./tui/markdown-answer.js";
 import { procCpu, runMeasured } from "./stream/measure-process.js";
 import { startStreamServer } from "./stream/server-process.js";
@@ -76,6 +81,8 @@ interface Sample {
   rssMb: number;
   completionMs: number;
   keyToEchoMs?: number[];
+  /** The same, each key sent and each look at the screen a tmux process of its own. */
+  keyToEchoSpawnMs?: number[];
 }
 
 async function headless(url: string): Promise<Sample> {
@@ -101,6 +108,37 @@ async function waitForScreen(session: TmuxSession, pattern: RegExp, timeoutMs: n
   throw new Error(`the screen never showed ${pattern}:\n${await session.capture()}`);
 }
 
+/** Until the screen matches: read through the control client at each output of the pane, and every 2 ms. */
+async function waitForScreenControl(control: TmuxControl, session: TmuxSession, pattern: RegExp, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    const seen = control.outputs();
+    if (pattern.test(await control.command(`capture-pane -p -t ${session.name}`))) return;
+    await control.outputAfter(seen, 2);
+  }
+  throw new Error(`the screen never showed ${pattern}:\n${await session.capture()}`);
+}
+
+/** Types `letters` one at a time while the answer streams; the time from each key to its echo. */
+async function typeAndTime(session: TmuxSession, letters: string, typedBefore: string, control: TmuxControl | undefined): Promise<number[]> {
+  const times: number[] = [];
+  for (let index = 0; index < letters.length; index += 1) {
+    const letter = letters[index]!;
+    const typed = new RegExp(`› .*${typedBefore}${letters.slice(0, index + 1)}`);
+    const sent = performance.now();
+    if (control === undefined) {
+      await session.sendText(letter);
+      await waitForScreen(session, typed, 5_000, 2);
+    } else {
+      await control.command(`send-keys -t ${session.name} -l ${letter}`);
+      await waitForScreenControl(control, session, typed, 5_000);
+    }
+    times.push(performance.now() - sent);
+    await sleep(100);
+  }
+  return times;
+}
+
 async function openTui(workspace: string, env: Record<string, string>, args: string[]): Promise<TmuxSession> {
   return startTmux({ command: [process.execPath, bin, ...args], cwd: workspace, env, columns, rows });
 }
@@ -116,24 +154,23 @@ async function terminal(url: string, typeWhileStreaming: boolean): Promise<Sampl
         if (pid === undefined) await sleep(2);
       }
       if (pid === undefined) throw new Error("the terminal UI's process was not found");
-      const keyToEchoMs: number[] = [];
+      let keys: Pick<Sample, "keyToEchoMs" | "keyToEchoSpawnMs"> = {};
       if (typeWhileStreaming) {
         // Wait for the answer to start, then type a few keys, one at a time.
         await waitForScreen(session, /step \d+/, 20_000, 10);
-        for (const letter of "qwert") {
-          const sent = performance.now();
-          await session.sendText(letter);
-          const typed = new RegExp(`› .*${"qwert".slice(0, "qwert".indexOf(letter) + 1)}`);
-          await waitForScreen(session, typed, 5_000, 2);
-          keyToEchoMs.push(performance.now() - sent);
-          await sleep(100);
+        const control = await session.control();
+        try {
+          const keyToEchoMs = await typeAndTime(session, "qwert", "", control);
+          keys = { keyToEchoMs, keyToEchoSpawnMs: await typeAndTime(session, "asdf", "qwert", undefined) };
+        } finally {
+          control.close();
         }
       }
       await waitForScreen(session, /Task completed/, 120_000, 20);
       const completionMs = performance.now() - start;
       const cpu = procCpu(pid);
       const rssMb = peakRssMb(pid);
-      return { cpuMs: cpu.selfMs, rssMb, completionMs, ...(typeWhileStreaming ? { keyToEchoMs } : {}) };
+      return { cpuMs: cpu.selfMs, rssMb, completionMs, ...keys };
     } finally {
       await session.kill();
     }
@@ -200,6 +237,7 @@ const verdict = (passes: boolean): string => {
 const h = { cpu: median(headlessRuns.map((run) => run.cpuMs)), rss: median(headlessRuns.map((run) => run.rssMb)), done: median(headlessRuns.map((run) => run.completionMs)) };
 const t = { cpu: median(terminalRuns.map((run) => run.cpuMs)), rss: median(terminalRuns.map((run) => run.rssMb)), done: median(terminalRuns.map((run) => run.completionMs)) };
 const keys = typingRuns.flatMap((run) => run.keyToEchoMs ?? []);
+const keysSpawned = typingRuns.flatMap((run) => run.keyToEchoSpawnMs ?? []);
 const paint = median(paints.map((each) => each.sinceStartMs));
 console.log(`node ${process.version}, cairn ${bin}; 1 MiB of markdown in 16-character deltas, OpenAI chat, checkpoints off; ${repetitions} interleaved runs, medians`);
 console.log(`${"".padEnd(28)} ${"CPU ms".padStart(8)} ${"RSS MB".padStart(8)} ${"done ms".padStart(8)}`);
@@ -212,6 +250,7 @@ console.log(
   `first paint: ${paint.toFixed(0)} ms after start (goal <= 250 ms) ${verdict(paint <= 250)}; CPU by then ${median(paints.map((each) => each.cpuMs)).toFixed(0)} ms; on tmux's screen ${median(paints.map((each) => each.onScreenMs)).toFixed(0)} ms after asking tmux to start it (runs, after start/CPU/on screen: ${paints.map((each) => `${each.sinceStartMs.toFixed(0)}/${each.cpuMs.toFixed(0)}/${each.onScreenMs.toFixed(0)}`).join(" ")})`,
 );
 console.log(`key-to-echo while streaming: ${keys.map((value) => value.toFixed(0)).join(", ")} ms (goal < 50 ms) ${verdict(keys.length > 0 && Math.max(...keys) < 50)}`);
+console.log(`  the same with a tmux process per key and per look at the screen (as measured before): ${keysSpawned.map((value) => value.toFixed(0)).join(", ")} ms`);
 console.log(
   `runs: headless ${headlessRuns.map((run) => `${run.cpuMs.toFixed(0)}/${run.completionMs.toFixed(0)}`).join(" ")}; terminal ${terminalRuns.map((run) => `${run.cpuMs.toFixed(0)}/${run.completionMs.toFixed(0)}`).join(" ")} (CPU/done ms)`,
 );

@@ -5,6 +5,7 @@
  * remember which tool call a later message (output, outcome) belongs to.
  */
 import type { SessionUpdate, ToolCallContent, ToolCallStatus, ToolCallUpdate } from "@agentclientprotocol/sdk";
+import { appendedText } from "../task/contracts/message-growth.js";
 import { cardMetaOf, isToolMeta, metaOf, pathTools } from "../task/contracts/message-meta.js";
 import type { AskMessage, SayMessage, UiMessage } from "../task/contracts/messages.js";
 import { toolEnding } from "../task/contracts/tool-ending.js";
@@ -131,8 +132,9 @@ export class UpdateProjection {
     const text = message.text;
     // cairn re-sends the whole text; the display cleaning may trim a half-streamed tag
     // that later comes back in full, so only what extends past the sent text is new.
-    const delta = text.startsWith(sent) ? text.slice(sent.length) : text.length > sent.length ? text.slice(sent.length) : "";
-    if (text.length > sent.length || !text.startsWith(sent)) this.sentText.set(message.id, text.startsWith(sent) ? text : sent + delta);
+    const added = appendedText(text, sent);
+    const delta = added ?? (text.length > sent.length ? text.slice(sent.length) : "");
+    if (added !== "") this.sentText.set(message.id, added === undefined ? sent + delta : text);
     if (delta === "") return [];
     return [{ sessionUpdate: kind, messageId: message.id, content: { type: "text", text: delta } }];
   }

@@ -116,3 +116,25 @@ describe("guardedStream stall detection (ticks, no clock read per event)", () =>
     expect(performance.now() - started).toBeLessThan(900);
   });
 });
+
+describe("guardedStream push mode shares the thread", () => {
+  it("lets the event loop run (a key, a timer) while it reads a long burst of events already received", async () => {
+    const total = 200_000;
+    const sdk: SdkStream<string> = {
+      controller: new AbortController(),
+      // Every event is there at once, as after a large network read: no wait for I/O in between.
+      async *[Symbol.asyncIterator]() {
+        for (let index = 0; index < total; index += 1) yield "x";
+      },
+    };
+    const translator = (): StreamTranslator<string> => ({ push: (event, out) => (out.push({ type: "text", text: event }), false), end: () => undefined });
+    const iterator = guardedStream({ signal: new AbortController().signal, context: { providerName: "test" }, translator, open: async () => sdk })[Symbol.asyncIterator]();
+    let read = 0;
+    let readWhenTheLoopRan: number | undefined;
+    setImmediate(() => (readWhenTheLoopRan = read));
+    expect(await forEachChunk(iterator, () => ((read += 1), true))).toBe(true);
+    expect(read).toBe(total);
+    expect(readWhenTheLoopRan).toBeGreaterThan(0);
+    expect(readWhenTheLoopRan).toBeLessThan(total);
+  });
+});

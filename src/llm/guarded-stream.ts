@@ -54,6 +54,21 @@ export function guardedStream<T>(options: GuardedStreamOptions<T>): AsyncIterabl
 const STALL_TICKS = 4;
 
 /**
+ * Push mode hands the event loop back after this much work in a row. Events the
+ * SDK has buffered (a network read holds up to 64 KiB, thousands of deltas) are
+ * otherwise all handled in one task, and a terminal UI sharing the thread could
+ * not read a key until they are: a fast answer would hold the keys for 50-100 ms.
+ */
+const pushSliceMs = 4;
+/** Events between two looks at the clock. */
+const eventsPerClockRead = 64;
+
+/** Resolves after the event loop has polled for I/O (keys, sockets, timers). */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
  * One iterator over the SDK's events: each `next()` hands out the chunks already translated or
  * pulls the next event and translates it in place. A stall is detected without reading the clock
  * per event: while a wait on the SDK is under way, a timer ticks every quarter of the limit, and a
@@ -132,7 +147,14 @@ class GuardedIterator<T> implements ChunkIterator {
   async forEach(onChunk: (chunk: Chunk) => boolean): Promise<boolean> {
     try {
       this.#start();
+      let sliceStart = performance.now();
+      let events = 0;
       for (;;) {
+        events += 1;
+        if (events % eventsPerClockRead === 0 && performance.now() - sliceStart >= pushSliceMs) {
+          await yieldToEventLoop();
+          sliceStart = performance.now();
+        }
         // Once per event: an abort also fails the SDK's pending read, so nothing waits on it.
         if (this.#signalAborted) throw abortedError(this.#options.context);
         const queue = this.#queue;

@@ -98,9 +98,14 @@ function sequenceEnd(text: string, start: number, code: number): SequenceEnd {
 // Quick test: only text holding a control character needs the scan.
 const controlCharacter = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
+/** Whether `text` holds a character `neutralizeControls` would remove or change. */
+export function hasControls(text: string): boolean {
+  return controlCharacter.test(text);
+}
+
 /** `text` without escape sequences and control characters (newline and tab kept). */
 export function neutralizeControls(text: string, options: NeutralizeOptions = {}): string {
-  if (!controlCharacter.test(text)) return text;
+  if (!hasControls(text)) return text;
   const keepCarriageReturns = options.carriageReturns === "keep";
   let result = "";
   let copiedFrom = 0;

@@ -14,6 +14,7 @@ import { cardMetaOf, diffTools, isToolMeta, metaOf, pathTools, toolMetaOf, type 
 import type { AskMessage, SayMessage, UiMessage } from "../../task/contracts/messages.js";
 import { toolEnding } from "../../task/contracts/tool-ending.js";
 import { neutralizeControls, neutralizeDeep } from "../terminal-controls.js";
+import { appendedText } from "../../task/contracts/message-growth.js";
 
 type Colors = ReturnType<typeof picocolors.createColors>;
 type Style = (text: string) => string;
@@ -289,8 +290,8 @@ export class TextPrinter {
     if (message.partial) this.#printed.set(message.id, message.text);
     else this.#printed.delete(message.id);
     if (printed === undefined) return { text: message.text, first: true, rewritten: false };
-    if (message.text.startsWith(printed)) return { text: message.text.slice(printed.length), first: false, rewritten: false };
-    return { text: message.text, first: false, rewritten: true };
+    const added = appendedText(message.text, printed);
+    return added === undefined ? { text: message.text, first: false, rewritten: true } : { text: added, first: false, rewritten: false };
   }
 }
 

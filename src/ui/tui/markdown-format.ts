@@ -29,7 +29,11 @@ function spanStyle(span: Span, base: Style): Style {
   return style;
 }
 
+/** A surrogate pair is one character of two code units; text without one counts its length. */
+const surrogate = /[\uD800-\uDFFF]/;
+
 function visibleLength(text: string): number {
+  if (!surrogate.test(text)) return text.length;
   let count = 0;
   for (const _character of text) count += 1;
   return count;
@@ -37,6 +41,7 @@ function visibleLength(text: string): number {
 
 /** Splits a long word into chunks of at most `size` characters. */
 function chunks(word: string, size: number): string[] {
+  if (word.length <= size) return [word];
   const characters = Array.from(word);
   const result: string[] = [];
   for (let index = 0; index < characters.length; index += size) result.push(characters.slice(index, index + size).join(""));

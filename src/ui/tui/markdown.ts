@@ -82,6 +82,9 @@ function parseBlockLine(line: string): MarkdownLine {
 
 type Style = Omit<Span, "text">;
 
+/** The characters that may start a span; text between them is copied in one piece. */
+const spanStart = /[`*_[]/g;
+
 /** Bold, italic, inline code and links; anything unmatched stays literal. */
 export function parseInline(text: string, style: Style = {}): Span[] {
   const spans: Span[] = [];
@@ -92,6 +95,13 @@ export function parseInline(text: string, style: Style = {}): Span[] {
   };
   let index = 0;
   while (index < text.length) {
+    spanStart.lastIndex = index;
+    const next = spanStart.exec(text)?.index ?? text.length;
+    if (next > index) {
+      plain += text.slice(index, next);
+      index = next;
+      if (index === text.length) break;
+    }
     const character = text[index]!;
     if (character === "`") {
       const run = /^`+/.exec(text.slice(index, index + 16))![0];

@@ -4,6 +4,7 @@ import type { AskMessage, AskType, SayType, UiMessage } from "../../task/contrac
 import { FakeController, ManualClock, startFakeTerminal } from "./test-support/fake-terminal.js";
 import type { FakeTerminal } from "./test-support/fake-terminal.js";
 import { TuiHost, defaultFrameMs } from "./tui-host.js";
+import { linesPerFrame } from "./transcript.js";
 
 /** A `say` as the Task sends it; its meta is typed as its writers declare it (message-meta.ts). */
 function say<K extends SayType>(id: string, kind: K, text: string, options: { partial?: boolean; meta?: SayMeta<K> } = {}): UiMessage {
@@ -71,9 +72,9 @@ describe("renderTui in a terminal", () => {
     const publishesBefore = host.publishCount;
     let updates = 0;
     // 128 characters every quarter of a millisecond (512 kB/s, faster than any model). The Task
-    // updates a streaming message once a presentation frame, whatever its deltas; each update of a
-    // message is checked whole for control characters, so thousands of 16-character updates of a
-    // 1 MB text would only measure that check.
+    // updates a streaming message at most once a presentation frame, whatever its deltas; each
+    // update of a message is compared whole with the last one (appendedText, a memory compare),
+    // so tens of thousands of 16-character updates of a 1 MB text would mostly measure that.
     for (let end = 128; end < text.length + 128; end += 128) {
       host.onMessage(say("answer", "text", text.slice(0, end), { partial: true }));
       updates += 1;
@@ -89,7 +90,8 @@ describe("renderTui in a terminal", () => {
     const publishes = host.publishCount - publishesBefore;
     const renders = terminal.stdout.frameCount - framesBefore;
     expect(updates).toBeGreaterThan(8_000);
-    expect(publishes).toBeLessThanOrEqual(Math.ceil(elapsedMs / defaultFrameMs) + 2);
+    // A frame prints at most linesPerFrame lines; the lines beyond go out in frames that follow quickly.
+    expect(publishes).toBeLessThanOrEqual(Math.ceil(elapsedMs / defaultFrameMs) + Math.ceil(lines.length / linesPerFrame) + 2);
     // One render per publish; the status line refreshes once a second besides.
     expect(renders).toBeLessThanOrEqual(publishes + Math.ceil(elapsedMs / 1000) + 5);
     expect(renders).toBeLessThan(updates / 50);
@@ -102,6 +104,22 @@ describe("renderTui in a terminal", () => {
     expect(frame.split("line 012345:").length - 1).toBe(1);
     // Printing 1 MB through Ink is real work; on a loaded shared machine it takes a while.
   }, 240_000);
+
+  it("keeps the live area shorter than the screen while a streamed answer runs ahead of the printed lines", async () => {
+    const clock = new ManualClock();
+    const host = new TuiHost({ clock });
+    terminal = startFakeTerminal({ controller: new FakeController(), host, columns: 80, rows: 30 });
+    await terminal.settle();
+    // More complete lines than a frame prints, each wrapping to three rows: the live tail is
+    // the last lines not printed yet; taller than the screen, it would make Ink clear the terminal.
+    const lines = Array.from({ length: linesPerFrame + 40 }, (_, index) => `- item ${index} ${"wrapped words ".repeat(15)}`);
+    host.onMessage(say("a", "text", `${lines.join("\n")}\nthe line being written`, { partial: true }));
+    clock.advance(0);
+    await terminal.settle();
+    const live = terminal.stdout.liveFrame().split("\n");
+    expect(live.length).toBeLessThan(30);
+    expect(live.join("\n")).toContain("the line being written");
+  });
 
   it("shows an approved edit once: the tool's final say and its ask are one card", async () => {
     const clock = new ManualClock();

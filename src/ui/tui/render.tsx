@@ -49,6 +49,10 @@ export function renderTui(options: RenderTuiOptions): TuiInstance {
       ...(options.stdout === undefined ? {} : { stdout: options.stdout }),
       ...(options.stderr === undefined ? {} : { stderr: options.stderr }),
       debug: options.debug ?? false,
+      // Ink would draw at most 30 frames a second, so a key typed just after a frame waited up to
+      // 33 ms to be drawn. The host already bounds the renders a stream causes (TuiHost), so
+      // each render is drawn at once: a key is echoed by the render it causes.
+      maxFps: 0,
       // Ctrl+C aborts the step first; only the second one exits (see use-keys.ts).
       exitOnCtrlC: false,
       // console output from anywhere would break the screen's line accounting: Ink prints it above the UI

@@ -48,8 +48,12 @@ export const emptySnapshot: TranscriptSnapshot = {
   backlog: false,
 };
 
-/** Lines printed per frame at most: a fast answer catches up within a few frames, and each frame stays short enough for keys to get through. */
-const linesPerFrame = 2000;
+/**
+ * Lines printed per frame at most (a few milliseconds of markdown formatting and writing):
+ * each frame stays short enough for a key typed meanwhile to be read and drawn soon after,
+ * and a backlog is caught up by frames that follow each other quickly (TuiHost's backlogFrameMs).
+ */
+export const linesPerFrame = 800;
 
 interface Entry {
   message: UiMessage;

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { AskMeta } from "../../task/contracts/message-meta.js";
 import type { AskMessage, AskType, SayType, UiMessage } from "../../task/contracts/messages.js";
 import { ManualClock } from "./test-support/fake-terminal.js";
-import { TuiHost, defaultFrameMs } from "./tui-host.js";
+import { TuiHost, backlogFrameMs, defaultFrameMs } from "./tui-host.js";
+import { linesPerFrame } from "./transcript.js";
 
 function say(id: string, say: SayType, text: string, partial = false): UiMessage {
   return { id, ts: 0, type: "say", say, text, partial };
@@ -81,7 +82,7 @@ describe("TuiHost", () => {
     expect(host.getSnapshot().live).toHaveLength(0);
   });
 
-  it("prints a burst of lines a few thousand per frame, in order, so no frame blocks for long", () => {
+  it("prints a burst of lines a few hundred per frame, in order, in frames that follow each other quickly", () => {
     const { clock, host } = setup();
     const lines = Array.from({ length: 5000 }, (_, index) => `line ${index}`);
     host.onMessage(say("t", "text", `${lines.join("\n")}\n`, true));
@@ -91,17 +92,32 @@ describe("TuiHost", () => {
         .getSnapshot()
         .staticItems.flatMap((item) => (item.kind === "markdown" ? item.lines : []))
         .map((line) => (line.kind === "paragraph" ? line.spans.map((span) => span.text).join("") : line.kind));
-    expect(printedLines()).toHaveLength(2000);
+    expect(printedLines()).toHaveLength(linesPerFrame);
     expect(host.getSnapshot().backlog).toBe(true);
+    // The next frame does not wait for the usual frame time: the backlog goes out in short steps.
+    clock.advance(backlogFrameMs);
+    expect(printedLines()).toHaveLength(2 * linesPerFrame);
     // A message is final only when it says so (issue #12): the answer ends, then a note follows.
     host.onMessage(say("t", "text", `${lines.join("\n")}\n`, false));
     host.onMessage(say("next", "info", "after the answer"));
-    clock.advance(defaultFrameMs);
-    expect(printedLines()).toHaveLength(4000);
-    clock.advance(200);
+    clock.advance(backlogFrameMs);
+    expect(printedLines()).toHaveLength(3 * linesPerFrame);
+    clock.advance(Math.ceil(lines.length / linesPerFrame) * backlogFrameMs);
     expect(printedLines()).toEqual(lines);
     expect(host.getSnapshot().backlog).toBe(false);
     expect(host.getSnapshot().staticItems.at(-1)).toMatchObject({ key: "next" });
+  });
+
+  it("removes escape sequences that arrive in a later update of a streaming answer, even one cut between two updates", () => {
+    const { clock, host } = setup();
+    host.onMessage(say("t", "text", "plain so far ", true));
+    host.onMessage(say("t", "text", "plain so far \u001b]52;c;aGk=\u0007copied \u001b[3", true));
+    clock.advance(defaultFrameMs);
+    expect(host.getSnapshot().live[0]!.message.text).toBe("plain so far copied ");
+    host.onMessage(say("t", "text", "plain so far \u001b]52;c;aGk=\u0007copied \u001b[31mred", true));
+    host.onMessage(say("t", "text", "plain so far \u001b]52;c;aGk=\u0007copied \u001b[31mred and more", true));
+    clock.advance(defaultFrameMs);
+    expect(host.getSnapshot().live[0]!.message.text).toBe("plain so far copied red and more");
   });
 
   it("keeps an ask live until the user answers it, even when other messages follow", async () => {

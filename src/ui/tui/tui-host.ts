@@ -7,21 +7,46 @@ import type { TuiClock } from "./clock.js";
 import { Transcript, emptySnapshot } from "./transcript.js";
 import { SubagentBoard } from "./subagent-board.js";
 import type { TranscriptSnapshot } from "./transcript.js";
-import { neutralizeControls, neutralizeDeep } from "../terminal-controls.js";
+import { appendedText } from "../../task/contracts/message-growth.js";
+import { hasControls, neutralizeControls, neutralizeDeep } from "../terminal-controls.js";
 
 /**
- * The message without escape sequences or control characters (carriage
- * returns kept: the layout shows what a terminal would), so nothing the model
- * or a command wrote can reach the user's terminal (src/ui/terminal-controls.ts).
+ * Messages made displayable: without escape sequences or control characters
+ * (carriage returns kept: the layout shows what a terminal would), so nothing
+ * the model or a command wrote can reach the user's terminal
+ * (src/ui/terminal-controls.ts). A partial message's text is checked only
+ * where an update extends it (appendedText): checking the whole text at every
+ * update cost a long answer time that grew with the square of its length.
  */
-function displayable<M extends UiMessage>(message: M): M {
-  const text = neutralizeControls(message.text, { partial: message.partial, carriageReturns: "keep" });
-  if (message.meta === undefined) return text === message.text ? message : { ...message, text };
-  return { ...message, text, meta: neutralizeDeep(message.meta, { carriageReturns: "keep" }) };
+class Displayable {
+  /** Texts of partial messages, by id, known to hold no control character. */
+  readonly #plain = new Map<string, string>();
+
+  of<M extends UiMessage>(message: M): M {
+    const text = this.#text(message);
+    if (message.meta === undefined) return text === message.text ? message : { ...message, text };
+    return { ...message, text, meta: neutralizeDeep(message.meta, { carriageReturns: "keep" }) };
+  }
+
+  #text(message: UiMessage): string {
+    const known = this.#plain.get(message.id);
+    const added = known === undefined ? undefined : appendedText(message.text, known);
+    const plain = added === undefined ? !hasControls(message.text) : !hasControls(added);
+    if (message.partial && plain) this.#plain.set(message.id, message.text);
+    else this.#plain.delete(message.id);
+    return plain ? message.text : neutralizeControls(message.text, { partial: message.partial, carriageReturns: "keep" });
+  }
 }
 
 /** How long the UI waits at least between two renders for new messages, by default: a fast answer costs a render per 80 ms; keys are drawn at once, whatever the rate. */
 export const defaultFrameMs = 80;
+
+/**
+ * While complete lines wait to be printed (a burst, or an answer that arrived faster than the
+ * screen), the next frame comes this soon: each frame prints a bounded number of lines
+ * (transcript.ts), so the backlog is caught up in short steps with the keys read between them.
+ */
+export const backlogFrameMs = 16;
 
 export interface TuiHostOptions {
   /** Defaults to the system clock; tests pass a manual one. */
@@ -48,6 +73,7 @@ export class TuiHost implements Host {
   /** The task checklist as last set (shown pinned by the UI). */
   latestChecklist: UiMessage | undefined;
   private readonly transcript = new Transcript();
+  private readonly displayable = new Displayable();
   private readonly subagents = new SubagentBoard();
   private readonly pending = new Map<string, PendingAsk>();
   private readonly pendingMessages = new Map<string, AskMessage>();
@@ -63,7 +89,7 @@ export class TuiHost implements Host {
   }
 
   onMessage(received: UiMessage): void {
-    const message = displayable(received);
+    const message = this.displayable.of(received);
     // A running subagent's messages fold into its card (issue #17).
     if (this.subagents.note(message, this.clock.now())) {
       this.schedulePublish();
@@ -110,7 +136,7 @@ export class TuiHost implements Host {
 
   answerAsk(received: AskMessage, signal: AbortSignal): Promise<AskResponse> {
     if (signal.aborted) return Promise.reject(abortError(signal));
-    const message = displayable(received);
+    const message = this.displayable.of(received);
     this.transcript.upsert({ ...message, partial: false }, this.clock.now());
     return new Promise<AskResponse>((resolve, reject) => {
       const onAbort = (): void => {
@@ -164,9 +190,9 @@ export class TuiHost implements Host {
     this.pendingMessages.delete(id);
   }
 
-  private schedulePublish(): void {
+  private schedulePublish(intervalMs = this.intervalMs): void {
     if (this.cancelTimer !== undefined) return;
-    const wait = Math.max(0, this.lastPublish + this.intervalMs - this.clock.now());
+    const wait = Math.max(0, this.lastPublish + intervalMs - this.clock.now());
     this.cancelTimer = this.clock.setTimer(() => {
       this.cancelTimer = undefined;
       this.publish();
@@ -180,7 +206,7 @@ export class TuiHost implements Host {
     this.publishCount += 1;
     this.snapshot = { ...this.transcript.snapshot(this.pendingMessages), subagents: this.subagents.running() };
     for (const listener of this.listeners) listener();
-    if (this.snapshot.backlog) this.schedulePublish();
+    if (this.snapshot.backlog) this.schedulePublish(Math.min(backlogFrameMs, this.intervalMs));
   }
 }
 

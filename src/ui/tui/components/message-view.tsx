@@ -166,11 +166,11 @@ function MessageBody({ message, width, limits, live, answer }: BodyProps): React
   }
 }
 
-function Markdown({ lines, width, say, first }: { lines: MarkdownLine[]; width: number; say: string; first: boolean }): ReactNode {
+function Markdown({ lines, width, say, first, maxRows }: { lines: MarkdownLine[]; width: number; say: string; first: boolean; maxRows?: number }): ReactNode {
   return (
     <Box flexDirection="column" width={width} marginTop={first ? 1 : 0}>
       {first && say === "completion_result" ? <CompletionHeader /> : null}
-      <MarkdownView lines={lines} width={width} />
+      <MarkdownView lines={lines} width={width} {...(maxRows === undefined ? {} : { maxRows })} />
     </Box>
   );
 }
@@ -204,7 +204,7 @@ export function LiveMessage({ item, width, limits }: { item: LiveItem; width: nu
     const rest = message.text.slice(item.printedLength);
     if (rest === "") return null;
     const lines = liveMarkdown(rest, item.markdownState, width, limits.markdownLines);
-    return <Markdown lines={lines} width={width} say={message.say} first={item.printedLength === 0} />;
+    return <Markdown lines={lines} width={width} say={message.say} first={item.printedLength === 0} maxRows={limits.markdownLines} />;
   }
   return (
     <Box width={width} flexDirection="column" marginTop={1}>

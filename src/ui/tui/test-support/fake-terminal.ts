@@ -59,6 +59,11 @@ export class FakeStdout extends EventEmitter {
     return this.history + this.last;
   }
 
+  /** The last frame alone (the live area, redrawn in place), as a user reads it. */
+  liveFrame(): string {
+    return stripVTControlCharacters(this.last);
+  }
+
   /** The printed history and the last frame, as a user reads them. */
   frame(): string {
     return stripVTControlCharacters(this.history + this.last);
