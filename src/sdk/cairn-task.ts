@@ -24,7 +24,7 @@ type Start = { kind: "new"; task: string } | { kind: "resume"; taskId: string; m
 export class CairnTask implements AsyncIterable<CairnEvent> {
   /** The whole run's last event: how it ended and the task's totals. Rejects when the task could not start (a typed error). */
   readonly result: Promise<ResultEvent>;
-  readonly #events = new EventQueue<CairnEvent>();
+  readonly #events = new EventQueue<CairnEvent>(() => this.#leftEarly());
   readonly #pendingMessages: string[] = [];
   readonly #taskId: Promise<string>;
   #session: Session | undefined;
@@ -82,6 +82,17 @@ export class CairnTask implements AsyncIterable<CairnEvent> {
   abort(): void {
     this.#abortRequested = true;
     void this.#session?.task.abortTask();
+  }
+
+  /**
+   * The loop over the events was left before the task ended (`break`, a `return` or a throw in its
+   * body, or the iterator's `return()`): nobody follows the task any more, so it is aborted as by
+   * `abort()`, and the loop is left once the task has stopped (its commands ended, its log closed)
+   * and `result` has settled.
+   */
+  async #leftEarly(): Promise<void> {
+    if (!this.#ended) this.abort();
+    await this.result.catch(() => undefined);
   }
 
   async #run(start: Start, options: TaskOptions, resolveId: (id: string) => void): Promise<ResultEvent> {

@@ -1,9 +1,14 @@
 /**
  * Events waiting for the program that iterates a task: pushed by the host as
  * they happen, taken by one async iterator. Ends once `end` is called and
- * everything pushed was taken; `fail` ends it with an error instead.
+ * everything pushed was taken; `fail` ends it with an error instead. When the
+ * reader leaves early (`break` out of `for await`, or `return()`), what was
+ * not taken is dropped, nothing more is kept, and `onLeave` runs (the task
+ * aborts); `return()` settles once `onLeave` has.
  */
 export class EventQueue<T> implements AsyncIterable<T> {
+  constructor(private readonly onLeave: () => Promise<void> = () => Promise.resolve()) {}
+
   readonly #items: T[] = [];
   #head = 0;
   #waiting: ((result: IteratorResult<T>) => void) | undefined;
@@ -11,9 +16,10 @@ export class EventQueue<T> implements AsyncIterable<T> {
   #ended = false;
   #error: { error: Error } | undefined;
   #iterated = false;
+  #left = false;
 
   push(item: T): void {
-    if (this.#ended) return;
+    if (this.#ended || this.#left) return;
     const waiting = this.#waiting;
     if (waiting !== undefined) {
       this.#clearWaiting();
@@ -38,10 +44,26 @@ export class EventQueue<T> implements AsyncIterable<T> {
   [Symbol.asyncIterator](): AsyncIterator<T> {
     if (this.#iterated) throw new Error("A task's events can be iterated once; use JsonEventReader to keep them.");
     this.#iterated = true;
-    return { next: () => this.#next(), return: () => Promise.resolve({ value: undefined, done: true }) };
+    return { next: () => this.#next(), return: () => this.#leave() };
+  }
+
+  async #leave(): Promise<IteratorResult<T>> {
+    if (!this.#left) {
+      this.#left = true;
+      const early = !this.#ended;
+      this.#items.length = 0;
+      this.#head = 0;
+      // A next() still waiting (an iterator driven by hand) ends too.
+      const waiting = this.#waiting;
+      this.#clearWaiting();
+      waiting?.({ value: undefined, done: true });
+      if (early) await this.onLeave();
+    }
+    return { value: undefined, done: true };
   }
 
   #next(): Promise<IteratorResult<T>> {
+    if (this.#left) return Promise.resolve({ value: undefined, done: true });
     if (this.#head < this.#items.length) {
       const value = this.#items[this.#head] as T;
       this.#head += 1;

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -53,6 +53,19 @@ async function collect(task: AsyncIterable<CairnEvent>): Promise<CairnEvent[]> {
   const events: CairnEvent[] = [];
   for await (const event of task) events.push(event);
   return events;
+}
+
+/** The command line of every process of this machine (for finding one that should have ended). */
+function runningCommandLines(): string[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .map((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
+      } catch {
+        return "";
+      }
+    });
 }
 
 const requestText = (server: ScriptedServer, index: number): string => JSON.stringify(server.requests[index]?.body ?? "");
@@ -151,6 +164,42 @@ describe("the SDK", () => {
     expect(record).toMatchObject({ taskId, task: "A long task", status: "completed" });
     expect(record.messages.map((message) => message.text)).toEqual(expect.arrayContaining(["Please finish now.", "Finished after the resume."]));
     expect((await listTasks({ dataDir: slow.options.dataDir })).map((row) => row.taskId)).toEqual([taskId]);
+  });
+
+  it("leaving the loop early aborts the task: its command is ended, the log says aborted, the result has settled when the loop is left", async () => {
+    const sleeper = `sleep ${3000 + Math.floor(Math.random() * 900)}`;
+    const command = `echo started-marker; ${sleeper}`;
+    const { options } = await setUp([{ text: `<execute_command><command>${command}</command><requires_approval>false</requires_approval></execute_command>` }, { text: complete("Never reached.") }]);
+    const task = startTask("Run the long command", { ...options, canUseTool: () => ({ behavior: "allow" }) });
+    let settled = false;
+    void task.result.then(() => (settled = true));
+    for await (const event of task) if ("text" in event && event.type === "say" && event.say === "command_output" && event.text.includes("started-marker")) break;
+    expect(settled).toBe(true);
+    expect(await task.result).toMatchObject({ status: "aborted", exitStatus: 130 });
+    expect(runningCommandLines().filter((line) => line.includes(sleeper))).toEqual([]);
+    expect((await readTask(await task.taskId(), { dataDir: options.dataDir })).status).toBe("aborted");
+    // One reader per task: a second one cannot be left behind by the first one's leaving.
+    expect(() => task[Symbol.asyncIterator]()).toThrow(/iterated once/);
+  });
+
+  it("return() on the iterator aborts like break; leaving after the task ended changes nothing", async () => {
+    const slow = await setUp([{ text: `Thinking about it for a long while. ${"word ".repeat(400)}`, delayMs: 20, chunkSize: 8 }]);
+    const task = startTask("A long task", slow.options);
+    const iterator = task[Symbol.asyncIterator]();
+    expect((await iterator.next()).done).toBe(false);
+    expect(await iterator.return?.()).toEqual({ value: undefined, done: true });
+    expect(await iterator.next()).toEqual({ value: undefined, done: true });
+    expect((await task.result).status).toBe("aborted");
+
+    const quick = await setUp([{ text: complete("Done at once.") }]);
+    const finished = startTask("A short task", quick.options);
+    let last: CairnEvent | undefined;
+    for await (const event of finished) {
+      last = event;
+      if (event.type === "result") break;
+    }
+    expect(last).toMatchObject({ type: "result", status: "completed" });
+    expect((await finished.result).status).toBe("completed");
   });
 
   it("commands start from the env the caller gives, with its secret-looking variables left out", async () => {

@@ -6,10 +6,12 @@
  * explicit ask, and in the sandbox they can be neither written, renamed,
  * replaced nor created.
  */
-import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, join, relative, sep } from "node:path";
+import { configuredHooksPath } from "./git-hooks-path.js";
+
+export { configuredHooksPath } from "./git-hooks-path.js";
 
 export type ProtectedKind = "file" | "folder" | "any";
 
@@ -70,37 +72,6 @@ function isFolder(path: string): boolean {
   }
 }
 
-const hooksPathCache = new Map<string, { stamp: string; value: string | undefined }>();
-
-function stampOf(paths: string[]): string {
-  return paths
-    .map((path) => {
-      try {
-        const stat = statSync(path, { throwIfNoEntry: false });
-        return stat === undefined ? "-" : `${stat.mtimeMs}:${stat.size}`;
-      } catch {
-        return "-";
-      }
-    })
-    .join("|");
-}
-
-/** The folder git runs hooks from when `core.hooksPath` names one (`.husky/_`, `~/.githooks`), absolute; read again when git's config files change. */
-export function configuredHooksPath(workspace: string): string | undefined {
-  const stamp = stampOf([join(workspace, ".git", "config"), join(homedir(), ".gitconfig"), join(homedir(), ".config", "git", "config"), "/etc/gitconfig"]);
-  const cached = hooksPathCache.get(workspace);
-  if (cached?.stamp === stamp) return cached.value;
-  let value: string | undefined;
-  const result = spawnSync("git", ["config", "--get", "core.hooksPath"], { cwd: workspace, encoding: "utf8", timeout: 5000, stdio: ["ignore", "pipe", "ignore"] });
-  const text = result.status === 0 ? result.stdout.trim() : "";
-  if (text !== "") {
-    const expanded = text === "~" ? homedir() : text.startsWith("~/") ? join(homedir(), text.slice(2)) : text;
-    value = isAbsolute(expanded) ? resolve(expanded) : resolve(workspace, expanded);
-  }
-  hooksPathCache.set(workspace, { stamp, value });
-  return value;
-}
-
 /** The submodules' git folders (`.git/modules/<name>`, nested), whose hooks and config run code too. */
 function submoduleGitFolders(workspace: string): string[] {
   const found: string[] = [];
@@ -136,11 +107,14 @@ export function protectedEntries(workspace: string, extra: ReadonlyArray<Protect
   return [...entries, ...extra];
 }
 
-/** Why a path is protected, or undefined. `path` is absolute (real or lexical: ask for both when they differ). */
-export function protectedReason(path: string, options: { workspace: string; userConfigDir: string }): string | undefined {
+/**
+ * Why a path is protected, or undefined. `path` is absolute (real or lexical: ask for both when they differ).
+ * `hooksPath` gives git's hooks folder when the caller already knows it (one decision about many paths asks once).
+ */
+export function protectedReason(path: string, options: { workspace: string; userConfigDir: string; hooksPath?: () => string | undefined }): string | undefined {
   if (within(options.userConfigDir, path)) return "cairn's user configuration";
   if (within(join(homedir(), ".claude"), path)) return "Claude Code settings and hooks";
-  const hooksPath = configuredHooksPath(options.workspace);
+  const hooksPath = options.hooksPath === undefined ? configuredHooksPath(options.workspace) : options.hooksPath();
   if (hooksPath !== undefined && within(hooksPath, path)) return "git runs hooks from this folder (core.hooksPath)";
   if (!within(options.workspace, path)) return undefined;
   const relativePath = relative(options.workspace, path);

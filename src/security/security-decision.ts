@@ -51,7 +51,7 @@ export function decidePath(request: PathRequest, context: SecurityContext): Secu
   if (denied !== undefined) return { kind: "refuse", reason: `the rule ${denied.rule.text} (${denied.rule.source}) denies it` };
   const asked = ruled.find((entry) => entry?.decision === "ask");
   const allowed = ruled.find((entry) => entry?.decision === "allow");
-  const facts = [context.paths.facts(request.absolute), context.paths.facts(request.real)];
+  const facts = request.real === request.absolute ? [context.paths.facts(request.absolute)] : [context.paths.facts(request.absolute), context.paths.facts(request.real)];
   const credential = facts.some((fact) => fact.credential);
   if (credential && allowed === undefined && asked === undefined) {
     return { kind: "refuse", reason: `${request.display} holds credentials; only a rule naming it (such as ${tool}(${request.display})) allows it` };

@@ -112,6 +112,17 @@ export class ApprovalPolicy {
     };
   }
 
+  /**
+   * The same policy (same rules, settings and "always allow" answers) for one tool call that asks
+   * about many paths (a search's matched files, a listing): what it knows about paths is read once
+   * for the call (the ignore files, git's hooks folder), as for the words of one command.
+   */
+  forOneCall(): ApprovalPolicy {
+    const paths = this.security.paths.snapshot?.();
+    if (paths === undefined) return this;
+    return new ApprovalPolicy({ ...this.options, rules: this.security.rules, paths });
+  }
+
   get rules(): PermissionRules {
     return this.security.rules;
   }

@@ -35,6 +35,9 @@ export async function approvePath(options: { runtime: ToolRuntime; path: Resolve
   return decision.feedback === undefined ? { ok: true, path } : { ok: true, path, feedback: decision.feedback };
 }
 
+/** Why read_file would not show a file (absolute path), or undefined when it would: see `readRefusals`. */
+export type ReadRefusal = (absolute: string) => Promise<string | undefined>;
+
 /**
  * Why read_file would not show this file (absolute path, as a walk or a search
  * found it) without asking, or undefined when it would: the same two checks
@@ -43,11 +46,19 @@ export async function approvePath(options: { runtime: ToolRuntime; path: Resolve
  * explicit ask counts as a refusal: a tool that shows the content of many files
  * cannot ask about each. search_files and list_code_definition_names leave out
  * what this refuses; list_files marks it.
+ *
+ * One checker serves one tool call: the ignore files and what the policy knows
+ * about the repository (git's hooks folder) are read once for all its paths
+ * instead of once per path, so the call judges every path by the same state.
  */
-export async function readRefusal(runtime: ToolRuntime, absolute: string): Promise<string | undefined> {
-  const path = runtime.guard.resolve(absolute);
-  if (path.ignored) return `${path.display} is hidden by the ignore file`;
-  const detail = await runtime.approvals.verdict({ kind: "read", inside: path.inside, path: path.display, absolute: path.absolute, real: path.real });
-  if (detail.verdict === "refuse" || detail.explicit === true) return detail.reason ?? `${path.display} may not be read`;
-  return undefined;
+export function readRefusals(runtime: ToolRuntime): ReadRefusal {
+  const guard = runtime.guard.snapshot();
+  const approvals = runtime.approvals.forOneCall();
+  return async (absolute) => {
+    const path = guard.resolve(absolute);
+    if (path.ignored) return `${path.display} is hidden by the ignore file`;
+    const detail = await approvals.verdict({ kind: "read", inside: path.inside, path: path.display, absolute: path.absolute, real: path.real });
+    if (detail.verdict === "refuse" || detail.explicit === true) return detail.reason ?? `${path.display} may not be read`;
+    return undefined;
+  };
 }

@@ -5,18 +5,28 @@
  * be read at all (a command reading whole folders would find them).
  */
 import type { PathFacts, PathOracle } from "../security/command-assessment.js";
+import { configuredHooksPath } from "../security/protected-paths.js";
 import { isCredentialPath, protectedReason } from "../security/sensitive-paths.js";
 import type { WorkspaceGuard } from "./workspace-guard.js";
 import { WorkspaceScan } from "./workspace-scan.js";
 
-export function workspacePathOracle(guard: WorkspaceGuard, userConfigDir: string, scan: WorkspaceScan = new WorkspaceScan(guard, userConfigDir)): PathOracle {
+/**
+ * `frozen`: an oracle for one decision (a command's words, a search's files): the guard reads the
+ * ignore files once, and git's hooks folder is asked once, when a path first needs it.
+ */
+export function workspacePathOracle(guard: WorkspaceGuard, userConfigDir: string, scan: WorkspaceScan = new WorkspaceScan(guard, userConfigDir), frozen = false): PathOracle {
+  let hooks: { path: string | undefined } | undefined;
+  const places = {
+    workspace: guard.root,
+    userConfigDir,
+    ...(frozen ? { hooksPath: () => (hooks ??= { path: configuredHooksPath(guard.root) }).path } : {}),
+  };
   return {
     cwd: guard.root,
-    snapshot: () => workspacePathOracle(guard.snapshot(), userConfigDir, scan),
+    snapshot: () => workspacePathOracle(guard.snapshot(), userConfigDir, scan, true),
     hasIgnoredFiles: () => scan.scan().hidden.length > 0,
     facts(path: string): PathFacts {
       const resolved = guard.resolve(path);
-      const places = { workspace: guard.root, userConfigDir };
       return {
         inside: resolved.inside,
         ignored: resolved.ignored,

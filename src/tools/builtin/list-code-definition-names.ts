@@ -3,7 +3,7 @@ import { readFile, stat } from "node:fs/promises";
 import { basename, extname } from "node:path";
 import { parseDefinitions, supportsFile } from "../code-definitions/definition-parser.js";
 import { describeError } from "../file-io.js";
-import { approvePath, checkIgnored, readRefusal } from "../path-access.js";
+import { approvePath, checkIgnored, readRefusals } from "../path-access.js";
 import { success, toolError, withApprovalFeedback } from "../responses.js";
 import type { ToolDefinition } from "../tool-definition.js";
 import { walkFiles } from "../walk-files.js";
@@ -40,10 +40,11 @@ export const listCodeDefinitionNamesTool: ToolDefinition = {
       // #14: every file is checked by its real path: a link out of the workspace is skipped, and so is
       // every file read_file refuses (ignored, credentials, a Read rule), by read_file's own checks.
       files = [];
+      const refusal = readRefusals(runtime);
       for (const entry of walked.entries) {
         if (entry.isDirectory || entry.ignored || !supportsFile(extname(entry.absolute))) continue;
         const resolved = runtime.guard.resolve(entry.absolute);
-        if (resolved.inside && (await readRefusal(runtime, entry.absolute)) === undefined) files.push(resolved.real);
+        if (resolved.inside && (await refusal(entry.absolute)) === undefined) files.push(resolved.real);
       }
     } else {
       if (!supportsFile(extname(target.real))) return toolError(`${target.display} is not a source file cairn can parse (TypeScript, JavaScript, Python, Go, Rust, Java, C, C++).`);

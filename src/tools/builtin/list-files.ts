@@ -1,7 +1,7 @@
 /** list_files: the files and folders under a path, sorted, ignore files honoured, capped. */
 import { stat } from "node:fs/promises";
 import { relative, sep } from "node:path";
-import { approvePath, checkIgnored, readRefusal } from "../path-access.js";
+import { approvePath, checkIgnored, readRefusals } from "../path-access.js";
 import { success, toolError, withApprovalFeedback } from "../responses.js";
 import type { ToolDefinition } from "../tool-definition.js";
 import { walkFiles } from "../walk-files.js";
@@ -34,7 +34,8 @@ export const listFilesTool: ToolDefinition = {
       return toolError(`there is no folder at ${folder.display}.`);
     }
     // Names only: what read_file refuses (credentials, a Read rule) is marked, and such a folder is not descended into.
-    const refuses = async (absolute: string): Promise<boolean> => (await readRefusal(runtime, absolute)) !== undefined;
+    const refusal = readRefusals(runtime);
+    const refuses = async (absolute: string): Promise<boolean> => (await refusal(absolute)) !== undefined;
     const walked = await walkFiles({ root: folder.real, recursive, limit: listFilesLimit, guard: runtime.guard, signal: runtime.context.signal, refuses });
     const lines = walked.entries
       .map((entry) => {

@@ -1,4 +1,6 @@
+import { symlinkSync } from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { parseRule, PermissionRules } from "../../security/permission-rules.js";
 import { javascriptSearch } from "../search/javascript-search.js";
 import { matchesGlob } from "../search/glob-pattern.js";
 import { createRecordingContext, textOf } from "../test-support/recording-context.js";
@@ -32,6 +34,24 @@ describe("search_files", () => {
     expect(text).toContain("src/a.ts\n1- import x;\n2: function findMe() {}\n3- return;");
     expect(text).not.toContain("ignored/c.ts");
     expect(text).not.toContain("secret");
+  });
+
+  it("leaves out, in one search, every file read_file refuses: ignored, credentials, a Read deny rule, a Read ask rule, a link out", async () => {
+    workspace.write(".env", "findMe=token\n");
+    workspace.write("private/p.ts", "findMe private\n");
+    workspace.write("asked/q.ts", "findMe asked\n");
+    const outside = createTestWorkspace({ "o.ts": "findMe outside\n" });
+    symlinkSync(outside.root, workspace.path("out"));
+    try {
+      const rules = new PermissionRules([parseRule("Read(private/**)", "deny", "test"), parseRule("Read(asked/**)", "ask", "test")], workspace.root);
+      const executor = createTestExecutor(workspace, { yes: true, rules });
+      const outcome = await executor.executeTool(toolCall("search_files", { path: ".", regex: "findMe", file_pattern: "*" }), createRecordingContext());
+      const text = textOf(outcome.content);
+      expect(text).toContain("src/a.ts");
+      for (const hidden of ["secret", "token", "private", "asked", "outside"]) expect(text).not.toContain(hidden);
+    } finally {
+      outside.cleanup();
+    }
   });
 
   it("limits files with file_pattern", async () => {

@@ -1,7 +1,7 @@
 /** search_files: a regular-expression search with one line of context, capped at 300 matches. */
 import { stat } from "node:fs/promises";
 import { relative, sep } from "node:path";
-import { approvePath, checkIgnored, readRefusal } from "../path-access.js";
+import { approvePath, checkIgnored, readRefusals } from "../path-access.js";
 import { describeError } from "../file-io.js";
 import { findRipgrep } from "../search/find-ripgrep.js";
 import { javascriptSearch } from "../search/javascript-search.js";
@@ -91,11 +91,13 @@ export const searchFilesTool: ToolDefinition = {
       }
       return toolError(`the search failed: ${describeError(error)}`);
     }
-    // Exactly what read_file refuses stays out, by read_file's own checks. Nothing says a file was
-    // left out: that it matched would tell the model something about a secret's content.
+    // Exactly what read_file refuses stays out, by read_file's own checks (one checker for the whole
+    // search). Nothing says a file was left out: that it matched would tell the model something about a
+    // secret's content.
+    const refusal = readRefusals(runtime);
     const leftOut = new Set<string>();
     for (const file of outcome.files) {
-      if ((await readRefusal(runtime, file.path)) !== undefined) leftOut.add(file.path);
+      if ((await refusal(file.path)) !== undefined) leftOut.add(file.path);
     }
     const text = formatSearchOutcome(outcome, folder.real, (path) => leftOut.has(path));
     return withApprovalFeedback(success(text), approved.feedback);

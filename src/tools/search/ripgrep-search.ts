@@ -1,6 +1,5 @@
 /** Runs ripgrep with `--json` and one line of context, stopping it once enough matches arrived. */
 import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 import { SearchPatternError, type SearchFileResult, type SearchOutcome, type SearchRequest } from "./search-types.js";
 
 interface RipgrepEvent {
@@ -28,24 +27,24 @@ export async function ripgrepSearch(binary: string, request: SearchRequest): Pro
     child.on("error", reject);
     child.on("close", (code) => resolve(code));
   });
-  const reader = createInterface({ input: child.stdout, crlfDelay: Infinity });
-  for await (const raw of reader) {
-    if (truncated) continue;
+  const onLine = (raw: string): void => {
+    // The events that carry no line (a file's begin and end, the summary) are not parsed.
+    if (truncated || raw.startsWith('{"type":"begin"') || raw.startsWith('{"type":"end"') || raw.startsWith('{"type":"summary"')) return;
     let event: RipgrepEvent;
     try {
       event = JSON.parse(raw) as RipgrepEvent;
     } catch {
-      continue;
+      return;
     }
-    if (event.type !== "match" && event.type !== "context") continue;
+    if (event.type !== "match" && event.type !== "context") return;
     const path = event.data?.path?.text;
     const line = event.data?.line_number;
-    if (path === undefined || line === undefined) continue;
+    if (path === undefined || line === undefined) return;
     const isMatch = event.type === "match";
     if (isMatch && matchCount >= request.limit) {
       truncated = true;
       child.kill("SIGKILL");
-      continue;
+      return;
     }
     let file = byPath.get(path);
     if (file === undefined) {
@@ -55,8 +54,21 @@ export async function ripgrepSearch(binary: string, request: SearchRequest): Pro
     }
     file.lines.push({ line, text: (event.data?.lines?.text ?? "").replace(/\r?\n$/, ""), isMatch });
     if (isMatch) matchCount++;
-  }
+  };
+  // Lines are taken from each chunk as it arrives, in one synchronous pass (no wait per line).
+  let rest = "";
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (chunk: string) => {
+    let start = 0;
+    for (let end = chunk.indexOf("\n"); end !== -1; end = chunk.indexOf("\n", start)) {
+      onLine(rest === "" ? chunk.slice(start, end) : rest + chunk.slice(start, end));
+      rest = "";
+      start = end + 1;
+    }
+    rest += chunk.slice(start);
+  });
   const code = await exit;
+  if (rest !== "") onLine(rest);
   request.signal.removeEventListener("abort", onAbort);
   if (code === 2 && !truncated && matchCount === 0 && /regex|parse|syntax/i.test(stderr)) {
     throw new SearchPatternError(stderr.trim());
