@@ -32,6 +32,8 @@ const interesting = [
   "Ω",
   "ж",
   "‼",
+  "©",
+  "®",
   "⁉",
   "▶",
   "◽",
@@ -82,6 +84,17 @@ describe("the string-width fast path", () => {
         }),
         { numRuns: 3000 },
       );
+    }
+  });
+
+  it("answers what each package answers for every single character up to U+2FFF", async () => {
+    const packages: StringWidth[] = [stringWidth, await wrapAnsisStringWidth()];
+    for (const real of packages) {
+      const fast = withFastPath(() => real);
+      for (let code = 0x20; code < 0x3000; code += 1) {
+        const text = String.fromCharCode(code);
+        for (const ambiguousIsNarrow of [true, false]) expect([code.toString(16), fast(text, { ambiguousIsNarrow })]).toEqual([code.toString(16), real(text, { ambiguousIsNarrow })]);
+      }
     }
   });
 
