@@ -208,8 +208,9 @@ export class AssistantMessageParser {
    * or holds back the end of the input when a tag may start there.
    */
   private stepTags(state: TagState, input: string, at: number, lessThan: number): number {
+    const tags = state.tags;
     while (lessThan !== -1) {
-      const node = followTag(state.tags, input, lessThan + 1);
+      const node = followTag(tags, input, lessThan + 1);
       if (node !== undefined) {
         if (lessThan !== at) state.kept.append(input.slice(at, lessThan));
         if (node.tag === undefined) {
