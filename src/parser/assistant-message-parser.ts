@@ -23,18 +23,40 @@ export interface ParserOptions {
   parameterNames?: Iterable<string>;
 }
 
-/** Each state but "text" keeps the trie of the tags that matter in it (after their `<`). */
-type State =
-  | { kind: "text"; text: TrimmedValue }
+/** Where a state keeps the text between the tags that matter in it. */
+interface Kept {
+  append(piece: string): void;
+}
+
+/** Between a tool's parameters text is dropped. */
+const DROPPED: Kept = { append: () => undefined };
+
+/** The text after a `content`/`diff` value's closing tag, that tag included: a later closing tag of its own makes it part of the value. */
+class SinceClose implements Kept {
+  constructor(public text: string) {}
+  append(piece: string): void {
+    this.text += piece;
+  }
+}
+
+/**
+ * The states that look for tags `<` by `<`: each keeps the trie of the tags
+ * that matter in it (after their `<`) and where the text between them goes.
+ */
+type TagState =
+  | { kind: "text"; tags: TagNode; kept: TrimmedValue; text: TrimmedValue }
   /** Inside a tool, between parameters. */
-  | { kind: "tool"; block: ToolUseBlock; tags: TagNode }
-  /** Inside a parameter value, before its first closing tag. */
-  | { kind: "value"; block: ToolUseBlock; name: string; value: TrimmedValue | VerbatimValue; closeTag: string; tags: TagNode }
+  | { kind: "tool"; tags: TagNode; kept: Kept; block: ToolUseBlock }
   /**
    * A `content`/`diff` value after one of its closing tags: a later closing
    * tag of its own may still extend it, so the text since the last one waits.
    */
-  | { kind: "verbatim-closed"; block: ToolUseBlock; name: string; value: VerbatimValue; sinceClose: string; closeTag: string; tags: TagNode }
+  | { kind: "verbatim-closed"; tags: TagNode; kept: SinceClose; block: ToolUseBlock; name: string; value: VerbatimValue };
+
+type State =
+  | TagState
+  /** Inside a parameter value, before its first closing tag. */
+  | { kind: "value"; block: ToolUseBlock; name: string; value: TrimmedValue | VerbatimValue; closeTag: string; tags: TagNode }
   | { kind: "ended" };
 
 /**
@@ -81,18 +103,21 @@ export class AssistantMessageParser {
    */
   push(chunk: string): Block[] {
     const state = this.state;
-    if (state.kind === "text" && this.held === undefined && typeof chunk === "string" && chunk.indexOf("<") === -1) {
-      // Text that only grows the open text block, the most common chunk by far.
-      const text = state.text;
-      text.append(chunk);
-      if (!text.isEmpty) {
-        this.openText.content = text.value;
-        if (this.blocks.length === this.settledCount) this.blocks.push(this.openText);
-      }
-      return this.blocks;
-    }
     if (state.kind === "ended" || typeof chunk !== "string" || chunk.length === 0) return this.blocks;
-    let at = this.held === undefined ? 0 : this.resumeHeld(this.held, chunk);
+    let at = 0;
+    if (this.held !== undefined) {
+      at = this.resumeHeld(this.held, chunk);
+    } else if (state.kind === "text") {
+      // Text, the most common state by far: one search for `<` serves both the chunk that only
+      // grows the open text block and the scan for tags.
+      const lessThan = chunk.indexOf("<");
+      if (lessThan === -1) {
+        state.text.append(chunk);
+        this.showText(state.text);
+        return this.blocks;
+      }
+      at = this.stepTags(state, chunk, 0, lessThan);
+    }
     while (at < chunk.length) at = this.step(chunk, at);
     this.showOpenBlock();
     return this.blocks;
@@ -153,7 +178,7 @@ export class AssistantMessageParser {
     if (node === undefined) {
       // Not a tag: the held characters are what they looked like. None of them is a `<` but the
       // first, so no tag starts among them; the chunk is read from its start.
-      this.keep(held.text, 0, held.text.length);
+      this.keep(held.text);
       return 0;
     }
     if (node.tag === undefined) {
@@ -168,49 +193,26 @@ export class AssistantMessageParser {
   private step(input: string, at: number): number {
     const state = this.state;
     switch (state.kind) {
-      case "text":
-        return this.stepText(state, input, at);
       case "value":
         return input.length - at <= SHORT_INPUT ? this.stepShortValue(state, input, at) : this.stepValue(state, input, at);
-      case "tool":
-      case "verbatim-closed":
-        return this.stepTags(state.tags, input, at);
       case "ended":
         return input.length;
+      default:
+        return this.stepTags(state, input, at, input.indexOf("<", at));
     }
-  }
-
-  /** `stepTags` for text, the most common state, with its trie and value at hand. */
-  private stepText(state: Extract<State, { kind: "text" }>, input: string, at: number): number {
-    let lessThan = input.indexOf("<", at);
-    while (lessThan !== -1) {
-      const node = followTag(this.tags.inText, input, lessThan + 1);
-      if (node !== undefined) {
-        if (lessThan !== at) state.text.append(input.slice(at, lessThan));
-        if (node.tag === undefined) {
-          this.held = node;
-          return input.length;
-        }
-        this.readTag(node.tag);
-        return lessThan + node.text.length;
-      }
-      lessThan = input.indexOf("<", lessThan + 1);
-    }
-    state.text.append(at === 0 ? input : input.slice(at));
-    return input.length;
   }
 
   /**
-   * Reads up to the next tag that matters in the current state (one of `tags`),
-   * keeping what comes before it, and reads that tag; or holds back the end of
-   * the input when a tag may start there.
+   * Reads up to the next tag that matters in `state` (`lessThan` is the first
+   * `<` from `at`, or -1), keeping what comes before it, and reads that tag;
+   * or holds back the end of the input when a tag may start there.
    */
-  private stepTags(tags: TagNode, input: string, at: number): number {
-    let lessThan = input.indexOf("<", at);
+  private stepTags(state: TagState, input: string, at: number, lessThan: number): number {
+    const tags = state.tags;
     while (lessThan !== -1) {
       const node = followTag(tags, input, lessThan + 1);
       if (node !== undefined) {
-        this.keep(input, at, lessThan);
+        if (lessThan !== at) state.kept.append(input.slice(at, lessThan));
         if (node.tag === undefined) {
           this.held = node;
           return input.length;
@@ -220,27 +222,15 @@ export class AssistantMessageParser {
       }
       lessThan = input.indexOf("<", lessThan + 1);
     }
-    this.keep(input, at, input.length);
+    state.kept.append(at === 0 ? input : input.slice(at));
     return input.length;
   }
 
-  /** `input[from..to]` is not a tag that matters: it goes where the current state keeps such text. */
-  private keep(input: string, from: number, to: number): void {
-    if (from === to) return;
+  /** `piece` is not a tag that matters: it goes where the current state keeps such text. */
+  private keep(piece: string): void {
     const state = this.state;
-    const piece = from === 0 && to === input.length ? input : input.slice(from, to);
-    switch (state.kind) {
-      case "text":
-      case "value":
-        (state.kind === "text" ? state.text : state.value).append(piece);
-        break;
-      case "verbatim-closed":
-        state.sinceClose += piece;
-        break;
-      case "tool":
-      case "ended":
-        break;
-    }
+    if (state.kind === "value") state.value.append(piece);
+    else if (state.kind !== "ended") state.kept.append(piece);
   }
 
   /** A tag that matters in the current state has been read whole. */
@@ -261,8 +251,8 @@ export class AssistantMessageParser {
       case "verbatim-closed":
         if (tag.closing && tag.name === state.name) {
           // Another closing tag of its own: everything up to it belongs to the value.
-          state.value.append(state.sinceClose);
-          state.sinceClose = state.closeTag;
+          state.value.append(state.kept.text);
+          state.kept.text = closingTagOf(state.name);
           state.block.params[state.name] = state.value.settledValue();
         } else if (tag.closing) {
           this.closeTool(state.block);
@@ -316,8 +306,8 @@ export class AssistantMessageParser {
     block.params[name] = value.settledValue();
     this.state =
       value instanceof VerbatimValue
-        ? { kind: "verbatim-closed", block, name, value, sinceClose: closeTag, closeTag, tags: this.tags.afterValue(block.name, name) }
-        : { kind: "tool", block, tags: this.tags.inTool(block.name) };
+        ? { kind: "verbatim-closed", tags: this.tags.afterValue(block.name, name), kept: new SinceClose(closeTag), block, name, value }
+        : { kind: "tool", tags: this.tags.inTool(block.name), kept: DROPPED, block };
   }
 
   private closeText(text: TrimmedValue): void {
@@ -337,7 +327,7 @@ export class AssistantMessageParser {
     const block: ToolUseBlock = { type: "tool_use", id: `tool-${this.toolCount}`, name, params: {}, partial: true };
     this.blocks.push(block);
     this.settledCount = this.blocks.length;
-    this.state = { kind: "tool", block, tags: this.tags.inTool(name) };
+    this.state = { kind: "tool", tags: this.tags.inTool(name), kept: DROPPED, block };
   }
 
   private closeTool(block: ToolUseBlock): void {
@@ -346,7 +336,8 @@ export class AssistantMessageParser {
   }
 
   private startText(): State {
-    return { kind: "text", text: new TrimmedValue() };
+    const text = new TrimmedValue();
+    return { kind: "text", tags: this.tags.inText, kept: text, text };
   }
 
   private openParameter(block: ToolUseBlock, name: string): void {
@@ -364,18 +355,19 @@ export class AssistantMessageParser {
   /** Brings the last block up to date with the input so far. */
   private showOpenBlock(): void {
     const state = this.state;
-    if (state.kind === "value") {
-      state.block.params[state.name] = state.value.value;
-    } else if (state.kind === "text") {
-      // The open text block is listed only when it has something to show (rule 2). It is
-      // updated in place: truncating and refilling the array on every push cost a reallocation.
-      if (state.text.isEmpty) {
-        if (this.blocks.length !== this.settledCount) this.blocks.length = this.settledCount;
-        return;
-      }
-      this.openText.content = state.text.value;
-      if (this.blocks.length === this.settledCount) this.blocks.push(this.openText);
+    if (state.kind === "value") state.block.params[state.name] = state.value.value;
+    else if (state.kind === "text") this.showText(state.text);
+  }
+
+  private showText(text: TrimmedValue): void {
+    // The open text block is listed only when it has something to show (rule 2). It is
+    // updated in place: truncating and refilling the array on every push cost a reallocation.
+    if (text.isEmpty) {
+      if (this.blocks.length !== this.settledCount) this.blocks.length = this.settledCount;
+      return;
     }
+    this.openText.content = text.value;
+    if (this.blocks.length === this.settledCount) this.blocks.push(this.openText);
   }
 }
 

@@ -21,16 +21,23 @@ const JOIN_EVERY = 2048;
  * young-generation collection, which made a 4 MB value cost far more than four
  * 1 MB values. So every JOIN_EVERY characters the recent rope is flattened into
  * one flat string: each character is copied once, and few objects stay alive.
+ * The whole string is built when it is read and kept until the next append, so
+ * a builder read after every append (the parser's values, shown after every
+ * push) and one read once at the end both pay one rope node per append and
+ * per read at most.
  */
 export class StringBuilder {
   /** Flat strings of about JOIN_EVERY characters each, as a rope. */
   private joined = "";
   /** The pieces since the last flattening, as a rope. */
   private recent = "";
+  /** `joined + recent` as last read, or undefined when an append came since. */
+  private whole: string | undefined = "";
 
   append(piece: string): void {
     if (piece.length === 0) return;
     this.recent += piece;
+    this.whole = undefined;
     if (this.recent.length >= JOIN_EVERY) this.flatten();
   }
 
@@ -42,6 +49,7 @@ export class StringBuilder {
     this.recent.charCodeAt(0);
     this.joined += this.recent;
     this.recent = "";
+    this.whole = this.joined;
   }
 
   get length(): number {
@@ -51,49 +59,13 @@ export class StringBuilder {
   clear(): void {
     this.joined = "";
     this.recent = "";
+    this.whole = "";
   }
 
   toString(): string {
     // Most values never reach JOIN_EVERY: reading them then allocates nothing.
-    return this.joined.length === 0 ? this.recent : this.joined + this.recent;
-  }
-}
-
-/**
- * A StringBuilder that is read after every append, as a value the parser shows
- * after every push is. Once some of it is joined it also keeps the whole
- * string, one rope node per piece, so reading it allocates nothing: building
- * `joined + recent` at each read, and storing it in a block, measured about
- * twice the cost per push of a long text block.
- */
-export class LiveString {
-  private joined = "";
-  private recent = "";
-  /** `joined + recent` once `joined` is not empty (before, `recent` is the whole). */
-  private whole = "";
-
-  append(piece: string): void {
-    if (piece.length === 0) return;
-    this.recent += piece;
-    if (this.joined.length !== 0) this.whole += piece;
-    if (this.recent.length >= JOIN_EVERY) this.flatten();
-  }
-
-  /** As StringBuilder's. */
-  flatten(): void {
-    if (this.recent.length === 0) return;
-    this.recent.charCodeAt(0);
-    this.joined += this.recent;
-    this.recent = "";
-    this.whole = this.joined;
-  }
-
-  get length(): number {
-    return this.joined.length + this.recent.length;
-  }
-
-  toString(): string {
-    return this.joined.length === 0 ? this.recent : this.whole;
+    if (this.joined.length === 0) return this.recent;
+    return (this.whole ??= this.joined + this.recent);
   }
 }
 
@@ -105,55 +77,75 @@ export interface GrowingValue {
   settledValue(): string;
 }
 
-/** A value shown trimmed at both ends: text blocks and ordinary parameters. */
+/**
+ * A value shown trimmed at both ends: text blocks and ordinary parameters.
+ * Pieces go into `raw` whole, whitespace included, so a push costs one append
+ * whatever its last character; only while the value ends with whitespace is
+ * the shown value another string (the value before that whitespace).
+ */
 export class TrimmedValue implements GrowingValue {
-  /** Empty, or starts and ends with a non-whitespace character. */
-  private readonly body = new LiveString();
-  private empty = true;
-  /** Whitespace after the body, kept back until something else follows it. */
-  private whitespace = "";
+  /** Empty, or the pieces from the first non-whitespace character on. */
+  private readonly raw = new StringBuilder();
+  /** How many whitespace characters end `raw`: they are not shown until something else follows them. */
+  private trailing = 0;
+  /** `raw` without its trailing whitespace, while it has some. */
+  private trimmed = "";
 
   append(piece: string): void {
     const end = piece.length;
-    if (end === 0) return;
-    // Most pieces of a non-empty value end with a non-whitespace character: then no slicing.
-    if (!this.empty && !isWhitespace(piece.charCodeAt(end - 1))) {
-      if (this.whitespace.length !== 0) {
-        this.body.append(this.whitespace);
-        this.whitespace = "";
+    // Most pieces of a non-empty value end with a non-whitespace character: one append, no slicing.
+    if (end !== 0 && this.raw.length !== 0 && !isWhitespace(piece.charCodeAt(end - 1))) {
+      this.raw.append(piece);
+      if (this.trailing !== 0) {
+        // The pieces that string is made of are garbage now: let them go.
+        this.trailing = 0;
+        this.trimmed = "";
       }
-      this.body.append(piece);
-      return;
+    } else if (end !== 0) {
+      this.appendWithWhitespace(piece);
     }
-    let last = end - 1;
+  }
+
+  private appendWithWhitespace(piece: string): void {
+    let last = piece.length - 1;
     while (last >= 0 && isWhitespace(piece.charCodeAt(last))) last -= 1;
-    if (last < 0) {
-      if (!this.empty) this.whitespace += piece;
-      return;
-    }
-    if (this.empty) {
+    if (this.raw.length === 0) {
+      // Leading whitespace is never shown.
+      if (last < 0) return;
       let first = 0;
       while (isWhitespace(piece.charCodeAt(first))) first += 1;
-      this.body.append(first === 0 && last === end - 1 ? piece : piece.slice(first, last + 1));
-      this.empty = false;
-    } else {
-      if (this.whitespace.length !== 0) this.body.append(this.whitespace);
-      this.body.append(piece.slice(0, last + 1));
+      if (first !== 0) {
+        piece = piece.slice(first);
+        last -= first;
+      }
+    } else if (last < 0) {
+      // Only whitespace: what is shown does not change.
+      if (this.trailing === 0) this.trimmed = this.raw.toString();
+      this.trailing += piece.length;
+      this.raw.append(piece);
+      return;
     }
-    this.whitespace = last === end - 1 ? "" : piece.slice(last + 1);
+    const trailing = piece.length - 1 - last;
+    this.trimmed = trailing === 0 ? "" : this.raw.toString() + piece.slice(0, last + 1);
+    this.trailing = trailing;
+    this.raw.append(piece);
   }
 
   get value(): string {
-    return this.body.toString();
+    return this.trailing === 0 ? this.raw.toString() : this.trimmed;
   }
 
   settledValue(): string {
-    this.body.flatten();
-    return this.value;
+    this.raw.flatten();
+    if (this.trailing === 0) return this.raw.toString();
+    // The flat string without its trailing whitespace, rather than a rope of the pieces before it.
+    const raw = this.raw.toString();
+    this.trimmed = raw.slice(0, raw.length - this.trailing);
+    return this.trimmed;
   }
 
   get isEmpty(): boolean {
-    return this.empty;
+    return this.raw.length === 0;
   }
 }
 
@@ -174,7 +166,7 @@ const CARRIAGE_RETURN = 13;
 export class VerbatimValue implements GrowingValue {
   private leading: Leading = { kind: "undecided", seen: "" };
   /** Raw characters, but for the line ending at the end. */
-  private readonly body = new LiveString();
+  private readonly body = new StringBuilder();
   /** The raw line ending at the end: "\n" or "\r\n" (cut from the value), or "\r" (shown: it may still become "\r\n"). */
   private tail: "" | "\n" | "\r\n" | "\r" = "";
 
