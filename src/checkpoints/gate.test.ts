@@ -50,6 +50,22 @@ describe("createCheckpointGate", () => {
     expect(listed.find((checkpoint) => checkpoint.hash === turn)).toMatchObject({ apiHistoryLength: 4, uiMessageCount: 9 });
   });
 
+  it("a turn's checkpoint runs on without the caller, records where the conversation stood when it was asked for, and is waited for before the next change", async () => {
+    const tracker = new CheckpointTracker({ workspace: folders.workspace, dataDir: folders.dataDir });
+    const { gate, created, setPosition } = recordingGate(tracker);
+    gate.startInitial();
+    await gate.waitInitial();
+    await writeFiles(folders.workspace, { "a.txt": "2" });
+    setPosition({ apiHistoryLength: 2, uiMessageCount: 5 });
+    const turn = gate.commit("turn");
+    // The conversation goes on at once (the next request); the checkpoint keeps the position it was asked at.
+    setPosition({ apiHistoryLength: 3, uiMessageCount: 7 });
+    await gate.waitInitial();
+    expect(created.map(([, reason]) => reason)).toEqual(["initial", "turn"]);
+    const hash = await turn;
+    expect((await tracker.list({ taskId: "task-1" })).find((checkpoint) => checkpoint.hash === hash)).toMatchObject({ apiHistoryLength: 2, uiMessageCount: 5 });
+  });
+
   it("T16: turns checkpoints off with a warning instead of stalling when the first snapshot is too slow", async () => {
     const tracker = new CheckpointTracker({ workspace: folders.workspace, dataDir: folders.dataDir });
     const { gate, created, warnings } = recordingGate(tracker, { firstTimeoutMs: 0 });

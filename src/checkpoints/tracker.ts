@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { appendFile, mkdir, realpath, rm, rmdir, unlink, writeFile, lstat } from "node:fs/promises";
+import { mkdir, realpath, rm, rmdir, unlink, writeFile, lstat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join, parse, relative, sep } from "node:path";
 import { defaultExcludePatterns } from "./default-excludes.js";
@@ -8,6 +8,8 @@ import { stageNewFiles, stageWorkspace, type ShadowRepository } from "./staging.
 import { checkpointMessage, parseNameStatus, parseNote, readHeadHash } from "./shadow-records.js";
 import { seedShadowIndex, unseedShadowIndex } from "./seed-index.js";
 import { settleBorrowedObjects, startLocalizing } from "./borrowed-objects.js";
+import { stageKnownPaths } from "./known-paths.js";
+import { appendShadowSettings } from "./shadow-settings.js";
 
 const pathExists = (path: string): Promise<boolean> =>
   lstat(path).then(
@@ -53,6 +55,14 @@ export interface RestoreResult {
   skippedLarge: string[];
 }
 
+export interface SnapshotOptions {
+  /** Returns undefined, making no commit, when nothing changed since the last checkpoint. */
+  onlyIfChanged?: boolean;
+  signal?: AbortSignal;
+  /** Only these files (absolute) changed since the last checkpoint (edits by cairn's file tools): no scan of the workspace where the index is large. */
+  paths?: readonly string[];
+}
+
 export interface CheckpointTrackerOptions {
   workspace: string;
   dataDir: string;
@@ -78,6 +88,8 @@ export class CheckpointTracker {
   private readonly homeFolder: string;
   private resolvedWorkspace: string | undefined;
   private shadowDir: string | undefined;
+  /** The last commit made with plumbing and its tree (a turn that changed nothing makes no commit). */
+  private lastCommit: { commit: string; tree: string } | undefined;
   /** One git operation at a time from this process: they share the shadow index. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -137,24 +149,7 @@ export class CheckpointTracker {
       await mkdir(join(gitDir, "cairn-hooks"), { recursive: true });
       await writeFile(this.defaultExcludesFile, `${defaultExcludePatterns.join("\n")}\n`);
       await writeFile(join(this.shadowDir!, "workspace"), `${workspace}\n`);
-      // Written in one go rather than one `git config` process per key: spawning is
-      // the dominant cost of a checkpoint (bench/task.bench.ts).
-      const quote = (value: string): string => `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
-      const settings = [
-        "[core]",
-        "\tbare = false",
-        `\texcludesFile = ${quote(this.defaultExcludesFile)}`,
-        // An empty hooks folder: hooks from templates or the user's setup never run here.
-        `\thooksPath = ${quote(join(gitDir, "cairn-hooks"))}`,
-        "\tautocrlf = false",
-        "\tquotePath = false",
-        "[commit]",
-        "\tgpgSign = false",
-        "[user]",
-        "\tname = cairn",
-        "\temail = cairn@localhost",
-      ];
-      await appendFile(join(gitDir, "config"), `${settings.join("\n")}\n`);
+      await appendShadowSettings(gitDir, this.defaultExcludesFile);
       await writeFile(configured, "1\n");
     });
   }
@@ -163,12 +158,12 @@ export class CheckpointTracker {
    * Snapshots the workspace. With `onlyIfChanged`, returns undefined when nothing
    * changed since the last checkpoint; otherwise always makes one (an empty one if need be).
    */
-  async commit(note: CheckpointNote, options: { onlyIfChanged?: boolean; signal?: AbortSignal } = {}): Promise<string | undefined> {
+  async commit(note: CheckpointNote, options: SnapshotOptions = {}): Promise<string | undefined> {
     return this.serial(() => this.snapshot(note, options));
   }
 
   /** `commit`, inside the queue. */
-  private async snapshot(note: CheckpointNote, options: { onlyIfChanged?: boolean; signal?: AbortSignal }): Promise<string | undefined> {
+  private async snapshot(note: CheckpointNote, options: SnapshotOptions): Promise<string | undefined> {
     const repository = this.repository(options.signal);
     await settleBorrowedObjects(this.gitDir, this.workTree, options.signal);
     const hasHead = await this.hasHead();
@@ -176,6 +171,11 @@ export class CheckpointTracker {
     // A large index (issue 33): `git status` is the one pass over the work tree; what it names is staged
     // by path and the index committed as it is, without the second pass of `commit -a`.
     const large = ((await lstat(join(this.gitDir, "index")).catch(() => undefined))?.size ?? 0) > this.largeIndexBytes;
+    // Only the files the turn's tools named changed (issue 33): they alone are staged, with no pass over the
+    // work tree. A small index keeps the two processes of `git status` and `commit -a`, cheaper there.
+    if (large && hasHead && options.paths !== undefined && (await stageKnownPaths(repository, options.paths))) {
+      return this.commitIndex(note, options.signal, options.onlyIfChanged);
+    }
     if ((options.onlyIfChanged === true || large) && hasHead) {
       // Git processes are most of a checkpoint's cost (issue 18): one `git status` when
       // nothing changed, then `commit -a` (plus one `update-index` when files are new).
@@ -210,15 +210,26 @@ export class CheckpointTracker {
     return hash;
   }
 
-  /** Commits the index as it is, with plumbing (`write-tree`, `commit-tree`, `update-ref`): nothing re-reads the work tree. */
-  private async commitIndex(note: CheckpointNote, abort?: AbortSignal): Promise<string> {
+  /**
+   * Commits the index as it is, with plumbing (`write-tree`, `commit-tree`, `update-ref`): nothing re-reads the
+   * work tree. With `onlyIfChanged`, no commit is made (undefined) when the tree is HEAD's.
+   */
+  private async commitIndex(note: CheckpointNote, abort?: AbortSignal, onlyIfChanged?: boolean): Promise<string | undefined> {
     const signal = abort === undefined ? {} : { signal: abort };
     const tree = (await this.git(["write-tree"], signal)).stdout.trim();
     const parent = (await readHeadHash(this.gitDir)) ?? (await this.git(["rev-parse", "--verify", "--quiet", "HEAD"], { ...signal, allowExitCodes: [1, 128] })).stdout.trim();
+    if (onlyIfChanged === true && parent !== "" && tree === (await this.treeOf(parent, signal))) return undefined;
     const parents = parent === "" ? [] : ["-p", parent];
     const commit = (await this.git(["commit-tree", tree, ...parents, "-F", "-"], { ...signal, input: checkpointMessage(note) })).stdout.trim();
     await this.git(["update-ref", "-m", `cairn checkpoint: ${note.reason}`, "HEAD", commit, ...(parent === "" ? [] : [parent])], signal);
+    this.lastCommit = { commit, tree };
     return commit;
+  }
+
+  /** A commit's tree: remembered for the last one this tracker made, else asked of git. */
+  private async treeOf(commit: string, signal: { signal?: AbortSignal }): Promise<string> {
+    if (this.lastCommit?.commit === commit) return this.lastCommit.tree;
+    return (await this.git(["rev-parse", `${commit}^{tree}`], signal)).stdout.trim();
   }
 
   /** Checkpoints, newest first; only `taskId`'s when given. */

@@ -322,6 +322,31 @@ describe("Task seams", () => {
     expect(events).toEqual(["checkpoint started", "commit turn", "commit completion"]);
   });
 
+  it("a turn's checkpoint is told the files its tools wrote, and to scan everything after a command", async () => {
+    const commits: Array<{ reason: string; paths: readonly string[] | undefined }> = [];
+    const write = (path: string): string => `<write_to_file>\n<path>${path}</path>\n<content>x</content>\n</write_to_file>`;
+    const command = `<execute_command>\n<command>make</command>\n<requires_approval>false</requires_approval>\n</execute_command>`;
+    const { task } = makeTask([[text(`${write("a")}\n${write("b")}`)], [text(command)], [text(read("a"))], textChunks(complete(), 4)], {
+      yes: true,
+      parallelTools: true,
+      checkpoints: {
+        startInitial: () => {},
+        waitInitial: async () => {},
+        commit: async (reason, paths) => {
+          commits.push({ reason, paths });
+          return "abc";
+        },
+      },
+    });
+    expect((await task.startTask("t")).status).toBe("completed");
+    // No turn checkpoint after the read-only turn.
+    expect(commits).toEqual([
+      { reason: "turn", paths: ["a", "b"] },
+      { reason: "turn", paths: undefined },
+      { reason: "completion", paths: undefined },
+    ]);
+  });
+
   it("T10: the streaming state is reset each round (a rejection does not carry over)", async () => {
     let asks = 0;
     const write = `<write_to_file>\n<path>x</path>\n<content>1</content>\n</write_to_file>`;

@@ -61,10 +61,14 @@ export const noMcp: McpGate = {
 export interface CheckpointGate {
   /** Starts the first checkpoint without waiting for it. */
   startInitial(): void;
-  /** Resolves when the first checkpoint is done (or failed, or disabled). */
+  /** Resolves when the checkpoints started so far are done (or failed, or disabled): the first one and the last turn's. */
   waitInitial(): Promise<void>;
-  /** After a turn that may have changed files; returns the new hash if one was made. */
-  commit(reason: "turn" | "completion"): Promise<string | undefined>;
+  /**
+   * After a turn that may have changed files; returns the new hash if one was made.
+   * `paths` (absolute): the turn changed these files and nothing else (edits by
+   * cairn's file tools), so only they are staged; omitted: anything may have changed.
+   */
+  commit(reason: "turn" | "completion", paths?: readonly string[]): Promise<string | undefined>;
 }
 
 export const noCheckpoints: CheckpointGate = {
