@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createCheckpointGate } from "./gate.js";
 import { CheckpointTracker } from "./tracker.js";
@@ -64,6 +65,25 @@ describe("createCheckpointGate", () => {
     expect(created.map(([, reason]) => reason)).toEqual(["initial", "turn"]);
     const hash = await turn;
     expect((await tracker.list({ taskId: "task-1" })).find((checkpoint) => checkpoint.hash === hash)).toMatchObject({ apiHistoryLength: 2, uiMessageCount: 5 });
+  });
+
+  it("in a large workspace, stages the files tools named since the last checkpoint, and scans after a command", async () => {
+    const tracker = new CheckpointTracker({ workspace: folders.workspace, dataDir: folders.dataDir, largeIndexBytes: 0 });
+    const { gate } = recordingGate(tracker);
+    gate.startInitial();
+    await gate.waitInitial();
+    const files = async (hash: string | undefined): Promise<string[]> => (await tracker.diff(hash!)).files.map((file) => file.path).sort();
+    const first = (await tracker.list())[0]!.hash;
+    await writeFiles(folders.workspace, { "a.txt": "by a tool", "b.txt": "by someone else" });
+    gate.noteChanges([join(folders.workspace, "a.txt")]);
+    const turn = await gate.commit("turn");
+    expect((await tracker.diff(first, turn)).files.map((file) => file.path)).toEqual(["a.txt"]);
+    // Nothing named since: the completion records nothing (b.txt waits for a scan).
+    expect(await gate.commit("completion")).toBeUndefined();
+    gate.noteChanges(undefined);
+    const scanned = await gate.commit("completion");
+    expect((await tracker.diff(turn!, scanned)).files.map((file) => file.path)).toEqual(["b.txt"]);
+    expect(await files(scanned)).toEqual([]);
   });
 
   it("T16: turns checkpoints off with a warning instead of stalling when the first snapshot is too slow", async () => {

@@ -32,6 +32,8 @@ export function createCheckpointGate(options: CheckpointGateOptions): Checkpoint
   let state: GateState = options.tracker === undefined ? { kind: "disabled" } : { kind: "idle" };
   /** The last checkpoint started after the first (a turn's runs beside the next request); never rejects. */
   let latest: Promise<unknown> = Promise.resolve();
+  /** What changed since the last checkpoint was started: the files tools named, or anything. */
+  let unrecorded: Set<string> | "anything" = new Set();
 
   function disable(text: string): void {
     if (state.kind === "disabled") return;
@@ -96,9 +98,16 @@ export function createCheckpointGate(options: CheckpointGateOptions): Checkpoint
       await latest;
     },
 
-    commit(reason: "turn" | "completion", paths?: readonly string[]): Promise<string | undefined> {
+    noteChanges(paths: readonly string[] | undefined): void {
+      if (paths === undefined) unrecorded = "anything";
+      else if (unrecorded !== "anything") for (const path of paths) unrecorded.add(path);
+    },
+
+    commit(reason: "turn" | "completion"): Promise<string | undefined> {
       // Where the conversation stands now, not when the checkpoint gets its turn.
       const position = note(reason);
+      const paths = unrecorded === "anything" ? undefined : [...unrecorded];
+      unrecorded = new Set();
       const previous = latest;
       const made = (async () => {
         await previous;

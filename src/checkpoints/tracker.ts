@@ -173,8 +173,10 @@ export class CheckpointTracker {
     const large = ((await lstat(join(this.gitDir, "index")).catch(() => undefined))?.size ?? 0) > this.largeIndexBytes;
     // Only the files the turn's tools named changed (issue 33): they alone are staged, with no pass over the
     // work tree. A small index keeps the two processes of `git status` and `commit -a`, cheaper there.
-    if (large && hasHead && options.paths !== undefined && (await stageKnownPaths(repository, options.paths))) {
-      return this.commitIndex(note, options.signal, options.onlyIfChanged);
+    if (large && hasHead && options.paths !== undefined) {
+      // No tool changed a file since the last checkpoint (a completion after reading): nothing to record.
+      if (options.paths.length === 0 && options.onlyIfChanged === true) return undefined;
+      if (await stageKnownPaths(repository, options.paths)) return this.commitIndex(note, options.signal, options.onlyIfChanged);
     }
     if ((options.onlyIfChanged === true || large) && hasHead) {
       // Git processes are most of a checkpoint's cost (issue 18): one `git status` when

@@ -108,7 +108,7 @@ export async function finishRound(closer: RoundCloser, finished: StreamedRound):
   if (round.didRunMutatingTool) {
     closer.stopIfWorkspaceGone();
     // Not waited for: it runs beside the next request, and the next tool that changes files waits for it (gate.ts).
-    void closer.checkpoints.commit("turn", round.changedPaths);
+    void closer.checkpoints.commit("turn");
   }
   return { kind: "continue", userContent: [...round.userMessageContent] };
 }

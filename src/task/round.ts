@@ -27,8 +27,8 @@ export type ToolCallState =
   | { kind: "pending"; previewedAt: number }
   | { kind: "running" }
   /** `mutating`: the tool may have changed the workspace (checkpoint after the round). */
-  | { kind: "answered"; status: "success" | "error" | "mistake"; mutating: boolean; changedPaths?: readonly string[] }
-  | { kind: "rejected"; mutating: boolean; changedPaths?: readonly string[] }
+  | { kind: "answered"; status: "success" | "error" | "mistake"; mutating: boolean }
+  | { kind: "rejected"; mutating: boolean }
   | { kind: "skipped"; reason: SkipReason };
 
 /** Read access to the blocks of the answer being streamed. */
@@ -45,9 +45,9 @@ function settledState(run: ToolRun): ToolCallState {
     case "skipped":
       return { kind: "skipped", reason: run.reason };
     case "rejected":
-      return { kind: "rejected", mutating: run.mutating, ...(run.changedPaths === undefined ? {} : { changedPaths: run.changedPaths }) };
+      return { kind: "rejected", mutating: run.mutating };
     default:
-      return { kind: "answered", status: run.status, mutating: run.mutating, ...(run.changedPaths === undefined ? {} : { changedPaths: run.changedPaths }) };
+      return { kind: "answered", status: run.status, mutating: run.mutating };
   }
 }
 
@@ -117,20 +117,6 @@ export class Round {
   /** A tool that may change the workspace ran in this round (checkpoint after it). */
   get didRunMutatingTool(): boolean {
     return this.someToolCall((call) => (call.kind === "answered" || call.kind === "rejected") && call.mutating);
-  }
-
-  /**
-   * The files the round's mutating tools changed, when every one of them named its files
-   * (edits by cairn's file tools); undefined when one may have changed anything (a command).
-   */
-  get changedPaths(): readonly string[] | undefined {
-    const paths = new Set<string>();
-    for (const call of this.toolCalls.values()) {
-      if ((call.kind !== "answered" && call.kind !== "rejected") || !call.mutating) continue;
-      if (call.changedPaths === undefined) return undefined;
-      for (const path of call.changedPaths) paths.add(path);
-    }
-    return [...paths];
   }
 
   /** The tool after which the answer stopped counting: the one rejected, or the first one run when the serial gate closes after it. */

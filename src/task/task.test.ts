@@ -306,6 +306,7 @@ describe("Task seams", () => {
       checkpoints: {
         startInitial: () => events.push("checkpoint started"),
         waitInitial: () => gate.promise,
+        noteChanges: () => {},
         commit: async (reason) => {
           events.push(`commit ${reason}`);
           return "abc";
@@ -322,8 +323,8 @@ describe("Task seams", () => {
     expect(events).toEqual(["checkpoint started", "commit turn", "commit completion"]);
   });
 
-  it("a turn's checkpoint is told the files its tools wrote, and to scan everything after a command", async () => {
-    const commits: Array<{ reason: string; paths: readonly string[] | undefined }> = [];
+  it("checkpoints are told the files the tools wrote, and that a command may have changed anything", async () => {
+    const events: Array<string | readonly string[] | undefined> = [];
     const write = (path: string): string => `<write_to_file>\n<path>${path}</path>\n<content>x</content>\n</write_to_file>`;
     const command = `<execute_command>\n<command>make</command>\n<requires_approval>false</requires_approval>\n</execute_command>`;
     const { task } = makeTask([[text(`${write("a")}\n${write("b")}`)], [text(command)], [text(read("a"))], textChunks(complete(), 4)], {
@@ -332,19 +333,16 @@ describe("Task seams", () => {
       checkpoints: {
         startInitial: () => {},
         waitInitial: async () => {},
-        commit: async (reason, paths) => {
-          commits.push({ reason, paths });
+        noteChanges: (paths) => events.push(paths),
+        commit: async (reason) => {
+          events.push(reason);
           return "abc";
         },
       },
     });
     expect((await task.startTask("t")).status).toBe("completed");
     // No turn checkpoint after the read-only turn.
-    expect(commits).toEqual([
-      { reason: "turn", paths: ["a", "b"] },
-      { reason: "turn", paths: undefined },
-      { reason: "completion", paths: undefined },
-    ]);
+    expect(events).toEqual([["a"], ["b"], "turn", undefined, "turn", "completion"]);
   });
 
   it("T10: the streaming state is reset each round (a rejection does not carry over)", async () => {

@@ -33,8 +33,6 @@ export interface ExecutedToolRun {
   card?: ToolOutcome["card"];
   /** The tool may have changed the workspace (checkpoint after the round). */
   mutating: boolean;
-  /** Every file a mutating tool may have changed, when it named them all (ToolCallContext.beforeMutation); absent: anything. */
-  changedPaths?: readonly string[];
   completed: boolean;
   switchMode?: Mode;
   /** The same call repeated (SPEC T9): "limit" counts as reaching the mistake limit. */
@@ -148,6 +146,8 @@ export class ToolRunner {
     const overBudget = this.options.budget?.beforeToolCall();
     const changes = new ChangeNote();
     const outcome = overBudget !== undefined ? { status: "error" as const, content: `${block.name} did not run. ${overBudget}` } : await executor.executeTool(block, this.context(changes));
+    // What the next checkpoint stages: the files the tool named, or everything.
+    if (!readOnly) this.options.checkpoints.noteChanges(changes.paths);
     let content = outcome.content;
     if (repetition !== "ok") {
       const warning = responses.repeatedToolCall(block.name);
@@ -159,7 +159,6 @@ export class ToolRunner {
       content,
       ...(outcome.card === undefined ? {} : { card: outcome.card }),
       mutating: !readOnly,
-      ...(readOnly || changes.paths === undefined ? {} : { changedPaths: changes.paths }),
       completed: outcome.completed === true,
       ...(outcome.switchMode === undefined ? {} : { switchMode: outcome.switchMode }),
       repetition,

@@ -64,16 +64,20 @@ export interface CheckpointGate {
   /** Resolves when the checkpoints started so far are done (or failed, or disabled): the first one and the last turn's. */
   waitInitial(): Promise<void>;
   /**
-   * After a turn that may have changed files; returns the new hash if one was made.
-   * `paths` (absolute): the turn changed these files and nothing else (edits by
-   * cairn's file tools), so only they are staged; omitted: anything may have changed.
+   * A tool that may change files ran: `paths` (absolute) are all it changed when it
+   * named them (cairn's file tools), undefined when it may have changed anything (a
+   * command). The next checkpoint stages only the files named since the last one,
+   * unless something may have changed anything.
    */
-  commit(reason: "turn" | "completion", paths?: readonly string[]): Promise<string | undefined>;
+  noteChanges(paths: readonly string[] | undefined): void;
+  /** After a turn that may have changed files; returns the new hash if one was made. */
+  commit(reason: "turn" | "completion"): Promise<string | undefined>;
 }
 
 export const noCheckpoints: CheckpointGate = {
   startInitial: () => {},
   waitInitial: async () => {},
+  noteChanges: () => {},
   commit: async () => undefined,
 };
 
