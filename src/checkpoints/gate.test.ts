@@ -31,14 +31,21 @@ describe("createCheckpointGate", () => {
     await gate.waitInitial();
     expect(created.map(([, reason]) => reason)).toEqual(["initial"]);
 
+    // Nothing changed, or nothing a tool said it changed: no checkpoint.
+    gate.noteChanges(undefined);
+    expect(await gate.commit("turn")).toBeUndefined();
     expect(await gate.commit("turn")).toBeUndefined();
     await writeFiles(folders.workspace, { "a.txt": "2" });
+    // A command ran: it may have changed anything.
+    gate.noteChanges(undefined);
     setPosition({ apiHistoryLength: 4, uiMessageCount: 9 });
     const turn = await gate.commit("turn");
     expect(turn).toMatch(/^[0-9a-f]{40}$/);
     // Issue 18: no completion checkpoint when nothing changed since the last one.
+    gate.noteChanges(undefined);
     expect(await gate.commit("completion")).toBeUndefined();
     await writeFiles(folders.workspace, { "b.txt": "new" });
+    gate.noteChanges(undefined);
     const completion = await gate.commit("completion");
     expect(completion).toMatch(/^[0-9a-f]{40}$/);
     expect(created.map(([hash, reason]) => [hash, reason])).toEqual([
@@ -57,6 +64,7 @@ describe("createCheckpointGate", () => {
     gate.startInitial();
     await gate.waitInitial();
     await writeFiles(folders.workspace, { "a.txt": "2" });
+    gate.noteChanges([join(folders.workspace, "a.txt")]);
     setPosition({ apiHistoryLength: 2, uiMessageCount: 5 });
     const turn = gate.commit("turn");
     // The conversation goes on at once (the next request); the checkpoint keeps the position it was asked at.

@@ -119,6 +119,9 @@ export function createCheckpointGate(options: CheckpointGateOptions): Checkpoint
           if (started.kind === "starting") await started.done;
         }
         if (state.kind !== "ready") return undefined;
+        // No tool changed a file since the last checkpoint (a completion after reading): as for a turn that
+        // only read, there is nothing to record and no git to run (the stream's end waits for none).
+        if (paths?.length === 0) return undefined;
         // A completion that changed nothing since the last checkpoint would only repeat it (issue 18).
         const known = paths === undefined ? {} : { paths };
         return bounded(reason, commitTimeoutMs, (tracker, signal) => tracker.commit(position, { onlyIfChanged: true, signal, ...known }));

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { mkdir, realpath, rm, rmdir, unlink, writeFile, lstat } from "node:fs/promises";
+import { mkdir, realpath, rm, unlink, writeFile, lstat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname, join, parse, relative, sep } from "node:path";
+import { join, parse } from "node:path";
 import { defaultExcludePatterns } from "./default-excludes.js";
 import { CheckpointUnavailableError, runGit, type GitResult } from "./git.js";
 import { stageNewFiles, stageWorkspace, type ShadowRepository } from "./staging.js";
@@ -10,6 +10,7 @@ import { seedShadowIndex, unseedShadowIndex } from "./seed-index.js";
 import { settleBorrowedObjects, startLocalizing } from "./borrowed-objects.js";
 import { stageKnownPaths } from "./known-paths.js";
 import { appendShadowSettings } from "./shadow-settings.js";
+import { removeEmptyParents } from "./empty-folders.js";
 
 const pathExists = (path: string): Promise<boolean> =>
   lstat(path).then(
@@ -88,6 +89,8 @@ export class CheckpointTracker {
   private readonly homeFolder: string;
   private resolvedWorkspace: string | undefined;
   private shadowDir: string | undefined;
+  /** This tracker ran `git init`: until a HEAD file names a commit, there is none (no process to ask). */
+  private madeEmpty = false;
   /** The last commit made with plumbing and its tree (a turn that changed nothing makes no commit). */
   private lastCommit: { commit: string; tree: string } | undefined;
   /** One git operation at a time from this process: they share the shadow index. */
@@ -144,6 +147,7 @@ export class CheckpointTracker {
       if (!exists) {
         await mkdir(gitDir, { recursive: true });
         await this.git(["init", "--quiet", "--template="], signal);
+        this.madeEmpty = true;
       }
       await mkdir(join(gitDir, "info"), { recursive: true });
       await mkdir(join(gitDir, "cairn-hooks"), { recursive: true });
@@ -173,10 +177,8 @@ export class CheckpointTracker {
     const large = ((await lstat(join(this.gitDir, "index")).catch(() => undefined))?.size ?? 0) > this.largeIndexBytes;
     // Only the files the turn's tools named changed (issue 33): they alone are staged, with no pass over the
     // work tree. A small index keeps the two processes of `git status` and `commit -a`, cheaper there.
-    if (large && hasHead && options.paths !== undefined) {
-      // No tool changed a file since the last checkpoint (a completion after reading): nothing to record.
-      if (options.paths.length === 0 && options.onlyIfChanged === true) return undefined;
-      if (await stageKnownPaths(repository, options.paths)) return this.commitIndex(note, options.signal, options.onlyIfChanged);
+    if (large && hasHead && options.paths !== undefined && (await stageKnownPaths(repository, options.paths))) {
+      return this.commitIndex(note, options.signal, options.onlyIfChanged);
     }
     if ((options.onlyIfChanged === true || large) && hasHead) {
       // Git processes are most of a checkpoint's cost (issue 18): one `git status` when
@@ -303,7 +305,7 @@ export class CheckpointTracker {
       }
       for (const path of removed) {
         await unlink(join(this.workTree, path)).catch(() => {});
-        await this.removeEmptyParents(path);
+        await removeEmptyParents(this.workTree, path);
       }
       await this.stageAfterRestore();
       return { undoHash, restored, removed, skippedLarge };
@@ -343,11 +345,13 @@ export class CheckpointTracker {
    */
   private async commitStaged(note: CheckpointNote, options: { onlyIfChanged?: boolean; allTracked?: boolean; signal?: AbortSignal }): Promise<string | undefined> {
     const signal = options.signal === undefined ? {} : { signal: options.signal };
-    const skipUnchanged = options.onlyIfChanged === true && (await this.hasHead());
+    const hasHead = await this.hasHead();
+    const skipUnchanged = options.onlyIfChanged === true && hasHead;
     const message = checkpointMessage(note);
     // `git commit` starts a second git process (`maintenance run --auto`) after every commit.
-    // Turn checkpoints skip it; the task's first checkpoint still lets git tidy up.
-    const args = skipUnchanged ? ["-c", "maintenance.auto=false", "-c", "gc.auto=0"] : [];
+    // Turn checkpoints skip it, and so does the first commit of a new repository (nothing to tidy);
+    // the first checkpoint of a later task still lets git tidy up.
+    const args = skipUnchanged || !hasHead ? ["-c", "maintenance.auto=false", "-c", "gc.auto=0"] : [];
     args.push("commit", "--quiet", "--no-verify", "--file=-");
     if (!skipUnchanged) args.push("--allow-empty");
     if (options.allTracked === true) args.push("--all");
@@ -361,6 +365,7 @@ export class CheckpointTracker {
 
   private async hasHead(): Promise<boolean> {
     if ((await readHeadHash(this.gitDir)) !== undefined) return true;
+    if (this.madeEmpty) return false;
     const result = await this.git(["rev-parse", "--verify", "--quiet", "HEAD"], { allowExitCodes: [1, 128] });
     return result.exitCode === 0;
   }
@@ -374,19 +379,6 @@ export class CheckpointTracker {
       throw new Error(`there is no checkpoint ${reference} for ${this.workspace}; see \`cairn checkpoints <task>\` for them`);
     }
     return result.stdout.trim();
-  }
-
-  /** Removes folders that a removed file leaves empty, up to (not including) the workspace. */
-  private async removeEmptyParents(path: string): Promise<void> {
-    let folder = dirname(join(this.workTree, path));
-    while (folder !== this.workTree && relative(this.workTree, folder).split(sep)[0] !== "..") {
-      try {
-        await rmdir(folder);
-      } catch {
-        return; // not empty (or already gone)
-      }
-      folder = dirname(folder);
-    }
   }
 
   private async git(args: string[], options: { input?: string; signal?: AbortSignal; allowExitCodes?: number[] } = {}): Promise<GitResult> {
