@@ -30,6 +30,10 @@ export function createCheckpointGate(options: CheckpointGateOptions): Checkpoint
   const firstTimeoutMs = options.firstTimeoutMs ?? 15_000;
   const commitTimeoutMs = options.commitTimeoutMs ?? 15_000;
   let state: GateState = options.tracker === undefined ? { kind: "disabled" } : { kind: "idle" };
+  /** The last checkpoint started after the first (a turn's runs beside the next request); never rejects. */
+  let latest: Promise<unknown> = Promise.resolve();
+  /** What changed since the last checkpoint was started: the files tools named, or anything. */
+  let unrecorded: Set<string> | "anything" = new Set();
 
   function disable(text: string): void {
     if (state.kind === "disabled") return;
@@ -91,18 +95,39 @@ export function createCheckpointGate(options: CheckpointGateOptions): Checkpoint
 
     async waitInitial(): Promise<void> {
       if (state.kind === "starting") await state.done;
+      await latest;
     },
 
-    async commit(reason: "turn" | "completion"): Promise<string | undefined> {
-      if (state.kind === "starting") await state.done;
-      if (state.kind === "idle") {
-        // No initial checkpoint was started: this one becomes the first.
-        this.startInitial();
-        await this.waitInitial();
-      }
-      if (state.kind !== "ready") return undefined;
-      // A completion that changed nothing since the last checkpoint would only repeat it (issue 18).
-      return bounded(reason, commitTimeoutMs, (tracker, signal) => tracker.commit(note(reason), { onlyIfChanged: true, signal }));
+    noteChanges(paths: readonly string[] | undefined): void {
+      if (paths === undefined) unrecorded = "anything";
+      else if (unrecorded !== "anything") for (const path of paths) unrecorded.add(path);
+    },
+
+    commit(reason: "turn" | "completion"): Promise<string | undefined> {
+      // Where the conversation stands now, not when the checkpoint gets its turn.
+      const position = note(reason);
+      const paths = unrecorded === "anything" ? undefined : [...unrecorded];
+      unrecorded = new Set();
+      const previous = latest;
+      const made = (async () => {
+        await previous;
+        if (state.kind === "starting") await state.done;
+        if (state.kind === "idle") {
+          // No initial checkpoint was started: this one becomes the first.
+          this.startInitial();
+          const started = state as GateState;
+          if (started.kind === "starting") await started.done;
+        }
+        if (state.kind !== "ready") return undefined;
+        // No tool changed a file since the last checkpoint (a completion after reading): as for a turn that
+        // only read, there is nothing to record and no git to run (the stream's end waits for none).
+        if (paths?.length === 0) return undefined;
+        // A completion that changed nothing since the last checkpoint would only repeat it (issue 18).
+        const known = paths === undefined ? {} : { paths };
+        return bounded(reason, commitTimeoutMs, (tracker, signal) => tracker.commit(position, { onlyIfChanged: true, signal, ...known }));
+      })();
+      latest = made.catch(() => undefined);
+      return made;
     },
   };
 }

@@ -49,6 +49,8 @@ async function scriptedTask(): Promise<{ taskId: string; hashes: string[] }> {
     writer.append({ kind: "ui", message: say(`say-${turn}`, `writing ${turn}`) });
     await writeFiles(folders.workspace, { "a.txt": turn, [`${turn}.txt`]: turn });
     writer.append({ kind: "api", message: { role: "user", content: [{ type: "text", text: `result ${turn}` }] } });
+    // As after a command: the files may have changed anywhere.
+    gate.noteChanges(undefined);
     await gate.commit("turn");
   }
   await writer.close();

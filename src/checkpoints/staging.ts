@@ -82,7 +82,7 @@ async function nestedRepositoryFiles(repository: ShadowRepository, prefix: strin
 }
 
 /** The nested repositories and large files named in info/exclude by an earlier checkpoint. */
-interface OwnExclusions {
+export interface OwnExclusions {
   excludePath: string;
   /** The rest of info/exclude, kept as the user left it. */
   userPart: string;
@@ -93,7 +93,7 @@ interface OwnExclusions {
   stale: boolean;
 }
 
-async function readOwnExclusions(repository: ShadowRepository): Promise<OwnExclusions> {
+export async function readOwnExclusions(repository: ShadowRepository): Promise<OwnExclusions> {
   const excludePath = join(repository.gitDir, "info", "exclude");
   const previous = await readFile(excludePath, "utf8").catch(() => "");
   const markerAt = previous.indexOf(beginMarker);

@@ -1,13 +1,16 @@
 import { createHash } from "node:crypto";
-import { appendFile, mkdir, realpath, rm, rmdir, unlink, writeFile, lstat } from "node:fs/promises";
+import { mkdir, realpath, rm, unlink, writeFile, lstat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname, join, parse, relative, sep } from "node:path";
+import { join, parse } from "node:path";
 import { defaultExcludePatterns } from "./default-excludes.js";
 import { CheckpointUnavailableError, runGit, type GitResult } from "./git.js";
 import { stageNewFiles, stageWorkspace, type ShadowRepository } from "./staging.js";
 import { checkpointMessage, parseNameStatus, parseNote, readHeadHash } from "./shadow-records.js";
 import { seedShadowIndex, unseedShadowIndex } from "./seed-index.js";
 import { settleBorrowedObjects, startLocalizing } from "./borrowed-objects.js";
+import { stageKnownPaths } from "./known-paths.js";
+import { appendShadowSettings } from "./shadow-settings.js";
+import { removeEmptyParents } from "./empty-folders.js";
 
 const pathExists = (path: string): Promise<boolean> =>
   lstat(path).then(
@@ -53,6 +56,14 @@ export interface RestoreResult {
   skippedLarge: string[];
 }
 
+export interface SnapshotOptions {
+  /** Returns undefined, making no commit, when nothing changed since the last checkpoint. */
+  onlyIfChanged?: boolean;
+  signal?: AbortSignal;
+  /** Only these files (absolute) changed since the last checkpoint (edits by cairn's file tools): no scan of the workspace where the index is large. */
+  paths?: readonly string[];
+}
+
 export interface CheckpointTrackerOptions {
   workspace: string;
   dataDir: string;
@@ -78,6 +89,10 @@ export class CheckpointTracker {
   private readonly homeFolder: string;
   private resolvedWorkspace: string | undefined;
   private shadowDir: string | undefined;
+  /** This tracker ran `git init`: until a HEAD file names a commit, there is none (no process to ask). */
+  private madeEmpty = false;
+  /** The last commit made with plumbing and its tree (a turn that changed nothing makes no commit). */
+  private lastCommit: { commit: string; tree: string } | undefined;
   /** One git operation at a time from this process: they share the shadow index. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -132,29 +147,13 @@ export class CheckpointTracker {
       if (!exists) {
         await mkdir(gitDir, { recursive: true });
         await this.git(["init", "--quiet", "--template="], signal);
+        this.madeEmpty = true;
       }
       await mkdir(join(gitDir, "info"), { recursive: true });
       await mkdir(join(gitDir, "cairn-hooks"), { recursive: true });
       await writeFile(this.defaultExcludesFile, `${defaultExcludePatterns.join("\n")}\n`);
       await writeFile(join(this.shadowDir!, "workspace"), `${workspace}\n`);
-      // Written in one go rather than one `git config` process per key: spawning is
-      // the dominant cost of a checkpoint (bench/task.bench.ts).
-      const quote = (value: string): string => `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
-      const settings = [
-        "[core]",
-        "\tbare = false",
-        `\texcludesFile = ${quote(this.defaultExcludesFile)}`,
-        // An empty hooks folder: hooks from templates or the user's setup never run here.
-        `\thooksPath = ${quote(join(gitDir, "cairn-hooks"))}`,
-        "\tautocrlf = false",
-        "\tquotePath = false",
-        "[commit]",
-        "\tgpgSign = false",
-        "[user]",
-        "\tname = cairn",
-        "\temail = cairn@localhost",
-      ];
-      await appendFile(join(gitDir, "config"), `${settings.join("\n")}\n`);
+      await appendShadowSettings(gitDir, this.defaultExcludesFile);
       await writeFile(configured, "1\n");
     });
   }
@@ -163,12 +162,12 @@ export class CheckpointTracker {
    * Snapshots the workspace. With `onlyIfChanged`, returns undefined when nothing
    * changed since the last checkpoint; otherwise always makes one (an empty one if need be).
    */
-  async commit(note: CheckpointNote, options: { onlyIfChanged?: boolean; signal?: AbortSignal } = {}): Promise<string | undefined> {
+  async commit(note: CheckpointNote, options: SnapshotOptions = {}): Promise<string | undefined> {
     return this.serial(() => this.snapshot(note, options));
   }
 
   /** `commit`, inside the queue. */
-  private async snapshot(note: CheckpointNote, options: { onlyIfChanged?: boolean; signal?: AbortSignal }): Promise<string | undefined> {
+  private async snapshot(note: CheckpointNote, options: SnapshotOptions): Promise<string | undefined> {
     const repository = this.repository(options.signal);
     await settleBorrowedObjects(this.gitDir, this.workTree, options.signal);
     const hasHead = await this.hasHead();
@@ -176,6 +175,11 @@ export class CheckpointTracker {
     // A large index (issue 33): `git status` is the one pass over the work tree; what it names is staged
     // by path and the index committed as it is, without the second pass of `commit -a`.
     const large = ((await lstat(join(this.gitDir, "index")).catch(() => undefined))?.size ?? 0) > this.largeIndexBytes;
+    // Only the files the turn's tools named changed (issue 33): they alone are staged, with no pass over the
+    // work tree. A small index keeps the two processes of `git status` and `commit -a`, cheaper there.
+    if (large && hasHead && options.paths !== undefined && (await stageKnownPaths(repository, options.paths))) {
+      return this.commitIndex(note, options.signal, options.onlyIfChanged);
+    }
     if ((options.onlyIfChanged === true || large) && hasHead) {
       // Git processes are most of a checkpoint's cost (issue 18): one `git status` when
       // nothing changed, then `commit -a` (plus one `update-index` when files are new).
@@ -210,15 +214,26 @@ export class CheckpointTracker {
     return hash;
   }
 
-  /** Commits the index as it is, with plumbing (`write-tree`, `commit-tree`, `update-ref`): nothing re-reads the work tree. */
-  private async commitIndex(note: CheckpointNote, abort?: AbortSignal): Promise<string> {
+  /**
+   * Commits the index as it is, with plumbing (`write-tree`, `commit-tree`, `update-ref`): nothing re-reads the
+   * work tree. With `onlyIfChanged`, no commit is made (undefined) when the tree is HEAD's.
+   */
+  private async commitIndex(note: CheckpointNote, abort?: AbortSignal, onlyIfChanged?: boolean): Promise<string | undefined> {
     const signal = abort === undefined ? {} : { signal: abort };
     const tree = (await this.git(["write-tree"], signal)).stdout.trim();
     const parent = (await readHeadHash(this.gitDir)) ?? (await this.git(["rev-parse", "--verify", "--quiet", "HEAD"], { ...signal, allowExitCodes: [1, 128] })).stdout.trim();
+    if (onlyIfChanged === true && parent !== "" && tree === (await this.treeOf(parent, signal))) return undefined;
     const parents = parent === "" ? [] : ["-p", parent];
     const commit = (await this.git(["commit-tree", tree, ...parents, "-F", "-"], { ...signal, input: checkpointMessage(note) })).stdout.trim();
     await this.git(["update-ref", "-m", `cairn checkpoint: ${note.reason}`, "HEAD", commit, ...(parent === "" ? [] : [parent])], signal);
+    this.lastCommit = { commit, tree };
     return commit;
+  }
+
+  /** A commit's tree: remembered for the last one this tracker made, else asked of git. */
+  private async treeOf(commit: string, signal: { signal?: AbortSignal }): Promise<string> {
+    if (this.lastCommit?.commit === commit) return this.lastCommit.tree;
+    return (await this.git(["rev-parse", `${commit}^{tree}`], signal)).stdout.trim();
   }
 
   /** Checkpoints, newest first; only `taskId`'s when given. */
@@ -290,7 +305,7 @@ export class CheckpointTracker {
       }
       for (const path of removed) {
         await unlink(join(this.workTree, path)).catch(() => {});
-        await this.removeEmptyParents(path);
+        await removeEmptyParents(this.workTree, path);
       }
       await this.stageAfterRestore();
       return { undoHash, restored, removed, skippedLarge };
@@ -330,11 +345,13 @@ export class CheckpointTracker {
    */
   private async commitStaged(note: CheckpointNote, options: { onlyIfChanged?: boolean; allTracked?: boolean; signal?: AbortSignal }): Promise<string | undefined> {
     const signal = options.signal === undefined ? {} : { signal: options.signal };
-    const skipUnchanged = options.onlyIfChanged === true && (await this.hasHead());
+    const hasHead = await this.hasHead();
+    const skipUnchanged = options.onlyIfChanged === true && hasHead;
     const message = checkpointMessage(note);
     // `git commit` starts a second git process (`maintenance run --auto`) after every commit.
-    // Turn checkpoints skip it; the task's first checkpoint still lets git tidy up.
-    const args = skipUnchanged ? ["-c", "maintenance.auto=false", "-c", "gc.auto=0"] : [];
+    // Turn checkpoints skip it, and so does the first commit of a new repository (nothing to tidy);
+    // the first checkpoint of a later task still lets git tidy up.
+    const args = skipUnchanged || !hasHead ? ["-c", "maintenance.auto=false", "-c", "gc.auto=0"] : [];
     args.push("commit", "--quiet", "--no-verify", "--file=-");
     if (!skipUnchanged) args.push("--allow-empty");
     if (options.allTracked === true) args.push("--all");
@@ -348,6 +365,7 @@ export class CheckpointTracker {
 
   private async hasHead(): Promise<boolean> {
     if ((await readHeadHash(this.gitDir)) !== undefined) return true;
+    if (this.madeEmpty) return false;
     const result = await this.git(["rev-parse", "--verify", "--quiet", "HEAD"], { allowExitCodes: [1, 128] });
     return result.exitCode === 0;
   }
@@ -361,19 +379,6 @@ export class CheckpointTracker {
       throw new Error(`there is no checkpoint ${reference} for ${this.workspace}; see \`cairn checkpoints <task>\` for them`);
     }
     return result.stdout.trim();
-  }
-
-  /** Removes folders that a removed file leaves empty, up to (not including) the workspace. */
-  private async removeEmptyParents(path: string): Promise<void> {
-    let folder = dirname(join(this.workTree, path));
-    while (folder !== this.workTree && relative(this.workTree, folder).split(sep)[0] !== "..") {
-      try {
-        await rmdir(folder);
-      } catch {
-        return; // not empty (or already gone)
-      }
-      folder = dirname(folder);
-    }
   }
 
   private async git(args: string[], options: { input?: string; signal?: AbortSignal; allowExitCodes?: number[] } = {}): Promise<GitResult> {

@@ -53,6 +53,7 @@ async function makeTask(): Promise<{ taskId: string; hashes: string[] }> {
   await gate.waitInitial();
   writer.append({ kind: "api", message: { role: "user", content: [{ type: "text", text: "edit notes" }] } });
   await writeFile(join(workspace, "notes.txt"), "after\n");
+  gate.noteChanges([join(workspace, "notes.txt")]);
   await gate.commit("turn");
   await writer.close();
   return { taskId: writer.taskId, hashes };

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -39,6 +39,16 @@ function block(name: string, params: Record<string, string>): ToolUseBlock {
 const write = (path: string, content = "hello\n") => block("write_to_file", { path, content });
 
 describe("tool hooks block, allow, rewrite and add context to tool calls", () => {
+  it("a write names its one file for the checkpoint, unless a hook ran around it: a hook's command may have changed anything", async () => {
+    const plain = createRecordingContext({ defaultAnswer: { response: "yes" } });
+    expect((await executor([]).executeTool(write("plain.txt"), plain)).status).toBe("success");
+    expect(plain.announced).toEqual([[join(await realpath(folder), "plain.txt")]]);
+    const hooked = createRecordingContext({ defaultAnswer: { response: "yes" } });
+    expect((await executor([hook("PostToolUse", "echo formatted > other.txt", "Write")]).executeTool(write("hooked.txt"), hooked)).status).toBe("success");
+    expect(await readFile(join(folder, "other.txt"), "utf8")).toBe("formatted\n");
+    expect(hooked.announced.at(-1)).toBeUndefined();
+  });
+
   it("PreToolUse block: the tool does not run and the model is told why (exit 2, stderr)", async () => {
     const tools = executor([hook("PreToolUse", "echo 'generated files are read-only' >&2; exit 2", "Write")]);
     const context = createRecordingContext();

@@ -174,6 +174,8 @@ export function withToolHooks(executor: ToolExecutor, options: ToolHookOptions):
     const framed = hookContextText(post.ran > 0 && postEvent !== undefined ? postEvent : "PreToolUse", contexts);
     if (framed !== undefined) outcome = { ...outcome, content: appendText(outcome.content, framed) };
     if (post.stopReason !== undefined) options.stopTask(post.stopReason);
+    // A hook runs a command, which may have changed any file: the turn's checkpoint then scans the workspace.
+    if (pre.ran > 0 || post.ran > 0) await context.beforeMutation();
 
     if (outcome.completed === true) {
       const done = await runner.run("TaskComplete", { result: call.params["result"] ?? "", stop_hook_active: false }, { signal: context.signal });

@@ -107,7 +107,8 @@ export async function finishRound(closer: RoundCloser, finished: StreamedRound):
   if (!hasToolUse) return { kind: "no_tools" };
   if (round.didRunMutatingTool) {
     closer.stopIfWorkspaceGone();
-    await closer.checkpoints.commit("turn");
+    // Not waited for: it runs beside the next request, and the next tool that changes files waits for it (gate.ts).
+    void closer.checkpoints.commit("turn");
   }
   return { kind: "continue", userContent: [...round.userMessageContent] };
 }

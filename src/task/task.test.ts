@@ -306,6 +306,7 @@ describe("Task seams", () => {
       checkpoints: {
         startInitial: () => events.push("checkpoint started"),
         waitInitial: () => gate.promise,
+        noteChanges: () => {},
         commit: async (reason) => {
           events.push(`commit ${reason}`);
           return "abc";
@@ -320,6 +321,28 @@ describe("Task seams", () => {
     await running;
     expect(tools.calls.map((call) => call.name)).toEqual(["read_file", "write_to_file", "attempt_completion"]);
     expect(events).toEqual(["checkpoint started", "commit turn", "commit completion"]);
+  });
+
+  it("checkpoints are told the files the tools wrote, and that a command may have changed anything", async () => {
+    const events: Array<string | readonly string[] | undefined> = [];
+    const write = (path: string): string => `<write_to_file>\n<path>${path}</path>\n<content>x</content>\n</write_to_file>`;
+    const command = `<execute_command>\n<command>make</command>\n<requires_approval>false</requires_approval>\n</execute_command>`;
+    const { task } = makeTask([[text(`${write("a")}\n${write("b")}`)], [text(command)], [text(read("a"))], textChunks(complete(), 4)], {
+      yes: true,
+      parallelTools: true,
+      checkpoints: {
+        startInitial: () => {},
+        waitInitial: async () => {},
+        noteChanges: (paths) => events.push(paths),
+        commit: async (reason) => {
+          events.push(reason);
+          return "abc";
+        },
+      },
+    });
+    expect((await task.startTask("t")).status).toBe("completed");
+    // No turn checkpoint after the read-only turn.
+    expect(events).toEqual([["a"], ["b"], "turn", undefined, "turn", "completion"]);
   });
 
   it("T10: the streaming state is reset each round (a rejection does not carry over)", async () => {

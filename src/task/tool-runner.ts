@@ -73,6 +73,27 @@ export function toolEndMeta(run: ExecutedToolRun): ToolEndMeta | undefined {
   return Object.keys(ending).length === 0 ? undefined : ending;
 }
 
+/**
+ * What one call said it would change: the files it named, or anything (it announced a
+ * change without paths, or never announced one: a tool that does not say, such as an
+ * MCP tool, may have changed anything).
+ */
+class ChangeNote {
+  private readonly named = new Set<string>();
+  private announced = false;
+  private anything = false;
+
+  announce(paths: readonly string[] | undefined): void {
+    this.announced = true;
+    if (paths === undefined) this.anything = true;
+    else for (const path of paths) this.named.add(path);
+  }
+
+  get paths(): readonly string[] | undefined {
+    return this.announced && !this.anything ? [...this.named] : undefined;
+  }
+}
+
 /** Runs the tool blocks of an answer through the ToolExecutor (SPEC T19). */
 export class ToolRunner {
   constructor(
@@ -100,7 +121,7 @@ export class ToolRunner {
     this.options.executor.presentPartial(block, this.context());
   }
 
-  context(): ToolCallContext {
+  context(changes?: ChangeNote): ToolCallContext {
     const task = this.options.task;
     return {
       say: (type, text, options) => {
@@ -109,7 +130,10 @@ export class ToolRunner {
       ask: (type, text, options) => task.ask(type, text, options?.meta),
       signal: task.signal,
       mode: task.mode,
-      beforeMutation: () => this.options.checkpoints.waitInitial(),
+      beforeMutation: (paths) => {
+        changes?.announce(paths);
+        return this.options.checkpoints.waitInitial();
+      },
     };
   }
 
@@ -120,7 +144,10 @@ export class ToolRunner {
     const readOnly = executor.isReadOnly(block.name);
     if (!readOnly) await this.options.checkpoints.waitInitial(); // SPEC T16, P10
     const overBudget = this.options.budget?.beforeToolCall();
-    const outcome = overBudget !== undefined ? { status: "error" as const, content: `${block.name} did not run. ${overBudget}` } : await executor.executeTool(block, this.context());
+    const changes = new ChangeNote();
+    const outcome = overBudget !== undefined ? { status: "error" as const, content: `${block.name} did not run. ${overBudget}` } : await executor.executeTool(block, this.context(changes));
+    // What the next checkpoint stages: the files the tool named, or everything.
+    if (!readOnly) this.options.checkpoints.noteChanges(changes.paths);
     let content = outcome.content;
     if (repetition !== "ok") {
       const warning = responses.repeatedToolCall(block.name);

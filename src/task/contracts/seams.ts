@@ -61,8 +61,15 @@ export const noMcp: McpGate = {
 export interface CheckpointGate {
   /** Starts the first checkpoint without waiting for it. */
   startInitial(): void;
-  /** Resolves when the first checkpoint is done (or failed, or disabled). */
+  /** Resolves when the checkpoints started so far are done (or failed, or disabled): the first one and the last turn's. */
   waitInitial(): Promise<void>;
+  /**
+   * A tool that may change files ran: `paths` (absolute) are all it changed when it
+   * named them (cairn's file tools), undefined when it may have changed anything (a
+   * command). The next checkpoint stages only the files named since the last one,
+   * unless something may have changed anything.
+   */
+  noteChanges(paths: readonly string[] | undefined): void;
   /** After a turn that may have changed files; returns the new hash if one was made. */
   commit(reason: "turn" | "completion"): Promise<string | undefined>;
 }
@@ -70,6 +77,7 @@ export interface CheckpointGate {
 export const noCheckpoints: CheckpointGate = {
   startInitial: () => {},
   waitInitial: async () => {},
+  noteChanges: () => {},
   commit: async () => undefined,
 };
 

@@ -14,8 +14,14 @@ export interface ToolCallContext {
   ask<T extends AskType>(type: T, text: string, options?: { partial?: boolean; meta?: AskMeta<T> }): Promise<AskResponse>;
   signal: AbortSignal;
   mode: Mode;
-  /** Waits for the initial checkpoint (SPEC T16); call before any change to the workspace. */
-  beforeMutation(): Promise<void>;
+  /**
+   * Waits for the checkpoints in flight (the initial one, SPEC T16, and the last turn's);
+   * call before any change to the workspace. `paths` (absolute) names every file the
+   * change will touch when the tool knows them exactly (a file edit): the turn's
+   * checkpoint then records those files alone (docs/checkpoints.md). Without them the
+   * change could touch anything (a command) and the checkpoint scans the workspace.
+   */
+  beforeMutation(paths?: readonly string[]): Promise<void>;
   /**
    * A PreToolUse hook's answer for this call: `allow` skips an approval ask the
    * policy lets hooks skip, `ask` asks even where the settings would not

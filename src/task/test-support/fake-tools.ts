@@ -38,7 +38,8 @@ export class FakeToolExecutor implements ToolExecutor {
     this.handlers.set("write_to_file", async (params, context) => {
       const rejected = await approve(context, `write ${params["path"] ?? ""}`);
       if (rejected) return rejected;
-      await context.beforeMutation();
+      // As the real tool does: it names the one file it writes.
+      await context.beforeMutation([params["path"] ?? ""]);
       return { status: "success", content: `wrote ${params["path"] ?? ""}` };
     });
     this.handlers.set("execute_command", async (params, context) => {

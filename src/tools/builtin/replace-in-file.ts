@@ -115,7 +115,7 @@ export const replaceInFileTool: ToolDefinition = {
       meta: { tool: "replace_in_file", diff: patch, blocks: parsed.blocks.length },
     });
     if (!approved.ok) return approved.outcome;
-    await runtime.context.beforeMutation();
+    await runtime.context.beforeMutation([target.real]);
     // The user may have taken a while to approve: apply to the file as it is now.
     const fresh = await readTarget(runtime, target.real, target.display);
     if ("error" in fresh) return fresh.error;

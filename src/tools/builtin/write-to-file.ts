@@ -76,7 +76,7 @@ export const writeToFileTool: ToolDefinition = {
       meta: { tool: runtime.toolName === "new_rule" ? "new_rule" : "write_to_file", diff: patch, created: before === undefined, content: after, characters: after.length },
     });
     if (!approved.ok) return approved.outcome;
-    await runtime.context.beforeMutation();
+    await runtime.context.beforeMutation([target.real]);
     try {
       await runtime.options.operations.writeFile(target.real, encodeText(after, encoding));
     } catch (error) {

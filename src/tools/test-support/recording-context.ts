@@ -24,6 +24,8 @@ export interface RecordingContext extends ToolCallContext {
   says: RecordedSay[];
   asks: RecordedAsk[];
   mutations: number;
+  /** What each beforeMutation named: the files, or undefined for "anything". */
+  announced: Array<readonly string[] | undefined>;
   controller: AbortController;
 }
 
@@ -34,6 +36,7 @@ export function createRecordingContext(options: { answers?: AskResponse[]; mode?
     says: [],
     asks: [],
     mutations: 0,
+    announced: [],
     controller,
     signal: controller.signal,
     mode: options.mode ?? "act",
@@ -51,8 +54,9 @@ export function createRecordingContext(options: { answers?: AskResponse[]; mode?
       if (answer === undefined) throw new Error(`unexpected ask "${type}": ${text.slice(0, 200)}`);
       return answer;
     },
-    async beforeMutation() {
+    async beforeMutation(paths) {
       context.mutations += 1;
+      context.announced.push(paths);
     },
   };
   return context;
