@@ -30,6 +30,7 @@ const reasons = {
   mcp: "MCP servers the next session starts",
   rules: "rules the agent obeys next time",
   gitHooks: "git hooks run code",
+  nestedGit: "a repository's git folder (or a file naming one): git runs its hooks",
   gitConfig: "git configuration can run code",
   editor: "editor tasks and settings can run code",
   direnv: "direnv runs it when you enter the folder",
@@ -130,6 +131,15 @@ export function protectedReason(path: string, options: { workspace: string; user
   if (segments[0] === ".git" && segments[1] === "modules") {
     const index = segments.findIndex((segment, position) => position > 1 && (segment === "hooks" || segment === "config"));
     if (index > 2) return segments[index] === "hooks" ? reasons.gitHooks : reasons.gitConfig;
+  }
+  // A repository inside the workspace (a vendored project, an example): git runs its hooks and reads
+  // its config when the user works in it. Its `.git` itself (a folder, or a file naming a git folder
+  // anywhere) is where a new one would be pointed.
+  const nested = segments.indexOf(".git", 1);
+  if (nested > 0) {
+    if (nested === segments.length - 1) return reasons.nestedGit;
+    if (segments[nested + 1] === "hooks") return reasons.gitHooks;
+    if (segments[nested + 1] === "config" || segments[nested + 1] === "config.worktree") return reasons.gitConfig;
   }
   return undefined;
 }
