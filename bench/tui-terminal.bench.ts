@@ -24,7 +24,7 @@
  * Environment: BENCH_REPETITIONS (default 5), BENCH_TURNS (default 200), CAIRN_BENCH_BIN.
  */
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -69,9 +69,26 @@ async function inFreshFolder<T>(run: (workspace: string, env: Record<string, str
   try {
     return await run(workspace, { CAIRN_HOME: dataDir, XDG_CONFIG_HOME: join(folder, "config"), NO_COLOR: "1" }, `run-${process.pid}-${runCount}`);
   } finally {
+    // A closed terminal's cairn writes its code cache as it ends (SIGHUP): copied once it has.
+    const deadline = performance.now() + 5_000;
+    while (processesUsing(dataDir) > 0 && performance.now() < deadline) await sleep(20);
     await cp(join(dataDir, "compile-cache"), compileCache, { recursive: true }).catch(() => undefined);
     await rm(folder, { recursive: true, force: true });
   }
+}
+
+/** How many processes run with this data folder (cairn, or what it started). */
+function processesUsing(dataDir: string): number {
+  let count = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, "latin1").split("\0").includes(`CAIRN_HOME=${dataDir}`)) count += 1;
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return count;
 }
 
 const providerArgs = (url: string): string[] => ["--no-checkpoints", "--provider", "openai", "--base-url", `${url}/v1`, "--api-key", "bench", "--tool-protocol", "xml"];
