@@ -13,7 +13,10 @@ import { createSession } from "../session/session.js";
 import type { Session } from "../session/session.js";
 import type { UndoPoint } from "./undo-command.js";
 import { StatusLineCommand } from "./status-line.js";
-import { subagentsPart, taskSpending, type TaskSpending } from "../session/task-spending.js";
+import { taskSpending } from "../session/task-spending.js";
+import { endOfTaskSummary } from "./end-of-task-summary.js";
+
+export { endOfTaskSummary };
 
 /**
  * The TUI's controller: one Task at a time. Enter starts a task; after an
@@ -385,18 +388,4 @@ export class InteractiveController implements TuiController {
 /** What became of a message that no task received. */
 function notSent(typed: string, resuming: boolean): string {
   return `${resuming ? "Your message was not sent" : "Your task was not started"}: "${typed.trim()}". Press ↑ to get it back, and Enter to send it again once that is fixed.`;
-}
-
-function formatDuration(milliseconds: number): string {
-  const seconds = Math.round(milliseconds / 1000);
-  return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m ${String(seconds % 60).padStart(2, "0")}s`;
-}
-
-/** The line shown when a task step ends: how it ended, how long, the task's tokens and cost (its subagents' part said apart). */
-export function endOfTaskSummary(options: { result: TaskResult; elapsedMs: number; spent: TaskSpending }): string {
-  const { spent } = options;
-  const outcome = options.result.status === "completed" ? "Done" : options.result.status === "aborted" ? "Stopped" : "Failed";
-  const cost = `$${spent.cost.toFixed(spent.cost < 1 ? 4 : 2)}`;
-  const subagents = subagentsPart(spent.subagents);
-  return [`${outcome} in ${formatDuration(options.elapsedMs)}`, `${spent.tokensIn} tokens in, ${spent.tokensOut} out`, cost, ...(subagents === undefined ? [] : [subagents])].join(" · ");
 }

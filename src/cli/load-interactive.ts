@@ -7,6 +7,7 @@
  * the registry is simply not read.
  */
 import type * as Interactive from "./run-interactive.js";
+import type * as Attach from "./attach/run-attach.js";
 
 /** The key scripts/bundle.js's stand-in module reads: `globalThis[Symbol.for(key)][packageName]`. */
 export const esmOnlyRegistryKey = "cairn.esm-only";
@@ -42,4 +43,10 @@ export async function loadLayoutEngine(): Promise<void> {
 export async function loadInteractive(): Promise<typeof Interactive> {
   await loadLayoutEngine();
   return import("./run-interactive.js");
+}
+
+/** `cairn attach`: the same terminal UI, attached to a task of `cairn serve` (src/cli/attach/run-attach.ts). */
+export async function loadAttach(): Promise<typeof Attach> {
+  await loadLayoutEngine();
+  return import("./attach/run-attach.js");
 }

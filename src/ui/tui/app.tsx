@@ -93,6 +93,7 @@ export function App({ controller, host, initialTask, commands = slashCommands, h
     diffLines: Math.max(5, rows - 14),
     outputLines: 8,
   };
+  const notice = status.notice ?? (keys.exitArmed ? "Press Ctrl+C again to quit" : undefined);
   const hasHistory = snapshot.staticItems.length > 0 || snapshot.live.length > 0;
   const replyOpen = ask !== undefined && replyIsOpen(ask, keys.replyFor === ask.id, keys.value);
   const asking = ask === undefined ? undefined : replyOpen ? "reply" : askChoices(ask) === undefined || ask.ask === "followup" ? "typed" : "menu";
@@ -110,7 +111,7 @@ export function App({ controller, host, initialTask, commands = slashCommands, h
       <QueuedMessages messages={controller.queued?.() ?? []} width={width} />
       <InputLine value={keys.value} cursor={keys.cursor} placeholder={placeholder(status.busy, hasHistory, asking)} width={width} />
       <CommandMenu commands={offered} selected={Math.min(keys.menuIndex, Math.max(0, offered.length - 1))} width={width} />
-      <StatusLine status={status} width={width} {...(keys.exitArmed ? { notice: "Press Ctrl+C again to quit" } : {})} />
+      <StatusLine status={status} width={width} {...(notice === undefined ? {} : { notice })} />
     </Box>
   );
 }

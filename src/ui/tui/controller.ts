@@ -23,6 +23,10 @@ export interface TuiStatus {
   budgetLeft?: string;
   /** The first line of the user's own status line command (Claude Code's `statusLine`), once it answered. */
   userLine?: string;
+  /** The main keys, at the end of the status line (default: `Tab mode · Esc stop · ^C^C quit`). */
+  keys?: string;
+  /** Something the controller needs the user to see now (e.g. a confirmation it waits for); shown in place of the keys. */
+  notice?: string;
 }
 
 export interface TuiController {
@@ -32,6 +36,11 @@ export interface TuiController {
   abort(): void;
   /** The second Ctrl+C in a row. The UI unmounts itself after calling it. */
   exit(): void;
+  /**
+   * Ctrl+D on an empty input line (a shell's end of input): leaves without stopping anything.
+   * Only a UI attached to a task that runs elsewhere has it (`cairn attach`); the UI unmounts itself after calling it.
+   */
+  detach?(): void;
   /** Tab or Ctrl+T: switches plan/act and returns the new mode. */
   toggleMode(): TuiMode;
   /** Read on every render and once a second. Must be cheap. */

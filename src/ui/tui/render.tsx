@@ -3,6 +3,7 @@ import { App } from "./app.js";
 import { ClockContext } from "./components/use-clock.js";
 import type { InputHistoryStore, TuiController } from "./controller.js";
 import type { TuiHost } from "./tui-host.js";
+import type { SlashCommandRegistry } from "./slash-commands.js";
 
 export interface RenderTuiOptions {
   controller: TuiController;
@@ -11,6 +12,8 @@ export interface RenderTuiOptions {
   initialTask?: string;
   /** Earlier inputs for Up/Down (kept per workspace). */
   history?: InputHistoryStore;
+  /** The slash commands (default: the registry features register into). */
+  commands?: SlashCommandRegistry;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
   stderr?: NodeJS.WriteStream;
@@ -40,6 +43,7 @@ export function renderTui(options: RenderTuiOptions): TuiInstance {
         host={options.host}
         {...(options.initialTask === undefined ? {} : { initialTask: options.initialTask })}
         {...(options.history === undefined ? {} : { history: options.history })}
+        {...(options.commands === undefined ? {} : { commands: options.commands })}
         redrawOnResize={drawnInPlace}
         {...(options.writeHistory === undefined ? {} : { writeHistory: options.writeHistory })}
       />

@@ -58,6 +58,7 @@ export interface TuiHostOptions {
 interface PendingAsk {
   message: AskMessage;
   resolve: (response: AskResponse) => void;
+  reject: (error: Error) => void;
   stopListening: () => void;
 }
 
@@ -148,6 +149,7 @@ export class TuiHost implements Host {
       this.pending.set(message.id, {
         message,
         resolve,
+        reject,
         stopListening: () => signal.removeEventListener("abort", onAbort),
       });
       this.pendingMessages.set(message.id, message);
@@ -163,6 +165,20 @@ export class TuiHost implements Host {
     this.transcript.recordAnswer(id, response, this.clock.now());
     pending.resolve(response);
     // The user pressed a key: show the result at once rather than at the next frame.
+    this.publish();
+  }
+
+  /**
+   * The ask was answered somewhere else (another client of `cairn serve`, docs/server.md): it
+   * stops waiting for this user, whose `answerAsk` promise rejects, and shows that answer when
+   * it is known. Unknown or settled ids are ignored.
+   */
+  answeredElsewhere(id: string, response: AskResponse | undefined): void {
+    const pending = this.pending.get(id);
+    if (pending === undefined) return;
+    this.removePending(id);
+    if (response !== undefined) this.transcript.recordAnswer(id, response, this.clock.now());
+    pending.reject(new AnsweredElsewhereError(id));
     this.publish();
   }
 
@@ -207,6 +223,14 @@ export class TuiHost implements Host {
     this.snapshot = { ...this.transcript.snapshot(this.pendingMessages), subagents: this.subagents.running() };
     for (const listener of this.listeners) listener();
     if (this.snapshot.backlog) this.schedulePublish(Math.min(backlogFrameMs, this.intervalMs));
+  }
+}
+
+/** How `answerAsk` ends for an ask another client answered. */
+export class AnsweredElsewhereError extends Error {
+  constructor(readonly askId: string) {
+    super(`The question ${askId} was answered elsewhere.`);
+    this.name = "AnsweredElsewhereError";
   }
 }
 

@@ -310,6 +310,12 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
       return;
     }
     if (exitArmed) update({ exitArmed: false });
+    // Ctrl+D on an empty line leaves a task that runs elsewhere running (cairn attach); otherwise it deletes forward.
+    if (event.kind === "ctrl" && event.letter === "d" && current.current.value === "" && controller.detach !== undefined) {
+      controller.detach();
+      app.exit();
+      return;
+    }
     const ask = host.getSnapshot().pendingAsk;
     const escape = event.kind === "key" && event.name === "escape";
     // Esc in the reply to a question goes back to its choices; it stops nothing.
@@ -319,8 +325,11 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
     }
     if (escape) {
       // The typed text stays: Esc then Enter sends it as an interruption.
-      if (controller.status().busy || ask !== undefined) controller.abort();
-      else edit(editor.emptyEditor);
+      if (controller.status().busy || ask !== undefined) {
+        controller.abort();
+        // The controller may have something to say (a confirmation it waits for).
+        refresh();
+      } else edit(editor.emptyEditor);
       return;
     }
     if (handleMenu(event)) return;

@@ -35,7 +35,7 @@ function CairnStatus({ status, width, notice }: { status: TuiStatus; width: numb
         {status.tokensIn === undefined || status.tokensOut === undefined ? null : <Text color="gray">{`↑${formatTokens(status.tokensIn)} ↓${formatTokens(status.tokensOut)} `}</Text>}
         <Text>{formatCost(status.cost)}</Text>
         {status.budgetLeft === undefined ? null : <Text color="yellow">{` · ${status.budgetLeft}`}</Text>}
-        <Text color="gray">{notice === undefined ? "  Tab mode · Esc stop · ^C^C quit" : "  "}</Text>
+        <Text color="gray">{notice === undefined ? `  ${status.keys ?? "Tab mode · Esc stop · ^C^C quit"}` : "  "}</Text>
         {notice === undefined ? null : <Text color="yellow">{notice}</Text>}
       </Text>
     </Box>

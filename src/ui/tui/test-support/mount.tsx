@@ -4,13 +4,14 @@ import { stripVTControlCharacters } from "node:util";
 import { App } from "../app.js";
 import { ClockContext } from "../components/use-clock.js";
 import { TuiHost, defaultFrameMs } from "../tui-host.js";
-import type { InputHistoryStore } from "../controller.js";
+import type { InputHistoryStore, TuiController } from "../controller.js";
+import type { SlashCommandRegistry } from "../slash-commands.js";
 import { FakeController, ManualClock } from "./fake-terminal.js";
 
-export interface Mounted {
+export interface Mounted<C extends TuiController = FakeController> {
   clock: ManualClock;
   host: TuiHost;
-  controller: FakeController;
+  controller: C;
   /** The printed history and the last frame as a user reads them (colours removed). */
   frame(): string;
   /** The printed history and the last frame with their colour codes. */
@@ -28,8 +29,12 @@ async function nextTurns(): Promise<void> {
 
 export function mountApp(options: { initialTask?: string; controller?: FakeController; history?: InputHistoryStore } = {}): Mounted {
   const clock = new ManualClock();
-  const host = new TuiHost({ clock });
-  const controller = options.controller ?? new FakeController();
+  return mountUi({ ...options, clock, host: new TuiHost({ clock }), controller: options.controller ?? new FakeController() });
+}
+
+/** The App around a given host and controller (another front end's, as `cairn attach`'s), with its own slash commands if given. */
+export function mountUi<C extends TuiController>(options: { clock: ManualClock; host: TuiHost; controller: C; initialTask?: string; history?: InputHistoryStore; commands?: SlashCommandRegistry }): Mounted<C> {
+  const { clock, host, controller } = options;
   let printed = "";
   const writeHistory = (text: string): void => {
     printed += text;
@@ -42,6 +47,7 @@ export function mountApp(options: { initialTask?: string; controller?: FakeContr
         writeHistory={writeHistory}
         {...(options.initialTask === undefined ? {} : { initialTask: options.initialTask })}
         {...(options.history === undefined ? {} : { history: options.history })}
+        {...(options.commands === undefined ? {} : { commands: options.commands })}
       />
     </ClockContext.Provider>,
   );

@@ -1,0 +1,144 @@
+/**
+ * The terminal UI's controller for a task that runs in `cairn serve`: Enter
+ * sends a message (`POST /messages`), Esc or Ctrl+C stops the task
+ * (`POST /abort`) only when pressed a second time, as other clients may be
+ * watching it, and Ctrl+D or `/detach` leaves it running.
+ */
+import type { TuiController, TuiMode, TuiStatus } from "../../ui/tui/controller.js";
+import type { SlashSession } from "../../ui/tui/slash-commands.js";
+import type { TuiHost } from "../../ui/tui/tui-host.js";
+import type { RemoteTaskFeed } from "./remote-task-feed.js";
+
+/** What the controller asks of the server. */
+export interface RemoteTaskActions {
+  sendMessage(text: string): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/** How long a first Esc or Ctrl+C waits for the second one. */
+export const confirmWindowMs = 4000;
+
+export const attachKeys = "Esc Esc stop · ^D detach";
+
+export class AttachController implements TuiController {
+  #armedAt: number | undefined;
+  #modeNoticeShown = false;
+  #left = false;
+
+  constructor(
+    private readonly options: {
+      host: TuiHost;
+      feed: RemoteTaskFeed;
+      actions: RemoteTaskActions;
+      /** Shown where the local UI shows the model: which server and task. */
+      label: string;
+      /** The UI is leaving (detached, or the task stopped and the user quit). */
+      onLeave: (how: "detached" | "stopped") => void;
+      now?: () => number;
+    },
+  ) {}
+
+  #now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+
+  #armed(): boolean {
+    return this.#armedAt !== undefined && this.#now() - this.#armedAt < confirmWindowMs;
+  }
+
+  submit(text: string): void {
+    this.options.actions.sendMessage(text).catch((error: unknown) => {
+      this.options.feed.notify("error", `Your message did not reach the server (${error instanceof Error ? error.message : String(error)}): "${text}". Press ↑ to get it back and Enter to send it again.`);
+    });
+  }
+
+  /** The first Esc or Ctrl+C asks for confirmation; the second within a few seconds stops the task. */
+  abort(): void {
+    const ask = this.options.host.getSnapshot().pendingAsk;
+    if (!this.options.feed.state.running && ask === undefined) return;
+    // Nothing runs while the result waits for acceptance.
+    if (ask?.ask === "completion_result") return;
+    if (!this.#armed()) {
+      this.#armedAt = this.#now();
+      return;
+    }
+    this.#armedAt = undefined;
+    this.#stop();
+  }
+
+  #stop(): void {
+    this.options.actions.abort().catch((error: unknown) => {
+      this.options.feed.notify("error", `The task could not be stopped: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  /** The second Ctrl+C: stops the task when the first one asked to (as quitting the local UI does), then leaves. */
+  exit(): void {
+    const stopping = this.#armed();
+    this.#armedAt = undefined;
+    if (stopping) this.#stop();
+    this.#leave(stopping ? "stopped" : "detached");
+  }
+
+  detach(): void {
+    this.#leave("detached");
+  }
+
+  #leave(how: "detached" | "stopped"): void {
+    if (this.#left) return;
+    this.#left = true;
+    this.options.onLeave(how);
+  }
+
+  toggleMode(): TuiMode {
+    if (!this.#modeNoticeShown) {
+      this.#modeNoticeShown = true;
+      this.options.feed.notify("info", "The mode of a task in the server is not switched from an attached terminal.");
+    }
+    return "act";
+  }
+
+  status(): TuiStatus {
+    const { state } = this.options.feed;
+    return {
+      model: this.options.label,
+      mode: "act",
+      tokensUsed: state.contextTokens,
+      contextWindow: state.contextWindow,
+      cost: state.cost,
+      tokensIn: state.tokensIn,
+      tokensOut: state.tokensOut,
+      busy: state.running,
+      keys: attachKeys,
+      ...(this.#armed() ? { notice: "Esc again stops the task · ^D detaches" } : {}),
+    };
+  }
+
+  slashSession(): SlashSession {
+    return attachedSlashSession(() => this.detach());
+  }
+}
+
+const notHere = (): never => {
+  throw new Error("not available in an attached terminal (it works in the terminal that runs the task, or in the web UI)");
+};
+
+/** What slash commands may do in an attached UI: leave. The local UI's other commands are not offered (attach-slash-commands.ts). */
+function attachedSlashSession(leave: () => void): SlashSession {
+  return {
+    currentTask: () => undefined,
+    currentTaskId: () => undefined,
+    newTask: notHere,
+    setModel: notHere,
+    describeModel: notHere,
+    setMode: notHere,
+    costReport: notHere,
+    undo: notHere,
+    restore: notHere,
+    history: notHere,
+    resume: notHere,
+    mcpReport: notHere,
+    contextCommand: notHere,
+    exit: leave,
+  };
+}

@@ -1,0 +1,33 @@
+/** The slash commands of a terminal attached to a task in `cairn serve` (docs/server.md, docs/tui.md). */
+import { SlashCommandRegistry } from "../../ui/tui/slash-commands.js";
+
+export function attachSlashCommands(): SlashCommandRegistry {
+  const registry = new SlashCommandRegistry();
+  const leave = {
+    description: "Leave this terminal; the task goes on in the server (cairn attach brings it back)",
+    run: ({ session }: { session: { exit(): void } }) => session.exit(),
+  };
+  registry.register({ name: "detach", ...leave });
+  registry.register({ name: "exit", ...leave });
+  registry.register({
+    name: "help",
+    description: "List the commands and keys",
+    run: ({ print }) => {
+      const lines = registry.list().map((command) => `  /${command.name}  ${command.description}`);
+      print(
+        [
+          "Attached to a task of cairn serve: what you see, every other client sees.",
+          "Commands:",
+          ...lines,
+          "Keys:",
+          "  Enter  send the message to the task (a running task reads it at its next tool boundary; a stopped one is resumed with it), or answer the question",
+          "  1-9, Up/Down and Enter  choose an option of a question",
+          "  Esc twice (or Ctrl+C twice)  stop the task (Ctrl+C twice also leaves)",
+          "  Ctrl+D on an empty line, or /detach  leave; the task goes on",
+          "  Ctrl+O  show or fold the last reasoning",
+        ].join("\n"),
+      );
+    },
+  });
+  return registry;
+}

@@ -1,0 +1,207 @@
+/**
+ * The terminal UI drawing a task of `cairn serve` from its events (the real
+ * App, TuiHost, RemoteTaskFeed and AttachController; the events as the server
+ * sends them, docs/server.md): the answer streams, the open ask is a menu whose
+ * answer goes to the server, an ask answered in another client leaves the menu,
+ * Esc stops the task only when pressed twice, Ctrl+D detaches.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { AskResponse } from "../../task/contracts/messages.js";
+import { ManualClock } from "../../ui/tui/test-support/fake-terminal.js";
+import { mountUi } from "../../ui/tui/test-support/mount.js";
+import type { Mounted } from "../../ui/tui/test-support/mount.js";
+import { TuiHost } from "../../ui/tui/tui-host.js";
+import { AttachController, confirmWindowMs } from "./attach-controller.js";
+import { attachSlashCommands } from "./attach-slash-commands.js";
+import { RemoteTaskFeed } from "./remote-task-feed.js";
+import type { AnswerOutcome } from "./remote-task-feed.js";
+import type { TaskEvent } from "./task-event-stream.js";
+
+interface Attached {
+  ui: Mounted<AttachController>;
+  feed: RemoteTaskFeed;
+  answers: Array<{ askId: string; response: AskResponse }>;
+  calls: string[];
+  left: string[];
+  push(...events: TaskEvent[]): Promise<void>;
+}
+
+let mounted: Mounted<AttachController> | undefined;
+afterEach(() => {
+  mounted?.unmount();
+  mounted = undefined;
+});
+
+function attach(options: { answerOutcome?: AnswerOutcome } = {}): Attached {
+  const clock = new ManualClock();
+  const host = new TuiHost({ clock });
+  const answers: Attached["answers"] = [];
+  const calls: string[] = [];
+  const left: string[] = [];
+  const feed = new RemoteTaskFeed({
+    host,
+    sendAnswer: (askId, response) => {
+      answers.push({ askId, response });
+      return Promise.resolve(options.answerOutcome ?? "accepted");
+    },
+  });
+  const controller = new AttachController({
+    host,
+    feed,
+    label: "attached 01TEST",
+    now: clock.now,
+    actions: {
+      sendMessage: (text) => {
+        calls.push(`message ${text}`);
+        return Promise.resolve();
+      },
+      abort: () => {
+        calls.push("abort");
+        return Promise.resolve();
+      },
+    },
+    onLeave: (how) => left.push(how),
+  });
+  const ui = mountUi({ clock, host, controller, commands: attachSlashCommands() });
+  mounted = ui;
+  return {
+    ui,
+    feed,
+    answers,
+    calls,
+    left,
+    push: async (...events) => {
+      for (const event of events) feed.push(event);
+      await ui.tick();
+    },
+  };
+}
+
+const running = (openAsk: string | null = null): TaskEvent => ({ type: "state", running: true, status: "running", openAsk, seq: 0 });
+const say = (id: string, say: string, text: string, partial = false): TaskEvent => ({ v: 2, type: "say", say, id, text, partial, ts: 1, taskId: "01TEST" });
+const delta = (id: string, text: string): TaskEvent => ({ v: 2, type: "say", say: "text", id, delta: text, partial: true });
+const commandAsk = (id: string, command: string): TaskEvent => ({
+  v: 2,
+  type: "ask",
+  ask: "command",
+  id,
+  text: command,
+  partial: false,
+  ts: 1,
+  taskId: "01TEST",
+  meta: { tool: "execute_command", command, approval: "ask" },
+});
+
+describe("the terminal UI attached to a task of cairn serve", () => {
+  it("draws the task's messages as they stream, deltas folded into the message they extend", async () => {
+    const attached = attach();
+    await attached.push(running(), say("t", "task", "count the lines"), say("a", "text", "There are ", true), delta("a", "forty-two lines.\nAll "), delta("a", "counted."));
+    expect(attached.ui.frame()).toContain("› count the lines");
+    expect(attached.ui.frame()).toContain("There are forty-two lines.");
+    expect(attached.ui.frame()).toContain("All counted.");
+    expect(attached.ui.frame()).toMatch(/attached 01TEST.*Esc Esc stop · \^D detach/);
+  });
+
+  it("shows the open ask as the usual menu; the answer chosen goes to the server and the card says approved", async () => {
+    const attached = attach();
+    await attached.push(running(), commandAsk("c1", "npm test"), running("c1"));
+    expect(attached.ui.frame()).toContain("Run this command?");
+    expect(attached.ui.frame()).toMatch(/› 1\. Yes/);
+    await attached.ui.press("1");
+    await attached.ui.tick();
+    expect(attached.answers).toEqual([{ askId: "c1", response: { response: "yes" } }]);
+    expect(attached.ui.frame()).toContain("✓ approved");
+    expect(attached.ui.frame()).not.toContain("Run this command?");
+  });
+
+  it("an ask answered in another client leaves the menu and is shown with that client's answer; nothing is sent from here", async () => {
+    const attached = attach();
+    // The state that names the open ask may come before the ask itself.
+    await attached.push(running("c1"), commandAsk("c1", "rm -rf build"));
+    expect(attached.ui.frame()).toContain("Run this command?");
+    await attached.push({ type: "answered", askId: "c1", response: "no", by: "browser" }, running(null), say("e", "error", "The user denied this operation."));
+    expect(attached.ui.frame()).not.toContain("Run this command?");
+    expect(attached.ui.frame()).toContain("✗ rejected");
+    expect(attached.answers).toEqual([]);
+  });
+
+  it("an ask that is no longer open when this client reconnects (state alone) leaves the menu too", async () => {
+    const attached = attach();
+    await attached.push(running("c1"), commandAsk("c1", "npm test"));
+    expect(attached.ui.frame()).toContain("Run this command?");
+    await attached.push(running(null));
+    expect(attached.ui.frame()).not.toContain("Run this command?");
+    await attached.ui.press("1");
+    expect(attached.answers).toEqual([]);
+  });
+
+  it("says so when another client answered first and this answer was not used", async () => {
+    const attached = attach({ answerOutcome: "answered-already" });
+    await attached.push(running("c1"), commandAsk("c1", "npm test"));
+    await attached.ui.press("2");
+    await attached.ui.tick();
+    expect(attached.answers).toEqual([{ askId: "c1", response: { response: "no" } }]);
+    expect(attached.ui.frame()).toContain("This question was answered in another client first; your answer was not used.");
+  });
+
+  it("Esc once only asks for confirmation; Esc again within the window stops the task; Enter sends a message", async () => {
+    const attached = attach();
+    await attached.push(running(), say("a", "text", "working on it", true));
+    await attached.ui.press("\u001b");
+    await attached.ui.tick();
+    await attached.ui.tick();
+    expect(attached.calls).toEqual([]);
+    expect(attached.ui.frame()).toContain("Esc again stops the task · ^D detaches");
+    // Too late: the first press has expired, so this one asks again.
+    await attached.ui.tick(confirmWindowMs + 1);
+    await attached.ui.press("\u001b");
+    expect(attached.calls).toEqual([]);
+    await attached.ui.press("\u001b");
+    expect(attached.calls).toEqual(["abort"]);
+    await attached.ui.press("use tabs");
+    await attached.ui.press("\r");
+    expect(attached.calls).toEqual(["abort", "message use tabs"]);
+  });
+
+  it("Ctrl+D on an empty line detaches without stopping the task; with text it deletes as usual; /detach detaches too", async () => {
+    const attached = attach();
+    await attached.push(running(), say("a", "text", "working", true));
+    await attached.ui.press("ab\u0001");
+    await attached.ui.press("\u0004");
+    expect(attached.left).toEqual([]);
+    expect(attached.ui.frame()).toMatch(/› b/);
+    await attached.ui.press("\u0004");
+    await attached.ui.press("\u0004");
+    expect(attached.left).toEqual(["detached"]);
+    expect(attached.calls).toEqual([]);
+    const again = attach();
+    await again.ui.press("/detach");
+    await again.ui.press("\r");
+    expect(again.left).toEqual(["detached"]);
+  });
+
+  it("Ctrl+C twice stops the task and leaves, as quitting the local UI does", async () => {
+    const attached = attach();
+    await attached.push(running(), say("a", "text", "working", true));
+    await attached.ui.press("\u0003");
+    expect(attached.calls).toEqual([]);
+    await attached.ui.press("\u0003");
+    expect(attached.calls).toEqual(["abort"]);
+    expect(attached.left).toEqual(["stopped"]);
+  });
+
+  it("a message left half-written by a server that died is shown as far as it went once the task is said not to run", async () => {
+    const attached = attach();
+    await attached.push(running(), say("a", "text", "first line\nhalf a sec", true));
+    expect(attached.ui.frame()).toContain("half a sec");
+    await attached.push({ type: "state", running: false, status: "interrupted", openAsk: null, seq: 3 }, say("n", "info", "later note"));
+    const frame = attached.ui.frame();
+    expect(frame.indexOf("half a sec")).toBeLessThan(frame.indexOf("later note"));
+  });
+
+  it("ends a run with the usual summary line, from the result and status events", async () => {
+    const attached = attach();
+    await attached.push(running(), { type: "status", status: "completed", tokensIn: 1200, tokensOut: 80, cost: 0.0123 }, { type: "result", status: "completed", durationMs: 4000 });
+    expect(attached.ui.frame()).toContain("Done in 4s · 1200 tokens in, 80 out · $0.0123");
+  });
+});
