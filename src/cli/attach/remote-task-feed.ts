@@ -69,11 +69,17 @@ function uiMessageOf(message: JsonMessage): UiMessage | undefined {
   return undefined;
 }
 
-/** `openAsk` of a `state` event or a task row: an ask's id, or the ask itself. */
-function openAskId(value: unknown): string | undefined {
+/** An ask named by a `state` event: its id, or the ask itself. */
+function askIdOf(value: unknown): string | undefined {
   if (typeof value === "string" && value !== "") return value;
   if (isRecord(value) && typeof value["id"] === "string") return value["id"];
   return undefined;
+}
+
+/** The asks a `state` event says are open: `openAsks` (several, when subagents ask at once), else `openAsk`. */
+function openAskIds(event: TaskEvent): Set<string> {
+  const listed = Array.isArray(event["openAsks"]) ? event["openAsks"] : [event["openAsk"]];
+  return new Set(listed.flatMap((value) => askIdOf(value) ?? []));
 }
 
 export class RemoteTaskFeed {
@@ -81,8 +87,8 @@ export class RemoteTaskFeed {
   readonly #host: TuiHost;
   readonly #sendAnswer: RemoteTaskFeedOptions["sendAnswer"];
   #reader = new JsonEventReader();
-  /** The ask the server last said is open. */
-  #openAsk: string | undefined;
+  /** The asks the server last said are open. */
+  #openAsks = new Set<string>();
   /** Asks waiting for this user, and how to close them when they are answered elsewhere. */
   readonly #waiting = new Set<string>();
   /** Answers the server announced (`answered`), by ask id. */
@@ -118,7 +124,7 @@ export class RemoteTaskFeed {
         this.#status(event);
         return;
       case "truncate":
-        this.notify("info", `The task was restored to a checkpoint: it keeps its first ${numberOr(event["count"], 0)} messages (what is printed above stays on screen).`);
+        this.#truncated(numberOr(event["count"], 0));
         return;
       case "result":
         this.#result(event);
@@ -145,7 +151,7 @@ export class RemoteTaskFeed {
     const request = message.type === "say" && message.say === "api_req_started" ? (message.meta as Partial<ApiRequestMeta> | undefined) : undefined;
     if (request?.contextTokens !== undefined) this.state.contextTokens = request.contextTokens;
     if (request?.contextWindow !== undefined) this.state.contextWindow = request.contextWindow;
-    if (message.type === "ask" && !message.partial && message.id === this.#openAsk && !this.#answers.has(message.id)) {
+    if (message.type === "ask" && !message.partial && this.#openAsks.has(message.id) && !this.#answers.has(message.id) && !this.#waiting.has(message.id)) {
       this.#wait(message);
       return;
     }
@@ -155,15 +161,22 @@ export class RemoteTaskFeed {
   #state(event: TaskEvent): void {
     if (typeof event["running"] === "boolean") this.state.running = event["running"];
     if (typeof event["status"] === "string") this.state.status = event["status"];
-    this.#openAsk = openAskId(event["openAsk"]);
-    for (const id of [...this.#waiting]) if (id !== this.#openAsk) this.#closeElsewhere(id);
-    const open = this.#openAsk === undefined ? undefined : this.#reader.messages.get(this.#openAsk);
-    if (open !== undefined && open.type === "ask" && !open.partial && !this.#waiting.has(open.id)) {
+    this.#openAsks = openAskIds(event);
+    for (const id of [...this.#waiting]) if (!this.#openAsks.has(id)) this.#closeElsewhere(id);
+    for (const id of this.#openAsks) {
+      const open = this.#reader.messages.get(id);
+      if (open === undefined || open.type !== "ask" || open.partial || this.#waiting.has(id) || this.#answers.has(id)) continue;
       const message = uiMessageOf(open);
       if (message?.type === "ask") this.#wait(message);
     }
     // A task that does not run writes nothing: what was being written when a server died stays as it was.
     if (!this.state.running) this.#closeOpenMessages();
+  }
+
+  /** The log kept only its first `count` messages (a restore, or a resume dropping an interrupted step's leftovers). */
+  #truncated(count: number): void {
+    if (count >= this.#reader.messages.size) return;
+    this.notify("info", `The task's transcript was cut back to its first ${count} messages (a checkpoint was restored, or a resume dropped an interrupted step); what is printed above stays on screen.`);
   }
 
   #answered(event: TaskEvent): void {
@@ -222,7 +235,7 @@ export class RemoteTaskFeed {
       (error: unknown) => {
         this.notify("error", `Your answer did not reach the server (${error instanceof Error ? error.message : String(error)}); answer again.`);
         // Still open on the server: ask again here.
-        if (this.#openAsk === message.id && !this.#answers.has(message.id)) this.#wait(message);
+        if (this.#openAsks.has(message.id) && !this.#answers.has(message.id) && !this.#waiting.has(message.id)) this.#wait(message);
       },
     );
   }

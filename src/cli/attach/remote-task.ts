@@ -49,11 +49,11 @@ export async function findTask(address: ServerAddress, id: string): Promise<Remo
   throw new Error(`${id} starts ${matches.length} tasks' ids (${matches.map((row) => row.taskId).join(", ")}): give more of it.`);
 }
 
-/** The server's name for an answer (`messageResponse` for a typed reply). */
+/** An answer as `POST /answer` takes it (docs/server.md). */
 export function answerBody(askId: string, response: AskResponse): Record<string, unknown> {
   return {
     askId,
-    response: response.response === "message" ? "messageResponse" : response.response,
+    response: response.response,
     ...(response.text === undefined ? {} : { text: response.text }),
     ...(response.response === "yes" && response.always !== undefined ? { always: response.always } : {}),
   };

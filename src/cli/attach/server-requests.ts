@@ -8,6 +8,8 @@ import type { ClientRequest, IncomingMessage, RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { ServerAddress } from "./server-address.js";
 
+const clientName = `cairn attach ${process.pid}`;
+
 /** An answer with a status of 400 or more. */
 export class ServerError extends Error {
   constructor(
@@ -22,7 +24,8 @@ export class ServerError extends Error {
 /** Opens a request to `path` of the server (`/api/...`); the caller writes the body and ends it. */
 export function openRequest(address: ServerAddress, method: string, path: string, headers: Record<string, string>, onResponse: (response: IncomingMessage) => void): ClientRequest {
   const url = new URL(`${address.url}${path}`);
-  const options: RequestOptions = { method, headers: { authorization: `Bearer ${address.token}`, ...headers } };
+  // The server names the client in `answered` events (`X-Cairn-Client`), so other clients can say who answered.
+  const options: RequestOptions = { method, headers: { authorization: `Bearer ${address.token}`, "x-cairn-client": clientName, ...headers } };
   return url.protocol === "https:" ? httpsRequest(url, options, onResponse) : httpRequest(url, options, onResponse);
 }
 

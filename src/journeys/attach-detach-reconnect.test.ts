@@ -1,0 +1,129 @@
+/**
+ * Journey: a task followed from two terminals and a browser (docs/journeys.md,
+ * "The terminal user"). The real `bin/cairn serve` (a child process) and
+ * `bin/cairn attach` (in tmux) against the scripted model: run `npm run build` first.
+ */
+import { execFileSync } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { anthropicArgs } from "../cli/test-support/cli-fixture.js";
+import { startServe } from "../cli/test-support/serve-process.js";
+import type { ServeProcess } from "../cli/test-support/serve-process.js";
+import { tmuxAvailable } from "../ui/tui/test-support/tmux.js";
+import { completeTurn, flat, replaceTurn, typeLine, useJourneyTerminal, writeFileTurn } from "./test-support/terminal-journey.js";
+
+const cli = useJourneyTerminal({
+  prepare: async (sandbox) => {
+    await writeFile(join(sandbox.workspace, "greeting.txt"), "hello\n");
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=Dev", "-c", "user.email=dev@example.com", ...args], { cwd: sandbox.workspace, stdio: "ignore" });
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-q", "-m", "start");
+  },
+});
+
+if (!tmuxAvailable()) console.warn("tmux is not installed: the journey 'a task followed from two terminals and a browser' is skipped (install the tmux package)");
+
+const reportLines = 60;
+const report = Array.from({ length: reportLines }, (_, index) => `Line ${index + 1}: checked the greeting module.`).join("\n");
+
+/** Polls the task's row until `check` holds. */
+async function taskRow(serve: ServeProcess, taskId: string, check: (row: Record<string, unknown>) => boolean, timeoutMs = 60_000): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  while (true) {
+    const answer = await serve.api("GET", `/api/tasks/${taskId}`);
+    const row = (answer.body as { task?: Record<string, unknown> }).task ?? {};
+    if (check(row)) return row;
+    if (Date.now() > deadline) throw new Error(`the task never reached the state looked for: ${JSON.stringify(row)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe.skipIf(!tmuxAvailable())("journey: a task followed from two terminals and a browser", () => {
+  it("attach, approve, see a browser's answer, detach while it goes on, attach again with nothing lost, survive a killed server, resume and finish", { timeout: 240_000 }, async () => {
+    const workspace = cli.sandbox.workspace;
+    const model = await cli.startServer({
+      turns: [
+        { ...replaceTurn("greeting.txt", "hello", "hello, world", "I will update the greeting first, then write the notes.\n"), chunkSize: 8, delayMs: 15 },
+        writeFileTurn("notes.md", "# Notes\nthe greeting says hello, world", "Now the notes.\n"),
+        { text: `${report}\n\nNext, the version.\n${writeFileTurn("version.txt", "2").text}`, chunkSize: 16, delayMs: 25 },
+        writeFileTurn("version.txt", "2", "Writing the version again after the interruption.\n"),
+        completeTurn("greeting, notes and version done"),
+      ],
+    });
+    const serveArgs = ["--data-dir", cli.sandbox.dataDir, ...anthropicArgs(model)];
+    let serve = await startServe(cli, serveArgs);
+    // The user starts the task from the browser (the web UI posts this).
+    const started = await serve.api("POST", "/api/tasks", { prompt: "update the greeting", cwd: workspace }, "browser");
+    expect(started.status).toBe(201);
+    const taskId = (started.body as { taskId: string }).taskId;
+
+    // Terminal 1: attached by the start of the task's id, the server found through server.json.
+    const first = await cli.openCairn(["attach", taskId.slice(0, 10)]);
+    await first.waitFor(/› update the greeting/, { timeoutMs: 60_000 });
+    await first.waitFor(/I will update the greeting first/, { timeoutMs: 60_000 });
+    const edit = flat(await first.waitFor(/Allow this\?[\s\S]*1\. Yes/, { timeoutMs: 60_000 }));
+    expect(edit).toMatch(/\+hello, world/);
+    expect(edit).toMatch(/attached \S+ .*Esc Esc stop · \^D detach/);
+    await first.sendKeys("1");
+    await first.waitFor(/✓ approved/, { timeoutMs: 30_000 });
+    expect(await readFile(join(workspace, "greeting.txt"), "utf8")).toBe("hello, world\n");
+
+    // The notes are approved in the browser: the menu leaves terminal 1, which shows the answer.
+    await first.waitFor(/notes\.md[\s\S]*Allow this\?/, { timeoutMs: 60_000 });
+    const asking = await taskRow(serve, taskId, (row) => typeof row["openAsk"] === "string");
+    const answered = await serve.api("POST", `/api/tasks/${taskId}/answer`, { askId: asking["openAsk"], response: "yes" }, "browser");
+    expect(answered.status).toBe(200);
+    await first.waitFor(/Line 1:/, { timeoutMs: 60_000 });
+    expect(await first.capture()).not.toMatch(/Allow this\?/);
+    expect((await first.captureAll()).match(/✓ approved/g)).toHaveLength(2);
+    expect(await readFile(join(workspace, "notes.md"), "utf8")).toContain("hello, world");
+
+    // Ctrl+D while the report streams: terminal 1 leaves, the task goes on.
+    await first.waitFor(/Line 5:/, { timeoutMs: 60_000 });
+    await first.sendKeys("C-d");
+    expect(await first.waitForExit({ timeoutMs: 20_000 })).toBe(0);
+    expect(flat(await first.captureAll())).toContain(`Detached from task ${taskId}: it goes on in the server. Attach again with: cairn attach ${taskId}`);
+    const waiting = await taskRow(serve, taskId, (row) => typeof row["openAsk"] === "string");
+    expect(waiting["running"]).toBe(true);
+    expect(model.requests).toHaveLength(3);
+
+    // Terminal 2, later: everything that happened meanwhile, each line once, and the open question.
+    const second = await cli.openCairn(["attach", taskId]);
+    await second.waitFor(/version\.txt[\s\S]*Allow this\?[\s\S]*1\. Yes/, { timeoutMs: 60_000 });
+    const replay = await second.captureAll();
+    for (let line = 1; line <= reportLines; line += 1) expect(replay.match(new RegExp(`Line ${line}:`, "g")), `Line ${line}`).toHaveLength(1);
+    expect(replay.match(/› update the greeting/g)).toHaveLength(1);
+
+    // The server dies (kill -9) while the question waits, and is started again (a new token, in server.json).
+    await serve.kill("SIGKILL");
+    await second.waitFor(/Lost the connection to the server/, { timeoutMs: 20_000 });
+    serve = await startServe(cli, serveArgs, { port: serve.port });
+    await second.waitFor(/Reconnected to the server/, { timeoutMs: 30_000 });
+    // The interrupted task asks nothing any more; nothing was shown twice.
+    await taskRow(serve, taskId, (row) => row["status"] === "interrupted" || row["running"] === false);
+    expect(await second.capture()).not.toMatch(/1\. Yes/);
+    expect((await second.captureAll()).match(/Line 60:/g)).toHaveLength(1);
+
+    // A message resumes it; the version is approved here and the result accepted.
+    await typeLine(second, "go on");
+    await second.waitFor(/Writing the version again[\s\S]*Allow this\?[\s\S]*1\. Yes/, { timeoutMs: 60_000 });
+    expect(JSON.stringify(model.requests[3]?.body)).toContain("go on");
+    await second.sendKeys("1");
+    await second.waitFor(/greeting, notes and version done/, { timeoutMs: 60_000 });
+    await second.sendKeys("Enter");
+    await second.waitFor(/Done in/, { timeoutMs: 30_000 });
+    expect(await readFile(join(workspace, "version.txt"), "utf8")).toBe("2\n");
+    await taskRow(serve, taskId, (row) => row["status"] === "completed");
+    await second.sendKeys("C-d");
+    expect(await second.waitForExit({ timeoutMs: 20_000 })).toBe(0);
+
+    // The task's log has it all, once: cairn show prints the transcript.
+    const shown = await cli.run(["show", taskId]);
+    expect(shown.status).toBe(0);
+    expect(shown.stdout.match(/Line 60:/g)).toHaveLength(1);
+    expect(shown.stdout).toContain("go on");
+    expect(shown.stdout).toContain("greeting, notes and version done");
+  });
+});
