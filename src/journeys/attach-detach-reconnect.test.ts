@@ -4,11 +4,13 @@
  * `bin/cairn attach` (in tmux) against the scripted model: run `npm run build` first.
  */
 import { execFileSync } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { anthropicArgs } from "../cli/test-support/cli-fixture.js";
 import { startServe } from "../cli/test-support/serve-process.js";
+import { until } from "../cli/test-support/until.js";
 import type { ServeProcess } from "../cli/test-support/serve-process.js";
 import { tmuxAvailable } from "../ui/tui/test-support/tmux.js";
 import { completeTurn, flat, replaceTurn, typeLine, useJourneyTerminal, writeFileTurn } from "./test-support/terminal-journey.js";
@@ -27,6 +29,15 @@ if (!tmuxAvailable()) console.warn("tmux is not installed: the journey 'a task f
 
 const reportLines = 60;
 const report = Array.from({ length: reportLines }, (_, index) => `Line ${index + 1}: checked the greeting module.`).join("\n");
+
+/** The file's text, or undefined while it does not exist. */
+function contentOf(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
 
 /** Polls the task's row until `check` holds. */
 async function taskRow(serve: ServeProcess, taskId: string, check: (row: Record<string, unknown>) => boolean, timeoutMs = 60_000): Promise<Record<string, unknown>> {
@@ -68,7 +79,7 @@ describe.skipIf(!tmuxAvailable())("journey: a task followed from two terminals a
     expect(edit).toMatch(/attached \S+ .*Esc Esc stop · \^D detach/);
     await first.sendKeys("1");
     await first.waitFor(/✓ approved/, { timeoutMs: 30_000 });
-    expect(await readFile(join(workspace, "greeting.txt"), "utf8")).toBe("hello, world\n");
+    await until(() => contentOf(join(workspace, "greeting.txt")) === "hello, world\n", "the approved edit on disk");
 
     // The notes are approved in the browser: the menu leaves terminal 1, which shows the answer.
     await first.waitFor(/notes\.md[\s\S]*Allow this\?/, { timeoutMs: 60_000 });
@@ -78,7 +89,7 @@ describe.skipIf(!tmuxAvailable())("journey: a task followed from two terminals a
     await first.waitFor(/Line 1:/, { timeoutMs: 60_000 });
     expect(await first.capture()).not.toMatch(/Allow this\?/);
     expect((await first.captureAll()).match(/✓ approved/g)).toHaveLength(2);
-    expect(await readFile(join(workspace, "notes.md"), "utf8")).toContain("hello, world");
+    await until(() => contentOf(join(workspace, "notes.md"))?.includes("hello, world") === true, "the notes the browser approved on disk");
 
     // Ctrl+D while the report streams: terminal 1 leaves, the task goes on.
     await first.waitFor(/Line 5:/, { timeoutMs: 60_000 });
@@ -92,7 +103,9 @@ describe.skipIf(!tmuxAvailable())("journey: a task followed from two terminals a
     // Terminal 2, later: everything that happened meanwhile, each line once, and the open question.
     const second = await cli.openCairn(["attach", taskId]);
     await second.waitFor(/version\.txt[\s\S]*Allow this\?[\s\S]*1\. Yes/, { timeoutMs: 60_000 });
-    const replay = await second.captureAll();
+    // The transcript so far is printed above the question (just after it is first drawn).
+    let replay = await second.captureAll();
+    for (const deadline = Date.now() + 20_000; !replay.includes(`Line ${reportLines}:`) && Date.now() < deadline; replay = await second.captureAll()) await new Promise((resolve) => setTimeout(resolve, 100));
     for (let line = 1; line <= reportLines; line += 1) expect(replay.match(new RegExp(`Line ${line}:`, "g")), `Line ${line}`).toHaveLength(1);
     expect(replay.match(/› update the greeting/g)).toHaveLength(1);
 
@@ -114,7 +127,7 @@ describe.skipIf(!tmuxAvailable())("journey: a task followed from two terminals a
     await second.waitFor(/greeting, notes and version done/, { timeoutMs: 60_000 });
     await second.sendKeys("Enter");
     await second.waitFor(/Done in/, { timeoutMs: 30_000 });
-    expect(await readFile(join(workspace, "version.txt"), "utf8")).toBe("2\n");
+    await until(() => contentOf(join(workspace, "version.txt")) === "2\n", "the version on disk");
     await taskRow(serve, taskId, (row) => row["status"] === "completed");
     await second.sendKeys("C-d");
     expect(await second.waitForExit({ timeoutMs: 20_000 })).toBe(0);

@@ -199,6 +199,30 @@ describe("the terminal UI attached to a task of cairn serve", () => {
     expect(frame.indexOf("half a sec")).toBeLessThan(frame.indexOf("later note"));
   });
 
+  it("counts tokens and cost in the status line as requests stream, and keeps what the task's log counted beyond them", async () => {
+    const attached = attach();
+    const request = (id: string, tokensIn: number, cost: number, partial: boolean): TaskEvent => ({
+      v: 2,
+      type: "say",
+      say: "api_req_started",
+      id,
+      text: "",
+      partial,
+      ts: 1,
+      taskId: "01TEST",
+      meta: { tokensIn, tokensOut: 50, cacheReads: 0, cacheWrites: 0, cost, contextTokens: tokensIn + 50, contextWindow: 200_000 },
+    });
+    await attached.push(running(), request("r1", 1000, 0.01, true));
+    expect(attached.ui.frame()).toMatch(/1\.1k\/200k \(1%\) · ↑1\.0k ↓50 \$0\.0100/);
+    await attached.push(request("r1", 1000, 0.01, false), request("r2", 2000, 0.02, false));
+    expect(attached.ui.frame()).toContain("$0.0300");
+    // The log's totals include a subagent's request this client never saw.
+    await attached.push({ type: "status", status: "running", tokensIn: 4000, tokensOut: 200, cost: 0.05 });
+    // The status line is read again every second.
+    await attached.ui.tick(1000);
+    expect(attached.ui.frame()).toMatch(/↑4\.0k ↓200 \$0\.0500/);
+  });
+
   it("ends a run with the usual summary line, from the result and status events", async () => {
     const attached = attach();
     await attached.push(running(), { type: "status", status: "completed", tokensIn: 1200, tokensOut: 80, cost: 0.0123 }, { type: "result", status: "completed", durationMs: 4000 });

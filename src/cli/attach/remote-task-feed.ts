@@ -95,6 +95,10 @@ export class RemoteTaskFeed {
   readonly #answers = new Map<string, AskResponse | undefined>();
   /** Messages still being written (partial), by id. */
   readonly #open = new Set<string>();
+  /** What each request spent as it streams (its api_req_started meta), by id; the status line counts them up. */
+  readonly #requests = new Map<string, { tokensIn: number; tokensOut: number; cost: number }>();
+  /** What a `status` event counted beyond these requests (subagents', earlier runs'). */
+  #beyondRequests = { tokensIn: 0, tokensOut: 0, cost: 0 };
   #notices = 0;
 
   constructor(options: RemoteTaskFeedOptions) {
@@ -149,8 +153,7 @@ export class RemoteTaskFeed {
     if (message.partial) this.#open.add(message.id);
     else this.#open.delete(message.id);
     const request = message.type === "say" && message.say === "api_req_started" ? (message.meta as Partial<ApiRequestMeta> | undefined) : undefined;
-    if (request?.contextTokens !== undefined) this.state.contextTokens = request.contextTokens;
-    if (request?.contextWindow !== undefined) this.state.contextWindow = request.contextWindow;
+    if (request !== undefined) this.#request(message.id, request);
     if (message.type === "ask" && !message.partial && this.#openAsks.has(message.id) && !this.#answers.has(message.id) && !this.#waiting.has(message.id)) {
       this.#wait(message);
       return;
@@ -186,11 +189,38 @@ export class RemoteTaskFeed {
     if (this.#waiting.has(askId)) this.#closeElsewhere(askId);
   }
 
+  /** A request's usage so far: the status line counts tokens and cost as the answers stream, as the local UI does. */
+  #request(id: string, meta: Partial<ApiRequestMeta>): void {
+    if (meta.contextTokens !== undefined) this.state.contextTokens = meta.contextTokens;
+    if (meta.contextWindow !== undefined) this.state.contextWindow = meta.contextWindow;
+    this.#requests.set(id, { tokensIn: numberOr(meta.tokensIn, 0), tokensOut: numberOr(meta.tokensOut, 0), cost: numberOr(meta.cost, 0) });
+    this.#total();
+  }
+
+  #total(): void {
+    const sum = { ...this.#beyondRequests };
+    for (const request of this.#requests.values()) {
+      sum.tokensIn += request.tokensIn;
+      sum.tokensOut += request.tokensOut;
+      sum.cost += request.cost;
+    }
+    this.state.tokensIn = sum.tokensIn;
+    this.state.tokensOut = sum.tokensOut;
+    this.state.cost = sum.cost;
+  }
+
+  /** The task's totals as its log counts them: what they hold beyond the requests seen here is kept apart. */
   #status(event: TaskEvent): void {
     if (typeof event["status"] === "string") this.state.status = event["status"];
-    this.state.tokensIn = numberOr(event["tokensIn"], this.state.tokensIn);
-    this.state.tokensOut = numberOr(event["tokensOut"], this.state.tokensOut);
-    this.state.cost = numberOr(event["cost"], this.state.cost);
+    if (typeof event["tokensIn"] !== "number") return;
+    this.#beyondRequests = { tokensIn: 0, tokensOut: 0, cost: 0 };
+    this.#total();
+    this.#beyondRequests = {
+      tokensIn: Math.max(0, numberOr(event["tokensIn"], 0) - this.state.tokensIn),
+      tokensOut: Math.max(0, numberOr(event["tokensOut"], 0) - this.state.tokensOut),
+      cost: Math.max(0, numberOr(event["cost"], 0) - this.state.cost),
+    };
+    this.#total();
   }
 
   #result(event: TaskEvent): void {
