@@ -76,7 +76,7 @@ describe.skipIf(!tmuxAvailable())("journey: a task followed from two terminals a
     await first.waitFor(/I will update the greeting first/, { timeoutMs: 60_000 });
     const edit = flat(await first.waitFor(/Allow this\?[\s\S]*1\. Yes/, { timeoutMs: 60_000 }));
     expect(edit).toMatch(/\+hello, world/);
-    expect(edit).toMatch(/attached \S+ .*Esc Esc stop · \^D detach/);
+    expect(edit).toMatch(/ACT · attached · .*Esc Esc stop · \^D detach/);
     await first.sendKeys("1");
     await first.waitFor(/✓ approved/, { timeoutMs: 30_000 });
     await until(() => contentOf(join(workspace, "greeting.txt")) === "hello, world\n", "the approved edit on disk");

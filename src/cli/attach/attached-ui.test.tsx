@@ -48,7 +48,7 @@ function attach(options: { answerOutcome?: AnswerOutcome } = {}): Attached {
   const controller = new AttachController({
     host,
     feed,
-    label: "attached 01TEST",
+    label: "attached",
     now: clock.now,
     actions: {
       sendMessage: (text) => {
@@ -99,7 +99,7 @@ describe("the terminal UI attached to a task of cairn serve", () => {
     expect(attached.ui.frame()).toContain("› count the lines");
     expect(attached.ui.frame()).toContain("There are forty-two lines.");
     expect(attached.ui.frame()).toContain("All counted.");
-    expect(attached.ui.frame()).toMatch(/attached 01TEST.*Esc Esc stop · \^D detach/);
+    expect(attached.ui.frame()).toMatch(/ACT · attached · .*Esc Esc stop · \^D detach/);
   });
 
   it("shows the open ask as the usual menu; the answer chosen goes to the server and the card says approved", async () => {

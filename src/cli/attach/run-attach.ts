@@ -83,7 +83,7 @@ export async function runAttach(options: AttachOptions): Promise<number> {
     host,
     feed,
     actions,
-    label: `attached ${row.taskId.slice(0, 8)}`,
+    label: "attached",
     onLeave: (how) => {
       ending.how = how;
       // The last messages may be waiting for the next frame: draw them, let React render, then go.
