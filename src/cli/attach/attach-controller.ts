@@ -22,6 +22,8 @@ export const attachKeys = "Esc Esc stop · ^D detach";
 
 export class AttachController implements TuiController {
   #armedAt: number | undefined;
+  /** Messages sent while the task runs that it has not said yet (they reach the model at its next tool boundary). */
+  #queued: readonly string[] = [];
   #modeNoticeShown = false;
   #left = false;
 
@@ -48,8 +50,25 @@ export class AttachController implements TuiController {
 
   submit(text: string): void {
     this.options.actions.sendMessage(text).catch((error: unknown) => {
+      this.#queued = this.#queued.filter((queued) => queued !== text);
       this.options.feed.notify("error", `Your message did not reach the server (${error instanceof Error ? error.message : String(error)}): "${text}". Press ↑ to get it back and Enter to send it again.`);
     });
+  }
+
+  /** Enter while the task runs: sent at once, and shown as queued until the task says it reached the model. */
+  enqueue(text: string): void {
+    this.#queued = [...this.#queued, text];
+    this.submit(text);
+  }
+
+  queued(): readonly string[] {
+    return this.#queued;
+  }
+
+  /** The task said one of the user's messages (`user_feedback`): it is no longer waiting. */
+  delivered(text: string): void {
+    const index = this.#queued.findIndex((queued) => text.includes(queued));
+    if (index !== -1) this.#queued = this.#queued.filter((_, at) => at !== index);
   }
 
   /** The first Esc or Ctrl+C asks for confirmation; the second within a few seconds stops the task. */

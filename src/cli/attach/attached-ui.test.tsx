@@ -44,6 +44,7 @@ function attach(options: { answerOutcome?: AnswerOutcome } = {}): Attached {
       answers.push({ askId, response });
       return Promise.resolve(options.answerOutcome ?? "accepted");
     },
+    onUserMessage: (text) => controller.delivered(text),
   });
   const controller = new AttachController({
     host,
@@ -161,6 +162,20 @@ describe("the terminal UI attached to a task of cairn serve", () => {
     await attached.ui.press("use tabs");
     await attached.ui.press("\r");
     expect(attached.calls).toEqual(["abort", "message use tabs"]);
+  });
+
+  it("a message typed while the task runs is sent at once and shown as queued until the task says it reached the model", async () => {
+    const attached = attach();
+    await attached.push(running(), say("a", "text", "working", true));
+    await attached.ui.press("use tabs");
+    await attached.ui.press("\r");
+    expect(attached.calls).toEqual(["message use tabs"]);
+    expect(attached.ui.frame()).toContain("queued: use tabs");
+    // Sent already: it cannot be taken back.
+    expect(attached.ui.frame()).not.toContain("Up takes the last one back");
+    await attached.push(say("f", "user_feedback", "use tabs"));
+    expect(attached.ui.frame()).not.toContain("queued: use tabs");
+    expect(attached.ui.frame()).toContain("› use tabs");
   });
 
   it("Ctrl+D on an empty line detaches without stopping the task; with text it deletes as usual; /detach detaches too", async () => {

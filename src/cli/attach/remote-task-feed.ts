@@ -23,6 +23,8 @@ export interface RemoteTaskFeedOptions {
   host: TuiHost;
   /** Sends this user's answer (`POST /api/tasks/:id/answer`). */
   sendAnswer: (askId: string, response: AskResponse) => Promise<AnswerOutcome>;
+  /** A message of the user's reached the model (the task said it as `user_feedback`). */
+  onUserMessage?: (text: string) => void;
 }
 
 /** The task as its events describe it, for the status line. */
@@ -86,6 +88,7 @@ export class RemoteTaskFeed {
   readonly state: RemoteTaskState = { running: false, status: undefined, tokensIn: 0, tokensOut: 0, cost: 0, contextTokens: 0, contextWindow: 0 };
   readonly #host: TuiHost;
   readonly #sendAnswer: RemoteTaskFeedOptions["sendAnswer"];
+  readonly #onUserMessage: RemoteTaskFeedOptions["onUserMessage"];
   #reader = new JsonEventReader();
   /** The asks the server last said are open. */
   #openAsks = new Set<string>();
@@ -104,6 +107,7 @@ export class RemoteTaskFeed {
   constructor(options: RemoteTaskFeedOptions) {
     this.#host = options.host;
     this.#sendAnswer = options.sendAnswer;
+    this.#onUserMessage = options.onUserMessage;
   }
 
   /** Shows a line of cairn's own (never sent anywhere). */
@@ -133,6 +137,9 @@ export class RemoteTaskFeed {
       case "result":
         this.#result(event);
         return;
+      case "error":
+        this.notify("error", `The server: ${typeof event["message"] === "string" ? event["message"] : "an error"}`);
+        return;
       default:
         return;
     }
@@ -154,6 +161,7 @@ export class RemoteTaskFeed {
     else this.#open.delete(message.id);
     const request = message.type === "say" && message.say === "api_req_started" ? (message.meta as Partial<ApiRequestMeta> | undefined) : undefined;
     if (request !== undefined) this.#request(message.id, request);
+    if (message.type === "say" && message.say === "user_feedback" && !message.partial) this.#onUserMessage?.(message.text);
     if (message.type === "ask" && !message.partial && this.#openAsks.has(message.id) && !this.#answers.has(message.id) && !this.#waiting.has(message.id)) {
       this.#wait(message);
       return;
@@ -251,8 +259,9 @@ export class RemoteTaskFeed {
         this.#deliver(message, response);
       },
       (error: unknown) => {
+        // Answered in another client (AnsweredElsewhereError): nothing to send.
         this.#waiting.delete(message.id);
-        if (!(error instanceof AnsweredElsewhereError)) throw error;
+        if (!(error instanceof AnsweredElsewhereError)) this.notify("error", `The question could not be shown: ${error instanceof Error ? error.message : String(error)}`);
       },
     );
   }

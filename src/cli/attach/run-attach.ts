@@ -76,7 +76,7 @@ export async function runAttach(options: AttachOptions): Promise<number> {
   }
   const host = new TuiHost();
   const actions = remoteTaskActions(source, row.taskId);
-  const feed = new RemoteTaskFeed({ host, sendAnswer: (askId, response) => actions.answer(askId, response) });
+  const feed = new RemoteTaskFeed({ host, sendAnswer: (askId, response) => actions.answer(askId, response), onUserMessage: (text) => controller.delivered(text) });
   const ui: { instance?: { unmount(): void } } = {};
   const ending: { how: "detached" | "stopped" } = { how: "detached" };
   const controller = new AttachController({

@@ -108,7 +108,7 @@ export function App({ controller, host, initialTask, commands = slashCommands, h
       <SubagentCards cards={snapshot.subagents ?? []} width={width} expanded={keys.showReasoning} />
       <ChecklistPanel message={host.latestChecklist} width={width} />
       {ask === undefined ? null : <AskPrompt ask={ask} selected={keys.selected} replyOpen={replyOpen} width={width} />}
-      <QueuedMessages messages={controller.queued?.() ?? []} width={width} />
+      <QueuedMessages messages={controller.queued?.() ?? []} width={width} withdrawable={controller.withdrawQueued !== undefined} />
       <InputLine value={keys.value} cursor={keys.cursor} placeholder={placeholder(status.busy, hasHistory, asking)} width={width} />
       <CommandMenu commands={offered} selected={Math.min(keys.menuIndex, Math.max(0, offered.length - 1))} width={width} />
       <StatusLine status={status} width={width} {...(notice === undefined ? {} : { notice })} />

@@ -46,14 +46,14 @@ export function InputLine({ value, cursor, placeholder, width }: { value: string
 }
 
 /** Messages typed while cairn works, waiting for the next tool boundary. */
-export function QueuedMessages({ messages, width }: { messages: readonly string[]; width: number }): ReactNode {
+export function QueuedMessages({ messages, width, withdrawable = true }: { messages: readonly string[]; width: number; withdrawable?: boolean }): ReactNode {
   if (messages.length === 0) return null;
   return (
     <Box flexDirection="column" width={width} paddingX={1}>
       {messages.map((message, index) => (
         <Text key={index} color="yellow" wrap="truncate-end">{`⧗ queued: ${message.replace(/\n/g, " ⏎ ")}`}</Text>
       ))}
-      <Text color="gray">{"  sent to the model at its next step · Up takes the last one back to edit"}</Text>
+      <Text color="gray">{`  sent to the model at its next step${withdrawable ? " · Up takes the last one back to edit" : ""}`}</Text>
     </Box>
   );
 }
