@@ -80,11 +80,6 @@ export class SdkHost implements Host {
     return true;
   }
 
-  /** The asks waiting for `answer`, oldest first. */
-  waitingAskIds(): string[] {
-    return [...this.#waiting.keys()];
-  }
-
   /** A note of the session's (a setting's warning, the sandbox's state) as a warning event. */
   notice(text: string): void {
     this.#emit({ v: 2, type: "say", say: "warning", text, partial: false, ts: Date.now(), id: `notice-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, taskId: this.#taskId });
