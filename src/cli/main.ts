@@ -19,6 +19,7 @@ import { registerHooksCommands } from "./hooks-command.js";
 import { registerCommandsCommand } from "./commands-command.js";
 import { registerAcpCommand } from "./acp-command.js";
 import { registerAttachCommand } from "./attach-command.js";
+import { registerServeCommand } from "./serve-command.js";
 import { commandNames, mistypedCommandMessage, unknownHelpTopicMessage } from "./command-typos.js";
 import { debugRequested, readableStack } from "./readable-stack.js";
 
@@ -50,6 +51,7 @@ const registrations: readonly Registration[] = [
   { names: ["commands"], register: registerCommandsCommand },
   { names: ["acp"], register: (program) => registerAcpCommand(program, packageVersion) },
   { names: ["attach"], register: registerAttachCommand },
+  { names: ["serve"], register: registerServeCommand },
 ];
 
 /**
