@@ -122,6 +122,11 @@ describe.skipIf(!tmuxAvailable())("journey: edit, undo, restore, resume, continu
     const history = (await cli.run(["history"])).stdout;
     expect(history.indexOf(taskId)).toBeGreaterThan(-1);
     expect(history.indexOf("update the greeting")).toBeLessThan(history.indexOf("list the files"));
+    // Only the newest when asked (a long history prints its newest 50), and what was left out said.
+    const newest = (await cli.run(["history", "--limit", "1"])).stdout;
+    expect(newest).toContain(taskId);
+    expect(newest).not.toContain("list the files");
+    expect(newest).toContain("1 older task not shown (cairn history --all, or --limit N)");
     await expect(access(join(workspace, "notes.md"))).resolves.toBeUndefined();
   });
 });
