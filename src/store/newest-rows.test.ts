@@ -72,6 +72,24 @@ describe("the newest tasks of a long history", () => {
     expect((await wholeListing())[0]?.status).toBe("aborted");
   });
 
+  it("keep titles in any script whole, wherever the index is read in pieces", async () => {
+    // Rows of about 300 bytes, most of them three-byte characters: the 64 KB pieces end inside characters.
+    for (let index = 0; index < 2_000; index += 100) {
+      await Promise.all(
+        Array.from({ length: 100 }, async (_, offset) => {
+          const taskId = `t-${String(index + offset).padStart(5, "0")}`;
+          await mkdir(fixture.store.taskDir(taskId), { recursive: true });
+          const task = `${"東京の天気".repeat(14)} ${index + offset}`;
+          await writeFile(join(fixture.store.taskDir(taskId), "meta.json"), JSON.stringify({ taskId, task, workspace: "/w", createdAt: index + offset }));
+        }),
+      );
+    }
+    const whole = await wholeListing();
+    const newest = await fixture.store.listNewest({ limit: 2_000 });
+    expect(newest.rows).toEqual(whole);
+    expect(newest.rows.every((row) => !row.title.includes("\uFFFD"))).toBe(true);
+  });
+
   it("read a damaged index whole and write it again", async () => {
     await copiedTasks(fixture.store, 60);
     await fixture.store.list();

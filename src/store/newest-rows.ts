@@ -78,10 +78,11 @@ function* bodyBackwards(fd: number, bodyBytes: number): Generator<TaskSummary | 
   while (end > 0) {
     const start = Math.max(0, end - chunkBytes);
     const chunk = Buffer.concat([readRange(fd, start, end), carry]);
-    const lines = chunk.toString("utf8").split("\n");
-    // The first piece may be the end of a line that starts in the chunk before.
-    const first = start === 0 ? undefined : lines.shift();
-    carry = first === undefined ? Buffer.alloc(0) : Buffer.from(first, "utf8");
+    // Up to its first newline the chunk may end a line that starts in the chunk before: kept as bytes
+    // (a cut may fall inside a character) and read with that chunk.
+    const firstNewline = start === 0 ? -1 : chunk.indexOf(10);
+    carry = start === 0 ? Buffer.alloc(0) : chunk.subarray(0, firstNewline < 0 ? chunk.length : firstNewline);
+    const lines = start === 0 ? chunk.toString("utf8").split("\n") : firstNewline < 0 ? [] : chunk.toString("utf8", firstNewline + 1).split("\n");
     for (let index = lines.length - 1; index >= 0; index -= 1) {
       const line = lines[index]!;
       if (line === "") continue;
