@@ -94,9 +94,9 @@ export class TaskRegistry {
     this.#channels.get(taskId)?.resync();
   }
 
-  /** The tasks, newest first. */
+  /** The newest `limit` tasks, newest first: read from the end of the history index (src/store/newest-rows.ts). */
   async list(limit: number): Promise<TaskRow[]> {
-    const rows = (await this.store.list()).reverse().slice(0, limit);
+    const { rows } = await this.store.listNewest({ limit });
     return rows.map((row) => this.#rowOf(row));
   }
 
