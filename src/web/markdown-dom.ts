@@ -1,0 +1,100 @@
+/**
+ * Draws a streaming message as markdown into one element, appending: lines
+ * that completed since the last update become elements once and are never
+ * touched again; only the unfinished last line (plain text) is rewritten. No
+ * HTML is parsed: text goes in as text, so the model cannot inject markup.
+ */
+import type { MarkdownLine, Span } from "../ui/tui/markdown.js";
+import { MarkdownStream } from "./markdown-stream.js";
+
+function spanElements(spans: readonly Span[]): Node[] {
+  return spans.map((span) => {
+    let node: Node = document.createTextNode(span.text);
+    const wrap = (tag: string): void => {
+      const element = document.createElement(tag);
+      element.append(node);
+      node = element;
+    };
+    if (span.code) wrap("code");
+    if (span.bold) wrap("strong");
+    if (span.italic) wrap("em");
+    if (span.link) wrap("u");
+    return node;
+  });
+}
+
+export class MarkdownWriter {
+  private stream = new MarkdownStream();
+  private code: HTMLElement | undefined;
+  private paragraph: HTMLElement | undefined;
+  private list: HTMLElement | undefined;
+  private readonly tail: HTMLElement;
+
+  constructor(private readonly root: HTMLElement) {
+    this.tail = document.createElement("div");
+    this.tail.className = "md-tail";
+    root.replaceChildren(this.tail);
+  }
+
+  update(text: string, final: boolean): void {
+    const update = this.stream.update(text, final);
+    if (update.reset) {
+      this.root.replaceChildren(this.tail);
+      this.code = this.paragraph = this.list = undefined;
+    }
+    if (update.lines.length > 0) {
+      const fragment = document.createDocumentFragment();
+      for (const line of update.lines) this.add(line, fragment);
+      this.root.insertBefore(fragment, this.tail);
+    }
+    if (this.tail.textContent !== update.tail) this.tail.textContent = update.tail;
+    this.tail.classList.toggle("md-code", update.tailInCode);
+  }
+
+  /** Appends one line: to the open code block, paragraph or list when it continues one. */
+  private add(line: MarkdownLine, into: DocumentFragment): void {
+    const append = (element: HTMLElement): HTMLElement => {
+      // The open block may already be in the page (an earlier update): it is appended to in place.
+      into.append(element);
+      return element;
+    };
+    if (line.kind === "code") {
+      this.code ??= append(Object.assign(document.createElement("pre"), { className: "md-pre" }));
+      this.code.append(`${line.text}\n`);
+      return;
+    }
+    if (line.kind === "fence-open") {
+      this.paragraph = this.list = undefined;
+      this.code = append(Object.assign(document.createElement("pre"), { className: "md-pre" }));
+      if (line.language !== "") this.code.dataset["language"] = line.language;
+      return;
+    }
+    if (line.kind === "fence-close") {
+      this.code = undefined;
+      return;
+    }
+    if (line.kind === "paragraph") {
+      this.list = undefined;
+      if (this.paragraph === undefined) this.paragraph = append(document.createElement("p"));
+      else this.paragraph.append(document.createElement("br"));
+      this.paragraph.append(...spanElements(line.spans));
+      return;
+    }
+    this.paragraph = undefined;
+    if (line.kind === "list") {
+      this.list ??= append(Object.assign(document.createElement("div"), { className: "md-list" }));
+      const item = document.createElement("div");
+      item.className = "md-item";
+      item.style.paddingLeft = `${Math.min(line.indent, 12) * 0.5 + 1.2}em`;
+      item.dataset["bullet"] = line.bullet;
+      item.append(...spanElements(line.spans));
+      this.list.append(item);
+      return;
+    }
+    this.list = undefined;
+    if (line.kind === "blank") return;
+    if (line.kind === "rule") append(document.createElement("hr"));
+    else if (line.kind === "heading") append(document.createElement(`h${Math.min(line.level + 2, 6)}`)).append(...spanElements(line.spans));
+    else append(document.createElement("blockquote")).append(...spanElements(line.spans));
+  }
+}

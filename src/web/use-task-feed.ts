@@ -1,0 +1,86 @@
+/**
+ * Follows one task: its messages so far (`GET /api/tasks/:id`), then its
+ * events (`GET /api/tasks/:id/events?after=SEQ`). The browser's EventSource
+ * reconnects by itself with `Last-Event-ID`, and the server sends what was
+ * missed. Events are folded as they come; the page redraws at most once per
+ * frame, however many arrive.
+ */
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { TaskRow } from "./api-types.js";
+import { api } from "./api.js";
+import { TaskFeed } from "./task-feed.js";
+
+/** The SSE event names the server may use; unnamed events arrive as `message`. */
+const eventNames = ["message", "say", "ask", "truncate", "status", "answered", "state", "result"];
+
+export interface FollowedTask {
+  feed: TaskFeed;
+  row: TaskRow | undefined;
+  /** Bumped once per frame in which something changed. */
+  version: number;
+  connected: boolean;
+  error: string | undefined;
+}
+
+export function useTaskFeed(taskId: string): FollowedTask {
+  const feed = useRef<TaskFeed>(new TaskFeed());
+  const [row, setRow] = useState<TaskRow | undefined>(undefined);
+  const [version, setVersion] = useState(0);
+  const [connected, setConnected] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+
+  useEffect(() => {
+    const current = new TaskFeed();
+    feed.current = current;
+    let source: EventSource | undefined;
+    let frame: number | undefined;
+    let stopped = false;
+    const redraw = (): void => {
+      frame ??= requestAnimationFrame(() => {
+        frame = undefined;
+        setVersion((value) => value + 1);
+      });
+    };
+    const onEvent = (event: MessageEvent<string>): void => {
+      let data: unknown;
+      try {
+        data = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (typeof data !== "object" || data === null) return;
+      const change = current.apply(data as Record<string, unknown>);
+      if (change.message !== undefined || change.list === true || change.other === true) redraw();
+    };
+    void (async () => {
+      try {
+        const loaded = await api.task(taskId);
+        if (stopped) return;
+        setRow(loaded.task);
+        for (const message of loaded.messages) current.apply(message);
+        current.seq = Math.max(current.seq, loaded.seq);
+        current.status = loaded.task.status;
+        current.running = loaded.task.running;
+        redraw();
+      } catch (caught) {
+        if (stopped) return;
+        setError(caught instanceof Error ? caught.message : String(caught));
+      }
+      if (stopped) return;
+      source = new EventSource(api.eventsUrl(taskId, current.seq));
+      source.onopen = () => {
+        setConnected(true);
+        setError(undefined);
+      };
+      source.onerror = () => setConnected(false);
+      for (const name of eventNames) source.addEventListener(name, onEvent as EventListener);
+    })();
+    return () => {
+      stopped = true;
+      source?.close();
+      if (frame !== undefined) cancelAnimationFrame(frame);
+    };
+  }, [taskId]);
+
+  return { feed: feed.current, row, version, connected, error };
+}
