@@ -3,6 +3,11 @@
  * that completed since the last update become elements once and are never
  * touched again; only the unfinished last line (plain text) is rewritten. No
  * HTML is parsed: text goes in as text, so the model cannot inject markup.
+ *
+ * Blocks go into chunks of about `chunkBlocks` each; a chunk no block can
+ * still grow into is closed, and the browser skips laying out and painting
+ * closed chunks that are off screen (`content-visibility: auto`), so a long
+ * answer does not cost every frame the layout of all of it.
  */
 import type { MarkdownLine, Span } from "../ui/tui/markdown.js";
 import { MarkdownStream } from "./markdown-stream.js";
@@ -23,8 +28,12 @@ function spanElements(spans: readonly Span[]): Node[] {
   });
 }
 
+const chunkBlocks = 64;
+
 export class MarkdownWriter {
   private stream = new MarkdownStream();
+  private chunk: HTMLElement | undefined;
+  private blocks = 0;
   private code: HTMLElement | undefined;
   private paragraph: HTMLElement | undefined;
   private list: HTMLElement | undefined;
@@ -40,24 +49,30 @@ export class MarkdownWriter {
     const update = this.stream.update(text, final);
     if (update.reset) {
       this.root.replaceChildren(this.tail);
-      this.code = this.paragraph = this.list = undefined;
+      this.code = this.paragraph = this.list = this.chunk = undefined;
     }
-    if (update.lines.length > 0) {
-      const fragment = document.createDocumentFragment();
-      for (const line of update.lines) this.add(line, fragment);
-      this.root.insertBefore(fragment, this.tail);
-    }
+    for (const line of update.lines) this.add(line);
     if (this.tail.textContent !== update.tail) this.tail.textContent = update.tail;
     this.tail.classList.toggle("md-code", update.tailInCode);
   }
 
+  /** A new block, in the open chunk (a new one when it is full and nothing open could still grow). */
+  private block<E extends HTMLElement>(element: E): E {
+    if (this.chunk === undefined || (this.blocks >= chunkBlocks && this.code === undefined && this.list === undefined && this.paragraph === undefined)) {
+      this.chunk?.classList.add("md-done");
+      this.chunk = document.createElement("div");
+      this.chunk.className = "md-chunk";
+      this.blocks = 0;
+      this.root.insertBefore(this.chunk, this.tail);
+    }
+    this.blocks += 1;
+    this.chunk.append(element);
+    return element;
+  }
+
   /** Appends one line: to the open code block, paragraph or list when it continues one. */
-  private add(line: MarkdownLine, into: DocumentFragment): void {
-    const append = (element: HTMLElement): HTMLElement => {
-      // The open block may already be in the page (an earlier update): it is appended to in place.
-      into.append(element);
-      return element;
-    };
+  private add(line: MarkdownLine): void {
+    const append = <E extends HTMLElement>(element: E): E => this.block(element);
     if (line.kind === "code") {
       this.code ??= append(Object.assign(document.createElement("pre"), { className: "md-pre" }));
       this.code.append(`${line.text}\n`);

@@ -3,7 +3,9 @@
  * events (`GET /api/tasks/:id/events?after=SEQ`). The browser's EventSource
  * reconnects by itself with `Last-Event-ID`, and the server sends what was
  * missed. Events are folded as they come; the page redraws at most once per
- * frame, however many arrive.
+ * frame and every `redrawEveryMs`, however many arrive: each redraw costs the
+ * browser a layout and a paint whatever it adds, so a fast stream is drawn in
+ * fewer, larger steps.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { TaskRow } from "./api-types.js";
@@ -12,6 +14,8 @@ import { TaskFeed } from "./task-feed.js";
 
 /** The SSE event names the server may use; unnamed events arrive as `message`. */
 const eventNames = ["message", "say", "ask", "truncate", "status", "answered", "state", "result"];
+
+const redrawEveryMs = 100;
 
 export interface FollowedTask {
   feed: TaskFeed;
@@ -34,12 +38,23 @@ export function useTaskFeed(taskId: string): FollowedTask {
     feed.current = current;
     let source: EventSource | undefined;
     let frame: number | undefined;
+    let timer: number | undefined;
+    let lastRedraw = 0;
     let stopped = false;
+    const draw = (): void => {
+      frame = undefined;
+      lastRedraw = performance.now();
+      setVersion((value) => value + 1);
+    };
     const redraw = (): void => {
-      frame ??= requestAnimationFrame(() => {
-        frame = undefined;
-        setVersion((value) => value + 1);
-      });
+      if (frame !== undefined || timer !== undefined) return;
+      const wait = lastRedraw + redrawEveryMs - performance.now();
+      if (wait <= 0) frame = requestAnimationFrame(draw);
+      else
+        timer = window.setTimeout(() => {
+          timer = undefined;
+          frame = requestAnimationFrame(draw);
+        }, wait);
     };
     const onEvent = (event: MessageEvent<string>): void => {
       let data: unknown;
@@ -79,6 +94,7 @@ export function useTaskFeed(taskId: string): FollowedTask {
       stopped = true;
       source?.close();
       if (frame !== undefined) cancelAnimationFrame(frame);
+      window.clearTimeout(timer);
     };
   }, [taskId]);
 

@@ -1,5 +1,5 @@
 /** One task, live: its transcript, the open ask, costs and context, the checklist, checkpoints, and its controls. */
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import type { JsonMessage } from "../../ui/headless/json-events-reader.js";
 import { api } from "../api.js";
 import { formatCost, formatTokens } from "../format.js";
@@ -29,17 +29,34 @@ function derive(messages: readonly JsonMessage[]): Derived {
   return derived;
 }
 
-/** Keeps the newest message in view while the reader is at the bottom. */
+/**
+ * Keeps the newest message in view while the reader is at the bottom. Only the
+ * reader's own scrolling (wheel, touch, keys, the scroll bar) lets go: the
+ * browser's own scroll adjustments while content grows do not.
+ */
 function useStickToBottom(version: number): void {
-  const [stick, setStick] = useState(true);
+  const stick = useRef(true);
+  const lastInput = useRef(0);
   useEffect(() => {
-    const onScroll = (): void => setStick(window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 120);
+    const onInput = (): void => {
+      lastInput.current = Date.now();
+    };
+    const onScroll = (): void => {
+      const atBottom = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 120;
+      if (atBottom || Date.now() - lastInput.current < 1000) stick.current = atBottom;
+    };
+    const inputs = ["wheel", "touchmove", "keydown", "pointerdown"] as const;
+    for (const name of inputs) window.addEventListener(name, onInput, { passive: true });
     window.addEventListener("scroll", onScroll, { passive: true });
-    return () => window.removeEventListener("scroll", onScroll);
+    return () => {
+      for (const name of inputs) window.removeEventListener(name, onInput);
+      window.removeEventListener("scroll", onScroll);
+    };
   }, []);
-  useEffect(() => {
-    if (stick) window.scrollTo(0, document.documentElement.scrollHeight);
-  }, [version, stick]);
+  // Before the frame is drawn: the page is laid out once, already scrolled.
+  useLayoutEffect(() => {
+    if (stick.current) window.scrollTo(0, document.documentElement.scrollHeight);
+  }, [version]);
 }
 
 export function TaskPage({ taskId }: { taskId: string }) {
