@@ -53,9 +53,11 @@ export function TaskList() {
           {rows.map((row) => (
             <li key={row.taskId} data-task={row.taskId} data-status={row.status}>
               <a href={`#/task/${encodeURIComponent(row.taskId)}`}>
-                <span class={`badge s-${row.status}`}>{row.running ? "running" : row.status}</span>
-                {openAskOf(row.openAsk) !== false && <span class="tag ask-tag">waiting for you</span>}
-                <span class="row-title">{row.title || row.taskId}</span>
+                <span class="row-top">
+                  <span class={`badge s-${row.status}`}>{row.running ? "running" : row.status}</span>
+                  {openAskOf(row.openAsk) !== false && <span class="tag ask-tag">waiting for you</span>}
+                  <span class="row-title">{row.title || row.taskId}</span>
+                </span>
                 <span class="row-meta">
                   <span title={row.workspace}>{folderName(row.workspace)}</span>
                   <span>{formatCost(row.cost)}</span>
