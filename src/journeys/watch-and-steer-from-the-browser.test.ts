@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 const explanation = "I will **update the greeting** first.\n\n- read it\n- change it\n\n";
-const question = "<ask_followup_question>\n<question>Should I also write signed notes?</question>\n<options>[\"Yes, sign them\", \"No notes\"]</options>\n</ask_followup_question>";
+const question = '<ask_followup_question>\n<question>Should I also write signed notes?</question>\n<options>["Yes, sign them", "No notes"]</options>\n</ask_followup_question>';
 
 /** The answer button of the open ask, by its label. */
 const askButton = (page: Page, label: string) => page.locator("section.ask button", { hasText: label }).first();
