@@ -18,6 +18,7 @@ import { registerCompactCommand } from "./compact-command.js";
 import { registerHooksCommands } from "./hooks-command.js";
 import { registerCommandsCommand } from "./commands-command.js";
 import { registerAcpCommand } from "./acp-command.js";
+import { registerServeCommand } from "./serve-command.js";
 import { commandNames, mistypedCommandMessage, unknownHelpTopicMessage } from "./command-typos.js";
 import { debugRequested, readableStack } from "./readable-stack.js";
 
@@ -48,6 +49,7 @@ const registrations: readonly Registration[] = [
   { names: ["hooks"], register: registerHooksCommands },
   { names: ["commands"], register: registerCommandsCommand },
   { names: ["acp"], register: (program) => registerAcpCommand(program, packageVersion) },
+  { names: ["serve"], register: registerServeCommand },
 ];
 
 /**

@@ -5,21 +5,17 @@
  * answer an ask, send a message while it works, abort.
  */
 import type { Session } from "../session/session.js";
-import type { Scenario } from "../llm/scripted/scenario.js";
-import type { McpServerConfig } from "../mcp/config.js";
 import { EventQueue } from "./event-queue.js";
 import { TaskEndedError } from "./errors.js";
-import { InvalidCustomToolError } from "../tools/custom-tool.js";
 import type { CairnEvent, ResultEvent } from "./events.js";
 import type { AskAnswer, TaskOptions } from "./options.js";
-import { SdkHost } from "./sdk-host.js";
+import type { SdkHost } from "./sdk-host.js";
+import { runTaskSession, type TaskStart } from "./task-session.js";
 
 export interface ResumeOptions extends TaskOptions {
   /** A message for the model as the task goes on (none: it goes on where it stopped). */
   prompt?: string;
 }
-
-type Start = { kind: "new"; task: string } | { kind: "resume"; taskId: string; message?: string };
 
 export class CairnTask implements AsyncIterable<CairnEvent> {
   /** The whole run's last event: how it ended and the task's totals. Rejects when the task could not start (a typed error). */
@@ -32,7 +28,7 @@ export class CairnTask implements AsyncIterable<CairnEvent> {
   #ended = false;
   #abortRequested = false;
 
-  constructor(start: Start, options: TaskOptions) {
+  constructor(start: TaskStart, options: TaskOptions) {
     let resolveId: (id: string) => void = () => undefined;
     let rejectId: (error: Error) => void = () => undefined;
     this.#taskId = new Promise<string>((resolve, reject) => {
@@ -95,73 +91,25 @@ export class CairnTask implements AsyncIterable<CairnEvent> {
     await this.result.catch(() => undefined);
   }
 
-  async #run(start: Start, options: TaskOptions, resolveId: (id: string) => void): Promise<ResultEvent> {
-    const [{ settingsFor }, { createSession }, { TaskStore }, { createTaskId }, { RefusalCounter }, { runSummary }] = await Promise.all([
-      import("./options.js"),
-      import("../session/session.js"),
-      import("../store/task-store.js"),
-      import("../store/task-id.js"),
-      import("../session/refusal-counter.js"),
-      import("../session/run-summary.js"),
-    ]);
-    const names = (options.tools ?? []).map((tool) => tool.name);
-    const twice = names.find((name, index) => names.indexOf(name) !== index);
-    if (twice !== undefined) throw new InvalidCustomToolError(`two custom tools are named ${twice}; give each its own name`);
-    const settings = await settingsFor(options);
-    const taskId = start.kind === "new" ? createTaskId() : await new TaskStore({ dataDir: settings.dataDir }).resolveTaskId(start.taskId);
-    const host = new SdkHost({ taskId, emit: (event) => this.#events.push(event), task: { ...options, yes: settings.yes } });
-    this.#host = host;
-    const refusals = new RefusalCounter();
-    // What the CLI says on stderr (a setting's warning, the sandbox's state, a provider's note) is a warning event.
-    for (const text of [...settings.warnings, ...(settings.sandboxNotice === undefined ? [] : [settings.sandboxNotice])]) host.notice(text);
-    const session = await createSession({
-      settings,
-      ...(await scenarioOf(options.scenario)),
-      start: start.kind === "new" ? { kind: "new", task: start.task, taskId } : { kind: "resume", taskId, ...(start.message === undefined ? {} : { message: start.message }) },
-      headless: true,
-      onNotice: (text) => host.notice(text),
-      host: {
-        onMessage: (message) => {
-          refusals.observe(message);
-          host.onMessage(message);
-        },
-        answerAsk: (message, signal) => host.answerAsk(message, signal),
-      },
-      pendingUserMessages: () => this.#pendingMessages.splice(0),
-      ...(options.tools ? { tools: options.tools } : {}),
-      ...(options.hooks ? { hooks: (await import("../hooks/callback-hooks.js")).callbackHooks(options.hooks) } : {}),
-      ...(options.appendSystemPrompt ? { systemPromptAddition: options.appendSystemPrompt } : {}),
-      ...(options.env ? { baseEnvironment: options.env } : {}),
-      ...(options.mcpServers ? { extraMcpServers: await mcpServersOf(options.mcpServers, settings.cwd) } : {}),
-    });
-    this.#session = session;
-    resolveId(session.taskId);
+  async #run(start: TaskStart, options: TaskOptions, resolveId: (id: string) => void): Promise<ResultEvent> {
     const onAbort = (): void => this.abort();
-    options.signal?.addEventListener("abort", onAbort, { once: true });
-    if (options.signal?.aborted === true || this.#abortRequested) onAbort();
-    const startedAt = Date.now();
     try {
-      const result = await session.run();
-      return { v: 2, type: "result", ...runSummary({ session, result, startedAt, refused: refusals.count }) };
+      return await runTaskSession(start, options, {
+        emit: (event) => this.#events.push(event),
+        pendingMessages: () => this.#pendingMessages.splice(0),
+        onStarted: ({ taskId, host, session }) => {
+          this.#host = host;
+          this.#session = session;
+          resolveId(taskId);
+          options.signal?.addEventListener("abort", onAbort, { once: true });
+          if (options.signal?.aborted === true || this.#abortRequested) onAbort();
+        },
+      });
     } finally {
       this.#ended = true;
       options.signal?.removeEventListener("abort", onAbort);
-      await session.close();
-      host.flush();
     }
   }
-}
-
-async function scenarioOf(scenario: Scenario | string | undefined): Promise<{ scenario?: Scenario }> {
-  if (scenario === undefined) return {};
-  if (typeof scenario !== "string") return { scenario };
-  const { loadScenario } = await import("../llm/scripted/scenario.js");
-  return { scenario: await loadScenario(scenario) };
-}
-
-async function mcpServersOf(servers: Record<string, unknown>, cwd: string): Promise<McpServerConfig[]> {
-  const { parseMcpConfig } = await import("../mcp/config.js");
-  return parseMcpConfig({ mcpServers: servers }, { file: "the mcpServers option", baseDirectory: cwd }).servers;
 }
 
 /** Starts a task in `options.cwd` (default: the current folder). */

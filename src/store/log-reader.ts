@@ -22,6 +22,15 @@ export interface ReadLog {
 
 const statuses: ReadonlySet<string> = new Set(["running", "completed", "failed", "aborted", "budget"]);
 
+/** One line of a log as its entry; undefined when it is damaged or cut off. */
+export function parseLogLine(line: string): StoreLogEntry | undefined {
+  try {
+    return asEntry(JSON.parse(line));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Accepts a parsed line only if it has the shape of an entry; anything else counts as damage. */
 function asEntry(value: unknown): StoreLogEntry | undefined {
   if (typeof value !== "object" || value === null) return undefined;
@@ -150,12 +159,7 @@ export function readLog(text: string): ReadLog {
     const line = lines[index] ?? "";
     if (line.trim() === "") continue;
     const isUnfinished = index === lastIndex && !endsCleanly;
-    let entry: StoreLogEntry | undefined;
-    try {
-      entry = asEntry(JSON.parse(line));
-    } catch {
-      entry = undefined;
-    }
+    const entry = parseLogLine(line);
     if (entry === undefined) {
       warnings.push(isUnfinished ? `the last line of the log (line ${index + 1}) was cut off mid-write, probably by a crash or kill; it was dropped` : `line ${index + 1} of the log is damaged and was skipped`);
       continue;

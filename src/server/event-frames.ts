@@ -1,0 +1,43 @@
+/**
+ * The events of `GET /api/tasks/:id/events` as server-sent-event frames
+ * (docs/server.md): a log entry a client sees (a final message, a truncation,
+ * a status) carries its sequence number as the frame's `id`; everything else
+ * (partial updates, answers, the task's state, the result) carries none.
+ */
+import type { StoreLogEntry } from "../store/types.js";
+import type { UiMessage } from "../task/contracts/messages.js";
+import { jsonFormatVersion, wholeMessageRecord } from "../ui/headless/json-events.js";
+
+/** The frame of log entry number `seq`, or undefined for an entry clients do not see (the model's conversation). */
+export function durableFrame(entry: StoreLogEntry, seq: number, taskId: string): string | undefined {
+  switch (entry.kind) {
+    case "ui":
+      return frame({ v: jsonFormatVersion, ...wholeMessageRecord(entry.message, taskId), seq }, seq);
+    case "ui_truncate":
+      return frame({ v: jsonFormatVersion, type: "truncate", count: entry.count, seq }, seq);
+    case "status": {
+      const { status, tokensIn, tokensOut, cost } = entry;
+      return frame({ v: jsonFormatVersion, type: "status", status, tokensIn, tokensOut, cost, seq }, seq);
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A message still being written, in its whole current state (what a client that joins now starts from). */
+export function snapshotFrame(message: UiMessage, taskId: string): string {
+  return frame({ v: jsonFormatVersion, ...wholeMessageRecord(message, taskId) });
+}
+
+/** An event without a place in the log. */
+export function transientFrame(event: object): string {
+  return frame(event);
+}
+
+/** A comment line: keeps proxies and idle timers from closing a quiet stream. */
+export const keepAliveFrame = ": keep-alive\n\n";
+
+function frame(event: object, seq?: number): string {
+  // JSON.stringify escapes every line break, so the data is one line.
+  return `${seq === undefined ? "" : `id: ${seq}\n`}data: ${JSON.stringify(event)}\n\n`;
+}

@@ -1,0 +1,158 @@
+/**
+ * `cairn serve` through the real CLI, its HTTP API and a scripted model:
+ * tasks started over HTTP, followed by several clients, answered by the first
+ * of them, reconnected without loss, and surviving a killed server.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { useCliFixture } from "../cli/test-support/cli-fixture.js";
+import type { Scenario } from "../llm/scripted/scenario.js";
+import { TaskStore } from "../store/task-store.js";
+import type { ServerEvent } from "./test-support/event-client.js";
+import { startServe, startTask } from "./test-support/serve-fixture.js";
+
+const cli = useCliFixture();
+
+const writeHello = { text: "Let me write it.\n<write_to_file>\n<path>hello.txt</path>\n<content>\nhello\n</content>\n</write_to_file>", chunkSize: 12, delayMs: 5 };
+const askColor = { text: "<ask_followup_question>\n<question>Which color?</question>\n</ask_followup_question>" };
+const complete = { text: "<attempt_completion>\n<result>\nAll done.\n</result>\n</attempt_completion>" };
+const scenario: Scenario = { turns: [writeHello, askColor, complete] };
+
+const isAsk =
+  (ask: string) =>
+  (event: ServerEvent): boolean =>
+    event.data["type"] === "ask" && event.data["ask"] === ask && event.data["partial"] === false;
+const isStatus = (status: string) => (event: ServerEvent) => event.data["type"] === "status" && event.data["status"] === status;
+
+/** The final messages a stream says, folded by id as a client keeps them. */
+function finalTexts(events: ServerEvent[]): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const { data } of events) if ((data["type"] === "say" || data["type"] === "ask") && data["partial"] === false) texts.set(String(data["id"]), String(data["text"]));
+  return texts;
+}
+
+describe("cairn serve: tasks over HTTP that many clients follow and steer", () => {
+  it("two clients follow one task: each sees it stream, the approval's diff, and an ask answered by the other; a second answer is refused", async () => {
+    const model = await cli.startServer(scenario);
+    const serve = await startServe(cli, model);
+    const alice = serve.client("alice");
+    const bob = serve.client("bob");
+    const taskId = await startTask(alice, cli.sandbox.workspace);
+    const aliceEvents = alice.follow(taskId);
+    const bobEvents = bob.follow(taskId);
+
+    const approval = await aliceEvents.next(isAsk("tool"));
+    expect(String(approval.data["text"])).toContain("+hello");
+    await bobEvents.next(isAsk("tool"));
+    // Partial updates streamed before the text was final, without an id of their own.
+    expect(aliceEvents.events.some((event) => event.data["partial"] === true && event.id === undefined)).toBe(true);
+    const askId = String(approval.data["id"]);
+    expect((await bob.call("GET", "/api/tasks")).body["tasks"]).toMatchObject([{ taskId, running: true, openAsk: askId }]);
+
+    expect((await bob.call("POST", `/api/tasks/${taskId}/answer`, { askId, response: "yes" })).status).toBe(200);
+    const late = await alice.call("POST", `/api/tasks/${taskId}/answer`, { askId, response: "no" });
+    expect(late.status).toBe(409);
+    expect(String(late.body["error"])).toContain("answered already");
+    const answered = await aliceEvents.next((event) => event.data["type"] === "answered");
+    expect(answered.data).toMatchObject({ askId, response: "yes", by: "bob" });
+    await aliceEvents.next((event) => event.data["type"] === "state" && event.data["openAsk"] === null);
+
+    const question = await bobEvents.next(isAsk("followup"));
+    expect(await readFile(join(cli.sandbox.workspace, "hello.txt"), "utf8")).toBe("hello\n");
+    expect((await alice.call("POST", `/api/tasks/${taskId}/answer`, { askId: question.data["id"], response: "message", text: "blue" })).status).toBe(200);
+    await aliceEvents.next(isStatus("completed"));
+    await bobEvents.next((event) => event.data["type"] === "result");
+    expect([...finalTexts(bobEvents.events).values()]).toEqual(expect.arrayContaining(["blue", "All done."]));
+    // Both saw the same log entries, numbered 1, 2, 3 ... with none missing.
+    expect(aliceEvents.ids()).toEqual(bobEvents.ids());
+    aliceEvents.close();
+    bobEvents.close();
+  }, 60_000);
+
+  it("a client that reconnects with the last number it saw gets exactly the entries it missed; all of them are the task's log", async () => {
+    const model = await cli.startServer(scenario);
+    const serve = await startServe(cli, model);
+    const client = serve.client();
+    const taskId = await startTask(client, cli.sandbox.workspace);
+    const first = client.follow(taskId);
+    const approval = await first.next(isAsk("tool"));
+    first.close();
+    const lastSeen = approval.id!;
+
+    // While nobody follows, the task goes on to its next ask.
+    await client.call("POST", `/api/tasks/${taskId}/answer`, { askId: approval.data["id"], response: "yes" });
+    const watcher = client.follow(taskId);
+    const question = await watcher.next(isAsk("followup"));
+    watcher.close();
+
+    const again = client.follow(taskId, { lastEventId: lastSeen });
+    await again.next((event) => event.id === question.id);
+    const ids = [...first.ids().filter((id) => id <= lastSeen), ...again.ids()];
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(again.ids().every((id) => id > lastSeen)).toBe(true);
+    // From the start, the stream says every message of the log in its final state.
+    const whole = client.follow(taskId, { lastEventId: 0 });
+    await whole.next((event) => event.id === question.id);
+    const logged = (await new TaskStore({ dataDir: cli.sandbox.dataDir }).load(taskId)).uiMessages;
+    expect(Object.fromEntries(finalTexts(whole.events))).toEqual(Object.fromEntries(logged.map((message) => [message.id, message.text])));
+    expect(again.ids()).toEqual(whole.ids().filter((id) => id > lastSeen));
+    again.close();
+    whole.close();
+  }, 60_000);
+
+  it("killed with kill -9 while a task waits, started again: the task is listed as stopped, its events replay with the same numbers, and it resumes to completion", async () => {
+    const model = await cli.startServer({ turns: [askColor, complete] });
+    const serve = await startServe(cli, model);
+    const client = serve.client();
+    const taskId = await startTask(client, cli.sandbox.workspace, "pick a color");
+    const before = client.follow(taskId);
+    await before.next(isAsk("followup"));
+    const seenBefore = before.events.filter((event) => event.id !== undefined).map((event) => [event.id, event.data["id"]]);
+    serve.run.child.kill("SIGKILL");
+    await serve.run.exit;
+
+    const restarted = await startServe(cli, model);
+    const after = restarted.client();
+    expect((await after.call("GET", "/api/tasks")).body["tasks"]).toMatchObject([{ taskId, running: false, status: "aborted" }]);
+    const replay = after.follow(taskId);
+    await replay.next((event) => event.data["type"] === "state");
+    expect(replay.events.filter((event) => event.id !== undefined).map((event) => [event.id, event.data["id"]])).toEqual(seenBefore);
+
+    expect((await after.call("POST", `/api/tasks/${taskId}/resume`, {})).status).toBe(202);
+    await replay.next(isStatus("completed"));
+    // The question nobody answered was cut from the conversation (as `cairn resume` does), and the model went on.
+    expect(replay.events.find((event) => event.data["type"] === "truncate")?.data).toMatchObject({ count: 2 });
+    expect([...finalTexts(replay.events).values()]).toContain("All done.");
+    expect(replay.ids()).toEqual([...replay.ids()].sort((a, b) => a - b));
+    replay.close();
+  }, 60_000);
+
+  it("restoring a checkpoint over HTTP puts the files back and every client sees the conversation cut; a message to the stopped task resumes it", async () => {
+    const model = await cli.startServer({ turns: [writeHello, complete, complete] });
+    const serve = await startServe(cli, model);
+    const client = serve.client();
+    const taskId = await startTask(client, cli.sandbox.workspace);
+    const events = client.follow(taskId);
+    const approval = await events.next(isAsk("tool"));
+    await client.call("POST", `/api/tasks/${taskId}/answer`, { askId: approval.data["id"], response: "yes" });
+    await events.next(isStatus("completed"));
+
+    const listed = await client.call("GET", `/api/tasks/${taskId}/checkpoints`);
+    const checkpoints = listed.body["checkpoints"] as Array<{ hash: string }>;
+    const diff = await fetch(`${serve.url}/api/tasks/${taskId}/diff?from=${checkpoints.at(-1)!.hash}`, { headers: { authorization: `Bearer ${serve.token}` } });
+    expect(await diff.text()).toContain("+hello");
+    // The first checkpoint is the workspace before the task wrote anything.
+    const restored = await client.call("POST", `/api/tasks/${taskId}/restore`, { checkpoint: checkpoints.at(-1)!.hash, mode: "both" });
+    expect(restored.status, JSON.stringify(restored.body)).toBe(200);
+    await expect(readFile(join(cli.sandbox.workspace, "hello.txt"), "utf8")).rejects.toThrow();
+    const cut = await events.next((event) => event.data["type"] === "truncate");
+    expect(Number(cut.data["count"])).toBeGreaterThan(0);
+
+    expect((await client.call("POST", `/api/tasks/${taskId}/messages`, { text: "and now finish" })).status).toBe(202);
+    const said = await events.next((event) => event.data["say"] === "user_feedback" && event.data["partial"] === false);
+    expect(said.data["text"]).toBe("and now finish");
+    await events.next((event) => isStatus("completed")(event) && event.id! > cut.id!);
+    events.close();
+  }, 60_000);
+});

@@ -1,0 +1,152 @@
+/**
+ * The tasks of one `cairn serve`: the runs it holds, a channel per followed
+ * task, and the task list (the store's history index with what runs here).
+ */
+import { join } from "node:path";
+import type { TaskOptions } from "../sdk/options.js";
+import { TaskLockedError } from "../store/lock.js";
+import { taskTitle } from "../store/history-index.js";
+import { TaskStore } from "../store/task-store.js";
+import type { TaskSummary } from "../store/types.js";
+import type { AskResponse, UiMessage } from "../task/contracts/messages.js";
+import { countLogEntries } from "./log-positions.js";
+import { ServerRun } from "./server-run.js";
+import { TaskChannel } from "./task-channel.js";
+
+export interface TaskRow extends TaskSummary {
+  running: boolean;
+  /** The ask waiting for a client, if any. */
+  openAsk: string | null;
+}
+
+/** A request the client can correct (the status code says which). */
+export class RequestError extends Error {
+  constructor(
+    readonly status: 400 | 404 | 409,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class TaskRegistry {
+  readonly store: TaskStore;
+  readonly #runs = new Map<string, ServerRun>();
+  readonly #channels = new Map<string, TaskChannel>();
+
+  /** `defaults`: the server's own task options (provider, model, data folder ...), under each request's. */
+  constructor(readonly defaults: TaskOptions & { dataDir: string }) {
+    this.store = new TaskStore({ dataDir: defaults.dataDir });
+  }
+
+  /** Starts a new task; resolves with its id once its log exists. */
+  async start(prompt: string, options: TaskOptions): Promise<string> {
+    return this.#launch({ kind: "new", task: prompt }, options);
+  }
+
+  /** Continues a stopped task (with a message, or where it stopped). */
+  async resume(input: string, message?: string): Promise<string> {
+    const taskId = await this.resolve(input);
+    if (this.#runs.get(taskId)?.running === true) throw new RequestError(409, `task ${taskId} is running; send it a message or abort it first`);
+    const meta = (await this.store.load(taskId)).meta;
+    return this.#launch({ kind: "resume", taskId, ...(message === undefined ? {} : { message }) }, { cwd: meta.workspace });
+  }
+
+  /** The run of a task this server runs now, if any. */
+  runOf(taskId: string): ServerRun | undefined {
+    const run = this.#runs.get(taskId);
+    return run?.running === true ? run : undefined;
+  }
+
+  answer(taskId: string, askId: string, answer: AskResponse, by: string): boolean {
+    return this.runOf(taskId)?.answer(askId, answer, by) ?? false;
+  }
+
+  /** Stops a running task and waits until its log is closed. */
+  async abort(taskId: string): Promise<boolean> {
+    const run = this.runOf(taskId);
+    if (run === undefined) return false;
+    run.abort();
+    await run.result.catch(() => undefined);
+    return true;
+  }
+
+  /** A task's full id from an id or a unique prefix; 404 when there is none. */
+  async resolve(input: string): Promise<string> {
+    try {
+      return await this.store.resolveTaskId(input);
+    } catch (error) {
+      throw new RequestError(404, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  channel(taskId: string): TaskChannel {
+    let channel = this.#channels.get(taskId);
+    if (channel === undefined) {
+      channel = new TaskChannel({ taskId, logPath: this.logPathOf(taskId), state: () => this.#stateOf(taskId) });
+      this.#channels.set(taskId, channel);
+    }
+    return channel;
+  }
+
+  /** The log changed outside a run (a restore): every client reads what was added. */
+  logChanged(taskId: string): void {
+    this.#channels.get(taskId)?.resync();
+  }
+
+  /** The tasks, newest first. */
+  async list(limit: number): Promise<TaskRow[]> {
+    const rows = (await this.store.list()).reverse().slice(0, limit);
+    return rows.map((row) => this.#rowOf(row));
+  }
+
+  /** One task: its row, its messages in their final state and the number of the last log entry they include. */
+  async detail(taskId: string): Promise<{ task: TaskRow; messages: UiMessage[]; seq: number }> {
+    const seq = countLogEntries(this.logPathOf(taskId));
+    const loaded = await this.store.load(taskId);
+    const { meta, status, tokensIn, tokensOut, cost, updatedAt } = loaded;
+    const row: TaskSummary = { taskId, title: taskTitle(meta.task), createdAt: meta.createdAt, updatedAt, workspace: meta.workspace, tokensIn, tokensOut, cost, status };
+    return { task: this.#rowOf(row), messages: loaded.uiMessages, seq };
+  }
+
+  logPathOf(taskId: string): string {
+    return join(this.store.taskDir(taskId), "log.jsonl");
+  }
+
+  /** Stops every run (each can be resumed) and ends every client's stream. */
+  async close(): Promise<void> {
+    const running = [...this.#runs.values()].filter((run) => run.running);
+    for (const run of running) run.abort();
+    await Promise.all(running.map((run) => run.result.catch(() => undefined)));
+    for (const channel of this.#channels.values()) channel.closeAll();
+  }
+
+  async #launch(start: ConstructorParameters<typeof ServerRun>[0]["start"], options: TaskOptions): Promise<string> {
+    const run = new ServerRun({
+      start,
+      options: { ...this.defaults, ...options, unansweredAsks: "wait" },
+      channelFor: (taskId) => {
+        this.#runs.set(taskId, run);
+        return this.channel(taskId);
+      },
+      logPathOf: (taskId) => this.logPathOf(taskId),
+    });
+    try {
+      return await run.started;
+    } catch (error) {
+      // A task another process holds is a conflict; anything else (a setting, a key, a folder) the request can correct.
+      throw new RequestError(error instanceof TaskLockedError ? 409 : 400, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  #stateOf(taskId: string): object {
+    const run = this.runOf(taskId);
+    const openAsks = run?.openAsks() ?? [];
+    return { v: 2, type: "state", taskId, running: run !== undefined, openAsk: openAsks[0] ?? null, openAsks };
+  }
+
+  #rowOf(row: TaskSummary): TaskRow {
+    const run = this.runOf(row.taskId);
+    return { ...row, ...(run === undefined ? {} : { status: "running" as const }), running: run !== undefined, openAsk: run?.openAsks()[0] ?? null };
+  }
+}
