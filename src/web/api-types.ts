@@ -26,7 +26,7 @@ export interface Checkpoint {
 }
 
 /** What an answer to an ask says (`POST /api/tasks/:id/answer`). */
-export type WireResponse = "yes" | "no" | "messageResponse";
+export type WireResponse = "yes" | "no" | "message";
 
 export type RestoreMode = "files" | "task" | "both";
 

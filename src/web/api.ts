@@ -14,11 +14,18 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * This page's name for the server (`X-Cairn-Client`): who answered an ask is
+ * told to the other clients by it, and this page knows its own answers.
+ */
+export const clientName = `web ${Math.random().toString(36).slice(2, 8)}`;
+
 async function request(method: string, path: string, body?: unknown): Promise<Response> {
-  const init: RequestInit = { method, credentials: "same-origin", headers: { accept: "application/json" } };
+  const headers: Record<string, string> = { accept: "application/json", "x-cairn-client": clientName };
+  const init: RequestInit = { method, credentials: "same-origin", headers };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
-    init.headers = { accept: "application/json", "content-type": "application/json" };
+    headers["content-type"] = "application/json";
   }
   const response = await fetch(path, init);
   if (!response.ok) {
@@ -41,7 +48,7 @@ export const api = {
   tasks: (limit = 100) => json<{ tasks: TaskRow[] }>("GET", `/api/tasks?limit=${limit}`),
   task: (id: string) => json<{ task: TaskRow; messages: Array<Record<string, unknown>>; seq: number }>("GET", task(id)),
   start: (body: { prompt: string; cwd: string; permissionMode?: PermissionMode }) => json<{ taskId: string }>("POST", "/api/tasks", body),
-  answer: (id: string, body: { askId: string; response: WireResponse; text?: string }) => request("POST", task(id, "/answer"), body),
+  answer: (id: string, body: { askId: string; response: WireResponse; text?: string; always?: "user" | "project" }) => request("POST", task(id, "/answer"), body),
   send: (id: string, text: string) => request("POST", task(id, "/messages"), { text }),
   abort: (id: string) => request("POST", task(id, "/abort"), {}),
   resume: (id: string, prompt?: string) => request("POST", task(id, "/resume"), prompt === undefined ? {} : { prompt }),

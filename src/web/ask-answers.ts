@@ -1,7 +1,8 @@
 /**
  * The buttons of an open ask, as the terminal UI offers them (its menu,
  * src/ui/tui/ask-choices.ts), and the body each sends to
- * `POST /api/tasks/:id/answer` (docs/server.md).
+ * `POST /api/tasks/:id/answer` (docs/server.md): `yes` (and `always`), `no`,
+ * or `message` with the user's text.
  */
 import type { AskType } from "../task/contracts/messages.js";
 import type { JsonMessage } from "../ui/headless/json-events-reader.js";
@@ -13,9 +14,9 @@ export interface AskButton {
   response: WireResponse;
   /** Opens a text box; what is typed goes with the answer. */
   withText: boolean;
+  /** "Yes, and always allow" the rule the approval suggests, saved in the user's config (as the terminal's menu does). */
+  always?: "user" | "project";
 }
-
-const wire = (response: "yes" | "no" | "message"): WireResponse => (response === "message" ? "messageResponse" : response);
 
 /** The answers offered for `ask`; asks answered by typing (a follow-up, the completion, a plan) get a reply box and their own options. */
 export function askButtons(ask: JsonMessage): { buttons: AskButton[]; options: string[]; typed: boolean } {
@@ -25,11 +26,12 @@ export function askButtons(ask: JsonMessage): { buttons: AskButton[]; options: s
   if (choices === undefined) {
     // Typed questions: the completion can be accepted as it is; a plan or a question wants words.
     const accept: AskButton[] = kind === "completion_result" ? [{ label: "Done", response: "yes", withText: false }] : [];
-    return { buttons: [...accept, { label: "Reply", response: "messageResponse", withText: true }], options, typed: true };
+    return { buttons: [...accept, { label: "Reply", response: "message", withText: true }], options, typed: true };
   }
-  const buttons = choices
-    // "Always allow" saves a rule on the machine of whoever answers; the API's answer has no such field.
-    .filter((choice) => !(choice.kind === "answer" && "always" in choice.response && choice.response.always !== undefined))
-    .map((choice): AskButton => (choice.kind === "reply" ? { label: choice.label, response: wire(choice.response), withText: true } : { label: choice.label, response: wire(choice.response.response), withText: false }));
+  const buttons = choices.map((choice): AskButton => {
+    if (choice.kind === "reply") return { label: choice.label, response: choice.response, withText: true };
+    const always = "always" in choice.response ? choice.response.always : undefined;
+    return { label: choice.label, response: choice.response.response, withText: false, ...(always === undefined ? {} : { always }) };
+  });
   return { buttons, options, typed: false };
 }

@@ -9,8 +9,10 @@ import { JsonEventReader, type JsonMessage } from "../ui/headless/json-events-re
 
 export interface Answer {
   response: string;
-  /** Which client answered, as the server names it. */
+  /** Which client answered, as the server names it (`X-Cairn-Client`, or its address). */
   by?: string;
+  /** The words of a reply. */
+  text?: string;
 }
 
 export interface Totals {
@@ -94,6 +96,7 @@ export class TaskFeed {
         if (typeof event["askId"] === "string") {
           const answer: Answer = { response: typeof event["response"] === "string" ? event["response"] : "answered" };
           if (typeof event["by"] === "string") answer.by = event["by"];
+          if (typeof event["text"] === "string") answer.text = event["text"];
           this.answers.set(event["askId"], answer);
           return { message: event["askId"], other: true };
         }

@@ -18,7 +18,7 @@ export function AskPanel({ taskId, ask }: { taskId: string; ask: JsonMessage }) 
     setBusy(true);
     setError(undefined);
     try {
-      await api.answer(taskId, { askId: ask.id, response: button.response, ...(withText === undefined ? {} : { text: withText }) });
+      await api.answer(taskId, { askId: ask.id, response: button.response, ...(withText === undefined ? {} : { text: withText }), ...(button.always === undefined ? {} : { always: button.always }) });
       setText("");
     } catch (caught) {
       setError(caught instanceof ApiError && caught.status === 409 ? "Already answered elsewhere." : caught instanceof Error ? caught.message : String(caught));
@@ -34,7 +34,7 @@ export function AskPanel({ taskId, ask }: { taskId: string; ask: JsonMessage }) 
       {options.length > 0 && (
         <div class="ask-options">
           {options.map((option) => (
-            <button key={option} disabled={busy} onClick={() => void answer({ label: option, response: "messageResponse", withText: true }, option)}>
+            <button key={option} disabled={busy} onClick={() => void answer({ label: option, response: "message", withText: true }, option)}>
               {option}
             </button>
           ))}

@@ -1,19 +1,31 @@
-/** The fleet's queue (`GET /api/fleet`, with `cairn serve --redis`); nothing at all when the server has no fleet. */
+/** The fleet's queue (`GET /api/fleet`, with `cairn serve --redis`): counts and the running jobs; nothing at all when the server has no fleet. */
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api.js";
+import { formatCost } from "../format.js";
 
-type Job = Record<string, unknown>;
+interface FleetJob {
+  id: string;
+  name?: string;
+  task?: string;
+  repo?: string;
+  status?: string;
+  worker?: string;
+  cost?: number;
+}
 
-const text = (value: unknown): string | undefined => (typeof value === "string" || typeof value === "number" ? String(value) : undefined);
-const label = (job: Job): string => text(job["title"]) ?? text(job["prompt"]) ?? text(job["name"]) ?? text(job["id"]) ?? "job";
+interface FleetView {
+  queue?: string;
+  counts?: Record<string, number>;
+  running?: FleetJob[];
+}
 
 export function Fleet() {
-  const [fleet, setFleet] = useState<Record<string, unknown> | undefined>(undefined);
+  const [fleet, setFleet] = useState<FleetView | undefined>(undefined);
   useEffect(() => {
     let timer: number | undefined;
     let stopped = false;
     const load = async (): Promise<void> => {
-      const loaded = await api.fleet().catch(() => undefined);
+      const loaded = (await api.fleet().catch(() => undefined)) as FleetView | undefined;
       if (stopped) return;
       setFleet(loaded);
       // No fleet (404): asked again only when the page is opened again.
@@ -26,24 +38,25 @@ export function Fleet() {
     };
   }, []);
   if (fleet === undefined) return null;
-  const groups = Object.entries(fleet).filter((entry): entry is [string, Job[]] => Array.isArray(entry[1]));
   return (
     <section class="panel fleet" aria-label="Fleet queue">
-      <h2>Fleet queue</h2>
-      {groups.map(([name, jobs]) => (
-        <div key={name}>
-          <h3>
-            {name} <span class="muted">{jobs.length}</span>
-          </h3>
-          <ul>
-            {jobs.slice(0, 50).map((job, index) => (
-              <li key={text(job["id"]) ?? index}>
-                {label(job)} {typeof job["status"] === "string" && <span class="muted">{job["status"]}</span>}
-              </li>
-            ))}
-          </ul>
-        </div>
-      ))}
+      <h2>Fleet queue {fleet.queue !== undefined && <span class="muted">{fleet.queue}</span>}</h2>
+      <div class="row-meta">
+        {Object.entries(fleet.counts ?? {}).map(([name, count]) => (
+          <span key={name}>
+            {name} {count}
+          </span>
+        ))}
+      </div>
+      {(fleet.running ?? []).length > 0 && (
+        <ul>
+          {(fleet.running ?? []).map((job) => (
+            <li key={job.id}>
+              {job.name ?? job.task ?? job.id} <span class="muted">{[job.status, job.worker, job.cost === undefined ? undefined : formatCost(job.cost)].filter((part) => part !== undefined).join(" · ")}</span>
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }

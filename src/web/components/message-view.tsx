@@ -1,6 +1,7 @@
 /** One message of the transcript, drawn by its kind (src/task/contracts/messages.ts). */
 import { Component } from "preact";
 import type { JsonMessage } from "../../ui/headless/json-events-reader.js";
+import { clientName } from "../api.js";
 import type { Answer } from "../task-feed.js";
 import { StreamingMarkdown, StreamingText } from "./streaming-markdown.js";
 import { ToolCardView } from "./tool-card.js";
@@ -28,8 +29,9 @@ interface Props {
 
 function answerLine(answer: Answer | undefined): string {
   if (answer === undefined) return "answered";
-  const response = answer.response === "messageResponse" ? "replied" : answer.response;
-  return `answered: ${response}${answer.by === undefined ? "" : ` (${answer.by})`}`;
+  const response = answer.response === "message" ? `“${answer.text ?? ""}”` : answer.response;
+  const by = answer.by === undefined ? "" : answer.by === clientName ? " here" : ` in another client (${answer.by})`;
+  return `answered${by}: ${response}`;
 }
 
 export class MessageView extends Component<Props> {

@@ -8,6 +8,9 @@ import { AskPanel } from "./ask-panel.js";
 import { Checkpoints } from "./checkpoints.js";
 import { MessageView, shown } from "./message-view.js";
 
+/** Statuses a task stopped in before its end (a completed task goes on with a message instead). */
+const resumable = new Set(["aborted", "interrupted", "failed", "budget"]);
+
 interface Derived {
   context: { tokens: number; window: number } | undefined;
   checklist: Array<{ text: string; done: boolean }> | undefined;
@@ -96,7 +99,7 @@ export function TaskPage({ taskId }: { taskId: string }) {
           {!connected && <span class="tag warn">reconnecting…</span>}
         </div>
         <div class="controls">
-          {feed.running ? <button onClick={() => act(() => api.abort(taskId), "Stopped.")}>Stop</button> : feed.status !== "" && <button onClick={() => act(() => api.resume(taskId), "Resumed.")}>Resume</button>}
+          {feed.running ? <button onClick={() => act(() => api.abort(taskId), "Stopped.")}>Stop</button> : resumable.has(feed.status) && <button onClick={() => act(() => api.resume(taskId), "Resumed.")}>Resume</button>}
         </div>
         {(error ?? note) !== undefined && <div class="note">{error ?? note}</div>}
       </header>
