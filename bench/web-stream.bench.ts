@@ -13,6 +13,7 @@
  * `CAIRN_BENCH_RUNS` runs (3).
  */
 import { loadavg } from "node:os";
+import type { Page } from "playwright-core";
 import { makeSandbox } from "../src/cli/test-support/cli-harness.js";
 import { startScriptedServer } from "../src/llm/scripted/server.js";
 import { launchChromium, longTasks, openUi, startServe } from "../src/journeys/test-support/web-client.js";
@@ -39,6 +40,14 @@ function answerOf(size: number): string {
   return parts.join("").slice(0, size);
 }
 
+async function until(page: Page, expression: string, everyMs: number): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  while (!(await page.evaluate<boolean>(expression))) {
+    if (Date.now() > deadline) throw new Error(`web-stream: still not ${expression}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 interface Run {
@@ -50,15 +59,19 @@ interface Run {
   drawnMs: number;
 }
 
-type TraceEvent = { name: string; ph: string; pid: number; tid: number; dur?: number; tdur?: number; args?: { name?: string } };
+type TraceEvent = { name: string; ph: string; pid: number; tid: number; ts?: number; dur?: number; tdur?: number; args?: { name?: string } };
 
 async function once(answer: string): Promise<Run> {
   const sandbox = await makeSandbox();
-  const model = await startScriptedServer({ scenario: { turns: [{ text: answer, chunkSize: 2048, delayMs: 2 }, { text: "<attempt_completion>\n<result>done</result>\n</attempt_completion>" }] } });
+  const model = await startScriptedServer({ scenario: { turns: [{ text: `${answer}\n\n<attempt_completion>\n<result>done</result>\n</attempt_completion>`, chunkSize: 2048, delayMs: 2 }] } });
   const server = await startServe(sandbox, ["--provider", "anthropic", "--base-url", model.url, "--api-key", "test-key"]);
   const browser = await launchChromium();
   try {
     const { page } = await openUi(browser, server);
+    // Loading the page is not streaming: its long tasks (the script's first run) are left out.
+    await until(page, "document.querySelector('.tasks') !== null", 20);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await page.evaluate("window.__cairnLongTasks.length = 0");
     await browser.startTracing(page, { categories: ["devtools.timeline", "toplevel", "disabled-by-default-devtools.timeline"] });
     const started = await fetch(`${server.origin}/api/tasks`, {
       method: "POST",
@@ -66,17 +79,33 @@ async function once(answer: string): Promise<Run> {
       body: JSON.stringify({ prompt: "write the long report", cwd: sandbox.workspace }),
     });
     const { taskId } = (await started.json()) as { taskId: string };
-    await page.goto(`${server.origin}/#/task/${encodeURIComponent(taskId)}`);
-    // The end is polled once a second, so that the check does not itself load the page.
-    await page.waitForFunction("document.querySelector('.msg.text') !== null", null, { polling: 50, timeout: 60_000 });
+    await page.evaluate(`location.hash = ${JSON.stringify(`#/task/${encodeURIComponent(taskId)}`)}`);
+    // Polled from here (the page's CSP allows no evaluated predicate); the end once a second, so that the check does not itself load the page.
+    await until(page, "document.querySelector('.msg.text') !== null", 20);
     const start = Date.now();
-    await page.waitForFunction("document.querySelector('section.ask') !== null", null, { polling: 1000, timeout: 180_000 });
+    await until(page, "document.querySelector('.task-page[data-status=completed]') !== null && document.querySelector('.md-tail').textContent === ''", 1000);
     const drawnMs = Date.now() - start;
     const long = await longTasks(page);
     const events = (JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] }).traceEvents;
     const threads = new Map(events.filter((event) => event.name === "thread_name").map((event) => [`${event.pid}:${event.tid}`, event.args?.name]));
     const mainTasks = events.filter((event) => event.ph === "X" && event.name === "RunTask" && threads.get(`${event.pid}:${event.tid}`) === "CrRendererMain" && event.tdur !== undefined);
     const cpu = mainTasks.map((event) => event.tdur! / 1000);
+    if (process.env["CAIRN_BENCH_VERBOSE"] === "1") {
+      for (const task of mainTasks.filter((event) => event.tdur! > 50_000)) {
+        const inside = events.filter(
+          (event) =>
+            event.ph === "X" &&
+            event.tid === task.tid &&
+            event.pid === task.pid &&
+            event !== task &&
+            event.ts! >= task.ts! &&
+            event.ts! + (event.dur ?? 0) <= task.ts! + task.dur! &&
+            (event.tdur ?? event.dur ?? 0) > 5000,
+        );
+        console.log(`  ${Math.round(task.tdur! / 1000)} ms CPU: ${inside.map((event) => `${event.name} ${Math.round((event.tdur ?? event.dur!) / 1000)}`).join(", ")}`);
+      }
+      console.log(`  long tasks: ${JSON.stringify(long)}`);
+    }
     return {
       longTasks: long.length,
       longestMs: Math.max(0, ...long),

@@ -8,6 +8,12 @@
  * still grow into is closed, and the browser skips laying out and painting
  * closed chunks that are off screen (`content-visibility: auto`), so a long
  * answer does not cost every frame the layout of all of it.
+ *
+ * Lines are parsed and added for at most `frameBudgetMs` of script per frame;
+ * the rest wait for the next frames (the browser lays out and paints what was
+ * added in between), so a burst of text never holds the page for long. The
+ * unfinished last line shows once every line before it is drawn. A frame that
+ * adds lines says so (`md-grow`, bubbling) so the page can keep the end in view.
  */
 import type { MarkdownLine, Span } from "../ui/tui/markdown.js";
 import { MarkdownStream } from "./markdown-stream.js";
@@ -29,6 +35,11 @@ function spanElements(spans: readonly Span[]): Node[] {
 }
 
 const chunkBlocks = 64;
+const frameBudgetMs = 5;
+const linesPerStep = 24;
+
+/** Sent (bubbling) from the writer's element after a frame added lines. */
+export const growEvent = "md-grow";
 
 export class MarkdownWriter {
   private stream = new MarkdownStream();
@@ -38,6 +49,7 @@ export class MarkdownWriter {
   private paragraph: HTMLElement | undefined;
   private list: HTMLElement | undefined;
   private readonly tail: HTMLElement;
+  private frame: number | undefined;
 
   constructor(private readonly root: HTMLElement) {
     this.tail = document.createElement("div");
@@ -46,14 +58,35 @@ export class MarkdownWriter {
   }
 
   update(text: string, final: boolean): void {
-    const update = this.stream.update(text, final);
-    if (update.reset) {
+    if (this.stream.update(text, final).reset) {
       this.root.replaceChildren(this.tail);
       this.code = this.paragraph = this.list = this.chunk = undefined;
     }
-    for (const line of update.lines) this.add(line);
-    if (this.tail.textContent !== update.tail) this.tail.textContent = update.tail;
-    this.tail.classList.toggle("md-code", update.tailInCode);
+    // Drawn now when no frame is already on its way to do it.
+    if (this.frame === undefined) this.draw(false);
+  }
+
+  /** Stops drawing (the element left the page). */
+  dispose(): void {
+    if (this.frame !== undefined) cancelAnimationFrame(this.frame);
+    this.frame = undefined;
+  }
+
+  /** Adds lines for up to a frame's budget, then asks for the next frame if some are left. */
+  private draw(inFrame: boolean): void {
+    this.frame = undefined;
+    const start = performance.now();
+    let added = 0;
+    while (this.stream.pending > 0 && (added === 0 || performance.now() - start < frameBudgetMs)) {
+      for (const line of this.stream.take(linesPerStep)) this.add(line);
+      added += 1;
+    }
+    const tail = this.stream.pending === 0 ? this.stream.tail : { text: "", inCode: false };
+    if (this.tail.textContent !== tail.text) this.tail.textContent = tail.text;
+    this.tail.classList.toggle("md-code", tail.inCode);
+    // The page scrolls now (this event), so the frame lays the page out once, already scrolled.
+    if (inFrame && added > 0) this.root.dispatchEvent(new Event(growEvent, { bubbles: true }));
+    if (this.stream.pending > 0) this.frame = requestAnimationFrame(() => this.draw(true));
   }
 
   /** A new block, in the open chunk (a new one when it is full and nothing open could still grow). */

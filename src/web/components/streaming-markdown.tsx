@@ -23,6 +23,10 @@ export class StreamingMarkdown extends Component<Props> {
     return false;
   }
 
+  override componentWillUnmount(): void {
+    this.writer?.dispose();
+  }
+
   render() {
     return <div class="md" ref={this.root} />;
   }

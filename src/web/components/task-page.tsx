@@ -1,7 +1,8 @@
 /** One task, live: its transcript, the open ask, costs and context, the checklist, checkpoints, and its controls. */
-import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { JsonMessage } from "../../ui/headless/json-events-reader.js";
 import { api } from "../api.js";
+import { growEvent } from "../markdown-dom.js";
 import { formatCost, formatTokens } from "../format.js";
 import { useTaskFeed } from "../use-task-feed.js";
 import { AskPanel } from "./ask-panel.js";
@@ -32,6 +33,21 @@ function derive(messages: readonly JsonMessage[]): Derived {
   return derived;
 }
 
+let scrollFrame: number | undefined;
+
+/**
+ * Scrolls to the end at the start of the next frame, before anything changes
+ * the page in it: the layout is then the one just drawn, and reading the
+ * page's height costs nothing (right after a change, it would lay the page
+ * out an extra time).
+ */
+function scrollToEnd(): void {
+  scrollFrame ??= requestAnimationFrame(() => {
+    scrollFrame = undefined;
+    window.scrollTo(0, document.documentElement.scrollHeight);
+  });
+}
+
 /**
  * Keeps the newest message in view while the reader is at the bottom. Only the
  * reader's own scrolling (wheel, touch, keys, the scroll bar) lets go: the
@@ -50,15 +66,20 @@ function useStickToBottom(version: number): void {
     };
     const inputs = ["wheel", "touchmove", "keydown", "pointerdown"] as const;
     for (const name of inputs) window.addEventListener(name, onInput, { passive: true });
+    // A long answer is drawn over several frames after the page's own redraw (markdown-dom.ts).
+    const onGrow = (): void => {
+      if (stick.current) window.scrollTo(0, document.documentElement.scrollHeight);
+    };
     window.addEventListener("scroll", onScroll, { passive: true });
+    document.addEventListener(growEvent, onGrow);
     return () => {
       for (const name of inputs) window.removeEventListener(name, onInput);
       window.removeEventListener("scroll", onScroll);
+      document.removeEventListener(growEvent, onGrow);
     };
   }, []);
-  // Before the frame is drawn: the page is laid out once, already scrolled.
-  useLayoutEffect(() => {
-    if (stick.current) window.scrollTo(0, document.documentElement.scrollHeight);
+  useEffect(() => {
+    if (stick.current) scrollToEnd();
   }, [version]);
 }
 
