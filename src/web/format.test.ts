@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diffLines, folderName, formatAge } from "./format.js";
+import { diffLines, folderName, formatAge, shownStatus } from "./format.js";
 import { routeOf } from "./components/app.js";
 
 describe("the web UI's formats", () => {
@@ -10,6 +10,12 @@ describe("the web UI's formats", () => {
     expect(formatAge("2026-12-03T03:55:00Z", now)).toBe("5 min");
     expect(formatAge(now - 3 * 3_600_000, now)).toBe("3 h");
     expect(formatAge(now - 2 * 86_400_000, now)).toBe("2 d");
+  });
+
+  it("shows a task its log calls running, but nobody runs, as interrupted", () => {
+    expect(shownStatus("running", false)).toBe("interrupted");
+    expect(shownStatus("running", true)).toBe("running");
+    expect(shownStatus("completed", false)).toBe("completed");
   });
 
   it("names a workspace by its last folder", () => {

@@ -38,3 +38,12 @@ export function diffLines(diff: string): Array<{ kind: "add" | "del" | "hunk" | 
     return { kind: "same", text };
   });
 }
+
+/**
+ * A task's status as shown: a task whose log says running but that no process
+ * runs (its server or terminal died) is `interrupted`, and can be resumed.
+ */
+export function shownStatus(status: string, running: boolean): string {
+  if (running) return "running";
+  return status === "running" ? "interrupted" : status;
+}

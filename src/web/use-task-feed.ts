@@ -16,6 +16,7 @@ import { TaskFeed } from "./task-feed.js";
 const eventNames = ["message", "say", "ask", "truncate", "status", "answered", "state", "result"];
 
 const redrawEveryMs = 100;
+const reconnectAfterMs = 2000;
 
 export interface FollowedTask {
   feed: TaskFeed;
@@ -41,6 +42,7 @@ export function useTaskFeed(taskId: string): FollowedTask {
     let timer: number | undefined;
     let lastRedraw = 0;
     let stopped = false;
+    let retry: number | undefined;
     const draw = (): void => {
       frame = undefined;
       lastRedraw = performance.now();
@@ -67,6 +69,28 @@ export function useTaskFeed(taskId: string): FollowedTask {
       const change = current.apply(data as Record<string, unknown>);
       if (change.message !== undefined || change.list === true || change.other === true) redraw();
     };
+    /**
+     * The browser reconnects by itself after a dropped connection; an answer
+     * that is not a stream (the server starting again, or refusing the page)
+     * closes the EventSource for good, so a new one is opened a little later,
+     * from the last event seen.
+     */
+    const connect = (): void => {
+      if (stopped) return;
+      const opened = new EventSource(api.eventsUrl(taskId, current.seq));
+      source = opened;
+      opened.onopen = () => {
+        setConnected(true);
+        setError(undefined);
+      };
+      opened.onerror = () => {
+        setConnected(false);
+        if (opened.readyState !== EventSource.CLOSED) return;
+        setError("Lost the server; trying again. If it was started again with a new token, open the URL it printed.");
+        retry = window.setTimeout(connect, reconnectAfterMs);
+      };
+      for (const name of eventNames) opened.addEventListener(name, onEvent as EventListener);
+    };
     void (async () => {
       try {
         const loaded = await api.task(taskId);
@@ -81,17 +105,11 @@ export function useTaskFeed(taskId: string): FollowedTask {
         if (stopped) return;
         setError(caught instanceof Error ? caught.message : String(caught));
       }
-      if (stopped) return;
-      source = new EventSource(api.eventsUrl(taskId, current.seq));
-      source.onopen = () => {
-        setConnected(true);
-        setError(undefined);
-      };
-      source.onerror = () => setConnected(false);
-      for (const name of eventNames) source.addEventListener(name, onEvent as EventListener);
+      connect();
     })();
     return () => {
       stopped = true;
+      window.clearTimeout(retry);
       source?.close();
       if (frame !== undefined) cancelAnimationFrame(frame);
       window.clearTimeout(timer);

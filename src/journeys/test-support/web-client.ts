@@ -22,6 +22,8 @@ export interface RunningServer {
   url: string;
   origin: string;
   token: string;
+  /** `kill -9`: the server dies mid-task. */
+  kill(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -37,8 +39,8 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts `cairn serve` in the sandbox's workspace and waits for the URL it prints. */
-export async function startServe(sandbox: Sandbox, args: string[], env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
-  const port = await freePort();
+export async function startServe(sandbox: Sandbox, args: string[], env: NodeJS.ProcessEnv = {}, port?: number): Promise<RunningServer> {
+  port ??= await freePort();
   const run = startCli(["serve", "--port", String(port), ...args], { env: { ...sandbox.env, ...env }, cwd: sandbox.workspace, keepStdinOpen: true });
   const printed = /(https?:\/\/[^\s/]+)\/\?token=([0-9A-Za-z_-]+)/;
   await Promise.race([run.waitForOutput(printed, "stdout"), run.waitForOutput(printed, "stderr")]);
@@ -49,6 +51,10 @@ export async function startServe(sandbox: Sandbox, args: string[], env: NodeJS.P
     url: match[0],
     origin: match[1]!,
     token: match[2]!,
+    kill: async () => {
+      run.child.kill("SIGKILL");
+      await run.exit;
+    },
     stop: async () => {
       if (run.child.exitCode === null && run.child.signalCode === null) {
         run.child.kill("SIGTERM");

@@ -2,7 +2,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { TaskRow } from "../api-types.js";
 import { api } from "../api.js";
-import { folderName, formatAge, formatCost, formatTokens } from "../format.js";
+import { folderName, formatAge, formatCost, formatTokens, shownStatus } from "../format.js";
 import { openAskOf } from "../task-feed.js";
 
 export function useTaskRows(everyMs: number): { rows: TaskRow[] | undefined; error: string | undefined } {
@@ -51,10 +51,10 @@ export function TaskList() {
       ) : (
         <ul class="task-rows">
           {rows.map((row) => (
-            <li key={row.taskId} data-task={row.taskId} data-status={row.status}>
+            <li key={row.taskId} data-task={row.taskId} data-status={shownStatus(row.status, row.running)}>
               <a href={`#/task/${encodeURIComponent(row.taskId)}`}>
                 <span class="row-top">
-                  <span class={`badge s-${row.status}`}>{row.running ? "running" : row.status}</span>
+                  <span class={`badge s-${shownStatus(row.status, row.running)}`}>{shownStatus(row.status, row.running)}</span>
                   {openAskOf(row.openAsk) !== false && <span class="tag ask-tag">waiting for you</span>}
                   <span class="row-title">{row.title || row.taskId}</span>
                 </span>

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { JsonMessage } from "../../ui/headless/json-events-reader.js";
 import { api } from "../api.js";
 import { growEvent } from "../markdown-dom.js";
-import { formatCost, formatTokens } from "../format.js";
+import { formatCost, formatTokens, shownStatus } from "../format.js";
 import { useTaskFeed } from "../use-task-feed.js";
 import { AskPanel } from "./ask-panel.js";
 import { Checkpoints } from "./checkpoints.js";
@@ -91,6 +91,7 @@ export function TaskPage({ taskId }: { taskId: string }) {
   const messages = feed.messages;
   const derived = derive(messages);
   const ask = feed.openAskMessage();
+  const status = shownStatus(feed.status, feed.running);
   const totals = feed.totals ?? (row === undefined ? undefined : { tokensIn: row.tokensIn, tokensOut: row.tokensOut, cost: row.cost });
   const act = (action: () => Promise<unknown>, done?: string): void => {
     setNote(undefined);
@@ -101,11 +102,11 @@ export function TaskPage({ taskId }: { taskId: string }) {
   };
 
   return (
-    <div class="task-page" data-status={feed.status} data-running={String(feed.running)}>
+    <div class="task-page" data-status={status} data-running={String(feed.running)}>
       <header class="task-head">
         <h1>{row?.title ?? taskId}</h1>
         <div class="task-meta">
-          <span class={`badge s-${feed.status}`}>{feed.running ? "running" : feed.status || "…"}</span>
+          <span class={`badge s-${status}`}>{status || "…"}</span>
           {totals !== undefined && (
             <span class="totals" title="tokens in · out · cost">
               {formatTokens(totals.tokensIn)} in · {formatTokens(totals.tokensOut)} out · {formatCost(totals.cost)}
@@ -120,7 +121,7 @@ export function TaskPage({ taskId }: { taskId: string }) {
           {!connected && <span class="tag warn">reconnecting…</span>}
         </div>
         <div class="controls">
-          {feed.running ? <button onClick={() => act(() => api.abort(taskId), "Stopped.")}>Stop</button> : resumable.has(feed.status) && <button onClick={() => act(() => api.resume(taskId), "Resumed.")}>Resume</button>}
+          {feed.running ? <button onClick={() => act(() => api.abort(taskId), "Stopped.")}>Stop</button> : resumable.has(status) && <button onClick={() => act(() => api.resume(taskId), "Resumed.")}>Resume</button>}
         </div>
         {(error ?? note) !== undefined && <div class="note">{error ?? note}</div>}
       </header>
