@@ -9,12 +9,14 @@
  * through `bin/cairn run` on the scripted model (write a file, edit one, complete) with
  * checkpoints on (fresh data folder, and kept from the previous run) against
  * `--no-checkpoints`, interleaved; wall time, and CPU time of cairn and the git
- * processes it waited for (not the detached background copy of borrowed objects).
+ * processes it waited for (not the detached background copy of borrowed objects); the
+ * first, later and named checkpoints' CPU time (this process's and git's) beside their wall time.
  * Goals: first checkpoint <= 2 s, later <= 0.5 s (scanned and named), short task on / off <= 1.3x.
  * Environment: BENCH_REPETITIONS (default 3), BENCH_LARGE_FILES (default 50000), CAIRN_BENCH_BIN.
  * Run with `npm run bench -- checkpoints-large`. Exits with 1 when a goal is missed.
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,10 +32,17 @@ const median = (values: number[]): number => {
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
-const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
+/** CPU time of this process and of the children it waited for (git), in ms (children in 10 ms ticks, /proc/self/stat). */
+const cpuNow = (): number => {
+  const usage = process.cpuUsage();
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
+  return (usage.user + usage.system) / 1000 + (Number(fields[14]) + Number(fields[15])) * 10;
+};
+const timed = async <T>(work: () => Promise<T>): Promise<[T, number, number]> => {
   const start = performance.now();
+  const cpuStart = cpuNow();
   const result = await work();
-  return [result, performance.now() - start];
+  return [result, performance.now() - start, cpuNow() - cpuStart];
 };
 
 /** The background copy of objects borrowed from the user's store (absent before issue 33): waited for between rounds, untimed. */
@@ -48,24 +57,31 @@ const workspace = await largeRepository();
 const root = await mkdtemp(join(tmpdir(), "cairn-bench-checkpoints-large-"));
 const changed = [1, 2, 3].map((index) => filePath(index * 997));
 const results = { first: [] as number[], later: [] as number[], named: [] as number[], restore: [] as number[], secondTask: [] as number[], copy: [] as number[] };
+/** CPU time (cairn's and git's) of the same steps. */
+const cpu = { first: [] as number[], later: [] as number[], named: [] as number[] };
 let failures = 0;
 try {
   for (let round = 0; round < rounds; round += 1) {
     const dataDir = join(root, `data-${round}`);
     const tracker = new CheckpointTracker({ workspace, dataDir });
-    const [initial, first] = await timed(async () => {
+    const [initial, first, firstCpu] = await timed(async () => {
       await tracker.init();
       return (await tracker.commit({ taskId: "bench", reason: "initial" }))!;
     });
     results.first.push(first);
+    cpu.first.push(firstCpu);
     const copyStarted = performance.now();
     for (const path of changed) await writeFile(join(workspace, path), `${content(0)}changed in round ${round}\n`);
     await writeFile(join(workspace, "created.txt"), `created in round ${round}\n`);
-    results.later.push((await timed(() => tracker.commit({ taskId: "bench", reason: "turn" }, { onlyIfChanged: true })))[1]);
+    const [, laterWall, laterCpu] = await timed(() => tracker.commit({ taskId: "bench", reason: "turn" }, { onlyIfChanged: true }));
+    results.later.push(laterWall);
+    cpu.later.push(laterCpu);
     // The same change again, its files named as cairn's file tools name them.
     const named = [...changed, "created.txt"];
     for (const path of named) await writeFile(join(workspace, path), `${content(1)}named in round ${round}\n`);
-    results.named.push((await timed(() => tracker.commit({ taskId: "bench", reason: "turn" }, { onlyIfChanged: true, paths: named.map((path) => join(workspace, path)) })))[1]);
+    const [, namedWall, namedCpu] = await timed(() => tracker.commit({ taskId: "bench", reason: "turn" }, { onlyIfChanged: true, paths: named.map((path) => join(workspace, path)) }));
+    results.named.push(namedWall);
+    cpu.named.push(namedCpu);
     results.restore.push((await timed(() => tracker.restoreFiles(initial, { taskId: "bench" })))[1]);
     const waited = await waitForCopy(tracker.gitDir);
     results.copy.push(waited === 0 ? 0 : performance.now() - copyStarted);
@@ -129,9 +145,10 @@ try {
 
   const seconds = (values: number[]): string => `${(median(values) / 1000).toFixed(2)} s`;
   console.log(`${fileCount} files, ${workspace}; ${rounds} rounds, medians (wall time)`);
-  console.log(`first checkpoint (new shadow repository): ${seconds(results.first)}   [${results.first.map((ms) => ms.toFixed(0)).join(", ")} ms]`);
-  console.log(`later checkpoint (3 edited, 1 new):       ${seconds(results.later)}   [${results.later.map((ms) => ms.toFixed(0)).join(", ")} ms]`);
-  console.log(`the same, the changed files named:        ${seconds(results.named)}   [${results.named.map((ms) => ms.toFixed(0)).join(", ")} ms]`);
+  const cpuOf = (values: number[]): string => `CPU ${(median(values) / 1000).toFixed(2)} s [${values.map((ms) => ms.toFixed(0)).join(", ")} ms]`;
+  console.log(`first checkpoint (new shadow repository): ${seconds(results.first)}   [${results.first.map((ms) => ms.toFixed(0)).join(", ")} ms]; ${cpuOf(cpu.first)}`);
+  console.log(`later checkpoint (3 edited, 1 new):       ${seconds(results.later)}   [${results.later.map((ms) => ms.toFixed(0)).join(", ")} ms]; ${cpuOf(cpu.later)}`);
+  console.log(`the same, the changed files named:        ${seconds(results.named)}   [${results.named.map((ms) => ms.toFixed(0)).join(", ")} ms]; ${cpuOf(cpu.named)}`);
   console.log(`restore to the first:                     ${seconds(results.restore)}   [${results.restore.map((ms) => ms.toFixed(0)).join(", ")} ms]`);
   console.log(`first checkpoint of a second task:        ${seconds(results.secondTask)}   [${results.secondTask.map((ms) => ms.toFixed(0)).join(", ")} ms]`);
   if (results.copy.some((ms) => ms > 0)) console.log(`background copy of the borrowed objects done after: ${seconds(results.copy)} (untimed above)`);

@@ -8,7 +8,11 @@
  * most 160 ms over its floor in the same run (`node -e 0`; for -c, `cairn run`). The first `cairn history` after the folder
  * is filled builds the index from the logs once and is printed apart; so is the
  * store's own `list()` in this process. Run with `npm run bench -- history`
- * (BENCH_TASKS, BENCH_REPETITIONS to change the sizes). Exits with 1 when a goal is missed.
+ * (BENCH_TASKS, BENCH_REPETITIONS to change the sizes). `cairn history` prints the
+ * newest 50 by default; `--json --all` (every task) is timed beside it.
+ * BENCH_BASELINE_BIN (another checkout's bin/cairn, built) times that build's
+ * `history`, `history --json` and picker in the same interleaved runs, on the same
+ * data folder. Exits with 1 when a goal is missed.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
@@ -23,6 +27,7 @@ import { mean, median, timeProcess, timeUntil, type Sample } from "./process-tim
 
 const taskCount = Number(process.env["BENCH_TASKS"] ?? 10_000);
 const runs = Number(process.env["BENCH_REPETITIONS"] ?? 11);
+const baselineBin = process.env["BENCH_BASELINE_BIN"];
 const GOAL_MS = 200;
 
 const root = await mkdtemp(join(tmpdir(), "cairn-history-bench-"));
@@ -49,11 +54,11 @@ async function firstRequest(args: string[], cwd: string, environment: NodeJS.Pro
 }
 
 /** `cairn --resume` on a terminal (script(1) gives it one) until its picker asks which task. */
-async function resumePicker(cwd: string): Promise<Sample> {
+async function resumePicker(cwd: string, bin = cairnBin): Promise<Sample> {
   let output = "";
   const timed = await timeUntil(
     () => {
-      const child = spawn("script", ["-qfec", `${process.execPath} ${cairnBin} --resume --provider anthropic --api-key bench`, "/dev/null"], { cwd, env, stdio: ["pipe", "pipe", "ignore"], detached: true });
+      const child = spawn("script", ["-qfec", `${process.execPath} ${bin} --resume --provider anthropic --api-key bench`, "/dev/null"], { cwd, env, stdio: ["pipe", "pipe", "ignore"], detached: true });
       child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
       return child;
     },
@@ -77,7 +82,7 @@ try {
   );
 
   const firstHistory = performance.now();
-  const listed = runCairn(["history", "--json"], { cwd: workspace, env });
+  const listed = runCairn(["history", "--json", "--all"], { cwd: workspace, env });
   const rows = JSON.parse(listed) as Array<{ status: string }>;
   console.log(`first cairn history --json (the index built from the logs): ${(performance.now() - firstHistory).toFixed(0)} ms, ${rows.length} rows, ${rows.filter((row) => row.status === "aborted").length} aborted`);
   if (rows.length !== taskCount) throw new Error(`cairn history listed ${rows.length} tasks, not ${taskCount}`);
@@ -87,6 +92,7 @@ try {
   const newArgs = ["run", "--yes", "--no-checkpoints", "--provider", "anthropic", "--base-url", server.url, "--api-key", "bench", "go"];
   // One of each first, so that code caches are warm.
   await timeProcess([cairnBin, "history"], base);
+  if (baselineBin !== undefined) await timeProcess([baselineBin, "history"], base);
   await firstRequest(resumeArgs, workspace, env);
   await firstRequest(newArgs, workspace, emptyEnv);
   for (let index = 0; index < runs; index += 1) {
@@ -94,6 +100,12 @@ try {
     add("cairn --version", await timeProcess([cairnBin, "--version"], base));
     add("cairn history", await timeProcess([cairnBin, "history"], base));
     add("cairn history --json", await timeProcess([cairnBin, "history", "--json"], base));
+    add("cairn history --json --all", await timeProcess([cairnBin, "history", "--json", "--all"], base));
+    if (baselineBin !== undefined) {
+      add("baseline: cairn history", await timeProcess([baselineBin, "history"], base));
+      add("baseline: cairn history --json", await timeProcess([baselineBin, "history", "--json"], base));
+      add("baseline: cairn --resume: the picker", await resumePicker(workspace, baselineBin));
+    }
     add("cairn run, empty data folder: first request", await firstRequest(newArgs, workspace, emptyEnv));
     add("cairn -c: first request", await firstRequest(resumeArgs, workspace, env));
     add("cairn --resume: the picker", await resumePicker(workspace));

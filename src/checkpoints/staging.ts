@@ -188,6 +188,23 @@ async function addPaths(repository: ShadowRepository, paths: string[]): Promise<
   });
 }
 
+/**
+ * Untracked entries of `status --untracked-files=normal` as `-uall` would list them: a
+ * new folder (an entry ending in "/") is listed file by file with `ls-files --others`,
+ * one process for all of them, which names a nested repository as a folder still.
+ */
+async function untrackedFiles(repository: ShadowRepository, entries: string[]): Promise<string[]> {
+  const folders = entries.filter((entry) => entry.endsWith("/"));
+  if (folders.length === 0) return entries;
+  const listing = await runGit({
+    gitDir: repository.gitDir,
+    workTree: repository.workTree,
+    args: ["ls-files", "-z", "--others", "--exclude-standard", "--", ...folders],
+    ...(repository.signal === undefined ? {} : { signal: repository.signal }),
+  });
+  return [...entries.filter((entry) => !entry.endsWith("/")), ...splitNul(listing.stdout)];
+}
+
 /** What changed in the workspace since the index was last brought up to it. */
 export type WorkspaceChanges =
   /** Nothing: a checkpoint now would equal the last one. */
@@ -210,14 +227,18 @@ export async function stageNewFiles(repository: ShadowRepository, options: { sta
   const status = await runGit({
     gitDir: repository.gitDir,
     workTree: repository.workTree,
-    args: ["status", "--porcelain", "-z", "--untracked-files=all", "--no-renames"],
+    // The scan of a large workspace (issue 33): with the untracked cache, folders whose mtime did not change are
+    // not read again for new files (kept in the index's UNTR extension; git checks the excludes files' ids).
+    // Git 2.39 serves it only to `--untracked-files=normal`, which names a new folder, not its files.
+    args: ["-c", "core.untrackedCache=true", "status", "--porcelain", "-z", "--untracked-files=normal", "--no-renames"],
     ...(repository.signal === undefined ? {} : { signal: repository.signal }),
   });
   const entries = splitNul(status.stdout);
   if (entries.length === 0) return { kind: "unchanged" };
   // Porcelain v1: two status letters, a space, the path; "??" marks an untracked one.
-  const untracked = entries.filter((entry) => entry.startsWith("?? ")).map((entry) => entry.slice(3));
-  const trackedChanged = untracked.length < entries.length;
+  const untrackedEntries = entries.filter((entry) => entry.startsWith("?? ")).map((entry) => entry.slice(3));
+  const trackedChanged = untrackedEntries.length < entries.length;
+  const untracked = await untrackedFiles(repository, untrackedEntries);
   // With `stageTracked`, files changed in the work tree (second letter) are staged here too, for a commit of the index as it is.
   const tracked = options.stageTracked === true ? entries.filter((entry) => !entry.startsWith("?? ") && entry[1] !== " ").map((entry) => entry.slice(3)) : [];
   if (untracked.length === 0 && tracked.length === 0) return trackedChanged ? { kind: "changed" } : { kind: "unchanged" };

@@ -150,6 +150,29 @@ describe("CheckpointTracker", () => {
     expect((await subject.diff(nested!, inside)).files).toEqual([{ path: "libs/inner/more.txt", status: "added" }]);
   });
 
+  it("a scanned checkpoint of a large index records the files of new folders (nested ones too), never large or ignored ones, and a restore takes them away", async () => {
+    await writeFiles(folders.workspace, { "a.txt": "1", ".gitignore": "*.log\n" });
+    const subject = new CheckpointTracker({ workspace: folders.workspace, dataDir: folders.dataDir, maxFileBytes: limit, largeIndexBytes: 0 });
+    await subject.init();
+    const initial = (await subject.commit({ taskId: "t", reason: "initial" }))!;
+    // As a command leaves them: new folders, one inside another, one holding only what is not recorded.
+    await writeFiles(folders.workspace, { "gen/out.ts": "generated", "gen/deep/more/x.ts": "deeper", "gen/huge.bin": big, "gen/run.log": "noise", "logs/only.log": "noise" });
+    const scanned = (await subject.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true }))!;
+    expect((await subject.diff(initial, scanned)).files).toEqual([
+      { path: "gen/deep/more/x.ts", status: "added" },
+      { path: "gen/out.ts", status: "added" },
+    ]);
+    // A file added to a folder seen before, and nothing else: found again (the folder's mtime changed).
+    await writeFiles(folders.workspace, { "gen/deep/later.ts": "later" });
+    const later = (await subject.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true }))!;
+    expect((await subject.diff(scanned, later)).files).toEqual([{ path: "gen/deep/later.ts", status: "added" }]);
+    expect(await subject.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true })).toBeUndefined();
+    const restored = await subject.restoreFiles(initial, { taskId: "t" });
+    expect(restored.removed.sort()).toEqual(["gen/deep/later.ts", "gen/deep/more/x.ts", "gen/out.ts"]);
+    expect(await readText(join(folders.workspace, "gen/huge.bin"))).toBe(big);
+    expect(await readText(join(folders.workspace, "logs/only.log"))).toBe("noise");
+  });
+
   it("diffs two checkpoints and names a hash that does not exist", async () => {
     await writeFiles(folders.workspace, { "a.txt": "one\n" });
     const subject = await tracker();

@@ -59,19 +59,34 @@ describe("a rule the user wrote lifts the ask for what it names", () => {
 
 describe('the rule an ask offers for "always"', () => {
   it("really allows the command: answered always once, the same command runs the next time without an ask", { timeout: 60_000 }, async () => {
-    await mkdir(join(cli.sandbox.workspace, "sub"));
-    const line = 'cd sub && python3 -c "print(40 + 2)"';
+    const line = 'python3 -c "print(40 + 2)"';
     const server = await cli.startServer({ turns: [command(line), command(line), done] });
     // Text mode: the first ask is answered "always" on stdin; stdin then ends, and any later ask would be denied.
     const run = await cli.run(["run", "--on-ask", "deny", ...anthropicArgs(server), "compute twice"], { stdin: "always\n" });
     expect(run.status, run.stderr).toBe(0);
     const offered = /answer "always" to allow (.+) from now on/.exec(run.stderr)?.[1];
-    expect(offered).toBeDefined();
+    expect(offered).toBe("Bash(python3:*)");
     const config = JSON.parse(await readFile(join(cli.sandbox.configDir, "cairn", "config.json"), "utf8")) as { permissions?: { allow?: string[] } };
     expect(config.permissions?.allow).toEqual([offered]);
     // Both ran: nothing was refused, and the second needed no answer.
     expect(run.stderr.match(/^ {2}exited with code 0 after/gm)).toHaveLength(2);
     expect(run.stderr.trimEnd().split("\n").at(-1)).not.toMatch(/refused/);
     expect(run.stdout).toBe("finished\n");
+  });
+
+  it("on a compound command saves a rule for each of its programs, and the next run's line of the same programs (in another order) runs without an ask", { timeout: 60_000 }, async () => {
+    await mkdir(join(cli.sandbox.workspace, "sub"));
+    const first = await cli.startServer({ turns: [command('cd sub && python3 -c "print(40 + 2)"'), done] });
+    const run = await cli.run(["run", "--on-ask", "deny", ...anthropicArgs(first), "compute"], { stdin: "always\n" });
+    expect(run.status, run.stderr).toBe(0);
+    const config = JSON.parse(await readFile(join(cli.sandbox.configDir, "cairn", "config.json"), "utf8")) as { permissions?: { allow?: string[] } };
+    expect(config.permissions?.allow).toEqual(["Bash(cd sub:*)", "Bash(python3:*)"]);
+
+    // Another run, nobody to answer: an ask would be denied.
+    const second = await cli.startServer({ turns: [command('python3 -c "print(7)" && cd sub && python3 -c "print(8)"'), done] });
+    const again = await cli.run(["run", "--on-ask", "deny", ...anthropicArgs(second), "compute again"], { stdin: "" });
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/answer "always"/);
+    expect(again.stderr.match(/^ {2}exited with code 0 after/gm)).toHaveLength(1);
   });
 });

@@ -25,12 +25,16 @@ export function addHabitOptions(command: Command): Command {
     .option("--resume [id]", "continue a task of this folder (without an id: pick one from a list)");
 }
 
+/** Tasks the `--resume` picker offers. */
+const pickerRows = 20;
+
 async function folderTasks(flags: TaskCommandOptions): Promise<TaskSummary[]> {
   const { resolveSettings } = await import("../config/index.js");
   const settings = await resolveSettings({ flags, env: environmentWithSecrets(), cwd: process.cwd(), trust: false });
   const { TaskStore } = await import("../store/task-store.js");
-  const rows = await new TaskStore({ dataDir: settings.dataDir }).list();
-  return rows.filter((row) => row.workspace === settings.cwd).sort((left, right) => right.updatedAt - left.updatedAt);
+  // The picker lists the newest 20 (-c takes the first): read from the end of the history index.
+  const { rows } = await new TaskStore({ dataDir: settings.dataDir }).listNewest({ workspace: settings.cwd, order: "updated", limit: pickerRows });
+  return rows;
 }
 
 function money(cost: number): string {
@@ -48,7 +52,7 @@ async function pickTask(rows: TaskSummary[]): Promise<string | undefined> {
   const now = Date.now();
   process.stdout.write(
     `Tasks in this folder (newest first):\n${rows
-      .slice(0, 20)
+      .slice(0, pickerRows)
       .map((row, index) => pickerLine(row, index, now))
       .join("\n")}\n`,
   );
@@ -56,7 +60,7 @@ async function pickTask(rows: TaskSummary[]): Promise<string | undefined> {
   try {
     const answer = (await prompt.question("Resume which? [1] ")).trim();
     const choice = answer === "" ? 1 : Number(answer);
-    if (!Number.isInteger(choice) || choice < 1 || choice > Math.min(20, rows.length)) return undefined;
+    if (!Number.isInteger(choice) || choice < 1 || choice > Math.min(pickerRows, rows.length)) return undefined;
     return rows[choice - 1]?.taskId;
   } finally {
     prompt.close();

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TaskStore } from "../store/task-store.js";
 import { registerHistoryCommands } from "./history-commands.js";
+import { copiedTasks } from "../store/test-support/copied-tasks.js";
 import { captureOutput } from "./test-support/capture-output.js";
 
 let dataDir: string;
@@ -62,6 +63,39 @@ describe("cairn history", () => {
     const taskId = await makeTask();
     const rows = JSON.parse((await cairn("history", "--json")).stdout) as Array<Record<string, unknown>>;
     expect(rows).toEqual([expect.objectContaining({ taskId, status: "completed", tokensIn: 1200, cost: 0.0123, workspace: "/work/project" })]);
+  });
+});
+
+describe("cairn history of a long history", () => {
+  it("prints the newest 50 tasks and says how many older ones it left out; --limit and --all change how many", async () => {
+    await copiedTasks(new TaskStore({ dataDir }), 55);
+    const { stdout } = await cairn("history");
+    const lines = stdout.trimEnd().split("\n");
+    expect(lines).toHaveLength(1 + 50 + 1);
+    expect(lines[1]).toMatch(/^copy-00054\s/);
+    expect(lines[50]).toMatch(/^copy-00005\s/);
+    expect(lines[51]).toContain("5 older tasks not shown (cairn history --all, or --limit N)");
+
+    const limited = await cairn("history", "--limit", "2");
+    expect(limited.stdout).toMatch(/copy-00054[^]*copy-00053[^]*53 older tasks not shown/);
+
+    const all = await cairn("history", "--all");
+    expect(all.stdout.trimEnd().split("\n")).toHaveLength(1 + 55);
+    expect(all.stdout).not.toContain("not shown");
+  });
+
+  it("--json prints the newest rows as one JSON array and says beside it how many were left out; with --all, every task", async () => {
+    await copiedTasks(new TaskStore({ dataDir }), 55);
+    const newest = await cairn("history", "--json", "--limit", "3");
+    expect((JSON.parse(newest.stdout) as Array<{ taskId: string }>).map((row) => row.taskId)).toEqual(["copy-00054", "copy-00053", "copy-00052"]);
+    expect(newest.stderr).toContain("52 older tasks not shown");
+    const all = await cairn("history", "--json", "--all");
+    expect(JSON.parse(all.stdout)).toHaveLength(55);
+    expect(all.stderr).toBe("");
+  });
+
+  it("refuses a --limit that is not a whole number of tasks", async () => {
+    await expect(cairn("history", "--limit", "0")).rejects.toThrow(/whole number/);
   });
 });
 

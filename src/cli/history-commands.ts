@@ -1,6 +1,6 @@
 import { cardMetaOf, type ApiRequestMeta } from "../task/contracts/message-meta.js";
 import { toolEnding } from "../task/contracts/tool-ending.js";
-import type { Command } from "commander";
+import { InvalidArgumentError, type Command } from "commander";
 import { resolve as resolvePath } from "node:path";
 import { colors as pc } from "./colors.js";
 import type { UiMessage } from "../task/contracts/messages.js";
@@ -66,6 +66,21 @@ function historyTable(rows: TaskSummary[]): string {
   return `${pc.bold(render(header))}\n${lines.map(render).join("\n")}\n`;
 }
 
+/** Rows `cairn history` prints without `--limit` or `--all`. */
+export const defaultHistoryLimit = 50;
+
+function parseLimit(value: string): number {
+  const limit = Number(value);
+  if (!Number.isInteger(limit) || limit < 1) throw new InvalidArgumentError("give a whole number of tasks, 1 or more");
+  return limit;
+}
+
+/** "9,950 older tasks not shown (cairn history --all, or --limit N)", or undefined when none was left out. */
+function olderNotShown(count: number): string | undefined {
+  if (count <= 0) return undefined;
+  return `${count.toLocaleString("en-US")} older task${count === 1 ? "" : "s"} not shown (cairn history --all, or --limit N)`;
+}
+
 function messageLabel(message: UiMessage): string {
   return message.type === "say" ? message.say : `ask:${message.ask}`;
 }
@@ -105,12 +120,22 @@ export function registerHistoryCommands(program: Command, context: HistoryComman
     .command("history")
     .description("list past tasks (newest first)")
     .option("--json", "print the list as JSON")
+    .option("--limit <n>", `print the newest n tasks (default ${defaultHistoryLimit})`, parseLimit)
+    .option("--all", "print every task")
     .option("--data-dir <dir>", dataDirHelp)
-    .action(async (flags: { json?: boolean; dataDir?: string }) => {
+    .action(async (flags: { json?: boolean; limit?: number; all?: boolean; dataDir?: string }) => {
       const { TaskStore } = await import("../store/task-store.js");
+      const store = new TaskStore({ dataDir: dataDirOf(context, flags) });
       // Newest first, as /history, the --resume picker and `cairn checkpoints` list theirs.
-      const rows = (await new TaskStore({ dataDir: dataDirOf(context, flags) }).list()).reverse();
-      write(flags.json === true ? `${escapeControlsInJson(JSON.stringify(rows, null, 2))}\n` : historyTable(rows));
+      const { rows, total } = flags.all === true ? await store.list().then((all) => ({ rows: all.reverse(), total: all.length })) : await store.listNewest({ limit: flags.limit ?? defaultHistoryLimit });
+      const notShown = olderNotShown(total - rows.length);
+      if (flags.json === true) {
+        write(`${escapeControlsInJson(JSON.stringify(rows, null, 2))}\n`);
+        // Standard output stays one JSON array; what was left out is said beside it.
+        if (notShown !== undefined) process.stderr.write(`cairn: ${notShown}\n`);
+        return;
+      }
+      write(historyTable(rows) + (notShown === undefined ? "" : `${pc.dim(notShown)}\n`));
     });
 
   program

@@ -16,7 +16,11 @@ const cli = useJourneyTerminal({
     const workspace = sandbox.workspace;
     await writeFile(join(workspace, "greeting.txt"), "hello\n");
     await writeFile(join(workspace, "version.txt"), "1\n");
-    await writeFile(join(workspace, "bump.js"), 'const fs = require("fs");\nfs.writeFileSync("version.txt", `${Number(fs.readFileSync("version.txt", "utf8")) + 1}\\n`);\n');
+    // Each bump also stamps the release in a folder the first bump makes: new files a command leaves, found by the checkpoint's scan.
+    await writeFile(
+      join(workspace, "bump.js"),
+      'const fs = require("fs");\nconst next = Number(fs.readFileSync("version.txt", "utf8")) + 1;\nfs.writeFileSync("version.txt", `${next}\\n`);\nfs.mkdirSync("release/stamps", { recursive: true });\nfs.writeFileSync(`release/stamps/v${next}.txt`, "stamped\\n");\n',
+    );
     await writeFile(join(workspace, "package.json"), JSON.stringify({ name: "greeter", private: true, scripts: { bump: "node bump.js" } }, null, 2));
     const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=Dev", "-c", "user.email=dev@example.com", ...args], { cwd: workspace, stdio: "ignore" });
     git("init", "-q");
@@ -77,6 +81,8 @@ describe.skipIf(!tmuxAvailable())("journey: edit, undo, restore, resume, continu
     const undone = flat(await ui.waitFor(/Undid[\s\S]*(Give feedback|What should cairn do)/, { timeoutMs: 30_000 }));
     expect(undone).toMatch(/wrote back version\.txt/);
     expect(await read("version.txt")).toBe("2\n");
+    expect(await read("release/stamps/v2.txt")).toBe("stamped\n");
+    await expect(read("release/stamps/v3.txt")).rejects.toThrow();
 
     // /restore the first step's checkpoint: only the notes are written.
     await typeLine(ui, `/restore ${checkpoints[1]} files`);
@@ -84,6 +90,7 @@ describe.skipIf(!tmuxAvailable())("journey: edit, undo, restore, resume, continu
     expect(await read("version.txt")).toBe("1\n");
     expect(await read("greeting.txt")).toBe("hello\n");
     expect(await read("notes.md")).toBe("# Notes\nfirst draft\n");
+    await expect(read("release/stamps/v2.txt")).rejects.toThrow();
 
     await typeLine(ui, "/exit");
     expect(await ui.waitForExit({ timeoutMs: 30_000 })).toBe(0);
@@ -122,6 +129,11 @@ describe.skipIf(!tmuxAvailable())("journey: edit, undo, restore, resume, continu
     const history = (await cli.run(["history"])).stdout;
     expect(history.indexOf(taskId)).toBeGreaterThan(-1);
     expect(history.indexOf("update the greeting")).toBeLessThan(history.indexOf("list the files"));
+    // Only the newest when asked (a long history prints its newest 50), and what was left out said.
+    const newest = (await cli.run(["history", "--limit", "1"])).stdout;
+    expect(newest).toContain(taskId);
+    expect(newest).not.toContain("list the files");
+    expect(newest).toContain("1 older task not shown (cairn history --all, or --limit N)");
     await expect(access(join(workspace, "notes.md"))).resolves.toBeUndefined();
   });
 });

@@ -57,8 +57,14 @@ export async function readTask(taskId: string, place: Place = {}): Promise<TaskR
   };
 }
 
-/** Every task of the data folder, newest first, as `cairn history` lists them. */
-export async function listTasks(place: Place = {}): Promise<TaskSummary[]> {
+/**
+ * Every task of the data folder, newest first, as `cairn history` lists them; with
+ * `limit`, only the newest that many, read from the end of the history index (its
+ * cost follows `limit`, not the number of tasks).
+ */
+export async function listTasks(place: Place & { limit?: number } = {}): Promise<TaskSummary[]> {
+  const store = await storeFor(place);
+  if (place.limit !== undefined) return (await store.listNewest({ limit: place.limit })).rows;
   // The store lists in the order tasks were started; the newest is what a caller wants first, as in `cairn history`.
-  return (await storeFor(place)).list().then((rows) => rows.reverse());
+  return store.list().then((rows) => rows.reverse());
 }

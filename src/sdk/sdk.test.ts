@@ -223,6 +223,7 @@ describe("the SDK", () => {
     await (await store.create({ task: "the older task", workspace: dataDir, createdAt: 1_000_000 })).close();
     await (await store.create({ task: "the newer task", workspace: dataDir, createdAt: 2_000_000 })).close();
     expect((await listTasks({ dataDir })).map((row) => row.title)).toEqual(["the newer task", "the older task"]);
+    expect((await listTasks({ dataDir, limit: 1 })).map((row) => row.title)).toEqual(["the newer task"]);
   });
 
   it("budgets stop the task with the budget status; bad options and unknown tasks are typed errors", async () => {

@@ -64,8 +64,10 @@ export interface CommandAssessment {
   mayRunDenied: string | undefined;
   /** Only reads: every program and every option is on the known-safe list, and nothing is written. */
   readOnly: boolean;
-  /** A rule that would allow commands like this one, generalised the safe way. */
+  /** A rule that would allow commands like this one, generalised the safe way (from its first program). */
   suggestion: string | undefined;
+  /** The same rule for each program of the line, once each (`npm test && npm run lint`: two rules). */
+  partRules: string[];
 }
 
 const harmlessTargets = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
@@ -78,11 +80,22 @@ export function invocationText(invocation: Invocation): string {
   return invocation.words.map((word, index) => (word.dynamic ? "…" : index === 0 ? programName(word) : word.text)).join(" ");
 }
 
-/** `Bash(<program> <subcommand>:*)`: the first words, never an argument after something computed. */
+/** `Bash(<program> <subcommand>:*)` for the first program of a line that is not transparent. */
 export function suggestRule(invocations: Invocation[]): string | undefined {
   const invocation = invocations.find((candidate) => candidate.transparent !== true);
-  const first = invocation?.words[0];
-  if (invocation === undefined || first === undefined || first.dynamic) return undefined;
+  return invocation === undefined ? undefined : ruleFor(invocation);
+}
+
+/** One rule per program of the line (transparent ones aside), once each; empty when any program is computed. */
+export function partRules(invocations: Invocation[]): string[] {
+  const rules = invocations.filter((invocation) => invocation.transparent !== true).map(ruleFor);
+  return rules.some((rule) => rule === undefined) ? [] : [...new Set(rules as string[])];
+}
+
+/** `Bash(<program> <subcommand>:*)`: the first words, never an argument after something computed. */
+function ruleFor(invocation: Invocation): string | undefined {
+  const first = invocation.words[0];
+  if (first === undefined || first.dynamic) return undefined;
   const words = [programName(first)];
   const second = invocation.words[1];
   if (second !== undefined && !second.dynamic && /^[a-z][a-z0-9-]*$/.test(second.text)) words.push(second.text);
@@ -215,6 +228,7 @@ export function assessCommandSync(options: { command: string; rules: PermissionR
     mayRunDenied: undefined,
     readOnly: effects.unsure.length === 0 && effects.opaque.length === 0 && effects.invocations.length > 0,
     suggestion: suggestRule(effects.invocations),
+    partRules: partRules(effects.invocations),
   };
   for (const invocation of effects.invocations) {
     const text = invocationText(invocation);

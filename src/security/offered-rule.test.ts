@@ -50,24 +50,30 @@ describe('the rule "always allow" offers really allows the command', () => {
       const context = (rules: PermissionRules): SecurityContext => ({ rules, sandbox, yes: false, allowOutsideWrites: false, allowOutsideReads: false, paths });
       const asked: string[] = [];
       for (const command of commands) {
-        const { verdict, assessment } = await decideCommand(command, context(new PermissionRules(deny, workspace)));
+        const { verdict, offered } = await decideCommand(command, context(new PermissionRules(deny, workspace)));
         if (verdict.kind === "allow") continue;
         asked.push(command);
-        const offered = assessment.suggestion;
         expect(offered, command).toBeDefined();
-        const withOffered = new PermissionRules([...deny, parseRule(offered!, "allow", "test")], workspace);
-        expect((await decideCommand(command, context(withOffered))).verdict.kind, `${command} under ${offered}`).toBe("allow");
+        const withOffered = new PermissionRules([...deny, ...offered!.map((rule) => parseRule(rule, "allow", "test"))], workspace);
+        expect((await decideCommand(command, context(withOffered))).verdict.kind, `${command} under ${offered!.join(" and ")}`).toBe("allow");
       }
       // The table is worth something: most of it asks.
       expect(asked.length).toBeGreaterThanOrEqual(sandbox === "off" ? commands.length : 6);
     });
   }
 
-  it("the program's rule where it covers the line, the exact line where no program's rule does", async () => {
+  it("the program's rule where it covers the line, one rule per program for a compound line, the exact line where no program's rule does", async () => {
     const context: SecurityContext = { rules: new PermissionRules([], workspace), sandbox: "off", yes: false, allowOutsideWrites: false, allowOutsideReads: false, paths };
     expect((await decideCommand('python3 -c "print(1)"', context)).assessment.suggestion).toBe("Bash(python3:*)");
-    expect((await decideCommand('cd sub && python3 -c "print(1)"', context)).assessment.suggestion).toBe('Bash(cd sub && python3 -c "print(1)")');
-    // A line the exact rule cannot name (more than one line) and no program's rule covers: nothing is offered.
-    expect((await decideCommand('ls\npython3 -c "x"', context)).assessment.suggestion).toBeUndefined();
+    expect((await decideCommand('cd sub && python3 -c "print(1)"', context)).offered).toEqual(["Bash(cd sub:*)", "Bash(python3:*)"]);
+    // A program's rule cannot cover what is computed at run time: only the exact line can.
+    expect((await decideCommand("cd sub && $(cat tool) --run", context)).offered).toEqual(["Bash(cd sub && $(cat tool) --run)"]);
+    // A compound line: one rule for each of its programs, so that its parts run the next time in any order.
+    expect((await decideCommand("npm test && npm run lint", context)).offered).toEqual(["Bash(npm test:*)", "Bash(npm run:*)"]);
+    expect((await decideCommand("npm run lint; npm test", context)).offered).toEqual(["Bash(npm run:*)", "Bash(npm test:*)"]);
+    // Two lines: the exact rule cannot name them, the programs' rules can.
+    expect((await decideCommand('ls\npython3 -c "x"', context)).offered).toEqual(["Bash(ls:*)", "Bash(python3:*)"]);
+    // Two lines with a program computed at run time: no rule covers it, and nothing is offered.
+    expect((await decideCommand("ls\n$(cat tool) --run", context)).offered).toBeUndefined();
   });
 });

@@ -80,30 +80,33 @@ function list(items: string[]): string {
 }
 
 /**
- * The decision for a command; also returns the assessment (for the prompt and for "always allow",
- * whose `suggestion` is only a rule that would let this command run without asking).
+ * The decision for a command; also returns the assessment (for the prompt) and `offered`: the rules
+ * "always allow" saves, only ever rules that together let this command run without asking.
  */
-export async function decideCommand(command: string, context: SecurityContext): Promise<{ verdict: SecurityVerdict; assessment: CommandAssessment }> {
+export async function decideCommand(command: string, context: SecurityContext): Promise<{ verdict: SecurityVerdict; assessment: CommandAssessment; offered: string[] | undefined }> {
   const assessment = await assessCommand({ command, rules: context.rules, paths: context.paths });
   const verdict = verdictFor(assessment, context);
-  if (verdict.kind === "allow" || verdict.kind === "refuse") return { verdict, assessment };
-  return { verdict, assessment: { ...assessment, suggestion: await allowingSuggestion(command, assessment, context) } };
+  if (verdict.kind === "allow" || verdict.kind === "refuse") return { verdict, assessment, offered: undefined };
+  const offered = await allowingRules(command, assessment, context);
+  return { verdict, assessment: { ...assessment, suggestion: offered?.join(" and ") }, offered };
 }
 
 /**
- * The rule to offer as "always allow": the generalised one (`Bash(<program> <subcommand>:*)`)
- * when adding it really lets this command run without asking, else the exact command line
- * (`Bash(<command>)`, one line) when that does, else none (another program of the line, an ask
- * rule, a protected path: what no allow rule lifts). Offering a rule that would ask again the
- * next time makes "always" a lie.
+ * The rules to offer as "always allow", the first of these that really lets this command run
+ * without asking: the generalised rule of its first program (`Bash(<program> <subcommand>:*)`);
+ * one such rule for each of its programs (a compound line, `npm test && npm run lint`, so that
+ * the same line, or its parts in another order, runs the next time); the exact command line
+ * (`Bash(<command>)`, one line). None when no allow rule lifts the ask (an ask rule, a protected
+ * path): offering a rule that would ask again the next time makes "always" a lie.
  */
-async function allowingSuggestion(command: string, assessment: CommandAssessment, context: SecurityContext): Promise<string | undefined> {
+async function allowingRules(command: string, assessment: CommandAssessment, context: SecurityContext): Promise<string[] | undefined> {
   const exact = /[\r\n]/.test(command) ? undefined : `Bash(${command.trim()})`;
-  for (const candidate of [assessment.suggestion, exact]) {
-    if (candidate === undefined) continue;
-    let rules: PermissionRules;
+  const candidates = [assessment.suggestion === undefined ? [] : [assessment.suggestion], assessment.partRules.length > 1 ? assessment.partRules : [], exact === undefined ? [] : [exact]];
+  for (const candidate of candidates) {
+    if (candidate.length === 0) continue;
+    let rules = context.rules;
     try {
-      rules = context.rules.with(parseRule(candidate, "allow", "the rule offered"));
+      for (const text of candidate) rules = rules.with(parseRule(text, "allow", "the rule offered"));
     } catch (error) {
       if (error instanceof RuleSyntaxError) continue;
       throw error;

@@ -4,6 +4,7 @@
  * `RequestError` for what the client can correct.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { isAbsolute } from "node:path";
 import type { PermissionMode, TaskOptions } from "../sdk/options.js";
 import type { AskResponse } from "../task/contracts/messages.js";
 import { RequestError, type TaskRegistry } from "./task-registry.js";
@@ -116,6 +117,8 @@ export const apiRoutes: Route[] = [
 
 function taskOptionsOf(input: Record<string, unknown>): TaskOptions {
   const cwd = requiredText(input, "cwd");
+  // The server's own folder means nothing to a client: the folder is named in full.
+  if (!isAbsolute(cwd)) throw new RequestError(400, `cwd must be an absolute path (the folder to work in), not "${cwd}"`);
   const options: TaskOptions = { cwd };
   for (const key of ["provider", "model", "profile"] as const) {
     const value = optionalText(input, key);

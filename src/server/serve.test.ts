@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useCliFixture } from "../cli/test-support/cli-fixture.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
+import { copiedTasks } from "../store/test-support/copied-tasks.js";
 import { TaskStore } from "../store/task-store.js";
 import type { ServerEvent } from "./test-support/event-client.js";
 import { startServe, startTask } from "./test-support/serve-fixture.js";
@@ -99,6 +100,18 @@ describe("cairn serve: tasks over HTTP that many clients follow and steer", () =
     expect(again.ids()).toEqual(whole.ids().filter((id) => id > lastSeen));
     again.close();
     whole.close();
+  }, 60_000);
+
+  it("lists the newest tasks of a long history, as many as asked, newest first", async () => {
+    await copiedTasks(new TaskStore({ dataDir: cli.sandbox.dataDir }), 300);
+    const model = await cli.startServer(scenario);
+    const serve = await startServe(cli, model);
+    const client = serve.client();
+    const listed = (await client.call("GET", "/api/tasks?limit=2")).body["tasks"] as Array<{ taskId: string; running: boolean }>;
+    expect(listed.map((row) => row.taskId)).toEqual(["copy-00299", "copy-00298"]);
+    // Again once the index has been compacted (the first listing did that): the same rows, now from its end.
+    expect((await client.call("GET", "/api/tasks?limit=2")).body["tasks"]).toEqual(listed);
+    expect((await client.call("GET", "/api/tasks")).body["tasks"]).toHaveLength(200);
   }, 60_000);
 
   it("killed with kill -9 while a task waits, started again: the task is listed as stopped, its events replay with the same numbers, and it resumes to completion", async () => {

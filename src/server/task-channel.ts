@@ -152,9 +152,9 @@ class Subscriber {
       while (!this.#stopped && this.#queue.length > 0) {
         const event = this.#queue.shift()!;
         if (event.kind === "transient") this.sink.write(event.frame);
-        else if (event.kind === "sync") await this.#catchUp(Number.POSITIVE_INFINITY);
+        else if (event.kind === "sync") await this.#catchUp();
         else if (event.seq <= this.last) continue;
-        else if (event.seq > this.last + 1) await this.#catchUp(event.seq);
+        else if (event.seq > this.last + 1) await this.#catchUp();
         else this.#deliver(event.seq, event.frame);
       }
     } catch (error) {
@@ -166,14 +166,14 @@ class Subscriber {
   }
 
   /**
-   * Reads the log up to entry `until` (or its end), then brings the client to the present: what was
+   * Reads the log to its end (what it holds is at least everything published), then brings the client to the present: what was
    * queued meanwhile follows in order, except partial updates, which are older than the snapshot of
    * each open message that replaces them.
    */
-  async #catchUp(until: number): Promise<void> {
+  async #catchUp(): Promise<void> {
     const { entries } = await this.source.readAfter(this.last);
     for (const { seq, entry } of entries) {
-      if (seq > until || this.#stopped) break;
+      if (this.#stopped) break;
       this.#deliver(seq, durableFrame(entry, seq, this.source.taskId));
     }
     if (this.#stopped) return;

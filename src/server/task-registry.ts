@@ -9,7 +9,7 @@ import { taskTitle } from "../store/history-index.js";
 import { TaskStore } from "../store/task-store.js";
 import type { TaskSummary } from "../store/types.js";
 import type { AskResponse, UiMessage } from "../task/contracts/messages.js";
-import { countLogEntries } from "./log-positions.js";
+import { readLogAfter } from "./log-positions.js";
 import { ServerRun } from "./server-run.js";
 import { TaskChannel } from "./task-channel.js";
 
@@ -94,15 +94,16 @@ export class TaskRegistry {
     this.#channels.get(taskId)?.resync();
   }
 
-  /** The tasks, newest first. */
+  /** The newest `limit` tasks, newest first: read from the end of the history index (src/store/newest-rows.ts). */
   async list(limit: number): Promise<TaskRow[]> {
-    const rows = (await this.store.list()).reverse().slice(0, limit);
+    const { rows } = await this.store.listNewest({ limit });
     return rows.map((row) => this.#rowOf(row));
   }
 
   /** One task: its row, its messages in their final state and the number of the last log entry they include. */
   async detail(taskId: string): Promise<{ task: TaskRow; messages: UiMessage[]; seq: number }> {
-    const seq = countLogEntries(this.logPathOf(taskId));
+    // Counted before the messages are read: a client that follows from `seq` may see an entry twice (a final state again), never miss one.
+    const { end: seq } = await readLogAfter(this.logPathOf(taskId), Number.POSITIVE_INFINITY);
     const loaded = await this.store.load(taskId);
     const { meta, status, tokensIn, tokensOut, cost, updatedAt } = loaded;
     const row: TaskSummary = { taskId, title: taskTitle(meta.task), createdAt: meta.createdAt, updatedAt, workspace: meta.workspace, tokensIn, tokensOut, cost, status };

@@ -20,6 +20,7 @@ import { open, readFile, stat, type FileHandle } from "node:fs/promises";
 import { acquireTaskLock, TaskLockedError } from "./lock.js";
 import { isSummary } from "./history-index.js";
 import { writeFileAtomic } from "./atomic-file.js";
+import { writeJournalShape } from "./journal-shape.js";
 import type { TaskSummary } from "./types.js";
 
 export interface JournalRead {
@@ -31,7 +32,7 @@ export interface JournalRead {
 }
 
 /** Keeps `row` unless `rows` already has a newer one of the same task. */
-function keepNewest(rows: Map<string, TaskSummary>, row: TaskSummary): void {
+export function keepNewest(rows: Map<string, TaskSummary>, row: TaskSummary): void {
   const known = rows.get(row.taskId);
   if (known === undefined || row.updatedAt >= known.updatedAt) rows.set(row.taskId, row);
 }
@@ -131,7 +132,10 @@ export async function compactJournal(path: string, rows: Iterable<TaskSummary>, 
       for (const row of rows) keepNewest(merged, row);
       for (const taskId of drop) merged.delete(taskId);
       const sorted = [...merged.values()].sort((left, right) => left.createdAt - right.createdAt || left.taskId.localeCompare(right.taskId));
-      await writeFileAtomic(path, sorted.map((row) => `${JSON.stringify(row)}\n`).join(""));
+      const body = sorted.map((row) => `${JSON.stringify(row)}\n`).join("");
+      await writeFileAtomic(path, body);
+      // What listings of the newest tasks read from the end (journal-shape.ts).
+      await writeJournalShape(path, { ino: (await stat(path)).ino, bodyBytes: Buffer.byteLength(body, "utf8"), bodyRows: sorted.length });
       if (old !== undefined) {
         // Appended to the old file after it was read: carried over (their writers append again too).
         const tail = parseJournal((await readFrom(old, readUpTo)).toString("utf8"));

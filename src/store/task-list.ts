@@ -10,13 +10,17 @@
  * - rows of deleted folders are not listed.
  * When the journal is missing it is built from the logs (and from the index file
  * of earlier versions, for the rows that are not older than their log); when it
- * holds damaged lines, or far more records than tasks, it is written whole again.
+ * holds damaged lines, far more records than tasks, rows of deleted folders, or
+ * more appended rows than a listing of the newest tasks reads (newest-rows.ts),
+ * it is written whole again.
  */
 import { readdir, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { readLegacyHistoryIndex } from "./history-index.js";
 import { appendJournal, compactJournal, readJournal } from "./history-journal.js";
+import { readJournalShape } from "./journal-shape.js";
 import { isLockHeld } from "./lock.js";
+import { appendedBytesAtMost, byCreation, readNewestRows, type NewestQuery, type NewestRows } from "./newest-rows.js";
 import type { TaskSummary } from "./types.js";
 
 export interface TaskListSource {
@@ -93,7 +97,7 @@ export async function listTaskRows(source: TaskListSource): Promise<TaskSummary[
   // The index can always be rebuilt from the logs: failing to write it is never the caller's problem.
   try {
     const records = (journal?.records ?? 0) + written.length;
-    if (journal === undefined || journal.damaged > 0 || written.length > appendAtMost || records > 2 * rows.length + appendAtMost) {
+    if (journal === undefined || journal.damaged > 0 || written.length > appendAtMost || records > 2 * rows.length + appendAtMost || gone.size > 0 || !(await fitsNewestReads(source.journalPath))) {
       if ((await compactJournal(source.journalPath, written, gone)) && journal === undefined) await unlink(source.legacyIndexPath).catch(() => {});
     } else {
       await appendJournal(source.journalPath, written);
@@ -101,5 +105,36 @@ export async function listTaskRows(source: TaskListSource): Promise<TaskSummary[
   } catch {
     // A read-only data folder: listed all the same.
   }
-  return rows.sort((left, right) => left.createdAt - right.createdAt || left.taskId.localeCompare(right.taskId));
+  return rows.sort(byCreation);
+}
+
+/** Whether the journal's sorted body is described (journal-shape.ts) and little was appended after it. */
+async function fitsNewestReads(journalPath: string): Promise<boolean> {
+  const shape = readJournalShape(journalPath);
+  if (shape === undefined) return false;
+  const info = await stat(journalPath).catch(() => undefined);
+  return info !== undefined && info.ino === shape.ino && info.size >= shape.bodyBytes && info.size - shape.bodyBytes <= appendedBytesAtMost;
+}
+
+/**
+ * The newest rows (newest first) and how many tasks match in all: read from the
+ * journal's end (newest-rows.ts) when it can answer, else from the whole listing.
+ * A shown row that says "running" with no live lock holder is read from its log
+ * and written again, as the whole listing does.
+ */
+export async function listNewestRows(source: TaskListSource, query: NewestQuery): Promise<NewestRows> {
+  const newest = readNewestRows(source.journalPath, source.tasksDir, query);
+  if (newest === undefined) {
+    const all = (await listTaskRows(source)).filter((row) => query.workspace === undefined || row.workspace === query.workspace).reverse();
+    if (query.order === "updated") all.sort((left, right) => right.updatedAt - left.updatedAt || byCreation(right, left));
+    return { rows: all.slice(0, query.limit), total: all.length };
+  }
+  const healed: TaskSummary[] = [];
+  for (const [index, row] of newest.rows.entries()) {
+    if (row.status !== "running" || (await isLockHeld(join(source.tasksDir, row.taskId, "lock")))) continue;
+    newest.rows[index] = await afterDeath(source, row);
+    healed.push(newest.rows[index]);
+  }
+  await appendJournal(source.journalPath, healed).catch(() => {});
+  return newest;
 }

@@ -7,7 +7,8 @@ import { appendJournal } from "./history-journal.js";
 import { acquireTaskLock } from "./lock.js";
 import { readLog } from "./log-reader.js";
 import { TaskLogWriter, type TaskProgress } from "./log-writer.js";
-import { listTaskRows } from "./task-list.js";
+import { listNewestRows, listTaskRows, type TaskListSource } from "./task-list.js";
+import type { NewestQuery, NewestRows } from "./newest-rows.js";
 import { assertValidTaskId, createTaskId } from "./task-id.js";
 import type { ConversationPosition, LoadedTask, TaskMeta, TaskSummary } from "./types.js";
 
@@ -121,7 +122,21 @@ export class TaskStore {
    * running (task-list.ts). A missing or damaged index is rebuilt from the logs.
    */
   async list(): Promise<TaskSummary[]> {
-    return listTaskRows({
+    return listTaskRows(this.listSource());
+  }
+
+  /**
+   * The newest `limit` tasks, newest first (by start, or by last change with
+   * `order: "updated"`), of one workspace or all, and how many match in all. Read
+   * from the end of the history index, so its cost follows `limit`, not the number
+   * of tasks (newest-rows.ts); the same rows as `list()` would give.
+   */
+  async listNewest(query: NewestQuery): Promise<NewestRows> {
+    return listNewestRows(this.listSource(), query);
+  }
+
+  private listSource(): TaskListSource {
+    return {
       tasksDir: this.tasksDir,
       journalPath: this.indexPath,
       legacyIndexPath: join(this.dataDir, "history.json"),
@@ -130,7 +145,7 @@ export class TaskStore {
         const { status, tokensIn, tokensOut, cost, updatedAt } = loaded;
         return summaryOf(loaded.meta, { status, tokensIn, tokensOut, cost, updatedAt });
       },
-    });
+    };
   }
 
   /** Finds a task by its full id, its random tail, or a prefix that only one task has. */

@@ -62,8 +62,8 @@ export interface VerdictDetail {
   reason?: string;
   /** An ask that --yes does not answer: nobody answering means no. */
   explicit?: boolean;
-  /** For commands: a rule that would allow commands like this one. */
-  suggestion?: string;
+  /** The rules "always" saves: together they would allow calls like this one. */
+  suggestion?: string[];
 }
 
 /** `unsandboxed`: the user (or an Unsandboxed rule) approved running the command outside the sandbox. */
@@ -142,7 +142,7 @@ export class ApprovalPolicy {
 
   async verdict(request: ApprovalRequest): Promise<VerdictDetail> {
     let security: SecurityVerdict;
-    let suggestion: string | undefined;
+    let suggestion: string[] | undefined;
     let outside: PermissionRule[] | undefined;
     switch (request.kind) {
       case "read":
@@ -155,7 +155,7 @@ export class ApprovalPolicy {
         outside = ruled?.kind === "allowed" ? ruled.rules : undefined;
         const decided = await decideCommand(request.command, outside === undefined ? this.security : { ...this.security, sandbox: "off", sandboxUnavailable: false });
         security = decided.verdict;
-        suggestion = decided.assessment.suggestion;
+        suggestion = decided.offered;
         break;
       }
       case "mcp": {
@@ -171,7 +171,7 @@ export class ApprovalPolicy {
       case "custom":
         // Ruled by its name (`lookup_ticket`), which is also the rule "always" saves.
         security = ruleVerdict(this.security.rules.forTool(request.tool));
-        suggestion = request.tool;
+        suggestion = [request.tool];
         break;
     }
     const combined = this.combine(request, security);
@@ -241,7 +241,7 @@ export class ApprovalPolicy {
     if (shown.hidden.length > 0) card.hiddenCharacters = shown.hidden;
     if (detail.reason !== undefined) card.reason = detail.reason;
     if (detail.explicit === true) card.explicitApproval = true;
-    if (detail.suggestion !== undefined) card.suggestedRule = detail.suggestion;
+    if (detail.suggestion !== undefined) card.suggestedRule = detail.suggestion.join(" and ");
     if (detail.escalate !== undefined || detail.outside !== undefined) card.unsandboxed = true;
     // A PermissionRequest hook may answer this ask only where a PreToolUse allow could skip it.
     if (verdict === "ask") card.hookMayApprove = hookMayApprove;
@@ -263,11 +263,11 @@ export class ApprovalPolicy {
    * "Always" (chosen from a menu, typed as the answer at a headless prompt, or sent with a yes) saves the
    * offered rule, in the user's config or the project's; true when it did.
    */
-  private async answeredAlways(answer: AskResponse, suggestion: string | undefined, context: ToolCallContext): Promise<boolean> {
+  private async answeredAlways(answer: AskResponse, suggestion: string[] | undefined, context: ToolCallContext): Promise<boolean> {
     if (suggestion === undefined || answer.response === "no") return false;
     const where = (answer.response === "yes" ? answer.always : undefined) ?? alwaysAllowChoice(answer.text);
     if (where === undefined) return false;
-    await this.alwaysAllow(suggestion, where, context);
+    for (const rule of suggestion) await this.alwaysAllow(rule, where, context);
     return true;
   }
 
@@ -279,7 +279,8 @@ export class ApprovalPolicy {
   async escalateAfterFailure(options: { command: string; why: string; context: ToolCallContext; key: string }): Promise<{ rerun: true; reason: string } | { rerun: false; reason: string }> {
     const { command, why, context } = options;
     const ruled = unsandboxedByRules(command, this.security.rules);
-    const suggestion = unsandboxedSuggestion(command);
+    const suggested = unsandboxedSuggestion(command);
+    const suggestion = suggested === undefined ? undefined : [suggested];
     if (ruled.kind === "denied") return { rerun: false, reason: `the rule ${ruled.rule.text} (${ruled.rule.source}) keeps it in the sandbox` };
     if (ruled.kind === "allowed") return { rerun: true, reason: `${ruled.rules.map((rule) => rule.text).join(", ")} allows it to run outside the sandbox` };
     const meta: ToolMeta = {
@@ -289,14 +290,14 @@ export class ApprovalPolicy {
       explicitApproval: true,
       unsandboxed: true,
       reason: `it failed in the sandbox: ${why}`,
-      ...(suggestion === undefined ? {} : { suggestedRule: suggestion }),
+      ...(suggested === undefined ? {} : { suggestedRule: suggested }),
     } satisfies ToolMetaOf<"execute_command">;
     const shown = flagHidden(command).text;
     const question = `${shown}\n(It failed in the sandbox: ${escapeHidden(why).text}. Run it again outside the sandbox, with your full permissions?)${alwaysOffer(suggestion)}`;
     const answer = await context.ask("command", question, { meta });
-    if (await this.answeredAlways(answer, suggestion, context)) return { rerun: true, reason: `you allowed ${suggestion ?? ""} to run outside the sandbox from now on` };
+    if (await this.answeredAlways(answer, suggestion, context)) return { rerun: true, reason: `you allowed ${suggested ?? ""} to run outside the sandbox from now on` };
     if (answer.response === "yes") return { rerun: true, reason: "you approved running it outside the sandbox" };
-    const hint = suggestion === undefined ? "" : ` (an ${suggestion} rule in the user's settings would allow it)`;
+    const hint = suggested === undefined ? "" : ` (an ${suggested} rule in the user's settings would allow it)`;
     return { rerun: false, reason: `running it outside the sandbox needs the user's explicit approval, which it did not get${hint}` };
   }
 }
@@ -309,9 +310,9 @@ function ruleVerdict(found: { decision: "allow" | "ask" | "deny"; rule: { text: 
   return { kind: "allow", reason: `${why} allows it` };
 }
 
-/** How an ask offers its rule for "always". */
-function alwaysOffer(suggestion: string | undefined): string {
-  return suggestion === undefined ? "" : `\n(answer "always" to allow ${suggestion} from now on, saved in your config; "always project" saves it for this project)`;
+/** How an ask offers its rules for "always". */
+function alwaysOffer(suggestion: string[] | undefined): string {
+  return suggestion === undefined ? "" : `\n(answer "always" to allow ${suggestion.join(" and ")} from now on, saved in your config; "always project" saves it for this project)`;
 }
 
 export function refused(reason: string): ToolOutcome {
