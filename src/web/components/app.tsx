@@ -19,6 +19,8 @@ export function App() {
   useEffect(() => {
     const onHash = (): void => setRoute(routeOf(location.hash));
     window.addEventListener("hashchange", onHash);
+    // The address may have changed between the first render and now.
+    onHash();
     return () => window.removeEventListener("hashchange", onHash);
   }, []);
   const navigate = (hash: string): void => {
