@@ -1,0 +1,148 @@
+/**
+ * Draws a streaming message as markdown into one element, appending: lines
+ * that completed since the last update become elements once and are never
+ * touched again; only the unfinished last line (plain text) is rewritten. No
+ * HTML is parsed: text goes in as text, so the model cannot inject markup.
+ *
+ * Blocks go into chunks of about `chunkBlocks` each; a chunk no block can
+ * still grow into is closed, and the browser skips laying out and painting
+ * closed chunks that are off screen (`content-visibility: auto`), so a long
+ * answer does not cost every frame the layout of all of it.
+ *
+ * Lines are parsed and added for at most `frameBudgetMs` of script per frame;
+ * the rest wait for the next frames (the browser lays out and paints what was
+ * added in between), so a burst of text never holds the page for long. The
+ * unfinished last line shows once every line before it is drawn. A frame that
+ * adds lines says so (`md-grow`, bubbling) so the page can keep the end in view.
+ */
+import type { MarkdownLine, Span } from "../ui/tui/markdown.js";
+import { MarkdownStream } from "./markdown-stream.js";
+
+function spanElements(spans: readonly Span[]): Node[] {
+  return spans.map((span) => {
+    let node: Node = document.createTextNode(span.text);
+    const wrap = (tag: string): void => {
+      const element = document.createElement(tag);
+      element.append(node);
+      node = element;
+    };
+    if (span.code) wrap("code");
+    if (span.bold) wrap("strong");
+    if (span.italic) wrap("em");
+    if (span.link) wrap("u");
+    return node;
+  });
+}
+
+const chunkBlocks = 64;
+const frameBudgetMs = 5;
+const linesPerStep = 24;
+
+/** Sent (bubbling) from the writer's element after a frame added lines. */
+export const growEvent = "md-grow";
+
+export class MarkdownWriter {
+  private stream = new MarkdownStream();
+  private chunk: HTMLElement | undefined;
+  private blocks = 0;
+  private code: HTMLElement | undefined;
+  private paragraph: HTMLElement | undefined;
+  private list: HTMLElement | undefined;
+  private readonly tail: HTMLElement;
+  private frame: number | undefined;
+
+  constructor(private readonly root: HTMLElement) {
+    this.tail = document.createElement("div");
+    this.tail.className = "md-tail";
+    root.replaceChildren(this.tail);
+  }
+
+  update(text: string, final: boolean): void {
+    if (this.stream.update(text, final).reset) {
+      this.root.replaceChildren(this.tail);
+      this.code = this.paragraph = this.list = this.chunk = undefined;
+    }
+    // Drawn now when no frame is already on its way to do it.
+    if (this.frame === undefined) this.draw(false);
+  }
+
+  /** Stops drawing (the element left the page). */
+  dispose(): void {
+    if (this.frame !== undefined) cancelAnimationFrame(this.frame);
+    this.frame = undefined;
+  }
+
+  /** Adds lines for up to a frame's budget, then asks for the next frame if some are left. */
+  private draw(inFrame: boolean): void {
+    this.frame = undefined;
+    const start = performance.now();
+    let added = 0;
+    while (this.stream.pending > 0 && (added === 0 || performance.now() - start < frameBudgetMs)) {
+      for (const line of this.stream.take(linesPerStep)) this.add(line);
+      added += 1;
+    }
+    const tail = this.stream.pending === 0 ? this.stream.tail : { text: "", inCode: false };
+    if (this.tail.textContent !== tail.text) this.tail.textContent = tail.text;
+    this.tail.classList.toggle("md-code", tail.inCode);
+    // The page scrolls now (this event), so the frame lays the page out once, already scrolled.
+    if (inFrame && added > 0) this.root.dispatchEvent(new Event(growEvent, { bubbles: true }));
+    if (this.stream.pending > 0) this.frame = requestAnimationFrame(() => this.draw(true));
+  }
+
+  /** A new block, in the open chunk (a new one when it is full and nothing open could still grow). */
+  private block<E extends HTMLElement>(element: E): E {
+    if (this.chunk === undefined || (this.blocks >= chunkBlocks && this.code === undefined && this.list === undefined && this.paragraph === undefined)) {
+      this.chunk?.classList.add("md-done");
+      this.chunk = document.createElement("div");
+      this.chunk.className = "md-chunk";
+      this.blocks = 0;
+      this.root.insertBefore(this.chunk, this.tail);
+    }
+    this.blocks += 1;
+    this.chunk.append(element);
+    return element;
+  }
+
+  /** Appends one line: to the open code block, paragraph or list when it continues one. */
+  private add(line: MarkdownLine): void {
+    const append = <E extends HTMLElement>(element: E): E => this.block(element);
+    if (line.kind === "code") {
+      this.code ??= append(Object.assign(document.createElement("pre"), { className: "md-pre" }));
+      this.code.append(`${line.text}\n`);
+      return;
+    }
+    if (line.kind === "fence-open") {
+      this.paragraph = this.list = undefined;
+      this.code = append(Object.assign(document.createElement("pre"), { className: "md-pre" }));
+      if (line.language !== "") this.code.dataset["language"] = line.language;
+      return;
+    }
+    if (line.kind === "fence-close") {
+      this.code = undefined;
+      return;
+    }
+    if (line.kind === "paragraph") {
+      this.list = undefined;
+      if (this.paragraph === undefined) this.paragraph = append(document.createElement("p"));
+      else this.paragraph.append(document.createElement("br"));
+      this.paragraph.append(...spanElements(line.spans));
+      return;
+    }
+    this.paragraph = undefined;
+    if (line.kind === "list") {
+      this.list ??= append(Object.assign(document.createElement("div"), { className: "md-list" }));
+      const item = document.createElement("div");
+      item.className = "md-item";
+      item.style.paddingLeft = `${Math.min(line.indent, 12) * 0.5 + 1.2}em`;
+      item.dataset["bullet"] = line.bullet;
+      item.append(...spanElements(line.spans));
+      this.list.append(item);
+      return;
+    }
+    this.list = undefined;
+    if (line.kind === "blank") return;
+    if (line.kind === "rule") append(document.createElement("hr"));
+    else if (line.kind === "heading") append(document.createElement(`h${Math.min(line.level + 2, 6)}`)).append(...spanElements(line.spans));
+    else append(document.createElement("blockquote")).append(...spanElements(line.spans));
+  }
+}
