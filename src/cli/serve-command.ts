@@ -82,7 +82,9 @@ async function serve(flags: ServeFlags): Promise<number> {
   const { ensureDataFolder } = await import("../store/data-folder.js");
   await ensureDataFolder(dataDir);
   const registry = new TaskRegistry({ ...taskDefaults(flags), dataDir });
-  const token = process.env["CAIRN_SERVER_TOKEN"] || newToken();
+  const { environmentWithSecrets } = await import("../security/secret-environment.js");
+  // Read where the launcher put the secrets it took out of the environment: a fixed token keeps browsers' cookies valid across restarts.
+  const token = environmentWithSecrets()["CAIRN_SERVER_TOKEN"] || newToken();
   const fleet = flags.redis === undefined ? undefined : await openFleetView(flags.redis, flags.queue);
   const server = await startCairnServer({
     registry,

@@ -116,7 +116,10 @@ describe("cairn serve: tasks over HTTP that many clients follow and steer", () =
 
   it("killed with kill -9 while a task waits, started again: the task is listed as stopped, its events replay with the same numbers, and it resumes to completion", async () => {
     const model = await cli.startServer({ turns: [askColor, complete] });
+    // A fixed token: a browser's cookie stays good across the restart.
+    cli.sandbox.env["CAIRN_SERVER_TOKEN"] = "a-fixed-token-for-this-test-0123456789";
     const serve = await startServe(cli, model);
+    expect(serve.token).toBe("a-fixed-token-for-this-test-0123456789");
     const client = serve.client();
     const taskId = await startTask(client, cli.sandbox.workspace, "pick a color");
     const before = client.follow(taskId);
@@ -128,6 +131,8 @@ describe("cairn serve: tasks over HTTP that many clients follow and steer", () =
     const restarted = await startServe(cli, model);
     const after = restarted.client();
     expect((await after.call("GET", "/api/tasks")).body["tasks"]).toMatchObject([{ taskId, running: false, status: "aborted" }]);
+    expect(restarted.token).toBe(serve.token);
+    expect((await after.call("GET", `/api/tasks/${taskId}`)).body["task"]).toMatchObject({ taskId, running: false, status: "aborted" });
     const replay = after.follow(taskId);
     await replay.next((event) => event.data["type"] === "state");
     expect(replay.events.filter((event) => event.id !== undefined).map((event) => [event.id, event.data["id"]])).toEqual(seenBefore);

@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import type { TaskOptions } from "../sdk/options.js";
-import { TaskLockedError } from "../store/lock.js";
+import { isLockHeld, TaskLockedError } from "../store/lock.js";
 import { taskTitle } from "../store/history-index.js";
 import { TaskStore } from "../store/task-store.js";
 import type { TaskSummary } from "../store/types.js";
@@ -97,7 +97,7 @@ export class TaskRegistry {
   /** The newest `limit` tasks, newest first: read from the end of the history index (src/store/newest-rows.ts). */
   async list(limit: number): Promise<TaskRow[]> {
     const { rows } = await this.store.listNewest({ limit });
-    return rows.map((row) => this.#rowOf(row));
+    return Promise.all(rows.map((row) => this.#rowOf(row)));
   }
 
   /** One task: its row, its messages in their final state and the number of the last log entry they include. */
@@ -107,7 +107,7 @@ export class TaskRegistry {
     const loaded = await this.store.load(taskId);
     const { meta, status, tokensIn, tokensOut, cost, updatedAt } = loaded;
     const row: TaskSummary = { taskId, title: taskTitle(meta.task), createdAt: meta.createdAt, updatedAt, workspace: meta.workspace, tokensIn, tokensOut, cost, status };
-    return { task: this.#rowOf(row), messages: loaded.uiMessages, seq };
+    return { task: await this.#rowOf(row), messages: loaded.uiMessages, seq };
   }
 
   logPathOf(taskId: string): string {
@@ -146,8 +146,12 @@ export class TaskRegistry {
     return { v: 2, type: "state", taskId, running: run !== undefined, openAsk: openAsks[0] ?? null, openAsks };
   }
 
-  #rowOf(row: TaskSummary): TaskRow {
+  async #rowOf(row: TaskSummary): Promise<TaskRow> {
     const run = this.runOf(row.taskId);
-    return { ...row, ...(run === undefined ? {} : { status: "running" as const }), running: run !== undefined, openAsk: run?.openAsks()[0] ?? null };
+    const openAsk = run?.openAsks()[0] ?? null;
+    if (run !== undefined) return { ...row, status: "running", running: true, openAsk };
+    // A log that says running with nobody holding its lock: the process that ran it died (this server, killed, or a terminal).
+    const died = row.status === "running" && !(await isLockHeld(join(this.store.taskDir(row.taskId), "lock")));
+    return { ...row, ...(died ? { status: "aborted" as const } : {}), running: false, openAsk };
   }
 }

@@ -23,7 +23,7 @@ export async function startServe(cli: CliFixture, model: ScriptedServer, extra: 
     await run.exit;
   });
   await run.waitForOutput(/token=\w+/);
-  const [, url, token] = /(https?:\/\/\S+)\/\?token=(\w+)/.exec(run.stdout) ?? [];
+  const [, url, token] = /(https?:\/\/\S+)\/\?token=(\S+)/.exec(run.stdout) ?? [];
   if (url === undefined || token === undefined) throw new Error(`no URL in: ${run.stdout}`);
   return { run, url, token, client: (name = "test") => apiClient(url, token, name) };
 }
