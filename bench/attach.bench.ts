@@ -15,38 +15,16 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { startScriptedServer, type ScriptedServer } from "../src/llm/scripted/server.js";
 import { startTmux, tmuxAvailable, type TmuxSession } from "../src/ui/tui/test-support/tmux.js";
+import { markdownAnswer, scriptedModelArgs } from "./serve-inputs.js";
 import { median } from "./process-timing.js";
 import { procCpu } from "./stream/measure-process.js";
 import { processWithTag } from "./tui/turns-in-terminal.js";
 
 const bin = process.env["CAIRN_BENCH_BIN"] ?? fileURLToPath(new URL("../bin/cairn", import.meta.url));
 const repetitions = Number(process.env["BENCH_REPETITIONS"] ?? 3);
-const mebibyte = 1024 * 1024;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-function answer(): string {
-  const lines: string[] = [];
-  for (let index = 0, length = 0; length < mebibyte; index += 1) {
-    const line = index % 40 === 0 ? "```ts\nconst value = compute(input);\n```\n" : `Line ${index}: the quick brown fox jumps over the lazy dog, then checks the **build** again.\n`;
-    lines.push(line);
-    length += line.length;
-  }
-  return `${lines.join("")}\n<attempt_completion>\n<result>\ndone\n</result>\n</attempt_completion>`;
-}
-
-const modelArgs = (server: ScriptedServer): string[] => [
-  "--provider",
-  "anthropic",
-  "--base-url",
-  server.url,
-  "--api-key",
-  "bench-key-not-secret",
-  "--model",
-  "claude-sonnet-5-5",
-  "--tool-protocol",
-  "xml",
-  "--no-checkpoints",
-];
+const modelArgs = scriptedModelArgs;
 
 async function waitForScreen(session: TmuxSession, pattern: RegExp, timeoutMs: number): Promise<void> {
   const deadline = performance.now() + timeoutMs;
@@ -112,7 +90,7 @@ if (!tmuxAvailable()) {
   console.log("attach: tmux is not installed; skipped");
 } else {
   const root = await mkdtemp(join(tmpdir(), "cairn-bench-attach-"));
-  const turn = { text: answer(), chunkSize: 16, delayMs: 0 };
+  const turn = { text: markdownAnswer(), chunkSize: 16, delayMs: 0 };
   const server = await startScriptedServer({ scenario: { turns: Array.from({ length: repetitions * 2 }, () => turn) } });
   const samples: Record<"local" | "attach", number[]> = { local: [], attach: [] };
   try {

@@ -13,35 +13,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startScriptedServer, type ScriptedServer } from "../src/llm/scripted/server.js";
+import { markdownAnswer, scriptedModelArgs } from "./serve-inputs.js";
 import { cpuOf, median, timeProcess } from "./process-timing.js";
 
 const bin = process.env["CAIRN_BENCH_BIN"] ?? fileURLToPath(new URL("../bin/cairn", import.meta.url));
 const repetitions = Number(process.env["BENCH_REPETITIONS"] ?? 3);
 const mebibyte = 1024 * 1024;
 
-function answer(): string {
-  const lines: string[] = [];
-  for (let index = 0, length = 0; length < mebibyte; index += 1) {
-    const line = index % 40 === 0 ? "```ts\nconst value = compute(input);\n```\n" : `Line ${index}: the quick brown fox jumps over the lazy dog, then checks the **build** again.\n`;
-    lines.push(line);
-    length += line.length;
-  }
-  return `${lines.join("")}\n<attempt_completion>\n<result>\ndone\n</result>\n</attempt_completion>`;
-}
-
-const modelArgs = (server: ScriptedServer): string[] => [
-  "--provider",
-  "anthropic",
-  "--base-url",
-  server.url,
-  "--api-key",
-  "bench-key-not-secret",
-  "--model",
-  "claude-sonnet-5-5",
-  "--tool-protocol",
-  "xml",
-  "--no-checkpoints",
-];
+const modelArgs = scriptedModelArgs;
 
 /** Follows a task's events until its result; resolves with the bytes received. */
 function follow(url: string, token: string, taskId: string): Promise<number> {
@@ -92,7 +71,7 @@ async function serveOnce(server: ScriptedServer, env: NodeJS.ProcessEnv, cwd: st
 const root = await mkdtemp(join(tmpdir(), "cairn-bench-serve-"));
 const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_HOME: join(root, "data"), XDG_CONFIG_HOME: join(root, "config"), NO_COLOR: "1" };
 for (const name of Object.keys(env)) if (name.endsWith("_API_KEY") || name.startsWith("CAIRN_SERVER")) delete env[name];
-const turn = { text: answer(), chunkSize: 16, delayMs: 0 };
+const turn = { text: markdownAnswer(), chunkSize: 16, delayMs: 0 };
 const server = await startScriptedServer({ scenario: { turns: Array.from({ length: repetitions * 3 }, () => turn) } });
 const samples: Record<"run" | "one" | "ten", number[]> = { run: [], one: [], ten: [] };
 let failures = 0;
