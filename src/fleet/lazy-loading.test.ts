@@ -19,7 +19,8 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), "cairn-lazy-"));
 });
 afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
+  // A terminal's cairn may still be saving its code cache in the data folder after tmux closed it (SIGHUP).
+  await rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 });
 
 function loaded(args: string[], name: string): { status: number | null; modules: Promise<string> } {
