@@ -37,11 +37,11 @@ async function listMessages(dataDir: string, taskId: string, command: string): P
 }
 
 /** What a rewind did, as the user reads it. */
-export function describeRewind(taskId: string, outcome: RewindOutcome): string[] {
+export function describeRewind(taskId: string, outcome: RewindOutcome, undo = (hash: string) => `cairn restore ${taskId} ${hash} --files`): string[] {
   const lines: string[] = [];
   if (outcome.files !== undefined) {
     const { restored, removed, undoHash, checkpoint } = outcome.files;
-    lines.push(`Files restored to checkpoint ${checkpoint.slice(0, 12)}: ${restored.length} written back, ${removed.length} removed. To undo: cairn restore ${taskId} ${undoHash.slice(0, 12)} --files`);
+    lines.push(`Files restored to checkpoint ${checkpoint.slice(0, 12)}: ${restored.length} written back, ${removed.length} removed. To undo: ${undo(undoHash.slice(0, 12))}`);
   }
   if (outcome.conversation !== undefined) {
     lines.push(

@@ -39,17 +39,29 @@ export function userMessageNumbered(messages: readonly UiMessage[], number: numb
   throw new Error(`task ${taskId} has no message ${number} of yours: ${range}. List them with \`cairn rewind ${taskId}\`.`);
 }
 
-/** The API conversation as it stood just before the UI message `messageId` first appeared in the log at `logPath`. */
+/**
+ * The API conversation as it stood just before the UI message `messageId` first appeared in the log at
+ * `logPath`. A message that answers a question of the model's comes while the model's turn is still open
+ * (its answer is recorded once its tools are done): that turn is part of what came before.
+ */
 export async function apiHistoryBefore(logPath: string, messageId: string): Promise<Message[]> {
   const text = await readFile(logPath, "utf8");
   const replay = new LogReplay();
+  let found = false;
   for (const line of text.split("\n")) {
     const entry = parseLogLine(line);
     if (entry === undefined) continue;
-    if (entry.kind === "ui" && entry.message.id === messageId) return replay.apiHistory.slice();
-    replay.apply(entry);
+    if (!found) {
+      if (entry.kind === "ui" && entry.message.id === messageId) found = true;
+      else replay.apply(entry);
+      continue;
+    }
+    if (entry.kind === "ui" || entry.kind === "status") continue;
+    if (entry.kind === "api" && entry.message.role === "assistant") replay.apply(entry);
+    break;
   }
-  throw new Error(`message ${messageId} is not in the task's log ${logPath}`);
+  if (!found) throw new Error(`message ${messageId} is not in the task's log ${logPath}`);
+  return replay.apiHistory.slice();
 }
 
 /** One line per message, for a list to choose from: `  3  12:04  fix the failing test`. */
