@@ -30,6 +30,8 @@ export class InteractiveController implements TuiController {
   private resumeTaskId: string | undefined;
   /** Every task this UI has shown, newest last: `/restore` reaches their checkpoints. */
   readonly knownTaskIds: string[] = [];
+  /** Calls the user back (src/ui/tui/notifications.ts); set by the terminal UI. */
+  attention: TuiController["attention"];
   /** What each `/undo` took back, so the next one goes further back (src/cli/undo-command.ts). */
   readonly undoPoints: UndoPoint[] = [];
   private notices = 0;

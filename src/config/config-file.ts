@@ -68,6 +68,7 @@ export const configFileSchema = z.strictObject({
   parallelTools: z.boolean().optional(),
   keepBackgroundProcesses: z.boolean().optional(),
   checkpoints: z.boolean().optional(),
+  notifications: z.strictObject({ channel: z.enum(["auto", "terminal", "osc9", "osc777", "bell", "notify-send", "off"]).optional(), afterSeconds: z.number().min(0).max(3600).optional() }).optional(),
   allowOutsideWrites: z.boolean().optional(),
   dataDir: z.string().min(1).optional(),
   askTimeoutMs: milliseconds.optional(),

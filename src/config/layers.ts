@@ -40,6 +40,8 @@ export function configFileLayer(layer: Layer, config: ConfigFile, file: string):
   set(layer, "parallelTools", config.parallelTools);
   set(layer, "keepBackgroundProcesses", config.keepBackgroundProcesses);
   set(layer, "checkpoints", config.checkpoints);
+  set(layer, "notifications.channel", config.notifications?.channel);
+  set(layer, "notifications.afterSeconds", config.notifications?.afterSeconds);
   set(layer, "allowOutsideWrites", config.allowOutsideWrites);
   set(layer, "dataDir", config.dataDir === undefined ? undefined : expandPath(config.dataDir, base));
   set(layer, "askTimeoutMs", config.askTimeoutMs);

@@ -90,6 +90,9 @@ export type SettingsFileKind = "managed" | "claude-local" | "claude-project" | "
 /** Whose a settings file is: an administrator's, the project's (trusted or not), or the user's own. */
 export type SettingsScope = "managed" | "project" | "user";
 
+/** Where a notification goes: picked from the terminal (`auto`), a terminal escape sequence, the bell, the desktop's `notify-send`, or nowhere. */
+export type NotificationChannel = "auto" | "terminal" | "osc9" | "osc777" | "bell" | "notify-send" | "off";
+
 /** Claude Code's `statusLine`: a command whose output the UI shows as its status line. */
 export interface StatusLineSetting {
   type: "command";
@@ -148,6 +151,8 @@ export interface ResolvedSettings {
   allowOutsideWrites: boolean;
   /** Checkpoints of the workspace (`checkpoints: false`, `--no-checkpoints` turn them off). */
   checkpoints: boolean;
+  /** How the terminal UI calls the user back when a task needs an answer or ends (docs/tui.md). */
+  notifications: { channel: NotificationChannel; afterSeconds: number };
   maxMistakes: number;
   dataDir: string;
   /** Undefined: wait as long as stdin is open. */

@@ -30,6 +30,8 @@ export interface TuiStatus {
 }
 
 export interface TuiController {
+  /** Calls the user back when the UI needs them (notifications.ts); told of every key and of the terminal's focus. */
+  attention?: { focus(focused: boolean): void; settle(): void } | undefined;
   /** Enter with no ask open: a new task, or feedback after completion. */
   submit(text: string): void;
   /** Esc or the first Ctrl+C: aborts the current step; the task stays resumable. */

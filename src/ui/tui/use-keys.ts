@@ -308,6 +308,11 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
       pasting.current = false;
       return;
     }
+    if (event.kind === "key" && (event.name === "focusIn" || event.name === "focusOut")) {
+      controller.attention?.focus(event.name === "focusIn");
+      return;
+    }
+    controller.attention?.settle();
     if (event.kind === "ctrl" && event.letter === "c") {
       if (exitArmed) {
         controller.exit();
