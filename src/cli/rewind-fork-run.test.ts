@@ -101,7 +101,7 @@ describe("rewind and fork a task (real CLI, real checkpoints, real git)", () => 
     expect((await run(["show", taskId])).stdout).toContain(`Forks: ${outcome.taskId}`);
   }, 60_000);
 
-  it("a rewind after a compaction gives the model the conversation as it was before the message, not the summary", async () => {
+  it("a rewind after a compaction gives the model the conversation as it was before the message, not the summary; a fork of it goes on with another provider", async () => {
     const taskId = await twoMessageTask();
     const store = new TaskStore({ dataDir: cli.sandbox.dataDir });
     const before = (await store.load(taskId)).apiHistory;
@@ -120,5 +120,14 @@ describe("rewind and fork a task (real CLI, real checkpoints, real git)", () => 
 
     const forked = JSON.parse((await run(["fork", taskId, "--json"])).stdout) as { taskId: string };
     expect((await store.load(forked.taskId)).apiHistory).toEqual(rewound);
+
+    // The fork goes on with another provider: the conversation crosses in OpenAI's format.
+    const openai = await cli.startServer({ turns: [complete("on OpenAI now")] });
+    await run(["resume", "--json", "--yes", "--provider", "openai", "--base-url", `${openai.url}/v1`, "--api-key", "test-key", forked.taskId, "go on"]);
+    const sent = (openai.requests[0]?.body as { messages: Array<{ role: string; content: unknown }> }).messages;
+    expect(sent[0]?.role).toBe("system");
+    expect(JSON.stringify(sent)).toContain("make a.txt");
+    expect(JSON.stringify(sent)).toContain("go on");
+    expect((await store.load(forked.taskId)).status).toBe("completed");
   }, 60_000);
 });
