@@ -41,6 +41,8 @@ export type ToolCardMeta = {
   hookMayApprove?: boolean;
   /** The command runs (or would run, once approved) outside the sandbox. */
   unsandboxed?: true;
+  /** Auto mode judged this call (src/tools/auto-mode): its decision, one-line reason and cost; `failed` when the judge could not decide (fails closed). */
+  autoMode?: { decision: "allow" | "ask" | "deny"; reason: string; failed?: true; model: string; tokensIn: number; tokensOut: number; cost: number; durationMs: number };
   /** A PreToolUse hook blocked the call before it ran: the hook's reason (src/hooks/tool-hooks.ts). */
   blocked?: string;
   /**
