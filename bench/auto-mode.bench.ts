@@ -27,7 +27,13 @@ const server = await startScriptedServer({ scenario: { turns: [], routes: [{ bod
 const file = Array.from({ length: 80 }, (_, line) => `export function helper${line}(value: number): number { return value * ${line}; }`).join("\n");
 const history: Message[] = [{ role: "user", content: [{ type: "text", text: "<task>\nrename helper3 to triple everywhere in src/\n</task>" }] }];
 for (let round = 0; round < 12; round++) {
-  history.push({ role: "assistant", content: [{ type: "text", text: `Reading file ${round}.` }, { type: "tool_use", id: `call-${round}`, name: "read_file", input: { path: `src/file-${round}.ts` } }] });
+  history.push({
+    role: "assistant",
+    content: [
+      { type: "text", text: `Reading file ${round}.` },
+      { type: "tool_use", id: `call-${round}`, name: "read_file", input: { path: `src/file-${round}.ts` } },
+    ],
+  });
   history.push({ role: "user", content: [{ type: "tool_result", toolUseId: `call-${round}`, content: file }] });
 }
 const diff = Array.from({ length: 40 }, (_, line) => `-  helper3(${line})\n+  triple(${line})`).join("\n");
@@ -59,7 +65,15 @@ const base = { wall: [] as number[], cpu: [] as number[] };
 const auto = { wall: [] as number[], cpu: [] as number[] };
 for (let repetition = 0; repetition < repetitions; repetition++) {
   const first = repetition % 2 === 0;
-  for (const [policy, samples] of first ? ([[withoutJudge, base], [withJudge, auto]] as const) : ([[withJudge, auto], [withoutJudge, base]] as const)) {
+  for (const [policy, samples] of first
+    ? ([
+        [withoutJudge, base],
+        [withJudge, auto],
+      ] as const)
+    : ([
+        [withJudge, auto],
+        [withoutJudge, base],
+      ] as const)) {
     const sample = await once(policy);
     samples.wall.push(sample.wall);
     samples.cpu.push(sample.cpu);
