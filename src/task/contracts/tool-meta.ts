@@ -26,9 +26,11 @@ export type SubagentReportMeta = {
  * What the approval policy (src/tools/approval.ts) adds to a card when the call
  * becomes final, and what the Task adds when the tool failed (#11).
  */
+export type ApprovalVerdictName = "auto" | "ask" | "refuse";
+
 export type ToolCardMeta = {
   /** A `say` with `"ask"` is followed by an `ask` that repeats it. */
-  approval?: "auto" | "ask" | "refuse";
+  approval?: ApprovalVerdictName;
   /** Hidden characters found in what is shown (as `U+XXXX`). */
   hiddenCharacters?: string[];
   /** Why the security layer decided as it did. */

@@ -8,6 +8,7 @@
 import type { ToolCardMeta, ToolMeta } from "../../task/contracts/tool-meta.js";
 import type { ApprovalVerdict } from "../approval.js";
 import type { ActionJudge, Judgement } from "./judge-contract.js";
+import { autoModeLine } from "../../task/contracts/auto-mode-line.js";
 
 export interface JudgedVerdict {
   verdict: ApprovalVerdict;
@@ -20,16 +21,11 @@ export async function judgeAsk(options: { judge: ActionJudge; text: string; meta
   const { judge, meta } = options;
   const diff = "diff" in meta && typeof meta.diff === "string" ? meta.diff : undefined;
   const judgement = await judge.judge({ tool: meta.tool, text: options.text, ...(diff === undefined ? {} : { diff }), ...(options.reason === undefined ? {} : { reason: options.reason }) }, options.signal);
-  return { verdict: verdictOf(judgement, judge.headless), line: lineOf(judgement, judge.headless), card: judgement };
+  const verdict = verdictOf(judgement, judge.headless);
+  return { verdict, line: autoModeLine(judgement, verdict), card: judgement };
 }
 
 function verdictOf(judgement: Judgement, headless: boolean): ApprovalVerdict {
   if (judgement.failed === true) return headless ? "refuse" : "ask";
   return judgement.decision === "allow" ? "auto" : judgement.decision === "deny" ? "refuse" : "ask";
-}
-
-function lineOf(judgement: Judgement, headless: boolean): string {
-  if (judgement.failed === true) return `${judgement.reason}; ${headless ? "refused, since nobody can answer here" : "asking you instead"}`;
-  const verb = judgement.decision === "allow" ? "allowed it" : judgement.decision === "deny" ? "refused it" : "asks you";
-  return `auto mode ${verb}: ${judgement.reason}`;
 }
