@@ -64,6 +64,16 @@ describe("auto mode: a model judges what would be asked", () => {
     expect(show.stdout).toMatch(/"decision": ?"allow"/);
   });
 
+  it("the judge's requests carry no known secret: they are redacted like every other request", async () => {
+    const secret = "s3cr3t-deploy-value-0123456789";
+    fixture.sandbox.env["DEPLOY_TOKEN"] = secret;
+    const run = await runAuto({ turns: [write("deploy.txt", `token=${secret}`), done], judgeTurns: [judge("deny", "a secret in a file")] });
+    const body = JSON.stringify(run.judgeRequests[0]?.body);
+    expect(body).toContain("deploy.txt");
+    expect(body).not.toContain(secret);
+    expect(body).toContain("[REDACTED]");
+  });
+
   it("the judge's ask is a real ask: headless with --on-ask deny it is refused and nothing is written", async () => {
     const run = await runAuto({ turns: [write("out.txt"), done], judgeTurns: [judge("ask", "the user should confirm this file")] });
     expect(run.result.status).toBe(0);
