@@ -55,6 +55,8 @@ export interface Session {
   subagentTotals(): { count: number; tokensIn: number; tokensOut: number; cost: number };
   /** What auto mode's judge decided and spent in this run; undefined when auto mode is off. */
   autoModeTotals(): JudgeTotals | undefined;
+  /** Turns auto mode's judge on or off (Tab in the terminal UI); false when the session has none. */
+  setAutoMode(active: boolean): boolean;
   /** Runs the task: starts it, or continues a resumed one. */
   run(): Promise<TaskResult>;
   /** Stops MCP servers and releases the task's lock, after the task ended. */
@@ -371,6 +373,11 @@ async function buildSession(parts: {
     budgetLeft: () => security.budget?.remaining(addUsage(created.usage.totals(), subagents.factory.childrenSpent())) ?? "",
     subagentTotals: () => subagents.factory.subagentTotals(),
     autoModeTotals: () => judge?.totals(),
+    setAutoMode: (active) => {
+      if (judge === undefined) return false;
+      judge.active = active;
+      return true;
+    },
     run: async () => {
       // Notices that came while the session was built (an MCP server that failed at once), now that the host listens.
       current.started = true;

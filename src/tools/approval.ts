@@ -244,7 +244,7 @@ export class ApprovalPolicy {
     // Auto mode judges only what a hook's allow could have lifted: never an explicit ask, a path outside the workspace or an escalation.
     const { judge } = this.options;
     const judged =
-      judge !== undefined && hooked === "ask" && hookMayApprove && detail.explicit !== true
+      judge?.active === true && hooked === "ask" && hookMayApprove && detail.explicit !== true
         ? await judgeAsk({ judge, text: shown.text, meta: presentation.meta, reason: detail.reason, signal: context.signal })
         : undefined;
     const verdict = judged?.verdict ?? hooked;

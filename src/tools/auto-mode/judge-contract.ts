@@ -45,6 +45,8 @@ export interface JudgeTotals {
 }
 
 export interface ActionJudge {
+  /** Whether it judges now (Tab in the terminal UI turns auto mode off and on); off, asks are asked. */
+  active: boolean;
   /** Nobody can answer an ask (cairn run, the fleet): a failed judgement denies instead of asking. */
   readonly headless: boolean;
   /** Never throws: a failure is a `failed` judgement. */

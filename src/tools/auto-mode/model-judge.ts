@@ -24,6 +24,7 @@ const emptyTotals: JudgeTotals = { judged: 0, allowed: 0, asked: 0, denied: 0, f
 
 export class ModelJudge implements ActionJudge {
   readonly headless: boolean;
+  active = true;
   private spent: JudgeTotals = { ...emptyTotals };
 
   constructor(private readonly options: ModelJudgeOptions) {
