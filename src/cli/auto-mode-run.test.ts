@@ -45,7 +45,7 @@ const exists = async (path: string): Promise<boolean> =>
     () => false,
   );
 
-describe("auto mode: a model judges what would be asked", () => {
+describe("auto mode: a model judges what would be asked", { timeout: 90_000 }, () => {
   it("an edit the judge allows is written without an ask; the card and the log say why, and the judge's spending is its own line", async () => {
     const run = await runAuto({ turns: [write("out.txt"), done], judgeTurns: [judge("allow", "writing the requested file")] });
     expect(run.result.status).toBe(0);

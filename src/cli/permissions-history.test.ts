@@ -44,7 +44,7 @@ async function history(): Promise<void> {
 const userConfig = (): string => join(fixture.sandbox.configDir, "cairn", "config.json");
 
 describe("cairn permissions suggest: rules learned from what you approved by hand", () => {
-  it("proposes the narrowest rule the history supports, with the asks it saves and what you refused that it would allow; writes only with a yes", async () => {
+  it("proposes the narrowest rule the history supports, with the asks it saves and what you refused that it would allow; writes only with a yes", { timeout: 180_000 }, async () => {
     await history();
     const before = await readFile(userConfig(), "utf8");
     const shown = await fixture.run(["permissions", "suggest"]);
@@ -70,7 +70,7 @@ describe("cairn permissions suggest: rules learned from what you approved by han
     expect((await fixture.run(["permissions", "suggest"])).stdout).toContain("no rule would have saved enough asks");
   });
 
-  it("names every action a broad rule would have allowed that you refused", async () => {
+  it("names every action a broad rule would have allowed that you refused", { timeout: 180_000 }, async () => {
     await history();
     const shown = await fixture.run(["permissions", "suggest", "--json", "--min", "1"]);
     const parsed = JSON.parse(shown.stdout) as { suggestions: Array<{ rule: string; refusedButAllowed: Array<{ text: string }> }> };
@@ -84,7 +84,7 @@ describe("cairn permissions suggest: rules learned from what you approved by han
 });
 
 describe("cairn permissions replay: what a rule set would have done", () => {
-  it("shows each past action's decision under the rules beside what happened, and the differences", async () => {
+  it("shows each past action's decision under the rules beside what happened, and the differences", { timeout: 180_000 }, async () => {
     await history();
     await writeFile(join(fixture.sandbox.workspace, "policy.json"), JSON.stringify({ permissions: { allow: ["Bash(npm test:*)"], deny: ["Bash(git push:*)"] } }));
     const replay = await fixture.run(["permissions", "replay", "--rules", "policy.json"]);
