@@ -79,6 +79,9 @@ function defaultsLayer(): Layer {
     "timeouts.mcpWaitMs": 10_000,
     "retry.delaysMs": [2000, 4000, 8000],
     "subagents.maxParallel": 3,
+    "autoMode.enabled": false,
+    "autoMode.maxTokens": 200_000,
+    "autoMode.timeoutMs": 20_000,
   };
   for (const [key, value] of Object.entries(defaultContextSettings)) values[`context.${key}`] = value;
   for (const key of autoApproveKeys) values[`autoApprove.${key}`] = defaultAutoApprove[key];
@@ -291,6 +294,13 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     askTimeoutMs,
     onAsk: value<OnAskPolicy>("onAsk"),
     autoApprove,
+    autoMode: {
+      enabled: value<boolean>("autoMode.enabled"),
+      model: optional<string>("autoMode.model"),
+      maxTokens: value<number>("autoMode.maxTokens"),
+      maxCost: optional<number>("autoMode.maxCost"),
+      timeoutMs: value<number>("autoMode.timeoutMs"),
+    },
     models: resolveModels({ ...bookkeeping, files }),
     hooks: record<HookSetting>("hooks."),
     mcpWaitMs: value<number>("timeouts.mcpWaitMs"),

@@ -49,6 +49,22 @@ export interface CliFlags {
   maxToolCalls?: string | number | undefined;
   /** False with `--no-checkpoints` (commander sets true when the switch is absent). */
   checkpoints?: boolean | undefined;
+  /** `default`, `acceptEdits`, `plan`, `auto` or `bypassPermissions` (as `--yes`). */
+  permissionMode?: string | undefined;
+  /** Auto mode's judge model. */
+  judgeModel?: string | undefined;
+}
+
+/** Auto mode (docs/security.md): a model judges each action that would be asked. */
+export interface AutoModeSettings {
+  enabled: boolean;
+  /** Undefined: a small, cheap model of the provider in use (src/tools/auto-mode/judge-model.ts). */
+  model: string | undefined;
+  /** The judge's own budget for one run: tokens in and out, and US dollars. */
+  maxTokens: number;
+  maxCost: number | undefined;
+  /** Longest wait for one judgement. */
+  timeoutMs: number;
 }
 
 /** `true` means "run without asking": the tools' own approval settings. */
@@ -159,6 +175,8 @@ export interface ResolvedSettings {
   askTimeoutMs: number | undefined;
   onAsk: OnAskPolicy;
   autoApprove: AutoApproveSettings;
+  /** Absent in settings built by hand (tests): auto mode off. */
+  autoMode?: AutoModeSettings;
   models: Record<string, ModelOverride>;
   /** Hook event (e.g. `TaskStart`) to the shell command it runs, or Claude Code's matcher groups (src/hooks). */
   hooks: Record<string, HookSetting>;

@@ -9,6 +9,8 @@ export type TuiMode = "plan" | "act";
 export interface TuiStatus {
   model: string;
   mode: TuiMode;
+  /** Auto mode: a model judges what would be asked (shown as `ACT · AUTO`). */
+  autoMode?: boolean;
   /** Tokens in the current context (last request's input plus output). */
   tokensUsed: number;
   contextWindow: number;
