@@ -28,8 +28,21 @@ export interface RunSummary {
   refused: number;
   /** The subagents' part of the totals, when the task had any. */
   subagents?: SubagentSummary;
+  /** The background processes the run started (#31), and how each ended; present when there were any. */
+  processes?: ProcessSummary[];
   durationMs: number;
   error?: string;
+}
+
+/** One background process in a run's summary. */
+export interface ProcessSummary {
+  id: string;
+  command: string;
+  state: "exited" | "stopped";
+  exitCode: number | null;
+  durationMs: number;
+  /** It still ran when the task ended, and was ended then. */
+  endedAtExit: boolean;
 }
 
 /** The exit status of a task's outcome: 0 completed, 1 failed, 3 stopped by a budget (#14), 130 interrupted. */

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { ResolvedSettings } from "../config/index.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import type { ImageContent, Provider } from "../llm/types.js";
@@ -38,6 +39,8 @@ import type { WorkspaceOperations } from "../tools/operations.js";
 import type { ToolDefinition } from "../tools/tool-definition.js";
 import type { HookDefinition } from "../hooks/hook-definition.js";
 import { workspaceProblem } from "./workspace-check.js";
+import { ProcessTable } from "../tools/process/process-table.js";
+import { processReporter, startedBackgroundProcesses } from "../tools/process/environment-report.js";
 
 export interface Session {
   task: Task;
@@ -51,6 +54,8 @@ export interface Session {
   budgetLeft(): string;
   /** How many subagents the task had and what they spent in all (the summary adds it to the task's totals). */
   subagentTotals(): { count: number; tokensIn: number; tokensOut: number; cost: number };
+  /** The task's background processes (#31): the caller's table, or the session's own, ended by `close`. */
+  processes: ProcessTable;
   /** Runs the task: starts it, or continues a resumed one. */
   run(): Promise<TaskResult>;
   /** Stops MCP servers and releases the task's lock, after the task ended. */
@@ -92,6 +97,11 @@ export interface SessionOptions {
   systemPromptAddition?: string;
   /** The environment commands, hooks and MCP servers start from (the SDK's `env`); default: this process's. */
   baseEnvironment?: NodeJS.ProcessEnv;
+  /**
+   * Background processes (#31) kept by the front end across tasks (the terminal UI), which ends them.
+   * Without it the session keeps its own, and `close` ends them.
+   */
+  processes?: ProcessTable;
 }
 
 /**
@@ -233,7 +243,11 @@ async function buildSession(parts: {
   });
 
   subagents.factory.useMcp(mcp);
+  const processes = options.processes ?? new ProcessTable();
+  if (options.processes === undefined) started.push(async () => void (await processes.dispose()));
+  const reportProcesses = processReporter({ table: processes, resumedWithProcesses: startedBackgroundProcesses(parts.resumedMessages ?? []) && processes.running(taskId).length === 0 });
   const baseExecutor = createToolExecutor({
+    processes: { table: processes, taskId, logFolder: join(settings.dataDir, "tasks", taskId, "processes") },
     workspace: settings.cwd,
     dataDir: settings.dataDir,
     outputFolder: security.outputFolder,
@@ -313,7 +327,7 @@ async function buildSession(parts: {
       // Open checklist items come back in the environment details every few requests without an update.
       environmentDetails: async (detailOptions) =>
         withChecklistReminder(
-          await prompt.environmentDetails({ ...detailOptions, contextTokens: context.tokensUsed() }),
+          withChecklistReminder(await prompt.environmentDetails({ ...detailOptions, contextTokens: context.tokensUsed() }), reportProcesses()),
           checklistReminder(current.task?.apiConversationHistory ?? [], context.settings.checklistReminderEvery),
         ),
     },
@@ -357,6 +371,7 @@ async function buildSession(parts: {
     // What the budget counts: the task's own spending and what its children spent in this run (#14, #17).
     budgetLeft: () => security.budget?.remaining(addUsage(created.usage.totals(), subagents.factory.childrenSpent())) ?? "",
     subagentTotals: () => subagents.factory.subagentTotals(),
+    processes,
     run: async () => {
       // Notices that came while the session was built (an MCP server that failed at once), now that the host listens.
       current.started = true;
@@ -376,6 +391,7 @@ async function buildSession(parts: {
       // The first checkpoint may still be running (it never takes longer than its bound).
       await checkpoints.waitInitial();
       await subagents.factory.removeAll();
+      if (options.processes === undefined) await processes.dispose();
       await mcp.close();
       await extensions.close();
       await log.flush();

@@ -28,6 +28,7 @@ import { localOperations, type WorkspaceOperations } from "./operations.js";
 import { readOnlyCommandRefusal } from "./read-only-commands.js";
 import { createUseSubagentsTool } from "./builtin/use-subagents.js";
 import type { ChildTaskFactory } from "../task/contracts/subagents.js";
+import type { ProcessPort } from "./process/start-background.js";
 
 export type { ApprovalSettings } from "./approval.js";
 export { defaultApprovalSettings } from "./approval.js";
@@ -73,6 +74,8 @@ export interface ToolExecutorOptions {
   childTasks?: ChildTaskFactory;
   /** Headless (print mode, the fleet): the completion is not an ask (see ToolRuntimeOptions.headless). */
   headless?: boolean;
+  /** Background processes (#31): offers `background` commands, read_process_output and stop_process. */
+  processes?: ProcessPort;
 }
 
 export const defaultCommandTimeoutMs = 10 * 60 * 1000;
@@ -111,6 +114,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     ...(options.supportsImages === true ? { supportsImages: true } : {}),
     ...(options.subagent !== undefined ? { subagent: options.subagent } : {}),
     ...(options.headless === true ? { headless: true } : {}),
+    ...(options.processes !== undefined ? { processes: options.processes } : {}),
     ...(options.readOnlyCommands === true ? { readOnlyCommands: (command: string) => readOnlyCommandRefusal(command, options.rules, workspacePathOracle(guard, options.userConfigDir ?? defaultUserConfigDir())) } : {}),
   };
   const tools = new Map<string, ToolDefinition>();
