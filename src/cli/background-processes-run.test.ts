@@ -60,10 +60,10 @@ describe("a dev server started in the background", () => {
     expect(result.status, result.stderr).toBe(0);
     const port = Number((await readFile(join(cli.sandbox.workspace, "port.txt"), "utf8")).trim());
 
-    // The start returned at once with the id and the first line of output.
+    // The start returned at once with the id and the first line of output (unless the machine is so slow that the server printed nothing within the settle).
     const started = toolResults(server.requests[1]?.body);
     expect(started).toContain("Started in the background as process p1");
-    expect(started).toContain(`listening on ${port}`);
+    expect(started).toMatch(new RegExp(`listening on ${port}|It printed no output yet`));
     // The server ran while the next command reached it.
     expect(toolResults(server.requests[2]?.body)).toContain("got: hello from the dev server");
     // It is listed in the environment details, with its last line.
@@ -72,7 +72,7 @@ describe("a dev server started in the background", () => {
     const read = toolResults(server.requests[3]?.body);
     expect(read).toContain("is still running");
     expect(read).toContain("request /page");
-    expect(read).not.toContain("listening on");
+    expect(read).not.toContain(started.includes("listening on") ? "listening on" : "(nothing was printed before the start)");
     // stop_process ends the second one.
     expect(toolResults(server.requests[5]?.body)).toMatch(/Process p2 \(node tick\.js\) was stopped after \d+ s, with everything it started/);
     expect(toolResults(server.requests[5]?.body)).toMatch(/- p2 \(was stopped after \d+ s\)/);

@@ -22,7 +22,7 @@ export interface ProcessPort {
 
 /** Longest wait for the first output; once output came, a quiet spell this long ends the wait sooner. */
 export const settleMs = 2000;
-const quietMs = 300;
+const quietMs = 500;
 
 export async function startInBackground(options: { runtime: ToolRuntime; command: string; unsandboxed: boolean; feedback: string | undefined }): Promise<ToolOutcome> {
   const { runtime, command } = options;
