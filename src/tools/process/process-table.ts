@@ -67,12 +67,14 @@ export class ProcessTable {
   private next = 1;
   private readonly listeners = new Set<() => void>();
   private readonly onExit = (): void => this.killAllNow();
-
-  constructor() {
-    process.on("exit", this.onExit);
-  }
+  /** cairn's exit is watched from the first start on (a session that never starts one adds no listener). */
+  private watchingExit = false;
 
   start(options: StartOptions): BackgroundProcessInfo {
+    if (!this.watchingExit) {
+      this.watchingExit = true;
+      process.on("exit", this.onExit);
+    }
     const id = `p${this.next++}`;
     const logPath = join(options.logFolder, `${id}.log`);
     mkdirSync(options.logFolder, { recursive: true });
@@ -208,6 +210,7 @@ export class ProcessTable {
   async dispose(): Promise<BackgroundProcessInfo[]> {
     const ended = await this.stopAll();
     process.off("exit", this.onExit);
+    this.watchingExit = false;
     return ended;
   }
 
