@@ -37,16 +37,17 @@ describe("the process panel, /ps and /kill", () => {
       ],
     });
     const ui = await cli.openCairn(["--yes", "--tool-protocol", "native", ...anthropicArgs(server), "--model", "claude-sonnet-5-5", "start the servers"], { columns: 100, rows: 40 });
-    // The completion waits for the user: the panel lists both, each with its age and last line.
+    // The panel lists both, each with its age and last line.
     await ui.waitFor(/both are running/, { timeoutMs: 60_000 });
     let screen = await ui.waitFor(/⏵ p2 +\d+s +node tick\.js +· tick \d+/, { timeoutMs: 20_000 });
     expect(screen).toMatch(/Background processes \(\/ps, \/kill ID\)/);
     expect(screen).toMatch(/⏵ p1 +\d+s +node server\.js +· listening on \d+/);
+    // Each card said, before it ran, that the command goes to the background.
+    expect(await ui.captureAll()).toMatch(/Run in the background \$ node server\.js/);
     const serverPid = await pidOf("server.pid");
     const tickPid = await pidOf("tick.pid");
 
-    // Accepting the result ends the task: cairn asks whether to keep them; 1 (Yes) keeps them.
-    await ui.sendKeys("Enter");
+    // The task ends (--yes accepts its result): cairn asks whether to keep them; 1 (Yes) keeps them.
     screen = await ui.waitFor(/Keep them running\? \(No ends them; \/kill ID ends one later\.\)/, { timeoutMs: 20_000 });
     expect(screen).toMatch(/background processes p1 \(node server\.js\), p2 \(node tick\.js\) are still running/);
     await ui.sendText("1");
