@@ -16,6 +16,8 @@ import type { UndoPoint } from "./undo-command.js";
 import { StatusLineCommand } from "./status-line.js";
 import { taskSpending } from "../session/task-spending.js";
 import { endOfTaskSummary } from "./end-of-task-summary.js";
+import { ProcessTable } from "../tools/process/process-table.js";
+import { askToKeepProcesses } from "./interactive-processes.js";
 
 export { endOfTaskSummary };
 
@@ -48,6 +50,8 @@ export class InteractiveController implements TuiController {
   /** What /undo or /restore changed in the workspace since the task last ran: the model is told when it continues. */
   private workspaceChange: string | undefined;
   private readonly onExit: () => void;
+  /** Aborted when the user quits: an ask of the UI's own (keep the processes?) stops waiting. */
+  private readonly quitSignal = new AbortController();
   /** Images for the next message (`--image` at start-up). */
   readonly pendingImages: ImageContent[] = [];
   /** Messages typed while a step runs, delivered at the next tool boundary. */
@@ -57,6 +61,8 @@ export class InteractiveController implements TuiController {
   /** Tokens and cost of the tasks this UI ran before the current one. */
   readonly sessionTotals = { tokensIn: 0, tokensOut: 0, cost: 0 };
   settings: ResolvedSettings;
+  /** Background processes (#31): one table for the UI, so a process the user keeps outlives its task. */
+  readonly backgroundProcesses = new ProcessTable();
   /** The user's `statusLine` command (Claude Code's setting), drawn under cairn's status line. */
   private readonly statusLineCommand: StatusLineCommand | undefined;
 
@@ -201,6 +207,7 @@ export class InteractiveController implements TuiController {
         ...(this.options.scenario ? { scenario: this.options.scenario } : {}),
         start,
         pendingUserMessages: () => this.drainQueue(),
+        processes: this.backgroundProcesses,
         ...(images.length > 0 ? { images } : {}),
       });
       sessionCreated = true;
@@ -219,6 +226,12 @@ export class InteractiveController implements TuiController {
       const started = Date.now();
       this.lastResult = await session.run();
       this.notify("info", endOfTaskSummary({ result: this.lastResult, elapsedMs: Date.now() - started, spent: taskSpending(session) }));
+      // The end of a task (an interruption is none): its processes end unless the user keeps them.
+      const kept =
+        this.lastResult.status === "aborted" || this.exitRequested
+          ? undefined
+          : await askToKeepProcesses({ host: this.options.host, table: this.backgroundProcesses, taskId: session.taskId, signal: this.quitSignal.signal });
+      if (kept !== undefined) this.notify("info", kept);
     })()
       .catch((error: unknown) => {
         this.lastResult = { status: "failed", error: error instanceof Error ? error.message : String(error) };
@@ -342,6 +355,7 @@ export class InteractiveController implements TuiController {
 
   exit(): void {
     this.exitRequested = true;
+    this.quitSignal.abort();
     const ask = this.pendingAsk();
     if (ask?.ask === "completion_result") {
       // Quitting at the completion prompt accepts the result: the task is complete, not interrupted.
@@ -392,9 +406,15 @@ export class InteractiveController implements TuiController {
     return command.line === undefined ? status : { ...status, userLine: command.line };
   }
 
+  processes(): ReturnType<ProcessTable["list"]> {
+    return this.backgroundProcesses.running();
+  }
+
   async close(): Promise<void> {
+    this.quitSignal.abort();
     await this.running;
     await this.closeSession();
+    await this.backgroundProcesses.dispose();
   }
 }
 

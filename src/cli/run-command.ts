@@ -3,6 +3,8 @@ import type { Command } from "commander";
 import type { CliFlags, ResolvedSettings } from "../config/index.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import type { RunSummary } from "./run-summary.js";
+import type { ProcessSummary } from "../session/run-summary.js";
+import type { ProcessTable } from "../tools/process/process-table.js";
 import { addSecurityOptions, blockedBaseUrlMessage } from "../security/cli-options.js";
 
 /** The options shared by `cairn run` and `cairn resume`. */
@@ -183,6 +185,9 @@ export async function runHeadless(options: { flags: TaskCommandOptions; start: {
     process.off("SIGTERM", onSignal);
     stopWatchingStdout();
     try {
+      // Background processes end with the run (#31), named on stderr and listed in the result.
+      const processes = await endProcesses(session.processes, settings.json);
+      if (summary !== undefined && processes.length > 0) summary = { ...summary, processes };
       // What the session still says while it closes (a late first checkpoint) comes before the last line.
       await session.close();
     } finally {
@@ -196,6 +201,18 @@ export async function runHeadless(options: { flags: TaskCommandOptions; start: {
       }
     }
   }
+}
+
+/** Ends what still runs in the background, and sums up every process of the run. */
+async function endProcesses(table: ProcessTable, json: boolean): Promise<ProcessSummary[]> {
+  const ended = new Set((await table.stopAll()).map((entry) => entry.id));
+  const { describeDuration } = await import("../tools/process/process-text.js");
+  return table.list().map((entry) => {
+    const durationMs = (entry.endedAt ?? Date.now()) - entry.startedAt;
+    const endedAtExit = ended.has(entry.id);
+    if (endedAtExit && !json) process.stderr.write(`cairn: ended background process ${entry.id} (${entry.command}) after ${describeDuration(durationMs)}\n`);
+    return { id: entry.id, command: entry.command, state: entry.state === "exited" ? "exited" : "stopped", exitCode: entry.exitCode, durationMs, endedAtExit };
+  });
 }
 
 /**

@@ -10,6 +10,11 @@ export function resultLine(summary: RunSummary): string {
   return JSON.stringify({ v: jsonFormatVersion, type: "result", ...summary });
 }
 
+function endedProcessesPart(processes: RunSummary["processes"]): string[] {
+  const ended = processes?.filter((process) => process.endedAtExit).length ?? 0;
+  return ended === 0 ? [] : [`${ended} background process${ended === 1 ? "" : "es"} ended`];
+}
+
 /** `completed · 3 turns · 12,040 tokens in · 800 out · $0.0481 · 2 subagents $0.0123 · 1 refused · 12.3 s` */
 export function summaryLine(summary: RunSummary): string {
   const count = (value: number): string => value.toLocaleString("en-US");
@@ -23,6 +28,7 @@ export function summaryLine(summary: RunSummary): string {
     ...(subagents === undefined ? [] : [subagents]),
     ...(summary.autoMode === undefined ? [] : [autoModePart(summary.autoMode)]),
     ...(summary.refused === 0 ? [] : [`${summary.refused} refused`]),
+    ...endedProcessesPart(summary.processes),
     `${(summary.durationMs / 1000).toFixed(1)} s`,
   ].join(" · ");
 }

@@ -6,6 +6,7 @@ import type { InteractiveController } from "./interactive.js";
 import { workspaceChangeNote } from "./undo-command.js";
 import { forkFromTui, rewindFromTui } from "./slash-rewind-fork.js";
 import { subagentsPart, taskSpending } from "../session/task-spending.js";
+import { killProcess, processReport } from "./interactive-processes.js";
 
 function money(cost: number): string {
   return `$${cost.toFixed(cost < 1 ? 4 : 2)}`;
@@ -161,6 +162,8 @@ export function createSlashSession(controller: InteractiveController): SlashSess
       if (servers.length === 0) return "No MCP servers configured. Add one with: cairn mcp add <name> <command-or-url> [args...]";
       return ["MCP servers (cairn mcp list connects and shows their tools):", ...servers.map((server) => `  ${server.name}  (${server.source})`), ...warnings.map((warning) => `  warning: ${warning}`)].join("\n");
     },
+    processReport: () => processReport(controller.backgroundProcesses),
+    killProcess: (id) => killProcess(controller.backgroundProcesses, id),
     exit: () => controller.exit(),
   };
 }

@@ -4,7 +4,7 @@
  *
  * | cairn | Claude Code |
  * |---|---|
- * | execute_command | Bash {command, timeout (ms)?} |
+ * | execute_command | Bash {command, timeout (ms)?, run_in_background?} |
  * | write_to_file | Write {file_path, content} |
  * | replace_in_file, one block | Edit {file_path, old_string, new_string, replace_all} |
  * | replace_in_file, several blocks | MultiEdit {file_path, edits} (an `Edit` matcher matches it too) |
@@ -79,7 +79,8 @@ export function claudeCodeToolView(block: Pick<ToolUseBlock, "name" | "params">,
   switch (name) {
     case "execute_command": {
       const seconds = wholeNumber(params["timeout"]);
-      return view("Bash", { command: params["command"] ?? "", ...(seconds === undefined ? {} : { timeout: seconds * 1000 }) });
+      const background = (params["background"] ?? "").trim().toLowerCase() === "true";
+      return view("Bash", { command: params["command"] ?? "", ...(seconds === undefined ? {} : { timeout: seconds * 1000 }), ...(background ? { run_in_background: true } : {}) });
     }
     case "write_to_file":
       return view("Write", { file_path: absolutePath(workspace, params["path"]), content: params["content"] ?? "" });

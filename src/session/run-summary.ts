@@ -31,8 +31,21 @@ export interface RunSummary {
   subagents?: SubagentSummary;
   /** Auto mode's judge in this run (its own budget, not part of the totals above), when auto mode was on. */
   autoMode?: JudgeTotals;
+  /** The background processes the run started (#31), and how each ended; present when there were any. */
+  processes?: ProcessSummary[];
   durationMs: number;
   error?: string;
+}
+
+/** One background process in a run's summary. */
+export interface ProcessSummary {
+  id: string;
+  command: string;
+  state: "exited" | "stopped";
+  exitCode: number | null;
+  durationMs: number;
+  /** It still ran when the task ended, and was ended then. */
+  endedAtExit: boolean;
 }
 
 /** The exit status of a task's outcome: 0 completed, 1 failed, 3 stopped by a budget (#14), 130 interrupted. */

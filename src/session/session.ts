@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { ResolvedSettings } from "../config/index.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import type { ImageContent, Provider } from "../llm/types.js";
@@ -40,6 +41,8 @@ import type { HookDefinition } from "../hooks/hook-definition.js";
 import { workspaceProblem } from "./workspace-check.js";
 import { createAutoModeJudge } from "./auto-mode-wiring.js";
 import type { JudgeTotals } from "../tools/auto-mode/judge-contract.js";
+import { ProcessTable } from "../tools/process/process-table.js";
+import { processReporter, startedBackgroundProcesses } from "../tools/process/environment-report.js";
 
 export interface Session {
   task: Task;
@@ -57,6 +60,8 @@ export interface Session {
   autoModeTotals(): JudgeTotals | undefined;
   /** Turns auto mode's judge on or off (Tab in the terminal UI); false when the session has none. */
   setAutoMode(active: boolean): boolean;
+  /** The task's background processes (#31): the caller's table, or the session's own, ended by `close`. */
+  processes: ProcessTable;
   /** Runs the task: starts it, or continues a resumed one. */
   run(): Promise<TaskResult>;
   /** Stops MCP servers and releases the task's lock, after the task ended. */
@@ -98,6 +103,11 @@ export interface SessionOptions {
   systemPromptAddition?: string;
   /** The environment commands, hooks and MCP servers start from (the SDK's `env`); default: this process's. */
   baseEnvironment?: NodeJS.ProcessEnv;
+  /**
+   * Background processes (#31) kept by the front end across tasks (the terminal UI), which ends them.
+   * Without it the session keeps its own, and `close` ends them.
+   */
+  processes?: ProcessTable;
 }
 
 /**
@@ -247,8 +257,12 @@ async function buildSession(parts: {
     headless: options.headless === true,
     conversation: () => current.task?.apiConversationHistory ?? [],
   });
+  const processes = options.processes ?? new ProcessTable();
+  if (options.processes === undefined) started.push(async () => void (await processes.dispose()));
+  const reportProcesses = processReporter({ table: processes, resumedWithProcesses: startedBackgroundProcesses(parts.resumedMessages ?? []) && processes.running(taskId).length === 0 });
   const baseExecutor = createToolExecutor({
     ...(judge ? { judge } : {}),
+    processes: { table: processes, taskId, logFolder: join(settings.dataDir, "tasks", taskId, "processes") },
     workspace: settings.cwd,
     dataDir: settings.dataDir,
     outputFolder: security.outputFolder,
@@ -328,7 +342,7 @@ async function buildSession(parts: {
       // Open checklist items come back in the environment details every few requests without an update.
       environmentDetails: async (detailOptions) =>
         withChecklistReminder(
-          await prompt.environmentDetails({ ...detailOptions, contextTokens: context.tokensUsed() }),
+          withChecklistReminder(await prompt.environmentDetails({ ...detailOptions, contextTokens: context.tokensUsed() }), reportProcesses()),
           checklistReminder(current.task?.apiConversationHistory ?? [], context.settings.checklistReminderEvery),
         ),
     },
@@ -378,6 +392,7 @@ async function buildSession(parts: {
       judge.active = active;
       return true;
     },
+    processes,
     run: async () => {
       // Notices that came while the session was built (an MCP server that failed at once), now that the host listens.
       current.started = true;
@@ -397,6 +412,7 @@ async function buildSession(parts: {
       // The first checkpoint may still be running (it never takes longer than its bound).
       await checkpoints.waitInitial();
       await subagents.factory.removeAll();
+      if (options.processes === undefined) await processes.dispose();
       await mcp.close();
       await extensions.close();
       await log.flush();

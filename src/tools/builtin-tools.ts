@@ -15,9 +15,12 @@ import { webFetchTool } from "./builtin/web-fetch.js";
 import { writeToFileTool } from "./builtin/write-to-file.js";
 import { updateChecklistTool } from "./builtin/update-checklist.js";
 import type { ToolDefinition } from "./tool-definition.js";
+import { readProcessOutputTool, stopProcessTool } from "./process/process-tools.js";
 
 export const builtinTools: ToolDefinition[] = [
   executeCommandTool,
+  readProcessOutputTool,
+  stopProcessTool,
   readFileTool,
   writeToFileTool,
   replaceInFileTool,

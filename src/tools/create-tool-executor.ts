@@ -29,6 +29,7 @@ import { localOperations, type WorkspaceOperations } from "./operations.js";
 import { readOnlyCommandRefusal } from "./read-only-commands.js";
 import { createUseSubagentsTool } from "./builtin/use-subagents.js";
 import type { ChildTaskFactory } from "../task/contracts/subagents.js";
+import type { ProcessPort } from "./process/start-background.js";
 
 export type { ApprovalSettings } from "./approval.js";
 export { defaultApprovalSettings } from "./approval.js";
@@ -76,6 +77,8 @@ export interface ToolExecutorOptions {
   headless?: boolean;
   /** Auto mode's judge (src/tools/auto-mode): decides what would be asked. */
   judge?: ActionJudge;
+  /** Background processes (#31): offers `background` commands, read_process_output and stop_process. */
+  processes?: ProcessPort;
 }
 
 export const defaultCommandTimeoutMs = 10 * 60 * 1000;
@@ -115,6 +118,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     ...(options.supportsImages === true ? { supportsImages: true } : {}),
     ...(options.subagent !== undefined ? { subagent: options.subagent } : {}),
     ...(options.headless === true ? { headless: true } : {}),
+    ...(options.processes !== undefined ? { processes: options.processes } : {}),
     ...(options.readOnlyCommands === true ? { readOnlyCommands: (command: string) => readOnlyCommandRefusal(command, options.rules, workspacePathOracle(guard, options.userConfigDir ?? defaultUserConfigDir())) } : {}),
   };
   const tools = new Map<string, ToolDefinition>();

@@ -13,6 +13,7 @@ import type { FileTracker } from "./file-tracker.js";
 import type { WorkspaceGuard } from "./workspace-guard.js";
 import type { CommandRegistry } from "./command/command-registry.js";
 import type { WorkspaceOperations } from "./operations.js";
+import type { ProcessPort } from "./process/start-background.js";
 
 export type ParameterType = "string" | "boolean" | "integer" | "number" | "array" | "object";
 
@@ -89,6 +90,8 @@ export interface ToolRuntimeOptions {
    * does). Other asks still go to the host (and its `--on-ask` policy).
    */
   headless?: boolean;
+  /** Background processes (#31): absent where commands cannot run in the background (subagents). */
+  processes?: ProcessPort;
   /** A read-only subagent (issue #17): a reason to refuse a command that is not read-only. */
   readOnlyCommands?: (command: string) => Promise<string | undefined>;
 }

@@ -87,7 +87,11 @@ export type ToolMetaByName = {
   /** `write_to_file` under another name (src/extensions/new-rule-tool.ts). */
   new_rule: Partial<EditFields>;
   replace_in_file: EditFields & { blocks?: number; blocksComplete?: number };
-  execute_command: { command: string; requiresApproval?: boolean; cwd?: string };
+  /** `background`: started with `background: true`, to keep running while the task goes on (#31). */
+  execute_command: { command: string; requiresApproval?: boolean; cwd?: string; background?: true };
+  /** A background process's id (`p1`), as the model named it (src/tools/process/process-tools.ts). */
+  read_process_output: { processId: string };
+  stop_process: { processId: string };
   web_fetch: { url: string };
   use_mcp_tool: { server: string; name: string; arguments?: unknown };
   /**

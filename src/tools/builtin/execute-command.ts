@@ -10,6 +10,8 @@ import { ignoredPath, invalidParameter, success, toolError, withApprovalFeedback
 import { commandEndText } from "../../task/contracts/tool-ending.js";
 import type { ToolDefinition, ToolRuntime } from "../tool-definition.js";
 import { refused } from "../approval.js";
+import { backgroundHint, backgroundParameterDescription } from "../process/long-running.js";
+import { startInBackground } from "../process/start-background.js";
 
 /** Words of a command that could be paths (quotes removed, `--flag=value` split). */
 export function commandWords(command: string): string[] {
@@ -75,6 +77,7 @@ export const executeCommandTool: ToolDefinition = {
       usage: "true or false",
     },
     { name: "timeout", required: false, type: "integer", description: "Seconds to wait before stopping the command (at most the default of 600).", usage: "seconds (optional)" },
+    { name: "background", required: false, type: "boolean", description: backgroundParameterDescription, usage: "true or false (optional)" },
   ],
   readOnly: false,
   mutates: true,
@@ -106,13 +109,15 @@ export const executeCommandTool: ToolDefinition = {
     const ignored = runtime.options.launchPolicy?.sandbox === undefined ? namedIgnoredFile(runtime, command) : undefined;
     if (ignored !== undefined) return ignoredPath(ignored);
     const requiresApproval = (params["requires_approval"] ?? "").trim().toLowerCase() !== "false";
+    const background = (params["background"] ?? "").trim().toLowerCase() === "true";
     const decision = await runtime.approvals.approve({
       request: { kind: "command", command, requiresApproval },
       context: runtime.context,
-      presentation: { key: runtime.callId, text: command, meta: { tool: "execute_command", command, requiresApproval, cwd: runtime.guard.root } },
+      presentation: { key: runtime.callId, text: command, meta: { tool: "execute_command", command, requiresApproval, cwd: runtime.guard.root, ...(background ? { background: true as const } : {}) } },
     });
     if (!decision.approved) return decision.outcome;
     await runtime.context.beforeMutation();
+    if (background) return startInBackground({ runtime, command, unsandboxed: decision.unsandboxed === true, feedback: decision.feedback });
     const first = await runOnce({ runtime, command, timeoutMs, unsandboxed: decision.unsandboxed === true });
     if ("error" in first) return toolError(first.error);
     let { result, text } = first;
@@ -131,7 +136,8 @@ export const executeCommandTool: ToolDefinition = {
     // The card shows how the command ended on every surface (a failure's reason is that ending, not the output).
     const card = { end: result.end, durationMs: result.durationMs };
     if (result.end.kind === "failed_to_start" || result.end.kind === "timed_out" || result.end.kind === "aborted") {
-      return { status: "error", content: text, card: { ...card, error: commandEndText(result.end) } };
+      const hint = result.end.kind === "timed_out" ? backgroundHint(command) : undefined;
+      return { status: "error", content: hint === undefined ? text : `${text}\n${hint}`, card: { ...card, error: commandEndText(result.end) } };
     }
     return { ...withApprovalFeedback(success(text), decision.feedback), card };
   },

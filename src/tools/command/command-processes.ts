@@ -10,6 +10,7 @@
  * what cairn can see.
  */
 import { randomBytes } from "node:crypto";
+import { readFileSync, readdirSync } from "node:fs";
 import { readFile, readdir } from "node:fs/promises";
 import { setTimeout as delay } from "node:timers/promises";
 
@@ -40,6 +41,27 @@ export async function processesWithToken(token: string): Promise<number[]> {
     }),
   );
   return found;
+}
+
+/** The same search, synchronously: for cairn's exit, when nothing asynchronous runs any more. */
+export function processesWithTokenSync(token: string): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const marker = `${commandTokenVariable}=${token}`;
+  return entries
+    .filter((entry) => {
+      if (!/^\d+$/.test(entry) || Number(entry) === process.pid) return false;
+      try {
+        return readFileSync(`/proc/${entry}/environ`, "latin1").split("\0").includes(marker);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 /** Sends `name` (0: only checks that the target exists); false when there is no such process. */

@@ -10,6 +10,7 @@ import type { LiveLimits } from "./components/message-view.js";
 import { StatusLine } from "./components/status-line.js";
 import { SubagentCards } from "./components/subagent-cards.js";
 import { ChecklistPanel } from "./components/checklist-panel.js";
+import { ProcessPanel } from "./components/process-panel.js";
 import { useNow } from "./components/use-clock.js";
 import type { InputHistoryStore, TuiController } from "./controller.js";
 import { cleanLine, lastLines } from "./terminal-text.js";
@@ -107,6 +108,7 @@ export function App({ controller, host, initialTask, commands = slashCommands, h
       {snapshot.activity.kind === "command" && status.busy ? <CommandTimer since={snapshot.activity.since} command={snapshot.activity.command} /> : null}
       <SubagentCards cards={snapshot.subagents ?? []} width={width} expanded={keys.showReasoning} />
       <ChecklistPanel message={host.latestChecklist} width={width} />
+      <ProcessPanel processes={controller.processes?.() ?? []} width={width} />
       {ask === undefined ? null : <AskPrompt ask={ask} selected={keys.selected} replyOpen={replyOpen} width={width} />}
       <QueuedMessages messages={controller.queued?.() ?? []} width={width} withdrawable={controller.withdrawQueued !== undefined} />
       <InputLine value={keys.value} cursor={keys.cursor} placeholder={placeholder(status.busy, hasHistory, asking)} width={width} />

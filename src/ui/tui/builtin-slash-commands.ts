@@ -133,6 +133,13 @@ export function builtinSlashCommands(registry: SlashCommandRegistry): SlashComma
     },
     { name: "compact", description: "Condense the conversation now (docs/context.md)", run: ({ session }) => session.contextCommand("compact") },
     { name: "uncompact", description: "Restore the conversation as it was before the last compaction", run: ({ session }) => session.contextCommand("uncompact") },
+    { name: "ps", description: "The background processes the model started", run: ({ session, print }) => print(session.processReport?.() ?? "No background processes here.") },
+    {
+      name: "kill",
+      usage: "<id>",
+      description: "End a background process (ids from /ps)",
+      run: async ({ args, session, print }) => print((await session.killProcess?.(args)) ?? "No background processes here."),
+    },
     { name: "exit", description: "Quit cairn", run: ({ session }) => session.exit() },
   ];
 }

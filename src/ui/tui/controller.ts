@@ -60,8 +60,19 @@ export interface TuiController {
   queued?(): readonly string[];
   /** Takes the newest waiting message back (to edit or drop it). */
   withdrawQueued?(): string | undefined;
+  /** Background processes that run now (#31), for the panel above the prompt. Read once a second. */
+  processes?(): readonly ProcessRow[];
   /** Paths a partial `@mention` may complete to (workspace guard and ignore file applied). */
   completeMention?(partial: string): Promise<string[]>;
+}
+
+/** A background process as the panel shows it (#31; src/tools/process/process-table.ts has the whole of it). */
+export interface ProcessRow {
+  id: string;
+  command: string;
+  state: "running" | "exited" | "stopped";
+  startedAt: number;
+  lastLine: string;
 }
 
 /** Earlier inputs for Up/Down, kept per workspace across sessions. */

@@ -50,6 +50,10 @@ export interface SlashSession {
   mcpReport(): Promise<string>;
   /** `/compact` condenses the conversation now (or before the next request while a step runs); `/uncompact` undoes the last one. */
   contextCommand(command: "compact" | "uncompact"): void;
+  /** `/ps`: the background processes (#31), as lines to show. */
+  processReport?(): string;
+  /** `/kill ID`: ends one background process; says what it did. */
+  killProcess?(id: string): Promise<string>;
   exit(): void;
 }
 

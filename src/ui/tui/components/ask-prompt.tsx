@@ -19,6 +19,12 @@ const questions: Partial<Record<AskMessage["ask"], string>> = {
   empty_response: "The model sent nothing. Retry?",
 };
 
+/** An ask of the UI's own (keep the background processes?, src/cli/interactive-processes.ts) names its question in `meta.question`. */
+function ownQuestion(ask: AskMessage): string | undefined {
+  const question = ask.meta?.["question"];
+  return typeof question === "string" ? question : undefined;
+}
+
 function Choices({ choices, selected, width }: { choices: readonly AskChoice[]; selected: number; width: number }): ReactNode {
   return (
     <Box flexDirection="column" width={width}>
@@ -49,7 +55,7 @@ export function AskPrompt({ ask, selected, replyOpen, width }: { ask: AskMessage
     );
   }
   // A subagent's ask names it (issue #17): the user knows which helper is asking.
-  const question = `${ask.subagentId === undefined ? "" : `[subagent ${ask.subagentId}] `}${questions[ask.ask] ?? "Answer?"}`;
+  const question = `${ask.subagentId === undefined ? "" : `[subagent ${ask.subagentId}] `}${ownQuestion(ask) ?? questions[ask.ask] ?? "Answer?"}`;
   const choices = askChoices(ask);
   const heading = (keys: string): ReactNode => (
     <Text wrap="truncate-end">

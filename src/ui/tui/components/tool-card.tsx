@@ -25,6 +25,8 @@ const verbs: Record<string, string> = {
   plan_mode_respond: "Plan",
   attempt_completion: "Complete",
   use_subagents: "Subagents",
+  read_process_output: "Output of",
+  stop_process: "Stop",
 };
 
 function firstLine(text: string): string {
@@ -48,7 +50,8 @@ export function describeTool(message: UiMessage): { verb: string; target: string
   const commandKind = message.type === "ask" ? message.ask === "command" : message.say === "command";
   if (meta === undefined) return { verb: commandKind ? "Run" : "Tool", target: firstLine(message.text), isCommand: commandKind };
   return {
-    verb: verbs[meta.tool] ?? meta.tool,
+    // A background command says so on its card, before it is approved (#31).
+    verb: isToolMeta(meta, "execute_command") && meta.background === true ? "Run in the background" : (verbs[meta.tool] ?? meta.tool),
     target: targetOf(meta, message.text) ?? "",
     isCommand: commandKind || meta.tool === "execute_command",
   };
