@@ -55,6 +55,14 @@ export const hookGroupSchema = z.looseObject({
 /** The `hooks` value of a settings file: the old `{"TaskStart": "cmd"}` form or Claude Code's matcher groups. */
 export const hooksSchema = z.record(z.string(), z.union([z.string().min(1), z.array(hookGroupSchema)]));
 
+/** One language server of the `lsp` block (docs/configuration.md): a new one, or a change to a built-in one. */
+const lspServerSchema = z.strictObject({
+  command: z.array(z.string().min(1)).min(1).optional(),
+  extensions: z.array(z.string().min(1)).optional(),
+  disabled: z.boolean().optional(),
+  initialization: z.record(z.string(), z.unknown()).optional(),
+});
+
 export const configFileSchema = z.strictObject({
   $schema: z.string().optional(),
   provider: z.enum(providerNames).optional(),
@@ -67,6 +75,8 @@ export const configFileSchema = z.strictObject({
   maxMistakes: positiveInteger.optional(),
   parallelTools: z.boolean().optional(),
   keepBackgroundProcesses: z.boolean().optional(),
+  lsp: z.record(z.string(), lspServerSchema).optional(),
+  editDiagnostics: z.boolean().optional(),
   checkpoints: z.boolean().optional(),
   allowOutsideWrites: z.boolean().optional(),
   dataDir: z.string().min(1).optional(),

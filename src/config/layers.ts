@@ -39,6 +39,8 @@ export function configFileLayer(layer: Layer, config: ConfigFile, file: string):
   set(layer, "maxMistakes", config.maxMistakes);
   set(layer, "parallelTools", config.parallelTools);
   set(layer, "keepBackgroundProcesses", config.keepBackgroundProcesses);
+  set(layer, "editDiagnostics", config.editDiagnostics);
+  for (const [name, server] of Object.entries(config.lsp ?? {})) set(layer, `lsp.${name}`, server);
   set(layer, "checkpoints", config.checkpoints);
   set(layer, "allowOutsideWrites", config.allowOutsideWrites);
   set(layer, "dataDir", config.dataDir === undefined ? undefined : expandPath(config.dataDir, base));

@@ -19,7 +19,7 @@ import { gateProjectFile } from "./project-gate.js";
 import { resolveBudget, resolveModels } from "./narrowing.js";
 import { selectApiKey, selectProfile } from "./profile-and-key.js";
 import { checkBubblewrap, startBubblewrapProbe } from "../security/sandbox.js";
-import type { HookSetting, AutoApproveSettings, CliFlags, OnAskPolicy, ProviderName, ResolvedSettings, SettingSource, StatusLineSetting, ToolProtocol } from "./types.js";
+import type { HookSetting, LspServerSetting, AutoApproveSettings, CliFlags, OnAskPolicy, ProviderName, ResolvedSettings, SettingSource, StatusLineSetting, ToolProtocol } from "./types.js";
 import { autoApproveKeys } from "./types.js";
 import { defaultModels as catalogueDefaultModels } from "../llm/models.js";
 import { defaultApprovalSettings } from "../tools/approval.js";
@@ -64,6 +64,7 @@ function defaultsLayer(): Layer {
     plan: false,
     parallelTools: false,
     keepBackgroundProcesses: false,
+    editDiagnostics: true,
     allowOutsideWrites: false,
     sandbox: "off",
     sandboxNetwork: false,
@@ -281,6 +282,8 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     plan: value<boolean>("plan"),
     parallelTools: value<boolean>("parallelTools"),
     keepBackgroundProcesses: value<boolean>("keepBackgroundProcesses"),
+    editDiagnostics: value<boolean>("editDiagnostics"),
+    lsp: record<LspServerSetting>("lsp."),
     allowOutsideWrites: value<boolean>("allowOutsideWrites"),
     checkpoints: value<boolean>("checkpoints"),
     maxMistakes: value<number>("maxMistakes"),

@@ -20,6 +20,7 @@ import { createExtensionWiring } from "./extension-wiring.js";
 import { withAllowedTools } from "../extensions/allowed-tools.js";
 import type { TaskRules } from "../prompt/task-rules.js";
 import { startMcp } from "./mcp-wiring.js";
+import { startLanguageServers } from "./lsp-wiring.js";
 import { budgetSoFar, createSessionSecurity, summaryProvider } from "./security-wiring.js";
 import { createSubagents } from "./subagents/subagent-wiring.js";
 import { addUsage } from "../security/budget.js";
@@ -233,6 +234,8 @@ async function buildSession(parts: {
   });
 
   subagents.factory.useMcp(mcp);
+  const languages = startLanguageServers(settings, security.launchPolicy);
+  started.push(() => languages.shutdown());
   const baseExecutor = createToolExecutor({
     workspace: settings.cwd,
     dataDir: settings.dataDir,
@@ -243,6 +246,7 @@ async function buildSession(parts: {
     allowOutsideWrites: settings.allowOutsideWrites,
     protocol: settings.toolProtocol,
     ...(mcp.port ? { mcp: mcp.port } : {}),
+    languages,
     parallelTools: settings.parallelTools,
     rules: security.rules,
     allowOutsideReads: settings.allowOutsideReads,
@@ -377,6 +381,7 @@ async function buildSession(parts: {
       await checkpoints.waitInitial();
       await subagents.factory.removeAll();
       await mcp.close();
+      await languages.shutdown();
       await extensions.close();
       await log.flush();
       await log.close();

@@ -48,7 +48,7 @@ export type RetryMeta = {
  * Added to a `tool` or `command` message when its call ended (#11: visible on every
  * surface): why it failed or did not run, and how a command ended.
  */
-export type ToolEndMeta = Pick<ToolCardMeta, "status" | "error" | "end" | "durationMs">;
+export type ToolEndMeta = Pick<ToolCardMeta, "status" | "error" | "end" | "durationMs" | "diagnostics">;
 
 /** `command_output`: the text is the output so far; the final update says how the command ended (src/tools/builtin/execute-command.ts). */
 export type CommandOutputMeta = {
