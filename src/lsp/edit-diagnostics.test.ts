@@ -8,6 +8,7 @@ import { createRecordingContext, textOf } from "../tools/test-support/recording-
 import { createTestExecutor, createTestWorkspace, toolCall, type TestWorkspace } from "../tools/test-support/test-workspace.js";
 import type { CairnToolExecutor } from "../tools/create-tool-executor.js";
 import { LanguageServers } from "./language-servers.js";
+import { processesInGroup } from "./test-support/process-group.js";
 
 let workspace: TestWorkspace;
 let languages: LanguageServers;
@@ -77,4 +78,13 @@ describe("new problems after an edit (real language servers)", () => {
     expect((await run("lsp", { operation: "workspace_symbols", query: "total", path: "src/total.ts" })).text).toContain("function total: src/total.ts:1");
     expect((await run("lsp", { operation: "diagnostics", path: "src/broken.ts" })).text).toContain("line 1: error Type 'string' is not assignable to type 'number'.");
   }, 60_000);
+
+  it("when the task ends every server process is ended (tsserver with its language server)", async () => {
+    const groups = languages.servers().map((server) => server.pid ?? 0);
+    expect(groups).toHaveLength(2);
+    expect(groups.flatMap((group) => processesInGroup(group)).length).toBeGreaterThanOrEqual(3);
+    await languages.shutdown();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(groups.flatMap((group) => processesInGroup(group))).toEqual([]);
+  }, 30_000);
 });
