@@ -86,7 +86,7 @@ export const configFileSchema = z.strictObject({
   models: z.record(z.string(), modelOverrideSchema).optional(),
   // The old `{"TaskStart": "cmd"}` form, or Claude Code's: event -> [{matcher, hooks: [{type, command, timeout}]}].
   hooks: hooksSchema.optional(),
-  timeouts: z.strictObject({ firstChunkMs: positiveInteger.optional(), betweenChunksMs: positiveInteger.optional(), mcpWaitMs: milliseconds.optional() }).optional(),
+  timeouts: z.strictObject({ firstChunkMs: positiveInteger.optional(), betweenChunksMs: positiveInteger.optional(), mcpWaitMs: milliseconds.optional(), diagnosticsMs: milliseconds.optional() }).optional(),
   retry: z.strictObject({ delaysMs: z.array(milliseconds).max(20) }).optional(),
   /** Subagents (issue #17): how many children run at once. */
   subagents: z.strictObject({ maxParallel: positiveInteger.max(16).optional() }).optional(),

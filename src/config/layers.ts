@@ -50,6 +50,7 @@ export function configFileLayer(layer: Layer, config: ConfigFile, file: string):
   set(layer, "timeouts.firstChunkMs", config.timeouts?.firstChunkMs);
   set(layer, "timeouts.betweenChunksMs", config.timeouts?.betweenChunksMs);
   set(layer, "timeouts.mcpWaitMs", config.timeouts?.mcpWaitMs);
+  set(layer, "timeouts.diagnosticsMs", config.timeouts?.diagnosticsMs);
   set(layer, "retry.delaysMs", config.retry?.delaysMs);
   set(layer, "subagents.maxParallel", config.subagents?.maxParallel);
   for (const [key, value] of Object.entries(config.context ?? {})) set(layer, `context.${key}`, value);

@@ -76,6 +76,7 @@ function defaultsLayer(): Layer {
     "timeouts.firstChunkMs": 60_000,
     "timeouts.betweenChunksMs": 30_000,
     "timeouts.mcpWaitMs": 10_000,
+    "timeouts.diagnosticsMs": 5_000,
     "retry.delaysMs": [2000, 4000, 8000],
     "subagents.maxParallel": 3,
   };
@@ -294,6 +295,7 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     models: resolveModels({ ...bookkeeping, files }),
     hooks: record<HookSetting>("hooks."),
     mcpWaitMs: value<number>("timeouts.mcpWaitMs"),
+    diagnosticsWaitMs: value<number>("timeouts.diagnosticsMs"),
     stallTimeouts: {
       firstChunkMs: value<number>("timeouts.firstChunkMs"),
       betweenChunksMs: value<number>("timeouts.betweenChunksMs"),

@@ -172,6 +172,8 @@ export interface ResolvedSettings {
   stallTimeouts: { firstChunkMs: number; betweenChunksMs: number };
   /** SPEC T15: longest wait for MCP servers before a request (default 10 s). */
   mcpWaitMs: number;
+  /** How long an edit waits at most for its new problems (`timeouts.diagnosticsMs`, default 5 s; #32). */
+  diagnosticsWaitMs: number;
   retry: { delaysMs: number[] };
   /** Context management: compaction threshold (share of the window), what a summary keeps, or off. */
   /** Absent in settings built by hand (tests): the defaults apply. */

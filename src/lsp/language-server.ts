@@ -58,7 +58,9 @@ export class LanguageServer {
     try {
       const initialized = await server.withDeadline<{ capabilities?: { diagnosticProvider?: unknown } }>(
         connection.sendRequest("initialize", {
-          processId: process.pid,
+          // Not cairn's pid: in the sandbox's own pid namespace the server would find no such process and exit
+          // (servers end when their client's process is gone). cairn ends its servers itself, and bubblewrap with it.
+          processId: null,
           rootUri: fileUri(workspace),
           workspaceFolders: [{ uri: fileUri(workspace), name: "workspace" }],
           initializationOptions: spec.initializationOptions ?? {},
@@ -91,11 +93,12 @@ export class LanguageServer {
     child.stderr?.on("data", (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-2_000);
     });
-    child.on("exit", (code, signal) => this.markDead(`the ${this.spec.name} server exited (${signal ?? `status ${code ?? "unknown"}`})`));
+    child.on("exit", (code, signal) => this.markDead(`the ${this.spec.name} server exited (${signal ?? `status ${code ?? "unknown"}`})${this.lastWords()}`));
     child.on("error", (error) => this.markDead(`the ${this.spec.name} server could not start: ${error.message}`));
     child.stdin?.on("error", () => undefined);
     connection.onError(() => undefined);
-    connection.onClose(() => this.markDead(`the ${this.spec.name} server closed its connection`));
+    // The process's exit says more (its status, its last words); a connection closed by a process that lingers is dead too.
+    connection.onClose(() => setTimeout(() => this.markDead(`the ${this.spec.name} server closed its connection${this.lastWords()}`), 300).unref());
     connection.onNotification(protocol.PublishDiagnosticsNotification.type, (params: PublishDiagnosticsParams) => {
       const previous = this.published.get(params.uri);
       this.published.set(params.uri, { count: (previous?.count ?? 0) + 1, items: params.diagnostics });
@@ -110,6 +113,12 @@ export class LanguageServer {
     connection.onRequest("window/workDoneProgress/create", () => null);
     connection.onRequest("window/showMessageRequest", () => null);
     connection.onRequest("workspace/workspaceFolders", () => []);
+  }
+
+  /** The last line the server wrote on its standard error, to say why it ended. */
+  private lastWords(): string {
+    const said = this.stderrTail.trim().split("\n").at(-1)?.trim() ?? "";
+    return said === "" ? "" : `: ${said.slice(0, 300)}`;
   }
 
   private markDead(reason: string): void {

@@ -26,7 +26,7 @@ export interface LanguageServersOptions {
   editDiagnostics?: boolean;
   /** How long an edit waits for its diagnostics at most (default 5 s). */
   editWaitMs?: number;
-  /** How long a query (definition, hover, ...) waits at most (default 10 s). */
+  /** How long a query (definition, hover, ...) waits at most (default 30 s). */
   queryWaitMs?: number;
   /** How many importing files are checked after an edit (default 8). */
   importersChecked?: number;
@@ -198,8 +198,8 @@ export class LanguageServers implements LanguagePort {
           servers,
           workspace: this.options.workspace,
           open,
-          timeoutMs: this.options.queryWaitMs ?? 10_000,
-          diagnostics: (server, file, text) => this.diagnosticsOf(server, file, text, this.options.queryWaitMs ?? 10_000),
+          timeoutMs: this.options.queryWaitMs ?? 30_000,
+          diagnostics: (server, file, text) => this.diagnosticsOf(server, file, text, this.options.queryWaitMs ?? 30_000),
         }),
       };
     } catch (error) {

@@ -15,6 +15,6 @@ function realPath(path: string): string {
   }
 }
 
-export function startLanguageServers(settings: Pick<ResolvedSettings, "cwd" | "lsp" | "editDiagnostics">, policy: LaunchPolicy | undefined): LanguageServers {
-  return new LanguageServers({ workspace: realPath(settings.cwd), settings: settings.lsp, policy, editDiagnostics: settings.editDiagnostics });
+export function startLanguageServers(settings: Pick<ResolvedSettings, "cwd" | "lsp" | "editDiagnostics" | "diagnosticsWaitMs">, policy: LaunchPolicy | undefined): LanguageServers {
+  return new LanguageServers({ workspace: realPath(settings.cwd), settings: settings.lsp, policy, editDiagnostics: settings.editDiagnostics, editWaitMs: settings.diagnosticsWaitMs });
 }

@@ -236,6 +236,7 @@ async function buildSession(parts: {
   subagents.factory.useMcp(mcp);
   const languages = startLanguageServers(settings, security.launchPolicy);
   started.push(() => languages.shutdown());
+  subagents.factory.useLanguages(languages);
   const baseExecutor = createToolExecutor({
     workspace: settings.cwd,
     dataDir: settings.dataDir,
