@@ -62,17 +62,18 @@ interface PendingAsk {
   stopListening: () => void;
 }
 
-/**
- * The terminal UI's side of the Host seam. Messages land in a transcript at
- * any rate; the UI is told at most `rendersPerSecond` times a second, so a
- * model streaming at full speed costs a bounded number of renders.
- */
 /** A card again without its diff or content (shown on the card already): its path and what was added. */
 function withoutPreview(message: UiMessage): UiMessage {
   if (message.meta === undefined) return message;
   const { diff: _diff, content: _content, ...meta } = message.meta;
   return { ...message, meta };
 }
+
+/**
+ * The terminal UI's side of the Host seam. Messages land in a transcript at
+ * any rate; the UI is told at most `rendersPerSecond` times a second, so a
+ * model streaming at full speed costs a bounded number of renders.
+ */
 
 export class TuiHost implements Host {
   readonly clock: TuiClock;
