@@ -74,7 +74,6 @@ function withoutPreview(message: UiMessage): UiMessage {
  * any rate; the UI is told at most `rendersPerSecond` times a second, so a
  * model streaming at full speed costs a bounded number of renders.
  */
-
 export class TuiHost implements Host {
   readonly clock: TuiClock;
   /** How many snapshots were published (each is one render of the UI). */
