@@ -31,7 +31,17 @@ export interface LspServerSetting {
 
 export type LspSettings = Record<string, LspServerSetting>;
 
-const typescriptExtensions = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
+const typescriptExtensions = [".ts", ".tsx", ".mts", ".cts"];
+const javascriptExtensions = [".js", ".jsx", ".mjs", ".cjs"];
+
+/**
+ * JavaScript files are served in a TypeScript or JavaScript project (a tsconfig.json or
+ * jsconfig.json at the root): elsewhere tsserver finds little beyond syntax in them, and a
+ * cold start would cost the first edit of every plain JavaScript folder its wait.
+ */
+function servesJavaScript(workspace: string): boolean {
+  return existsSync(join(workspace, "tsconfig.json")) || existsSync(join(workspace, "jsconfig.json"));
+}
 const pythonExtensions = [".py", ".pyi"];
 
 const typescriptLanguageIds: Record<string, string> = {
@@ -67,7 +77,7 @@ function builtinSpecs(workspace: string): ServerSpec[] {
     specs.push({
       name: "typescript",
       command: [process.execPath, join(dirname(typescriptPackage), "lib", "cli.mjs"), "--stdio"],
-      extensions: typescriptExtensions,
+      extensions: servesJavaScript(workspace) ? [...typescriptExtensions, ...javascriptExtensions] : typescriptExtensions,
       diagnostics: "tsserver",
       initializationOptions: { tsserver: { path: tsserver }, preferences: { includeCompletionsForModuleExports: false } },
       languageId: (path) => typescriptLanguageIds[extname(path).toLowerCase()] ?? "javascript",
