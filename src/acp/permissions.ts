@@ -36,6 +36,7 @@ export function alwaysKey(message: AskMessage): string {
     case "list_files":
     case "search_files":
     case "list_code_definition_names":
+    case "lsp":
       return "read";
     default:
       return `tool:${tool}`;

@@ -10,6 +10,7 @@ const kinds: Record<string, ToolKind> = {
   read_file: "read",
   list_files: "read",
   list_code_definition_names: "read",
+  lsp: "read",
   search_files: "search",
   write_to_file: "edit",
   replace_in_file: "edit",

@@ -18,7 +18,8 @@ export function withToolOutcomes(executor: ToolExecutor): ToolExecutor {
   return withExecuteTool(executor, async (block, context) => {
     const outcome = await executor.executeTool(block, context);
     const ending = outcome.card?.end === undefined ? {} : { end: outcome.card.end, ...(outcome.card.durationMs === undefined ? {} : { durationMs: outcome.card.durationMs }) };
-    context.say("tool_result", outcomeText(outcome), { meta: { tool: block.name, status: outcome.status, ...ending } });
+    const diagnostics = outcome.card?.diagnostics === undefined ? {} : { diagnostics: outcome.card.diagnostics };
+    context.say("tool_result", outcomeText(outcome), { meta: { tool: block.name, status: outcome.status, ...ending, ...diagnostics } });
     return outcome;
   });
 }

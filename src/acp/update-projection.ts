@@ -207,9 +207,12 @@ export class UpdateProjection {
             ...(meta.end.kind === "exited" ? { exitCode: meta.end.exitCode } : {}),
             ending: toolEnding({ tool: meta.tool, end: meta.end, ...(meta.durationMs === undefined ? {} : { durationMs: meta.durationMs }) })?.text,
           };
-    const update: SessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: id, status, rawOutput: { status: meta.status, result: message.text, ...end } };
+    const diagnostics = meta.diagnostics === undefined ? {} : { diagnostics: meta.diagnostics };
+    const update: SessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: id, status, rawOutput: { status: meta.status, result: message.text, ...end, ...diagnostics } };
     const kind = toolKind(state.tool);
-    const showsResult = status === "failed" || !(kind === "edit" || kind === "execute");
+    // An edit's result is its diff, which the editor has: shown only when it failed or brought new problems (#32).
+    const newProblems = (meta.diagnostics?.errors ?? 0) + (meta.diagnostics?.warnings ?? 0) > 0;
+    const showsResult = status === "failed" || newProblems || !(kind === "edit" || kind === "execute");
     if (showsResult && message.text.trim() !== "") {
       const shown = message.text.length > maximumResultCharacters ? `${message.text.slice(0, maximumResultCharacters)}\n[…]` : message.text;
       update.content = [textContent(shown)];

@@ -55,6 +55,14 @@ export const hookGroupSchema = z.looseObject({
 /** The `hooks` value of a settings file: the old `{"TaskStart": "cmd"}` form or Claude Code's matcher groups. */
 export const hooksSchema = z.record(z.string(), z.union([z.string().min(1), z.array(hookGroupSchema)]));
 
+/** One language server of the `lsp` block (docs/configuration.md): a new one, or a change to a built-in one. */
+const lspServerSchema = z.strictObject({
+  command: z.array(z.string().min(1)).min(1).optional(),
+  extensions: z.array(z.string().min(1)).optional(),
+  disabled: z.boolean().optional(),
+  initialization: z.record(z.string(), z.unknown()).optional(),
+});
+
 export const configFileSchema = z.strictObject({
   $schema: z.string().optional(),
   provider: z.enum(providerNames).optional(),
@@ -67,6 +75,8 @@ export const configFileSchema = z.strictObject({
   maxMistakes: positiveInteger.optional(),
   parallelTools: z.boolean().optional(),
   keepBackgroundProcesses: z.boolean().optional(),
+  lsp: z.record(z.string(), lspServerSchema).optional(),
+  editDiagnostics: z.boolean().optional(),
   checkpoints: z.boolean().optional(),
   notifications: z.strictObject({ channel: z.enum(["auto", "terminal", "osc9", "osc777", "bell", "notify-send", "off"]).optional(), afterSeconds: z.number().min(0).max(3600).optional() }).optional(),
   allowOutsideWrites: z.boolean().optional(),
@@ -77,7 +87,7 @@ export const configFileSchema = z.strictObject({
   models: z.record(z.string(), modelOverrideSchema).optional(),
   // The old `{"TaskStart": "cmd"}` form, or Claude Code's: event -> [{matcher, hooks: [{type, command, timeout}]}].
   hooks: hooksSchema.optional(),
-  timeouts: z.strictObject({ firstChunkMs: positiveInteger.optional(), betweenChunksMs: positiveInteger.optional(), mcpWaitMs: milliseconds.optional() }).optional(),
+  timeouts: z.strictObject({ firstChunkMs: positiveInteger.optional(), betweenChunksMs: positiveInteger.optional(), mcpWaitMs: milliseconds.optional(), diagnosticsMs: milliseconds.optional() }).optional(),
   retry: z.strictObject({ delaysMs: z.array(milliseconds).max(20) }).optional(),
   /** Subagents (issue #17): how many children run at once. */
   subagents: z.strictObject({ maxParallel: positiveInteger.max(16).optional() }).optional(),

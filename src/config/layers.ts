@@ -39,6 +39,8 @@ export function configFileLayer(layer: Layer, config: ConfigFile, file: string):
   set(layer, "maxMistakes", config.maxMistakes);
   set(layer, "parallelTools", config.parallelTools);
   set(layer, "keepBackgroundProcesses", config.keepBackgroundProcesses);
+  set(layer, "editDiagnostics", config.editDiagnostics);
+  for (const [name, server] of Object.entries(config.lsp ?? {})) set(layer, `lsp.${name}`, server);
   set(layer, "checkpoints", config.checkpoints);
   set(layer, "notifications.channel", config.notifications?.channel);
   set(layer, "notifications.afterSeconds", config.notifications?.afterSeconds);
@@ -50,6 +52,7 @@ export function configFileLayer(layer: Layer, config: ConfigFile, file: string):
   set(layer, "timeouts.firstChunkMs", config.timeouts?.firstChunkMs);
   set(layer, "timeouts.betweenChunksMs", config.timeouts?.betweenChunksMs);
   set(layer, "timeouts.mcpWaitMs", config.timeouts?.mcpWaitMs);
+  set(layer, "timeouts.diagnosticsMs", config.timeouts?.diagnosticsMs);
   set(layer, "retry.delaysMs", config.retry?.delaysMs);
   set(layer, "subagents.maxParallel", config.subagents?.maxParallel);
   set(layer, "autoMode.model", config.autoMode?.model);

@@ -70,6 +70,12 @@ function holdBack(file: SettingsFile, options: { allowBaseUrl: string | undefine
     delete config.sandboxNetwork;
     held.push("sandboxNetwork");
   }
+  // A project's language server runs a program of the project's choosing: only once trusted (turning one off is harmless).
+  for (const [name, server] of Object.entries(config.lsp ?? {})) {
+    if (server.command === undefined && server.initialization === undefined) continue;
+    delete config.lsp?.[name];
+    held.push(`lsp.${name}`);
+  }
   if (config.keepBackgroundProcesses === true) {
     delete config.keepBackgroundProcesses;
     held.push("keepBackgroundProcesses");

@@ -19,7 +19,7 @@ import { gateProjectFile } from "./project-gate.js";
 import { resolveBudget, resolveModels } from "./narrowing.js";
 import { selectApiKey, selectProfile } from "./profile-and-key.js";
 import { checkBubblewrap, startBubblewrapProbe } from "../security/sandbox.js";
-import type { HookSetting, AutoApproveSettings, CliFlags, NotificationChannel, OnAskPolicy, ProviderName, ResolvedSettings, SettingSource, StatusLineSetting, ToolProtocol } from "./types.js";
+import type { HookSetting, LspServerSetting, AutoApproveSettings, CliFlags, NotificationChannel, OnAskPolicy, ProviderName, ResolvedSettings, SettingSource, StatusLineSetting, ToolProtocol } from "./types.js";
 import { autoApproveKeys } from "./types.js";
 import { defaultModels as catalogueDefaultModels } from "../llm/models.js";
 import { defaultApprovalSettings } from "../tools/approval.js";
@@ -64,6 +64,7 @@ function defaultsLayer(): Layer {
     plan: false,
     parallelTools: false,
     keepBackgroundProcesses: false,
+    editDiagnostics: true,
     allowOutsideWrites: false,
     sandbox: "off",
     sandboxNetwork: false,
@@ -77,6 +78,7 @@ function defaultsLayer(): Layer {
     "timeouts.firstChunkMs": 60_000,
     "timeouts.betweenChunksMs": 30_000,
     "timeouts.mcpWaitMs": 10_000,
+    "timeouts.diagnosticsMs": 5_000,
     "retry.delaysMs": [2000, 4000, 8000],
     "subagents.maxParallel": 3,
     "autoMode.enabled": false,
@@ -286,6 +288,8 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     plan: value<boolean>("plan"),
     parallelTools: value<boolean>("parallelTools"),
     keepBackgroundProcesses: value<boolean>("keepBackgroundProcesses"),
+    editDiagnostics: value<boolean>("editDiagnostics"),
+    lsp: record<LspServerSetting>("lsp."),
     allowOutsideWrites: value<boolean>("allowOutsideWrites"),
     checkpoints: value<boolean>("checkpoints"),
     notifications: { channel: value<NotificationChannel>("notifications.channel"), afterSeconds: value<number>("notifications.afterSeconds") },
@@ -304,6 +308,7 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     models: resolveModels({ ...bookkeeping, files }),
     hooks: record<HookSetting>("hooks."),
     mcpWaitMs: value<number>("timeouts.mcpWaitMs"),
+    diagnosticsWaitMs: value<number>("timeouts.diagnosticsMs"),
     stallTimeouts: {
       firstChunkMs: value<number>("timeouts.firstChunkMs"),
       betweenChunksMs: value<number>("timeouts.betweenChunksMs"),

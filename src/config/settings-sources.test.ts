@@ -244,6 +244,15 @@ describe("a project only narrows", () => {
     expect([trusted.keepBackgroundProcesses, trusted.onAsk, trusted.sandbox, trusted.unsandboxedCommands]).toEqual([true, "deny", "off", ["docker"]]);
   });
 
+  it("a project's language server command waits for trust; turning a server off does not (#32)", async () => {
+    await folders.writeProjectConfig({ lsp: { gopls: { command: ["./bin/evil-gopls"], extensions: [".go"] }, pyright: { disabled: true } }, editDiagnostics: false });
+    const settings = await resolveWith();
+    expect(settings.lsp).toEqual({ pyright: { disabled: true } });
+    expect(settings.editDiagnostics).toBe(false);
+    expect(settings.trust.gated).toContain("lsp.gopls");
+    expect((await resolveWith({ trust: true })).lsp["gopls"]).toEqual({ command: ["./bin/evil-gopls"], extensions: [".go"] });
+  });
+
   it("sandbox.enabled false from the user's own Claude Code file is an explicit off", async () => {
     const user = await folders.writeClaude("user", { sandbox: { enabled: false } });
     const settings = await resolveWith();

@@ -19,6 +19,7 @@ const explanations: Array<[RegExp, string]> = [
   [/^statusLine$/, "run its status line command"],
   [/^keepBackgroundProcesses$/, "leave background processes running after a command"],
   [/^onAsk$/, "answer unanswered asks with no and go on"],
+  [/^lsp\.(.+)$/, "run its own language server $1"],
   [/^models\.(.+)\.(\w+Price)$/, "use its own $2 for $1 in your budget"],
   [/^(\.cairn\/hooks|\.clinerules\/hooks|\.claude\/settings(?:\.local)?\.json)$/, "run the hooks in $1"],
 ];

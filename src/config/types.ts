@@ -142,6 +142,14 @@ export interface TrustState {
   heldBack: Array<{ key: string; file: string }>;
 }
 
+/** One entry of the `lsp` settings block (src/lsp/server-specs.ts reads it). */
+export interface LspServerSetting {
+  command?: string[] | undefined;
+  extensions?: string[] | undefined;
+  disabled?: boolean | undefined;
+  initialization?: Record<string, unknown> | undefined;
+}
+
 /** One event's hooks in settings: a command, or Claude Code's `[{matcher, hooks: [{type, command, timeout}]}]`. */
 export type HookSetting = string | Array<{ matcher?: string | undefined; hooks: Array<{ type?: string | undefined; command?: string | undefined; timeout?: number | undefined }> }>;
 
@@ -162,6 +170,10 @@ export interface ResolvedSettings {
   parallelTools: boolean;
   /** A command's background processes outlive it (default false: they are ended with it). */
   keepBackgroundProcesses: boolean;
+  /** New problems found by language servers are reported after each edit (#32; default true). */
+  editDiagnostics: boolean;
+  /** Language servers added, changed or turned off, by name (`typescript`, `pyright`, or a new one: docs/configuration.md). */
+  lsp: Record<string, LspServerSetting>;
   /** Subagents (issue #17): at most this many children run at once (default 3). */
   subagents: { maxParallel: number };
   allowOutsideWrites: boolean;
@@ -183,6 +195,8 @@ export interface ResolvedSettings {
   stallTimeouts: { firstChunkMs: number; betweenChunksMs: number };
   /** SPEC T15: longest wait for MCP servers before a request (default 10 s). */
   mcpWaitMs: number;
+  /** How long an edit waits at most for its new problems (`timeouts.diagnosticsMs`, default 5 s; #32). */
+  diagnosticsWaitMs: number;
   retry: { delaysMs: number[] };
   /** Context management: compaction threshold (share of the window), what a summary keeps, or off. */
   /** Absent in settings built by hand (tests): the defaults apply. */

@@ -9,7 +9,8 @@
  */
 const permissionNames: Readonly<Record<string, readonly string[]>> = {
   Bash: ["execute_command"],
-  Read: ["read_file", "list_files", "search_files", "list_code_definition_names"],
+  Read: ["read_file", "list_files", "search_files", "list_code_definition_names", "lsp"],
+  LSP: ["lsp"],
   Glob: ["list_files"],
   Grep: ["search_files"],
   LS: ["list_files"],

@@ -21,6 +21,7 @@ import { createExtensionWiring } from "./extension-wiring.js";
 import { withAllowedTools } from "../extensions/allowed-tools.js";
 import type { TaskRules } from "../prompt/task-rules.js";
 import { startMcp } from "./mcp-wiring.js";
+import { startLanguageServers } from "./lsp-wiring.js";
 import { budgetSoFar, createSessionSecurity, summaryProvider } from "./security-wiring.js";
 import { createSubagents } from "./subagents/subagent-wiring.js";
 import { addUsage } from "../security/budget.js";
@@ -260,6 +261,9 @@ async function buildSession(parts: {
   const processes = options.processes ?? new ProcessTable();
   if (options.processes === undefined) started.push(async () => void (await processes.dispose()));
   const reportProcesses = processReporter({ table: processes, resumedWithProcesses: startedBackgroundProcesses(parts.resumedMessages ?? []) && processes.running(taskId).length === 0 });
+  const languages = startLanguageServers(settings, security.launchPolicy);
+  started.push(() => languages.shutdown());
+  subagents.factory.useLanguages(languages);
   const baseExecutor = createToolExecutor({
     ...(judge ? { judge } : {}),
     processes: { table: processes, taskId, logFolder: join(settings.dataDir, "tasks", taskId, "processes") },
@@ -272,6 +276,7 @@ async function buildSession(parts: {
     allowOutsideWrites: settings.allowOutsideWrites,
     protocol: settings.toolProtocol,
     ...(mcp.port ? { mcp: mcp.port } : {}),
+    languages,
     parallelTools: settings.parallelTools,
     rules: security.rules,
     allowOutsideReads: settings.allowOutsideReads,
@@ -414,6 +419,7 @@ async function buildSession(parts: {
       await subagents.factory.removeAll();
       if (options.processes === undefined) await processes.dispose();
       await mcp.close();
+      await languages.shutdown();
       await extensions.close();
       await log.flush();
       await log.close();

@@ -64,6 +64,7 @@ export function toolEndMeta(run: ExecutedToolRun): ToolEndMeta | undefined {
   const ending: ToolEndMeta = {};
   if (run.card?.end !== undefined) ending.end = run.card.end;
   if (run.card?.durationMs !== undefined) ending.durationMs = run.card.durationMs;
+  if (run.card?.diagnostics !== undefined) ending.diagnostics = run.card.diagnostics;
   if (run.status === "error" || run.status === "mistake" || run.status === "rejected") {
     const text = typeof run.content === "string" ? run.content : run.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
     const error = run.card?.error ?? text.trim().replace(/^The tool failed:\s*/, "");

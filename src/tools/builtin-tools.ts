@@ -5,6 +5,7 @@ import { attemptCompletionTool } from "./builtin/attempt-completion.js";
 import { executeCommandTool } from "./builtin/execute-command.js";
 import { listCodeDefinitionNamesTool } from "./builtin/list-code-definition-names.js";
 import { listFilesTool } from "./builtin/list-files.js";
+import { lspTool } from "./builtin/lsp.js";
 import { newTaskTool } from "./builtin/new-task.js";
 import { planModeRespondTool } from "./builtin/plan-mode-respond.js";
 import { readFileTool } from "./builtin/read-file.js";
@@ -27,6 +28,7 @@ export const builtinTools: ToolDefinition[] = [
   searchFilesTool,
   listFilesTool,
   listCodeDefinitionNamesTool,
+  lspTool,
   webFetchTool,
   useMcpToolTool,
   accessMcpResourceTool,

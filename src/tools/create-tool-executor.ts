@@ -16,6 +16,7 @@ import { CommandRegistry } from "./command/command-registry.js";
 import { describeError } from "./file-io.js";
 import { FileTracker } from "./file-tracker.js";
 import type { McpPort } from "./mcp-port.js";
+import type { LanguagePort } from "./language-port.js";
 import { invalidArgumentsJson, missingParameter, notInMode, toolError, unknownTool } from "./responses.js";
 import type { ToolDefinition, ToolRuntime, ToolRuntimeOptions } from "./tool-definition.js";
 import { availableIn, nativeSchema, promptSection, xmlFormatIntroduction } from "./tool-schema.js";
@@ -48,6 +49,8 @@ export interface ToolExecutorOptions {
   allowOutsideWrites: boolean;
   protocol: "xml" | "native";
   mcp?: McpPort;
+  /** Language servers (src/lsp/): new problems after edits, and the `lsp` tool. */
+  languages?: LanguagePort;
   parallelTools?: boolean;
   commandTimeoutMs?: number;
   /** Leave a command's background processes running when it finishes (#11 item 3; default false). */
@@ -114,6 +117,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     fetch: options.fetch ?? globalThis.fetch,
     operations: options.operations ?? localOperations,
     ...(options.mcp !== undefined ? { mcp: options.mcp } : {}),
+    ...(options.languages !== undefined ? { languages: options.languages } : {}),
     ...(options.launchPolicy !== undefined ? { launchPolicy: options.launchPolicy } : {}),
     ...(options.supportsImages === true ? { supportsImages: true } : {}),
     ...(options.subagent !== undefined ? { subagent: options.subagent } : {}),

@@ -8,6 +8,7 @@ import type { LaunchPolicy } from "../security/process-launch.js";
 import type { ToolMeta } from "../task/contracts/message-meta.js";
 import type { Mode, ToolCallContext, ToolOutcome } from "../task/contracts/tool-executor.js";
 import type { McpPort } from "./mcp-port.js";
+import type { LanguagePort } from "./language-port.js";
 import type { ApprovalPolicy } from "./approval.js";
 import type { FileTracker } from "./file-tracker.js";
 import type { WorkspaceGuard } from "./workspace-guard.js";
@@ -76,6 +77,8 @@ export interface ToolRuntimeOptions {
   keepBackgroundProcesses: boolean;
   fetch: typeof fetch;
   mcp?: McpPort;
+  /** Language servers (src/lsp/): new problems after edits, and the `lsp` tool. */
+  languages?: LanguagePort;
   /** How commands start: scrubbed environment and sandbox (src/security). */
   launchPolicy?: LaunchPolicy;
   /** The model accepts images: read_file of an image returns the image (issue #12). */

@@ -24,7 +24,7 @@ export interface AgentType {
 }
 
 /** Tools that never change the workspace; the explore agent gets these. */
-export const readOnlyToolNames = ["read_file", "search_files", "list_files", "list_code_definition_names", "execute_command", "attempt_completion"];
+export const readOnlyToolNames = ["read_file", "search_files", "list_files", "list_code_definition_names", "lsp", "execute_command", "attempt_completion"];
 
 export const builtinAgentTypes: AgentType[] = [
   {

@@ -12,6 +12,8 @@ import { builtinTools } from "../../tools/builtin-tools.js";
 import { createToolExecutor } from "../../tools/create-tool-executor.js";
 import type { McpPort } from "../../tools/mcp-port.js";
 import type { WorkspaceOperations } from "../../tools/operations.js";
+import type { LanguagePort } from "../../tools/language-port.js";
+import type { LaunchPolicy } from "../../security/process-launch.js";
 import { launchPolicyFor } from "../launch-policy.js";
 import type { SessionSecurity } from "../security-wiring.js";
 import type { AgentType } from "./agent-types.js";
@@ -30,13 +32,17 @@ export function createChildToolExecutor(options: {
   mcp?: { port?: McpPort | undefined; wrap(executor: ToolExecutor): ToolExecutor };
   hooks?: { wrapExecutor(executor: ToolExecutor): ToolExecutor };
   operations?: WorkspaceOperations;
+  /** The language servers of the child's folder (the parent's, or its worktree's own; #32). */
+  languages?: (cwd: string, policy: LaunchPolicy) => LanguagePort | undefined;
 }): ToolExecutor {
   const { settings, security, type, cwd, mcp } = options;
   const rules = options.isolated ? new PermissionRules(security.rules.rules, cwd) : security.rules;
   const launchPolicy = options.isolated ? launchPolicyFor(settings, { workspace: cwd, rules, readableInDataDir: security.outputFolder, baseEnvironment: security.launchPolicy.baseEnvironment }) : security.launchPolicy;
   const allTools = builtinTools.map((tool) => tool.name);
+  const languages = options.languages?.(cwd, launchPolicy);
   const baseExecutor = createToolExecutor({
     ...(mcp?.port ? { mcp: mcp.port } : {}),
+    ...(languages === undefined ? {} : { languages }),
     workspace: cwd,
     dataDir: settings.dataDir,
     approval: settings.autoApprove,

@@ -6,6 +6,8 @@
  * from the parent's. Its messages reach the parent's host carrying its
  * `subagentId`; its asks name it.
  */
+import type { LanguageServers } from "../../lsp/language-servers.js";
+import { startLanguageServers } from "../lsp-wiring.js";
 import { join } from "node:path";
 import type { ResolvedSettings } from "../../config/index.js";
 import type { Provider } from "../../llm/types.js";
@@ -79,6 +81,7 @@ export class SubagentFactory implements ChildTaskFactory {
   private readonly spending: SubagentSpending;
   /** The parent's MCP hub (set once it started): general children use its servers too. */
   private mcp: SubagentMcp | undefined;
+  private languages: LanguageServers | undefined;
   /** The parent was interrupted: its children's worktrees stay for a resume. */
   private interrupted = false;
   /** Children of an earlier run of this parent (a resumed parent), by agent and prompt; each is taken once. */
@@ -105,6 +108,11 @@ export class SubagentFactory implements ChildTaskFactory {
   private hooks: SubagentHooks | undefined;
 
   /** Hands the children the parent's MCP servers (after the hub started). */
+  /** The parent's language servers: children in the parent's folder share them (#32). */
+  useLanguages(languages: LanguageServers): void {
+    this.languages = languages;
+  }
+
   useMcp(mcp: SubagentMcp): void {
     this.mcp = mcp;
   }
@@ -188,6 +196,7 @@ export class SubagentFactory implements ChildTaskFactory {
     }
     // MCP tools may change anything: only types given the parent's tools (or use_mcp_tool by name) get them.
     const mcp = this.mcp !== undefined && (type.tools === undefined || type.tools.includes("use_mcp_tool")) && !type.readOnly ? this.mcp : undefined;
+    const ownLanguages: LanguageServers[] = [];
     const toolExecutor = createChildToolExecutor({
       settings,
       security,
@@ -199,6 +208,13 @@ export class SubagentFactory implements ChildTaskFactory {
       ...(mcp ? { mcp } : {}),
       ...(this.hooks ? { hooks: this.hooks } : {}),
       ...(this.options.operations ? { operations: this.options.operations } : {}),
+      // A child in its own worktree gets servers of its own (they see its files), ended with it.
+      languages: (childCwd, policy) => {
+        if (isolated === undefined) return this.languages;
+        const own = startLanguageServers({ ...settings, cwd: childCwd }, policy);
+        ownLanguages.push(own);
+        return own;
+      },
     });
 
     let result: string | undefined;
@@ -292,6 +308,7 @@ export class SubagentFactory implements ChildTaskFactory {
       request.signal.removeEventListener("abort", onAbort);
       this.running.delete(entry);
       try {
+        await Promise.all(ownLanguages.map((languages) => languages.shutdown()));
         await checkpoints?.waitInitial();
         await writer.flush();
         await writer.close();

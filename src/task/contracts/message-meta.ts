@@ -2,7 +2,7 @@ import type { CondenseMeta } from "../../context/describe-compaction.js";
 import type { ChecklistItem } from "../../context/checklist.js";
 import type { ProviderErrorKind } from "../../llm/types.js";
 import type { AskType, SayType, UiMessage } from "./messages.js";
-import type { CommandEnd, SubagentReportMeta, ToolCard, ToolCardMeta, ToolMeta, ToolMetaOf, ToolName, UnpresentedToolFailureMeta } from "./tool-meta.js";
+import type { CommandEnd, EditDiagnosticsCounts, SubagentReportMeta, ToolCard, ToolCardMeta, ToolMeta, ToolMetaOf, ToolName, UnpresentedToolFailureMeta } from "./tool-meta.js";
 import type { ToolOutcomeStatus } from "./tool-executor.js";
 
 export type { CondenseMeta };
@@ -48,7 +48,7 @@ export type RetryMeta = {
  * Added to a `tool` or `command` message when its call ended (#11: visible on every
  * surface): why it failed or did not run, and how a command ended.
  */
-export type ToolEndMeta = Pick<ToolCardMeta, "status" | "error" | "end" | "durationMs">;
+export type ToolEndMeta = Pick<ToolCardMeta, "status" | "error" | "end" | "durationMs" | "diagnostics">;
 
 /** `command_output`: the text is the output so far; the final update says how the command ended (src/tools/builtin/execute-command.ts). */
 export type CommandOutputMeta = {
@@ -66,7 +66,7 @@ export type CheckpointMeta = { hash: string; reason?: string };
 export type ChecklistMeta = { items: ChecklistItem[]; done: number; total: number };
 
 /** `tool_result`: a tool call ended (src/acp/tool-outcomes.ts), with how a command ended. */
-export type ToolResultMeta = { tool: string; status: ToolOutcomeStatus; end?: CommandEnd; durationMs?: number };
+export type ToolResultMeta = { tool: string; status: ToolOutcomeStatus; end?: CommandEnd; durationMs?: number; diagnostics?: EditDiagnosticsCounts };
 
 /** `mcp_server_response`: what an MCP tool returned (src/tools/mcp/mcp-result.ts). */
 export type McpResponseMeta = { tool: string; isError?: boolean };

@@ -3,7 +3,7 @@
  * printer, `cairn show`, the terminal UI's card, ACP) says it the same way,
  * from the card's meta (`status`, `error`, `end`, `durationMs`, tool-meta.ts).
  */
-import type { CommandEnd, ToolCard } from "./tool-meta.js";
+import type { CommandEnd, EditDiagnosticsCounts, ToolCard } from "./tool-meta.js";
 
 function seconds(milliseconds: number): string {
   return `${Number((milliseconds / 1000).toFixed(1))} s`;
@@ -50,4 +50,19 @@ export function toolEnding(card: ToolCard | undefined): ToolEnding | undefined {
   if (card.end === undefined) return undefined;
   const took = card.durationMs === undefined || card.end.kind === "timed_out" ? "" : ` after ${seconds(card.durationMs)}`;
   return { kind: "ended", text: `${commandEndText(card.end)}${took}`, ok: commandSucceeded(card.end) };
+}
+
+/**
+ * An edit's new problems in a line (#32): "2 new problems: 1 error, 1 warning",
+ * or why none were checked; undefined when there is nothing to say (no server, or none new).
+ */
+export function diagnosticsText(counts: EditDiagnosticsCounts | undefined): { text: string; severity: "error" | "warning" | "note" } | undefined {
+  if (counts === undefined) return undefined;
+  if (counts.unavailable !== undefined) return { text: `no diagnostics: ${counts.unavailable}`, severity: "note" };
+  const total = counts.errors + counts.warnings;
+  if (total === 0) return undefined;
+  const parts = [counts.errors > 0 ? `${counts.errors} error${counts.errors === 1 ? "" : "s"}` : "", counts.warnings > 0 ? `${counts.warnings} warning${counts.warnings === 1 ? "" : "s"}` : ""].filter(
+    (part) => part !== "",
+  );
+  return { text: `${total} new problem${total === 1 ? "" : "s"}: ${parts.join(", ")}`, severity: counts.errors > 0 ? "error" : "warning" };
 }

@@ -51,7 +51,7 @@ export interface ToolOutcome {
    * What the call's card shows when it ends (every surface): how a command ended, and
    * for a failure a reason in a line for the user (default: the content's text).
    */
-  card?: Pick<ToolCardMeta, "error" | "end" | "durationMs">;
+  card?: Pick<ToolCardMeta, "error" | "end" | "durationMs" | "diagnostics">;
   /** The user accepted `attempt_completion` (or `new_task`): the task ends. */
   completed?: boolean;
   /** The user switched mode (e.g. plan -> act) while answering. */

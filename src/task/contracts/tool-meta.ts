@@ -23,6 +23,13 @@ export type SubagentReportMeta = {
 };
 
 /**
+ * The problems an edit introduced, as language servers found them (src/lsp/):
+ * counts of new errors and warnings in the edited file and its importers;
+ * `unavailable` says why none were checked (a server too slow or gone).
+ */
+export type EditDiagnosticsCounts = { errors: number; warnings: number; unavailable?: string };
+
+/**
  * What the approval policy (src/tools/approval.ts) adds to a card when the call
  * becomes final, and what the Task adds when the tool failed (#11).
  */
@@ -57,6 +64,8 @@ export type ToolCardMeta = {
   /** How a command ended and how long it ran (execute_command), added when it ended. */
   end?: CommandEnd;
   durationMs?: number;
+  /** An edit's new problems (write_to_file, replace_in_file), added when it ended. */
+  diagnostics?: EditDiagnosticsCounts;
 };
 
 /** Fields of the file tools: the path as shown, and whether it is outside the workspace (src/tools/path-access.ts). */
@@ -83,6 +92,8 @@ export type ToolMetaByName = {
   list_files: PathFields;
   list_code_definition_names: PathFields;
   search_files: PathFields & { regex?: string };
+  /** A question to the language servers (src/tools/builtin/lsp.ts); `path` is the workspace for workspace_symbols. */
+  lsp: PathFields & { operation: string; line?: number; query?: string };
   write_to_file: EditFields;
   /** `write_to_file` under another name (src/extensions/new-rule-tool.ts). */
   new_rule: Partial<EditFields>;
@@ -114,7 +125,7 @@ export type ToolMetaByName = {
 export type ToolName = keyof ToolMetaByName;
 
 /** The tools whose card names a file or folder (`path`). */
-export const pathTools = ["read_file", "list_files", "list_code_definition_names", "search_files", "write_to_file", "new_rule", "replace_in_file"] as const satisfies readonly ToolName[];
+export const pathTools = ["read_file", "list_files", "list_code_definition_names", "search_files", "write_to_file", "new_rule", "replace_in_file", "lsp"] as const satisfies readonly ToolName[];
 export type PathToolName = (typeof pathTools)[number];
 
 /** The tools whose card shows a unified diff (`diff`) of the change it asks to make. */

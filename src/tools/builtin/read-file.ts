@@ -45,6 +45,8 @@ export const readFileTool: ToolDefinition = {
     const approved = await approvePath({ runtime, path: checked.path, access: "read", text: `Read ${checked.path.display}`, meta: { tool: "read_file" } });
     if (!approved.ok) return approved.outcome;
     const path = approved.path;
+    // The file's language server (if any) starts and checks it now: the first edit finds it warm (#32).
+    if (path.inside) runtime.options.languages?.noteRead(path.real);
     let content: Buffer;
     let info: { mtimeMs: number; size: number };
     try {

@@ -10,6 +10,7 @@ import { stampOf } from "../file-tracker.js";
 import { success, toolError, withApprovalFeedback } from "../responses.js";
 import type { ToolDefinition, ToolRuntime } from "../tool-definition.js";
 import { unifiedDiff } from "../unified-diff.js";
+import { watchEdit, withEditDiagnostics } from "../edit-diagnostics.js";
 
 const maximumPreviewBytes = 8 * 1024 * 1024;
 const maximumDiffInResult = 20_000;
@@ -125,6 +126,7 @@ export const replaceInFileTool: ToolDefinition = {
       if (!again.ok) return toolError(`the file changed on disk while waiting for approval. ${again.message}`);
       finalContent = again.content;
     }
+    const probe = watchEdit(runtime, target.real, fresh.decoded.text);
     try {
       await runtime.options.operations.writeFile(target.real, encodeText(finalContent, fresh.decoded.encoding));
     } catch (error) {
@@ -133,6 +135,7 @@ export const replaceInFileTool: ToolDefinition = {
     runtime.files.forget(target.real);
     const where = applied.matches.map((match) => `lines ${match.startLine}-${match.endLine} (${match.strategy} match)`).join(", ");
     const shownPatch = patch.length > maximumDiffInResult ? `${patch.slice(0, maximumDiffInResult)}\n[diff cut]` : patch;
-    return withApprovalFeedback(success(`Applied ${parsed.blocks.length} block(s) to ${target.display}: ${where}. The change:\n${shownPatch}`), approved.feedback);
+    const outcome = await withEditDiagnostics(success(`Applied ${parsed.blocks.length} block(s) to ${target.display}: ${where}. The change:\n${shownPatch}`), probe, finalContent);
+    return withApprovalFeedback(outcome, approved.feedback);
   },
 };

@@ -4,6 +4,7 @@
  * child's attempt_completion report with its tokens and cost. The children
  * are built behind the ChildTaskFactory contract (src/task/contracts/subagents.ts).
  */
+import { watchEdits } from "../edit-diagnostics.js";
 import type { ToolMetaOf } from "../../task/contracts/message-meta.js";
 import type { ChildTaskFactory, SubagentChanges, SubagentReport } from "../../task/contracts/subagents.js";
 import { invalidParameter, success, toolError } from "../responses.js";
@@ -84,13 +85,16 @@ async function offerMerge(factory: ChildTaskFactory, report: SubagentReport, cha
       return `<merge subagent="${id}" status="declined">\nThe user did not merge the subagent's changes; the workspace is unchanged.${feedback}\n</merge>`;
     }
   }
+  // The merged files' new problems, as after any edit (#32).
+  const watched = await watchEdits(runtime, changes.files);
   const merged = await factory.mergeChanges(id);
   if (merged.kind === "conflict") {
     runtime.context.say("warning", `Subagent ${id}: ${merged.message}`, { meta: { tool: "subagent_merge", subagentId: id, status: "conflict" } });
     return `<merge subagent="${id}" status="conflict">\n${merged.message}\nThe diff was:\n${changes.diff}\n</merge>`;
   }
   const files = merged.kind === "merged" ? merged.files : [];
-  return `<merge subagent="${id}" status="merged">\nMerged into the working tree (uncommitted): ${files.join(", ")}\n</merge>`;
+  const problems = merged.kind === "merged" ? await watched.report() : undefined;
+  return `<merge subagent="${id}" status="merged">\nMerged into the working tree (uncommitted): ${files.join(", ")}${problems === undefined ? "" : `\n\n${problems}`}\n</merge>`;
 }
 
 export function createUseSubagentsTool(factory: ChildTaskFactory): ToolDefinition {

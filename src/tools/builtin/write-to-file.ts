@@ -7,6 +7,7 @@ import { detectCrlf } from "../diff/apply-blocks.js";
 import { success, toolError, withApprovalFeedback } from "../responses.js";
 import type { ToolDefinition } from "../tool-definition.js";
 import { diffStat, unifiedDiff } from "../unified-diff.js";
+import { watchEdit, withEditDiagnostics } from "../edit-diagnostics.js";
 
 /** Models sometimes wrap the whole file in a Markdown code fence; the fence is not part of the file. */
 export function stripStrayFence(content: string, path: string): { text: string; stripped: boolean } {
@@ -77,6 +78,7 @@ export const writeToFileTool: ToolDefinition = {
     });
     if (!approved.ok) return approved.outcome;
     await runtime.context.beforeMutation([target.real]);
+    const probe = watchEdit(runtime, target.real, before);
     try {
       await runtime.options.operations.writeFile(target.real, encodeText(after, encoding));
     } catch (error) {
@@ -88,6 +90,6 @@ export const writeToFileTool: ToolDefinition = {
     const parts = [`${before === undefined ? "Created" : "Updated"} ${target.display}: ${lineCount} lines, ${Buffer.byteLength(after)} bytes (+${stats.added} -${stats.removed} lines).`];
     if (fence.stripped) parts.push("The Markdown code fence around the content was removed; it was not written to the file.");
     if (crlf) parts.push("The file uses CRLF line endings; they were kept.");
-    return withApprovalFeedback(success(parts.join(" ")), approved.feedback);
+    return withApprovalFeedback(await withEditDiagnostics(success(parts.join(" ")), probe, after), approved.feedback);
   },
 };

@@ -19,7 +19,8 @@ export class FinalMessages {
   /** Whether `message` repeats a final message already shown (records it when it is final). */
   isRepeat(message: UiMessage): boolean {
     const card = cardMetaOf(message);
-    const ending = `${card?.status ?? ""}|${card?.end?.kind ?? ""}`;
+    // How it ended: a failure, a command's end, an edit's new problems (#32).
+    const ending = `${card?.status ?? ""}|${card?.end?.kind ?? ""}|${card?.diagnostics === undefined ? "" : JSON.stringify(card.diagnostics)}`;
     if (this.#shown.get(message.id) === ending) return true;
     if (!message.partial) this.#shown.set(message.id, ending);
     return false;

@@ -13,7 +13,7 @@ import { TwoStreams } from "./two-streams.js";
 import picocolors from "picocolors";
 import { cardMetaOf, diffTools, isToolMeta, metaOf, pathTools, toolMetaOf, type ToolCard } from "../../task/contracts/message-meta.js";
 import type { AskMessage, SayMessage, UiMessage } from "../../task/contracts/messages.js";
-import { toolEnding } from "../../task/contracts/tool-ending.js";
+import { diagnosticsText, toolEnding } from "../../task/contracts/tool-ending.js";
 import { neutralizeControls, neutralizeDeep } from "../terminal-controls.js";
 import { appendedText } from "../../task/contracts/message-growth.js";
 
@@ -142,6 +142,12 @@ export class TextPrinter {
       return card.status === undefined ? [{ text: colors.red(`✗ ${what()}: blocked by a PreToolUse hook: ${firstLine(card.blocked)}`) }] : [];
     }
     const ending = toolEnding(card);
+    const problems = diagnosticsText(card?.diagnostics);
+    if (ending === undefined && card?.diagnostics !== undefined) {
+      // An edit's card again, amended with its new problems (#32): only they are new.
+      if (problems === undefined) return [];
+      return [{ text: problems.severity === "error" ? colors.red(`  ${problems.text}`) : problems.severity === "warning" ? colors.yellow(`  ${problems.text}`) : colors.dim(`  ${problems.text}`) }];
+    }
     if (ending !== undefined) {
       // The call ended (its card comes again, amended): a failure, a refusal or a command's exit status, with the reason (#11).
       return [{ text: ending.ok ? colors.dim(`  ${ending.text}`) : colors.red(`✗ ${what()}: ${ending.text}`) }];

@@ -147,6 +147,28 @@ describe("renderTui in a terminal", () => {
     expect(frame).toContain("exit 0");
   });
 
+  it("shows on an edit's card the count of new problems the language servers found (#32)", async () => {
+    const clock = new ManualClock();
+    const host = new TuiHost({ clock });
+    terminal = startFakeTerminal({ controller: new FakeController(), host });
+    const meta: ToolMetaOf<"replace_in_file"> = { tool: "replace_in_file", path: "src/total.ts", approval: "auto", diff: "@@ -1 +1 @@\n-number\n+string\n" };
+    host.onMessage(say("e", "tool", "Edit src/total.ts", { meta }));
+    // The card was drawn before the servers answered: the count comes with the card again (the Task's amendment).
+    clock.advance(defaultFrameMs);
+    await terminal.settle();
+    host.onMessage(say("e", "tool", "Edit src/total.ts", { meta: { ...meta, diagnostics: { errors: 1, warnings: 2 } } }));
+    host.onMessage(say("f", "tool", "Edit src/report.ts", { meta: { ...meta, path: "src/report.ts" } }));
+    host.onMessage(say("f", "tool", "Edit src/report.ts", { meta: { ...meta, path: "src/report.ts", diagnostics: { errors: 0, warnings: 0 } } }));
+    clock.advance(defaultFrameMs);
+    await terminal.settle();
+    const frame = terminal.stdout.frame();
+    expect(frame).toContain("⚠ 3 new problems: 1 error, 2 warnings");
+    expect(frame.split("new problem").length - 1).toBe(1);
+    // The card again, with the count and without its diff.
+    expect(frame.split("Edit src/total.ts").length - 1).toBe(2);
+    expect(frame.split("+string").length - 1).toBe(2);
+  });
+
   it("wraps new output to the new width after the terminal is resized", async () => {
     const clock = new ManualClock();
     const host = new TuiHost({ clock });

@@ -1,5 +1,5 @@
 import { cardMetaOf } from "../../task/contracts/message-meta.js";
-import { commandSucceeded } from "../../task/contracts/tool-ending.js";
+import { commandSucceeded, diagnosticsText } from "../../task/contracts/tool-ending.js";
 import type { Host } from "../../task/contracts/host.js";
 import type { AskMessage, AskResponse, UiMessage } from "../../task/contracts/messages.js";
 import { systemClock } from "./clock.js";
@@ -62,6 +62,13 @@ interface PendingAsk {
   stopListening: () => void;
 }
 
+/** A card again without its diff or content (shown on the card already): its path and what was added. */
+function withoutPreview(message: UiMessage): UiMessage {
+  if (message.meta === undefined) return message;
+  const { diff: _diff, content: _content, ...meta } = message.meta;
+  return { ...message, meta };
+}
+
 /**
  * The terminal UI's side of the Host seam. Messages land in a transcript at
  * any rate; the UI is told at most `rendersPerSecond` times a second, so a
@@ -106,7 +113,7 @@ export class TuiHost implements Host {
     }
     this.noteCommandOutput(message);
     const ownCard = this.endedLater(message);
-    this.transcript.upsert(ownCard === undefined ? message : { ...message, id: `${message.id}:${ownCard}` }, this.clock.now());
+    this.transcript.upsert(ownCard === undefined ? message : { ...(ownCard === "problems" ? withoutPreview(message) : message), id: `${message.id}:${ownCard}` }, this.clock.now());
     this.schedulePublish();
   }
 
@@ -125,13 +132,15 @@ export class TuiHost implements Host {
    * its own (the suffix of its id) when it failed, when a hook blocked it, or when a
    * command ended badly without output to show it; undefined when the card is updated in place.
    */
-  private endedLater(message: UiMessage): "failed" | "blocked" | "ended" | undefined {
+  private endedLater(message: UiMessage): "failed" | "blocked" | "ended" | "problems" | undefined {
     if (message.type !== "say" || message.partial || !this.transcript.hasFinal(message.id)) return undefined;
     const card = cardMetaOf(message);
     if (card?.status === "error") return "failed";
     // A blocked call's card says why; the Task's amendment (status "rejected") adds nothing to show.
     if (card?.blocked !== undefined) return card.status === undefined ? "blocked" : undefined;
     if (card?.status === undefined && card?.end !== undefined && !commandSucceeded(card.end) && !this.commandsWithOutput.has(message.id)) return "ended";
+    // An edit's new problems (#32), found after its card was drawn.
+    if (card?.status === undefined && diagnosticsText(card?.diagnostics) !== undefined) return "problems";
     return undefined;
   }
 

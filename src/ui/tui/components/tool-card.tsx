@@ -2,7 +2,7 @@ import { Box, Text } from "ink";
 import type { ReactNode } from "react";
 import type { UiMessage } from "../../../task/contracts/messages.js";
 import { cardMetaOf, diffTools, isToolMeta, pathTools, type ToolCard } from "../../../task/contracts/message-meta.js";
-import { toolEnding } from "../../../task/contracts/tool-ending.js";
+import { diagnosticsText, toolEnding } from "../../../task/contracts/tool-ending.js";
 import { autoModeLine } from "../../../task/contracts/auto-mode-line.js";
 import { cleanLine, lastLines } from "../terminal-text.js";
 import { DiffView } from "./diff-view.js";
@@ -63,6 +63,8 @@ export function ToolCard({ message, width, maxDiffLines }: { message: UiMessage;
   const meta = cardMetaOf(message);
   // How the call ended: a failure or refusal with its reason, a command's exit status (#11).
   const ending = message.partial ? undefined : toolEnding(meta);
+  // The new problems the edit introduced, as the language servers found them (#32).
+  const problems = message.partial ? undefined : diagnosticsText(meta?.diagnostics);
   const edit = isToolMeta(meta, ...diffTools) ? meta : undefined;
   // While a new file streams there is no diff yet: show the end of what is written so far.
   const preview = message.partial && edit?.diff === undefined && edit !== undefined && "content" in edit && edit.content !== undefined && edit.content !== "" ? lastLines(edit.content, 4).lines : [];
@@ -95,6 +97,9 @@ export function ToolCard({ message, width, maxDiffLines }: { message: UiMessage;
       {message.type === "ask" && meta?.reason !== undefined ? <Text color="yellow">{`  Asked because ${cleanLine(meta.reason)}`}</Text> : null}
       {meta?.blocked !== undefined ? <Text color="red">{`  ✗ blocked by a PreToolUse hook: ${cleanLine(meta.blocked)}`}</Text> : null}
       {ending !== undefined && meta?.blocked === undefined ? <Text color={ending.ok ? "green" : "red"} wrap="truncate-end">{`  ${ending.ok ? "" : "✗ "}${ending.text}`}</Text> : null}
+      {problems !== undefined ? (
+        <Text color={problems.severity === "error" ? "red" : problems.severity === "warning" ? "yellow" : "gray"} wrap="truncate-end">{`  ${problems.severity === "note" ? "" : "⚠ "}${cleanLine(problems.text)}`}</Text>
+      ) : null}
       {preview.map((line, index) => (
         <Text key={index} color="gray" wrap="truncate-end">{`  ${cleanLine(line) || " "}`}</Text>
       ))}
