@@ -10,6 +10,7 @@ import { ignoredPath, invalidParameter, success, toolError, withApprovalFeedback
 import { commandEndText } from "../../task/contracts/tool-ending.js";
 import type { ToolDefinition, ToolRuntime } from "../tool-definition.js";
 import { refused } from "../approval.js";
+import { offerRefusedHosts, refusedHostsNote } from "../refused-hosts.js";
 
 /** Words of a command that could be paths (quotes removed, `--flag=value` split). */
 export function commandWords(command: string): string[] {
@@ -116,9 +117,16 @@ export const executeCommandTool: ToolDefinition = {
     const first = await runOnce({ runtime, command, timeoutMs, unsandboxed: decision.unsandboxed === true });
     if ("error" in first) return toolError(first.error);
     let { result, text } = first;
+    // The proxy refused hosts (#30): the user may allow them (a Network(domain:…) rule) and run the command again in the sandbox.
+    if (first.refusedHosts.length > 0 && (await offerRefusedHosts({ runtime, command, hosts: first.refusedHosts }))) {
+      const again = await runOnce({ runtime, command, timeoutMs, unsandboxed: false });
+      if ("error" in again) return toolError(again.error);
+      ({ result } = again);
+      text = `${text}\n[The user allowed ${first.refusedHosts.join(", ")}; the command was run again.]\n${again.text}`;
+    }
     // Failed because of the sandbox (a write outside, the network): asked, explicitly, to run it again outside (never by --yes alone).
     const policy = runtime.options.launchPolicy;
-    const why = policy?.sandbox !== undefined && decision.unsandboxed !== true && result.end.kind === "exited" && result.end.exitCode !== 0 ? sandboxFailure(result.output) : undefined;
+    const why = policy?.sandbox !== undefined && decision.unsandboxed !== true && first.refusedHosts.length === 0 && result.end.kind === "exited" && result.end.exitCode !== 0 ? sandboxFailure(result.output) : undefined;
     if (why !== undefined) {
       const escalation = await runtime.approvals.escalateAfterFailure({ command, why, context: runtime.context, key: runtime.callId });
       if (escalation.rerun) {
@@ -138,7 +146,7 @@ export const executeCommandTool: ToolDefinition = {
 };
 
 /** Runs the command once, in the sandbox or (approved) outside it, and says what it did. */
-async function runOnce(options: { runtime: ToolRuntime; command: string; timeoutMs: number; unsandboxed: boolean }): Promise<{ result: CommandResult; text: string } | { error: string }> {
+async function runOnce(options: { runtime: ToolRuntime; command: string; timeoutMs: number; unsandboxed: boolean }): Promise<{ result: CommandResult; text: string; refusedHosts: string[] } | { error: string }> {
   const { runtime, command } = options;
   const policy = runtime.options.launchPolicy;
   let launch: Launch;
@@ -163,14 +171,17 @@ async function runOnce(options: { runtime: ToolRuntime; command: string; timeout
     }),
   );
   const result = await running.done;
+  const refusedHosts = launch.refusedHosts?.() ?? [];
   const putBack = launch.release();
   const meta: CommandOutputMeta = { tool: "execute_command", end: result.end, durationMs: result.durationMs };
   if (result.savedPath !== undefined) meta.savedPath = result.savedPath;
-  if (result.totalCharacters > 0) runtime.context.say("command_output", result.output, { partial: false, key: outputKey, meta });
+  if (refusedHosts.length > 0) meta.refusedHosts = refusedHosts;
+  if (result.totalCharacters > 0 || refusedHosts.length > 0) runtime.context.say("command_output", result.output, { partial: false, key: outputKey, meta });
   let text = formatCommandResult(command, result);
+  if (refusedHosts.length > 0) text += `\n${refusedHostsNote(refusedHosts)}`;
   if (putBack.length > 0) text += `\n[Protected paths are written only with the user's explicit approval (use write_to_file), so cairn undid this: ${putBack.join("; ")}.]`;
   if (launch.hiddenHistory !== undefined && /\bgit\b/.test(command)) {
     text += `\n[git's history is hidden in the sandbox here: ${launch.hiddenHistory.slice(0, 3).join(", ")} ${launch.hiddenHistory.length === 1 ? "is" : "are"} tracked by git but must not be read (ignore file or credentials).]`;
   }
-  return { result, text };
+  return { result, text, refusedHosts };
 }
