@@ -14,6 +14,7 @@ import type { ToolCardMeta, ToolMeta, ToolMetaOf } from "../task/contracts/messa
 import type { ToolCallContext, ToolOutcome } from "../task/contracts/tool-executor.js";
 import { alwaysAllowChoice, type AskResponse } from "../task/contracts/messages.js";
 import { denied, toolError } from "./responses.js";
+import { previewOffer } from "./preview/preview-offer.js";
 
 /** `true` means "auto-approve": run without asking. */
 export interface ApprovalSettings {
@@ -67,7 +68,7 @@ export interface VerdictDetail {
 }
 
 /** `unsandboxed`: the user (or an Unsandboxed rule) approved running the command outside the sandbox. */
-export type ApprovalDecision = { approved: true; feedback?: string; unsandboxed?: true } | { approved: false; outcome: ToolOutcome };
+export type ApprovalDecision = { approved: true; feedback?: string; unsandboxed?: true } | { approved: false; outcome: ToolOutcome; preview?: true };
 
 export interface Presentation {
   /** Key of the partial `say` shown while the call streamed. */
@@ -245,7 +246,7 @@ export class ApprovalPolicy {
     if (detail.escalate !== undefined || detail.outside !== undefined) card.unsandboxed = true;
     // A PermissionRequest hook may answer this ask only where a PreToolUse allow could skip it.
     if (verdict === "ask") card.hookMayApprove = hookMayApprove;
-    const meta: ToolMeta = { ...escapeMetaStrings(presentation.meta), ...card };
+    const meta: ToolMeta = { ...escapeMetaStrings(presentation.meta), ...card, ...previewOffer(request, detail, this.security) };
     const text = detail.reason !== undefined && verdict !== "auto" ? `${shown.text}\n(${escapeHidden(detail.reason).text})` : shown.text;
     const sayType = request.kind === "command" ? "command" : "tool";
     context.say(sayType, text, { partial: false, key: presentation.key, meta });
@@ -254,6 +255,7 @@ export class ApprovalPolicy {
     if (verdict === "auto") return { approved: true, ...escalated };
     const askType = request.kind === "command" ? "command" : request.kind === "mcp" ? "use_mcp_server" : "tool";
     const answer = await context.ask(askType, `${text}${alwaysOffer(detail.suggestion)}`, { meta });
+    if (answer.response === "no" && answer.preview === true && "previewable" in meta) return { approved: false, outcome: denied(undefined), preview: true };
     if (await this.answeredAlways(answer, detail.suggestion, context)) return { approved: true, ...escalated };
     if (answer.response === "yes") return answer.text === undefined ? { approved: true, ...escalated } : { approved: true, feedback: answer.text, ...escalated };
     return { approved: false, outcome: denied(answer.text) };

@@ -83,7 +83,8 @@ export type ToolMetaByName = {
   /** `write_to_file` under another name (src/extensions/new-rule-tool.ts). */
   new_rule: Partial<EditFields>;
   replace_in_file: EditFields & { blocks?: number; blocksComplete?: number };
-  execute_command: { command: string; requiresApproval?: boolean; cwd?: string };
+  /** `previewable`: the ask may be answered "preview" (#30: run on a copy-on-write view first, src/tools/preview/). */
+  execute_command: { command: string; requiresApproval?: boolean; cwd?: string; previewable?: true };
   web_fetch: { url: string };
   use_mcp_tool: { server: string; name: string; arguments?: unknown };
   /**

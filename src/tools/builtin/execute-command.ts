@@ -11,6 +11,8 @@ import { commandEndText } from "../../task/contracts/tool-ending.js";
 import type { ToolDefinition, ToolRuntime } from "../tool-definition.js";
 import { refused } from "../approval.js";
 import { offerRefusedHosts, refusedHostsNote } from "../refused-hosts.js";
+import { previewCommand } from "../preview/preview-command.js";
+import { askAfterPreview } from "../preview/preview-unavailable.js";
 
 /** Words of a command that could be paths (quotes removed, `--flag=value` split). */
 export function commandWords(command: string): string[] {
@@ -112,9 +114,18 @@ export const executeCommandTool: ToolDefinition = {
       context: runtime.context,
       presentation: { key: runtime.callId, text: command, meta: { tool: "execute_command", command, requiresApproval, cwd: runtime.guard.root } },
     });
-    if (!decision.approved) return decision.outcome;
+    if (!decision.approved && decision.preview !== true) return decision.outcome;
+    if (!decision.approved) {
+      // "Preview" (#30): run it on a copy-on-write view; the user applies or discards what it did.
+      const previewed = await previewCommand({ runtime, command, timeoutMs });
+      if (previewed.kind === "done") return previewed.outcome;
+      const again = await askAfterPreview({ runtime, command, why: previewed.why });
+      if (again !== undefined) return again;
+    }
+    const unsandboxed = decision.approved && decision.unsandboxed === true;
+    const feedback = decision.approved ? decision.feedback : undefined;
     await runtime.context.beforeMutation();
-    const first = await runOnce({ runtime, command, timeoutMs, unsandboxed: decision.unsandboxed === true });
+    const first = await runOnce({ runtime, command, timeoutMs, unsandboxed });
     if ("error" in first) return toolError(first.error);
     let { result, text } = first;
     // The proxy refused hosts (#30): the user may allow them (a Network(domain:…) rule) and run the command again in the sandbox.
@@ -126,7 +137,7 @@ export const executeCommandTool: ToolDefinition = {
     }
     // Failed because of the sandbox (a write outside, the network): asked, explicitly, to run it again outside (never by --yes alone).
     const policy = runtime.options.launchPolicy;
-    const why = policy?.sandbox !== undefined && decision.unsandboxed !== true && first.refusedHosts.length === 0 && result.end.kind === "exited" && result.end.exitCode !== 0 ? sandboxFailure(result.output) : undefined;
+    const why = policy?.sandbox !== undefined && !unsandboxed && first.refusedHosts.length === 0 && result.end.kind === "exited" && result.end.exitCode !== 0 ? sandboxFailure(result.output) : undefined;
     if (why !== undefined) {
       const escalation = await runtime.approvals.escalateAfterFailure({ command, why, context: runtime.context, key: runtime.callId });
       if (escalation.rerun) {
@@ -141,7 +152,7 @@ export const executeCommandTool: ToolDefinition = {
     if (result.end.kind === "failed_to_start" || result.end.kind === "timed_out" || result.end.kind === "aborted") {
       return { status: "error", content: text, card: { ...card, error: commandEndText(result.end) } };
     }
-    return { ...withApprovalFeedback(success(text), decision.feedback), card };
+    return { ...withApprovalFeedback(success(text), feedback), card };
   },
 };
 

@@ -38,9 +38,10 @@ export function parseAnswerLine(line: string): ParsedAnswerLine {
  * offers a rule, a number picking one of a question's options, anything else
  * is a message. Undefined for an empty line.
  */
-export function plainAnswer(text: string, options: readonly string[] = [], offersRule = false): AskResponse | undefined {
+export function plainAnswer(text: string, options: readonly string[] = [], offersRule = false, offersPreview = false): AskResponse | undefined {
   const lower = text.toLowerCase();
   if (lower === "") return undefined;
+  if (offersPreview && lower === "preview") return { response: "no", preview: true };
   if (lower === "y" || lower === "yes") return { response: "yes" };
   const always = offersRule ? alwaysAllowChoice(text) : undefined;
   if (always !== undefined) return { response: "yes", always };
