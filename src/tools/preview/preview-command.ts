@@ -75,12 +75,16 @@ export async function previewCommand(options: { runtime: ToolRuntime; command: s
     const changes = readPreview(root, folders);
     const summary = describePreview(root, folders, changes);
     const shown = escapeHidden(command).text;
-    const meta = { tool: "execute_command", command: shown, approval: "ask", explicitApproval: true, reason: "preview: nothing has changed in the workspace yet" } satisfies ToolMetaOf<"execute_command">;
-    const answer = await runtime.context.ask(
-      "command",
-      `Preview of ${shown} (it ran in the sandbox on a copy-on-write view of the workspace, without the network; nothing has changed yet):\n${summary}\nApply these changes to the workspace?`,
-      { meta },
-    );
+    const meta = {
+      tool: "execute_command",
+      command: shown,
+      approval: "ask",
+      explicitApproval: true,
+      reason: "this is its preview: apply these changes to the workspace? (nothing has changed yet)",
+    } satisfies ToolMetaOf<"execute_command">;
+    // The summary is a message of its own: every surface shows it (a command's card shows the command, not the ask's text).
+    runtime.context.say("info", `Preview of ${shown} (it ran in the sandbox on a copy-on-write view of the workspace, without the network; nothing has changed yet):\n${summary}`);
+    const answer = await runtime.context.ask("command", `${shown}\n(Apply these changes to the workspace? No discards them.)`, { meta });
     const ran = formatCommandResult(command, result);
     if (answer.response !== "yes") {
       return {
