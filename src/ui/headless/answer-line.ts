@@ -3,7 +3,7 @@ import { alwaysAllowChoice, type AskResponse } from "../../task/contracts/messag
 
 export type ParsedAnswerLine = { kind: "json"; id: string; answer: AskResponse } | { kind: "plain"; text: string } | { kind: "invalid"; problem: string };
 
-const example = '{"id": "...", "response": "yes" | "no" | "message", "text": "...", "always"?: "user" | "project"}';
+const example = '{"id": "...", "response": "yes" | "no" | "message", "text": "...", "always"?: "user" | "project", "preview"?: true}';
 
 export function parseAnswerLine(line: string): ParsedAnswerLine {
   const trimmed = line.trim();
@@ -23,6 +23,7 @@ export function parseAnswerLine(line: string): ParsedAnswerLine {
   if (always !== undefined && (response !== "yes" || (always !== "user" && always !== "project"))) {
     return { kind: "invalid", problem: `"always" goes with "response": "yes" and is "user" or "project"` };
   }
+  if (response === "no" && record["preview"] === true) return { kind: "json", id: answerId, answer: { response, preview: true, ...(text === undefined ? {} : { text }) } };
   if (response === "yes" || response === "no") {
     return { kind: "json", id: answerId, answer: { response, ...(text === undefined ? {} : { text }), ...(always === undefined ? {} : { always }) } };
   }
