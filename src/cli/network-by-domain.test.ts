@@ -83,6 +83,15 @@ describe.skipIf(!bubblewrap.ok)("network by domain: sandboxed commands reach onl
     expect(JSON.stringify(cli.server!.requests[1]?.body)).toContain("hello from the newly allowed host");
   });
 
+  it("through the bridge the command is still itself: its own `wait` returns and its exit status is what the user sees", async () => {
+    await configure(["Network(domain:127.0.0.2)"]);
+    await cli.startServer({ turns: [{ text: command("sleep 0.2 & wait; echo WAITED; exit 3") }, { text: complete }] });
+    const result = await cli.run(runArgs(["--yes"]));
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/exited with code 3/);
+    expect(JSON.stringify(cli.server!.requests[1]?.body)).toContain("WAITED");
+  });
+
   it("without domain rules the sandbox keeps no network at all (the existing behaviour)", async () => {
     const host = await serve("127.0.0.2", "unreachable");
     await configure([]);

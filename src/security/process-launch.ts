@@ -29,7 +29,7 @@ export interface PreparedSandbox {
   release: () => string[];
   trackedSecrets: string[];
   /** The network proxy this process reaches through the bridge (`proxy` asked for, #30); `release` closes it. */
-  proxy?: { server: DomainProxy; bridge: string };
+  proxy?: { server: DomainProxy; bridge: { program: string; script: string } };
 }
 
 export interface SandboxLauncher {
@@ -91,7 +91,7 @@ export function launchProcess(options: {
   });
   const proxy = prepared.proxy;
   // Through the proxy: the bridge runs first in the command's network namespace, then the command itself.
-  const command = proxy === undefined ? [options.program, ...options.args] : [process.execPath, proxy.bridge, proxy.server.socketPath, String(bridgePort), options.program, ...options.args];
+  const command = proxy === undefined ? [options.program, ...options.args] : [proxy.bridge.program, proxy.bridge.script, proxy.server.socketPath, String(bridgePort), options.program, ...options.args];
   if (proxy !== undefined) Object.assign(env, proxyEnvironment());
   const refused = proxy === undefined ? {} : { refusedHosts: () => proxy.server.refused() };
   const sandboxOptions = bubblewrapOptions(prepared.plan, options.cwd, command);

@@ -167,7 +167,7 @@ export function createLaunchPolicy(options: LaunchPolicyOptions): LaunchPolicy {
     const proxy =
       socket !== undefined && rules !== undefined ? { server: startDomainProxy({ socketPath: socket.path, decide: (host) => decideDomain(rules.rules, host) }), bridge: bridgeProgram(sandboxFolder) } : undefined;
     // The bridge and the socket are bound in where they are (the data folder may be under the private /tmp).
-    if (proxy !== undefined) plan.readable.push(proxy.bridge, proxy.server.socketPath);
+    if (proxy !== undefined) plan.readable.push(proxy.bridge.script, proxy.server.socketPath);
     const release = (): string[] => {
       proxy?.server.close();
       if (socket?.bound === true) rmSync(dirname(socket.path), { recursive: true, force: true });
