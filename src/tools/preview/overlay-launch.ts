@@ -11,7 +11,9 @@
  * folders). Nothing is written to the workspace.
  *
  * bubblewrap 0.8 (Debian's) has no overlay options; the kernel's overlayfs in
- * a user namespace (Linux 5.11 and later, with `userxattr`) does it.
+ * a user namespace (Linux 5.11 and later, with `userxattr`) does it. Where the
+ * kernel refuses it, a copy of the workspace (`cp -a --reflink=auto`: shared
+ * blocks where the file system can) is bound over the workspace instead.
  */
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,15 +33,28 @@ export interface PreviewFolders {
 
 /** Exit status of the wrapper when the overlay cannot be mounted. */
 export const overlayUnavailableStatus = 125;
+/** Exit status of the wrapper when the workspace cannot be copied (the fallback). */
+export const copyFailedStatus = 124;
 
-const script = [
-  'ws="$1"; lower="$2"; upper="$3"; work="$4"; merged_list="$5"; lower_list="$6"; shift 6',
-  'mount --bind "$ws" "$lower" && mount -t overlay overlay -o "userxattr,lowerdir=$lower,upperdir=$upper,workdir=$work" "$ws" || { echo "cairn: the preview needs overlayfs in a user namespace, which this system does not allow" >&2; exit 125; }',
-  '"$@"; status=$?',
-  'list() { (cd "$upper" && find . -type d -print0) | xargs -0 -r sh -c \'cd "$0" && for d; do find "$d" -mindepth 1 -maxdepth 1 -printf "%y %p\\0"; done\' "$1" > "$2"; }',
-  'list "$ws" "$merged_list"; list "$lower" "$lower_list"',
-  "exit $status",
-].join("\n");
+/** How the view is made: an overlayfs, or (where the kernel does not allow one in a user namespace) a copy of the workspace bound over it. */
+export type ViewMode = "overlay" | "copy";
+
+const views: Record<ViewMode, string> = {
+  overlay:
+    'mount --bind "$ws" "$lower" && mount -t overlay overlay -o "userxattr,lowerdir=$lower,upperdir=$upper,workdir=$work" "$ws" || { echo "cairn: the preview needs overlayfs in a user namespace, which this system does not allow" >&2; exit 125; }',
+  // The copy stands for the upper layer: every folder counts as touched, and every file is compared.
+  copy: 'mount --bind "$ws" "$lower" && cp -a --reflink=auto "$ws/." "$upper/" && mount --bind "$upper" "$ws" || { echo "cairn: the preview could not copy the workspace" >&2; exit 124; }',
+};
+
+const script = (mode: ViewMode): string =>
+  [
+    'ws="$1"; lower="$2"; upper="$3"; work="$4"; merged_list="$5"; lower_list="$6"; shift 6',
+    views[mode],
+    '"$@"; status=$?',
+    'list() { (cd "$upper" && find . -type d -print0) | xargs -0 -r sh -c \'cd "$0" && for d; do find "$d" -mindepth 1 -maxdepth 1 -printf "%y %p\\0"; done\' "$1" > "$2"; }',
+    'list "$ws" "$merged_list"; list "$lower" "$lower_list"',
+    "exit $status",
+  ].join("\n");
 
 /** A private folder for one preview's layers. */
 export function previewFolders(): PreviewFolders {
@@ -54,11 +69,27 @@ export function unmountablePath(workspace: string): string | undefined {
   return /[,:\\]/.test(workspace) ? `the workspace's path (${workspace}) has a comma, colon or backslash, which overlayfs options cannot take` : undefined;
 }
 
-/** The sandbox's launch, run over the overlay view of `workspace`. */
-export function overlayLaunch(launch: Launch, workspace: string, folders: PreviewFolders): Launch {
+/** The sandbox's launch, run over a copy-on-write view of `workspace` (an overlay, or a copy). */
+export function overlayLaunch(launch: Launch, workspace: string, folders: PreviewFolders, mode: ViewMode = "overlay"): Launch {
   return {
     ...launch,
     file: "unshare",
-    args: ["--user", "--map-root-user", "--mount", "/bin/sh", "-c", script, "cairn-preview", workspace, folders.lower, folders.upper, folders.work, folders.mergedList, folders.lowerList, launch.file, ...launch.args],
+    args: [
+      "--user",
+      "--map-root-user",
+      "--mount",
+      "/bin/sh",
+      "-c",
+      script(mode),
+      "cairn-preview",
+      workspace,
+      folders.lower,
+      folders.upper,
+      folders.work,
+      folders.mergedList,
+      folders.lowerList,
+      launch.file,
+      ...launch.args,
+    ],
   };
 }

@@ -21,7 +21,8 @@ import { defaultUserConfigDir } from "../../config/paths.js";
 import { denied, success } from "../responses.js";
 import type { ToolRuntime } from "../tool-definition.js";
 import { formatCommandResult } from "../builtin/execute-command.js";
-import { overlayLaunch, overlayUnavailableStatus, previewFolders, unmountablePath } from "./overlay-launch.js";
+import { copyFailedStatus, overlayLaunch, overlayUnavailableStatus, previewFolders, unmountablePath, type PreviewFolders, type ViewMode } from "./overlay-launch.js";
+import type { CommandResult } from "../command/run-command.js";
 import { applyPreview, describePreview, readPreview } from "./preview-changes.js";
 
 /** A preview stops after this long: a long-running command (a server, a watcher) cannot be previewed. */
@@ -38,39 +39,64 @@ function notPreviewable(runtime: ToolRuntime, command: string): string | undefin
   return unmountablePath(runtime.guard.root);
 }
 
+/** Set once the kernel refused an overlay: later previews of this process copy the workspace at once. */
+let overlayRefused = false;
+
+type ViewRun = { result: CommandResult; folders: PreviewFolders } | { outcome: PreviewOutcome } | { overlayRefused: true };
+
+/** Runs the command once in the sandbox over a view of the workspace; the folders are removed unless it ran. */
+async function runInView(options: { runtime: ToolRuntime; command: string; timeoutMs: number; mode: ViewMode }): Promise<ViewRun> {
+  const { runtime, command, timeoutMs } = options;
+  const root = runtime.guard.root;
+  let launch: Launch;
+  try {
+    launch = launchShell({ policy: runtime.options.launchPolicy, shell: runtime.options.shell, command, cwd: root, network: false });
+  } catch (error) {
+    return { outcome: { kind: "not-previewable", why: error instanceof Error ? error.message : String(error) } };
+  }
+  const folders = previewFolders();
+  const running = runtime.commands.track(
+    runtime.options.operations.runCommand({
+      command,
+      cwd: root,
+      shell: runtime.options.shell,
+      timeoutMs,
+      keepBackgroundProcesses: false,
+      signal: runtime.context.signal,
+      outputFile: join(runtime.options.outputFolder, `preview-${randomBytes(4).toString("hex")}.log`),
+      launch: overlayLaunch(launch, root, folders, options.mode),
+      onOutput: (preview) => runtime.context.say("command_output", preview, { partial: true, key: `${runtime.callId}:preview` }),
+    }),
+  );
+  const result = await running.done;
+  launch.release();
+  const failed = (outcome: PreviewOutcome | undefined): ViewRun => {
+    rmSync(folders.root, { recursive: true, force: true });
+    return outcome === undefined ? { overlayRefused: true } : { outcome };
+  };
+  if (result.end.kind === "timed_out") return failed({ kind: "not-previewable", why: `it did not finish within ${Math.round(timeoutMs / 1000)} s in the preview (a long-running command)` });
+  if (result.end.kind === "aborted") return failed({ kind: "done", outcome: denied("The task was stopped during the preview.") });
+  if (result.end.kind === "failed_to_start") return failed({ kind: "not-previewable", why: `the preview could not start: ${result.end.message}` });
+  if ((result.end.exitCode === overlayUnavailableStatus || result.end.exitCode === copyFailedStatus) && /cairn: the preview (needs overlayfs|could not copy)/.test(result.output)) return failed(undefined);
+  return { result, folders };
+}
+
 export async function previewCommand(options: { runtime: ToolRuntime; command: string; timeoutMs: number }): Promise<PreviewOutcome> {
   const { runtime, command } = options;
   const why = notPreviewable(runtime, command);
   if (why !== undefined) return { kind: "not-previewable", why };
   const root = runtime.guard.root;
-  const folders = previewFolders();
+  const timeoutMs = Math.min(options.timeoutMs, previewTimeoutMs);
+  let ran = await runInView({ runtime, command, timeoutMs, mode: overlayRefused ? "copy" : "overlay" });
+  if ("overlayRefused" in ran) {
+    // This kernel does not allow overlayfs in a user namespace (before Linux 5.11): a copy of the workspace, from now on.
+    overlayRefused = true;
+    ran = await runInView({ runtime, command, timeoutMs, mode: "copy" });
+  }
+  if ("overlayRefused" in ran) return { kind: "not-previewable", why: "the workspace could not be copied for the preview" };
+  if ("outcome" in ran) return ran.outcome;
+  const { result, folders } = ran;
   try {
-    let launch: Launch;
-    try {
-      launch = launchShell({ policy: runtime.options.launchPolicy, shell: runtime.options.shell, command, cwd: root, network: false });
-    } catch (error) {
-      return { kind: "not-previewable", why: error instanceof Error ? error.message : String(error) };
-    }
-    const timeoutMs = Math.min(options.timeoutMs, previewTimeoutMs);
-    const running = runtime.commands.track(
-      runtime.options.operations.runCommand({
-        command,
-        cwd: root,
-        shell: runtime.options.shell,
-        timeoutMs,
-        keepBackgroundProcesses: false,
-        signal: runtime.context.signal,
-        outputFile: join(runtime.options.outputFolder, `preview-${randomBytes(4).toString("hex")}.log`),
-        launch: overlayLaunch(launch, root, folders),
-        onOutput: (preview) => runtime.context.say("command_output", preview, { partial: true, key: `${runtime.callId}:preview` }),
-      }),
-    );
-    const result = await running.done;
-    launch.release();
-    if (result.end.kind === "timed_out") return { kind: "not-previewable", why: `it did not finish within ${Math.round(timeoutMs / 1000)} s in the preview (a long-running command)` };
-    if (result.end.kind === "aborted") return { kind: "done", outcome: denied("The task was stopped during the preview.") };
-    if (result.end.kind === "failed_to_start") return { kind: "not-previewable", why: `the preview could not start: ${result.end.message}` };
-    if (result.end.exitCode === overlayUnavailableStatus && /needs overlayfs/.test(result.output)) return { kind: "not-previewable", why: "this system does not allow overlayfs in a user namespace" };
     runtime.context.say("command_output", result.output, { partial: false, key: `${runtime.callId}:preview`, meta: { tool: "execute_command", end: result.end, durationMs: result.durationMs } });
     const changes = readPreview(root, folders);
     const summary = describePreview(root, folders, changes);
@@ -85,11 +111,11 @@ export async function previewCommand(options: { runtime: ToolRuntime; command: s
     // The summary is a message of its own: every surface shows it (a command's card shows the command, not the ask's text).
     runtime.context.say("info", `Preview of ${shown} (it ran in the sandbox on a copy-on-write view of the workspace, without the network; nothing has changed yet):\n${summary}`);
     const answer = await runtime.context.ask("command", `${shown}\n(Apply these changes to the workspace? No discards them.)`, { meta });
-    const ran = formatCommandResult(command, result);
+    const output = formatCommandResult(command, result);
     if (answer.response !== "yes") {
       return {
         kind: "done",
-        outcome: denied(`${answer.text ?? ""}\n[The user previewed the command (it ran on a copy-on-write view of the workspace) and discarded its changes: nothing changed in the workspace.]\n${ran}`.trim()),
+        outcome: denied(`${answer.text ?? ""}\n[The user previewed the command (it ran on a copy-on-write view of the workspace) and discarded its changes: nothing changed in the workspace.]\n${output}`.trim()),
       };
     }
     await runtime.context.beforeMutation();
@@ -101,7 +127,7 @@ export async function previewCommand(options: { runtime: ToolRuntime; command: s
     const counted = changes.changes.filter((change) => change.kind !== "folder").length;
     const skipped = applied.skipped.length === 0 ? "" : ` Protected paths were not written: ${applied.skipped.join(", ")}.`;
     runtime.context.say("info", `Applied the preview of ${shown}: ${counted} file${counted === 1 ? "" : "s"} written or removed.${skipped}`);
-    return { kind: "done", outcome: success(`${ran}\n[The command ran in a preview (a copy-on-write view of the workspace) and the user applied its changes:\n${summary}${skipped}]`) };
+    return { kind: "done", outcome: success(`${output}\n[The command ran in a preview (a copy-on-write view of the workspace) and the user applied its changes:\n${summary}${skipped}]`) };
   } finally {
     rmSync(folders.root, { recursive: true, force: true });
   }
