@@ -91,7 +91,7 @@ async function once(answer: string): Promise<Run> {
     const mainTasks = events.filter((event) => event.ph === "X" && event.name === "RunTask" && threads.get(`${event.pid}:${event.tid}`) === "CrRendererMain" && event.tdur !== undefined);
     const cpu = mainTasks.map((event) => event.tdur! / 1000);
     if (process.env["CAIRN_BENCH_VERBOSE"] === "1") {
-      for (const task of mainTasks.filter((event) => event.tdur! > 50_000)) {
+      for (const task of mainTasks.filter((event) => event.tdur! > 50_000 || event.dur! > 50_000)) {
         const inside = events.filter(
           (event) =>
             event.ph === "X" &&
@@ -102,7 +102,7 @@ async function once(answer: string): Promise<Run> {
             event.ts! + (event.dur ?? 0) <= task.ts! + task.dur! &&
             (event.tdur ?? event.dur ?? 0) > 5000,
         );
-        console.log(`  ${Math.round(task.tdur! / 1000)} ms CPU: ${inside.map((event) => `${event.name} ${Math.round((event.tdur ?? event.dur!) / 1000)}`).join(", ")}`);
+        console.log(`  ${Math.round(task.dur! / 1000)} ms wall, ${Math.round(task.tdur! / 1000)} ms CPU: ${inside.map((event) => `${event.name} ${Math.round((event.tdur ?? event.dur!) / 1000)}`).join(", ")}`);
       }
       console.log(`  long tasks: ${JSON.stringify(long)}`);
     }

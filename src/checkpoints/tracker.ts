@@ -18,7 +18,7 @@ const pathExists = (path: string): Promise<boolean> =>
     () => false,
   );
 
-export type CheckpointReason = "initial" | "turn" | "completion" | "before-restore";
+export type CheckpointReason = "initial" | "turn" | "completion" | "before-restore" | "fork";
 
 /** What a checkpoint records besides the files: who made it and where the conversation stood. */
 export interface CheckpointNote {

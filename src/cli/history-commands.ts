@@ -4,7 +4,8 @@ import { InvalidArgumentError, type Command } from "commander";
 import { resolve as resolvePath } from "node:path";
 import { colors as pc } from "./colors.js";
 import type { UiMessage } from "../task/contracts/messages.js";
-import type { TaskSummary } from "../store/types.js";
+import type { TaskStore } from "../store/task-store.js";
+import type { TaskMeta, TaskSummary } from "../store/types.js";
 import { escapeControlsInJson, neutralizeControls } from "../ui/terminal-controls.js";
 import type { Totals } from "../session/subagents/subagent-spending.js";
 import { subagentsPart } from "../session/task-spending.js";
@@ -58,7 +59,7 @@ function historyTable(rows: TaskSummary[]): string {
     `${formatTokens(row.tokensIn)}/${formatTokens(row.tokensOut)}`,
     formatCost(row.cost),
     // A title is the task's text: it may hold escape sequences (src/ui/terminal-controls.ts).
-    neutralizeControls(row.title),
+    `${row.forkedFrom === undefined ? "" : `⑂ fork of ${row.forkedFrom}: `}${neutralizeControls(row.title)}`,
   ]);
   const header = ["ID", "STATUS", "UPDATED", "TOKENS IN/OUT", "COST", "TASK"];
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
@@ -114,6 +115,14 @@ export function formatTranscript(messages: UiMessage[]): string {
     .join("\n");
 }
 
+/** A task's place in its family (docs/sessions.md): the task it was forked from, and its own forks. */
+async function familyLines(store: TaskStore, meta: TaskMeta): Promise<string> {
+  const source = meta.forkedFrom;
+  const from = source === undefined ? "" : `Forked from ${source.taskId}${source.at === undefined ? "" : ` (before message ${source.at})`}\n`;
+  const forks = (await store.list()).filter((row) => row.forkedFrom === meta.taskId).map((row) => row.taskId);
+  return from + (forks.length === 0 ? "" : `Forks: ${forks.join(", ")}\n`);
+}
+
 /** `cairn history [--json]` and `cairn show <id> [--json]`. */
 export function registerHistoryCommands(program: Command, context: HistoryCommandContext): void {
   program
@@ -162,6 +171,7 @@ export function registerHistoryCommands(program: Command, context: HistoryComman
       write(
         `${pc.bold(`Task ${meta.taskId}`)} (${loaded.status}; ${whole.tokensIn} tokens in, ${whole.tokensOut} out; ${formatCost(whole.cost)}${whole.subagents === undefined ? "" : ` · ${whole.subagents}`})\n` +
           `Workspace: ${neutralizeControls(meta.workspace)}\nStarted:   ${formatTime(meta.createdAt)}\n` +
+          (await familyLines(store, meta)) +
           neutralizeControls(formatSubagentTree(loaded, subagents, formatCost)) +
           "\n" +
           (loaded.uiMessages.length === 0 ? "(no messages)\n" : `${formatTranscript(loaded.uiMessages)}\n`),

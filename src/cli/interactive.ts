@@ -1,4 +1,5 @@
 import type { ResolvedSettings } from "../config/index.js";
+import { nextMode } from "./mode-cycle.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import type { TaskResult } from "../task/task.js";
 import type { AskMessage } from "../task/contracts/messages.js";
@@ -30,12 +31,17 @@ export class InteractiveController implements TuiController {
   private resumeTaskId: string | undefined;
   /** Every task this UI has shown, newest last: `/restore` reaches their checkpoints. */
   readonly knownTaskIds: string[] = [];
+  /** Calls the user back (src/ui/tui/notifications.ts); set by the terminal UI. */
+  attention: TuiController["attention"];
   /** What each `/undo` took back, so the next one goes further back (src/cli/undo-command.ts). */
   readonly undoPoints: UndoPoint[] = [];
   private notices = 0;
   private lastResult: TaskResult | undefined;
   private running: Promise<void> | undefined;
   mode: Mode;
+  /** Auto mode is on for the session, and on now (Tab cycles it: mode-cycle.ts). */
+  private readonly autoAvailable: boolean;
+  private autoMode: boolean;
   private exitRequested = false;
   private replayOnResume: boolean;
   private forgetTask = false;
@@ -70,6 +76,8 @@ export class InteractiveController implements TuiController {
   ) {
     this.settings = options.settings;
     this.mode = options.settings.plan ? "plan" : "act";
+    this.autoAvailable = options.settings.autoMode?.enabled === true && !options.settings.yes;
+    this.autoMode = this.autoAvailable && this.mode === "act";
     const statusLine = options.settings.statusLine;
     this.statusLineCommand = statusLine === undefined ? undefined : new StatusLineCommand({ setting: statusLine, fromProject: options.settings.sources["statusLine"] === "project", settings: () => this.settings });
     this.onExit = options.onExit;
@@ -205,6 +213,7 @@ export class InteractiveController implements TuiController {
       this.sessionClosed = false;
       if (!this.knownTaskIds.includes(session.taskId)) this.knownTaskIds.push(session.taskId);
       session.task.mode = this.mode;
+      session.setAutoMode(this.autoMode);
       // The session says the resumed message as `user_feedback` when it runs (after the replay).
       if (start.kind === "resume" && replay) for (const message of session.task.messages.takeInitialMessages()) this.options.host.onMessage(message);
       const started = Date.now();
@@ -347,7 +356,10 @@ export class InteractiveController implements TuiController {
   }
 
   toggleMode(): Mode {
-    this.setMode(this.mode === "plan" ? "act" : "plan");
+    const next = nextMode({ mode: this.mode, auto: this.autoMode }, this.autoAvailable);
+    this.autoMode = next.auto;
+    this.session?.setAutoMode(next.auto);
+    this.setMode(next.mode);
     return this.mode;
   }
 
@@ -367,6 +379,7 @@ export class InteractiveController implements TuiController {
       ...(totals === undefined ? {} : { tokensIn: totals.tokensIn, tokensOut: totals.tokensOut }),
       model: this.settings.model,
       mode: this.mode,
+      ...(this.autoMode ? { autoMode: true } : {}),
       tokensUsed: this.session?.context.tokensUsed() ?? 0,
       contextWindow: this.session?.provider.model.contextWindow ?? 0,
       cost: totals?.cost ?? 0,

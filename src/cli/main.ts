@@ -11,6 +11,7 @@ import { defaultMcpCommandContext, registerMcpCommands } from "./mcp-commands.js
 import { registerMockLlmCommand } from "./mock-llm-command.js";
 import { registerHistoryCommands } from "./history-commands.js";
 import { registerCheckpointCommands } from "./checkpoint-commands.js";
+import { registerRewindForkCommands } from "./rewind-fork-commands.js";
 import { registerFleetCommands } from "./fleet-commands.js";
 import { registerPermissionsCommand } from "./permissions-command.js";
 import { registerSandboxCommand } from "./sandbox-command.js";
@@ -43,6 +44,7 @@ const registrations: readonly Registration[] = [
   { names: ["mcp"], register: (program) => registerMcpCommands(program, defaultMcpCommandContext()) },
   { names: ["history", "show"], register: (program) => registerHistoryCommands(program, defaultMcpCommandContext()) },
   { names: ["checkpoints", "diff", "restore"], register: (program) => registerCheckpointCommands(program, defaultMcpCommandContext()) },
+  { names: ["rewind", "fork"], register: (program) => registerRewindForkCommands(program, defaultMcpCommandContext()) },
   { names: ["queue", "worker", "replay", "eval"], register: registerFleetCommands },
   { names: ["permissions"], register: registerPermissionsCommand },
   { names: ["sandbox"], register: registerSandboxCommand },

@@ -8,6 +8,7 @@ import { environmentWithSecrets } from "../security/secret-environment.js";
 import type { Command } from "commander";
 import type { CliFlags, ResolvedSettings } from "../config/index.js";
 import { addSecurityOptions } from "../security/cli-options.js";
+import { registerHistoryCommands } from "./permissions-history-commands.js";
 
 type PermissionsOptions = CliFlags & { json?: boolean };
 
@@ -155,4 +156,5 @@ export function registerPermissionsCommand(program: Command): void {
       await check(settings, words.join(" "), flags.json === true);
     },
   );
+  registerHistoryCommands(permissions, { withOptions, resolve });
 }

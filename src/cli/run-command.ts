@@ -22,6 +22,8 @@ export function addTaskOptions(command: Command): Command {
       .option("--max-mistakes <n>", "consecutive mistakes before stopping or asking (default 3)")
       .option("--parallel-tools", "run every tool of an answer, not only the first")
       .option("--plan", "start in plan mode")
+      .option("--permission-mode <mode>", "default | acceptEdits | plan | auto | bypassPermissions (auto: a model judges what would be asked)")
+      .option("--judge-model <id>", "auto mode's judge model (default: a small model of the provider in use)")
       .option("--data-dir <dir>", "where tasks and checkpoints are kept (default $CAIRN_HOME or ~/.cairn)")
       .option("--ask-timeout <duration>", "longest wait for an answer on stdin (e.g. 30s)")
       .option("--on-ask <policy>", "deny | fail: what happens to an ask nobody answers (default fail)")

@@ -9,6 +9,8 @@ import type { Scenario } from "../llm/scripted/scenario.js";
 import type { ImageContent } from "../llm/types.js";
 import { renderTui } from "../ui/tui/render.js";
 import { TuiHost } from "../ui/tui/tui-host.js";
+import { watchAttention } from "../ui/tui/attention-watch.js";
+import { AttentionNotifier, focusReporting } from "../ui/tui/notifications.js";
 import { exitStatusFor } from "../session/run-summary.js";
 import { FileInputHistory } from "./input-history.js";
 import { InteractiveController } from "./interactive.js";
@@ -37,6 +39,20 @@ async function confirmTrust(settings: ResolvedSettings): Promise<boolean> {
   } finally {
     prompt.close();
   }
+}
+
+/** Notifications when the UI needs the user (docs/tui.md): the terminal is asked to report its focus while they are on. */
+function callUserBack(controller: InteractiveController, host: TuiHost, settings: ResolvedSettings): () => void {
+  const notifier = new AttentionNotifier({ ...settings.notifications, env: process.env, write: (text) => process.stdout.write(text) });
+  if (!notifier.enabled) return () => undefined;
+  controller.attention = notifier;
+  process.stdout.write(focusReporting.on);
+  const stop = watchAttention({ notifier, subscribe: host.subscribe, snapshot: host.getSnapshot, busy: () => controller.status().busy });
+  return () => {
+    stop();
+    notifier.settle();
+    process.stdout.write(focusReporting.off);
+  };
 }
 
 export async function runInteractive(options: {
@@ -82,10 +98,12 @@ export async function runInteractive(options: {
     if (slashCommands.get(command.name) === undefined) registerSlashCommand(command);
   }
   const history = new FileInputHistory({ dataDir: settings.dataDir, workspace: settings.cwd });
+  const stopAttention = callUserBack(controller, host, settings);
   const instance = renderTui({ controller, host, history, ...(options.initialTask ? { initialTask: options.initialTask } : {}) });
   ui.instance = instance;
   if (options.resumeTaskId && !options.initialTask) controller.resumeNow();
   await instance.waitUntilExit();
+  stopAttention();
   await controller.close();
   const result = controller.result;
   if (result?.status === "aborted" && controller.taskId) {

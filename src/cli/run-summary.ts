@@ -1,5 +1,6 @@
 import { jsonFormatVersion } from "../ui/headless/json-events.js";
 import { subagentsPart } from "../session/task-spending.js";
+import type { JudgeTotals } from "../tools/auto-mode/judge-contract.js";
 import type { RunSummary } from "../session/run-summary.js";
 
 export type { RunSummary } from "../session/run-summary.js";
@@ -20,7 +21,22 @@ export function summaryLine(summary: RunSummary): string {
     `${count(summary.tokensOut)} out`,
     `$${summary.cost.toFixed(4)}`,
     ...(subagents === undefined ? [] : [subagents]),
+    ...(summary.autoMode === undefined ? [] : [autoModePart(summary.autoMode)]),
     ...(summary.refused === 0 ? [] : [`${summary.refused} refused`]),
     `${(summary.durationMs / 1000).toFixed(1)} s`,
   ].join(" · ");
+}
+
+/** `auto mode 4 judged (3 allowed, 1 asked) 2,310 tokens $0.0012`: the judge's own line, apart from the task's totals. */
+export function autoModePart(totals: JudgeTotals): string {
+  const counts = [
+    ["allowed", totals.allowed],
+    ["asked", totals.asked],
+    ["denied", totals.denied],
+    ["failed", totals.failed],
+  ]
+    .filter(([, count]) => count !== 0)
+    .map(([name, count]) => `${count} ${name}`);
+  const tokens = (totals.tokensIn + totals.tokensOut).toLocaleString("en-US");
+  return `auto mode ${totals.judged} judged${counts.length === 0 ? "" : ` (${counts.join(", ")})`} ${tokens} tokens $${totals.cost.toFixed(4)}`;
 }

@@ -4,6 +4,7 @@ import type { TaskSummary } from "../store/types.js";
 import type { SlashSession } from "../ui/tui/slash-commands.js";
 import type { InteractiveController } from "./interactive.js";
 import { workspaceChangeNote } from "./undo-command.js";
+import { forkFromTui, rewindFromTui } from "./slash-rewind-fork.js";
 import { subagentsPart, taskSpending } from "../session/task-spending.js";
 
 function money(cost: number): string {
@@ -124,6 +125,8 @@ export function createSlashSession(controller: InteractiveController): SlashSess
       return `${describeUndo(undone.outcome)} Type a message to continue the task.`;
     },
     restore,
+    rewind: (to, mode) => rewindFromTui(controller, to, mode),
+    fork: (at) => forkFromTui(controller, at),
     history: async () => {
       const rows = await folderTasks();
       if (rows.length === 0) return "No tasks in this folder yet.";

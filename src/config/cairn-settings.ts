@@ -7,8 +7,8 @@ import type { ConfigFile } from "./config-file.js";
 import type { SettingsFile, SettingsFilePlace } from "./settings-files.js";
 import type { PermissionsSetting } from "./permissions-schema.js";
 
-/** Claude Code's permission modes cairn has: `acceptEdits` auto-approves edits in the workspace, `bypassPermissions` is `--yes`, `plan` is plan mode. */
-export const supportedModes = ["default", "acceptEdits", "plan", "bypassPermissions"] as const;
+/** Claude Code's permission modes cairn has: `acceptEdits` auto-approves edits in the workspace, `bypassPermissions` is `--yes`, `plan` is plan mode, `auto` lets a model judge what would be asked. */
+export const supportedModes = ["default", "acceptEdits", "plan", "auto", "bypassPermissions"] as const;
 
 /** What both formats' `permissions` blocks say beyond the rules. */
 export function permissionsExtras(permissions: PermissionsSetting | undefined): Pick<SettingsFile, "defaultMode" | "disableBypass" | "unsupported"> {

@@ -68,6 +68,7 @@ export const configFileSchema = z.strictObject({
   parallelTools: z.boolean().optional(),
   keepBackgroundProcesses: z.boolean().optional(),
   checkpoints: z.boolean().optional(),
+  notifications: z.strictObject({ channel: z.enum(["auto", "terminal", "osc9", "osc777", "bell", "notify-send", "off"]).optional(), afterSeconds: z.number().min(0).max(3600).optional() }).optional(),
   allowOutsideWrites: z.boolean().optional(),
   dataDir: z.string().min(1).optional(),
   askTimeoutMs: milliseconds.optional(),
@@ -80,6 +81,8 @@ export const configFileSchema = z.strictObject({
   retry: z.strictObject({ delaysMs: z.array(milliseconds).max(20) }).optional(),
   /** Subagents (issue #17): how many children run at once. */
   subagents: z.strictObject({ maxParallel: positiveInteger.max(16).optional() }).optional(),
+  /** Auto mode's judge (docs/security.md): its model, its own token and cost budget per run, how long one judgement may take. */
+  autoMode: z.strictObject({ model: z.string().min(1).optional(), maxTokens: positiveInteger.optional(), maxCost: z.number().positive().optional(), timeoutMs: positiveInteger.optional() }).optional(),
   ...securitySettingsSchema,
   // Claude Code's block as well: its defaultMode is honoured, additionalDirectories reported as not supported.
   permissions: permissionsSchema.optional(),

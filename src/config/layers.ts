@@ -40,6 +40,8 @@ export function configFileLayer(layer: Layer, config: ConfigFile, file: string):
   set(layer, "parallelTools", config.parallelTools);
   set(layer, "keepBackgroundProcesses", config.keepBackgroundProcesses);
   set(layer, "checkpoints", config.checkpoints);
+  set(layer, "notifications.channel", config.notifications?.channel);
+  set(layer, "notifications.afterSeconds", config.notifications?.afterSeconds);
   set(layer, "allowOutsideWrites", config.allowOutsideWrites);
   set(layer, "dataDir", config.dataDir === undefined ? undefined : expandPath(config.dataDir, base));
   set(layer, "askTimeoutMs", config.askTimeoutMs);
@@ -50,6 +52,10 @@ export function configFileLayer(layer: Layer, config: ConfigFile, file: string):
   set(layer, "timeouts.mcpWaitMs", config.timeouts?.mcpWaitMs);
   set(layer, "retry.delaysMs", config.retry?.delaysMs);
   set(layer, "subagents.maxParallel", config.subagents?.maxParallel);
+  set(layer, "autoMode.model", config.autoMode?.model);
+  set(layer, "autoMode.maxTokens", config.autoMode?.maxTokens);
+  set(layer, "autoMode.maxCost", config.autoMode?.maxCost);
+  set(layer, "autoMode.timeoutMs", config.autoMode?.timeoutMs);
   for (const [key, value] of Object.entries(config.context ?? {})) set(layer, `context.${key}`, value);
   for (const [id, override] of Object.entries(config.models ?? {})) set(layer, `models.${id}`, override);
   for (const [name, command] of Object.entries(config.hooks ?? {})) set(layer, `hooks.${name}`, command);
@@ -70,7 +76,7 @@ export function settingsFileLayer(file: SettingsFile): Layer {
   const layer = createLayer(file.scope, (key) => details.get(key) ?? file.path);
   configFileLayer(layer, file.config, file.path);
   const mode = file.defaultMode;
-  const modeKey = mode === "acceptEdits" ? "autoApprove.editInside" : mode === "bypassPermissions" ? "yes" : mode === "plan" ? "plan" : undefined;
+  const modeKey = mode === undefined ? undefined : permissionModeKeys[mode];
   if (modeKey !== undefined) {
     layer.values.set(modeKey, true);
     details.set(modeKey, `${file.path} (permissions.defaultMode ${mode ?? ""})`);
@@ -79,6 +85,11 @@ export function settingsFileLayer(file: SettingsFile): Layer {
   set(layer, "statusLine", file.statusLine);
   return layer;
 }
+
+/** The setting each permission mode turns on (`default` none). */
+const permissionModeKeys: Record<string, string | undefined> = { acceptEdits: "autoApprove.editInside", bypassPermissions: "yes", plan: "plan", auto: "autoMode.enabled" };
+
+export const permissionModes = ["default", "acceptEdits", "plan", "auto", "bypassPermissions"] as const;
 
 export function profileLayer(name: string, profile: ProviderProfile, file: string): Layer {
   const layer = createLayer(`profile:${name}`, `profile "${name}" in ${file}`);
@@ -193,6 +204,8 @@ const flagNames: Record<string, string> = {
   "budget.maxTime": "--max-time",
   "budget.maxToolCalls": "--max-tool-calls",
   checkpoints: "--no-checkpoints",
+  "autoMode.enabled": "--permission-mode auto",
+  "autoMode.model": "--judge-model",
 };
 
 export function flagLayer(flags: CliFlags, cwd: string): Layer {
@@ -225,5 +238,9 @@ export function flagLayer(flags: CliFlags, cwd: string): Layer {
   if (flags.maxCost !== undefined) set(layer, "budget.maxCost", checkPositiveNumber(flags.maxCost, "--max-cost"));
   if (flags.maxTime !== undefined) set(layer, "budget.maxTime", parseDuration(flags.maxTime, "--max-time") / 1000);
   if (flags.checkpoints === false) set(layer, "checkpoints", false);
+  const mode = text(flags.permissionMode);
+  const modeKey = mode === undefined ? undefined : permissionModeKeys[checkChoice(mode, permissionModes, "--permission-mode")];
+  if (modeKey !== undefined) set(layer, modeKey, true);
+  set(layer, "autoMode.model", text(flags.judgeModel));
   return layer;
 }

@@ -74,6 +74,10 @@ function holdBack(file: SettingsFile, options: { allowBaseUrl: string | undefine
     delete config.keepBackgroundProcesses;
     held.push("keepBackgroundProcesses");
   }
+  if (config.autoMode !== undefined) {
+    delete config.autoMode;
+    held.push("autoMode");
+  }
   if (config.onAsk === "deny") {
     delete config.onAsk;
     held.push("onAsk");

@@ -19,7 +19,7 @@ import { gateProjectFile } from "./project-gate.js";
 import { resolveBudget, resolveModels } from "./narrowing.js";
 import { selectApiKey, selectProfile } from "./profile-and-key.js";
 import { checkBubblewrap, startBubblewrapProbe } from "../security/sandbox.js";
-import type { HookSetting, AutoApproveSettings, CliFlags, OnAskPolicy, ProviderName, ResolvedSettings, SettingSource, StatusLineSetting, ToolProtocol } from "./types.js";
+import type { HookSetting, AutoApproveSettings, CliFlags, NotificationChannel, OnAskPolicy, ProviderName, ResolvedSettings, SettingSource, StatusLineSetting, ToolProtocol } from "./types.js";
 import { autoApproveKeys } from "./types.js";
 import { defaultModels as catalogueDefaultModels } from "../llm/models.js";
 import { defaultApprovalSettings } from "../tools/approval.js";
@@ -69,6 +69,8 @@ function defaultsLayer(): Layer {
     sandboxNetwork: false,
     allowOutsideReads: false,
     checkpoints: true,
+    "notifications.channel": "auto",
+    "notifications.afterSeconds": 20,
     maxMistakes: 3,
     dataDir: defaultDataDir(),
     onAsk: "fail",
@@ -77,6 +79,9 @@ function defaultsLayer(): Layer {
     "timeouts.mcpWaitMs": 10_000,
     "retry.delaysMs": [2000, 4000, 8000],
     "subagents.maxParallel": 3,
+    "autoMode.enabled": false,
+    "autoMode.maxTokens": 200_000,
+    "autoMode.timeoutMs": 20_000,
   };
   for (const [key, value] of Object.entries(defaultContextSettings)) values[`context.${key}`] = value;
   for (const key of autoApproveKeys) values[`autoApprove.${key}`] = defaultAutoApprove[key];
@@ -283,11 +288,19 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     keepBackgroundProcesses: value<boolean>("keepBackgroundProcesses"),
     allowOutsideWrites: value<boolean>("allowOutsideWrites"),
     checkpoints: value<boolean>("checkpoints"),
+    notifications: { channel: value<NotificationChannel>("notifications.channel"), afterSeconds: value<number>("notifications.afterSeconds") },
     maxMistakes: value<number>("maxMistakes"),
     dataDir: value<string>("dataDir"),
     askTimeoutMs,
     onAsk: value<OnAskPolicy>("onAsk"),
     autoApprove,
+    autoMode: {
+      enabled: value<boolean>("autoMode.enabled"),
+      model: optional<string>("autoMode.model"),
+      maxTokens: value<number>("autoMode.maxTokens"),
+      maxCost: optional<number>("autoMode.maxCost"),
+      timeoutMs: value<number>("autoMode.timeoutMs"),
+    },
     models: resolveModels({ ...bookkeeping, files }),
     hooks: record<HookSetting>("hooks."),
     mcpWaitMs: value<number>("timeouts.mcpWaitMs"),

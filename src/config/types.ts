@@ -49,6 +49,22 @@ export interface CliFlags {
   maxToolCalls?: string | number | undefined;
   /** False with `--no-checkpoints` (commander sets true when the switch is absent). */
   checkpoints?: boolean | undefined;
+  /** `default`, `acceptEdits`, `plan`, `auto` or `bypassPermissions` (as `--yes`). */
+  permissionMode?: string | undefined;
+  /** Auto mode's judge model. */
+  judgeModel?: string | undefined;
+}
+
+/** Auto mode (docs/security.md): a model judges each action that would be asked. */
+export interface AutoModeSettings {
+  enabled: boolean;
+  /** Undefined: a small, cheap model of the provider in use (src/tools/auto-mode/judge-model.ts). */
+  model: string | undefined;
+  /** The judge's own budget for one run: tokens in and out, and US dollars. */
+  maxTokens: number;
+  maxCost: number | undefined;
+  /** Longest wait for one judgement. */
+  timeoutMs: number;
 }
 
 /** `true` means "run without asking": the tools' own approval settings. */
@@ -89,6 +105,9 @@ export type SettingsFileKind = "managed" | "claude-local" | "claude-project" | "
 
 /** Whose a settings file is: an administrator's, the project's (trusted or not), or the user's own. */
 export type SettingsScope = "managed" | "project" | "user";
+
+/** Where a notification goes: picked from the terminal (`auto`), a terminal escape sequence, the bell, the desktop's `notify-send`, or nowhere. */
+export type NotificationChannel = "auto" | "terminal" | "osc9" | "osc777" | "bell" | "notify-send" | "off";
 
 /** Claude Code's `statusLine`: a command whose output the UI shows as its status line. */
 export interface StatusLineSetting {
@@ -148,12 +167,16 @@ export interface ResolvedSettings {
   allowOutsideWrites: boolean;
   /** Checkpoints of the workspace (`checkpoints: false`, `--no-checkpoints` turn them off). */
   checkpoints: boolean;
+  /** How the terminal UI calls the user back when a task needs an answer or ends (docs/tui.md). */
+  notifications: { channel: NotificationChannel; afterSeconds: number };
   maxMistakes: number;
   dataDir: string;
   /** Undefined: wait as long as stdin is open. */
   askTimeoutMs: number | undefined;
   onAsk: OnAskPolicy;
   autoApprove: AutoApproveSettings;
+  /** Absent in settings built by hand (tests): auto mode off. */
+  autoMode?: AutoModeSettings;
   models: Record<string, ModelOverride>;
   /** Hook event (e.g. `TaskStart`) to the shell command it runs, or Claude Code's matcher groups (src/hooks). */
   hooks: Record<string, HookSetting>;

@@ -135,5 +135,17 @@ describe.skipIf(!tmuxAvailable())("journey: edit, undo, restore, resume, continu
     expect(newest).not.toContain("list the files");
     expect(newest).toContain("1 older task not shown (cairn history --all, or --limit N)");
     await expect(access(join(workspace, "notes.md"))).resolves.toBeUndefined();
+
+    // Second thoughts about the follow-up: a branch without it, in a worktree, then the task itself taken back.
+    const messages = (await cli.run(["rewind", taskId])).stdout;
+    expect(messages).toMatch(/1 {2}\d\d:\d\d {2}update the greeting and bump the version\n {2}2 {2}\d\d:\d\d {2}also sign the notes/);
+    const forked = JSON.parse((await cli.run(["fork", taskId, "--at", "2", "--worktree", "--json"])).stdout) as { taskId: string; workspace: string };
+    expect(await readFile(join(forked.workspace, "notes.md"), "utf8")).toBe("# Notes\nfirst draft\n");
+    expect(await read("notes.md")).toBe("# Notes\nfirst draft\n-- signed, cairn\n");
+    expect((await cli.run(["history"])).stdout).toContain(`⑂ fork of ${taskId}: update the greeting`);
+    const rewound = await cli.run(["rewind", taskId, "--to", "2"]);
+    expect(rewound.status, rewound.stderr).toBe(0);
+    expect(await read("notes.md")).toBe("# Notes\nfirst draft\n");
+    expect((await cli.run(["show", taskId])).stdout).not.toContain("also sign the notes");
   });
 });

@@ -11,8 +11,8 @@ import type { HookCallbacks } from "../hooks/callback-hooks.js";
 import type { AskResponse } from "../task/contracts/messages.js";
 import type { AskEvent } from "./events.js";
 
-/** As in the Claude Agent SDK: ask as configured, approve edits in the workspace, approve everything that --yes approves, or plan only. */
-export type PermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "plan";
+/** As in the Claude Agent SDK: ask as configured, approve edits in the workspace, approve everything that --yes approves, plan only, or let a model judge what would be asked (auto mode, docs/security.md). */
+export type PermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "plan" | "auto";
 
 export interface ToolUseRequest {
   /** The tool's name as the model called it (`execute_command`, `write_to_file`, an MCP or custom tool's name). */
@@ -115,6 +115,7 @@ export async function settingsFor(options: TaskOptions): Promise<ResolvedSetting
     toolProtocol: options.toolProtocol,
     yes: mode === "bypassPermissions" ? true : undefined,
     plan: mode === "plan" ? true : undefined,
+    permissionMode: mode === "auto" ? "auto" : undefined,
     dataDir: options.dataDir,
     sandbox: options.sandbox,
     sandboxNetwork: options.sandboxNetwork,

@@ -24,6 +24,18 @@ export function durableFrame(entry: StoreLogEntry, seq: number, taskId: string):
   }
 }
 
+/**
+ * The final state of a message to a client that holds `held` of it: what was appended as a `delta` with `partial:
+ * false` (docs/json-events.md's readers fold it), with `meta` only when it changed; whole when the text was rewritten.
+ */
+export function finalDeltaFrame(message: UiMessage, held: { text: string; meta: unknown }, seq: number, taskId: string): string | undefined {
+  // Meta that disappeared cannot be said by leaving it out.
+  if (!message.text.startsWith(held.text) || (message.meta === undefined && held.meta !== undefined)) return undefined;
+  const { text: _whole, meta, ...rest } = wholeMessageRecord(message, taskId);
+  const metaChanged = JSON.stringify(meta) !== JSON.stringify(held.meta);
+  return frame({ v: jsonFormatVersion, ...rest, delta: message.text.slice(held.text.length), ...(metaChanged && meta !== undefined ? { meta } : {}), seq }, seq);
+}
+
 /** A message still being written, in its whole current state (what a client that joins now starts from). */
 export function snapshotFrame(message: UiMessage, taskId: string): string {
   return frame({ v: jsonFormatVersion, ...wholeMessageRecord(message, taskId) });

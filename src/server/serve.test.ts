@@ -3,6 +3,7 @@
  * tasks started over HTTP, followed by several clients, answered by the first
  * of them, reconnected without loss, and surviving a killed server.
  */
+import { JsonEventReader } from "../ui/headless/json-events-reader.js";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -26,11 +27,11 @@ const isAsk =
     event.data["type"] === "ask" && event.data["ask"] === ask && event.data["partial"] === false;
 const isStatus = (status: string) => (event: ServerEvent) => event.data["type"] === "status" && event.data["status"] === status;
 
-/** The final messages a stream says, folded by id as a client keeps them. */
+/** The final messages a stream says, folded by id as a client keeps them (a final state may come as a delta). */
 function finalTexts(events: ServerEvent[]): Map<string, string> {
-  const texts = new Map<string, string>();
-  for (const { data } of events) if ((data["type"] === "say" || data["type"] === "ask") && data["partial"] === false) texts.set(String(data["id"]), String(data["text"]));
-  return texts;
+  const reader = new JsonEventReader();
+  for (const { data } of events) reader.push(data);
+  return new Map([...reader.messages.values()].filter((message) => !message.partial).map((message) => [message.id, message.text]));
 }
 
 describe("cairn serve: tasks over HTTP that many clients follow and steer", () => {

@@ -24,18 +24,23 @@ beforeEach(async () => {
 afterEach(() => folder.remove());
 
 /** A client: the frames it got, parsed, and its messages folded as a web page folds them. */
-function client(): FrameSink & { ids: number[]; reader: JsonEventReader; folded: Map<string, string> } {
+function client(): FrameSink & { ids: number[]; reader: JsonEventReader; folded: Map<string, string>; durable: Array<Record<string, unknown>> } {
   const reader = new JsonEventReader();
   const folded = new Map<string, string>();
   const ids: number[] = [];
+  const durable: Array<Record<string, unknown>> = [];
   return {
     ids,
     reader,
     folded,
+    durable,
     write(frame) {
       const id = /^id: (\d+)$/m.exec(frame)?.[1];
-      if (id !== undefined) ids.push(Number(id));
       const data = JSON.parse(/^data: (.*)$/m.exec(frame)![1]!) as Record<string, unknown>;
+      if (id !== undefined) {
+        ids.push(Number(id));
+        durable.push(data);
+      }
       if (data["type"] !== "say" && data["type"] !== "ask") return;
       const message = reader.push(data);
       if (message !== undefined) folded.set(message.id, message.text);
@@ -83,6 +88,38 @@ describe("TaskChannel", () => {
     await settle();
     expect(late.folded.get("m")).toBe("Hello, world, and more.");
     expect(late.ids).toEqual([1]);
+  });
+
+  it("a client that followed a message gets its final state as what was appended; one reading the log gets it whole", async () => {
+    const channel = new TaskChannel({ taskId: "t", logPath, state: () => ({ v: 2, type: "state" }) });
+    channel.startRun(0);
+    const writer = new JsonEventWriter({ taskId: "t" });
+    const follower = client();
+    channel.subscribe(0, follower);
+    await settle();
+    const long = "x".repeat(100_000);
+    const grow = (message: UiMessage): void => channel.partialUpdate(message, writer.record(message)!);
+    grow({ ...say("m", long, true), meta: { tool: "write_to_file", content: long } });
+    grow({ ...say("m", `${long} and`, true), meta: { tool: "write_to_file", content: long } });
+    grow({ ...say("r", "first draft", true) });
+    await settle();
+    write(channel, { kind: "ui", message: { ...say("m", `${long} and the end.`, false), meta: { tool: "write_to_file", content: long } } });
+    // Redacted on its way to the log: the final text does not extend what was streamed.
+    write(channel, { kind: "ui", message: say("r", "first [redacted]", false) });
+    await settle();
+    const [final, rewritten] = follower.durable;
+    expect(final).toMatchObject({ id: "m", delta: " the end.", partial: false, seq: 1 });
+    expect(final).not.toHaveProperty("text");
+    expect(final).not.toHaveProperty("meta");
+    expect(rewritten).toMatchObject({ id: "r", text: "first [redacted]", partial: false, seq: 2 });
+    expect(follower.reader.messages.get("m")).toMatchObject({ text: `${long} and the end.`, partial: false, meta: { content: long } });
+    expect(follower.folded.get("r")).toBe("first [redacted]");
+
+    const replay = client();
+    channel.subscribe(0, replay);
+    await settle();
+    expect(replay.durable[0]).toMatchObject({ id: "m", text: `${long} and the end.`, partial: false });
+    expect(replay.folded.get("m")).toBe(follower.folded.get("m"));
   });
 
   it("a client behind the log gets the entries it missed from the file, in order, once each, before what follows", async () => {

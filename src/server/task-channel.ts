@@ -5,14 +5,17 @@
  * from the log itself, so a client that joins late, reconnects, or follows a
  * task across runs gets every entry exactly once, in order. Partial updates
  * are never replayed: after reading from the log, a client gets each message
- * still being written in its whole current state instead.
+ * still being written in its whole current state instead. A client that saw a
+ * message being written gets its final state as what was appended since (a
+ * `delta` with `partial: false`): a long answer crosses the wire about once.
  */
 import type { StoreLogEntry } from "../store/types.js";
 import type { UiMessage } from "../task/contracts/messages.js";
-import { durableFrame, snapshotFrame, transientFrame } from "./event-frames.js";
+import { durableFrame, finalDeltaFrame, snapshotFrame, transientFrame } from "./event-frames.js";
 import { readLogAfter } from "./log-positions.js";
 
-type ChannelEvent = { kind: "entry"; seq: number; frame: string | undefined } | { kind: "transient"; frame: string; partial: boolean } | { kind: "sync" };
+/** `live`: the entry's frame for a client that has followed the message it ends (see `Subscriber`). */
+type ChannelEvent = { kind: "entry"; seq: number; frame: string | undefined; live?: string } | { kind: "transient"; frame: string; partial: boolean } | { kind: "sync" };
 
 /** Where a client's frames go; `close` ends its stream. */
 export interface FrameSink {
@@ -32,8 +35,8 @@ export class TaskChannel {
   readonly #logPath: string;
   readonly #state: () => object;
   readonly #subscribers = new Set<Subscriber>();
-  /** Messages still being written, by id: the latest state each client was sent. */
-  readonly #open = new Map<string, UiMessage>();
+  /** Messages still being written, by id: the latest state, and the text and meta every live client holds of it. */
+  readonly #open = new Map<string, OpenMessage>();
   /** Entries in the log so far, as counted while a run writes it (undefined: no run has written since this server started). */
   #written: number | undefined;
 
@@ -57,13 +60,25 @@ export class TaskChannel {
   entryWritten(entry: StoreLogEntry): void {
     const seq = (this.#written ?? 0) + 1;
     this.#written = seq;
-    if (entry.kind === "ui") this.#open.delete(entry.message.id);
-    this.#publish({ kind: "entry", seq, frame: durableFrame(entry, seq, this.taskId) });
+    let live: string | undefined;
+    if (entry.kind === "ui") {
+      const open = this.#open.get(entry.message.id);
+      if (open !== undefined) live = finalDeltaFrame(entry.message, open, seq, this.taskId);
+      this.#open.delete(entry.message.id);
+    }
+    this.#publish({ kind: "entry", seq, frame: durableFrame(entry, seq, this.taskId), ...(live === undefined ? {} : { live }) });
   }
 
   /** A partial update of a message (a whole snapshot or a delta, as `--json` writes it). */
   partialUpdate(message: UiMessage, event: object): void {
-    this.#open.set(message.id, message);
+    const update = event as { text?: unknown; delta?: unknown; meta?: Record<string, unknown> };
+    const known = this.#open.get(message.id);
+    if (typeof update.text === "string") this.#open.set(message.id, { message, text: update.text, meta: update.meta });
+    else if (known !== undefined && typeof update.delta === "string") {
+      known.message = message;
+      known.text += update.delta;
+      if (update.meta !== undefined) known.meta = update.meta;
+    } else return;
     this.#publish({ kind: "transient", frame: transientFrame(event), partial: true });
   }
 
@@ -88,7 +103,7 @@ export class TaskChannel {
     const subscriber = new Subscriber(after, sink, {
       readAfter: (seq) => readLogAfter(this.#logPath, seq),
       taskId: this.taskId,
-      resync: () => [transientFrame(this.#state()), ...[...this.#open.values()].map((message) => snapshotFrame(message, this.taskId))],
+      resync: () => [transientFrame(this.#state()), ...[...this.#open.values()].map((open) => snapshotFrame(heldState(open), this.taskId))],
     });
     this.#subscribers.add(subscriber);
     subscriber.push({ kind: "sync" });
@@ -114,6 +129,19 @@ export class TaskChannel {
   }
 }
 
+/** A message being written: its latest state, and the text and meta its events have given every live client. */
+export interface OpenMessage {
+  message: UiMessage;
+  text: string;
+  meta: Record<string, unknown> | undefined;
+}
+
+/** The message as live clients hold it. */
+function heldState(open: OpenMessage): UiMessage {
+  const { meta: _latest, ...rest } = open.message;
+  return { ...rest, text: open.text, ...(open.meta === undefined ? {} : { meta: open.meta }) };
+}
+
 interface SubscriberSource {
   readAfter(seq: number): ReturnType<typeof readLogAfter>;
   taskId: string;
@@ -121,7 +149,11 @@ interface SubscriberSource {
   resync(): string[];
 }
 
-/** One client: its events in order, with gaps filled from the log before anything after them. */
+/**
+ * One client: its events in order, with gaps filled from the log before anything after them. A client
+ * reading its events in order holds every open message as the channel does (it got each one's snapshot, then
+ * every update), so an entry's `live` frame suits it; entries taken while it catches up come whole.
+ */
 class Subscriber {
   readonly #queue: ChannelEvent[] = [];
   #pumping = false;
@@ -155,7 +187,7 @@ class Subscriber {
         else if (event.kind === "sync") await this.#catchUp();
         else if (event.seq <= this.last) continue;
         else if (event.seq > this.last + 1) await this.#catchUp();
-        else this.#deliver(event.seq, event.frame);
+        else this.#deliver(event.seq, event.live ?? event.frame);
       }
     } catch (error) {
       this.sink.write(transientFrame({ v: 2, type: "error", message: `could not read the task's log: ${error instanceof Error ? error.message : String(error)}` }));

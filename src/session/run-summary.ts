@@ -4,6 +4,7 @@
  */
 import type { TaskResult } from "../task/task.js";
 import { taskSpending, type SpendingSource } from "./task-spending.js";
+import type { JudgeTotals } from "../tools/auto-mode/judge-contract.js";
 
 /** What the task's subagents spent: part of the summary's totals, said apart. */
 export interface SubagentSummary {
@@ -28,6 +29,8 @@ export interface RunSummary {
   refused: number;
   /** The subagents' part of the totals, when the task had any. */
   subagents?: SubagentSummary;
+  /** Auto mode's judge in this run (its own budget, not part of the totals above), when auto mode was on. */
+  autoMode?: JudgeTotals;
   durationMs: number;
   error?: string;
 }
@@ -47,9 +50,15 @@ export function exitStatusFor(result: TaskResult): number {
 }
 
 /** The summary of a run that ended with `result`: the whole task's totals (its subagents' included, said apart). */
-export function runSummary(options: { session: SpendingSource & { taskId: string; task: { requestCount: number } }; result: TaskResult; startedAt: number; refused: number }): RunSummary {
+export function runSummary(options: {
+  session: SpendingSource & { taskId: string; task: { requestCount: number }; autoModeTotals?: () => JudgeTotals | undefined };
+  result: TaskResult;
+  startedAt: number;
+  refused: number;
+}): RunSummary {
   const { session, result } = options;
   const { subagents, ...whole } = taskSpending(session);
+  const autoMode = session.autoModeTotals?.();
   return {
     taskId: session.taskId,
     status: result.status,
@@ -58,6 +67,7 @@ export function runSummary(options: { session: SpendingSource & { taskId: string
     ...whole,
     refused: options.refused,
     ...(subagents.count === 0 ? {} : { subagents }),
+    ...(autoMode === undefined ? {} : { autoMode }),
     durationMs: Date.now() - options.startedAt,
     ...(result.error === undefined ? {} : { error: result.error }),
   };

@@ -38,6 +38,8 @@ import type { WorkspaceOperations } from "../tools/operations.js";
 import type { ToolDefinition } from "../tools/tool-definition.js";
 import type { HookDefinition } from "../hooks/hook-definition.js";
 import { workspaceProblem } from "./workspace-check.js";
+import { createAutoModeJudge } from "./auto-mode-wiring.js";
+import type { JudgeTotals } from "../tools/auto-mode/judge-contract.js";
 
 export interface Session {
   task: Task;
@@ -51,6 +53,10 @@ export interface Session {
   budgetLeft(): string;
   /** How many subagents the task had and what they spent in all (the summary adds it to the task's totals). */
   subagentTotals(): { count: number; tokensIn: number; tokensOut: number; cost: number };
+  /** What auto mode's judge decided and spent in this run; undefined when auto mode is off. */
+  autoModeTotals(): JudgeTotals | undefined;
+  /** Turns auto mode's judge on or off (Tab in the terminal UI); false when the session has none. */
+  setAutoMode(active: boolean): boolean;
   /** Runs the task: starts it, or continues a resumed one. */
   run(): Promise<TaskResult>;
   /** Stops MCP servers and releases the task's lock, after the task ended. */
@@ -233,7 +239,16 @@ async function buildSession(parts: {
   });
 
   subagents.factory.useMcp(mcp);
+  const judge = await createAutoModeJudge({
+    settings,
+    provider,
+    providerForModel: parts.providerForModel,
+    security,
+    headless: options.headless === true,
+    conversation: () => current.task?.apiConversationHistory ?? [],
+  });
   const baseExecutor = createToolExecutor({
+    ...(judge ? { judge } : {}),
     workspace: settings.cwd,
     dataDir: settings.dataDir,
     outputFolder: security.outputFolder,
@@ -357,6 +372,12 @@ async function buildSession(parts: {
     // What the budget counts: the task's own spending and what its children spent in this run (#14, #17).
     budgetLeft: () => security.budget?.remaining(addUsage(created.usage.totals(), subagents.factory.childrenSpent())) ?? "",
     subagentTotals: () => subagents.factory.subagentTotals(),
+    autoModeTotals: () => judge?.totals(),
+    setAutoMode: (active) => {
+      if (judge === undefined) return false;
+      judge.active = active;
+      return true;
+    },
     run: async () => {
       // Notices that came while the session was built (an MCP server that failed at once), now that the host listens.
       current.started = true;

@@ -46,10 +46,22 @@ export class TaskStore {
     return join(this.tasksDir, taskId);
   }
 
+  /** The task's append-only log. */
+  logPath(taskId: string): string {
+    return join(this.taskDir(taskId), "log.jsonl");
+  }
+
   /** Starts a new task's folder and log; the returned writer holds the task's lock. */
-  async create(meta: { taskId?: string; task: string; workspace: string; createdAt?: number; parent?: TaskMeta["parent"] }): Promise<TaskLogWriter> {
+  async create(meta: { taskId?: string; task: string; workspace: string; createdAt?: number; parent?: TaskMeta["parent"]; forkedFrom?: TaskMeta["forkedFrom"] }): Promise<TaskLogWriter> {
     const createdAt = meta.createdAt ?? Date.now();
-    const full: TaskMeta = { taskId: meta.taskId ?? createTaskId(createdAt), task: meta.task, workspace: meta.workspace, createdAt, ...(meta.parent ? { parent: meta.parent } : {}) };
+    const full: TaskMeta = {
+      taskId: meta.taskId ?? createTaskId(createdAt),
+      task: meta.task,
+      workspace: meta.workspace,
+      createdAt,
+      ...(meta.parent ? { parent: meta.parent } : {}),
+      ...(meta.forkedFrom ? { forkedFrom: meta.forkedFrom } : {}),
+    };
     const dir = this.taskDir(full.taskId);
     await mkdir(dir, { recursive: true });
     const lock = await acquireTaskLock({ path: join(dir, "lock"), taskId: full.taskId });
@@ -180,14 +192,16 @@ export class TaskStore {
       }
       const parent = meta.parent;
       const linked = parent !== undefined && typeof parent.taskId === "string" && typeof parent.subagentId === "string" ? { parent: { taskId: parent.taskId, subagentId: parent.subagentId } } : {};
-      return { taskId, task: meta.task, workspace: meta.workspace, createdAt: meta.createdAt, ...linked };
+      const fork = meta.forkedFrom;
+      const forked = fork !== undefined && typeof fork.taskId === "string" ? { forkedFrom: { taskId: fork.taskId, ...(typeof fork.at === "number" ? { at: fork.at } : {}) } } : {};
+      return { taskId, task: meta.task, workspace: meta.workspace, createdAt: meta.createdAt, ...linked, ...forked };
     } catch {
       throw new Error(`the task file ${path} is damaged (not the JSON cairn wrote); the task cannot be opened`);
     }
   }
 
   private async read(meta: TaskMeta): Promise<{ loaded: LoadedTask; text: string; uiMessageIds: string[] }> {
-    const logPath = join(this.taskDir(meta.taskId), "log.jsonl");
+    const logPath = this.logPath(meta.taskId);
     let text = "";
     let updatedAt = meta.createdAt;
     try {
@@ -202,7 +216,7 @@ export class TaskStore {
   }
 
   private writerFor(options: { meta: TaskMeta; lock: { release(): Promise<void> }; startsMidLine: boolean; position: { apiHistoryLength: number; uiMessageIds: string[] }; progress: TaskProgress }): TaskLogWriter {
-    const logPath = join(this.taskDir(options.meta.taskId), "log.jsonl");
+    const logPath = this.logPath(options.meta.taskId);
     const fd = openSync(logPath, "a");
     try {
       return new TaskLogWriter({
@@ -232,5 +246,6 @@ function summaryOf(meta: TaskMeta, progress: TaskProgress): TaskSummary {
     tokensOut: progress.tokensOut,
     cost: progress.cost,
     status: progress.status,
+    ...(meta.forkedFrom === undefined ? {} : { forkedFrom: meta.forkedFrom.taskId }),
   };
 }

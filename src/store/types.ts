@@ -11,6 +11,8 @@ export interface TaskMeta {
   createdAt: number;
   /** A subagent's task (issue #17): the parent task that started it, and the child's id there. */
   parent?: { taskId: string; subagentId: string };
+  /** A fork (checkpoints/fork.ts): the task it was forked from, and before which of the user's messages. */
+  forkedFrom?: { taskId: string; at?: number };
 }
 
 /**
@@ -53,6 +55,8 @@ export interface TaskSummary {
   tokensOut: number;
   cost: number;
   status: TaskStatus;
+  /** A fork's source task. */
+  forkedFrom?: string;
 }
 
 /** Where a task's conversation stands, as counted by the writer. */

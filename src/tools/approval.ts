@@ -14,6 +14,8 @@ import type { ToolCardMeta, ToolMeta, ToolMetaOf } from "../task/contracts/messa
 import type { ToolCallContext, ToolOutcome } from "../task/contracts/tool-executor.js";
 import { alwaysAllowChoice, type AskResponse } from "../task/contracts/messages.js";
 import { denied, toolError } from "./responses.js";
+import type { ActionJudge } from "./auto-mode/judge-contract.js";
+import { judgeAsk } from "./auto-mode/apply-judgement.js";
 import { previewOffer } from "./preview/preview-offer.js";
 
 /** `true` means "auto-approve": run without asking. */
@@ -91,6 +93,8 @@ export interface ApprovalPolicyOptions {
   paths?: PathOracle;
   /** Where "always allow" saves a rule: the user's or the project's config file. */
   ruleFiles?: { user: string; project: string };
+  /** Auto mode: what would be asked (and a person could approve) is judged by a model instead. */
+  judge?: ActionJudge;
 }
 
 const nowhere: PathOracle = {
@@ -235,10 +239,18 @@ export class ApprovalPolicy {
     }
     // A PreToolUse hook's answer counts only where the security rules leave the choice open.
     const hookMayApprove = hooksMayApprove(request, found.explicit === true) && context.hookApproval !== "ask-explicit";
-    const verdict = withHookAnswer({ verdict: found.verdict, hookMayApprove, answer: context.hookApproval, yes: this.options.yes });
-    const detail = verdict === "ask" && context.hookApproval === "ask-explicit" ? hookAsks(found, context.hookApprovalReason) : found;
+    const hooked = withHookAnswer({ verdict: found.verdict, hookMayApprove, answer: context.hookApproval, yes: this.options.yes });
+    const detail = hooked === "ask" && context.hookApproval === "ask-explicit" ? hookAsks(found, context.hookApprovalReason) : found;
     const shown = flagHidden(presentation.text);
+    // Auto mode judges only what a hook's allow could have lifted: never an explicit ask, a path outside the workspace or an escalation.
+    const { judge } = this.options;
+    const judged =
+      judge?.active === true && hooked === "ask" && hookMayApprove && detail.explicit !== true
+        ? await judgeAsk({ judge, text: shown.text, meta: presentation.meta, reason: detail.reason, signal: context.signal })
+        : undefined;
+    const verdict = judged?.verdict ?? hooked;
     const card: ToolCardMeta = { approval: verdict };
+    if (judged !== undefined) card.autoMode = judged.card;
     if (shown.hidden.length > 0) card.hiddenCharacters = shown.hidden;
     if (detail.reason !== undefined) card.reason = detail.reason;
     if (detail.explicit === true) card.explicitApproval = true;
@@ -246,11 +258,12 @@ export class ApprovalPolicy {
     if (detail.escalate !== undefined || detail.outside !== undefined) card.unsandboxed = true;
     // A PermissionRequest hook may answer this ask only where a PreToolUse allow could skip it.
     if (verdict === "ask") card.hookMayApprove = hookMayApprove;
-    const meta: ToolMeta = { ...escapeMetaStrings(presentation.meta), ...card, ...previewOffer(request, detail, this.security) };
-    const text = detail.reason !== undefined && verdict !== "auto" ? `${shown.text}\n(${escapeHidden(detail.reason).text})` : shown.text;
+    const meta: ToolMeta = { ...escapeMetaStrings(presentation.meta), ...card, ...(verdict === "ask" ? previewOffer(request, detail, this.security) : {}) };
+    const reasonLine = judged !== undefined ? judged.line : verdict !== "auto" ? detail.reason : undefined;
+    const text = reasonLine !== undefined ? `${shown.text}\n(${escapeHidden(reasonLine).text})` : shown.text;
     const sayType = request.kind === "command" ? "command" : "tool";
     context.say(sayType, text, { partial: false, key: presentation.key, meta });
-    if (verdict === "refuse") return { approved: false, outcome: refused(detail.reason ?? "this is not allowed") };
+    if (verdict === "refuse") return { approved: false, outcome: refused(judged?.line ?? detail.reason ?? "this is not allowed") };
     const escalated = detail.escalate !== undefined || detail.outside !== undefined ? { unsandboxed: true as const } : {};
     if (verdict === "auto") return { approved: true, ...escalated };
     const askType = request.kind === "command" ? "command" : request.kind === "mcp" ? "use_mcp_server" : "tool";

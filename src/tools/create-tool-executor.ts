@@ -9,6 +9,7 @@ import { homedir } from "node:os";
 import { invalidArgumentsParam } from "../llm/native-tool-calls.js";
 import type { ToolUseBlock } from "../parser/types.js";
 import type { Mode, ToolCallContext, ToolExecutor, ToolOutcome } from "../task/contracts/tool-executor.js";
+import type { ActionJudge } from "./auto-mode/judge-contract.js";
 import { ApprovalPolicy, defaultApprovalSettings, type ApprovalSettings } from "./approval.js";
 import { builtinTools } from "./builtin-tools.js";
 import { CommandRegistry } from "./command/command-registry.js";
@@ -73,6 +74,8 @@ export interface ToolExecutorOptions {
   childTasks?: ChildTaskFactory;
   /** Headless (print mode, the fleet): the completion is not an ask (see ToolRuntimeOptions.headless). */
   headless?: boolean;
+  /** Auto mode's judge (src/tools/auto-mode): decides what would be asked. */
+  judge?: ActionJudge;
 }
 
 export const defaultCommandTimeoutMs = 10 * 60 * 1000;
@@ -90,6 +93,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
     sandbox: options.launchPolicy?.sandbox?.mode ?? "off",
     ...(options.sandboxUnavailable === true ? { sandboxUnavailable: true } : {}),
     paths: workspacePathOracle(guard, options.userConfigDir ?? defaultUserConfigDir()),
+    ...(options.judge !== undefined ? { judge: options.judge } : {}),
     ...(options.userConfigDir !== undefined ? { ruleFiles: { user: join(options.userConfigDir, "config.json"), project: join(guard.root, ".cairn", "config.json") } } : {}),
   });
   const files = new FileTracker();

@@ -26,9 +26,11 @@ export type SubagentReportMeta = {
  * What the approval policy (src/tools/approval.ts) adds to a card when the call
  * becomes final, and what the Task adds when the tool failed (#11).
  */
+export type ApprovalVerdictName = "auto" | "ask" | "refuse";
+
 export type ToolCardMeta = {
   /** A `say` with `"ask"` is followed by an `ask` that repeats it. */
-  approval?: "auto" | "ask" | "refuse";
+  approval?: ApprovalVerdictName;
   /** Hidden characters found in what is shown (as `U+XXXX`). */
   hiddenCharacters?: string[];
   /** Why the security layer decided as it did. */
@@ -41,6 +43,8 @@ export type ToolCardMeta = {
   hookMayApprove?: boolean;
   /** The command runs (or would run, once approved) outside the sandbox. */
   unsandboxed?: true;
+  /** Auto mode judged this call (src/tools/auto-mode): its decision, one-line reason and cost; `failed` when the judge could not decide (fails closed). */
+  autoMode?: { decision: "allow" | "ask" | "deny"; reason: string; failed?: true; model: string; tokensIn: number; tokensOut: number; cost: number; durationMs: number };
   /** A PreToolUse hook blocked the call before it ran: the hook's reason (src/hooks/tool-hooks.ts). */
   blocked?: string;
   /**

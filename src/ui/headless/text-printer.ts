@@ -8,6 +8,7 @@
  * on a terminal.
  */
 import type { Writable } from "node:stream";
+import { autoModeLine } from "../../task/contracts/auto-mode-line.js";
 import { TwoStreams } from "./two-streams.js";
 import picocolors from "picocolors";
 import { cardMetaOf, diffTools, isToolMeta, metaOf, pathTools, toolMetaOf, type ToolCard } from "../../task/contracts/message-meta.js";
@@ -155,7 +156,11 @@ export class TextPrinter {
       case "task":
         return [{ text: `${colors.bold("Task:")} ${message.text}` }];
       case "tool":
-        return [{ text: colors.cyan(`▸ ${this.#describeTool(message)}`) + refused }, ...this.#diffLines(message)];
+        return [
+          { text: colors.cyan(`▸ ${this.#describeTool(message)}`) + refused },
+          ...(card?.autoMode === undefined || approval === "refuse" ? [] : [{ text: colors.dim(`  (${autoModeLine(card.autoMode, approval)})`) }]),
+          ...this.#diffLines(message),
+        ];
       case "command":
         return [{ text: colors.cyan(`$ ${message.text}`) + refused }];
       case "checkpoint_created":

@@ -21,7 +21,7 @@ export function builtinSlashCommands(registry: SlashCommandRegistry): SlashComma
             "Keys:",
             "  Enter  send the message, or answer the question (in a menu: the highlighted choice)",
             "  Shift+Enter, Alt+Enter or \\ then Enter  a new line",
-            "  Esc  stop the current step (in a question's reply: back to its choices)",
+            "  Esc  stop the current step (in a question's reply: back to its choices); twice on an empty input: /rewind",
             "  Tab or Ctrl+T  plan/act mode (at the plan prompt: act, and carry the plan out)",
             "  Ctrl+O  show or fold the last reasoning and the subagents' details",
             "  Up/Down  earlier messages (with a queued message: take it back to edit)",
@@ -89,6 +89,33 @@ export function builtinSlashCommands(registry: SlashCommandRegistry): SlashComma
           return;
         }
         print(await session.restore(match[1], (match[2] ?? "both") as "files" | "task" | "both"));
+      },
+    },
+    {
+      name: "rewind",
+      usage: "[N] [conversation|files|both]",
+      description: "Take the task back to before your message N (without N: list them); Esc twice on an empty input lists them too",
+      run: async ({ args, session, print, setInput }) => {
+        const match = /^(?:(\d+))?\s*(conversation|files|both)?$/.exec(args);
+        if (match === null || session.rewind === undefined) {
+          print(session.rewind === undefined ? "/rewind is not available here." : "Usage: /rewind [N] [conversation|files|both] (N: your message, 1 for the task)", "error");
+          return;
+        }
+        const reply = await session.rewind(match[1] === undefined ? undefined : Number(match[1]), (match[2] ?? "both") as "conversation" | "files" | "both");
+        print(reply.text);
+        if (reply.input !== undefined) setInput?.(reply.input);
+      },
+    },
+    {
+      name: "fork",
+      usage: "[N]",
+      description: "Start a new task from this one (before your message N; default: all of it) and continue there",
+      run: async ({ args, session, print }) => {
+        if (session.fork === undefined || !/^\d*$/.test(args)) {
+          print(session.fork === undefined ? "/fork is not available here." : "Usage: /fork [N] (N: your message to fork before, 1 for the task)", "error");
+          return;
+        }
+        print(await session.fork(args === "" ? undefined : Number(args)));
       },
     },
     { name: "history", description: "This folder's tasks", run: async ({ session, print }) => print(await session.history()) },

@@ -9,6 +9,8 @@ export type TuiMode = "plan" | "act";
 export interface TuiStatus {
   model: string;
   mode: TuiMode;
+  /** Auto mode: a model judges what would be asked (shown as `ACT · AUTO`). */
+  autoMode?: boolean;
   /** Tokens in the current context (last request's input plus output). */
   tokensUsed: number;
   contextWindow: number;
@@ -30,6 +32,8 @@ export interface TuiStatus {
 }
 
 export interface TuiController {
+  /** Calls the user back when the UI needs them (notifications.ts); told of every key and of the terminal's focus. */
+  attention?: { focus(focused: boolean): void; settle(): void } | undefined;
   /** Enter with no ask open: a new task, or feedback after completion. */
   submit(text: string): void;
   /** Esc or the first Ctrl+C: aborts the current step; the task stays resumable. */

@@ -25,6 +25,9 @@ export type KeyName =
   | "deleteWordAfter"
   | "pasteStart"
   | "pasteEnd"
+  /** The terminal got or lost the focus (focus reporting, asked for by notifications.ts). */
+  | "focusIn"
+  | "focusOut"
   | "unknown";
 
 export type KeyEvent =
@@ -67,6 +70,8 @@ const sequences: Record<string, KeyName> = {
   "\u001b[27;2;13~": "newline",
   "\u001b[200~": "pasteStart",
   "\u001b[201~": "pasteEnd",
+  "\u001b[I": "focusIn",
+  "\u001b[O": "focusOut",
 };
 
 /** Decodes one raw input event; `pasting` is true between the bracketed-paste markers. */

@@ -38,6 +38,10 @@ export interface SlashSession {
   undo(): Promise<string>;
   /** `/restore <checkpoint> [files|task|both]`. */
   restore(checkpoint: string, mode: "files" | "task" | "both"): Promise<string>;
+  /** `/rewind [N] [conversation|files|both]`: without N, your messages; with it, the task taken back to before message N (its text to put back in the input). */
+  rewind?(to: number | undefined, mode: "conversation" | "files" | "both"): Promise<{ text: string; input?: string }>;
+  /** `/fork [N]`: a new task from this one (before your message N), which the next message continues. */
+  fork?(at: number | undefined): Promise<string>;
   /** This folder's tasks, newest first, as lines to show. */
   history(): Promise<string>;
   /** Opens a task of this folder (an id or prefix; none: the latest) so the next message continues it. */
@@ -57,6 +61,8 @@ export interface SlashCommandContext {
   /** Sends text to the model as the user's message (a new task, or the next message of the current one). */
   send: (text: string) => void;
   session: SlashSession;
+  /** Puts text in the input line, to edit and send (a terminal UI only). */
+  setInput?: (text: string) => void;
 }
 
 export interface SlashCommand {

@@ -42,6 +42,9 @@ export function menuCommands(commands: SlashCommandRegistry, value: string): Sla
 
 let noticeCounter = 0;
 
+/** Two Esc presses this close together are one "Esc Esc". */
+const doubleEscapeMs = 800;
+
 /**
  * Every key of the UI in one place, so the input line, the ask prompt, the
  * command menu and the global keys never both act on one keypress. Reads
@@ -56,6 +59,7 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
   const current = useRef(state);
   const selectionAsk = useRef<string | undefined>(undefined);
   const pasting = useRef(false);
+  const lastEscape = useRef(0);
   const historyCursor = useRef(new editor.InputHistoryCursor(() => history?.entries() ?? []));
   const update = (change: Partial<KeyState>): void => {
     current.current = { ...current.current, ...change };
@@ -82,12 +86,17 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
       controller.submit(typed);
       return;
     }
+    execute(typed);
+  };
+
+  /** Runs a slash command. */
+  const execute = (typed: string): void => {
     const session = controller.slashSession?.();
     if (session === undefined) {
       print("Commands are not available here.", "error");
       return;
     }
-    void commands.execute(typed, { print, send: (text) => controller.submit(text), session });
+    void commands.execute(typed, { print, send: (text) => controller.submit(text), session, setInput: (text) => edit(editor.editorWith(text)) });
   };
 
   /** Keys of the completion menu; true when the key was used. */
@@ -299,6 +308,11 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
       pasting.current = false;
       return;
     }
+    if (event.kind === "key" && (event.name === "focusIn" || event.name === "focusOut")) {
+      controller.attention?.focus(event.name === "focusIn");
+      return;
+    }
+    controller.attention?.settle();
     if (event.kind === "ctrl" && event.letter === "c") {
       if (exitArmed) {
         controller.exit();
@@ -329,7 +343,13 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
         controller.abort();
         // The controller may have something to say (a confirmation it waits for).
         refresh();
+      } else if (current.current.value === "" && Date.now() - lastEscape.current < doubleEscapeMs) {
+        // Esc twice on an empty input, with nothing running: go back to one of your messages (Claude Code's rewind).
+        lastEscape.current = 0;
+        execute("/rewind");
+        return;
       } else edit(editor.emptyEditor);
+      lastEscape.current = Date.now();
       return;
     }
     if (handleMenu(event)) return;

@@ -25,7 +25,7 @@ function CairnStatus({ status, width, notice }: { status: TuiStatus; width: numb
     <Box width={width}>
       <Text wrap="truncate-end">
         <Text color={modeColour} bold>
-          {status.mode === "plan" ? "PLAN" : "ACT"}
+          {status.mode === "plan" ? "PLAN" : status.autoMode === true ? "ACT · AUTO" : "ACT"}
         </Text>
         <Text color="gray">{" · "}</Text>
         <Text>{status.model}</Text>

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import type { UiMessage } from "../../../task/contracts/messages.js";
 import { cardMetaOf, diffTools, isToolMeta, pathTools, type ToolCard } from "../../../task/contracts/message-meta.js";
 import { toolEnding } from "../../../task/contracts/tool-ending.js";
+import { autoModeLine } from "../../../task/contracts/auto-mode-line.js";
 import { cleanLine, lastLines } from "../terminal-text.js";
 import { DiffView } from "./diff-view.js";
 
@@ -75,6 +76,8 @@ export function ToolCard({ message, width, maxDiffLines }: { message: UiMessage;
         </Box>
         {message.partial ? <Text color="gray">{" …"}</Text> : null}
       </Box>
+      {/* Auto mode's judgement (issue 30): what it decided and why. */}
+      {meta?.autoMode !== undefined && !message.partial ? <Text color="gray" wrap="wrap">{`  ${autoModeLine(meta.autoMode, meta.approval)}`}</Text> : null}
       {/* Every child the call starts, with its type and the first line of its prompt. */}
       {isToolMeta(meta, "use_subagents")
         ? (meta.subagents ?? []).map((item) => <Text key={item.subagentId} color="gray" wrap="truncate-end">{`  ${item.subagentId} (${item.agent}): ${firstLine(item.prompt)}`}</Text>)
