@@ -6,6 +6,10 @@
  * - The sandbox's start cost per command: `sh -c true` started through
  *   bubblewrap (with the masks computed for a small workspace) against the
  *   same command started directly.
+ * - #30: the same command through cairn's network proxy (a Network(domain:…)
+ *   rule in force: the bridge, a Node program, runs first in the sandbox) and
+ *   in a preview (an overlayfs view in a user and mount namespace of its own,
+ *   then the listing of the touched folders).
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
@@ -21,6 +25,7 @@ import { loadShellParser, parseShellSync } from "../src/security/shell-parser.js
 import { workspacePathOracle } from "../src/tools/path-facts.js";
 import { createLaunchPolicy } from "../src/tools/sandbox-policy.js";
 import { WorkspaceGuard } from "../src/tools/workspace-guard.js";
+import { overlayLaunch, previewFolders } from "../src/tools/preview/overlay-launch.js";
 
 function median(values: number[]): number {
   const sorted = [...values].sort((left, right) => left - right);
@@ -93,12 +98,32 @@ try {
     const namespaces = ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--cap-drop", "ALL", "--unshare-user"];
     const bare = () => spawnSync("bwrap", ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", ...namespaces, "--", "/bin/sh", "-c", "true"], { cwd: workspace });
     const planOnly = () => launchShell({ policy, shell: "/bin/sh", command: "true", cwd: workspace }).release();
-    const [directMs, bareMs, sandboxMs, planMs] = timeEach([direct, bare, sandboxed, planOnly], 25);
+    const byDomain = new PermissionRules([...rules.rules, ...rulesFromBlock({ allow: ["Network(domain:registry.npmjs.org)"] }, "bench")], workspace);
+    const proxyPolicy = createLaunchPolicy({ workspace, sandbox: "workspace-write", network: false, allowEnv: [], userConfigDir: join(workspace, "..", "user-config"), dataDir, rules: byDomain });
+    const proxied = () => {
+      const launch = launchShell({ policy: proxyPolicy, shell: "/bin/sh", command: "true", cwd: workspace });
+      const result = spawnSync(launch.file, launch.args, { cwd: workspace, env: launch.env });
+      launch.release();
+      if (result.status !== 0 || launch.refusedHosts === undefined) throw new Error(`proxied true failed: ${result.stderr.toString()}`);
+    };
+    const previewed = () => {
+      const launch = launchShell({ policy, shell: "/bin/sh", command: "true", cwd: workspace, network: false });
+      const folders = previewFolders();
+      const wrapped = overlayLaunch(launch, workspace, folders);
+      const result = spawnSync(wrapped.file, wrapped.args, { cwd: workspace, env: wrapped.env });
+      launch.release();
+      rmSync(folders.root, { recursive: true, force: true });
+      if (result.status !== 0) throw new Error(`previewed true failed: ${result.stderr.toString()}`);
+    };
+    const [directMs, bareMs, sandboxMs, planMs, proxyMs, previewMs] = timeEach([direct, bare, sandboxed, planOnly, proxied, previewed], 25);
     const extra = (sandboxMs ?? 0) - (directMs ?? 0);
     const startOk = extra <= 30;
     if (!startOk) failed = true;
     console.log(
       `sandbox start cost per command: sh -c true ${directMs?.toFixed(1)} ms directly, ${sandboxMs?.toFixed(1)} ms under bubblewrap (the whole plan: masks, protected paths, stubs) = +${extra.toFixed(1)} ms median (goal <= +30 ms) ${startOk ? "ok" : "MISSED"}, ${((sandboxMs ?? 0) / (directMs ?? 1)).toFixed(1)}x; bubblewrap alone (same namespaces, no plan) ${bareMs?.toFixed(1)} ms, cairn's plan (prepare and release) ${planMs?.toFixed(2)} ms`,
+    );
+    console.log(
+      `through the network proxy (#30): ${proxyMs?.toFixed(1)} ms = +${((proxyMs ?? 0) - (sandboxMs ?? 0)).toFixed(1)} ms over the sandbox without network (${((proxyMs ?? 0) / (sandboxMs ?? 1)).toFixed(2)}x: the bridge's Node start); preview (overlay view, listing): ${previewMs?.toFixed(1)} ms = +${((previewMs ?? 0) - (sandboxMs ?? 0)).toFixed(1)} ms (${((previewMs ?? 0) / (sandboxMs ?? 1)).toFixed(2)}x)`,
     );
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -90,7 +90,12 @@ async function check(settings: ResolvedSettings, command: string, json: boolean)
   const network =
     settings.sandbox === "off"
       ? { allowed: true, reason: "the sandbox is off: commands have the machine's network" }
-      : { allowed: networkDecision.network, reason: networkDecision.reason, ...(networkDecision.rules.length > 0 ? { rules: networkDecision.rules.map((rule) => rule.text) } : {}) };
+      : {
+          allowed: networkDecision.network,
+          ...(networkDecision.proxy ? { proxy: true } : {}),
+          reason: networkDecision.reason,
+          ...(networkDecision.rules.length > 0 ? { rules: networkDecision.rules.map((rule) => rule.text) } : {}),
+        };
   const reason = verdict.kind === "settings" ? (assessment.readOnly ? "read-only; the auto-approval settings decide" : "no rule matches; the auto-approval settings and --yes decide") : verdict.reason;
   if (json) {
     process.stdout.write(
@@ -116,7 +121,7 @@ async function check(settings: ResolvedSettings, command: string, json: boolean)
   if (assessment.broadReads.length > 0) lines.push(`reads whole folders or git's history: ${assessment.broadReads.join(", ")}`);
   lines.push(`read-only (every program and option on the known-safe list): ${assessment.readOnly ? "yes" : "no"}`);
   if (assessment.suggestion !== undefined) lines.push(`"always allow" would offer: ${assessment.suggestion}`);
-  lines.push(`network: ${network.allowed ? "yes" : "no"}: ${network.reason}`);
+  lines.push(`network: ${network.allowed ? "yes" : "proxy" in network ? "through cairn's proxy, by domain" : "no"}: ${network.reason}`);
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 

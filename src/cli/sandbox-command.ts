@@ -41,7 +41,7 @@ async function status(flags: SandboxCommandOptions): Promise<number> {
   }
   const lines = [
     `sandbox: ${mode}  (${source})`,
-    `network in the sandbox: ${settings.sandboxNetwork ? "on (--sandbox-network or sandboxNetwork)" : "off, except for commands a Network(...) allow rule names"}`,
+    `network in the sandbox: ${settings.sandboxNetwork ? "on (--sandbox-network or sandboxNetwork)" : "off, except for commands a Network(...) allow rule names, and the hosts Network(domain:…) rules allow (through cairn's proxy)"}`,
     `bubblewrap: ${bubblewrap.ok ? "usable" : bubblewrap.message}`,
   ];
   if (settings.sandboxNotice !== undefined) lines.push("", settings.sandboxNotice);

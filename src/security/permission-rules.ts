@@ -5,11 +5,14 @@
  * `WebFetch(domain:example.com)`, `mcp__server__tool`. Deny wins over ask over
  * allow, whatever the order or the source. cairn adds `Network(<command>)`
  * (allow or deny), matched like `Bash(...)`: the sandbox's network for the
- * commands it names (bubblewrap's network is all or nothing per command).
+ * commands it names (bubblewrap's network is all or nothing per command), and
+ * `Network(domain:…)` / `Network(preset:…)`: the hosts cairn's proxy lets
+ * sandboxed commands reach (network-domains.ts).
  */
 import { homedir } from "node:os";
 import { isAbsolute, relative, resolve } from "node:path";
 import ignore from "ignore";
+import { domainSpecifierProblem, isDomainSpecifier } from "./network-domains.js";
 
 export type RuleDecision = "allow" | "ask" | "deny";
 export const ruleDecisions: readonly RuleDecision[] = ["deny", "ask", "allow"];
@@ -59,6 +62,10 @@ export function parseRule(text: string, decision: RuleDecision, source: string):
   const tool = toolNames[match[1]] ?? "other";
   if (tool === "Network" && decision === "ask") {
     throw new RuleSyntaxError(`"${text}": a Network rule allows or denies the sandbox's network to the commands it names; put it under allow or deny, not ask`);
+  }
+  if (tool === "Network" && isDomainSpecifier(specifier)) {
+    const problem = domainSpecifierProblem(specifier ?? "");
+    if (problem !== undefined) throw new RuleSyntaxError(`"${text}": ${problem}`);
   }
   if (tool === "Unsandboxed" && decision === "ask") {
     throw new RuleSyntaxError(`"${text}": an Unsandboxed rule lets the commands it names run outside the sandbox without asking (allow), or never (deny); without a rule cairn asks: put it under allow or deny`);
@@ -182,7 +189,8 @@ export class PermissionRules {
 
   /** The Network rule (deny before allow) for one program of a command, given as words like `forCommandWords`. */
   forNetworkWords(words: Array<string | undefined>): { decision: RuleDecision; rule: PermissionRule } | undefined {
-    return this.first("Network", (rule) => rule.specifier === undefined || bashSpecifierMatches(rule.specifier, words, rule.decision !== "allow"));
+    // Domain rules (`Network(domain:…)`, network-domains.ts) name hosts, not commands: the proxy applies them.
+    return this.first("Network", (rule) => rule.specifier === undefined || (!isDomainSpecifier(rule.specifier) && bashSpecifierMatches(rule.specifier, words, rule.decision !== "allow")));
   }
 
   /** The Unsandboxed rule (deny before allow) for one program of a command: whether it may run outside the sandbox without asking. */
@@ -192,7 +200,7 @@ export class PermissionRules {
 
   /** Whether any Network rule is in force (otherwise a command's network is the sandbox's setting, without a parse). */
   get hasNetworkRules(): boolean {
-    return this.list.some((rule) => rule.tool === "Network");
+    return this.list.some((rule) => rule.tool === "Network" && !isDomainSpecifier(rule.specifier));
   }
 
   /** A rule naming the exact command text (`Bash(<text>)`), which allows even what the parse does not understand. */

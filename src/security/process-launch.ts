@@ -9,6 +9,8 @@ import { scrubEnvironment } from "./child-environment.js";
 import { environmentWithSecrets } from "./secret-environment.js";
 import { bubblewrapOptions, checkBubblewrap, SandboxUnavailableError, type SandboxPlan } from "./sandbox.js";
 import type { SandboxMode } from "./security-decision.js";
+import type { DomainProxy } from "./network-proxy.js";
+import { bridgePort, proxyEnvironment } from "./proxy-bridge.js";
 
 export interface Launch {
   file: string;
@@ -18,12 +20,16 @@ export interface Launch {
   release: () => string[];
   /** Tracked files the sandbox hides git's objects for (their content is in git's history). */
   hiddenHistory?: string[];
+  /** The hosts cairn's network proxy refused to this process so far (present when it went through the proxy). */
+  refusedHosts?: () => string[];
 }
 
 export interface PreparedSandbox {
   plan: SandboxPlan;
   release: () => string[];
   trackedSecrets: string[];
+  /** The network proxy this process reaches through the bridge (`proxy` asked for, #30); `release` closes it. */
+  proxy?: { server: DomainProxy; bridge: { program: string; script: string } };
 }
 
 export interface SandboxLauncher {
@@ -35,9 +41,9 @@ export interface SandboxLauncher {
    * The plan for one process, made when it starts (the workspace changes between starts). `visible`:
    * files it runs that stay readable even inside a hidden folder (a user's hook script in `~/.claude/hooks/`).
    */
-  prepare(options: { longLived: boolean; network: boolean; program: string; visible?: readonly string[] }): PreparedSandbox;
-  /** Whether a shell command line gets the network (Network rules, network-rules.ts); default `network`. */
-  commandNetwork?(command: string): boolean;
+  prepare(options: { longLived: boolean; network: boolean; proxy?: boolean; program: string; visible?: readonly string[] }): PreparedSandbox;
+  /** Whether a shell command line gets the whole network, or the hosts the proxy allows (Network rules, network-rules.ts); default `network`. */
+  commandNetwork?(command: string): { network: boolean; proxy: boolean };
 }
 
 export interface LaunchPolicy {
@@ -63,6 +69,8 @@ export function launchProcess(options: {
   extraEnv?: Record<string, string>;
   /** The sandbox's network for this process (default the policy's). */
   network?: boolean;
+  /** Without the network: reach it through cairn's proxy, for the hosts the Network domain rules allow (#30). */
+  proxy?: boolean;
   /** A server that runs for the whole session (no placeholders: they would stand in the workspace all along). */
   longLived?: boolean;
   /** Files the process runs that must stay readable in the sandbox (the scripts of the user's own hooks), wherever they are. */
@@ -77,14 +85,19 @@ export function launchProcess(options: {
   const prepared = sandbox.prepare({
     longLived: options.longLived === true,
     network: options.network ?? sandbox.network,
+    ...(options.proxy === true ? { proxy: true } : {}),
     program: options.program,
     ...(options.visible === undefined ? {} : { visible: options.visible }),
   });
-  const command = [options.program, ...options.args];
+  const proxy = prepared.proxy;
+  // Through the proxy: the bridge runs first in the command's network namespace, then the command itself.
+  const command = proxy === undefined ? [options.program, ...options.args] : [proxy.bridge.program, proxy.bridge.script, proxy.server.socketPath, String(bridgePort), options.program, ...options.args];
+  if (proxy !== undefined) Object.assign(env, proxyEnvironment());
+  const refused = proxy === undefined ? {} : { refusedHosts: () => proxy.server.refused() };
   const sandboxOptions = bubblewrapOptions(prepared.plan, options.cwd, command);
   const hiddenHistory = prepared.trackedSecrets.length > 0 ? { hiddenHistory: prepared.trackedSecrets } : {};
   if (sandboxOptions.reduce((total, arg) => total + arg.length + 1, 0) <= argumentsInline) {
-    return { file: "bwrap", args: [...sandboxOptions, "--", ...command], env, release: prepared.release, ...hiddenHistory };
+    return { file: "bwrap", args: [...sandboxOptions, "--", ...command], env, release: prepared.release, ...hiddenHistory, ...refused };
   }
   const folder = join(prepared.plan.emptyFile, "..", "arguments");
   mkdirSync(folder, { recursive: true, mode: 0o700 });
@@ -100,11 +113,13 @@ export function launchProcess(options: {
       return prepared.release();
     },
     ...hiddenHistory,
+    ...refused,
   };
 }
 
 /** `shell -c command` as cairn starts it. */
 export function launchShell(options: { policy: LaunchPolicy | undefined; shell: string; command: string; cwd: string; network?: boolean }): Launch {
-  const network = options.network ?? options.policy?.sandbox?.commandNetwork?.(options.command);
-  return launchProcess({ policy: options.policy, program: options.shell, args: ["-c", options.command], cwd: options.cwd, ...(network === undefined ? {} : { network }) });
+  const decided = options.network === undefined ? options.policy?.sandbox?.commandNetwork?.(options.command) : { network: options.network, proxy: false };
+  const network = decided === undefined ? {} : { network: decided.network, ...(decided.proxy ? { proxy: true } : {}) };
+  return launchProcess({ policy: options.policy, program: options.shell, args: ["-c", options.command], cwd: options.cwd, ...network });
 }

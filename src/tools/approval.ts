@@ -16,6 +16,7 @@ import { alwaysAllowChoice, type AskResponse } from "../task/contracts/messages.
 import { denied, toolError } from "./responses.js";
 import type { ActionJudge } from "./auto-mode/judge-contract.js";
 import { judgeAsk } from "./auto-mode/apply-judgement.js";
+import { previewOffer } from "./preview/preview-offer.js";
 
 /** `true` means "auto-approve": run without asking. */
 export interface ApprovalSettings {
@@ -69,7 +70,7 @@ export interface VerdictDetail {
 }
 
 /** `unsandboxed`: the user (or an Unsandboxed rule) approved running the command outside the sandbox. */
-export type ApprovalDecision = { approved: true; feedback?: string; unsandboxed?: true } | { approved: false; outcome: ToolOutcome };
+export type ApprovalDecision = { approved: true; feedback?: string; unsandboxed?: true } | { approved: false; outcome: ToolOutcome; preview?: true };
 
 export interface Presentation {
   /** Key of the partial `say` shown while the call streamed. */
@@ -257,7 +258,7 @@ export class ApprovalPolicy {
     if (detail.escalate !== undefined || detail.outside !== undefined) card.unsandboxed = true;
     // A PermissionRequest hook may answer this ask only where a PreToolUse allow could skip it.
     if (verdict === "ask") card.hookMayApprove = hookMayApprove;
-    const meta: ToolMeta = { ...escapeMetaStrings(presentation.meta), ...card };
+    const meta: ToolMeta = { ...escapeMetaStrings(presentation.meta), ...card, ...(verdict === "ask" ? previewOffer(request, detail, this.security) : {}) };
     const reasonLine = judged !== undefined ? judged.line : verdict !== "auto" ? detail.reason : undefined;
     const text = reasonLine !== undefined ? `${shown.text}\n(${escapeHidden(reasonLine).text})` : shown.text;
     const sayType = request.kind === "command" ? "command" : "tool";
@@ -267,6 +268,7 @@ export class ApprovalPolicy {
     if (verdict === "auto") return { approved: true, ...escalated };
     const askType = request.kind === "command" ? "command" : request.kind === "mcp" ? "use_mcp_server" : "tool";
     const answer = await context.ask(askType, `${text}${alwaysOffer(detail.suggestion)}`, { meta });
+    if (answer.response === "no" && answer.preview === true && "previewable" in meta) return { approved: false, outcome: denied(undefined), preview: true };
     if (await this.answeredAlways(answer, detail.suggestion, context)) return { approved: true, ...escalated };
     if (answer.response === "yes") return answer.text === undefined ? { approved: true, ...escalated } : { approved: true, feedback: answer.text, ...escalated };
     return { approved: false, outcome: denied(answer.text) };

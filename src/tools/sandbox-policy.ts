@@ -5,8 +5,8 @@
  * stubs), made afresh at each start because the workspace changes.
  */
 import { randomBytes } from "node:crypto";
-import { lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from "node:fs";
-import { homedir } from "node:os";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
 import { acquirePlaceholders, heldPlaceholders, placeholderRecordName, usePlaceholderRecord } from "../security/placeholders.js";
 import type { LaunchPolicy, PreparedSandbox } from "../security/process-launch.js";
@@ -18,6 +18,9 @@ import { deniedProgramStubs } from "../security/denied-program-stubs.js";
 import { commandNetworkSync } from "../security/network-rules.js";
 import type { PermissionRules } from "../security/permission-rules.js";
 import { emptyFileIn } from "../security/empty-file.js";
+import { startDomainProxy } from "../security/network-proxy.js";
+import { decideDomain } from "../security/network-domains.js";
+import { bridgeProgram } from "../security/proxy-bridge.js";
 import { TrackedSecrets } from "./tracked-secrets.js";
 import { planHiding } from "./hiding-plan.js";
 import { WorkspaceGuard, isWithin, resolveReal } from "./workspace-guard.js";
@@ -90,7 +93,7 @@ export function createLaunchPolicy(options: LaunchPolicyOptions): LaunchPolicy {
   const sandboxFolder = join(dataDir ?? join(homedir(), ".cairn"), "sandbox");
   usePlaceholderRecord(join(dataDir ?? join(homedir(), ".cairn"), placeholderRecordName));
 
-  const prepare = (launch: { longLived: boolean; network: boolean; program: string; visible?: readonly string[] }): PreparedSandbox => {
+  const prepare = (launch: { longLived: boolean; network: boolean; proxy?: boolean; program: string; visible?: readonly string[] }): PreparedSandbox => {
     const probe = checkBubblewrap();
     const found = scan.scan();
     const secrets = tracked.find();
@@ -158,11 +161,20 @@ export function createLaunchPolicy(options: LaunchPolicyOptions): LaunchPolicy {
       emptyFile: emptyFileIn(sandboxFolder),
       disableUserns: probe.ok && probe.disableUserns,
     };
+    // The proxy decides each host with the rules as they are then ("always allow" during the task counts at once).
+    const rules = options.rules;
+    const socket = launch.proxy === true && !launch.network && rules !== undefined ? proxySocketPath(sandboxFolder) : undefined;
+    const proxy =
+      socket !== undefined && rules !== undefined ? { server: startDomainProxy({ socketPath: socket.path, decide: (host) => decideDomain(rules.rules, host) }), bridge: bridgeProgram(sandboxFolder) } : undefined;
+    // The bridge and the socket are bound in where they are (the data folder may be under the private /tmp).
+    if (proxy !== undefined) plan.readable.push(proxy.bridge.script, proxy.server.socketPath);
     const release = (): string[] => {
+      proxy?.server.close();
+      if (socket?.bound === true) rmSync(dirname(socket.path), { recursive: true, force: true });
       placeholders.release();
       return [...restoreLinks(links), ...moveAsideCreated({ paths: audited, root, folder: join(dataDir ?? join(homedir(), ".cairn"), "refused") })];
     };
-    return { plan, release, trackedSecrets: secrets.files };
+    return { plan, release, trackedSecrets: secrets.files, ...(proxy === undefined ? {} : { proxy }) };
   };
 
   return {
@@ -173,9 +185,20 @@ export function createLaunchPolicy(options: LaunchPolicyOptions): LaunchPolicy {
       workspace: root,
       network: options.network,
       prepare,
-      ...(options.rules === undefined ? {} : { commandNetwork: (command: string) => commandNetworkSync({ command, rules: options.rules as PermissionRules, sandboxNetwork: options.network }).network }),
+      ...(options.rules === undefined ? {} : { commandNetwork: (command: string) => commandNetworkSync({ command, rules: options.rules as PermissionRules, sandboxNetwork: options.network }) }),
     },
   };
+}
+
+/** Where the proxy of one command listens: in the sandbox folder, or in a private folder under /tmp when that path is too long for a unix socket. */
+function proxySocketPath(sandboxFolder: string): { path: string; bound: boolean } {
+  const name = `proxy-${process.pid}-${randomBytes(4).toString("hex")}.sock`;
+  const inFolder = join(sandboxFolder, name);
+  if (Buffer.byteLength(inFolder) <= 100) {
+    mkdirSync(sandboxFolder, { recursive: true, mode: 0o700 });
+    return { path: inFolder, bound: false };
+  }
+  return { path: join(mkdtempSync(join(tmpdir(), "cairn-proxy-")), "proxy.sock"), bound: true };
 }
 
 /**

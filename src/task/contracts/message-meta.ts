@@ -57,6 +57,8 @@ export type CommandOutputMeta = {
   durationMs: number;
   /** Where the full output was saved when it was too long to keep. */
   savedPath?: string;
+  /** Hosts cairn's network proxy refused to the command (#30: a Network(domain:…) rule would allow them). */
+  refusedHosts?: string[];
 };
 
 /** `checkpoint_created` (src/session/checkpoint-wiring.ts). */

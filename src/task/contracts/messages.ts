@@ -59,8 +59,12 @@ export interface AskMessage extends UiMessageBase {
 export type UiMessage = SayMessage | AskMessage;
 
 export type AskResponse =
+  /**
+   * `preview` (#30): "no, but show me what it would change" (src/tools/preview/): a "no" to whoever does not know it, so
+   * nothing runs for real by mistake.
+   */
   /** `always`: "yes, and always allow the rule the approval suggested" chosen from a menu (saved in the user's or the project's config); no message of the user's. */
-  { response: "yes"; text?: string; always?: "user" | "project" } | { response: "no"; text?: string } | { response: "message"; text: string };
+  { response: "yes"; text?: string; always?: "user" | "project" } | { response: "no"; text?: string; preview?: true } | { response: "message"; text: string };
 
 /** `always`, `always user`, `always project` (the answer text of an approved ask). */
 export function alwaysAllowChoice(text: string | undefined): "user" | "project" | undefined {

@@ -98,8 +98,8 @@ export type ToolMetaByName = {
   /** `write_to_file` under another name (src/extensions/new-rule-tool.ts). */
   new_rule: Partial<EditFields>;
   replace_in_file: EditFields & { blocks?: number; blocksComplete?: number };
-  /** `background`: started with `background: true`, to keep running while the task goes on (#31). */
-  execute_command: { command: string; requiresApproval?: boolean; cwd?: string; background?: true };
+  /** `background`: started with `background: true`, to keep running while the task goes on (#31); `previewable`: the ask may be answered "preview" (#30: run on a copy-on-write view first, src/tools/preview/). */
+  execute_command: { command: string; requiresApproval?: boolean; cwd?: string; background?: true; previewable?: true };
   /** A background process's id (`p1`), as the model named it (src/tools/process/process-tools.ts). */
   read_process_output: { processId: string };
   stop_process: { processId: string };

@@ -12,6 +12,9 @@ import type { ToolDefinition, ToolRuntime } from "../tool-definition.js";
 import { refused } from "../approval.js";
 import { backgroundHint, backgroundParameterDescription } from "../process/long-running.js";
 import { startInBackground } from "../process/start-background.js";
+import { offerRefusedHosts, refusedHostsNote } from "../refused-hosts.js";
+import { previewCommand } from "../preview/preview-command.js";
+import { askAfterPreview } from "../preview/preview-unavailable.js";
 
 /** Words of a command that could be paths (quotes removed, `--flag=value` split). */
 export function commandWords(command: string): string[] {
@@ -115,15 +118,31 @@ export const executeCommandTool: ToolDefinition = {
       context: runtime.context,
       presentation: { key: runtime.callId, text: command, meta: { tool: "execute_command", command, requiresApproval, cwd: runtime.guard.root, ...(background ? { background: true as const } : {}) } },
     });
-    if (!decision.approved) return decision.outcome;
+    if (!decision.approved && decision.preview !== true) return decision.outcome;
+    if (!decision.approved) {
+      // "Preview" (#30): run it on a copy-on-write view; the user applies or discards what it did.
+      const previewed = await previewCommand({ runtime, command, timeoutMs });
+      if (previewed.kind === "done") return previewed.outcome;
+      const again = await askAfterPreview({ runtime, command, why: previewed.why });
+      if (again !== undefined) return again;
+    }
+    const unsandboxed = decision.approved && decision.unsandboxed === true;
+    const feedback = decision.approved ? decision.feedback : undefined;
     await runtime.context.beforeMutation();
-    if (background) return startInBackground({ runtime, command, unsandboxed: decision.unsandboxed === true, feedback: decision.feedback });
-    const first = await runOnce({ runtime, command, timeoutMs, unsandboxed: decision.unsandboxed === true });
+    if (background) return startInBackground({ runtime, command, unsandboxed, feedback });
+    const first = await runOnce({ runtime, command, timeoutMs, unsandboxed });
     if ("error" in first) return toolError(first.error);
     let { result, text } = first;
+    // The proxy refused hosts (#30): the user may allow them (a Network(domain:…) rule) and run the command again in the sandbox.
+    if (first.refusedHosts.length > 0 && (await offerRefusedHosts({ runtime, command, hosts: first.refusedHosts }))) {
+      const again = await runOnce({ runtime, command, timeoutMs, unsandboxed: false });
+      if ("error" in again) return toolError(again.error);
+      ({ result } = again);
+      text = `${text}\n[The user allowed ${first.refusedHosts.join(", ")}; the command was run again.]\n${again.text}`;
+    }
     // Failed because of the sandbox (a write outside, the network): asked, explicitly, to run it again outside (never by --yes alone).
     const policy = runtime.options.launchPolicy;
-    const why = policy?.sandbox !== undefined && decision.unsandboxed !== true && result.end.kind === "exited" && result.end.exitCode !== 0 ? sandboxFailure(result.output) : undefined;
+    const why = policy?.sandbox !== undefined && !unsandboxed && first.refusedHosts.length === 0 && result.end.kind === "exited" && result.end.exitCode !== 0 ? sandboxFailure(result.output) : undefined;
     if (why !== undefined) {
       const escalation = await runtime.approvals.escalateAfterFailure({ command, why, context: runtime.context, key: runtime.callId });
       if (escalation.rerun) {
@@ -139,12 +158,12 @@ export const executeCommandTool: ToolDefinition = {
       const hint = result.end.kind === "timed_out" ? backgroundHint(command) : undefined;
       return { status: "error", content: hint === undefined ? text : `${text}\n${hint}`, card: { ...card, error: commandEndText(result.end) } };
     }
-    return { ...withApprovalFeedback(success(text), decision.feedback), card };
+    return { ...withApprovalFeedback(success(text), feedback), card };
   },
 };
 
 /** Runs the command once, in the sandbox or (approved) outside it, and says what it did. */
-async function runOnce(options: { runtime: ToolRuntime; command: string; timeoutMs: number; unsandboxed: boolean }): Promise<{ result: CommandResult; text: string } | { error: string }> {
+async function runOnce(options: { runtime: ToolRuntime; command: string; timeoutMs: number; unsandboxed: boolean }): Promise<{ result: CommandResult; text: string; refusedHosts: string[] } | { error: string }> {
   const { runtime, command } = options;
   const policy = runtime.options.launchPolicy;
   let launch: Launch;
@@ -169,14 +188,17 @@ async function runOnce(options: { runtime: ToolRuntime; command: string; timeout
     }),
   );
   const result = await running.done;
+  const refusedHosts = launch.refusedHosts?.() ?? [];
   const putBack = launch.release();
   const meta: CommandOutputMeta = { tool: "execute_command", end: result.end, durationMs: result.durationMs };
   if (result.savedPath !== undefined) meta.savedPath = result.savedPath;
-  if (result.totalCharacters > 0) runtime.context.say("command_output", result.output, { partial: false, key: outputKey, meta });
+  if (refusedHosts.length > 0) meta.refusedHosts = refusedHosts;
+  if (result.totalCharacters > 0 || refusedHosts.length > 0) runtime.context.say("command_output", result.output, { partial: false, key: outputKey, meta });
   let text = formatCommandResult(command, result);
+  if (refusedHosts.length > 0) text += `\n${refusedHostsNote(refusedHosts)}`;
   if (putBack.length > 0) text += `\n[Protected paths are written only with the user's explicit approval (use write_to_file), so cairn undid this: ${putBack.join("; ")}.]`;
   if (launch.hiddenHistory !== undefined && /\bgit\b/.test(command)) {
     text += `\n[git's history is hidden in the sandbox here: ${launch.hiddenHistory.slice(0, 3).join(", ")} ${launch.hiddenHistory.length === 1 ? "is" : "are"} tracked by git but must not be read (ignore file or credentials).]`;
   }
-  return { result, text };
+  return { result, text, refusedHosts };
 }

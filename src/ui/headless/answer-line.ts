@@ -3,7 +3,7 @@ import { alwaysAllowChoice, type AskResponse } from "../../task/contracts/messag
 
 export type ParsedAnswerLine = { kind: "json"; id: string; answer: AskResponse } | { kind: "plain"; text: string } | { kind: "invalid"; problem: string };
 
-const example = '{"id": "...", "response": "yes" | "no" | "message", "text": "...", "always"?: "user" | "project"}';
+const example = '{"id": "...", "response": "yes" | "no" | "message", "text": "...", "always"?: "user" | "project", "preview"?: true}';
 
 export function parseAnswerLine(line: string): ParsedAnswerLine {
   const trimmed = line.trim();
@@ -23,6 +23,7 @@ export function parseAnswerLine(line: string): ParsedAnswerLine {
   if (always !== undefined && (response !== "yes" || (always !== "user" && always !== "project"))) {
     return { kind: "invalid", problem: `"always" goes with "response": "yes" and is "user" or "project"` };
   }
+  if (response === "no" && record["preview"] === true) return { kind: "json", id: answerId, answer: { response, preview: true, ...(text === undefined ? {} : { text }) } };
   if (response === "yes" || response === "no") {
     return { kind: "json", id: answerId, answer: { response, ...(text === undefined ? {} : { text }), ...(always === undefined ? {} : { always }) } };
   }
@@ -38,9 +39,10 @@ export function parseAnswerLine(line: string): ParsedAnswerLine {
  * offers a rule, a number picking one of a question's options, anything else
  * is a message. Undefined for an empty line.
  */
-export function plainAnswer(text: string, options: readonly string[] = [], offersRule = false): AskResponse | undefined {
+export function plainAnswer(text: string, options: readonly string[] = [], offersRule = false, offersPreview = false): AskResponse | undefined {
   const lower = text.toLowerCase();
   if (lower === "") return undefined;
+  if (offersPreview && lower === "preview") return { response: "no", preview: true };
   if (lower === "y" || lower === "yes") return { response: "yes" };
   const always = offersRule ? alwaysAllowChoice(text) : undefined;
   if (always !== undefined) return { response: "yes", always };

@@ -152,6 +152,22 @@ describe("HeadlessHost asks answered over stdin", () => {
     expect(json.stderr.text).toContain('"always" goes with "response": "yes"');
   });
 
+  it('"preview" answers a command ask that offers one as a no carrying the preview (text and JSON); elsewhere it is only a message', async () => {
+    const previewable = (): ReturnType<typeof ask> => ask("command", "rm -rf build", { meta: { tool: "execute_command", command: "rm -rf build", previewable: true } });
+    const text = createHost({ json: false });
+    const typed = text.host.answerAsk(previewable(), never);
+    text.stdin.write("preview\n");
+    await expect(typed).resolves.toEqual({ response: "no", preview: true });
+    const plain = text.host.answerAsk(ask("command", "rm -rf build", { meta: { tool: "execute_command", command: "rm -rf build" } }), never);
+    text.stdin.write("preview\n");
+    await expect(plain).resolves.toEqual({ response: "message", text: "preview" });
+    const json = createHost();
+    const message = previewable();
+    const sent = json.host.answerAsk(message, never);
+    json.stdin.write(`${JSON.stringify({ id: message.id, response: "no", preview: true })}\n`);
+    await expect(sent).resolves.toEqual({ response: "no", preview: true });
+  });
+
   it("keeps answers typed ahead for the next asks", async () => {
     const { host, stdin } = createHost({ json: false });
     stdin.write("y\nn\n");

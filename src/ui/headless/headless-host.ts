@@ -154,7 +154,8 @@ export class HeadlessHost implements Host {
       this.#problem(`ignored a line that is not a JSON answer; send {"id": "${oldest.message.id}", "response": "yes" | "no" | "message", "text": "..."}`);
       return;
     }
-    const answer = plainAnswer(parsed.text, followupOptions(oldest.message), cardMetaOf(oldest.message)?.suggestedRule !== undefined);
+    const card = cardMetaOf(oldest.message);
+    const answer = plainAnswer(parsed.text, followupOptions(oldest.message), card?.suggestedRule !== undefined, card !== undefined && "previewable" in card && card.previewable === true);
     if (answer === undefined) {
       this.#text?.askHint(oldest.message);
       return;

@@ -87,7 +87,9 @@ export class TextPrinter {
 
   /** How to answer, shown only when cairn really waits for a line. */
   askHint(message: AskMessage): void {
-    const options = followupOptions(message).length > 0 ? "an option number, " : "";
+    const card = cardMetaOf(message);
+    const preview = card !== undefined && "previewable" in card && card.previewable === true ? "preview (see what it would change first), " : "";
+    const options = `${preview}${followupOptions(message).length > 0 ? "an option number, " : ""}`;
     this.#streams.logLine(this.#colors.dim(`  answer: y, n, ${options}or type a message (ask ${message.id})`), { urgent: true });
   }
 

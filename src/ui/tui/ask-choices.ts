@@ -22,6 +22,8 @@ const typedAsks: ReadonlySet<AskType> = new Set(["followup", "completion_result"
 
 const yes: AskChoice = { kind: "answer", label: "Yes", response: { response: "yes" } };
 const no: AskChoice = { kind: "answer", label: "No", response: { response: "no" } };
+/** A command's approval may offer a preview (#30): a "no" to anything that does not know it. */
+const previewChoice: AskChoice = { kind: "answer", label: "Preview what it would change (nothing lands until you apply)", response: { response: "no", preview: true } };
 /**
  * To an approval, the reply is a "no" with the user's text: the call does not run
  * and the model gets the text, and no typed text can approve it (the policy reads a
@@ -38,7 +40,9 @@ export function askChoices(ask: AskMessage): AskChoice[] | undefined {
     // A choice, not a message: the answer carries no text, so nothing is shown or logged as the user's words.
     const rule = cardMetaOf(ask)?.suggestedRule;
     const always: AskChoice[] = rule === undefined ? [] : [{ kind: "answer", label: `Yes, and always allow ${rule}`, response: { response: "yes", always: "user" } }];
-    return [yes, ...always, no, rejectWithReply];
+    const meta = cardMetaOf(ask);
+    const preview: AskChoice[] = meta !== undefined && "previewable" in meta && meta.previewable === true ? [previewChoice] : [];
+    return [yes, ...always, ...preview, no, rejectWithReply];
   }
   switch (ask.ask) {
     case "api_req_failed":

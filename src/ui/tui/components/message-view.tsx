@@ -47,6 +47,7 @@ function Reasoning({ message, width }: { message: UiMessage; width: number }): R
 /** How the user answered; a typed reply is not repeated (the Task says it as `user_feedback`). */
 function AnswerLine({ answer }: { answer: AskResponse | undefined }): ReactNode {
   if (answer === undefined || answer.response === "message") return null;
+  if (answer.response === "no" && answer.preview === true) return <Text color="cyan">{"  → preview (nothing lands until you apply it)"}</Text>;
   return answer.response === "yes" ? <Text color="green">{"  ✓ approved"}</Text> : <Text color="red">{"  ✗ rejected"}</Text>;
 }
 
