@@ -8,6 +8,7 @@ import type { TuiController, TuiStatus } from "../ui/tui/controller.js";
 import type { SlashSession } from "../ui/tui/slash-commands.js";
 import { createSlashSession } from "./slash-session.js";
 import { completeMentionPath, expandMentionsWithImages } from "./mentions.js";
+import { QueuedMessages } from "./queued-messages.js";
 import type { ImageContent } from "../llm/types.js";
 import type { TuiHost } from "../ui/tui/tui-host.js";
 import { createSession } from "../session/session.js";
@@ -55,9 +56,7 @@ export class InteractiveController implements TuiController {
   /** Images for the next message (`--image` at start-up). */
   readonly pendingImages: ImageContent[] = [];
   /** Messages typed while a step runs, delivered at the next tool boundary. */
-  private readonly queue: string[] = [];
-  /** Queued messages with their @mentions expanded, filled in as soon as the expansion is done. */
-  private readonly expandedQueue = new Map<string, string>();
+  private readonly queue = new QueuedMessages(() => this.settings.cwd);
   /** Tokens and cost of the tasks this UI ran before the current one. */
   readonly sessionTotals = { tokensIn: 0, tokensOut: 0, cost: 0 };
   settings: ResolvedSettings;
@@ -115,7 +114,7 @@ export class InteractiveController implements TuiController {
   submit(text: string): void {
     // Never dropped: while a step runs (or ends after Esc), it waits for the next boundary.
     if (this.running) {
-      this.queueMessage(text);
+      this.queue.push(text);
       return;
     }
     this.start(text);
@@ -206,7 +205,7 @@ export class InteractiveController implements TuiController {
         host: this.options.host,
         ...(this.options.scenario ? { scenario: this.options.scenario } : {}),
         start,
-        pendingUserMessages: () => this.drainQueue(),
+        pendingUserMessages: () => this.queue.drain(),
         processes: this.backgroundProcesses,
         ...(images.length > 0 ? { images } : {}),
       });
@@ -246,7 +245,7 @@ export class InteractiveController implements TuiController {
           return;
         }
         // The task ended before a tool boundary came: what waited is the next message.
-        if (this.queue.length > 0) this.start(this.queue.splice(0).join("\n\n"));
+        if (this.queue.typed.length > 0) this.start(this.queue.takeTyped().join("\n\n"));
       });
   }
 
@@ -260,33 +259,15 @@ export class InteractiveController implements TuiController {
       this.submit(text);
       return;
     }
-    this.queueMessage(text);
-  }
-
-  /** Queued as typed (shown and editable so); its @mentions are expanded meanwhile for delivery. */
-  private queueMessage(text: string): void {
     this.queue.push(text);
-    if (!text.includes("@")) return;
-    void expandMentionsWithImages(text, { workspace: this.settings.cwd })
-      .then((expanded) => {
-        if (this.queue.includes(text)) this.expandedQueue.set(text, expanded.text);
-      })
-      .catch(() => undefined);
-  }
-
-  /** The queued messages as the model gets them at the next tool boundary. */
-  private drainQueue(): string[] {
-    const drained = this.queue.splice(0).map((text) => this.expandedQueue.get(text) ?? text);
-    this.expandedQueue.clear();
-    return drained;
   }
 
   queued(): readonly string[] {
-    return this.queue;
+    return this.queue.typed;
   }
 
   withdrawQueued(): string | undefined {
-    return this.queue.pop();
+    return this.queue.withdraw();
   }
 
   private addToTotals(session: Session): void {

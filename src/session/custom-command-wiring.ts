@@ -5,6 +5,7 @@
  * `allowed-tools` lift asks while it runs (a project's only once the folder is trusted).
  */
 import type { ResolvedSettings } from "../config/index.js";
+import type { SessionOptions } from "./session.js";
 import { expandBuiltinPromptCommand } from "../extensions/builtin-commands.js";
 import { expandCustomCommand, loadCustomCommands } from "../extensions/custom-commands.js";
 
@@ -34,4 +35,15 @@ export async function applyStartCommand(settings: ResolvedSettings, task: string
     notice: `Running the ${command.kind} /${command.name} (${command.file})${held}`,
     allowedTools: heldBack ? [] : command.allowedTools,
   };
+}
+
+/** A new task (or a message) typed as `/name args` runs that custom command: the session with its text, model and allowed tools. */
+export async function withStartCommand(options: SessionOptions): Promise<{ options: SessionOptions; allowedTools: string[] }> {
+  const { start } = options;
+  const typed = start.kind === "new" ? start.task : start.message;
+  if (typed === undefined) return { options, allowedTools: [] };
+  const applied = await applyStartCommand(options.settings, typed);
+  if (applied.notice !== undefined) options.onNotice?.(applied.notice);
+  const expanded: SessionOptions["start"] = start.kind === "new" ? { ...start, task: applied.task } : { ...start, message: applied.task };
+  return { options: { ...options, settings: applied.settings, start: expanded }, allowedTools: applied.allowedTools ?? [] };
 }

@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import type { ResolvedSettings } from "../config/index.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import type { ImageContent, Provider } from "../llm/types.js";
@@ -12,16 +11,14 @@ import { openForResume } from "../store/resume-task.js";
 import type { PreparedResume } from "../store/resume.js";
 import type { TaskLog } from "../task/contracts/seams.js";
 import { noCheckpoints } from "../task/contracts/seams.js";
-import { createToolExecutor } from "../tools/create-tool-executor.js";
 import { NativeToolCallAssembler } from "../llm/native-tool-calls.js";
 import { createCheckpoints } from "./checkpoint-wiring.js";
 import { createHookWiring } from "./hook-wiring.js";
-import { applyStartCommand } from "./custom-command-wiring.js";
+import { withStartCommand } from "./custom-command-wiring.js";
 import { createExtensionWiring } from "./extension-wiring.js";
 import { withAllowedTools } from "../extensions/allowed-tools.js";
 import type { TaskRules } from "../prompt/task-rules.js";
 import { startMcp } from "./mcp-wiring.js";
-import { startLanguageServers } from "./lsp-wiring.js";
 import { budgetSoFar, createSessionSecurity, summaryProvider } from "./security-wiring.js";
 import { createSubagents } from "./subagents/subagent-wiring.js";
 import { addUsage } from "../security/budget.js";
@@ -40,10 +37,9 @@ import type { WorkspaceOperations } from "../tools/operations.js";
 import type { ToolDefinition } from "../tools/tool-definition.js";
 import type { HookDefinition } from "../hooks/hook-definition.js";
 import { workspaceProblem } from "./workspace-check.js";
-import { createAutoModeJudge } from "./auto-mode-wiring.js";
 import type { JudgeTotals } from "../tools/auto-mode/judge-contract.js";
-import { ProcessTable } from "../tools/process/process-table.js";
-import { processReporter, startedBackgroundProcesses } from "../tools/process/environment-report.js";
+import type { ProcessTable } from "../tools/process/process-table.js";
+import { createSessionTools } from "./session-tools.js";
 
 export interface Session {
   task: Task;
@@ -250,43 +246,18 @@ async function buildSession(parts: {
   });
 
   subagents.factory.useMcp(mcp);
-  const judge = await createAutoModeJudge({
+  const { judge, processes, reportProcesses, languages, baseExecutor } = await createSessionTools({
+    options,
     settings,
     provider,
-    providerForModel: parts.providerForModel,
+    taskId,
     security,
-    headless: options.headless === true,
+    started,
+    subagents: subagents.factory,
+    mcpPort: mcp.port,
+    providerForModel: parts.providerForModel,
     conversation: () => current.task?.apiConversationHistory ?? [],
-  });
-  const processes = options.processes ?? new ProcessTable();
-  if (options.processes === undefined) started.push(async () => void (await processes.dispose()));
-  const reportProcesses = processReporter({ table: processes, resumedWithProcesses: startedBackgroundProcesses(parts.resumedMessages ?? []) && processes.running(taskId).length === 0 });
-  const languages = startLanguageServers(settings, security.launchPolicy);
-  started.push(() => languages.shutdown());
-  subagents.factory.useLanguages(languages);
-  const baseExecutor = createToolExecutor({
-    ...(judge ? { judge } : {}),
-    processes: { table: processes, taskId, logFolder: join(settings.dataDir, "tasks", taskId, "processes") },
-    workspace: settings.cwd,
-    dataDir: settings.dataDir,
-    outputFolder: security.outputFolder,
-    sandboxUnavailable: settings.sandboxUnavailable,
-    approval: settings.autoApprove,
-    yes: settings.yes,
-    allowOutsideWrites: settings.allowOutsideWrites,
-    protocol: settings.toolProtocol,
-    ...(mcp.port ? { mcp: mcp.port } : {}),
-    languages,
-    parallelTools: settings.parallelTools,
-    rules: security.rules,
-    allowOutsideReads: settings.allowOutsideReads,
-    launchPolicy: security.launchPolicy,
-    userConfigDir: settings.userConfigDir,
-    supportsImages: provider.model.supportsImages,
-    keepBackgroundProcesses: settings.keepBackgroundProcesses,
-    ...(options.operations ? { operations: options.operations } : {}),
-    childTasks: subagents.factory,
-    ...(options.headless === true ? { headless: true } : {}),
+    resumedMessages: parts.resumedMessages ?? [],
   });
   const hooks = await createHookWiring({
     settings,
@@ -425,15 +396,4 @@ async function buildSession(parts: {
       await log.close();
     },
   };
-}
-
-/** A new task typed as `/name args` runs that custom command. */
-async function withStartCommand(options: SessionOptions): Promise<{ options: SessionOptions; allowedTools: string[] }> {
-  const { start } = options;
-  const typed = start.kind === "new" ? start.task : start.message;
-  if (typed === undefined) return { options, allowedTools: [] };
-  const applied = await applyStartCommand(options.settings, typed);
-  if (applied.notice !== undefined) options.onNotice?.(applied.notice);
-  const expanded: SessionOptions["start"] = start.kind === "new" ? { ...start, task: applied.task } : { ...start, message: applied.task };
-  return { options: { ...options, settings: applied.settings, start: expanded }, allowedTools: applied.allowedTools ?? [] };
 }
