@@ -83,7 +83,7 @@ const readTools = new Set(["read_file", "list_files", "search_files", "list_code
 /** The approval request the card was decided on, rebuilt from what it recorded. */
 function requestOf(card: ToolCard, workspace: string): ApprovalRequest | undefined {
   const fields = card as Record<string, unknown>;
-  const text = (name: string): string | undefined => (typeof fields[name] === "string" ? (fields[name]) : undefined);
+  const text = (name: string): string | undefined => (typeof fields[name] === "string" ? fields[name] : undefined);
   const command = text("command");
   if (card.tool === "execute_command" && command !== undefined) return { kind: "command", command, requiresApproval: fields["requiresApproval"] !== false };
   const path = text("path");
