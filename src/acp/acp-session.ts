@@ -23,7 +23,7 @@ import type { UserTurn } from "./prompt-content.js";
 import { stopHintOf, stopReasonFor } from "./stop-reasons.js";
 import { withToolOutcomes } from "./tool-outcomes.js";
 import { UpdateProjection } from "./update-projection.js";
-import { configOptions, modeState } from "./session-config.js";
+import { configOptions, modeIds, modeState, type AcpModeId } from "./session-config.js";
 
 export interface AcpSessionOptions {
   sessionId: string;
@@ -64,12 +64,17 @@ export class AcpSession implements Host {
   private stopHint: StopReason | undefined;
   /** The model changed while a task waits: the next prompt restarts it on the new model. */
   private restartNeeded = false;
+  /** Auto mode (its judge) is configured for this session, and whether it is on. */
+  private readonly autoAvailable: boolean;
+  private auto: boolean;
   private readonly alwaysAllowed = new Set<string>();
   private projection: UpdateProjection;
   private sending: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: AcpSessionOptions) {
     this.mode = options.settings.plan ? "plan" : "act";
+    this.autoAvailable = options.settings.autoMode?.enabled === true && !options.settings.yes;
+    this.auto = this.autoAvailable;
     this.model = options.settings.model;
     this.created = options.created;
     this.projection = new UpdateProjection({ cwd: options.cwd, notices: options.notices });
@@ -95,7 +100,7 @@ export class AcpSession implements Host {
       // The task switched mode by itself (a plan approved in --yes mode).
       this.mode = task.mode;
       this.send([
-        { sessionUpdate: "current_mode_update", currentModeId: this.mode },
+        { sessionUpdate: "current_mode_update", currentModeId: this.modeId },
         { sessionUpdate: "config_option_update", configOptions: this.state().configOptions },
       ]);
     }
@@ -155,15 +160,29 @@ export class AcpSession implements Host {
 
   /** The modes and config options as the client should show them now. */
   state(): { modes: SessionModeState; configOptions: SessionConfigOption[] } {
-    return { modes: modeState(this.mode), configOptions: configOptions({ mode: this.mode, model: this.model, provider: this.options.settings.provider }) };
+    return { modes: modeState(this.modeId, this.autoAvailable), configOptions: configOptions({ mode: this.modeId, autoAvailable: this.autoAvailable, model: this.model, provider: this.options.settings.provider }) };
+  }
+
+  /** The mode as the client sees it: auto is act with the judge on. */
+  get modeId(): AcpModeId {
+    return this.auto && this.mode === "act" ? "auto" : this.mode;
+  }
+
+  /** Whether `id` is a mode of this session (auto only where auto mode is configured). */
+  offersMode(id: string): id is AcpModeId {
+    return (modeIds(this.autoAvailable) as string[]).includes(id);
   }
 
   /** `via` says which of the two ways the client used; the other one is told of the change. */
-  setMode(mode: Mode, via: "mode" | "config_option"): void {
-    this.mode = mode;
-    const task = this.live?.session.task;
-    if (task !== undefined) task.mode = mode;
-    this.send([via === "mode" ? { sessionUpdate: "config_option_update", configOptions: this.state().configOptions } : { sessionUpdate: "current_mode_update", currentModeId: mode }]);
+  setMode(id: AcpModeId, via: "mode" | "config_option"): void {
+    this.mode = id === "plan" ? "plan" : "act";
+    this.auto = id === "auto";
+    const live = this.live?.session;
+    if (live !== undefined) {
+      live.task.mode = this.mode;
+      live.setAutoMode(this.auto);
+    }
+    this.send([via === "mode" ? { sessionUpdate: "config_option_update", configOptions: this.state().configOptions } : { sessionUpdate: "current_mode_update", currentModeId: id }]);
   }
 
   setModel(model: string): void {
@@ -239,6 +258,7 @@ export class AcpSession implements Host {
     }
     this.created = true;
     session.task.mode = this.mode;
+    session.setAutoMode(this.auto);
     // Cancelled while the task was being set up: it starts aborted and ends at once, keeping its log.
     if (this.turn === undefined || this.turn.cancelled) void session.task.abortTask();
     const live: LiveTask = {

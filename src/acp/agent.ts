@@ -19,7 +19,6 @@ import { AcpSession } from "./acp-session.js";
 import { availableCommands } from "./available-commands.js";
 import { mcpServersFromClient } from "./mcp-servers.js";
 import { userTurnFromPrompt } from "./prompt-content.js";
-import { isMode } from "./session-config.js";
 
 export interface AcpAgentOptions {
   flags: CliFlags;
@@ -143,7 +142,7 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
     })
     .onRequest("session/set_mode", ({ params }) => {
       const session = sessionFor(params.sessionId);
-      if (!isMode(params.modeId)) throw RequestError.invalidParams(undefined, `unknown mode "${params.modeId}"; cairn has "act" and "plan"`);
+      if (!session.offersMode(params.modeId)) throw RequestError.invalidParams(undefined, unknownMode(params.modeId));
       session.setMode(params.modeId, "mode");
       return {};
     })
@@ -152,7 +151,7 @@ export async function serveAcp(options: AcpAgentOptions): Promise<void> {
       const value = params.value;
       if (typeof value !== "string") throw RequestError.invalidParams(undefined, `option "${params.configId}" takes a value id`);
       if (params.configId === "mode") {
-        if (!isMode(value)) throw RequestError.invalidParams(undefined, `unknown mode "${value}"; cairn has "act" and "plan"`);
+        if (!session.offersMode(value)) throw RequestError.invalidParams(undefined, unknownMode(value));
         session.setMode(value, "config_option");
       } else if (params.configId === "model") {
         session.setModel(value);
@@ -184,4 +183,8 @@ function announceCommandsSoon(session: AcpSession, settings: ResolvedSettings): 
   setImmediate(() => {
     void availableCommands({ workspace: settings.cwd, userConfigDir: settings.userConfigDir, claudeUserDir: settings.claudeUserDir }).then((commands) => session.announceCommands(commands));
   });
+}
+
+function unknownMode(id: string): string {
+  return `unknown mode "${id}"; cairn has "act" and "plan" (and "auto" with --permission-mode auto or permissions.defaultMode "auto")`;
 }

@@ -1,22 +1,27 @@
-/** The session's modes (plan / act) and its config options (mode and model selectors). */
+/** The session's modes (plan / act, and auto when auto mode is configured) and its config options (mode and model selectors). */
 import type { SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
 import { modelsForProvider } from "../llm/models.js";
 import type { ProviderName } from "../config/types.js";
 import type { Mode } from "../task/contracts/tool-executor.js";
 
-export const modeDescriptions: Record<Mode, { name: string; description: string }> = {
+/** A mode as the client sees it: the task's mode, or act with auto mode's judge deciding what would be asked (docs/security.md). */
+export type AcpModeId = Mode | "auto";
+
+export const modeDescriptions: Record<AcpModeId, { name: string; description: string }> = {
   plan: { name: "Plan", description: "Explore and plan with read-only tools; nothing is changed." },
   act: { name: "Act", description: "Carry out the task: edit files and run commands (with your approval)." },
+  auto: { name: "Auto", description: "Act, with a model judging each action that would be asked (deny rules and protected paths still hold)." },
 };
 
-export function isMode(value: string): value is Mode {
-  return value === "plan" || value === "act";
+/** The modes this session offers: auto only where auto mode is configured. */
+export function modeIds(autoAvailable: boolean): AcpModeId[] {
+  return autoAvailable ? ["act", "auto", "plan"] : ["act", "plan"];
 }
 
-export function modeState(mode: Mode): SessionModeState {
+export function modeState(mode: AcpModeId, autoAvailable: boolean): SessionModeState {
   return {
     currentModeId: mode,
-    availableModes: (["act", "plan"] as const).map((id) => ({ id, ...modeDescriptions[id] })),
+    availableModes: modeIds(autoAvailable).map((id) => ({ id, ...modeDescriptions[id] })),
   };
 }
 
@@ -25,7 +30,7 @@ export function modelChoices(provider: ProviderName, current: string): string[] 
   return [current, ...family.filter((id) => id !== current)];
 }
 
-export function configOptions(options: { mode: Mode; model: string; provider: ProviderName }): SessionConfigOption[] {
+export function configOptions(options: { mode: AcpModeId; autoAvailable: boolean; model: string; provider: ProviderName }): SessionConfigOption[] {
   return [
     {
       id: "mode",
@@ -33,7 +38,7 @@ export function configOptions(options: { mode: Mode; model: string; provider: Pr
       category: "mode",
       type: "select",
       currentValue: options.mode,
-      options: (["act", "plan"] as const).map((id) => ({ value: id, ...modeDescriptions[id] })),
+      options: modeIds(options.autoAvailable).map((id) => ({ value: id, ...modeDescriptions[id] })),
     },
     {
       id: "model",
