@@ -129,4 +129,26 @@ describe("auto mode: a model judges what would be asked", { timeout: 90_000 }, (
     expect(await exists(join(fixture.sandbox.workspace, "AGENTS.md"))).toBe(false);
     expect(run.judged).toHaveLength(0);
   });
+
+  it("a subagent's asks are judged too, on the parent's judge: its command runs and its work is merged without an ask", async () => {
+    const server = await fixture.startServer({
+      turns: [{ text: 'Delegating.\n<use_subagents>\n<subagents>[{"prompt":"CHILD: make the file"}]</subagents>\n</use_subagents>' }, done],
+      conversations: [{ match: "CHILD:", turns: [command("touch made-by-child.txt"), { text: "<attempt_completion>\n<result>made the file</result>\n</attempt_completion>" }] }],
+      routes: [{ bodyIncludes: "cairn's auto-mode judge", turns: [judge("allow", "a harmless computation"), judge("allow", "the child's work")] }],
+    });
+    const result = await fixture.run(["run", "--json", ...anthropicArgs(server), "--permission-mode", "auto", "--on-ask", "deny", "delegate the file"]);
+    expect(result.status, result.stderr).toBe(0);
+    const events = result.stdout
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const childCommand = events.filter((event) => event["say"] === "command" && event["subagentId"] !== undefined && event["partial"] !== true).at(-1);
+    expect((childCommand?.["meta"] as Record<string, unknown> | undefined)?.["autoMode"]).toMatchObject({ decision: "allow", reason: "a harmless computation" });
+
+    expect(events.filter((event) => event["type"] === "ask")).toHaveLength(0);
+    expect(JSON.stringify(events)).toContain("made the file");
+    // The merge of its work into the workspace was judged as well, and done.
+    expect(server.requests.filter((request) => request.route === 0)).toHaveLength(2);
+    expect(await exists(join(fixture.sandbox.workspace, "made-by-child.txt"))).toBe(true);
+  });
 });

@@ -40,6 +40,7 @@ export async function createSessionTools(parts: {
     headless: options.headless === true,
     conversation: parts.conversation,
   });
+  if (judge !== undefined) parts.subagents.useJudge(judge);
   const processes = options.processes ?? new ProcessTable();
   if (options.processes === undefined) started.push(async () => void (await processes.dispose()));
   const reportProcesses = processReporter({ table: processes, resumedWithProcesses: startedBackgroundProcesses(parts.resumedMessages) && processes.running(taskId).length === 0 });

@@ -107,6 +107,7 @@ export function createToolExecutor(options: ToolExecutorOptions): CairnToolExecu
   const commands = new CommandRegistry();
   const runtimeOptions: ToolRuntimeOptions = {
     yes: options.yes,
+    ...(options.judge !== undefined ? { judge: options.judge } : {}),
     allowOutsideWrites: options.allowOutsideWrites,
     protocol: options.protocol,
     dataDir: options.dataDir ?? join(homedir(), ".cairn"),

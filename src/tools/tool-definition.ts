@@ -4,6 +4,7 @@
  * and how it runs. Tools reach the user, the workspace and the approval
  * policy only through the `ToolRuntime` they are handed.
  */
+import type { ActionJudge } from "./auto-mode/judge-contract.js";
 import type { LaunchPolicy } from "../security/process-launch.js";
 import type { ToolMeta } from "../task/contracts/message-meta.js";
 import type { Mode, ToolCallContext, ToolOutcome } from "../task/contracts/tool-executor.js";
@@ -66,6 +67,8 @@ export interface PartialPresentation {
 
 export interface ToolRuntimeOptions {
   yes: boolean;
+  /** Auto mode's judge (issue 30), for the asks a tool makes itself (a subagent's merge). */
+  judge?: ActionJudge;
   allowOutsideWrites: boolean;
   protocol: "xml" | "native";
   dataDir: string;

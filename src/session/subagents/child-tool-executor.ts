@@ -10,6 +10,7 @@ import { PermissionRules } from "../../security/permission-rules.js";
 import type { ToolExecutor } from "../../task/contracts/tool-executor.js";
 import { builtinTools } from "../../tools/builtin-tools.js";
 import { createToolExecutor } from "../../tools/create-tool-executor.js";
+import type { ActionJudge } from "../../tools/auto-mode/judge-contract.js";
 import type { McpPort } from "../../tools/mcp-port.js";
 import type { WorkspaceOperations } from "../../tools/operations.js";
 import type { LanguagePort } from "../../tools/language-port.js";
@@ -32,6 +33,8 @@ export function createChildToolExecutor(options: {
   mcp?: { port?: McpPort | undefined; wrap(executor: ToolExecutor): ToolExecutor };
   hooks?: { wrapExecutor(executor: ToolExecutor): ToolExecutor };
   operations?: WorkspaceOperations;
+  /** Auto mode's judge of the parent (issue 30): the child's asks are judged as the parent's are. */
+  judge?: ActionJudge;
   /** The language servers of the child's folder (the parent's, or its worktree's own; #32). */
   languages?: (cwd: string, policy: LaunchPolicy) => LanguagePort | undefined;
 }): ToolExecutor {
@@ -41,6 +44,7 @@ export function createChildToolExecutor(options: {
   const allTools = builtinTools.map((tool) => tool.name);
   const languages = options.languages?.(cwd, launchPolicy);
   const baseExecutor = createToolExecutor({
+    ...(options.judge ? { judge: options.judge } : {}),
     ...(mcp?.port ? { mcp: mcp.port } : {}),
     ...(languages === undefined ? {} : { languages }),
     workspace: cwd,

@@ -40,6 +40,7 @@ import { createCheckpoints } from "../checkpoint-wiring.js";
 import { ContextManager } from "../../context/context-manager.js";
 import { workspaceFileReader } from "../../context/workspace-files.js";
 import { RefusalCounter } from "../refusal-counter.js";
+import type { ActionJudge } from "../../tools/auto-mode/judge-contract.js";
 import { createChildToolExecutor } from "./child-tool-executor.js";
 import type { SubagentMergeResult } from "../../task/contracts/subagents.js";
 
@@ -106,13 +107,19 @@ export class SubagentFactory implements ChildTaskFactory {
   }
 
   private hooks: SubagentHooks | undefined;
+  private judge: ActionJudge | undefined;
 
-  /** Hands the children the parent's MCP servers (after the hub started). */
   /** The parent's language servers: children in the parent's folder share them (#32). */
   useLanguages(languages: LanguageServers): void {
     this.languages = languages;
   }
 
+  /** The parent's auto-mode judge (issue 30): what a child would ask is judged too, on the parent's budget. */
+  useJudge(judge: ActionJudge): void {
+    this.judge = judge;
+  }
+
+  /** Hands the children the parent's MCP servers (after the hub started). */
   useMcp(mcp: SubagentMcp): void {
     this.mcp = mcp;
   }
@@ -207,6 +214,7 @@ export class SubagentFactory implements ChildTaskFactory {
       subagentId,
       ...(mcp ? { mcp } : {}),
       ...(this.hooks ? { hooks: this.hooks } : {}),
+      ...(this.judge ? { judge: this.judge } : {}),
       ...(this.options.operations ? { operations: this.options.operations } : {}),
       // A child in its own worktree gets servers of its own (they see its files), ended with it.
       languages: (childCwd, policy) => {

@@ -4,6 +4,7 @@
  * child's attempt_completion report with its tokens and cost. The children
  * are built behind the ChildTaskFactory contract (src/task/contracts/subagents.ts).
  */
+import { judgeAsk } from "../auto-mode/apply-judgement.js";
 import { watchEdits } from "../edit-diagnostics.js";
 import type { ToolMetaOf } from "../../task/contracts/message-meta.js";
 import type { ChildTaskFactory, SubagentChanges, SubagentReport } from "../../task/contracts/subagents.js";
@@ -75,10 +76,20 @@ async function offerMerge(factory: ChildTaskFactory, report: SubagentReport, cha
     if (patch !== undefined) runtime.context.say("warning", `Subagent ${id} did not complete; its changes were not merged.${kept}`, { meta: { tool: "subagent_merge", subagentId: id, status: "not_merged" } });
     return `<merge subagent="${id}" status="not_merged">\nThe subagent did not complete; its changes were not merged.${kept}\n</merge>`;
   }
-  if (runtime.options.yes) {
-    runtime.context.say("tool", question, { meta });
+  // Auto mode judges the merge as any edit that would be asked; its decision stands in for the user's.
+  const judge = runtime.options.judge;
+  const judged = !runtime.options.yes && judge?.active === true ? await judgeAsk({ judge, text: question, meta, reason: undefined, signal: runtime.context.signal }) : undefined;
+  const shown = judged === undefined ? question : `${question}\n(${judged.line})`;
+  const judgedMeta = judged === undefined ? meta : { ...meta, autoMode: judged.card, approval: judged.verdict };
+  if (judged?.verdict === "refuse") {
+    runtime.context.say("tool", shown, { meta: judgedMeta });
+    await factory.discardChanges(id);
+    return `<merge subagent="${id}" status="declined">\nAuto mode refused to merge the subagent's changes (${judged.line}); the workspace is unchanged.\n</merge>`;
+  }
+  if (runtime.options.yes || judged?.verdict === "auto") {
+    runtime.context.say("tool", shown, { meta: judgedMeta });
   } else {
-    const answer = await runtime.context.ask("tool", question, { meta });
+    const answer = await runtime.context.ask("tool", shown, { meta: judgedMeta });
     if (answer.response !== "yes") {
       await factory.discardChanges(id);
       const feedback = answer.text?.trim() ? `\nThe user said: ${answer.text.trim()}` : "";
