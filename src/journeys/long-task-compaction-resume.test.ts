@@ -79,7 +79,7 @@ describe.skipIf(!sandboxed)("A long task that compacts and is resumed", () => {
     // A model with a small window, as for a local model: the user's own config, nothing else.
     await put(join(cairnConfigDir, "config.json"), {
       retry: { delaysMs: [10, 20, 40] },
-      models: { "claude-sonnet-5-5": { contextWindow: 12_000, maxOutputTokens: 2_000, inputPrice: price.input, outputPrice: price.output } },
+      models: { "claude-sonnet-5-5": { contextWindow: 13_000, maxOutputTokens: 2_000, inputPrice: price.input, outputPrice: price.output } },
     });
     const turns = [
       say.read("src/accounts.js"),
