@@ -289,7 +289,7 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     parallelTools: value<boolean>("parallelTools"),
     keepBackgroundProcesses: value<boolean>("keepBackgroundProcesses"),
     editDiagnostics: value<boolean>("editDiagnostics"),
-    lsp: record<LspServerSetting>("lsp."),
+    lsp: languageServers(record<LspServerSetting>("lsp."), env),
     allowOutsideWrites: value<boolean>("allowOutsideWrites"),
     checkpoints: value<boolean>("checkpoints"),
     notifications: { channel: value<NotificationChannel>("notifications.channel"), afterSeconds: value<number>("notifications.afterSeconds") },
@@ -396,4 +396,11 @@ function pick<T>(layers: readonly Layer[], key: string): { value: T; layer: Laye
     if (layer.values.has(key)) return { value: layer.values.get(key) as T, layer };
   }
   throw new Error(`no value for setting "${key}" (missing default)`);
+}
+
+/** The `lsp` block as configured; `CAIRN_LSP=off` in the environment turns every server off (the built-in ones too), e.g. for a CI job. */
+function languageServers(configured: Record<string, LspServerSetting>, env: NodeJS.ProcessEnv): Record<string, LspServerSetting> {
+  if (env["CAIRN_LSP"]?.trim().toLowerCase() !== "off") return configured;
+  const names = new Set(["typescript", "pyright", ...Object.keys(configured)]);
+  return Object.fromEntries([...names].map((name) => [name, { ...configured[name], disabled: true }]));
 }

@@ -253,6 +253,13 @@ describe("a project only narrows", () => {
     expect((await resolveWith({ trust: true })).lsp["gopls"]).toEqual({ command: ["./bin/evil-gopls"], extensions: [".go"] });
   });
 
+  it("CAIRN_LSP=off turns every language server off, the built-in ones and the configured ones", async () => {
+    await folders.writeProjectConfig({ lsp: { pyright: { disabled: false } } });
+    const settings = await resolveWith({ env: { CAIRN_LSP: "off" }, trust: true });
+    expect(settings.lsp).toEqual({ typescript: { disabled: true }, pyright: { disabled: true } });
+    expect((await resolveWith({ env: {}, trust: true })).lsp).toEqual({ pyright: { disabled: false } });
+  });
+
   it("sandbox.enabled false from the user's own Claude Code file is an explicit off", async () => {
     const user = await folders.writeClaude("user", { sandbox: { enabled: false } });
     const settings = await resolveWith();

@@ -14,6 +14,8 @@ import { sandboxUsable, say } from "./test-support/model-turns.js";
 
 const cli = useCliFixture({
   prepare: async (sandbox) => {
+    // The language servers the test sandbox turns off (cli-harness.ts) are what this journey is about.
+    delete sandbox.env["CAIRN_LSP"];
     // A loaded machine may take more than the default 5 s to start tsserver cold.
     await writeFile(join(sandbox.configDir, "cairn", "config.json"), JSON.stringify({ timeouts: { diagnosticsMs: 60_000 } }));
     await writeFile(join(sandbox.workspace, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "NodeNext", noEmit: true }, include: ["src"] }));

@@ -40,6 +40,9 @@ export async function makeSandbox(): Promise<Sandbox> {
   // Claude Code's user settings (~/.claude/settings.json, whose hooks cairn runs) are the sandbox's too.
   env["CLAUDE_CONFIG_DIR"] = join(root, "claude");
   env["NO_COLOR"] = "1";
+  // No language servers (a tsserver per task that touches a .ts file costs seconds of CPU): the tests of
+  // diagnostics after edits (src/lsp/, the journey "A type error fixed in the next turn") run with them.
+  env["CAIRN_LSP"] = "off";
   // A process that was just killed may still have a git child finishing in the data folder.
   return { root, workspace, dataDir, configDir, claudeUserDir: join(root, "claude"), env, cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }) };
 }

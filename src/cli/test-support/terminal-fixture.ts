@@ -21,7 +21,7 @@ export function useTerminalFixture(options: { prepare?: (sandbox: Sandbox) => Pr
       const session = await startTmux({
         command: [process.execPath, cairnBin, ...args],
         cwd: fixture.sandbox.workspace,
-        env: { CAIRN_HOME: fixture.sandbox.dataDir, XDG_CONFIG_HOME: fixture.sandbox.configDir, CLAUDE_CONFIG_DIR: fixture.sandbox.claudeUserDir, NO_COLOR: "1", ...openOptions.env },
+        env: { CAIRN_HOME: fixture.sandbox.dataDir, XDG_CONFIG_HOME: fixture.sandbox.configDir, CLAUDE_CONFIG_DIR: fixture.sandbox.claudeUserDir, NO_COLOR: "1", CAIRN_LSP: "off", ...openOptions.env },
         ...(openOptions.columns === undefined ? {} : { columns: openOptions.columns }),
         ...(openOptions.rows === undefined ? {} : { rows: openOptions.rows }),
       });
