@@ -14,6 +14,10 @@ import { cairnBin, runCli, startCli } from "./test-support/cli-harness.js";
 import { until } from "./test-support/until.js";
 import { useCliFixture } from "./test-support/cli-fixture.js";
 import { pathWithoutBubblewrap } from "../test-support/path-without-bubblewrap.js";
+import { pgrep } from "./test-support/subagent-runs.js";
+
+/** Whether a process runs exactly `commandLine`. */
+const commandRuns = (commandLine: string): boolean => pgrep(`^${commandLine}$`) !== "";
 
 const bubblewrap = checkBubblewrap();
 if (!bubblewrap.ok) console.warn(`SKIPPED the sandboxed runs: bubblewrap (Debian package "bubblewrap") is not usable: ${bubblewrap.message}`);
@@ -49,13 +53,16 @@ describe("the sandbox, on by default", () => {
 
   it.skipIf(!bubblewrap.ok)("a cairn killed mid-command leaves the placeholder of a missing protected folder; the next start removes it, and a run that exits leaves none", { timeout: 60_000 }, async () => {
     const placeholder = join(cli.sandbox.workspace, ".cairn");
-    const server = await cli.startServer({ turns: [{ text: command("sleep 30") }, { text: complete }, { text: command("true") }, { text: command("true") }, { text: complete }] });
+    const server = await cli.startServer({ turns: [{ text: command("sleep 31") }, { text: complete }, { text: command("true") }, { text: command("true") }, { text: complete }] });
     const args = ["run", "--provider", "anthropic", "--base-url", server.url, "--api-key", "sk-test", "--yes", "do it"];
     const killed = startCli(args, { env: cli.sandbox.env, cwd: cli.sandbox.workspace });
     await until(() => existsSync(placeholder), "the sandboxed command to start", 30_000);
     killed.child.kill("SIGKILL");
     expect(await killed.exit).toBe(137);
     expect(existsSync(placeholder), "the placeholder a crash left").toBe(true);
+    // The killed run's sandbox dies with it (--die-with-parent), on a loaded machine a moment later: a start
+    // while it still runs leaves its placeholder to a later one.
+    await until(() => !commandRuns("sleep 31"), "the killed run's sandboxed command to end", 30_000);
 
     const next = await cli.run(args);
     expect(next.status, next.stderr).toBe(0);
