@@ -21,6 +21,7 @@ import { selectApiKey, selectProfile } from "./profile-and-key.js";
 import { checkBubblewrap, startBubblewrapProbe } from "../security/sandbox.js";
 import type { HookSetting, LspServerSetting, AutoApproveSettings, CliFlags, NotificationChannel, OnAskPolicy, ProviderName, ResolvedSettings, SettingSource, StatusLineSetting, ToolProtocol } from "./types.js";
 import { autoApproveKeys } from "./types.js";
+import { languageServers } from "./language-servers.js";
 import { defaultModels as catalogueDefaultModels } from "../llm/models.js";
 import { defaultApprovalSettings } from "../tools/approval.js";
 import { looksSecret } from "../security/child-environment.js";
@@ -396,11 +397,4 @@ function pick<T>(layers: readonly Layer[], key: string): { value: T; layer: Laye
     if (layer.values.has(key)) return { value: layer.values.get(key) as T, layer };
   }
   throw new Error(`no value for setting "${key}" (missing default)`);
-}
-
-/** The `lsp` block as configured; `CAIRN_LSP=off` in the environment turns every server off (the built-in ones too), e.g. for a CI job. */
-function languageServers(configured: Record<string, LspServerSetting>, env: NodeJS.ProcessEnv): Record<string, LspServerSetting> {
-  if (env["CAIRN_LSP"]?.trim().toLowerCase() !== "off") return configured;
-  const names = new Set(["typescript", "pyright", ...Object.keys(configured)]);
-  return Object.fromEntries([...names].map((name) => [name, { ...configured[name], disabled: true }]));
 }
