@@ -16,6 +16,7 @@ const counts = new Map<string, number>();
 /** Paths in this process's entries of the record: each may be held now or again soon. */
 const recorded = new Set<string>();
 let recordFile: string | undefined;
+let forgetsAtExit = false;
 
 function alive(pid: number): boolean {
   try {
@@ -74,8 +75,18 @@ export function usePlaceholderRecord(file: string): void {
   if (stale.length > 0) writeRecord();
 }
 
-/** Creates the missing folders (each only if its parent exists) and returns the release function. */
+/**
+ * Creates the missing folders (each only if its parent exists) and returns the release function.
+ * A new path is recorded before its folder is made, so a cairn killed in between leaves nothing unrecorded.
+ */
 export function acquirePlaceholders(paths: readonly string[]): { created: string[]; release(): void } {
+  const fresh = paths.filter((path) => !counts.has(path) && !recorded.has(path));
+  if (fresh.length > 0) {
+    if (!forgetsAtExit) process.once("exit", forgetRecorded);
+    forgetsAtExit = true;
+    for (const path of fresh) recorded.add(path);
+    writeRecord();
+  }
   const created: string[] = [];
   for (const path of paths) {
     const count = counts.get(path);
@@ -92,10 +103,10 @@ export function acquirePlaceholders(paths: readonly string[]): { created: string
     counts.set(path, 1);
     created.push(path);
   }
-  const unrecorded = created.filter((path) => !recorded.has(path));
-  if (unrecorded.length > 0) {
-    if (recorded.size === 0) process.once("exit", forgetRecorded);
-    for (const path of unrecorded) recorded.add(path);
+  // A path this cairn could not make is someone else's: it is not left in the record for a later start to remove.
+  const notMade = fresh.filter((path) => !counts.has(path));
+  if (notMade.length > 0) {
+    for (const path of notMade) recorded.delete(path);
     writeRecord();
   }
   let released = false;
