@@ -7,6 +7,7 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, extname, join } from "node:path";
+import { findProgram } from "../security/program-path.js";
 
 export interface ServerSpec {
   name: string;
@@ -92,8 +93,7 @@ function builtinSpecs(workspace: string): ServerSpec[] {
 
 /** Whether `program` can be started: an existing absolute path, or a name found on PATH. */
 export function programExists(program: string, path = process.env["PATH"] ?? ""): boolean {
-  if (program.includes("/")) return existsSync(program);
-  return path.split(":").some((folder) => folder !== "" && existsSync(join(folder, program)));
+  return findProgram(program, { path }) !== undefined;
 }
 
 /**

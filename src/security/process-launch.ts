@@ -42,6 +42,8 @@ export interface SandboxLauncher {
    * files it runs that stay readable even inside a hidden folder (a user's hook script in `~/.claude/hooks/`).
    */
   prepare(options: { longLived: boolean; network: boolean; proxy?: boolean; program: string; visible?: readonly string[] }): PreparedSandbox;
+  /** What a process is started through to join the loopback network the commands share (`nsenter … --`); undefined where there is none. */
+  sharedLoopback?(): string[] | undefined;
   /** Whether a shell command line gets the whole network, or the hosts the proxy allows (Network rules, network-rules.ts); default `network`. */
   commandNetwork?(command: string): { network: boolean; proxy: boolean };
 }
@@ -75,6 +77,8 @@ export function launchProcess(options: {
   longLived?: boolean;
   /** Files the process runs that must stay readable in the sandbox (the scripts of the user's own hooks), wherever they are. */
   visible?: readonly string[];
+  /** Without the network and its proxy: in the loopback network this cairn's commands share (a background server reachable by later commands). */
+  sharedLoopback?: boolean;
 }): Launch {
   const base = options.baseEnv ?? options.policy?.baseEnvironment ?? environmentWithSecrets();
   const env = { ...scrubEnvironment(base, options.policy?.allowEnv ?? []), ...options.policy?.environment, ...options.extraEnv };
@@ -90,6 +94,9 @@ export function launchProcess(options: {
     ...(options.visible === undefined ? {} : { visible: options.visible }),
   });
   const proxy = prepared.proxy;
+  // Through the proxy each process keeps a network of its own: its bridge listens on a fixed port there.
+  const joined = options.sharedLoopback === true && !prepared.plan.network && proxy === undefined ? sandbox.sharedLoopback?.() : undefined;
+  if (joined !== undefined) prepared.plan.sharedLoopback = true;
   // Through the proxy: the bridge runs first in the command's network namespace, then the command itself.
   const command = proxy === undefined ? [options.program, ...options.args] : [proxy.bridge.program, proxy.bridge.script, proxy.server.socketPath, String(bridgePort), options.program, ...options.args];
   if (proxy !== undefined) Object.assign(env, proxyEnvironment());
@@ -97,16 +104,18 @@ export function launchProcess(options: {
   const sandboxOptions = bubblewrapOptions(prepared.plan, options.cwd, command);
   const hiddenHistory = prepared.trackedSecrets.length > 0 ? { hiddenHistory: prepared.trackedSecrets } : {};
   if (sandboxOptions.reduce((total, arg) => total + arg.length + 1, 0) <= argumentsInline) {
-    return { file: "bwrap", args: [...sandboxOptions, "--", ...command], env, release: prepared.release, ...hiddenHistory, ...refused };
+    const [file, ...args] = [...(joined ?? []), "bwrap", ...sandboxOptions, "--", ...command] as [string, ...string[]];
+    return { file, args, env, release: prepared.release, ...hiddenHistory, ...refused };
   }
   const folder = join(prepared.plan.emptyFile, "..", "arguments");
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   const file = join(folder, `${process.pid}-${randomBytes(6).toString("hex")}`);
   // bubblewrap reads options from the file; the command stays in its own arguments.
   writeFileSync(file, `${sandboxOptions.join("\0")}\0`, { mode: 0o600 });
+  const [shell, ...args] = [...(joined ?? []), "/bin/sh", "-c", 'file="$1"; shift; exec bwrap --args 3 -- "$@" 3<"$file"', "cairn-sandbox", file, ...command] as [string, ...string[]];
   return {
-    file: "/bin/sh",
-    args: ["-c", 'file="$1"; shift; exec bwrap --args 3 -- "$@" 3<"$file"', "cairn-sandbox", file, ...command],
+    file: shell,
+    args,
     env,
     release: () => {
       rmSync(file, { force: true });
@@ -121,5 +130,6 @@ export function launchProcess(options: {
 export function launchShell(options: { policy: LaunchPolicy | undefined; shell: string; command: string; cwd: string; network?: boolean }): Launch {
   const decided = options.network === undefined ? options.policy?.sandbox?.commandNetwork?.(options.command) : { network: options.network, proxy: false };
   const network = decided === undefined ? {} : { network: decided.network, ...(decided.proxy ? { proxy: true } : {}) };
-  return launchProcess({ policy: options.policy, program: options.shell, args: ["-c", options.command], cwd: options.cwd, ...network });
+  // A command whose network was not set apart (a preview's is) shares loopback with the others: it reaches a background server.
+  return launchProcess({ policy: options.policy, program: options.shell, args: ["-c", options.command], cwd: options.cwd, ...network, sharedLoopback: options.network === undefined });
 }

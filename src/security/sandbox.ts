@@ -25,6 +25,8 @@ export interface SandboxPlan {
   mode: Exclude<SandboxMode, "off">;
   workspace: string;
   network: boolean;
+  /** Without the network: started inside the loopback network the commands of this cairn share (shared-loopback.ts), not one of its own. */
+  sharedLoopback?: boolean;
   /** Folders inside the workspace bound onto themselves (writable) so they cannot be renamed: the ancestors of protected paths. */
   anchored: string[];
   /** Existing protected paths, read-only. */
@@ -145,7 +147,7 @@ export function bubblewrapOptions(plan: SandboxPlan, cwd: string, command: reado
   }
   for (const path of emptied) result.push("--remount-ro", path);
   for (const { path, stub } of plan.stubs) if (existsSync(path) && statSync(path).isFile()) result.push("--ro-bind", stub, path);
-  if (!plan.network) result.push("--unshare-net");
+  if (!plan.network && plan.sharedLoopback !== true) result.push("--unshare-net");
   result.push(...namespaceArguments);
   if (plan.disableUserns) result.push("--unshare-user", "--disable-userns");
   result.push("--chdir", cwd);

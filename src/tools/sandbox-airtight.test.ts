@@ -4,9 +4,10 @@
  * sockets, a deny rule's program under another name, any number of ignored
  * files, Cline's rules as a file, and other agents' sign-ins.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:net";
+import { createServer as createHttpServer } from "node:http";
+import { createServer, type AddressInfo, type Server } from "node:net";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PermissionRules, rulesFromBlock } from "../security/permission-rules.js";
@@ -131,6 +132,33 @@ describe.skipIf(!usable.ok)("the sandbox, airtight", () => {
       expect(Number(processes)).toBeLessThan(10);
     } finally {
       server.close();
+    }
+  });
+
+  it("commands share a loopback network of their own: a server one runs is reached by the next, the machine's loopback is not", async () => {
+    let hostRequests = 0;
+    const host = createHttpServer((_request, response) => {
+      hostRequests += 1;
+      response.end("host");
+    });
+    await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
+    const hostPort = (host.address() as AddressInfo).port;
+    const serve = 'require("node:http").createServer((q, r) => r.end("sandboxed page")).listen(0, "127.0.0.1", function () { require("node:fs").writeFileSync("port.txt", String(this.address().port)); })';
+    const policy = createLaunchPolicy({ workspace: workspace.root, sandbox: "workspace-write", network: false, allowEnv: [], userConfigDir: join(workspace.base, "user-config"), dataDir: workspace.dataDir });
+    const launch = launchShell({ policy, shell: "/bin/bash", command: `exec node -e '${serve}'`, cwd: workspace.root });
+    const server = spawn(launch.file, launch.args, { env: launch.env, cwd: workspace.root, stdio: "ignore" });
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!existsSync(workspace.path("port.txt")) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      const fetchLine = (url: string): string => `node -e 'fetch("${url}").then((r) => r.text()).then(console.log, () => console.log("unreachable: ${url}"))'`;
+      const { output } = run(`${fetchLine(`http://127.0.0.1:${readFileSync(workspace.path("port.txt"), "utf8")}/`)}; ${fetchLine(`http://127.0.0.1:${hostPort}/`)}`);
+      expect(output).toContain("sandboxed page");
+      expect(output).toContain(`unreachable: http://127.0.0.1:${hostPort}/`);
+      expect(hostRequests).toBe(0);
+    } finally {
+      server.kill("SIGKILL");
+      launch.release();
+      host.close();
     }
   });
 

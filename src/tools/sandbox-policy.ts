@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
+import { sharedLoopbackPrefix } from "../security/shared-loopback.js";
 import { acquirePlaceholders, heldPlaceholders, placeholderRecordName, usePlaceholderRecord } from "../security/placeholders.js";
 import type { LaunchPolicy, PreparedSandbox } from "../security/process-launch.js";
 import { protectedEntries, type ProtectedEntry } from "../security/protected-paths.js";
@@ -185,6 +186,7 @@ export function createLaunchPolicy(options: LaunchPolicyOptions): LaunchPolicy {
       workspace: root,
       network: options.network,
       prepare,
+      sharedLoopback: () => sharedLoopbackPrefix(sandboxFolder),
       ...(options.rules === undefined ? {} : { commandNetwork: (command: string) => commandNetworkSync({ command, rules: options.rules as PermissionRules, sandboxNetwork: options.network }) }),
     },
   };

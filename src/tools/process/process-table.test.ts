@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -39,6 +39,13 @@ describe("the background process table", () => {
     expect(table.readNew("p1")?.text).toBe("");
     expect(table.readLast("1", 1)).toBe("two");
     expect(await readFile(join(folder, "logs", "p1.log"), "utf8")).toBe("one\ntwo\n");
+  });
+
+  it("an earlier run's logs in the folder are kept: ids go on after them", async () => {
+    await mkdir(join(folder, "logs"), { recursive: true });
+    await writeFile(join(folder, "logs", "p1.log"), "the first run's server\n");
+    expect(start("echo again").id).toBe("p2");
+    expect(await readFile(join(folder, "logs", "p1.log"), "utf8")).toBe("the first run's server\n");
   });
 
   it("stop ends the process, its group and a child that left it with setsid", async () => {

@@ -12,7 +12,7 @@
  * resort, cairn's own exit (a synchronous SIGKILL of every group still running).
  */
 import { spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { commandTokenVariable, endCommandProcesses, newCommandToken, processesWithTokenSync } from "../command/command-processes.js";
 
@@ -50,7 +50,7 @@ export interface StartOptions {
   cwd: string;
   /** What to start (the scrubbed environment and sandbox of src/security/process-launch.ts). */
   launch: { file: string; args: string[]; env: NodeJS.ProcessEnv };
-  /** Where its log goes, as `<id>.log` (written anew: ids start again at p1 in each run). */
+  /** Where its log goes, as `<id>.log` (an id whose log is already there, from an earlier run of the task, is skipped). */
   logFolder: string;
   taskId: string;
   /** Leave what it starts running when its own shell exits (the `keepBackgroundProcesses` setting). */
@@ -75,7 +75,9 @@ export class ProcessTable {
       this.watchingExit = true;
       process.on("exit", this.onExit);
     }
-    const id = `p${this.next++}`;
+    // A resumed task's earlier runs left their logs: their ids are not given again (the model may still name them).
+    let id = `p${this.next++}`;
+    while (existsSync(join(options.logFolder, `${id}.log`))) id = `p${this.next++}`;
     const logPath = join(options.logFolder, `${id}.log`);
     mkdirSync(options.logFolder, { recursive: true });
     const fd = openSync(logPath, "w");
