@@ -1,5 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildSync } from "esbuild";
 
 const projectRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const childScript = fileURLToPath(new URL("./append-child.ts", import.meta.url));
@@ -14,9 +18,20 @@ export interface RunningChild {
   kill(): Promise<void>;
 }
 
+let bundled: string | undefined;
+
+/** The child and the store it drives as one plain script, built once per test file: a start is then node's own, not a TypeScript loader's. */
+function childBundle(): string {
+  if (bundled !== undefined) return bundled;
+  const outfile = join(mkdtempSync(join(tmpdir(), "cairn-append-child-")), "append-child.mjs");
+  buildSync({ entryPoints: [childScript], outfile, bundle: true, platform: "node", format: "esm", packages: "external", logLevel: "error" });
+  bundled = outfile;
+  return outfile;
+}
+
 /** Starts test-support/append-child.ts in its own node process. */
 export function startAppendChild(options: { dataDir: string; taskId: string; mode: "append" | "hold" }): RunningChild {
-  const child = spawn(process.execPath, ["--import", "tsx", childScript, options.dataDir, options.taskId, options.mode], {
+  const child = spawn(process.execPath, [childBundle(), options.dataDir, options.taskId, options.mode], {
     cwd: projectRoot,
     stdio: ["ignore", "pipe", "pipe"],
   });
