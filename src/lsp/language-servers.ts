@@ -1,8 +1,10 @@
 /**
  * The language servers of one workspace for one task (the `LanguagePort` of
  * the tools): each server starts on demand, the first time a file it serves
- * is read, edited or asked about; a server that fails to start or exits is
- * not asked again in this task (its reason is reported instead); `shutdown`
+ * is read, edited or asked about; a server that fails to start is not asked
+ * again in this task (its reason is reported instead), one that exits is
+ * started again, twice at most (the edit that finds it gone goes without
+ * diagnostics and says so, the next ones have them again); `shutdown`
  * ends them all when the task ends. Nothing here ever makes a tool wait past
  * its deadline.
  */
@@ -33,6 +35,8 @@ export interface LanguageServersOptions {
 }
 
 const defaultEditWaitMs = 5_000;
+/** How many times a server that exited is started again in one task. */
+const maxRestarts = 2;
 const startTimeoutMs = 60_000;
 
 class DeadlinePassed extends Error {}
@@ -68,6 +72,7 @@ export class LanguageServers implements LanguagePort {
   /** The diagnostics last seen for a file, with the text they were computed on. */
   private readonly known = new Map<string, { text: string; diagnostics: Diagnostic[] }>();
   private closed = false;
+  private readonly restarts = new Map<string, number>();
 
   constructor(private readonly options: LanguageServersOptions) {
     this.specs = serverSpecs(options.workspace, options.settings);
@@ -82,7 +87,7 @@ export class LanguageServers implements LanguagePort {
     return this.started.filter((server) => server.failure === undefined);
   }
 
-  /** The server for `spec`, started once; a failed start or an exit is final for this task. */
+  /** The server for `spec`, started once; a failed start is final for this task, an exit is not (`afterExit`). */
   serverFor(spec: ServerSpec): Promise<LanguageServer> {
     let server = this.running.get(spec.name);
     if (server === undefined) {
@@ -95,10 +100,23 @@ export class LanguageServers implements LanguagePort {
       server.catch(() => undefined);
       this.running.set(spec.name, server);
     }
-    return server.then((started) => {
-      if (started.failure !== undefined) throw new ServerUnavailableError(started.failure);
+    const asked = server;
+    return asked.then((started) => {
+      if (started.failure !== undefined) throw new ServerUnavailableError(this.afterExit(spec, asked, started.failure));
       return started;
     });
+  }
+
+  /** A server that ran and exited starts again now (for the next edit), twice at most in a task; returns the reason to report. */
+  private afterExit(spec: ServerSpec, exited: Promise<LanguageServer>, failure: string): string {
+    if (this.closed) return failure;
+    if (this.running.get(spec.name) !== exited) return `${failure}; it is starting again`;
+    const count = this.restarts.get(spec.name) ?? 0;
+    if (count >= maxRestarts) return `${failure}; it exited ${count + 1} times in this task and is not started again`;
+    this.restarts.set(spec.name, count + 1);
+    this.running.delete(spec.name);
+    this.serverFor(spec).catch(() => undefined);
+    return `${failure}; it is starting again`;
   }
 
   noteRead(path: string): void {

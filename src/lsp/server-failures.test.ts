@@ -19,7 +19,7 @@ afterAll(() => workspace.cleanup());
 const autoEdits = { ...defaultApprovalSettings, editInside: true };
 
 describe("language servers that fail", () => {
-  it("a server killed mid-task: the next edit succeeds at once and says the diagnostics are unavailable", async () => {
+  it("a server killed mid-task: the next edit succeeds at once and says the diagnostics are unavailable; the server starts again for the edits after it", async () => {
     const languages = new LanguageServers({ workspace: workspace.root, policy: undefined, editWaitMs: 30_000 });
     const executor = createTestExecutor(workspace, { approval: autoEdits, languages });
     try {
@@ -33,8 +33,11 @@ describe("language servers that fail", () => {
       const second = await executor.executeTool(toolCall("write_to_file", { path: "src/a.ts", content: "export const a: number = 2;\n" }), createRecordingContext());
       expect(Date.now() - started).toBeLessThan(2_000);
       expect(second.status).toBe("success");
-      expect(textOf(second.content)).toMatch(/\(No diagnostics for this edit: the typescript server (exited|closed its connection)/);
+      expect(textOf(second.content)).toMatch(/\(No diagnostics for this edit: the typescript server (exited|closed its connection).*; it is starting again\.\)/);
       expect(second.card?.diagnostics?.unavailable).toMatch(/typescript server/);
+      const third = await executor.executeTool(toolCall("write_to_file", { path: "src/a.ts", content: 'export const a: number = "y";\n' }), createRecordingContext());
+      expect(textOf(third.content)).toContain("TS2322");
+      expect(languages.servers().map((running) => running.pid)).not.toContain(server?.pid);
     } finally {
       await languages.shutdown();
     }
