@@ -38,6 +38,19 @@ describe("cairn's messages become ACP session updates through one mapping", () =
     expect(projection.project(say("y", "tool_result", "answer", { meta: { tool: "ask_followup_question", status: "success" } }))).toEqual([]);
   });
 
+  it("an edit's new problems reach the editor: their counts in rawOutput and the result shown; an edit with none shows only its diff", () => {
+    const projection = new UpdateProjection({ cwd: "/w", notices: false });
+    const result = "Applied 1 block(s) to src/total.ts\n\nNew problems detected after this edit (1 error):\nsrc/report.ts (imports src/total.ts):\n- line 3: error TS2322";
+    projection.project(say("t", "tool", "Edit src/total.ts", { meta: { tool: "replace_in_file", path: "src/total.ts" } }));
+    const [broken] = projection.project(say("r", "tool_result", result, { meta: { tool: "replace_in_file", status: "success", diagnostics: { errors: 1, warnings: 0 } } }));
+    expect(broken).toMatchObject({ status: "completed", rawOutput: { diagnostics: { errors: 1, warnings: 0 } }, content: [{ type: "content", content: { type: "text" } }] });
+    expect(JSON.stringify(broken)).toContain("error TS2322");
+    projection.project(say("t2", "tool", "Edit src/report.ts", { meta: { tool: "replace_in_file", path: "src/report.ts" } }));
+    const [fixed] = projection.project(say("r2", "tool_result", "Applied 1 block(s) to src/report.ts", { meta: { tool: "replace_in_file", status: "success", diagnostics: { errors: 0, warnings: 0 } } }));
+    expect(fixed).toMatchObject({ rawOutput: { diagnostics: { errors: 0, warnings: 0 } } });
+    expect(fixed).not.toHaveProperty("content");
+  });
+
   it("a failed or rejected tool fails its call and shows why", () => {
     const projection = new UpdateProjection({ cwd: "/w", notices: false });
     projection.project(say("c", "command", "rm -rf build", { meta: { tool: "execute_command", command: "rm -rf build", approval: "ask" } }));

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { anthropicArgs, useCliFixture } from "../cli/test-support/cli-fixture.js";
 import { runCli } from "../cli/test-support/cli-harness.js";
+import { repositoryWith } from "../test-support/git-repository.js";
 import { sandboxUsable, say } from "./test-support/model-turns.js";
 
 const cli = useCliFixture({
@@ -68,5 +69,32 @@ describe.skipIf(!sandboxUsable("type error fixed in the next turn"))("journey: a
     expect(counts).toContainEqual({ errors: 0, warnings: 0 });
     expect(lines.at(-1)).toMatchObject({ type: "result", status: "completed", exitStatus: 0 });
     expect(await readFile(join(cli.sandbox.workspace, "src", "report.ts"), "utf8")).toContain("export const line: string = total([1, 2, 3]);");
+  }, 120_000);
+
+  it("a subagent in its own worktree is told of the error its edit made there, and the parent is told again when its change is merged", async () => {
+    const ws = cli.sandbox.workspace;
+    const files = ["tsconfig.json", "package.json", "src/total.ts", "src/report.ts"];
+    await repositoryWith(ws, Object.fromEntries(await Promise.all(files.map(async (file) => [file, await readFile(join(ws, file), "utf8")] as const))));
+    const breakTotal = say.edit(
+      "src/total.ts",
+      "export function total(values: number[]): number {",
+      "export function total(values: number[]): string {\n  return String(values.length);\n}\nexport function unused(values: number[]): number {",
+    );
+    const server = await cli.startServer({
+      turns: [say.subagents([{ prompt: "TYPES: make total() return a string" }]), say.complete("merged")],
+      conversations: [{ match: "TYPES:", turns: [breakTotal, say.complete("total() returns a string now")] }],
+    });
+    const run = await runCli([...anthropicArgs(server), "-p", "--json", "--yes", "have a subagent change total()"], { env: cli.sandbox.env, cwd: ws });
+    expect(run.status, run.stderr).toBe(0);
+    const bodies = server.requests.map((request) => JSON.stringify(request.body));
+    // The child's edit, in its worktree: the error in the file that imports it.
+    const child = bodies.find((body) => body.includes("TYPES:") && body.includes("Applied 1 block(s) to src/total.ts"));
+    expect(child).toContain("New problems detected after this edit (1 error):");
+    expect(child).toContain("- line 3: error TS2322: Type 'string' is not assignable to type 'number'.");
+    // The merge into the workspace: the parent reads the same problem in use_subagents' result.
+    const parent = bodies.at(-1);
+    expect(parent).toContain('status=\\"merged\\"');
+    expect(parent).toContain("src/report.ts (imports src/total.ts):");
+    expect(await readFile(join(ws, "src", "total.ts"), "utf8")).toContain("): string {");
   }, 120_000);
 });
