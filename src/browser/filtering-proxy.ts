@@ -7,8 +7,9 @@
  * redirect anywhere. Chromium is started with this proxy for every host,
  * loopback included, so nothing bypasses it.
  */
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { connect, type Socket } from "node:net";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { forwardRequest, openTunnel, splitAuthority } from "../security/proxy-forwarding.js";
 
 /** Why a request may not be made, or undefined when it may. */
 export type RequestPolicy = (url: string) => Promise<string | undefined>;
@@ -19,19 +20,9 @@ export interface FilteringProxy {
   close(): Promise<void>;
 }
 
-/** Headers only for the proxy, never forwarded (RFC 9110 hop-by-hop fields too). */
-const hopByHop = new Set(["proxy-connection", "proxy-authorization", "connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade"]);
-
 function blocked(response: ServerResponse, url: string, reason: string): void {
   response.writeHead(403, { "content-type": "text/plain; charset=utf-8", connection: "close" });
   response.end(`cairn blocked ${url}: ${reason}\n`);
-}
-
-/** Host and port of a CONNECT target (`example.com:443`, `[::1]:8443`). */
-function connectTarget(authority: string): { host: string; port: number } | undefined {
-  const match = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(authority);
-  if (match === null) return undefined;
-  return { host: (match[1] ?? "").replace(/^\[|\]$/g, ""), port: Number(match[2]) };
 }
 
 export async function startFilteringProxy(options: { policy: RequestPolicy; onBlocked: (url: string, reason: string) => void }): Promise<FilteringProxy> {
@@ -59,26 +50,7 @@ export async function startFilteringProxy(options: { policy: RequestPolicy; onBl
         blocked(response, target.href, reason);
         return;
       }
-      const headers: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(request.headers)) {
-        if (value !== undefined && !hopByHop.has(name.toLowerCase())) headers[name] = value;
-      }
-      const upstream = httpRequest(
-        { host: target.hostname.replace(/^\[|\]$/g, ""), port: target.port === "" ? 80 : Number(target.port), path: `${target.pathname}${target.search}`, method: request.method, headers },
-        (answer) => {
-          const answerHeaders: Record<string, string | string[]> = {};
-          for (const [name, value] of Object.entries(answer.headers)) {
-            if (value !== undefined && !hopByHop.has(name.toLowerCase())) answerHeaders[name] = value;
-          }
-          response.writeHead(answer.statusCode ?? 502, answer.statusMessage, answerHeaders);
-          answer.pipe(response);
-        },
-      );
-      upstream.on("error", (error) => {
-        if (!response.headersSent) response.writeHead(502, { "content-type": "text/plain; charset=utf-8" });
-        response.end(`cairn's browser proxy could not reach ${target.host}: ${error.message}\n`);
-      });
-      request.pipe(upstream);
+      forwardRequest({ request, response, url: target, proxyName: "cairn's browser proxy" });
     })();
   });
 
@@ -88,7 +60,7 @@ export async function startFilteringProxy(options: { policy: RequestPolicy; onBl
     client.on("close", () => sockets.delete(client));
     client.on("error", () => client.destroy());
     void (async () => {
-      const target = connectTarget(request.url ?? "");
+      const target = splitAuthority(request.url ?? "");
       const shown = `https://${request.url ?? ""}/`;
       const reason = target === undefined ? "not a host and port" : await refusal(`https://${target.host.includes(":") ? `[${target.host}]` : target.host}:${target.port}/`);
       if (target === undefined || reason !== undefined) {
@@ -96,15 +68,7 @@ export async function startFilteringProxy(options: { policy: RequestPolicy; onBl
         client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\ncairn blocked ${shown}: ${reason ?? ""}\n`);
         return;
       }
-      const upstream = connect(target.port, target.host, () => {
-        client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-        if (head.length > 0) upstream.write(head);
-        upstream.pipe(client);
-        client.pipe(upstream);
-      });
-      sockets.add(upstream);
-      upstream.on("close", () => sockets.delete(upstream));
-      upstream.on("error", () => client.destroy());
+      openTunnel({ client, head, host: target.host, port: target.port, sockets, proxyName: "cairn's browser proxy" });
     })();
   });
 

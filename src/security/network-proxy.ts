@@ -8,10 +8,11 @@
  * hosts get a 403 that says why and are remembered, so the tool result can
  * name them and the user can allow them.
  */
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
-import { connect, type Socket } from "node:net";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { rmSync } from "node:fs";
 import type { DomainDecision } from "./network-domains.js";
+import { forwardRequest, openTunnel, splitAuthority } from "./proxy-forwarding.js";
 
 export interface DomainProxy {
   socketPath: string;
@@ -28,15 +29,10 @@ export interface DomainProxyOptions {
 }
 
 const refusalHeader = "x-cairn-refused";
+const proxyName = "cairn's network proxy";
 
 function refusalText(host: string, reason: string): string {
   return `cairn's network proxy refused ${host}: ${reason}. Only the hosts a Network(domain:…) rule allows can be reached from the sandbox.\n`;
-}
-
-/** host and port of `host:port` or `[v6]:port` (a CONNECT target). */
-function splitAuthority(authority: string, defaultPort: number): { host: string; port: number } {
-  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(authority);
-  return { host: (match?.[1] ?? authority).replace(/^\[(.*)\]$/, "$1"), port: match?.[2] === undefined ? defaultPort : Number(match[2]) };
 }
 
 export function startDomainProxy(options: DomainProxyOptions): DomainProxy {
@@ -62,46 +58,21 @@ export function startDomainProxy(options: DomainProxyOptions): DomainProxy {
       response.writeHead(403, { "content-type": "text/plain", [refusalHeader]: url.hostname }).end(refusalText(url.hostname, decision.reason));
       return;
     }
-    const headers = { ...request.headers };
-    for (const name of Object.keys(headers)) if (name.startsWith("proxy-")) delete headers[name];
-    const upstream = httpRequest(
-      { host: target(url.hostname.replace(/^\[(.*)\]$/, "$1")), port: url.port === "" ? 80 : Number(url.port), method: request.method, path: `${url.pathname}${url.search}`, headers },
-      (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      },
-    );
-    upstream.on("error", (error) => {
-      if (!response.headersSent) response.writeHead(502, { "content-type": "text/plain" });
-      response.end(`cairn's network proxy could not reach ${url.hostname}: ${error.message}\n`);
-    });
-    request.pipe(upstream);
+    forwardRequest({ request, response, url, connectTo: target(url.hostname.replace(/^\[(.*)\]$/, "$1")), proxyName });
   });
 
   server.on("connect", (request: IncomingMessage, client: Socket, head: Buffer) => {
     sockets.add(client);
     client.on("close", () => sockets.delete(client));
     client.on("error", () => client.destroy());
-    const { host, port } = splitAuthority(request.url ?? "", 443);
+    const { host, port } = splitAuthority(request.url ?? "", 443) ?? { host: request.url ?? "", port: 443 };
     const decision = judge(host);
     if (!decision.allowed) {
       const body = refusalText(host, decision.reason);
       client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n${refusalHeader}: ${host}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
       return;
     }
-    const upstream = connect(port, target(host), () => {
-      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-      if (head.length > 0) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
-    });
-    sockets.add(upstream);
-    upstream.on("close", () => sockets.delete(upstream));
-    upstream.on("error", (error) => {
-      if (client.writable && upstream.bytesRead === 0) client.end(`HTTP/1.1 502 Bad Gateway\r\ncontent-type: text/plain\r\nconnection: close\r\n\r\ncairn's network proxy could not reach ${host}: ${error.message}\n`);
-      else client.destroy();
-    });
-    client.on("close", () => upstream.destroy());
+    openTunnel({ client, head, host, port, connectTo: target(host), sockets, proxyName });
   });
   server.on("connection", (socket: Socket) => {
     sockets.add(socket);
