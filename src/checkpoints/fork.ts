@@ -8,7 +8,7 @@
  * workspace is untouched); without it, a fork at an earlier message restores
  * those files in the workspace itself (checkpointed first, so nothing is lost).
  */
-import { execFile } from "node:child_process";
+import { userGit } from "../security/user-git.js";
 import { existsSync } from "node:fs";
 import { mkdir, unlink } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
@@ -43,17 +43,15 @@ export interface ForkOutcome {
 }
 
 /** Runs git on the user's repository (never its hooks); rejects with git's own words. */
-function userGit(folder: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile("git", ["-c", "core.hooksPath=/dev/null", "-C", folder, ...args], { encoding: "utf8" }, (error, stdout, stderr) =>
-      error === null ? resolve(stdout.trim()) : reject(new Error(stderr.trim() || error.message)),
-    );
-  });
+async function gitIn(folder: string, args: string[]): Promise<string> {
+  const result = await userGit(folder, args);
+  if (result.exitCode !== 0) throw new Error(result.stderr.trim() || result.stdout.trim());
+  return result.stdout.trim();
 }
 
 /** The git repository's top folder holding `folder`, or an error that says a worktree needs one. */
 async function repositoryRoot(folder: string): Promise<string> {
-  const root = await userGit(folder, ["rev-parse", "--show-toplevel"]).catch(() => "");
+  const root = await gitIn(folder, ["rev-parse", "--show-toplevel"]).catch(() => "");
   if (root === "") throw new Error(`--worktree needs the workspace (${folder}) to be in a git repository; fork without --worktree to share the folder`);
   return root;
 }
@@ -62,7 +60,7 @@ async function repositoryRoot(folder: string): Promise<string> {
 async function addWorktree(root: string, path: string, branch: string): Promise<void> {
   if (existsSync(path)) throw new Error(`${path} already exists; give --worktree another path`);
   await mkdir(dirname(path), { recursive: true });
-  await userGit(root, ["worktree", "add", "-q", "-b", branch, path, "HEAD"]).catch((error: Error) => {
+  await gitIn(root, ["worktree", "add", "-q", "-b", branch, path, "HEAD"]).catch((error: Error) => {
     throw new Error(`git worktree add failed: ${error.message}`);
   });
 }
@@ -72,7 +70,7 @@ async function writeCheckpointFiles(tracker: CheckpointTracker, hash: string, fo
   const call = { gitDir: tracker.gitDir, workTree: folder };
   const listed = await runGit({ ...call, args: ["ls-tree", "-r", "--name-only", "-z", hash] });
   const kept = new Set(listed.stdout.split("\0").filter((path) => path !== ""));
-  const present = await userGit(folder, ["ls-files", "-z"]).catch(() => "");
+  const present = await gitIn(folder, ["ls-files", "-z"]).catch(() => "");
   for (const path of present.split("\0")) if (path !== "" && !kept.has(path)) await unlink(join(folder, path)).catch(() => undefined);
   // A throwaway index: the shadow repository's own is the live workspace's.
   await runGit({ ...call, args: ["checkout", hash, "--", "."], env: { GIT_INDEX_FILE: join(tracker.gitDir, `fork-index-${process.pid}`) } });

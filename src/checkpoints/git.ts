@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
+import { environmentWithoutGit } from "../security/user-git.js";
 
 /** Checkpoints cannot work here (git missing, home folder, ...); the task runs without them. */
 export class CheckpointUnavailableError extends Error {
@@ -34,12 +35,7 @@ export interface GitCall {
  * and an identity is set so commits work on a machine that has none.
  */
 export function shadowGitEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith("GIT_")) env[key] = value;
-  }
-  return {
-    ...env,
+  return environmentWithoutGit({
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_GLOBAL: "/dev/null",
     GIT_AUTHOR_NAME: "cairn",
@@ -49,7 +45,7 @@ export function shadowGitEnvironment(extra: Record<string, string> = {}): NodeJS
     GIT_TERMINAL_PROMPT: "0",
     LC_ALL: "C",
     ...extra,
-  };
+  });
 }
 
 /** Runs git against the shadow repository, always with an explicit git dir and work tree. */

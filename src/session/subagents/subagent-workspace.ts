@@ -8,34 +8,18 @@
  * approval, refused whole when it does not apply (nothing overwritten
  * silently). The repository's own hooks never run for cairn's git commands.
  */
-import { execFile } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { cp, mkdir, rm } from "node:fs/promises";
 import { join, relative } from "node:path";
+import { userGit, type UserGitOutput } from "../../security/user-git.js";
 
 /** The workspace guard's ignore files (src/tools/workspace-guard.ts). */
 const ignoreFileNames = [".cairnignore", ".clineignore"];
 
-interface GitOutput {
-  stdout: string;
-  stderr: string;
-  exitCode: number;
-}
+/** No signing, an identity: cairn's commits work anywhere (hooks are off in every user git call). */
+const gitOptions = ["-c", "commit.gpgsign=false", "-c", "user.name=cairn", "-c", "user.email=cairn@localhost", "-c", "core.autocrlf=false"];
 
-/** Hooks off, no signing, an identity: cairn's commits work anywhere and run nothing of the repository's. */
-const gitOptions = ["-c", "core.hooksPath=/dev/null", "-c", "commit.gpgsign=false", "-c", "user.name=cairn", "-c", "user.email=cairn@localhost", "-c", "core.autocrlf=false"];
-
-function git(cwd: string, args: string[], input?: string): Promise<GitOutput> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith("GIT_")) env[key] = value;
-  return new Promise((resolve) => {
-    const child = execFile("git", [...gitOptions, ...args], { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof (error as { code?: unknown }).code === "number" ? (error as { code: number }).code : 1;
-      resolve({ stdout, stderr, exitCode: code });
-    });
-    if (input !== undefined) child.stdin?.end(input);
-  });
-}
+const git = (cwd: string, args: string[], input?: string): Promise<UserGitOutput> => userGit(cwd, [...gitOptions, ...args], input);
 
 async function gitOk(cwd: string, args: string[], input?: string): Promise<string> {
   const result = await git(cwd, args, input);
