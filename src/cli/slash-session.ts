@@ -158,7 +158,15 @@ export function createSlashSession(controller: InteractiveController): SlashSess
     contextCommand: (command) => controller.contextCommand(command),
     mcpReport: async () => {
       const { loadMcpConfig } = await import("../mcp/config.js");
-      const { servers, warnings } = await loadMcpConfig({ userConfigDir: settings().userConfigDir, workspace: settings().cwd, projectTrusted: settings().trust.trusted, claudeStateFile: settings().claudeStateFile });
+      const { enabledPlugins, pluginPlaces } = await import("../plugins/plugin-contributions.js");
+      const plugins = await enabledPlugins(pluginPlaces(settings()));
+      const { servers, warnings } = await loadMcpConfig({
+        userConfigDir: settings().userConfigDir,
+        workspace: settings().cwd,
+        projectTrusted: settings().trust.trusted,
+        claudeStateFile: settings().claudeStateFile,
+        pluginServers: plugins.mcpServers,
+      });
       if (servers.length === 0) return "No MCP servers configured. Add one with: cairn mcp add <name> <command-or-url> [args...]";
       return ["MCP servers (cairn mcp list connects and shows their tools):", ...servers.map((server) => `  ${server.name}  (${server.source})`), ...warnings.map((warning) => `  warning: ${warning}`)].join("\n");
     },
