@@ -32,6 +32,8 @@ export interface MarketplaceRepository {
   /** Writes a file of the repository (relative path). */
   put(path: string, content: string | object, executable?: boolean): Promise<void>;
   commit(message: string): string;
+  /** The commit checked out. */
+  head(): string;
 }
 
 function git(folder: string, args: string[]): string {
@@ -70,5 +72,5 @@ export async function makeMarketplaceRepository(folder: string): Promise<Marketp
     return git(folder, ["rev-parse", "HEAD"]);
   };
   commit("the shop plugin");
-  return { folder, put, commit };
+  return { folder, put, commit, head: () => git(folder, ["rev-parse", "HEAD"]) };
 }
