@@ -13,7 +13,7 @@ import { pluginsFolder, readPluginState, writePluginState } from "./plugin-state
 import type { MarketplaceRecord } from "./plugin-state.js";
 
 /** Where a plugin of a marketplace comes from. */
-export type PluginSource = { kind: "path"; path: string } | { kind: "git"; url: string; ref?: string; sha?: string };
+export type PluginSource = { kind: "path"; path: string } | { kind: "git"; url: string; ref?: string; sha?: string } | { kind: "unsupported"; why: string };
 
 export interface MarketplaceEntry {
   name: string;
@@ -48,6 +48,8 @@ function entrySource(raw: unknown, folder: string, pluginRoot: string | undefine
     if (raw["source"] === "github" && typeof raw["repo"] === "string") return { kind: "git", url: `https://github.com/${raw["repo"]}.git`, ...pin };
     if ((raw["source"] === "url" || raw["source"] === "git") && typeof raw["url"] === "string") return { kind: "git", url: raw["url"], ...pin };
   }
+  // Claude Code's other kinds (npm, ...): the entry is listed, and installing it says why it cannot be.
+  if (isRecord(raw) && typeof raw["source"] === "string") return { kind: "unsupported", why: `${where}: cairn installs plugins from a path, a GitHub repository or a git URL, not from a "${raw["source"]}" source` };
   throw new MarketplaceError(`${where}: "source" must be a relative path ("./plugins/name"), {"source": "github", "repo": "owner/name"} or {"source": "url", "url": "..."}`);
 }
 

@@ -48,6 +48,7 @@ export async function fetchPlugin(dataDir: string, name: string, marketplaceName
   const marketplace = await readMarketplace(record.path);
   const entry = marketplace.plugins.find((candidate) => candidate.name === name);
   if (entry === undefined) throw new MarketplaceError(`marketplace ${marketplaceName} has no plugin ${name} (it has: ${marketplace.plugins.map((plugin) => plugin.name).join(", ") || "none"})`);
+  if (entry.source.kind === "unsupported") throw new MarketplaceError(entry.source.why);
   const staging = join(pluginsFolder(dataDir), "staging", randomBytes(6).toString("hex"));
   await mkdir(dirname(staging), { recursive: true, mode: 0o700 });
   const discard = (): Promise<void> => rm(staging, { recursive: true, force: true });
