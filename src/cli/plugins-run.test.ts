@@ -160,4 +160,16 @@ describe("cairn plugin", () => {
     expect(state.marketplaces[marketplaceName]).toMatchObject({ kind: "git", source: `file://${repository.folder}` });
     expect(state.plugins["shop@team-tools"]?.pinned.commit).toBe(repository.head());
   });
+
+  it("a marketplace whose plugin names a path, or leaves its folder, is refused before anything is written", async () => {
+    const { addMarketplace } = await import("../plugins/marketplace.js");
+    const folder = join(cli.sandbox.root, "odd-marketplace");
+    const write = (plugins: unknown[]): Promise<void> =>
+      mkdir(join(folder, ".claude-plugin"), { recursive: true }).then(() => writeFile(join(folder, ".claude-plugin", "marketplace.json"), JSON.stringify({ name: "odd", owner: { name: "x" }, plugins })));
+    await write([{ name: "../../escape", source: "./p" }]);
+    await expect(addMarketplace(cli.sandbox.dataDir, folder, cli.sandbox.workspace)).rejects.toThrow(/plugins\[0\] needs a "name"/);
+    await write([{ name: "p", source: "../../elsewhere" }]);
+    await expect(addMarketplace(cli.sandbox.dataDir, folder, cli.sandbox.workspace)).rejects.toThrow(/source \.\.\/\.\.\/elsewhere leaves the marketplace's folder/);
+    expect(existsSync(join(cli.sandbox.dataDir, "plugins"))).toBe(false);
+  });
 });

@@ -30,6 +30,8 @@ export interface Marketplace {
 
 export class MarketplaceError extends Error {}
 
+const namePattern = /^[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*$/;
+
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -64,18 +66,19 @@ export async function readMarketplace(folder: string): Promise<Marketplace> {
   }
   if (!isRecord(raw)) throw new MarketplaceError(`${file} must hold a JSON object`);
   const name = optionalText(raw["name"]);
-  if (name === undefined || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) throw new MarketplaceError(`${file}: "name" is required (letters, digits, ".", "_" and "-")`);
+  if (name === undefined || !namePattern.test(name)) throw new MarketplaceError(`${file}: "name" is required (letters, digits, ".", "_" and "-")`);
   if (!Array.isArray(raw["plugins"])) throw new MarketplaceError(`${file}: "plugins" must be a list`);
   const metadata = isRecord(raw["metadata"]) ? raw["metadata"] : {};
   const pluginRoot = optionalText(metadata["pluginRoot"]);
   const owner = isRecord(raw["owner"]) ? optionalText(raw["owner"]["name"]) : undefined;
   const plugins = (raw["plugins"] as unknown[]).map((entry, index): MarketplaceEntry => {
     const where = `${file}: plugins[${index}]`;
-    if (!isRecord(entry) || optionalText(entry["name"]) === undefined) throw new MarketplaceError(`${where} needs a "name"`);
+    // The name becomes a folder's name in the data folder: no path in it.
+    if (!isRecord(entry) || typeof entry["name"] !== "string" || !namePattern.test(entry["name"])) throw new MarketplaceError(`${where} needs a "name" (letters, digits, ".", "_" and "-")`);
     const version = optionalText(entry["version"]);
     const description = optionalText(entry["description"]);
     return {
-      name: entry["name"] as string,
+      name: entry["name"],
       source: entrySource(entry["source"], folder, pluginRoot, where),
       ...(version === undefined ? {} : { version }),
       ...(description === undefined ? {} : { description }),
