@@ -4,6 +4,7 @@
  * `cairn resume` reach the same task); every update is a projection of the
  * task's UI messages (update-projection.ts).
  */
+import { enabledPlugins, pluginPlaces } from "../plugins/plugin-contributions.js";
 import { isAbsolute } from "node:path";
 import { Readable, Writable } from "node:stream";
 import { PROTOCOL_VERSION, RequestError, agent, ndJsonStream } from "@agentclientprotocol/sdk";
@@ -181,7 +182,9 @@ async function imagesAccepted(options: AcpAgentOptions): Promise<boolean> {
 /** After the response that names the session, so the editor knows which session the commands belong to. */
 function announceCommandsSoon(session: AcpSession, settings: ResolvedSettings): void {
   setImmediate(() => {
-    void availableCommands({ workspace: settings.cwd, userConfigDir: settings.userConfigDir, claudeUserDir: settings.claudeUserDir }).then((commands) => session.announceCommands(commands));
+    void enabledPlugins(pluginPlaces(settings))
+      .then((plugins) => availableCommands({ workspace: settings.cwd, userConfigDir: settings.userConfigDir, claudeUserDir: settings.claudeUserDir, plugins: plugins.commands }))
+      .then((commands) => session.announceCommands(commands));
   });
 }
 

@@ -7,8 +7,9 @@
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
 import { builtinPromptCommands } from "../extensions/builtin-commands.js";
 import { loadCustomCommands } from "../extensions/custom-commands.js";
+import type { CommandFolders } from "../extensions/custom-commands.js";
 
-export async function availableCommands(folders: { workspace: string; userConfigDir: string; claudeUserDir?: string }): Promise<AvailableCommand[]> {
+export async function availableCommands(folders: CommandFolders): Promise<AvailableCommand[]> {
   const custom = await loadCustomCommands(folders).catch(() => []);
   return [...builtinPromptCommands, ...custom].map((command) => ({
     name: command.name,

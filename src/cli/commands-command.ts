@@ -9,16 +9,18 @@ export function registerCommandsCommand(program: Command): void {
     .option("--cwd <dir>", "project folder")
     .option("--json", "print them as JSON")
     .action(async (options: { cwd?: string; json?: boolean }) => {
-      const [{ resolveSettings }, { loadCustomCommands }, { loadSkills }, { builtinPromptCommands }] = await Promise.all([
+      const [{ resolveSettings }, { loadCustomCommands }, { loadSkills }, { builtinPromptCommands }, { enabledPlugins, pluginPlaces }] = await Promise.all([
         import("../config/index.js"),
         import("../extensions/custom-commands.js"),
         import("../extensions/skills.js"),
         import("../extensions/builtin-commands.js"),
+        import("../plugins/plugin-contributions.js"),
       ]);
       const settings = await resolveSettings({ flags: {}, env: environmentWithSecrets(), cwd: options.cwd ?? process.cwd() });
       const folders = { workspace: settings.cwd, userConfigDir: settings.userConfigDir, claudeUserDir: settings.claudeUserDir };
-      const commands = await loadCustomCommands(folders);
-      const skills = await loadSkills(folders);
+      const plugins = await enabledPlugins(pluginPlaces(settings));
+      const commands = await loadCustomCommands({ ...folders, plugins: plugins.commands });
+      const skills = await loadSkills({ ...folders, plugins: plugins.skills });
       if (options.json === true) {
         const listed = commands.map(({ body: _body, ...command }) => command);
         process.stdout.write(

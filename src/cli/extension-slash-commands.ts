@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { builtinPromptCommands } from "../extensions/builtin-commands.js";
 import { loadCustomCommands } from "../extensions/custom-commands.js";
+import type { PluginCommandSource } from "../extensions/custom-commands.js";
 import { TaskRules } from "../prompt/task-rules.js";
 
 export interface ExtensionSlashCommand {
@@ -23,6 +24,8 @@ export async function extensionSlashCommands(options: {
   claudeUserDir: string;
   /** The current task's rules, when a task is open (its toggles and touched files). */
   currentRules: () => TaskRules | undefined;
+  /** Enabled plugins' commands (src/plugins). */
+  plugins?: readonly PluginCommandSource[];
 }): Promise<ExtensionSlashCommand[]> {
   const sendTyped =
     (name: string) =>
@@ -43,10 +46,10 @@ export async function extensionSlashCommands(options: {
       print(await rules.command(args));
     },
   });
-  for (const command of await loadCustomCommands({ workspace: options.workspace, userConfigDir: options.userConfigDir, claudeUserDir: options.claudeUserDir })) {
+  for (const command of await loadCustomCommands({ workspace: options.workspace, userConfigDir: options.userConfigDir, claudeUserDir: options.claudeUserDir, plugins: options.plugins ?? [] })) {
     commands.push({
       name: command.name,
-      description: `${command.description} (${command.kind === "workflow" ? "workflow" : command.scope === "user" ? "your command" : "project command"})`,
+      description: `${command.description} (${command.kind === "workflow" ? "workflow" : command.plugin !== undefined ? `plugin ${command.plugin}` : command.scope === "user" ? "your command" : "project command"})`,
       ...(command.argumentHint === undefined ? {} : { usage: command.argumentHint }),
       run: sendTyped(command.name),
     });

@@ -17,6 +17,7 @@ import { registerPermissionsCommand } from "./permissions-command.js";
 import { registerSandboxCommand } from "./sandbox-command.js";
 import { registerCompactCommand } from "./compact-command.js";
 import { registerHooksCommands } from "./hooks-command.js";
+import { registerPluginCommands } from "./plugin-command.js";
 import { registerCommandsCommand } from "./commands-command.js";
 import { registerAcpCommand } from "./acp-command.js";
 import { registerAttachCommand } from "./attach-command.js";
@@ -50,6 +51,7 @@ const registrations: readonly Registration[] = [
   { names: ["sandbox"], register: registerSandboxCommand },
   { names: ["compact"], register: registerCompactCommand },
   { names: ["hooks"], register: registerHooksCommands },
+  { names: ["plugin"], register: registerPluginCommands },
   { names: ["commands"], register: registerCommandsCommand },
   { names: ["acp"], register: (program) => registerAcpCommand(program, packageVersion) },
   { names: ["attach"], register: registerAttachCommand },

@@ -8,7 +8,7 @@ import type { Command } from "commander";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { defaultDataDir, defaultUserConfigDir } from "../config/paths.js";
-import { defaultClaudeStateFile } from "../config/settings-files.js";
+import { defaultClaudeStateFile, defaultClaudeUserDir } from "../config/settings-files.js";
 import { isTrusted } from "../config/trust.js";
 import type { McpServerConfig } from "../mcp/config.js";
 import type { McpServerEntry } from "../mcp/config-edit.js";
@@ -44,7 +44,9 @@ async function configuredServers(context: McpCommandContext): Promise<{ servers:
   // Loaded only when a command runs, so `cairn --help` and other commands start fast.
   const { loadMcpConfig } = await import("../mcp/config.js");
   const claudeStateFile = context.claudeStateFile?.();
-  const loaded = await guarded(() => loadMcpConfig({ userConfigDir, workspace, projectTrusted, ...(claudeStateFile === undefined ? {} : { claudeStateFile }) }));
+  const { enabledPlugins } = await import("../plugins/plugin-contributions.js");
+  const plugins = await enabledPlugins({ dataDir: context.dataDir(), claudeUserDir: defaultClaudeUserDir(process.env), cwd: workspace, projectTrusted });
+  const loaded = await guarded(() => loadMcpConfig({ userConfigDir, workspace, projectTrusted, ...(claudeStateFile === undefined ? {} : { claudeStateFile }), pluginServers: plugins.mcpServers }));
   return { ...loaded, projectTrusted };
 }
 

@@ -3,6 +3,7 @@
  * more power, then draws the terminal UI around an InteractiveController
  * until the user quits, and returns the exit status of the last task.
  */
+import { enabledPlugins, pluginPlaces } from "../plugins/plugin-contributions.js";
 import { createInterface } from "node:readline/promises";
 import type { CliFlags, ResolvedSettings } from "../config/index.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
@@ -94,7 +95,13 @@ export async function runInteractive(options: {
   // Custom commands, workflows, /newrule and /rules join the menu and /help (#15).
   const { extensionSlashCommands } = await import("./extension-slash-commands.js");
   const { registerSlashCommand, slashCommands } = await import("../ui/tui/slash-commands.js");
-  for (const command of await extensionSlashCommands({ workspace: settings.cwd, userConfigDir: settings.userConfigDir, claudeUserDir: settings.claudeUserDir, currentRules: () => controller.currentSession?.rules })) {
+  for (const command of await extensionSlashCommands({
+    workspace: settings.cwd,
+    userConfigDir: settings.userConfigDir,
+    claudeUserDir: settings.claudeUserDir,
+    currentRules: () => controller.currentSession?.rules,
+    plugins: (await enabledPlugins(pluginPlaces(settings))).commands,
+  })) {
     if (slashCommands.get(command.name) === undefined) registerSlashCommand(command);
   }
   const history = new FileInputHistory({ dataDir: settings.dataDir, workspace: settings.cwd });

@@ -158,9 +158,24 @@ export function createSlashSession(controller: InteractiveController): SlashSess
     contextCommand: (command) => controller.contextCommand(command),
     mcpReport: async () => {
       const { loadMcpConfig } = await import("../mcp/config.js");
-      const { servers, warnings } = await loadMcpConfig({ userConfigDir: settings().userConfigDir, workspace: settings().cwd, projectTrusted: settings().trust.trusted, claudeStateFile: settings().claudeStateFile });
+      const { enabledPlugins, pluginPlaces } = await import("../plugins/plugin-contributions.js");
+      const plugins = await enabledPlugins(pluginPlaces(settings()));
+      const { servers, warnings } = await loadMcpConfig({
+        userConfigDir: settings().userConfigDir,
+        workspace: settings().cwd,
+        projectTrusted: settings().trust.trusted,
+        claudeStateFile: settings().claudeStateFile,
+        pluginServers: plugins.mcpServers,
+      });
       if (servers.length === 0) return "No MCP servers configured. Add one with: cairn mcp add <name> <command-or-url> [args...]";
       return ["MCP servers (cairn mcp list connects and shows their tools):", ...servers.map((server) => `  ${server.name}  (${server.source})`), ...warnings.map((warning) => `  warning: ${warning}`)].join("\n");
+    },
+    plugins: async (args) => {
+      const { pluginListing, switchPlugin } = await import("../plugins/plugin-actions.js");
+      const switched = /^(enable|disable)\s+(\S+)$/.exec(args.trim());
+      if (switched !== null) return switchPlugin(settings().dataDir, switched[2] ?? "", switched[1] === "enable").catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
+      if (args.trim() !== "") return "Usage: /plugins [enable|disable <plugin>] (install one with: cairn plugin install NAME@MARKETPLACE)";
+      return (await pluginListing(settings(), false)).trimEnd();
     },
     processReport: () => processReport(controller.backgroundProcesses),
     killProcess: (id) => killProcess(controller.backgroundProcesses, id),

@@ -5,7 +5,7 @@
  * `/name` works too). Sub-folders give `/folder:name`, as in Claude Code.
  */
 import { readdir, readFile, stat } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { basename, join, relative, sep } from "node:path";
 import { attributeList, attributeText, parseFrontMatter } from "./front-matter.js";
 
 export interface CustomCommand {
@@ -20,6 +20,14 @@ export interface CustomCommand {
   file: string;
   scope: "project" | "user";
   kind: "command" | "workflow";
+  /** The plugin it comes from (its name is then `plugin:name`). */
+  plugin?: string;
+}
+
+/** An enabled plugin's command folders and files (src/plugins). */
+export interface PluginCommandSource {
+  plugin: string;
+  paths: readonly string[];
 }
 
 export interface CommandFolders {
@@ -27,6 +35,8 @@ export interface CommandFolders {
   userConfigDir: string;
   /** Claude Code's user folder (`~/.claude`): its `commands/` are the user's too. */
   claudeUserDir?: string;
+  /** Enabled plugins' commands: `/plugin:name`, and `/name` when no other command has that name. */
+  plugins?: readonly PluginCommandSource[];
 }
 
 async function markdownFiles(folder: string): Promise<string[]> {
@@ -57,28 +67,59 @@ function firstLine(body: string): string {
     .slice(0, 120);
 }
 
-async function readCommands(folder: string, scope: CustomCommand["scope"], kind: CustomCommand["kind"]): Promise<CustomCommand[]> {
+async function readCommand(file: string, name: string, scope: CustomCommand["scope"], kind: CustomCommand["kind"]): Promise<CustomCommand | undefined> {
+  const info = await stat(file).catch(() => undefined);
+  if (!info?.isFile() || info.size > 200_000) return undefined;
+  const { attributes, raw, body } = parseFrontMatter(await readFile(file, "utf8"));
+  const argumentHint = attributeText(raw, "argument-hint", "argumentHint");
+  const model = attributeText(raw, "model");
+  return {
+    name,
+    description: attributeText(raw, "description") ?? firstLine(body),
+    ...(argumentHint === undefined ? {} : { argumentHint }),
+    allowedTools: attributeList(attributes, "allowed-tools"),
+    ...(model === undefined ? {} : { model }),
+    body,
+    file,
+    scope,
+    kind,
+  };
+}
+
+async function readCommands(folder: string, scope: CustomCommand["scope"], kind: CustomCommand["kind"], prefix = ""): Promise<CustomCommand[]> {
   const commands: CustomCommand[] = [];
   for (const file of await markdownFiles(folder)) {
-    const info = await stat(file).catch(() => undefined);
-    if (!info?.isFile() || info.size > 200_000) continue;
-    const { attributes, raw, body } = parseFrontMatter(await readFile(file, "utf8"));
-    const name = relative(folder, file).slice(0, -".md".length).split(sep).join(":");
-    const argumentHint = attributeText(raw, "argument-hint", "argumentHint");
-    const model = attributeText(raw, "model");
-    commands.push({
-      name,
-      description: attributeText(raw, "description") ?? firstLine(body),
-      ...(argumentHint === undefined ? {} : { argumentHint }),
-      allowedTools: attributeList(attributes, "allowed-tools"),
-      ...(model === undefined ? {} : { model }),
-      body,
-      file,
-      scope,
-      kind,
-    });
+    const command = await readCommand(file, prefix + relative(folder, file).slice(0, -".md".length).split(sep).join(":"), scope, kind);
+    if (command !== undefined) commands.push(command);
   }
   return commands;
+}
+
+/** One plugin's commands, each named `plugin:name`. */
+export async function pluginCommands(source: PluginCommandSource): Promise<CustomCommand[]> {
+  const commands: CustomCommand[] = [];
+  for (const path of source.paths) {
+    const found = path.endsWith(".md")
+      ? [await readCommand(path, `${source.plugin}:${basename(path, ".md")}`, "user", "command")].filter((command) => command !== undefined)
+      : await readCommands(path, "user", "command", `${source.plugin}:`);
+    commands.push(...found.map((command) => ({ ...command, plugin: source.plugin })));
+  }
+  return commands;
+}
+
+/** Plugin commands by their full names, and by the short name too when no other command has it. */
+function withPluginCommands(own: Map<string, CustomCommand>, fromPlugins: readonly CustomCommand[]): void {
+  const shortNames = new Map<string, CustomCommand[]>();
+  for (const command of fromPlugins) {
+    if (own.has(command.name)) continue;
+    own.set(command.name, command);
+    const short = command.name.slice((command.plugin ?? "").length + 1);
+    shortNames.set(short, [...(shortNames.get(short) ?? []), command]);
+  }
+  for (const [short, commands] of shortNames) {
+    const only = commands[0];
+    if (commands.length === 1 && only !== undefined && !own.has(short)) own.set(short, { ...only, name: short });
+  }
 }
 
 /** Every custom command; where two share a name, the project's wins over the user's, cairn's over Claude Code's over Cline's. */
@@ -92,6 +133,7 @@ export async function loadCustomCommands(folders: CommandFolders): Promise<Custo
   ];
   const byName = new Map<string, CustomCommand>();
   for (const command of (await Promise.all(sources)).flat()) if (!byName.has(command.name)) byName.set(command.name, command);
+  withPluginCommands(byName, (await Promise.all((folders.plugins ?? []).map(pluginCommands))).flat());
   return [...byName.values()];
 }
 

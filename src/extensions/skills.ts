@@ -21,6 +21,8 @@ export interface SkillFolders {
   userConfigDir: string;
   /** Claude Code's user folder (`~/.claude`). */
   claudeUserDir?: string;
+  /** Enabled plugins' skill folders (src/plugins): each skill is named `plugin:name`, as in Claude Code. */
+  plugins?: ReadonlyArray<{ plugin: string; folders: readonly string[] }>;
 }
 
 const maxListedFiles = 200;
@@ -64,6 +66,9 @@ export async function loadSkills(folders: SkillFolders): Promise<Skill[]> {
     ...(await skillsIn(join(folders.userConfigDir, "skills"), "user")),
     ...(folders.claudeUserDir === undefined ? [] : await skillsIn(join(folders.claudeUserDir, "skills"), "user")),
   ];
+  for (const source of folders.plugins ?? []) {
+    for (const folder of source.folders) all.push(...(await skillsIn(folder, "user")).map((skill) => ({ ...skill, name: `${source.plugin}:${skill.name}` })));
+  }
   const byName = new Map<string, Skill>();
   for (const skill of all) if (!byName.has(skill.name)) byName.set(skill.name, skill);
   return [...byName.values()];

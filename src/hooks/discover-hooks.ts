@@ -27,6 +27,8 @@ export interface DiscoverHooksOptions {
    * `.claude/settings.json` and `.claude/settings.local.json` are read here.
    */
   claudeSettings?: ReadonlyArray<{ file: string; scope: HookScope; hooks: Record<string, unknown> }>;
+  /** Enabled plugins' hooks (src/plugins), `${CLAUDE_PLUGIN_ROOT}` already expanded: trusted at install, so the user's. */
+  plugins?: ReadonlyArray<{ plugin: string; root: string; file: string; hooks: Record<string, unknown> }>;
 }
 
 export interface DiscoveredHooks {
@@ -185,6 +187,10 @@ export async function discoverHooks(options: DiscoverHooksOptions): Promise<Disc
     const claude = join(options.workspace, ".claude");
     configured.push(...(await readClaudeSettings(join(claude, "settings.json"), "project", warnings)));
     configured.push(...(await readClaudeSettings(join(claude, "settings.local.json"), "project", warnings)));
+  }
+  for (const { plugin, root, file, hooks: entries } of options.plugins ?? []) {
+    const fromPlugin = Object.entries(entries).flatMap(([name, value]) => fromSettingValue({ name, value, scope: "user", origin: { kind: "plugin", file, plugin }, warnings }));
+    configured.push(...fromPlugin.map((hook) => ({ ...hook, env: { CLAUDE_PLUGIN_ROOT: root }, visible: [root] })));
   }
   const hooks = await Promise.all(configured.map((hook) => withFingerprint(hook, options.workspace)));
   hooks.push(...(await readHookFolder(join(options.workspace, ".cairn", "hooks"), "project", warnings)));

@@ -22,6 +22,8 @@ export type HookOrigin =
   | { kind: "claude-settings"; file: string }
   /** An executable named after the event in a hooks folder. */
   | { kind: "executable"; file: string }
+  /** An enabled plugin's `hooks/hooks.json` (or plugin.json's inline hooks), trusted when the plugin was installed. */
+  | { kind: "plugin"; file: string; plugin: string }
   /** A function given in code by the program that embeds cairn (the SDK's `hooks` option); `file` says so. */
   | { kind: "callback"; file: string };
 
@@ -49,6 +51,10 @@ export interface HookDefinition {
   fingerprint: string;
   /** The workspace files its command runs (relative paths), named when it is held back. */
   scripts?: readonly string[];
+  /** Variables for this hook's process only (a plugin's `CLAUDE_PLUGIN_ROOT`). */
+  env?: Readonly<Record<string, string>>;
+  /** Folders it may read in the sandbox, even in cairn's data folder (a plugin's own folder). */
+  visible?: readonly string[];
 }
 
 export const defaultHookTimeoutMs = 60_000;

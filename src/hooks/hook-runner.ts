@@ -124,14 +124,15 @@ export class HookRunner {
         }
         // The user's own hooks may keep their scripts where the sandbox hides everything (`~/.claude/hooks/`, cairn's config folder):
         // those files stay readable for them. A project's hook never unhides anything.
-        const visible = hook.scope === "project" || this.options.launchPolicy?.sandbox === undefined ? [] : await commandFiles(hook.command, this.options.cwd);
+        const visible = hook.scope === "project" || this.options.launchPolicy?.sandbox === undefined ? [] : [...(hook.visible ?? []), ...(await commandFiles(hook.command, this.options.cwd))];
+        const env = hook.env === undefined ? this.options.env : { ...this.options.env, ...hook.env };
         const result = await spawn({
           command: hook.command,
           cwd: this.options.cwd,
           input,
           timeoutMs: hook.timeoutMs,
           signal,
-          ...(this.options.env ? { env: this.options.env } : {}),
+          ...(env ? { env } : {}),
           ...(this.options.launchPolicy ? { launchPolicy: this.options.launchPolicy } : {}),
           ...(visible.length === 0 ? {} : { visible }),
         });

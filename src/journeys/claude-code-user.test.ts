@@ -13,8 +13,9 @@ import { everythingEntry, filesystemEntry } from "../mcp/test-support/servers.js
 import { runCli } from "../cli/test-support/cli-harness.js";
 import { startTmux, tmuxAvailable, type TmuxSession } from "../ui/tui/test-support/tmux.js";
 import { cairnBin } from "../cli/test-support/cli-harness.js";
-import { conversationRequests, messagesText, say, systemPrompt, sandboxUsable, serveConversations } from "./test-support/model-turns.js";
+import { conversationRequests, lastToolResult, messagesText, say, systemPrompt, sandboxUsable, serveConversations } from "./test-support/model-turns.js";
 import { makeUserMachine, type UserMachine } from "./test-support/user-machine.js";
+import { auditorInstructions, greetBody, makeMarketplaceRepository, marketplaceName, mcpAnswer, pricingSkillBody } from "../plugins/test-support/plugin-marketplace.js";
 
 const sandboxed = sandboxUsable("the Claude Code user's journey");
 if (!tmuxAvailable()) console.warn("SKIPPED the Claude Code user's journey: tmux is not installed");
@@ -127,6 +128,17 @@ describe.skipIf(!sandboxed || !tmuxAvailable())("A Claude Code user brings their
       },
       { match: testerPrompt, turns: [say.read("src/app.py"), say.complete("All checks pass.")] },
       { match: standupBody, turns: [say.command(`git log --oneline > ${outside}`), say.complete("Standup notes: the shop.")] },
+      {
+        match: "Greet Ann warmly",
+        turns: [
+          say.write("welcome.txt", "Welcome, Ann"),
+          say.mcp("plugin:shop:prices", "price", { item: "tea" }),
+          { text: "<use_skill>\n<skill_name>shop:pricing</skill_name>\n</use_skill>" },
+          say.subagents([{ prompt: "AUDIT: check the prices", agent: "shop:auditor" }]),
+          say.complete("Ann greeted."),
+        ],
+      },
+      { match: "AUDIT:", turns: [say.complete("Prices audited.")] },
     ]);
   });
   afterAll(async () => {
@@ -211,6 +223,39 @@ describe.skipIf(!sandboxed || !tmuxAvailable())("A Claude Code user brings their
     expect(messagesText(requests[1])).toMatch(/No such file or directory|Directory nonexistent|Read-only file system/);
   });
 
+  it("the team's plugin: the project names its marketplace; cairn plugin install shows what it brings and asks; its command, hook, MCP server, skill and agent work in the sandbox", { timeout: 90_000 }, async () => {
+    const repository = await makeMarketplaceRepository(join(machine.home, "team-marketplace"));
+    const projectSettings = workspaceFile(".claude", "settings.json");
+    const settings = JSON.parse(await readFile(projectSettings, "utf8")) as Record<string, unknown>;
+    await machine.put(projectSettings, {
+      ...settings,
+      extraKnownMarketplaces: { [marketplaceName]: { source: { source: "git", url: `file://${repository.folder}` } } },
+      enabledPlugins: { [`shop@${marketplaceName}`]: true },
+    });
+    expect((await cairn(["plugin", "list"])).stdout).toContain(`shop@${marketplaceName}  not installed (enabled in ${projectSettings}): cairn plugin install shop@${marketplaceName}`);
+
+    const install = await runCli(["plugin", "install", `shop@${marketplaceName}`], { env: machine.env, cwd: machine.workspace, stdin: "y\n" });
+    expect(install.status, install.stderr).toBe(0);
+    expect(install.stderr).toContain(`Adding the marketplace ${marketplaceName} from file://${repository.folder} (named in ${projectSettings})`);
+    expect(install.stderr).toContain("PostToolUse [Write|Edit]: sh ${CLAUDE_PLUGIN_ROOT}/scripts/log-write.sh");
+    expect(install.stderr).toContain("plugin:shop:prices:");
+    expect(install.stdout).toContain(`Installed shop@${marketplaceName} (pinned to commit ${repository.head().slice(0, 12)}`);
+
+    const result = await cairn(["run", ...provider(), "--yes", "/shop:greet Ann"]);
+    expect(result.status, result.stderr).toBe(0);
+    const requests = conversationRequests(server, "Greet Ann warmly");
+    expect(messagesText(requests[0])).toContain(greetBody.replace("$ARGUMENTS", "Ann"));
+    expect(systemPrompt(requests[0])).toContain("- shop:pricing: How the shop prices things");
+    expect(systemPrompt(requests[0])).toContain("- shop:auditor: Audits the shop's prices");
+    const pinned = join(join(machine.home, ".cairn"), "plugins", "installed", `shop@${marketplaceName}`);
+    // The plugin's hook ran its own script from the pinned copy, in the sandbox (which hides the rest of the data folder).
+    expect(await readFile(workspaceFile("plugin-hook.log"), "utf8")).toMatch(new RegExp(`^plugin hook v1 ran from ${escape(pinned)}/[0-9a-f]{12}-[0-9a-f]{12}\\n$`));
+    expect(lastToolResult(requests[2])).toContain(`tea ${mcpAnswer} at ${pinned}/`);
+    expect(lastToolResult(requests[3])).toContain(pricingSkillBody);
+    expect(systemPrompt(conversationRequests(server, "AUDIT:")[0])).toContain(auditorInstructions);
+    expect(result.stdout).toContain("Ann greeted.");
+  });
+
   it("cairn config shows each value with its file; cairn mcp list each server with its file", { timeout: 60_000 }, async () => {
     const config = await runCli(["config"], { env: { ...machine.env, ANTHROPIC_API_KEY: apiKey }, cwd: machine.workspace });
     expect(config.status, config.stderr).toBe(0);
@@ -236,6 +281,9 @@ describe.skipIf(!sandboxed || !tmuxAvailable())("A Claude Code user brings their
     expect(servers.stdout).toMatch(listed("everything", workspaceFile(".mcp.json")));
     expect(servers.stdout).toMatch(listed("files", `${join(machine.home, ".claude.json")} (projects["${machine.workspace}"])`));
     expect(servers.stdout).toMatch(listed("everywhere", join(machine.home, ".claude.json")));
+    expect(servers.stdout).toMatch(
+      new RegExp(`^plugin:shop:prices  \\(stdio: [^\\n]*\\)\\n  from: ${escape(join(machine.home, ".cairn"))}/plugins/installed/shop@team-tools/[^\\n]*/\\.mcp\\.json\\n  status: connected`, "m"),
+    );
   });
 });
 

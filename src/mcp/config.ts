@@ -19,6 +19,8 @@ export interface McpServerConfig {
   timeoutMs: number;
   /** The file this server was read from. */
   source: string;
+  /** Folders it may read in the sandbox, even in cairn's data folder (a plugin's own folder). */
+  visible?: readonly string[];
 }
 
 export const defaultToolTimeoutSeconds = 60;
@@ -249,6 +251,8 @@ export async function loadMcpConfig(options: {
   projectTrusted: boolean;
   /** Claude Code's state file (`~/.claude.json`); none: not read. */
   claudeStateFile?: string;
+  /** Enabled plugins' servers (src/plugins), named `plugin:<plugin>:<server>`, trusted at install. */
+  pluginServers?: readonly McpServerConfig[];
 }): Promise<{ servers: McpServerConfig[]; warnings: string[] }> {
   const warnings: string[] = [];
   const byName = new Map<string, McpServerConfig>();
@@ -266,6 +270,7 @@ export async function loadMcpConfig(options: {
   // Loaded only when asked for: it imports this module's parser.
   const claude = options.claudeStateFile === undefined ? undefined : await (await import("./claude-state-servers.js")).readClaudeStateServers({ file: options.claudeStateFile, workspace: options.workspace, warnings });
   add(claude?.user ?? [], "user");
+  add(options.pluginServers ?? [], "user");
   const userFile = userMcpConfigPath(options.userConfigDir);
   const userRaw = await readMcpConfigFile(userFile);
   if (userRaw !== undefined) {

@@ -8,6 +8,7 @@ import type { ResolvedSettings } from "../config/index.js";
 import type { SessionOptions } from "./session.js";
 import { expandBuiltinPromptCommand } from "../extensions/builtin-commands.js";
 import { expandCustomCommand, loadCustomCommands } from "../extensions/custom-commands.js";
+import { enabledPlugins, pluginPlaces } from "../plugins/plugin-contributions.js";
 
 export interface StartCommand {
   task: string;
@@ -19,7 +20,8 @@ export interface StartCommand {
 
 export async function applyStartCommand(settings: ResolvedSettings, task: string): Promise<StartCommand> {
   if (!task.trimStart().startsWith("/")) return { task, settings };
-  const commands = await loadCustomCommands({ workspace: settings.cwd, userConfigDir: settings.userConfigDir, claudeUserDir: settings.claudeUserDir });
+  const plugins = await enabledPlugins(pluginPlaces(settings));
+  const commands = await loadCustomCommands({ workspace: settings.cwd, userConfigDir: settings.userConfigDir, claudeUserDir: settings.claudeUserDir, plugins: plugins.commands });
   const expanded = expandCustomCommand(task, commands);
   if (!expanded) {
     const builtin = expandBuiltinPromptCommand(task);

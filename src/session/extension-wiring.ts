@@ -3,6 +3,7 @@
  * task's rule scope (touched files, toggles), the skills list in the system
  * prompt, and the tools `use_skill` (when there are skills) and `new_rule`.
  */
+import { enabledPlugins, pluginPlaces } from "../plugins/plugin-contributions.js";
 import { join } from "node:path";
 import type { ResolvedSettings } from "../config/index.js";
 import { loadSkills, skillsSection } from "../extensions/skills.js";
@@ -30,7 +31,8 @@ export async function createExtensionWiring(settings: ResolvedSettings, model: {
   const globalRulesDir = join(settings.userConfigDir, "rules");
   const { claudeUserDir } = settings;
   const rules = new TaskRules({ workspace: settings.cwd, globalRulesDir, claudeUserDir, taskId });
-  const skills = await loadSkills({ workspace: settings.cwd, userConfigDir: settings.userConfigDir, claudeUserDir });
+  const plugins = await enabledPlugins(pluginPlaces(settings));
+  const skills = await loadSkills({ workspace: settings.cwd, userConfigDir: settings.userConfigDir, claudeUserDir, plugins: plugins.skills });
   const browser = new BrowserSession();
   // Pages beyond loopback only where commands may reach the network too: no sandbox, or `--sandbox-network`.
   const allowNetwork = settings.sandbox === "off" || settings.sandboxNetwork;

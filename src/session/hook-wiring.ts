@@ -13,6 +13,7 @@ import type { TaskHooks } from "../task/contracts/seams.js";
 import type { ToolExecutor } from "../task/contracts/tool-executor.js";
 import { describeHookReport } from "../hooks/describe-hook.js";
 import { discoverHooks } from "../hooks/discover-hooks.js";
+import { enabledPlugins, pluginPlaces } from "../plugins/plugin-contributions.js";
 import type { DiscoveredHooks } from "../hooks/discover-hooks.js";
 import type { HookDefinition } from "../hooks/hook-definition.js";
 import { hookLabel } from "../hooks/hook-definition.js";
@@ -37,8 +38,10 @@ export interface HookWiring {
 }
 
 /** The hooks configured for `settings`, before trust is applied (for `cairn hooks list`). */
-export function discoverSettingsHooks(settings: ResolvedSettings): Promise<DiscoveredHooks> {
+export async function discoverSettingsHooks(settings: ResolvedSettings): Promise<DiscoveredHooks> {
+  const plugins = await enabledPlugins(pluginPlaces(settings));
   return discoverHooks({
+    plugins: plugins.hooks,
     workspace: settings.cwd,
     userConfigDir: settings.userConfigDir,
     settings: settings.hooks,

@@ -1,5 +1,6 @@
 import type { ResolvedSettings } from "../config/index.js";
 import { loadMcpConfig } from "../mcp/config.js";
+import { enabledPlugins, pluginPlaces } from "../plugins/plugin-contributions.js";
 import type { McpServerConfig } from "../mcp/config.js";
 import type { McpPort } from "../tools/mcp-port.js";
 import type { McpNotificationMeta } from "../task/contracts/message-meta.js";
@@ -28,7 +29,15 @@ export async function startMcp(options: {
   extraServers?: McpServerConfig[];
 }): Promise<McpWiring> {
   const { settings, notice } = options;
-  const loaded = await loadMcpConfig({ userConfigDir: settings.userConfigDir, workspace: settings.cwd, projectTrusted: settings.trust.trusted, claudeStateFile: settings.claudeStateFile });
+  const plugins = await enabledPlugins(pluginPlaces(settings));
+  const loaded = await loadMcpConfig({
+    userConfigDir: settings.userConfigDir,
+    workspace: settings.cwd,
+    projectTrusted: settings.trust.trusted,
+    claudeStateFile: settings.claudeStateFile,
+    pluginServers: plugins.mcpServers,
+  });
+  for (const text of plugins.notices) notice(text);
   const extra = options.extraServers ?? [];
   const config = { warnings: loaded.warnings, servers: [...loaded.servers.filter((server) => !extra.some((given) => given.name === server.name)), ...extra] };
   for (const warning of config.warnings) notice(warning);

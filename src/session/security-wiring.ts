@@ -178,7 +178,14 @@ export function createSessionSecurity(options: {
         : servers.map((server) => {
             if (server.transport.type !== "stdio") return server;
             const cwd = server.transport.cwd ?? settings.cwd;
-            const launch = launchProcess({ policy: launchPolicy, program: server.transport.command, args: server.transport.args, cwd, longLived: true });
+            const launch = launchProcess({
+              policy: launchPolicy,
+              program: server.transport.command,
+              args: server.transport.args,
+              cwd,
+              longLived: true,
+              ...(server.visible === undefined ? {} : { visible: server.visible }),
+            });
             releases.push(() => void launch.release());
             return { ...server, transport: { ...server.transport, command: launch.file, args: launch.args } };
           }),

@@ -6,7 +6,7 @@
  * (Claude Code's format, read unchanged).
  */
 import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 
 export interface AgentType {
   name: string;
@@ -61,7 +61,7 @@ const mutatingToolNames = new Set(["write_to_file", "replace_in_file", "execute_
 export class AgentFileError extends Error {}
 
 /** Front matter of `key: value` lines between two `---` lines; lists as `[a, b]`, `a, b` or `- a` lines. */
-export function parseAgentFile(text: string, source: string): AgentType {
+export function parseAgentFile(text: string, source: string, fallbackName?: string): AgentType {
   const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
   if (!match) throw new AgentFileError(`${source}: an agent file starts with front matter between two "---" lines (name, description, tools, model)`);
   const fields = new Map<string, string | string[]>();
@@ -85,7 +85,7 @@ export function parseAgentFile(text: string, source: string): AgentType {
     const value = fields.get(key);
     return typeof value === "string" && value !== "" ? value : undefined;
   };
-  const name = text1("name");
+  const name = text1("name") ?? fallbackName;
   const description = text1("description");
   if (name === undefined || !/^[A-Za-z0-9][\w-]*$/.test(name)) throw new AgentFileError(`${source}: "name" is required (letters, digits, "-" and "_")`);
   if (description === undefined) throw new AgentFileError(`${source}: "description" is required`);
@@ -127,7 +127,13 @@ function mapTools(names: string[]): string[] {
  * `.cairn/agents/` (later ones win by name).
  * A damaged file is skipped with a warning, never fatal.
  */
-export async function loadAgentTypes(options: { workspace: string; userConfigDir: string; claudeUserDir?: string }): Promise<{ types: AgentType[]; warnings: string[] }> {
+export async function loadAgentTypes(options: {
+  workspace: string;
+  userConfigDir: string;
+  claudeUserDir?: string;
+  /** Enabled plugins' agent folders and files (src/plugins): each agent is named `plugin:name`, as in Claude Code. */
+  plugins?: ReadonlyArray<{ plugin: string; paths: readonly string[] }>;
+}): Promise<{ types: AgentType[]; warnings: string[] }> {
   const byName = new Map<string, AgentType>(builtinAgentTypes.map((type) => [type.name, type]));
   const warnings: string[] = [];
   const folders = [
@@ -136,23 +142,25 @@ export async function loadAgentTypes(options: { workspace: string; userConfigDir
     join(options.workspace, ".claude", "agents"),
     join(options.workspace, ".cairn", "agents"),
   ];
-  for (const folder of folders) {
-    let names: string[];
+  const add = async (path: string, plugin?: string): Promise<void> => {
     try {
-      names = (await readdir(folder)).filter((name) => name.endsWith(".md")).sort();
-    } catch {
-      continue;
+      const type = parseAgentFile(await readFile(path, "utf8"), path, plugin === undefined ? undefined : basename(path, ".md"));
+      const name = plugin === undefined ? type.name : `${plugin}:${type.name}`;
+      if (plugin === undefined || !byName.has(name)) byName.set(name, { ...type, name });
+    } catch (error) {
+      warnings.push(`agent type skipped: ${error instanceof Error ? error.message : String(error)}`);
     }
-    for (const name of names) {
-      const path = join(folder, name);
-      try {
-        const type = parseAgentFile(await readFile(path, "utf8"), path);
-        byName.set(type.name, type);
-      } catch (error) {
-        warnings.push(`agent type skipped: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-  }
+  };
+  const agentFiles = async (folder: string): Promise<string[]> => {
+    if (folder.endsWith(".md")) return [folder];
+    const names = await readdir(folder).catch(() => [] as string[]);
+    return names
+      .filter((name) => name.endsWith(".md"))
+      .sort()
+      .map((name) => join(folder, name));
+  };
+  for (const folder of folders) for (const path of await agentFiles(folder)) await add(path);
+  for (const source of options.plugins ?? []) for (const folder of source.paths) for (const path of await agentFiles(folder)) await add(path, source.plugin);
   return { types: [...byName.values()], warnings };
 }
 

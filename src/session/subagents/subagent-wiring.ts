@@ -1,4 +1,5 @@
 /** Subagents in a session (issue #17): the agent types in force and the child-task factory. */
+import { enabledPlugins, pluginPlaces } from "../../plugins/plugin-contributions.js";
 import type { ResolvedSettings } from "../../config/index.js";
 import type { Provider } from "../../llm/types.js";
 import { TaskStore } from "../../store/task-store.js";
@@ -24,7 +25,8 @@ export async function createSubagents(options: {
   checkpoints?: boolean;
 }): Promise<{ factory: SubagentFactory; promptSections: () => string[] }> {
   const { settings, current } = options;
-  const { types, warnings } = await loadAgentTypes({ workspace: settings.cwd, userConfigDir: settings.userConfigDir, claudeUserDir: settings.claudeUserDir });
+  const plugins = await enabledPlugins(pluginPlaces(settings));
+  const { types, warnings } = await loadAgentTypes({ workspace: settings.cwd, userConfigDir: settings.userConfigDir, claudeUserDir: settings.claudeUserDir, plugins: plugins.agents });
   for (const warning of warnings) options.notice(warning);
   const factory = new SubagentFactory({
     settings,

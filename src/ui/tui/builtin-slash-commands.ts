@@ -127,6 +127,12 @@ export function builtinSlashCommands(registry: SlashCommandRegistry): SlashComma
     },
     { name: "mcp", description: "The MCP servers configured for this folder", run: async ({ session, print }) => print(await session.mcpReport()) },
     {
+      name: "plugins",
+      usage: "[enable|disable <plugin>]",
+      description: "The installed plugins (cairn plugin install adds one), or switch one on or off",
+      run: async ({ args, session, print }) => print(session.plugins === undefined ? "/plugins is not available here." : await session.plugins(args)),
+    },
+    {
       name: "init",
       description: "Ask the model to write an AGENTS.md for this project",
       run: ({ send }) => send(initPrompt),

@@ -48,6 +48,8 @@ export interface SlashSession {
   resume(taskId: string | undefined): Promise<string>;
   /** The MCP servers and their state. */
   mcpReport(): Promise<string>;
+  /** `/plugins [enable|disable NAME]`: the installed plugins, or one switched on or off from the next task. */
+  plugins?(args: string): Promise<string>;
   /** `/compact` condenses the conversation now (or before the next request while a step runs); `/uncompact` undoes the last one. */
   contextCommand(command: "compact" | "uncompact"): void;
   /** `/ps`: the background processes (#31), as lines to show. */
