@@ -1,13 +1,14 @@
-/** The few git operations plugins need, run as the user runs git (not a task's command: no sandbox). */
+/** The few git operations plugins need, run as the user runs git (not a task's command: no sandbox), never steered by an inherited GIT_* variable. */
 import { execFile } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
+import { environmentWithoutGit } from "../security/user-git.js";
 
 export class PluginGitError extends Error {}
 
 export function git(args: readonly string[], cwd?: string): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    execFile("git", [...args], { cwd, env: { ...process.env, GIT_TERMINAL_PROMPT: "0" }, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile("git", [...args], { cwd, env: environmentWithoutGit({ GIT_TERMINAL_PROMPT: "0" }), maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error) reject(new PluginGitError(`git ${args[0] ?? ""} failed: ${(stderr || error.message).trim()}`));
       else resolvePromise(stdout.trim());
     });
