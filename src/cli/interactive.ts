@@ -13,7 +13,7 @@ import type { ImageContent } from "../llm/types.js";
 import type { TuiHost } from "../ui/tui/tui-host.js";
 import { createSession } from "../session/session.js";
 import type { Session } from "../session/session.js";
-import type { UndoPoint } from "./undo-command.js";
+import type { UndoPoint } from "../checkpoints/undo.js";
 import { StatusLineCommand } from "./status-line.js";
 import { taskSpending } from "../session/task-spending.js";
 import { endOfTaskSummary } from "./end-of-task-summary.js";
@@ -36,7 +36,7 @@ export class InteractiveController implements TuiController {
   readonly knownTaskIds: string[] = [];
   /** Calls the user back (src/ui/tui/notifications.ts); set by the terminal UI. */
   attention: TuiController["attention"];
-  /** What each `/undo` took back, so the next one goes further back (src/cli/undo-command.ts). */
+  /** What each `/undo` took back, so the next one goes further back (src/checkpoints/undo.ts). */
   readonly undoPoints: UndoPoint[] = [];
   private notices = 0;
   private lastResult: TaskResult | undefined;

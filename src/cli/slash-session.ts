@@ -3,7 +3,7 @@ import { isKnownModel, modelsForProvider } from "../llm/models.js";
 import type { TaskSummary } from "../store/types.js";
 import type { SlashSession } from "../ui/tui/slash-commands.js";
 import type { InteractiveController } from "./interactive.js";
-import { workspaceChangeNote } from "./undo-command.js";
+import { workspaceChangeNote } from "../checkpoints/undo.js";
 import { forkFromTui, rewindFromTui } from "./slash-rewind-fork.js";
 import { subagentsPart, taskSpending } from "../session/task-spending.js";
 import { killProcess, processReport } from "./interactive-processes.js";
@@ -103,7 +103,11 @@ export function createSlashSession(controller: InteractiveController): SlashSess
     undo: async () => {
       const taskId = controller.taskId;
       if (taskId === undefined) return "There is no task to undo yet.";
-      const [{ CheckpointTracker }, { restoreCheckpoint }, { describeUndo, undoLastStep }] = await Promise.all([import("../checkpoints/tracker.js"), import("../checkpoints/restore.js"), import("./undo-command.js")]);
+      const [{ CheckpointTracker }, { restoreCheckpoint }, { describeUndo, undoLastStep }] = await Promise.all([
+        import("../checkpoints/tracker.js"),
+        import("../checkpoints/restore.js"),
+        import("../checkpoints/undo.js"),
+      ]);
       const undone = await controller.between(async () => {
         try {
           const tracker = new CheckpointTracker({ workspace: settings().cwd, dataDir: settings().dataDir });

@@ -1,13 +1,13 @@
 /**
- * `/undo` in the terminal UI: takes back the last step's changes to the
+ * `/undo` (the terminal UI, an attached terminal, the server's API): takes back the last step's changes to the
  * workspace. The task's checkpoints are taken after each step that changed
  * files, so the newest one holds the files as they are now: undo goes back to
  * the newest checkpoint whose files differ from the workspace (a step that was
  * stopped before its checkpoint is taken back to the one before it). A second
  * /undo goes one step further back, until the files are as the task found them.
  */
-import type { Checkpoint, CheckpointTracker } from "../checkpoints/tracker.js";
-import type { RestoreOutcome } from "../checkpoints/restore.js";
+import type { Checkpoint, CheckpointTracker } from "./tracker.js";
+import type { RestoreOutcome } from "./restore.js";
 
 /** What one /undo did, so later ones know which steps were taken back. */
 export interface UndoPoint {

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CheckpointTracker } from "../checkpoints/tracker.js";
-import { readText, useCheckpointFolders, writeFiles } from "../checkpoints/test-support/workspace.js";
-import { undoLastStep } from "./undo-command.js";
-import type { UndoPoint } from "./undo-command.js";
+import { CheckpointTracker } from "./tracker.js";
+import { readText, useCheckpointFolders, writeFiles } from "./test-support/workspace.js";
+import { undoLastStep } from "./undo.js";
+import type { UndoPoint } from "./undo.js";
 
 const folders = useCheckpointFolders();
 
