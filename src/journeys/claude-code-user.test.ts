@@ -275,7 +275,7 @@ describe.skipIf(!sandboxed || !tmuxAvailable())("A Claude Code user brings their
     expect(out).toMatch(new RegExp(`UserPromptSubmit\\s+~/\\.claude/hooks/team-context\\.sh\\s+${escape(user)}`));
     expect(out).toContain("folder trust:   trusted");
 
-    const servers = await cairn(["mcp", "list"]);
+    const servers = await cairn(["mcp", "list", "--timeout", "30"]);
     expect(servers.status, servers.stderr).toBe(0);
     const listed = (name: string, from: string): RegExp => new RegExp(`^${name}  \\(stdio: [^\\n]*\\)\\n  from: ${escape(from)}\\n  status: connected`, "m");
     expect(servers.stdout).toMatch(listed("everything", workspaceFile(".mcp.json")));
