@@ -70,6 +70,11 @@ describe("cairn serve: tasks over HTTP that many clients follow and steer", () =
     expect(aliceEvents.ids()).toEqual(bobEvents.ids());
     aliceEvents.close();
     bobEvents.close();
+    // The numbers of `cairn usage` (#36): the task's three requests and three tool calls, its tokens and cost.
+    const [row] = await new TaskStore({ dataDir: cli.sandbox.dataDir }).list();
+    const usage = await bob.call("GET", "/api/usage?since=1d&by=day");
+    expect(usage.body["total"]).toMatchObject({ tasks: 1, requests: 3, toolCalls: 3, tokensIn: row?.tokensIn, cost: row?.cost });
+    expect((await bob.call("GET", "/api/usage?by=week")).status).toBe(400);
   }, 60_000);
 
   it("a client that reconnects with the last number it saw gets exactly the entries it missed; all of them are the task's log", async () => {

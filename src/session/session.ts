@@ -134,7 +134,7 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
   let resumedActiveMs: number | undefined;
   let uncompact: UncompactState | undefined;
   if (options.start.kind === "new") {
-    const writer = await store.create({ task: options.start.task, workspace: settings.cwd, ...(options.start.taskId ? { taskId: options.start.taskId } : {}) });
+    const writer = await store.create({ task: options.start.task, workspace: settings.cwd, model: provider.model.id, ...(options.start.taskId ? { taskId: options.start.taskId } : {}) });
     log = writer;
     taskId = writer.taskId;
   } else {
