@@ -22,6 +22,7 @@ import { startMcp } from "./mcp-wiring.js";
 import { budgetSoFar, createSessionSecurity, summaryProvider } from "./security-wiring.js";
 import { createSubagents } from "./subagents/subagent-wiring.js";
 import { addUsage } from "../security/budget.js";
+import type { SpendLedger } from "../security/spend-cap.js";
 import { startBubblewrapProbe } from "../security/sandbox.js";
 import { createSessionProviders } from "./session-providers.js";
 import type { SessionSecurity } from "./security-wiring.js";
@@ -78,6 +79,8 @@ export interface SessionOptions {
   onNotice?: (text: string) => void;
   /** The fleet's shared rate limits and budgets wrap the provider (src/fleet). */
   wrapProvider?: (provider: Provider) => Provider;
+  /** Where spend caps across tasks add up (#36): the fleet's Redis; default: the data folder's ledger. */
+  spendLedger?: SpendLedger;
   /** The fleet mirrors the task's log to Redis as it is written (src/fleet). */
   wrapLog?: (log: TaskLog, taskId: string) => TaskLog;
   /** Messages typed while the task works (the TUI's queue), drained at each tool boundary. */
@@ -172,6 +175,8 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
       ...(usedSoFar ? { resumedMessages: usedSoFar } : {}),
       ...(resumedBudget ? { resumedBudget } : {}),
       ...(options.baseEnvironment ? { baseEnvironment: options.baseEnvironment } : {}),
+      ...(options.spendLedger ? { spendLedger: options.spendLedger } : {}),
+      taskId,
     });
     return await buildSession({
       options,
@@ -334,6 +339,7 @@ async function buildSession(parts: {
     log: security.wrapLog(options.wrapLog ? options.wrapLog(log, taskId) : log),
     mcp: mcp.gate,
     ...(budget ? { budget } : {}),
+    ...(security.spendCap ? { spendCap: security.spendCap } : {}),
     mcpWaitMs: settings.mcpWaitMs,
     checkpoints,
     hooks: hooks.taskHooks,

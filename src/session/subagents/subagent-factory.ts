@@ -271,6 +271,7 @@ export class SubagentFactory implements ChildTaskFactory {
       retrySchedule: settings.retry,
       log: security.wrapLog(writer),
       ...(childBudget ? { budget: childBudget } : {}),
+      ...(security.spendCap ? { spendCap: security.spendCap } : {}),
       mcpWaitMs: settings.mcpWaitMs,
       ...(mcp ? { mcp: mcp.gate } : {}),
       createNativeToolCalls: () => new NativeToolCallAssembler(),
