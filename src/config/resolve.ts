@@ -17,6 +17,7 @@ import { sandboxDefault, type BubblewrapProbe } from "./sandbox-default.js";
 import { defaultClaudeStateFile, defaultClaudeUserDir, defaultManagedSettingsPath, loadSettingsFiles, settingsFilePlaces, type SettingsFile } from "./settings-files.js";
 import { gateProjectFile } from "./project-gate.js";
 import { resolveBudget, resolveModels, resolveSpendCap } from "./narrowing.js";
+import type { TelemetrySetting } from "../telemetry/telemetry-config.js";
 import { selectApiKey, selectProfile } from "./profile-and-key.js";
 import { checkBubblewrap, startBubblewrapProbe } from "../security/sandbox.js";
 import type { HookSetting, LspServerSetting, AutoApproveSettings, CliFlags, NotificationChannel, OnAskPolicy, ProviderName, ResolvedSettings, SettingSource, StatusLineSetting, ToolProtocol } from "./types.js";
@@ -279,6 +280,7 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     allowEnv,
     budget,
     spendCap,
+    ...(optional<TelemetrySetting>("telemetry") === undefined ? {} : { telemetry: optional<TelemetrySetting>("telemetry")! }),
     cwd,
     provider,
     model: value<string>("model"),

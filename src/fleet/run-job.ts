@@ -155,6 +155,7 @@ export async function runJob(options: RunJobOptions): Promise<RunJobOutcome> {
       ...(data.options.scenario ? { scenario: { ...data.options.scenario, turns: data.options.scenario.turns.slice(previousTaskId !== undefined ? previous.turns : 0) } } : {}),
       start: previousTaskId !== undefined ? { kind: "resume", taskId: previousTaskId } : { kind: "new", task: data.task },
       wrapProvider: (provider) => limitedProvider({ provider, limits, budgets: narrowed.budgets, spending }),
+      ...(data.traceparent ? { traceparent: data.traceparent } : {}),
       // The workers' spend caps (#36) add up in Redis: one day's and one month's spending for the whole queue.
       ...(fleet && hasSpendCap(settings.spendCap) ? { spendLedger: new RedisSpendLedger(fleet.redis, fleet.keys, fleet.queueName ?? "") } : {}),
       wrapLog: (log) => {
