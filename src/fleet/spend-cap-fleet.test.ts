@@ -2,13 +2,15 @@
  * Spend caps across tasks (#36) on a fleet: two workers of one queue add what
  * their tasks spend to the same Redis keys, so a job started after the others
  * spent the fleet's daily cap stops before its first request, whichever worker
- * runs it, with the message that names the cap and its reset.
+ * runs it, with the message that names the cap and its reset. The workers also
+ * export traces: a job's task continues the trace of whoever added it.
  */
 import { describe, expect, it } from "vitest";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import { hasRedisServer } from "./test-support/redis-server.js";
 import { useFleetSandbox } from "./test-support/fleet-harness.js";
 import { connectRedis } from "./redis-connection.js";
+import { startOtlpReceiver } from "../telemetry/test-support/otlp-receiver.js";
 
 if (!hasRedisServer) console.warn('SKIPPED the fleet spend cap test: redis-server (Debian package "redis-server") is not installed');
 
@@ -28,10 +30,12 @@ function writeThenComplete(name: string): Scenario {
 describe.skipIf(!hasRedisServer)("a fleet's spend cap", () => {
   it("two workers share one daily cap in Redis: a job on the second worker stops once the first worker's job and its own spent it", async () => {
     // A job costs 2 × $0.007 on the workers' default model: one is under the cap, one and a half are over it.
-    const fleet = await fleetSandbox({ config: { spendCap: { daily: 0.02 } } });
+    const collector = await startOtlpReceiver();
+    const fleet = await fleetSandbox({ config: { spendCap: { daily: 0.02 }, telemetry: { endpoint: collector.url, protocol: "http/json" } } });
     const first = await fleet.serve(writeThenComplete("a.txt"));
     const one = await fleet.startWorker("one");
-    await fleet.cli(["queue", "add", "--repo", fleet.repo, "--base-url", first.url, "job one"]);
+    const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    await fleet.cli(["queue", "add", "--repo", fleet.repo, "--base-url", first.url, "job one"], { TRACEPARENT: traceparent });
     const [done] = await fleet.waitFor("the first job", async () => {
       const reports = await fleet.results();
       return reports.some((report) => report.status === "completed") ? reports : undefined;
@@ -46,6 +50,16 @@ describe.skipIf(!hasRedisServer)("a fleet's spend cap", () => {
     } finally {
       redis.disconnect();
     }
+    // The job's task is a trace under the span of whoever added the job, its requests and tools under it.
+    const task = collector.spans.find((span) => span.name === "cairn.task" && span.traceId === "4bf92f3577b34da6a3ce929d0e0e4736");
+    expect(task).toMatchObject({ parentSpanId: "00f067aa0ba902b7", attributes: { "cairn.task.status": "completed" } });
+    expect(
+      collector.spans
+        .filter((span) => span.parentSpanId === task?.spanId)
+        .map((span) => span.name.replace(/^chat .*/, "chat"))
+        .sort(),
+    ).toEqual(["chat", "chat", "tool attempt_completion", "tool write_to_file"]);
+    await collector.close();
     one.child.kill("SIGKILL");
     await one.exit;
 
