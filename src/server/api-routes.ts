@@ -48,10 +48,12 @@ export const apiRoutes: Route[] = [
   {
     method: "POST",
     pattern: /^\/api\/tasks$/,
-    handle: async ({ registry, body }) => {
+    handle: async ({ registry, body, request }) => {
       const input = await body();
       const prompt = requiredText(input, "prompt");
-      const taskId = await registry.start(prompt, taskOptionsOf(input));
+      // The caller's W3C trace context: the task's trace continues it when telemetry is on (#36).
+      const traceparent = request.headers["traceparent"];
+      const taskId = await registry.start(prompt, { ...taskOptionsOf(input), ...(typeof traceparent === "string" ? { traceparent } : {}) });
       return { status: 201, body: { taskId } };
     },
   },
