@@ -45,10 +45,6 @@ describe("spend caps across tasks", () => {
     const total = charges.reduce((sum, charge) => sum + charge.cost, 0);
     expect(total).toBeGreaterThanOrEqual(0.04);
     expect(total).toBeLessThan(0.04 + 2 * 0.0071);
-
-    // A new task the same day stops before its first request.
-    const third = await cli.run(["run", ...anthropicArgs(servers[0]!), "--yes", "one more"]);
-    expect(third.status).toBe(3);
-    expect(third.stderr).toContain("the daily spend cap");
+    // A new task the same day stops before its first request: the journey src/journeys/team-lead-costs.test.ts.
   }, 60_000);
 });
