@@ -22,6 +22,7 @@ import { registerCommandsCommand } from "./commands-command.js";
 import { registerAcpCommand } from "./acp-command.js";
 import { registerAttachCommand } from "./attach-command.js";
 import { registerServeCommand } from "./serve-command.js";
+import { registerUsageCommand } from "./usage-command.js";
 import { commandNames, mistypedCommandMessage, unknownHelpTopicMessage } from "./command-typos.js";
 import { debugRequested, readableStack } from "./readable-stack.js";
 
@@ -56,6 +57,7 @@ const registrations: readonly Registration[] = [
   { names: ["acp"], register: (program) => registerAcpCommand(program, packageVersion) },
   { names: ["attach"], register: registerAttachCommand },
   { names: ["serve"], register: registerServeCommand },
+  { names: ["usage"], register: (program) => registerUsageCommand(program, defaultMcpCommandContext()) },
 ];
 
 /**

@@ -99,6 +99,17 @@ export const configFileSchema = z.strictObject({
   /** Variables set for commands (a project's once trusted; secret-looking names only with allowEnv). */
   env: environmentSchema.optional(),
   context: contextSchema.optional(),
+  /** OpenTelemetry (#36, docs/telemetry.md): off unless an endpoint is named here or in OTEL_EXPORTER_OTLP_ENDPOINT. */
+  telemetry: z
+    .strictObject({
+      endpoint: z.url().optional(),
+      protocol: z.enum(["http/json", "http/protobuf"]).optional(),
+      headers: z.record(z.string(), z.string()).optional(),
+      serviceName: z.string().min(1).optional(),
+      resourceAttributes: z.record(z.string(), z.string()).optional(),
+      includeContent: z.boolean().optional(),
+    })
+    .optional(),
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;

@@ -67,6 +67,8 @@ export function configFileLayer(layer: Layer, config: ConfigFile, file: string):
   set(layer, "allowOutsideReads", config.allowOutsideReads);
   set(layer, "allowEnv", config.allowEnv);
   for (const [key, limit] of Object.entries(config.budget ?? {})) set(layer, `budget.${key}`, limit);
+  for (const [key, limit] of Object.entries(config.spendCap ?? {})) set(layer, `spendCap.${key}`, limit);
+  set(layer, "telemetry", config.telemetry);
   return layer;
 }
 

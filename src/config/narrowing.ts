@@ -10,9 +10,10 @@ import type { Layer } from "./layers.js";
 import type { SettingsFile } from "./settings-files.js";
 import type { ModelOverride, SettingSource } from "./types.js";
 import { modelInfo } from "../llm/models.js";
-import type { BudgetLimits } from "../security/settings-schema.js";
+import type { BudgetLimits, SpendCapLimits } from "../security/settings-schema.js";
 
 const budgetKeys = ["maxRequests", "maxTokens", "maxCost", "maxTime", "maxToolCalls"] as const;
+const spendCapKeys = ["daily", "monthly"] as const;
 const priceFields = ["inputPrice", "outputPrice", "cacheReadPrice", "cacheWritePrice"] as const;
 
 interface Bookkeeping {
@@ -23,12 +24,21 @@ interface Bookkeeping {
 
 /** The lowest limit any file sets, unless a flag sets one; a project's higher limit is reported as ignored. */
 export function resolveBudget(options: Bookkeeping & { flags: Layer; files: readonly Layer[] }): BudgetLimits {
-  const budget: BudgetLimits = {};
-  for (const key of budgetKeys) {
-    const name = `budget.${key}`;
+  return resolveLowest("budget", budgetKeys, options);
+}
+
+/** The spend caps across tasks (#36), in US dollars: as budgets, a project may only lower them. */
+export function resolveSpendCap(options: Bookkeeping & { flags: Layer; files: readonly Layer[] }): SpendCapLimits {
+  return resolveLowest("spendCap", spendCapKeys, options);
+}
+
+function resolveLowest<K extends string>(prefix: string, keys: readonly K[], options: Bookkeeping & { flags: Layer; files: readonly Layer[] }): Partial<Record<K, number>> {
+  const limits: Partial<Record<K, number>> = {};
+  for (const key of keys) {
+    const name = `${prefix}.${key}`;
     const flag = options.flags.values.get(name);
     if (typeof flag === "number") {
-      budget[key] = flag;
+      limits[key] = flag;
       options.sources[name] = "flag";
       options.sourceDetails[name] = options.flags.detail(name);
       continue;
@@ -37,7 +47,7 @@ export function resolveBudget(options: Bookkeeping & { flags: Layer; files: read
     const lowest = set.reduce<Layer | undefined>((best, layer) => (best === undefined || (layer.values.get(name) as number) < (best.values.get(name) as number) ? layer : best), undefined);
     if (lowest === undefined) continue;
     const limit = lowest.values.get(name) as number;
-    budget[key] = limit;
+    limits[key] = limit;
     options.sources[name] = lowest.source;
     options.sourceDetails[name] = lowest.detail(name);
     for (const layer of set) {
@@ -46,7 +56,7 @@ export function resolveBudget(options: Bookkeeping & { flags: Layer; files: read
       }
     }
   }
-  return budget;
+  return limits;
 }
 
 /** The catalogue's price (cache prices default to the input price, as costs are counted). */

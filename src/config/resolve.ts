@@ -16,7 +16,8 @@ import { projectHookPlaces } from "./project-hook-places.js";
 import { sandboxDefault, type BubblewrapProbe } from "./sandbox-default.js";
 import { defaultClaudeStateFile, defaultClaudeUserDir, defaultManagedSettingsPath, loadSettingsFiles, settingsFilePlaces, type SettingsFile } from "./settings-files.js";
 import { gateProjectFile } from "./project-gate.js";
-import { resolveBudget, resolveModels } from "./narrowing.js";
+import { resolveBudget, resolveModels, resolveSpendCap } from "./narrowing.js";
+import type { TelemetrySetting } from "../telemetry/telemetry-config.js";
 import { selectApiKey, selectProfile } from "./profile-and-key.js";
 import { checkBubblewrap, startBubblewrapProbe } from "../security/sandbox.js";
 import type { HookSetting, LspServerSetting, AutoApproveSettings, CliFlags, NotificationChannel, OnAskPolicy, ProviderName, ResolvedSettings, SettingSource, StatusLineSetting, ToolProtocol } from "./types.js";
@@ -249,6 +250,7 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
 
   const bookkeeping = { sources, sourceDetails, warnings };
   const budget = resolveBudget({ ...bookkeeping, flags: flagsLayer, files: [...managedLayers, ...ownAndProjectLayers] });
+  const spendCap = resolveSpendCap({ ...bookkeeping, flags: flagsLayer, files: [...managedLayers, ...ownAndProjectLayers] });
   // The sandbox is the boundary (issue 26): on wherever bubblewrap works unless someone turned it off.
   const chosenSandbox = value<SandboxMode>("sandbox");
   // The probe is needed only for the default; asked without blocking (usually already started by bin/cairn's launcher).
@@ -277,6 +279,8 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     allowOutsideReads: value<boolean>("allowOutsideReads"),
     allowEnv,
     budget,
+    spendCap,
+    ...(optional<TelemetrySetting>("telemetry") === undefined ? {} : { telemetry: optional<TelemetrySetting>("telemetry")! }),
     cwd,
     provider,
     model: value<string>("model"),

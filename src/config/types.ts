@@ -2,7 +2,8 @@ import type { SecretValue } from "./secret.js";
 import type { ApprovalSettings } from "../tools/approval.js";
 import type { PermissionRule } from "../security/permission-rules.js";
 import type { SandboxMode } from "../security/security-decision.js";
-import type { BudgetLimits } from "../security/settings-schema.js";
+import type { BudgetLimits, SpendCapLimits } from "../security/settings-schema.js";
+import type { TelemetrySetting } from "../telemetry/telemetry-config.js";
 import type { ContextSettings } from "../context/context-settings.js";
 
 export type ProviderName = "anthropic" | "openai" | "openai-responses" | "gemini" | "mock";
@@ -219,6 +220,10 @@ export interface ResolvedSettings {
   /** Secret-looking environment names passed to child processes anyway. */
   allowEnv: string[];
   budget: BudgetLimits;
+  /** Spend caps across tasks (#36): US dollars per UTC day and month, for this user (data folder) or fleet (Redis). */
+  spendCap?: SpendCapLimits;
+  /** OpenTelemetry's settings block (#36); the OTEL_* variables win over it. */
+  telemetry?: TelemetrySetting;
   /** Where each value came from, by dotted key (`model`, `autoApprove.editInside`, `models.gpt-x`). */
   sources: Record<string, SettingSource>;
   /** The exact flag, variable or file behind each source, by the same keys. */

@@ -47,6 +47,8 @@ export const jobDataSchema = z.strictObject({
   options: jobOptionsSchema,
   /** Free label for eval suites and humans. */
   name: z.string().optional(),
+  /** W3C trace context of whoever added the job (`TRACEPARENT` of `cairn queue add`): the task's trace continues it (#36). */
+  traceparent: z.string().max(64).optional(),
 });
 export type JobData = z.infer<typeof jobDataSchema>;
 

@@ -14,6 +14,8 @@ export interface FleetKeys {
   rateLimit(keyHash: string): string;
   /** Leases of requests in flight for one provider key (a sorted set by expiry). */
   slots(keyHash: string): string;
+  /** US dollars the queue's tasks spent on a UTC day (`2026-12-03`) or month (`2026-12`), for spend caps (#36). */
+  spend(period: string): string;
 }
 
 export const defaultQueueName = "cairn";
@@ -28,5 +30,6 @@ export function fleetKeys(queueName: string): FleetKeys {
     cancelChannel: `${prefix}:cancel`,
     rateLimit: (keyHash) => `cairn-fleet:rate-limit:${keyHash}`,
     slots: (keyHash) => `cairn-fleet:slots:${keyHash}`,
+    spend: (period) => `${prefix}:spend:${period}`,
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Issue #19: Redis is a dependency of the fleet commands only. `--version`,
  * `run` and the terminal UI never load BullMQ or ioredis (checked by a
- * resolve hook that records every module they load).
+ * resolve hook that records every module they load). Issue #36: nor the
+ * OpenTelemetry SDK, unless telemetry is configured.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -23,9 +24,9 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 });
 
-function loaded(args: string[], name: string): { status: number | null; modules: Promise<string> } {
+function loaded(args: string[], name: string, extraEnv: NodeJS.ProcessEnv = {}): { status: number | null; modules: Promise<string> } {
   const record = join(root, `${name}.txt`);
-  const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_RECORD_IMPORTS: record, CAIRN_HOME: join(root, "data"), XDG_CONFIG_HOME: join(root, "config"), CI: "true" };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...extraEnv, CAIRN_RECORD_IMPORTS: record, CAIRN_HOME: join(root, "data"), XDG_CONFIG_HOME: join(root, "config"), CI: "true" };
   const result = spawnSync(process.execPath, ["--import", recorder, ...args], { cwd: root, env, encoding: "utf8", timeout: 60_000 });
   if (result.status !== 0) throw new Error(`${args.join(" ")} exited with ${result.status}: ${result.stderr}`);
   return { status: result.status, modules: readFile(record, "utf8").catch(() => "") };
@@ -45,11 +46,16 @@ describe("the fleet's dependencies are loaded lazily", () => {
     expect(modules).toMatch(/ioredis/);
   });
 
-  it("cairn --version and cairn run load neither bullmq nor ioredis", async () => {
+  it("cairn --version and cairn run load neither bullmq, ioredis nor OpenTelemetry; OpenTelemetry only once an endpoint is set", async () => {
     expect(await loaded([cairnBin, "--version"], "version").modules).toBe("");
     const scenario = join(root, "scenario.json");
     await writeFile(scenario, JSON.stringify({ turns: [{ text: "<attempt_completion>\n<result>\ndone\n</result>\n</attempt_completion>" }] }));
-    expect(await loaded([cairnBin, "run", "--provider", "mock", "--scenario", scenario, "--yes", "say done"], "run").modules).toBe("");
+    const run = [cairnBin, "run", "--provider", "mock", "--scenario", scenario, "--yes", "say done"];
+    expect(await loaded(run, "run").modules).toBe("");
+    // A collector that is not there: the run still ends, within about a second of its end.
+    const started = Date.now();
+    expect(await loaded(run, "traced", { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:1" }).modules).toMatch(/node_modules\/@opentelemetry\//);
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it.skipIf(!tmuxAvailable())("the terminal UI, started in a real terminal, loads neither bullmq nor ioredis", { timeout: 90_000 }, async () => {

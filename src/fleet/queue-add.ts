@@ -88,7 +88,8 @@ export async function prepareJob(input: { repo: string; ref?: string | undefined
   } catch (error) {
     throw new JobInputError(`${input.repo} at ${ref}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const data = { repo, ref, baseRevision, task: input.task, options: input.options, ...(input.name ? { name: input.name } : {}) };
+  const traceparent = process.env["TRACEPARENT"];
+  const data = { repo, ref, baseRevision, task: input.task, options: input.options, ...(input.name ? { name: input.name } : {}), ...(traceparent ? { traceparent } : {}) };
   const parsed = jobDataSchema.safeParse(data);
   if (!parsed.success) throw new JobInputError(describeSchemaError(parsed.error, "the job is not valid"));
   return parsed.data;

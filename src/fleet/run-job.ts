@@ -10,6 +10,8 @@ import { join, dirname } from "node:path";
 import type { CliFlags, ResolvedSettings } from "../config/index.js";
 import { resolveSettings } from "../config/index.js";
 import { createSession } from "../session/session.js";
+import { hasSpendCap } from "../security/spend-cap.js";
+import { RedisSpendLedger } from "./spend-redis-ledger.js";
 import { HeadlessHost } from "../ui/headless/index.js";
 import { requireApiKey } from "../config/index.js";
 import type { TaskLogEntry } from "../task/contracts/seams.js";
@@ -43,6 +45,8 @@ export interface WorkerContext {
 export interface FleetConnection {
   redis: RedisClient;
   keys: FleetKeys;
+  /** The queue's name, for messages (spend caps are per queue). */
+  queueName?: string;
 }
 
 export interface RunJobOptions {
@@ -151,6 +155,9 @@ export async function runJob(options: RunJobOptions): Promise<RunJobOutcome> {
       ...(data.options.scenario ? { scenario: { ...data.options.scenario, turns: data.options.scenario.turns.slice(previousTaskId !== undefined ? previous.turns : 0) } } : {}),
       start: previousTaskId !== undefined ? { kind: "resume", taskId: previousTaskId } : { kind: "new", task: data.task },
       wrapProvider: (provider) => limitedProvider({ provider, limits, budgets: narrowed.budgets, spending }),
+      ...(data.traceparent ? { traceparent: data.traceparent } : {}),
+      // The workers' spend caps (#36) add up in Redis: one day's and one month's spending for the whole queue.
+      ...(fleet && hasSpendCap(settings.spendCap) ? { spendLedger: new RedisSpendLedger(fleet.redis, fleet.keys, fleet.queueName ?? "") } : {}),
       wrapLog: (log) => {
         if (!mirror)
           return {

@@ -85,7 +85,7 @@ export async function runWorkerCommand(flags: WorkerCommandOptions): Promise<num
     lostLocks.set(jobId, lockLost);
     let outcome;
     try {
-      outcome = await runJob({ jobId, data, worker: workerContext, fleet: { redis: context.redis, keys: context.keys }, signal, lockLost: lockLost.signal, attempt });
+      outcome = await runJob({ jobId, data, worker: workerContext, fleet: { redis: context.redis, keys: context.keys, queueName: context.queueName }, signal, lockLost: lockLost.signal, attempt });
     } finally {
       lostLocks.delete(jobId);
     }

@@ -92,6 +92,8 @@ export interface TaskOptions {
   unansweredAsks?: "deny" | "fail" | "wait";
   /** The environment the settings and the tools' processes start from (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /** A W3C trace context (`traceparent`) the task's trace continues when OpenTelemetry is on (docs/telemetry.md). */
+  traceparent?: string;
   /** For `provider: "mock"`: the scripted model's scenario, or the path of its file. */
   scenario?: Scenario | string;
   /** Aborting it aborts the task (as `task.abort()`). */

@@ -68,6 +68,7 @@ export async function runTaskSession(start: TaskStart, options: TaskOptions, hoo
     ...(options.hooks ? { hooks: (await import("../hooks/callback-hooks.js")).callbackHooks(options.hooks) } : {}),
     ...(options.appendSystemPrompt ? { systemPromptAddition: options.appendSystemPrompt } : {}),
     ...(options.env ? { baseEnvironment: options.env } : {}),
+    ...(options.traceparent ? { traceparent: options.traceparent } : {}),
     ...(options.mcpServers ? { extraMcpServers: await mcpServersOf(options.mcpServers, settings.cwd) } : {}),
   });
   hooks.onStarted({ taskId: session.taskId, host, session });

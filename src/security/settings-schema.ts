@@ -15,6 +15,12 @@ export const budgetSchema = z.strictObject({
   maxToolCalls: z.number().int().positive().optional(),
 });
 
+/** Spend caps across tasks (#36), US dollars per calendar day and month (UTC), kept in the data folder or the fleet's Redis. */
+export const spendCapSchema = z.strictObject({
+  daily: z.number().positive().optional(),
+  monthly: z.number().positive().optional(),
+});
+
 export const securitySettingsSchema = {
   sandbox: z.enum(["workspace-write", "read-only", "off"]).optional(),
   sandboxNetwork: z.boolean().optional(),
@@ -24,6 +30,9 @@ export const securitySettingsSchema = {
   /** Environment variables passed to commands, hooks and MCP servers although their names look secret. */
   allowEnv: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).optional(),
   budget: budgetSchema.optional(),
+  spendCap: spendCapSchema.optional(),
 };
 
 export type BudgetLimits = z.infer<typeof budgetSchema>;
+
+export type SpendCapLimits = z.infer<typeof spendCapSchema>;

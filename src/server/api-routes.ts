@@ -48,10 +48,12 @@ export const apiRoutes: Route[] = [
   {
     method: "POST",
     pattern: /^\/api\/tasks$/,
-    handle: async ({ registry, body }) => {
+    handle: async ({ registry, body, request }) => {
       const input = await body();
       const prompt = requiredText(input, "prompt");
-      const taskId = await registry.start(prompt, taskOptionsOf(input));
+      // The caller's W3C trace context: the task's trace continues it when telemetry is on (#36).
+      const traceparent = request.headers["traceparent"];
+      const taskId = await registry.start(prompt, { ...taskOptionsOf(input), ...(typeof traceparent === "string" ? { traceparent } : {}) });
       return { status: 201, body: { taskId } };
     },
   },
@@ -110,6 +112,20 @@ export const apiRoutes: Route[] = [
       const input = await body();
       const prompt = optionalText(input, "prompt");
       return { status: 202, body: { taskId: await registry.resume(params[0]!, prompt) } };
+    },
+  },
+  {
+    method: "GET",
+    pattern: /^\/api\/usage$/,
+    handle: async ({ registry, url }) => {
+      // The numbers of `cairn usage` (#36), from the same history index.
+      const { parseSince, usageReport } = await import("../store/usage-report.js");
+      const sinceText = url.searchParams.get("since");
+      const since = sinceText === null ? undefined : parseSince(sinceText, Date.now());
+      if (sinceText !== null && since === undefined) throw new RequestError(400, `since must be a span (7d, 24h, 30m, 2w) or a date (2026-12-01), not "${sinceText}"`);
+      const by = url.searchParams.get("by");
+      if (by !== null && by !== "day" && by !== "model" && by !== "project" && by !== "task") throw new RequestError(400, "by must be day, model, project or task");
+      return { status: 200, body: usageReport(await registry.store.list(), { ...(since === undefined ? {} : { since }), ...(by === null ? {} : { by }) }) };
     },
   },
   ...checkpointRoutes,

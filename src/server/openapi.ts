@@ -50,6 +50,16 @@ export const openApiDocument = {
         responses: { 201: ok("started", { type: "object", properties: { taskId: text } }), 400: error, 409: error },
       },
     },
+    "/api/usage": {
+      get: {
+        summary: "what the tasks used (as `cairn usage --json`): totals and groups of tokens, cache, cost, requests, tool calls and active time",
+        parameters: [
+          { name: "since", in: "query", description: "7d, 24h, 2w, or a date", schema: text },
+          { name: "by", in: "query", schema: { enum: ["day", "model", "project", "task"] } },
+        ],
+        responses: { 200: ok("the report"), 400: error },
+      },
+    },
     "/api/tasks/{id}": { get: { summary: "a task: its row, its messages and the number of the last log entry they include", parameters: [taskId], responses: { 200: ok("the task"), 404: error } } },
     "/api/tasks/{id}/events": {
       get: {

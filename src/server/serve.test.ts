@@ -4,7 +4,7 @@
  * of them, reconnected without loss, and surviving a killed server.
  */
 import { JsonEventReader } from "../ui/headless/json-events-reader.js";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useCliFixture } from "../cli/test-support/cli-fixture.js";
@@ -13,6 +13,7 @@ import { copiedTasks } from "../store/test-support/copied-tasks.js";
 import { TaskStore } from "../store/task-store.js";
 import type { ServerEvent } from "./test-support/event-client.js";
 import { startServe, startTask } from "./test-support/serve-fixture.js";
+import { startOtlpReceiver } from "../telemetry/test-support/otlp-receiver.js";
 
 const cli = useCliFixture();
 
@@ -70,6 +71,11 @@ describe("cairn serve: tasks over HTTP that many clients follow and steer", () =
     expect(aliceEvents.ids()).toEqual(bobEvents.ids());
     aliceEvents.close();
     bobEvents.close();
+    // The numbers of `cairn usage` (#36): the task's three requests and three tool calls, its tokens and cost.
+    const [row] = await new TaskStore({ dataDir: cli.sandbox.dataDir }).list();
+    const usage = await bob.call("GET", "/api/usage?since=1d&by=day");
+    expect(usage.body["total"]).toMatchObject({ tasks: 1, requests: 3, toolCalls: 3, tokensIn: row?.tokensIn, cost: row?.cost });
+    expect((await bob.call("GET", "/api/usage?by=week")).status).toBe(400);
   }, 60_000);
 
   it("a client that reconnects with the last number it saw gets exactly the entries it missed; all of them are the task's log", async () => {
@@ -101,6 +107,22 @@ describe("cairn serve: tasks over HTTP that many clients follow and steer", () =
     expect(again.ids()).toEqual(whole.ids().filter((id) => id > lastSeen));
     again.close();
     whole.close();
+  }, 60_000);
+
+  it("a task started with a traceparent header continues the caller's trace (OpenTelemetry on, #36)", async () => {
+    const collector = await startOtlpReceiver();
+    cli.stopAfterTest(() => collector.close());
+    await writeFile(join(cli.sandbox.configDir, "cairn", "config.json"), JSON.stringify({ sandbox: "off", telemetry: { endpoint: collector.url, protocol: "http/json" } }));
+    const model = await cli.startServer({ turns: [complete] });
+    const serve = await startServe(cli, model);
+    const client = serve.client();
+    const started = await client.call("POST", "/api/tasks", { prompt: "finish", cwd: cli.sandbox.workspace }, { traceparent: "00-5bf92f3577b34da6a3ce929d0e0e4736-10f067aa0ba902b7-01" });
+    const events = client.follow(String(started.body["taskId"]));
+    await events.next(isStatus("completed"));
+    events.close();
+    const deadline = Date.now() + 15_000;
+    while (!collector.spans.some((span) => span.name === "cairn.task") && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(collector.spans.find((span) => span.name === "cairn.task")).toMatchObject({ traceId: "5bf92f3577b34da6a3ce929d0e0e4736", parentSpanId: "10f067aa0ba902b7" });
   }, 60_000);
 
   it("lists the newest tasks of a long history, as many as asked, newest first", async () => {

@@ -11,6 +11,8 @@ import type { McpServerConfig } from "../mcp/config.js";
 import type { Provider } from "../llm/types.js";
 import { withStreamHooks } from "../llm/stream-hooks.js";
 import { TaskBudget, countSoFar, spentByRequests } from "../security/budget.js";
+import { hasSpendCap, SpendCap, type SpendLedger } from "../security/spend-cap.js";
+import { FileSpendLedger } from "../store/spend-ledger.js";
 import { secretValues } from "../security/child-environment.js";
 import { environmentWithSecrets } from "../security/secret-environment.js";
 import { PermissionRules } from "../security/permission-rules.js";
@@ -33,6 +35,8 @@ export interface SessionSecurity {
   /** Frees what sandboxed servers held for the session (their placeholders). */
   release(): void;
   budget: TaskBudget | undefined;
+  /** Spend caps across tasks (#36): the task and its subagents check and charge the same ledger. */
+  spendCap: SpendCap | undefined;
   redactor: SecretRedactor;
   wrapProvider(provider: Provider): Provider;
   wrapHost(host: Host): Host;
@@ -126,6 +130,9 @@ export function createSessionSecurity(options: {
   resumedBudget?: BudgetSoFar;
   /** The environment the session's processes start from (an SDK caller's `env`); default: this process's. */
   baseEnvironment?: NodeJS.ProcessEnv;
+  /** Where spend caps add up (the fleet's Redis); default: the data folder's ledger. */
+  spendLedger?: SpendLedger;
+  taskId?: string;
 }): SessionSecurity {
   const { settings } = options;
   if (settings.sandbox !== "off") {
@@ -141,6 +148,7 @@ export function createSessionSecurity(options: {
   const hasLimits = Object.values(settings.budget).some((limit) => limit !== undefined);
   const budget = hasLimits ? new TaskBudget(settings.budget, options.resumedBudget ?? countSoFar(options.resumedMessages ?? [])) : undefined;
   const releases: Array<() => void> = [];
+  const spendCap = hasSpendCap(settings.spendCap) ? new SpendCap(settings.spendCap, options.spendLedger ?? new FileSpendLedger(settings.dataDir, options.taskId)) : undefined;
   return {
     rules,
     launchPolicy,
@@ -149,6 +157,7 @@ export function createSessionSecurity(options: {
       for (const release of releases.splice(0)) release();
     },
     budget,
+    spendCap,
     redactor,
     wrapProvider: (provider) =>
       redactor.active

@@ -22,6 +22,8 @@ import { startMcp } from "./mcp-wiring.js";
 import { budgetSoFar, createSessionSecurity, summaryProvider } from "./security-wiring.js";
 import { createSubagents } from "./subagents/subagent-wiring.js";
 import { addUsage } from "../security/budget.js";
+import type { SpendLedger } from "../security/spend-cap.js";
+import { startTelemetry, type TaskTelemetry } from "./telemetry-wiring.js";
 import { startBubblewrapProbe } from "../security/sandbox.js";
 import { createSessionProviders } from "./session-providers.js";
 import type { SessionSecurity } from "./security-wiring.js";
@@ -78,6 +80,10 @@ export interface SessionOptions {
   onNotice?: (text: string) => void;
   /** The fleet's shared rate limits and budgets wrap the provider (src/fleet). */
   wrapProvider?: (provider: Provider) => Provider;
+  /** The W3C trace context the task's trace continues (a fleet job's, an HTTP request's), when telemetry is on (#36). */
+  traceparent?: string;
+  /** Where spend caps across tasks add up (#36): the fleet's Redis; default: the data folder's ledger. */
+  spendLedger?: SpendLedger;
   /** The fleet mirrors the task's log to Redis as it is written (src/fleet). */
   wrapLog?: (log: TaskLog, taskId: string) => TaskLog;
   /** Messages typed while the task works (the TUI's queue), drained at each tool boundary. */
@@ -134,7 +140,7 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
   let resumedActiveMs: number | undefined;
   let uncompact: UncompactState | undefined;
   if (options.start.kind === "new") {
-    const writer = await store.create({ task: options.start.task, workspace: settings.cwd, ...(options.start.taskId ? { taskId: options.start.taskId } : {}) });
+    const writer = await store.create({ task: options.start.task, workspace: settings.cwd, model: provider.model.id, ...(options.start.taskId ? { taskId: options.start.taskId } : {}) });
     log = writer;
     taskId = writer.taskId;
   } else {
@@ -166,15 +172,27 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
       usedSoFar && Object.keys(settings.budget).length > 0 ? await budgetSoFar({ store, messages: usedSoFar, activeMs: resumedActiveMs, recorded: resumedUsage ?? { tokensIn: 0, tokensOut: 0, cost: 0 } }) : undefined;
     // A sandbox chosen in settings still needs bubblewrap's answer: waited for here without blocking (bin/cairn started it early).
     if (settings.sandbox !== "off") await startBubblewrapProbe();
+    const telemetry = await startTelemetry(settings, {
+      taskId,
+      task: options.start.kind === "new" ? options.start.task : "",
+      model: provider.model.id,
+      provider: provider.name,
+      ...(options.traceparent ? { traceparent: options.traceparent } : {}),
+    });
+    if (telemetry) started.push(() => telemetry.shutdown());
     const security = createSessionSecurity({
       settings,
       apiKey,
       ...(usedSoFar ? { resumedMessages: usedSoFar } : {}),
       ...(resumedBudget ? { resumedBudget } : {}),
       ...(options.baseEnvironment ? { baseEnvironment: options.baseEnvironment } : {}),
+      ...(options.spendLedger ? { spendLedger: options.spendLedger } : {}),
+      taskId,
     });
     return await buildSession({
-      options,
+      // Telemetry reads what the task shows, the subagents' messages included.
+      options: telemetry ? { ...options, host: telemetry.wrapHost(options.host) } : options,
+      ...(telemetry ? { telemetry } : {}),
       settings,
       provider,
       log,
@@ -219,6 +237,7 @@ async function buildSession(parts: {
   started: Array<() => Promise<void>>;
   providerForModel: (model: string) => Promise<Provider>;
   resumedMessages?: UiMessage[];
+  telemetry?: TaskTelemetry;
 }): Promise<Session> {
   const { options, settings, provider, log, taskId, resumed, resumedUsage, uncompact, allowedTools, current, early, notice, security, started } = parts;
   const subagents = await createSubagents({
@@ -334,6 +353,7 @@ async function buildSession(parts: {
     log: security.wrapLog(options.wrapLog ? options.wrapLog(log, taskId) : log),
     mcp: mcp.gate,
     ...(budget ? { budget } : {}),
+    ...(security.spendCap ? { spendCap: security.spendCap } : {}),
     mcpWaitMs: settings.mcpWaitMs,
     checkpoints,
     hooks: hooks.taskHooks,
@@ -353,6 +373,10 @@ async function buildSession(parts: {
     else task.say("warning", note);
   }
 
+  const ended = (result: TaskResult): TaskResult => {
+    parts.telemetry?.end(result);
+    return result;
+  };
   return {
     task: created,
     context,
@@ -373,7 +397,7 @@ async function buildSession(parts: {
       // Notices that came while the session was built (an MCP server that failed at once), now that the host listens.
       current.started = true;
       for (const { text, meta } of early.splice(0)) created.say("mcp_notification", text, meta ? { meta } : {});
-      if (start.kind === "new") return created.startTask(start.task, images);
+      if (start.kind === "new") return ended(await created.startTask(start.task, images));
       const prompt = await hooks.resumeMessage(start.message, resumed?.nextUserContent ?? []);
       if ("blocked" in prompt) {
         created.say("error", `A UserPromptSubmit hook blocked this message: ${prompt.blocked}`);
@@ -382,7 +406,7 @@ async function buildSession(parts: {
       // The model gets the message with the resumed content: the transcript (the log, cairn show,
       // a later resume, session/load in an editor) records it too, whichever host resumed the task.
       if (start.message !== undefined && start.message.trim() !== "") created.say("user_feedback", start.message);
-      return created.resumeTask([...prompt.content, ...images]);
+      return ended(await created.resumeTask([...prompt.content, ...images]));
     },
     close: async () => {
       // The first checkpoint may still be running (it never takes longer than its bound).
@@ -394,6 +418,8 @@ async function buildSession(parts: {
       await extensions.close();
       await log.flush();
       await log.close();
+      // Exported last, within about a second even when the collector is down.
+      await parts.telemetry?.shutdown();
     },
   };
 }

@@ -5,6 +5,7 @@ import type { Message } from "../llm/types.js";
 import type { TaskStatus } from "../task/contracts/seams.js";
 import type { UiMessage } from "../task/contracts/messages.js";
 import type { ConversationPosition, StoreLogEntry } from "./types.js";
+import { UsageTally, type TaskUsageCounts } from "./usage-tally.js";
 
 export interface ReadLog {
   uiMessages: UiMessage[];
@@ -18,6 +19,8 @@ export interface ReadLog {
   uncompact?: UncompactState;
   /** Time the task ran, summed over its runs (#14 `--max-time` counts the whole task across resumes). */
   activeMs: number;
+  /** Requests, cache hits, tool calls and time, for `cairn usage` (#36). */
+  usage: TaskUsageCounts;
 }
 
 const statuses: ReadonlySet<string> = new Set(["running", "completed", "failed", "aborted", "budget"]);
@@ -71,33 +74,18 @@ export class LogReplay {
   tokensOut = 0;
   cost = 0;
   uncompact: UncompactState | undefined;
-  /** Each run of the task ends with a status entry; its span is from its first to its last message. */
-  private finishedRunsMs = 0;
-  private run: { first: number; last: number } | undefined;
-  private previousRunsEnd = Number.NEGATIVE_INFINITY;
+  /** Requests, tool calls and the time each run took (a run ends with a status entry). */
+  readonly tally = new UsageTally();
 
   /** Time the task ran so far: the spans of its runs, without the gaps between them. */
   get activeMs(): number {
-    return this.finishedRunsMs + (this.run === undefined ? 0 : this.run.last - this.run.first);
-  }
-
-  private timeMessage(ts: unknown): void {
-    // A message of an earlier run written again (an update) must not stretch this run back over the gap.
-    if (typeof ts !== "number" || !Number.isFinite(ts) || ts <= this.previousRunsEnd) return;
-    this.run = this.run === undefined ? { first: ts, last: ts } : { first: Math.min(this.run.first, ts), last: Math.max(this.run.last, ts) };
-  }
-
-  private endRun(): void {
-    if (this.run === undefined) return;
-    this.finishedRunsMs += this.run.last - this.run.first;
-    this.previousRunsEnd = this.run.last;
-    this.run = undefined;
+    return this.tally.activeMs;
   }
 
   apply(entry: StoreLogEntry): void {
     switch (entry.kind) {
       case "ui":
-        this.timeMessage(entry.message.ts);
+        this.tally.observe(entry.message);
         if (!this.uiById.has(entry.message.id)) this.uiOrder.push(entry.message.id);
         this.uiById.set(entry.message.id, entry.message);
         break;
@@ -113,6 +101,7 @@ export class LogReplay {
       case "ui_truncate": {
         const removed = this.uiOrder.slice(Math.max(0, entry.count));
         for (const id of removed) this.uiById.delete(id);
+        this.tally.forget(removed);
         this.uiOrder = this.uiOrder.slice(0, Math.max(0, entry.count));
         break;
       }
@@ -121,7 +110,7 @@ export class LogReplay {
         this.uncompact = replayCompaction(this.apiHistory, this.uncompact, entry);
         break;
       case "status":
-        this.endRun();
+        this.tally.endRun();
         this.status = entry.status;
         this.tokensIn = entry.tokensIn;
         this.tokensOut = entry.tokensOut;
@@ -175,6 +164,7 @@ export function readLog(text: string): ReadLog {
     cost: replay.cost,
     warnings,
     activeMs: replay.activeMs,
+    usage: replay.tally.counts(),
     ...(replay.uncompact ? { uncompact: replay.uncompact } : {}),
   };
 }

@@ -3,6 +3,7 @@ import { promisify } from "node:util";
 import type { TaskLog, TaskLogEntry, TaskStatus } from "../task/contracts/seams.js";
 import type { HeldLock } from "./lock.js";
 import type { ConversationPosition, StoreLogEntry } from "./types.js";
+import { UsageTally, type TaskUsageCounts } from "./usage-tally.js";
 
 const datasync = promisify(fdatasync);
 
@@ -13,6 +14,8 @@ export interface TaskProgress {
   tokensOut: number;
   cost: number;
   updatedAt: number;
+  /** Requests, cache hits, tool calls and time (#36); filled in by the writer. */
+  usage?: TaskUsageCounts;
 }
 
 export interface TaskLogWriterOptions {
@@ -48,6 +51,7 @@ export class TaskLogWriter implements TaskLog {
   private readonly knownUiIds: Set<string>;
   private progress: TaskProgress;
   private progressWrites: Promise<void> = Promise.resolve();
+  private readonly tally: UsageTally;
   private readonly lock: HeldLock;
   private readonly onProgress: (progress: TaskProgress) => Promise<void>;
 
@@ -60,6 +64,7 @@ export class TaskLogWriter implements TaskLog {
     this.uiMessageIds = [...options.initial.uiMessageIds];
     this.knownUiIds = new Set(this.uiMessageIds);
     this.progress = options.initial.progress;
+    this.tally = new UsageTally(options.initial.progress.usage);
     this.lock = options.lock;
     this.onProgress = options.onProgress;
   }
@@ -130,6 +135,7 @@ export class TaskLogWriter implements TaskLog {
   private track(entry: StoreLogEntry): void {
     switch (entry.kind) {
       case "ui":
+        this.tally.observe(entry.message);
         if (!this.knownUiIds.has(entry.message.id)) {
           this.knownUiIds.add(entry.message.id);
           this.uiMessageIds.push(entry.message.id);
@@ -151,10 +157,12 @@ export class TaskLogWriter implements TaskLog {
         this.apiHistoryLength = entry.length;
         break;
       case "ui_truncate":
+        this.tally.forget(this.uiMessageIds.slice(Math.max(0, entry.count)));
         for (const id of this.uiMessageIds.slice(Math.max(0, entry.count))) this.knownUiIds.delete(id);
         this.uiMessageIds = this.uiMessageIds.slice(0, Math.max(0, entry.count));
         break;
       case "status":
+        this.tally.endRun();
         this.progress = {
           status: entry.status,
           tokensIn: entry.tokensIn,
@@ -168,7 +176,7 @@ export class TaskLogWriter implements TaskLog {
   }
 
   private queueProgress(): void {
-    const progress = { ...this.progress, updatedAt: Date.now() };
+    const progress = { ...this.progress, updatedAt: Date.now(), usage: this.tally.counts() };
     // The index can always be rebuilt from the logs, so a failed update is not the Task's problem.
     this.progressWrites = this.progressWrites.then(() => this.onProgress(progress)).catch(() => {});
   }

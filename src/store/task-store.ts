@@ -52,7 +52,7 @@ export class TaskStore {
   }
 
   /** Starts a new task's folder and log; the returned writer holds the task's lock. */
-  async create(meta: { taskId?: string; task: string; workspace: string; createdAt?: number; parent?: TaskMeta["parent"]; forkedFrom?: TaskMeta["forkedFrom"] }): Promise<TaskLogWriter> {
+  async create(meta: { taskId?: string; task: string; workspace: string; createdAt?: number; parent?: TaskMeta["parent"]; forkedFrom?: TaskMeta["forkedFrom"]; model?: string }): Promise<TaskLogWriter> {
     const createdAt = meta.createdAt ?? Date.now();
     const full: TaskMeta = {
       taskId: meta.taskId ?? createTaskId(createdAt),
@@ -61,6 +61,7 @@ export class TaskStore {
       createdAt,
       ...(meta.parent ? { parent: meta.parent } : {}),
       ...(meta.forkedFrom ? { forkedFrom: meta.forkedFrom } : {}),
+      ...(meta.model === undefined ? {} : { model: meta.model }),
     };
     const dir = this.taskDir(full.taskId);
     await mkdir(dir, { recursive: true });
@@ -92,14 +93,14 @@ export class TaskStore {
     try {
       const { loaded, text, uiMessageIds } = await this.read(meta);
       // Running again: so the history says, until its next status or its end.
-      const running: TaskProgress = { status: "running", tokensIn: loaded.tokensIn, tokensOut: loaded.tokensOut, cost: loaded.cost, updatedAt: Date.now() };
+      const running: TaskProgress = { status: "running", tokensIn: loaded.tokensIn, tokensOut: loaded.tokensOut, cost: loaded.cost, updatedAt: Date.now(), ...(loaded.usage ? { usage: loaded.usage } : {}) };
       await appendJournal(this.indexPath, [summaryOf(meta, running)]).catch(() => {});
       const writer = this.writerFor({
         meta,
         lock,
         startsMidLine: text.length > 0 && !text.endsWith("\n"),
         position: { apiHistoryLength: loaded.apiHistory.length, uiMessageIds },
-        progress: { status: loaded.status, tokensIn: loaded.tokensIn, tokensOut: loaded.tokensOut, cost: loaded.cost, updatedAt: loaded.updatedAt },
+        progress: { status: loaded.status, tokensIn: loaded.tokensIn, tokensOut: loaded.tokensOut, cost: loaded.cost, updatedAt: loaded.updatedAt, ...(loaded.usage ? { usage: loaded.usage } : {}) },
       });
       return { writer, loaded };
     } catch (error) {
@@ -154,8 +155,8 @@ export class TaskStore {
       legacyIndexPath: join(this.dataDir, "history.json"),
       readRow: async (taskId) => {
         const loaded = await this.load(taskId);
-        const { status, tokensIn, tokensOut, cost, updatedAt } = loaded;
-        return summaryOf(loaded.meta, { status, tokensIn, tokensOut, cost, updatedAt });
+        const { status, tokensIn, tokensOut, cost, updatedAt, usage } = loaded;
+        return summaryOf(loaded.meta, { status, tokensIn, tokensOut, cost, updatedAt, ...(usage ? { usage } : {}) });
       },
     };
   }
@@ -194,7 +195,8 @@ export class TaskStore {
       const linked = parent !== undefined && typeof parent.taskId === "string" && typeof parent.subagentId === "string" ? { parent: { taskId: parent.taskId, subagentId: parent.subagentId } } : {};
       const fork = meta.forkedFrom;
       const forked = fork !== undefined && typeof fork.taskId === "string" ? { forkedFrom: { taskId: fork.taskId, ...(typeof fork.at === "number" ? { at: fork.at } : {}) } } : {};
-      return { taskId, task: meta.task, workspace: meta.workspace, createdAt: meta.createdAt, ...linked, ...forked };
+      const model = typeof meta.model === "string" ? { model: meta.model } : {};
+      return { taskId, task: meta.task, workspace: meta.workspace, createdAt: meta.createdAt, ...linked, ...forked, ...model };
     } catch {
       throw new Error(`the task file ${path} is damaged (not the JSON cairn wrote); the task cannot be opened`);
     }
@@ -247,5 +249,8 @@ function summaryOf(meta: TaskMeta, progress: TaskProgress): TaskSummary {
     cost: progress.cost,
     status: progress.status,
     ...(meta.forkedFrom === undefined ? {} : { forkedFrom: meta.forkedFrom.taskId }),
+    ...(meta.parent === undefined ? {} : { parentTaskId: meta.parent.taskId }),
+    ...(meta.model === undefined ? {} : { model: meta.model }),
+    ...(progress.usage === undefined ? {} : { usage: progress.usage }),
   };
 }

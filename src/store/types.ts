@@ -2,6 +2,7 @@ import type { UncompactState } from "../context/compaction-log.js";
 import type { Message } from "../llm/types.js";
 import type { TaskLogEntry, TaskStatus } from "../task/contracts/seams.js";
 import type { UiMessage } from "../task/contracts/messages.js";
+import type { TaskUsageCounts } from "./usage-tally.js";
 
 /** What a task was started with; written once to `meta.json` when it is created. */
 export interface TaskMeta {
@@ -13,6 +14,8 @@ export interface TaskMeta {
   parent?: { taskId: string; subagentId: string };
   /** A fork (checkpoints/fork.ts): the task it was forked from, and before which of the user's messages. */
   forkedFrom?: { taskId: string; at?: number };
+  /** The model it was started with (`cairn usage --by model`). */
+  model?: string;
 }
 
 /**
@@ -41,6 +44,8 @@ export interface LoadedTask {
   uncompact?: UncompactState;
   /** Time the task ran, summed over its runs (from its messages' times; the gaps between runs do not count). */
   activeMs?: number;
+  /** Requests, cache hits, tool calls and time (`cairn usage`, #36). */
+  usage?: TaskUsageCounts;
 }
 
 /** One row of `cairn history`. */
@@ -57,6 +62,11 @@ export interface TaskSummary {
   status: TaskStatus;
   /** A fork's source task. */
   forkedFrom?: string;
+  /** A subagent's parent task. */
+  parentTaskId?: string;
+  model?: string;
+  /** Requests, cache hits, tool calls and time; missing from rows of earlier versions (#36). */
+  usage?: TaskUsageCounts;
 }
 
 /** Where a task's conversation stands, as counted by the writer. */

@@ -300,25 +300,31 @@ export class Task {
     const round = this.taskState.startRound(assembler); // SPEC T10: a new round, nothing carried over
     this.messages.forgetRound();
 
-    const overBudget = this.options.budget?.beforeRequest(this.usage.totals());
+    const overBudget = this.options.budget?.beforeRequest(this.usage.totals()) ?? (await this.options.spendCap?.beforeRequest());
     if (overBudget !== undefined) throw new BudgetExceededError(overBudget);
     this.requestCounter += 1;
     const requestKey = `api_req:${this.requestCounter}`;
     this.currentRequestKey = requestKey;
     this.usage.startRound();
     this.say("api_req_started", "", { partial: true, key: requestKey });
-    const opened = await this.attemptApiRequest();
-    const outcome = await consumeStream({
-      opened,
-      assembler,
-      taskState: this.taskState,
-      round,
-      usage: this.usage,
-      parallelTools: this.options.parallelTools ?? false,
-      providerName: this.options.provider.name,
-      schedulePresentation: () => this.schedulePresentation(),
-      presentationFrameMs: this.options.presentationFrameMs ?? 16,
-    });
+    let outcome: Awaited<ReturnType<typeof consumeStream>>;
+    try {
+      const opened = await this.attemptApiRequest();
+      outcome = await consumeStream({
+        opened,
+        assembler,
+        taskState: this.taskState,
+        round,
+        usage: this.usage,
+        parallelTools: this.options.parallelTools ?? false,
+        providerName: this.options.provider.name,
+        schedulePresentation: () => this.schedulePresentation(),
+        presentationFrameMs: this.options.presentationFrameMs ?? 16,
+      });
+    } finally {
+      // What the request cost counts in the spend caps across tasks, also when it failed midway (#36).
+      if (this.options.spendCap) await this.options.spendCap.charge(this.usage.roundSummary().cost);
+    }
     const streamed = { round, assembler, ...outcome };
     await saveIfInterrupted(this.closer, streamed);
     return finishRound(this.closer, streamed);

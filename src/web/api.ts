@@ -70,5 +70,6 @@ export const api = {
       throw error;
     }
   },
+  usage: (since: string, by: string) => json<Record<string, unknown>>("GET", `/api/usage?since=${encodeURIComponent(since)}&by=${encodeURIComponent(by)}`),
   eventsUrl: (id: string, after: number) => task(id, `/events?after=${after}`),
 };

@@ -24,7 +24,8 @@ export interface FleetSandbox {
   workers: CliRun[];
   serve(scenario: Scenario): Promise<ScriptedServer>;
   startWorker(name: string, extra?: string[]): Promise<CliRun>;
-  cli(args: string[]): Promise<{ status: number; stdout: string; stderr: string }>;
+  /** `extraEnv`: variables for this command only (a `TRACEPARENT`). */
+  cli(args: string[], extraEnv?: NodeJS.ProcessEnv): Promise<{ status: number; stdout: string; stderr: string }>;
   results(): Promise<JobReport[]>;
   waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs?: number): Promise<T>;
   cleanup(): Promise<void>;
@@ -91,7 +92,7 @@ export async function makeFleetSandbox(options: FleetSandboxOptions = {}): Promi
       await worker.waitForOutput(/listening on queue/);
       return worker;
     },
-    cli: (args) => runCli(args, { env, cwd: root }),
+    cli: (args, extraEnv = {}) => runCli(args, { env: { ...env, ...extraEnv }, cwd: root }),
     results: async () => {
       const run = await runCli(["queue", "results", "--json"], { env, cwd: root });
       if (run.status !== 0) throw new Error(`queue results failed: ${run.stderr}`);

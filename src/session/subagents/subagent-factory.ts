@@ -168,7 +168,7 @@ export class SubagentFactory implements ChildTaskFactory {
       return { ...base, taskId: "", status: "failed", error: `the agent type ${type.name} names the model ${type.model ?? ""}: ${error instanceof Error ? error.message : String(error)}` };
     }
     // A new child's log is made now; an interrupted child's (the parent was resumed) is opened once its folder is known.
-    const created = previous === undefined ? await store.create({ task: request.prompt, workspace: settings.cwd, parent: { taskId: this.options.parentTaskId, subagentId } }) : undefined;
+    const created = previous === undefined ? await store.create({ task: request.prompt, workspace: settings.cwd, model: provider.model.id, parent: { taskId: this.options.parentTaskId, subagentId } }) : undefined;
     const childTaskId = created?.taskId ?? previous?.taskId ?? "";
     this.options.parentSay(`Subagent ${subagentId} (${type.name}) ${previous === undefined ? "started" : "resumed"}: task ${childTaskId}`, {
       subagentId,
@@ -271,6 +271,7 @@ export class SubagentFactory implements ChildTaskFactory {
       retrySchedule: settings.retry,
       log: security.wrapLog(writer),
       ...(childBudget ? { budget: childBudget } : {}),
+      ...(security.spendCap ? { spendCap: security.spendCap } : {}),
       mcpWaitMs: settings.mcpWaitMs,
       ...(mcp ? { mcp: mcp.gate } : {}),
       createNativeToolCalls: () => new NativeToolCallAssembler(),

@@ -48,6 +48,14 @@ export interface TaskOptions {
     beforeRequest(usage: { tokensIn: number; tokensOut: number; cost: number }): string | undefined;
     beforeToolCall(): string | undefined;
   };
+  /**
+   * Spend caps across tasks (#36, src/security/spend-cap.ts): asked before each request
+   * (a text means stop with the budget status) and told each request's cost after it.
+   */
+  spendCap?: {
+    beforeRequest(): Promise<string | undefined>;
+    charge(cost: number): Promise<void>;
+  };
   /** Minimum interval between two partial updates of one message (default 40 ms, ~25 a second). */
   partialUpdateIntervalMs?: number;
   /** Growing blocks are presented at most once per this many ms (default 16, a frame; 0: every delta). */

@@ -4,6 +4,7 @@ import { Fleet } from "./fleet.js";
 import { NewTask } from "./new-task.js";
 import { TaskList } from "./task-list.js";
 import { TaskPage } from "./task-page.js";
+import { Usage } from "./usage.js";
 
 export type Route = { page: "tasks" } | { page: "new" } | { page: "task"; taskId: string };
 
@@ -44,6 +45,7 @@ export function App() {
           <>
             <TaskList />
             <Fleet />
+            <Usage />
           </>
         )}
       </div>
