@@ -11,6 +11,7 @@ import type { McpHubEvent, ReconnectSettings } from "./events.js";
 import { defaultReconnectSettings } from "./events.js";
 import type { McpToolReference } from "./native-names.js";
 import { nativeToolName, parseNativeToolName } from "./native-names.js";
+import { isSignInRequired } from "./oauth/connection-auth.js";
 import { buildMcpPromptSection } from "./prompt-section.js";
 import type { PromptServer } from "./prompt-section.js";
 import type { ResultLimits } from "./results.js";
@@ -44,6 +45,8 @@ export interface McpServerState {
   name: string;
   status: "disabled" | "connecting" | "connected" | "waiting" | "closed";
   error?: string;
+  /** The server refused cairn for want of an OAuth sign-in (`cairn mcp login NAME`). */
+  signInRequired?: true;
   tools: McpToolInfo[];
 }
 
@@ -102,6 +105,7 @@ export class McpHub implements McpPort, McpGate {
           reconnect,
           connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
           healthCheckIntervalMs: options.healthCheckIntervalMs ?? 15_000,
+          ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
           emit: this.emit,
           changed: () => {
             for (const listener of [...this.listeners]) listener();
@@ -202,7 +206,13 @@ export class McpHub implements McpPort, McpGate {
     return this.connections.map((connection) => {
       const state = connection.state;
       const tools = state.kind === "connected" ? state.session.tools.map((tool) => describeTool(connection.config, tool)) : [];
-      return { name: connection.name, status: state.kind === "idle" ? "connecting" : state.kind, tools, ...(state.kind === "waiting" ? { error: state.error } : {}) };
+      return {
+        name: connection.name,
+        status: state.kind === "idle" ? "connecting" : state.kind,
+        tools,
+        ...(state.kind === "waiting" ? { error: state.error } : {}),
+        ...(state.kind === "waiting" && state.signInRequired === true ? { signInRequired: true as const } : {}),
+      };
     });
   }
 
@@ -279,6 +289,9 @@ export class McpHub implements McpPort, McpGate {
   private callFailure(error: unknown, context: { connection: ServerConnection; what: string; timeoutMs: number; signal: AbortSignal }): Error {
     const server = context.connection.name;
     if (context.signal.aborted) return new McpCallError(`The call of ${context.what} on MCP server "${server}" was cancelled.`);
+    if (isSignInRequired(error)) {
+      return new McpCallError(`MCP server "${server}" refused the call of ${context.what}: its sign-in expired or was revoked. Run \`cairn mcp login ${server}\` to sign in again.`);
+    }
     if (error instanceof McpError && error.code === (ErrorCode.RequestTimeout as number)) {
       return new McpCallError(
         `The call of ${context.what} on MCP server "${server}" took longer than ${context.timeoutMs / 1000} s and was cancelled. ` + `Raise "timeout" (seconds) for this server in mcp.json if it needs longer.`,

@@ -8,6 +8,7 @@ import type { Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk
 import type { McpServerConfig } from "./config.js";
 import type { McpHubEvent, ReconnectSettings } from "./events.js";
 import { reconnectDelay } from "./events.js";
+import { isSignInRequired, remoteAuthProvider } from "./oauth/connection-auth.js";
 import { createTransport } from "./transports.js";
 
 export interface ServerSession {
@@ -23,8 +24,8 @@ export type ConnectionState =
   | { kind: "idle" }
   | { kind: "connecting" }
   | { kind: "connected"; session: ServerSession }
-  /** The last attempt failed or the server went away; a retry is scheduled. */
-  | { kind: "waiting"; error: string; retryAt: number }
+  /** The last attempt failed or the server went away; a retry is scheduled (none when the user must sign in first). */
+  | { kind: "waiting"; error: string; retryAt: number; signInRequired?: true }
   | { kind: "closed" };
 
 export interface ConnectionOptions {
@@ -35,6 +36,8 @@ export interface ConnectionOptions {
   connectTimeoutMs: number;
   /** Remote servers are pinged this often to notice that they went away; 0 turns it off. */
   healthCheckIntervalMs: number;
+  /** Where OAuth sign-ins are stored (`cairn mcp login`); without it remote servers get no tokens. */
+  dataDir?: string;
   emit(event: McpHubEvent): void;
   /** Called after every state or list change. */
   changed(): void;
@@ -118,11 +121,17 @@ export class ServerConnection {
     const client = new Client({ name: this.options.clientName, version: this.options.clientVersion }, { capabilities: {} });
     // Only this attempt's output explains this attempt's failure.
     this.stderrTail.length = 0;
-    const created = createTransport(this.options.config.transport, (line) => {
-      this.stderrTail.push(line);
-      if (this.stderrTail.length > stderrTailLines) this.stderrTail.shift();
-      this.options.emit({ type: "server_stderr", server: this.name, line });
-    });
+    const authProvider = await remoteAuthProvider(this.options.config, this.options.dataDir);
+    if (generation !== this.generation || this.isClosed()) return;
+    const created = createTransport(
+      this.options.config.transport,
+      (line) => {
+        this.stderrTail.push(line);
+        if (this.stderrTail.length > stderrTailLines) this.stderrTail.shift();
+        this.options.emit({ type: "server_stderr", server: this.name, line });
+      },
+      authProvider,
+    );
     this.currentPid = () => created.pid();
     this.activeClient = client;
     client.onclose = () => this.lost(generation, "the connection closed");
@@ -155,6 +164,13 @@ export class ServerConnection {
       this.generation++;
       await client.close().catch(() => {});
       if (this.isClosed()) return;
+      if (isSignInRequired(error)) {
+        // Retrying cannot help until the user signs in: say so once, with the command.
+        const message = `MCP server "${this.name}" needs sign-in: run \`cairn mcp login ${this.name}\``;
+        this.setState({ kind: "waiting", error: message, retryAt: Number.POSITIVE_INFINITY, signInRequired: true });
+        this.options.emit({ type: "server_error", server: this.name, message });
+        return;
+      }
       const tail = this.stderrTail.length > 0 ? `\nLast output of the server:\n${this.stderrTail.join("\n")}` : "";
       const message = `cannot connect to MCP server "${this.name}": ${describeError(error)}${tail}`;
       this.failures++;
