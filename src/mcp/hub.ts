@@ -5,12 +5,13 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSchema } from "../llm/types.js";
 import type { McpStatus, McpGate } from "../task/contracts/seams.js";
-import type { McpCallResult, McpPort, McpToolInfo } from "../tools/mcp-port.js";
+import type { McpCallResult, McpElicitation, McpElicitationAnswer, McpPort, McpToolInfo } from "../tools/mcp-port.js";
 import type { McpServerConfig } from "./config.js";
 import type { McpHubEvent, ReconnectSettings } from "./events.js";
 import { defaultReconnectSettings } from "./events.js";
 import type { McpToolReference } from "./native-names.js";
 import { nativeToolName, parseNativeToolName } from "./native-names.js";
+import { CallClock } from "./call-clock.js";
 import { isSignInRequired } from "./oauth/connection-auth.js";
 import { buildMcpPromptSection } from "./prompt-section.js";
 import type { PromptServer } from "./prompt-section.js";
@@ -65,13 +66,16 @@ function describeTool(server: McpServerConfig, tool: ServerSession["tools"][numb
  * removes the abort listener it adds, so handing it the long-lived task signal would
  * pile up one listener per call (and send stale cancellations on abort).
  */
-function requestSignal(parent: AbortSignal): { signal: AbortSignal; dispose(): void } {
+function requestSignal(parent: AbortSignal): { signal: AbortSignal; abort(): void; dispose(): void } {
   const controller = new AbortController();
   const forward = (): void => controller.abort(parent.reason);
   if (parent.aborted) forward();
   else parent.addEventListener("abort", forward, { once: true });
-  return { signal: controller.signal, dispose: () => parent.removeEventListener("abort", forward) };
+  return { signal: controller.signal, abort: () => controller.abort(), dispose: () => parent.removeEventListener("abort", forward) };
 }
+
+/** The SDK's own limit for a tool call; cairn's `CallClock` (paused while the user answers the server) ends it first. */
+const sdkCallLimitMs = 2 ** 31 - 1;
 
 function formatProgress(progress: { progress: number; total?: number | undefined; message?: string | undefined }): string {
   const amount = progress.total === undefined ? `${progress.progress}` : `${progress.progress}/${progress.total}`;
@@ -84,6 +88,8 @@ export class McpHub implements McpPort, McpGate {
   private readonly resultLimits: ResultLimits;
   private readonly trustStore: McpTrustStore | undefined;
   private readonly emit: (event: McpHubEvent) => void;
+  /** The calls running now that can answer their server's requests for input, latest last. */
+  private readonly elicitors: Array<{ server: string; answer: (request: McpElicitation) => Promise<McpElicitationAnswer> }> = [];
 
   constructor(options: McpHubOptions) {
     this.emit = (event) => {
@@ -107,11 +113,26 @@ export class McpHub implements McpPort, McpGate {
           healthCheckIntervalMs: options.healthCheckIntervalMs ?? 15_000,
           ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
           emit: this.emit,
+          elicit: (request) => this.elicit(request),
           changed: () => {
             for (const listener of [...this.listeners]) listener();
           },
         }),
     );
+  }
+
+  /**
+   * A server asks for input: the latest running call to that server that can ask
+   * the user answers; with none (a request outside a call, or headless without
+   * answers) it is declined, and the user is told.
+   */
+  private async elicit(request: McpElicitation): Promise<McpElicitationAnswer> {
+    const elicitor = this.elicitors.findLast((candidate) => candidate.server === request.server);
+    if (elicitor === undefined) {
+      this.emit({ type: "elicitation_declined", server: request.server, reason: "it came while none of its tool calls was running" });
+      return { action: "decline" };
+    }
+    return elicitor.answer(request);
   }
 
   /** Starts connecting every enabled server and returns at once. */
@@ -241,17 +262,21 @@ export class McpHub implements McpPort, McpGate {
    * (the request is then cancelled on the server); a tool's own failure comes back
    * as a result with `isError`.
    */
-  async callTool(options: { server: string; tool: string; arguments: Record<string, unknown>; signal: AbortSignal; onProgress?: (message: string) => void }): Promise<McpCallResult> {
+  async callTool(options: Parameters<McpPort["callTool"]>[0]): Promise<McpCallResult> {
     const { connection, session } = this.session(options.server);
     if (!session.tools.some((tool) => tool.name === options.tool)) {
       throw new McpCallError(`MCP server "${options.server}" has no tool "${options.tool}". Its tools: ${session.tools.map((tool) => tool.name).join(", ") || "(none)"}.`);
     }
     const timeoutMs = connection.config.timeoutMs;
     const request = requestSignal(options.signal);
+    const clock = new CallClock(timeoutMs, () => request.abort());
+    const onElicit = options.onElicit;
+    const elicitor = onElicit === undefined ? undefined : { server: options.server, answer: (asked: McpElicitation) => clock.paused(() => onElicit(asked)) };
+    if (elicitor !== undefined) this.elicitors.push(elicitor);
     try {
       const result = await session.client.callTool({ name: options.tool, arguments: options.arguments }, undefined, {
         signal: request.signal,
-        timeout: timeoutMs,
+        timeout: sdkCallLimitMs,
         onprogress: (progress) => {
           this.emit({
             type: "progress",
@@ -266,9 +291,12 @@ export class McpHub implements McpPort, McpGate {
       });
       return convertToolResult(result, this.resultLimits);
     } catch (error) {
-      throw this.callFailure(error, { connection, what: `tool "${options.tool}"`, timeoutMs, signal: options.signal });
+      const cause = clock.expired ? new McpError(ErrorCode.RequestTimeout, "Request timed out") : error;
+      throw this.callFailure(cause, { connection, what: `tool "${options.tool}"`, timeoutMs, signal: options.signal });
     } finally {
+      clock.stop();
       request.dispose();
+      if (elicitor !== undefined) this.elicitors.splice(this.elicitors.indexOf(elicitor), 1);
     }
   }
 

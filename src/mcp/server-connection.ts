@@ -3,8 +3,9 @@
  * resource lists fresh, and reconnects with backoff when the server goes away.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { LoggingMessageNotificationSchema, McpError, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, LoggingMessageNotificationSchema, McpError, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitResult, Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { McpElicitation } from "../tools/mcp-port.js";
 import type { McpServerConfig } from "./config.js";
 import type { McpHubEvent, ReconnectSettings } from "./events.js";
 import { reconnectDelay } from "./events.js";
@@ -39,6 +40,8 @@ export interface ConnectionOptions {
   /** Where OAuth sign-ins are stored (`cairn mcp login`); without it remote servers get no tokens. */
   dataDir?: string;
   emit(event: McpHubEvent): void;
+  /** Answers the server's requests for input (elicitation); the hub routes them to the call they came with. */
+  elicit(request: McpElicitation): Promise<ElicitResult>;
   /** Called after every state or list change. */
   changed(): void;
 }
@@ -118,7 +121,8 @@ export class ServerConnection {
   private async attempt(): Promise<void> {
     const generation = ++this.generation;
     this.setState({ kind: "connecting" });
-    const client = new Client({ name: this.options.clientName, version: this.options.clientVersion }, { capabilities: {} });
+    // Form elicitation: a server may ask the user for input while a call runs.
+    const client = new Client({ name: this.options.clientName, version: this.options.clientVersion }, { capabilities: { elicitation: { form: {} } } });
     // Only this attempt's output explains this attempt's failure.
     this.stderrTail.length = 0;
     const authProvider = await remoteAuthProvider(this.options.config, this.options.dataDir);
@@ -235,6 +239,11 @@ export class ServerConnection {
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => refresh("tools"));
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => refresh("resources"));
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      const params = request.params;
+      if (params.mode === "url" || !("requestedSchema" in params)) return { action: "decline" };
+      return this.options.elicit({ server: this.name, message: params.message, requestedSchema: params.requestedSchema });
+    });
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
       const { level, logger, data } = notification.params;
       const message = typeof data === "string" ? data : JSON.stringify(data);
