@@ -1,15 +1,11 @@
 /**
  * MCP elicitation: a real stdio server (the SDK's McpServer) that asks the user
  * for a booking's details during a tool call. In process through the hub and the
- * tool's asks, and end to end through `cairn run` (answered on stdin, and with
- * nobody to answer).
+ * tool's asks (end to end through `cairn run`: the journey "A remote MCP server
+ * behind sign-in"; with nobody to answer: src/ui/headless/headless-host.test.ts).
  */
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../cli/test-support/cli-harness.js";
-import { useCliFixture } from "../cli/test-support/cli-fixture.js";
 import type { AskResponse } from "../task/contracts/messages.js";
 import type { ElicitationMeta } from "../task/contracts/message-meta.js";
 import { askForElicitation } from "../tools/mcp/elicitation.js";
@@ -69,32 +65,5 @@ describe("an MCP server asks the user for input during a tool call", () => {
     const declined = events.next("elicitation_declined", "bistro");
     expect(await book()).toContain('{\\"action\\":\\"decline\\"}');
     expect((await declined).reason).toBe("it came while none of its tool calls was running");
-  });
-});
-
-/** `text` as it appears inside a JSON string. */
-const inJson = (text: string): string => JSON.stringify(text).slice(1, -1);
-
-describe("elicitation through cairn run", () => {
-  const fixture = useCliFixture();
-  const call = "<use_mcp_tool>\n<server_name>bistro</server_name>\n<tool_name>book_table</tool_name>\n<arguments>{}</arguments>\n</use_mcp_tool>";
-  const complete = { text: "<attempt_completion>\n<result>booked</result>\n</attempt_completion>" };
-
-  async function run(stdin: string | undefined): ReturnType<typeof runCli> {
-    await writeFile(join(fixture.sandbox.configDir, "cairn", "mcp.json"), JSON.stringify({ mcpServers: { bistro: { command: process.execPath, args: [serverEntry], autoApprove: ["book_table"] } } }));
-    const server = await fixture.startServer({ turns: [{ text: call }, complete] });
-    return runCli(["run", "--provider", "anthropic", "--base-url", server.url, "--api-key", "test-key", "book a table"], {
-      env: fixture.sandbox.env,
-      cwd: fixture.sandbox.workspace,
-      ...(stdin === undefined ? {} : { stdin }),
-    });
-  }
-
-  it("headless: the questions are on stderr and the answers come from stdin", { timeout: 60_000 }, async () => {
-    const result = await run("4\n1\ny\n");
-    expect(result.status).toBe(0);
-    expect(result.stderr).toContain('? MCP server "bistro" asks: Which table should I book?');
-    expect(result.stderr).toMatch(/Seating: \(n declines the form\)\n\s+1\. inside\n\s+2\. terrace/);
-    expect(JSON.stringify(fixture.server?.requests[1]?.body)).toContain(inJson('booking answer: {"action":"accept","content":{"guests":4,"seating":"inside"}}'));
   });
 });

@@ -44,6 +44,16 @@ function mcpServer(clientId: string, counts: OAuthMcpServer["counts"]): McpServe
     counts.toolCalls++;
     return { content: [{ type: "text", text: `signed in as ${clientId}` }] };
   });
+  // Asks the user how bad the bug is while it runs (elicitation), as a tracker's form would.
+  server.registerTool("file_bug", { description: "Files a bug in the tracker; asks the user for its severity" }, async () => {
+    counts.toolCalls++;
+    const answer = await server.server.elicitInput({
+      message: "How bad is it?",
+      requestedSchema: { type: "object", properties: { severity: { type: "string", title: "Severity", enum: ["low", "high"] } }, required: ["severity"] },
+    });
+    const filed = answer.action === "accept" ? `filed BUG-1 (${String(answer.content?.["severity"])})` : `not filed: the user answered ${answer.action}`;
+    return { content: [{ type: "text", text: filed }] };
+  });
   return server;
 }
 
@@ -53,6 +63,7 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
   const accessTokens = new Map<string, { clientId: string; valid: boolean }>();
   const refreshTokens = new Map<string, { clientId: string; valid: boolean }>();
   const counts = { registrations: 0, authorizations: 0, refreshes: 0, toolCalls: 0 };
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
   let origin = "";
 
   const issueTokens = (clientId: string): Record<string, unknown> => {
@@ -110,10 +121,15 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
       return json(response, 401, { error: "invalid_token" }, { "www-authenticate": challenge });
     }
     const body = request.method === "POST" ? (JSON.parse(await readBody(request)) as unknown) : undefined;
-    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
-    const server = mcpServer(access.clientId, counts);
-    response.on("close", () => void server.close());
-    await server.connect(transport);
+    // Sessions, so that a server's request (elicitation) and the client's answer meet again.
+    const sessionId = request.headers["mcp-session-id"];
+    const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
+    if (existing !== undefined) return existing.handleRequest(request, response, body);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => void sessions.set(id, transport),
+    });
+    await mcpServer(access.clientId, counts).connect(transport);
     await transport.handleRequest(request, response, body);
   };
 
@@ -164,6 +180,7 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
     },
     stop: () =>
       new Promise<void>((resolve) => {
+        for (const transport of sessions.values()) void transport.close();
         http.closeAllConnections();
         http.close(() => resolve());
       }),
