@@ -14,6 +14,8 @@ import { nativeToolName, parseNativeToolName } from "./native-names.js";
 import { CallClock } from "./call-clock.js";
 import { isSignInRequired } from "./oauth/connection-auth.js";
 import { buildMcpPromptSection } from "./prompt-section.js";
+import { promptText } from "./user-references.js";
+import type { McpPromptInfo, McpReferenceSource, McpResourceInfo } from "./user-references.js";
 import type { PromptServer } from "./prompt-section.js";
 import type { ResultLimits } from "./results.js";
 import { convertResourceResult, convertToolResult, defaultResultLimits } from "./results.js";
@@ -82,7 +84,7 @@ function formatProgress(progress: { progress: number; total?: number | undefined
   return progress.message === undefined || progress.message === "" ? `progress ${amount}` : `${progress.message} (${amount})`;
 }
 
-export class McpHub implements McpPort, McpGate {
+export class McpHub implements McpPort, McpGate, McpReferenceSource {
   private readonly connections: ServerConnection[];
   private readonly listeners = new Set<() => void>();
   private readonly resultLimits: ResultLimits;
@@ -235,6 +237,50 @@ export class McpHub implements McpPort, McpGate {
         ...(state.kind === "waiting" && state.signInRequired === true ? { signInRequired: true as const } : {}),
       };
     });
+  }
+
+  private connectedSessions(): Array<{ name: string; session: ServerSession }> {
+    return this.enabled().flatMap((connection) => (connection.state.kind === "connected" ? [{ name: connection.name, session: connection.state.session }] : []));
+  }
+
+  connectedServers(): string[] {
+    return this.connectedSessions().map((entry) => entry.name);
+  }
+
+  /** The connected servers' prompts, as the user's `/mcp__server__prompt` commands. */
+  listPrompts(): McpPromptInfo[] {
+    return this.connectedSessions().flatMap(({ name, session }) =>
+      session.prompts.map((prompt) => ({
+        server: name,
+        name: prompt.name,
+        description: prompt.description ?? prompt.title ?? "",
+        arguments: (prompt.arguments ?? []).map((argument) => ({ name: argument.name, required: argument.required === true, ...(argument.description === undefined ? {} : { description: argument.description }) })),
+      })),
+    );
+  }
+
+  /** The connected servers' resources, as the user's `@server:uri` mentions. */
+  listResources(): McpResourceInfo[] {
+    return this.connectedSessions().flatMap(({ name, session }) =>
+      session.resources.map((resource) => ({ server: name, uri: resource.uri, name: resource.name, ...(resource.description === undefined ? {} : { description: resource.description }) })),
+    );
+  }
+
+  async getPrompt(options: { server: string; name: string; arguments: Record<string, string>; signal: AbortSignal }): Promise<string> {
+    const { connection, session } = this.session(options.server);
+    const request = requestSignal(options.signal);
+    try {
+      return promptText(await session.client.getPrompt({ name: options.name, arguments: options.arguments }, { signal: request.signal, timeout: connection.config.timeoutMs }));
+    } catch (error) {
+      throw this.callFailure(error, { connection, what: `prompt "${options.name}"`, timeoutMs: connection.config.timeoutMs, signal: options.signal });
+    } finally {
+      request.dispose();
+    }
+  }
+
+  async readResourceText(options: { server: string; uri: string; signal: AbortSignal }): Promise<string> {
+    const result = await this.readResource(options);
+    return result.fullText ?? result.content.map((part) => (part.type === "text" ? part.text : "(an image)")).join("\n");
   }
 
   /** The process id of a connected stdio server. */

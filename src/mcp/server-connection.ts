@@ -3,8 +3,15 @@
  * resource lists fresh, and reconnects with backoff when the server goes away.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ElicitRequestSchema, LoggingMessageNotificationSchema, McpError, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { ElicitResult, Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+  McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitResult, Prompt, Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpElicitation } from "../tools/mcp-port.js";
 import type { McpServerConfig } from "./config.js";
 import type { McpHubEvent, ReconnectSettings } from "./events.js";
@@ -17,8 +24,12 @@ export interface ServerSession {
   tools: Tool[];
   resources: Resource[];
   templates: ResourceTemplate[];
+  /** The server's prompts (offered to the user as `/mcp__server__prompt`). */
+  prompts: Prompt[];
   instructions: string | undefined;
 }
+
+type ListKind = "tools" | "resources" | "prompts";
 
 export type ConnectionState =
   | { kind: "disabled" }
@@ -88,8 +99,8 @@ export class ServerConnection {
   /** The client of the latest attempt, even while it is still connecting (close() must stop it). */
   private activeClient: Client | undefined;
   /** List changes announced while the connection was still being set up. */
-  private readonly staleWhileConnecting = new Set<"tools" | "resources">();
-  private refreshLists: ((what: "tools" | "resources") => Promise<void>) | undefined;
+  private readonly staleWhileConnecting = new Set<ListKind>();
+  private refreshLists: ((what: ListKind) => Promise<void>) | undefined;
 
   constructor(private readonly options: ConnectionOptions) {
     this.state = options.config.disabled ? { kind: "disabled" } : { kind: "idle" };
@@ -210,11 +221,17 @@ export class ServerConnection {
           }),
         ])
       : [[], []];
-    return { client, tools, resources, templates, instructions: client.getInstructions() };
+    const prompts = capabilities.prompts
+      ? await listAll(async (cursor) => {
+          const result = await client.listPrompts(cursor === undefined ? {} : { cursor }, { timeout });
+          return { items: result.prompts, nextCursor: result.nextCursor };
+        })
+      : [];
+    return { client, tools, resources, templates, prompts, instructions: client.getInstructions() };
   }
 
-  private installNotificationHandlers(client: Client, generation: number): (what: "tools" | "resources") => Promise<void> {
-    const refresh = async (what: "tools" | "resources"): Promise<void> => {
+  private installNotificationHandlers(client: Client, generation: number): (what: ListKind) => Promise<void> {
+    const refresh = async (what: ListKind): Promise<void> => {
       if (generation !== this.generation) return;
       if (this.state.kind === "connecting") {
         // The lists being fetched for the connection may predate this change.
@@ -227,6 +244,7 @@ export class ServerConnection {
         if (generation !== this.generation || this.state.kind !== "connected") return;
         const session = this.state.session;
         if (what === "tools") session.tools = fresh.tools;
+        else if (what === "prompts") session.prompts = fresh.prompts;
         else {
           session.resources = fresh.resources;
           session.templates = fresh.templates;
@@ -239,6 +257,7 @@ export class ServerConnection {
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => refresh("tools"));
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => refresh("resources"));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => refresh("prompts"));
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
       const params = request.params;
       if (params.mode === "url" || !("requestedSchema" in params)) return { action: "decline" };
