@@ -12,6 +12,7 @@ import { defaultReconnectSettings } from "./events.js";
 import type { McpToolReference } from "./native-names.js";
 import { nativeToolName, parseNativeToolName } from "./native-names.js";
 import { CallClock } from "./call-clock.js";
+import { formatProgress, requestSignal, sdkCallLimitMs } from "./request-signal.js";
 import { isSignInRequired } from "./oauth/connection-auth.js";
 import { buildMcpPromptSection } from "./prompt-section.js";
 import { promptText } from "./user-references.js";
@@ -61,27 +62,6 @@ function describeTool(server: McpServerConfig, tool: ServerSession["tools"][numb
     inputSchema: tool.inputSchema,
     autoApprove: server.autoApprove.includes(tool.name),
   };
-}
-
-/**
- * A signal of its own for one request, following the task's signal. The SDK never
- * removes the abort listener it adds, so handing it the long-lived task signal would
- * pile up one listener per call (and send stale cancellations on abort).
- */
-function requestSignal(parent: AbortSignal): { signal: AbortSignal; abort(): void; dispose(): void } {
-  const controller = new AbortController();
-  const forward = (): void => controller.abort(parent.reason);
-  if (parent.aborted) forward();
-  else parent.addEventListener("abort", forward, { once: true });
-  return { signal: controller.signal, abort: () => controller.abort(), dispose: () => parent.removeEventListener("abort", forward) };
-}
-
-/** The SDK's own limit for a tool call; cairn's `CallClock` (paused while the user answers the server) ends it first. */
-const sdkCallLimitMs = 2 ** 31 - 1;
-
-function formatProgress(progress: { progress: number; total?: number | undefined; message?: string | undefined }): string {
-  const amount = progress.total === undefined ? `${progress.progress}` : `${progress.progress}/${progress.total}`;
-  return progress.message === undefined || progress.message === "" ? `progress ${amount}` : `${progress.message} (${amount})`;
 }
 
 export class McpHub implements McpPort, McpGate, McpReferenceSource {
