@@ -4,6 +4,7 @@
  * headless, in the terminal UI and over ACP alike.
  */
 import type { McpReferenceSource } from "../mcp/user-references.js";
+import type { McpGate } from "../task/contracts/seams.js";
 
 const serverWaitMs = 10_000;
 
@@ -12,14 +13,12 @@ export function mayReferenceMcp(text: string): boolean {
   return /^\s*\/mcp__/.test(text) || /(^|\s)@[A-Za-z0-9_-]+:[A-Za-z][\w+.-]*:/.test(text);
 }
 
-export async function expandMcpStart(
-  text: string,
-  options: { references: McpReferenceSource | undefined; waitForServers: (timeoutMs: number, signal: AbortSignal) => Promise<unknown>; notice: (text: string) => void; signal: AbortSignal },
-): Promise<string> {
-  if (options.references === undefined || !mayReferenceMcp(text)) return text;
-  await options.waitForServers(serverWaitMs, options.signal);
+export async function expandMcpStart(text: string | undefined, mcp: { references: McpReferenceSource | undefined; gate: McpGate }, notice: (text: string) => void): Promise<string | undefined> {
+  if (text === undefined || mcp.references === undefined || !mayReferenceMcp(text)) return text;
+  const signal = new AbortController().signal;
+  await mcp.gate.waitForServers(serverWaitMs, signal);
   const { expandMcpReferences } = await import("../mcp/user-references.js");
-  const expanded = await expandMcpReferences(text, options.references, options.signal);
-  for (const notice of expanded.notices) options.notice(notice);
+  const expanded = await expandMcpReferences(text, mcp.references, signal);
+  for (const line of expanded.notices) notice(line);
   return expanded.text;
 }

@@ -375,10 +375,8 @@ async function buildSession(parts: {
       current.started = true;
       for (const { text, meta } of early.splice(0)) created.say("mcp_notification", text, meta ? { meta } : {});
       // `/mcp__server__prompt args` and `@server:uri` need the servers: expanded now that they start.
-      const expand = (text: string): Promise<string> =>
-        expandMcpStart(text, { references: mcp.references, waitForServers: (ms, signal) => mcp.gate.waitForServers(ms, signal), notice: (text) => created.say("info", text), signal: new AbortController().signal });
-      if (start.kind === "new") return created.startTask(await expand(start.task), images);
-      const message = start.message === undefined ? undefined : await expand(start.message);
+      const message = await expandMcpStart(start.kind === "new" ? start.task : start.message, mcp, (notice) => created.say("info", notice));
+      if (start.kind === "new") return created.startTask(message ?? start.task, images);
       const prompt = await hooks.resumeMessage(message, resumed?.nextUserContent ?? []);
       if ("blocked" in prompt) {
         created.say("error", `A UserPromptSubmit hook blocked this message: ${prompt.blocked}`);
