@@ -117,6 +117,11 @@ export class UpdateProjection {
       }
       case "plan_mode_respond":
         return this.wholeMessage(message, `${message.text}\n\n(Answer to refine the plan, or switch to Act mode to carry it out.)`);
+      case "elicitation": {
+        const options = metaOf(message, "elicitation")?.options ?? [];
+        const list = options.length > 0 ? `\n\n${options.map((option) => `- ${option}`).join("\n")}` : "";
+        return this.wholeMessage(message, `${message.text}${list}\n\n(Answer in your next message; "decline" declines the form.)`);
+      }
       case "mistake_limit_reached":
       case "api_req_failed":
       case "empty_response":

@@ -1,5 +1,5 @@
 /**
- * `cairn mcp list|add|remove|approve`: the MCP servers in the user's `mcp.json`
+ * `cairn mcp list|add|remove|approve|login|logout`: the MCP servers in the user's `mcp.json`
  * and Claude Code's `~/.claude.json` (and the project's `.mcp.json` and
  * `.cairn/mcp.json` once the folder is trusted).
  */
@@ -13,7 +13,9 @@ import { isTrusted } from "../config/trust.js";
 import type { McpServerConfig } from "../mcp/config.js";
 import type { McpServerEntry } from "../mcp/config-edit.js";
 import type { McpHub, McpHubOptions, McpServerState } from "../mcp/hub.js";
+import type { SignInState } from "../mcp/oauth/credential-store.js";
 import type { ToolDescriptionReview } from "../mcp/trust-store.js";
+import { registerSignInCommands } from "./mcp-sign-in-commands.js";
 
 export interface McpCommandContext {
   userConfigDir(): string;
@@ -107,12 +109,27 @@ function reviewNote(review: ToolDescriptionReview | undefined): string | undefin
   return `WARNING: tools changed since you approved them (${changed}); check them, then run \`cairn mcp approve <name>\``;
 }
 
-function textReport(servers: McpServerConfig[], states: McpServerState[], reviews: ToolDescriptionReview[]): string {
+/** A remote server's sign-in: what was stored, overridden by a refusal seen while connecting. */
+async function signInStates(dataDir: string, servers: McpServerConfig[], states: McpServerState[]): Promise<Map<string, SignInState>> {
+  const { storedSignInState } = await import("../mcp/oauth/credential-store.js");
+  const result = new Map<string, SignInState>();
+  for (const server of servers) {
+    const refused = states.find((candidate) => candidate.name === server.name)?.signInRequired === true;
+    const stored = await storedSignInState(dataDir, server);
+    const state = refused ? (stored === "signed in" ? "expired" : "needs sign-in") : stored;
+    if (state !== undefined) result.set(server.name, state);
+  }
+  return result;
+}
+
+function textReport(servers: McpServerConfig[], states: McpServerState[], reviews: ToolDescriptionReview[], signIns: Map<string, SignInState>): string {
   const lines: string[] = [];
   for (const server of servers) {
     const state = states.find((candidate) => candidate.name === server.name);
     const review = reviews.find((candidate) => candidate.server === server.name);
     lines.push(`${server.name}  (${describeTransport(server)})`, `  from: ${server.source}`);
+    const signIn = signIns.get(server.name);
+    if (signIn !== undefined) lines.push(`  sign-in: ${signIn}${signIn === "signed in" ? "" : ` (run: cairn mcp login ${server.name})`}`);
     if (state === undefined || state.status === "disabled") {
       lines.push("  status: disabled");
     } else if (state.status === "connected") {
@@ -151,6 +168,7 @@ async function listServers(context: McpCommandContext, options: { timeout: strin
     await hub.waitForServers(timeoutSeconds * 1000, new AbortController().signal);
     const states = hub.serverStates();
     const reviews = await hub.reviewToolDescriptions();
+    const signIns = await signInStates(context.dataDir(), servers, states);
     if (options.json === true) {
       const report = servers.map((server) => {
         const state = states.find((candidate) => candidate.name === server.name);
@@ -160,13 +178,14 @@ async function listServers(context: McpCommandContext, options: { timeout: strin
           transport: describeTransport(server),
           status: state?.status ?? "disabled",
           ...(state?.error === undefined ? {} : { error: state.error }),
+          ...(signIns.has(server.name) ? { signIn: signIns.get(server.name) } : {}),
           tools: (state?.tools ?? []).map((tool) => ({ name: tool.name, description: tool.description, autoApprove: tool.autoApprove })),
           review: reviews.find((candidate) => candidate.server === server.name)?.kind ?? "approved",
         };
       });
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     } else {
-      process.stdout.write(textReport(servers, states, reviews));
+      process.stdout.write(textReport(servers, states, reviews, signIns));
     }
   } finally {
     await hub.close();
@@ -274,4 +293,15 @@ export function registerMcpCommands(program: Command, context: McpCommandContext
     .description("Show a server's tools in full and record them as approved")
     .argument("<name>", "name of the server")
     .action((name: string) => approveServer(context, name));
+
+  registerSignInCommands(mcp, {
+    dataDir: () => context.dataDir(),
+    fail,
+    server: async (name) => {
+      const { servers } = await configuredServers(context);
+      const server = servers.find((candidate) => candidate.name === name);
+      if (server === undefined) fail(`there is no MCP server named "${name}" (see cairn mcp list)`);
+      return server;
+    },
+  });
 }

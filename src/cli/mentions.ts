@@ -97,6 +97,8 @@ export function findMentions(text: string): string[] {
   const found: string[] = [];
   for (const match of text.matchAll(mentionPattern)) {
     const target = match[2]!.replace(/[.,;:!?)]+$/, "");
+    // `@server:uri` names an MCP resource: the session attaches it once the server is up.
+    if (/^[A-Za-z0-9_-]+:[A-Za-z][\w+.-]*:/.test(target)) continue;
     if (target !== "" && !found.includes(target)) found.push(target);
   }
   return found;

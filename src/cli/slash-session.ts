@@ -172,7 +172,14 @@ export function createSlashSession(controller: InteractiveController): SlashSess
         pluginServers: plugins.mcpServers,
       });
       if (servers.length === 0) return "No MCP servers configured. Add one with: cairn mcp add <name> <command-or-url> [args...]";
-      return ["MCP servers (cairn mcp list connects and shows their tools):", ...servers.map((server) => `  ${server.name}  (${server.source})`), ...warnings.map((warning) => `  warning: ${warning}`)].join("\n");
+      const { storedSignInState } = await import("../mcp/oauth/credential-store.js");
+      const lines = await Promise.all(
+        servers.map(async (server) => {
+          const signIn = await storedSignInState(settings().dataDir, server);
+          return `  ${server.name}  (${server.source})${signIn === undefined ? "" : `  sign-in: ${signIn}${signIn === "signed in" ? "" : ` (cairn mcp login ${server.name})`}`}`;
+        }),
+      );
+      return ["MCP servers (cairn mcp list connects and shows their tools):", ...lines, ...warnings.map((warning) => `  warning: ${warning}`)].join("\n");
     },
     plugins: async (args) => {
       const { pluginListing, switchPlugin } = await import("../plugins/plugin-actions.js");

@@ -48,6 +48,8 @@ export function describeMcpEvent(event: McpHubEvent, options: { verbose?: boolea
       return verbose ? { severity: "info", text: `[${event.server} stderr] ${event.line}` } : undefined;
     case "notification":
       return verbose ? { severity: "info", text: `MCP server "${event.server}": ${event.method} ${JSON.stringify(event.params ?? {})}` } : undefined;
+    case "elicitation_declined":
+      return { severity: "warning", text: `MCP server "${event.server}" asked for input, declined: ${event.reason}` };
     case "progress":
       return verbose ? { severity: "info", text: `${event.server}/${event.tool}: progress ${event.progress}${event.total === undefined ? "" : `/${event.total}`}` } : undefined;
   }

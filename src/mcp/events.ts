@@ -10,7 +10,9 @@ export type McpHubEvent =
   | { type: "server_stderr"; server: string; line: string }
   /** Any other notification the hub does not handle itself. */
   | { type: "notification"; server: string; method: string; params?: Record<string, unknown> }
-  | { type: "progress"; server: string; tool: string; progress: number; total?: number; message?: string };
+  | { type: "progress"; server: string; tool: string; progress: number; total?: number; message?: string }
+  /** The server asked for input (elicitation) when nobody could answer: declined. */
+  | { type: "elicitation_declined"; server: string; reason: string };
 
 export interface ReconnectSettings {
   /** Delay before the first retry. */

@@ -5,13 +5,18 @@
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolSchema } from "../llm/types.js";
 import type { McpStatus, McpGate } from "../task/contracts/seams.js";
-import type { McpCallResult, McpPort, McpToolInfo } from "../tools/mcp-port.js";
+import type { McpCallResult, McpElicitation, McpElicitationAnswer, McpPort, McpToolInfo } from "../tools/mcp-port.js";
 import type { McpServerConfig } from "./config.js";
 import type { McpHubEvent, ReconnectSettings } from "./events.js";
 import { defaultReconnectSettings } from "./events.js";
 import type { McpToolReference } from "./native-names.js";
 import { nativeToolName, parseNativeToolName } from "./native-names.js";
+import { CallClock } from "./call-clock.js";
+import { formatProgress, requestSignal, sdkCallLimitMs } from "./request-signal.js";
+import { isSignInRequired } from "./oauth/connection-auth.js";
 import { buildMcpPromptSection } from "./prompt-section.js";
+import { promptText } from "./user-references.js";
+import type { McpPromptInfo, McpReferenceSource, McpResourceInfo } from "./user-references.js";
 import type { PromptServer } from "./prompt-section.js";
 import type { ResultLimits } from "./results.js";
 import { convertResourceResult, convertToolResult, defaultResultLimits } from "./results.js";
@@ -44,6 +49,8 @@ export interface McpServerState {
   name: string;
   status: "disabled" | "connecting" | "connected" | "waiting" | "closed";
   error?: string;
+  /** The server refused cairn for want of an OAuth sign-in (`cairn mcp login NAME`). */
+  signInRequired?: true;
   tools: McpToolInfo[];
 }
 
@@ -57,30 +64,14 @@ function describeTool(server: McpServerConfig, tool: ServerSession["tools"][numb
   };
 }
 
-/**
- * A signal of its own for one request, following the task's signal. The SDK never
- * removes the abort listener it adds, so handing it the long-lived task signal would
- * pile up one listener per call (and send stale cancellations on abort).
- */
-function requestSignal(parent: AbortSignal): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const forward = (): void => controller.abort(parent.reason);
-  if (parent.aborted) forward();
-  else parent.addEventListener("abort", forward, { once: true });
-  return { signal: controller.signal, dispose: () => parent.removeEventListener("abort", forward) };
-}
-
-function formatProgress(progress: { progress: number; total?: number | undefined; message?: string | undefined }): string {
-  const amount = progress.total === undefined ? `${progress.progress}` : `${progress.progress}/${progress.total}`;
-  return progress.message === undefined || progress.message === "" ? `progress ${amount}` : `${progress.message} (${amount})`;
-}
-
-export class McpHub implements McpPort, McpGate {
+export class McpHub implements McpPort, McpGate, McpReferenceSource {
   private readonly connections: ServerConnection[];
   private readonly listeners = new Set<() => void>();
   private readonly resultLimits: ResultLimits;
   private readonly trustStore: McpTrustStore | undefined;
   private readonly emit: (event: McpHubEvent) => void;
+  /** The calls running now that can answer their server's requests for input, latest last. */
+  private readonly elicitors: Array<{ server: string; answer: (request: McpElicitation) => Promise<McpElicitationAnswer> }> = [];
 
   constructor(options: McpHubOptions) {
     this.emit = (event) => {
@@ -102,12 +93,28 @@ export class McpHub implements McpPort, McpGate {
           reconnect,
           connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
           healthCheckIntervalMs: options.healthCheckIntervalMs ?? 15_000,
+          ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
           emit: this.emit,
+          elicit: (request) => this.elicit(request),
           changed: () => {
             for (const listener of [...this.listeners]) listener();
           },
         }),
     );
+  }
+
+  /**
+   * A server asks for input: the latest running call to that server that can ask
+   * the user answers; with none (a request outside a call, or headless without
+   * answers) it is declined, and the user is told.
+   */
+  private async elicit(request: McpElicitation): Promise<McpElicitationAnswer> {
+    const elicitor = this.elicitors.findLast((candidate) => candidate.server === request.server);
+    if (elicitor === undefined) {
+      this.emit({ type: "elicitation_declined", server: request.server, reason: "it came while none of its tool calls was running" });
+      return { action: "decline" };
+    }
+    return elicitor.answer(request);
   }
 
   /** Starts connecting every enabled server and returns at once. */
@@ -202,8 +209,58 @@ export class McpHub implements McpPort, McpGate {
     return this.connections.map((connection) => {
       const state = connection.state;
       const tools = state.kind === "connected" ? state.session.tools.map((tool) => describeTool(connection.config, tool)) : [];
-      return { name: connection.name, status: state.kind === "idle" ? "connecting" : state.kind, tools, ...(state.kind === "waiting" ? { error: state.error } : {}) };
+      return {
+        name: connection.name,
+        status: state.kind === "idle" ? "connecting" : state.kind,
+        tools,
+        ...(state.kind === "waiting" ? { error: state.error } : {}),
+        ...(state.kind === "waiting" && state.signInRequired === true ? { signInRequired: true as const } : {}),
+      };
     });
+  }
+
+  private connectedSessions(): Array<{ name: string; session: ServerSession }> {
+    return this.enabled().flatMap((connection) => (connection.state.kind === "connected" ? [{ name: connection.name, session: connection.state.session }] : []));
+  }
+
+  connectedServers(): string[] {
+    return this.connectedSessions().map((entry) => entry.name);
+  }
+
+  /** The connected servers' prompts, as the user's `/mcp__server__prompt` commands. */
+  listPrompts(): McpPromptInfo[] {
+    return this.connectedSessions().flatMap(({ name, session }) =>
+      session.prompts.map((prompt) => ({
+        server: name,
+        name: prompt.name,
+        description: prompt.description ?? prompt.title ?? "",
+        arguments: (prompt.arguments ?? []).map((argument) => ({ name: argument.name, required: argument.required === true, ...(argument.description === undefined ? {} : { description: argument.description }) })),
+      })),
+    );
+  }
+
+  /** The connected servers' resources, as the user's `@server:uri` mentions. */
+  listResources(): McpResourceInfo[] {
+    return this.connectedSessions().flatMap(({ name, session }) =>
+      session.resources.map((resource) => ({ server: name, uri: resource.uri, name: resource.name, ...(resource.description === undefined ? {} : { description: resource.description }) })),
+    );
+  }
+
+  async getPrompt(options: { server: string; name: string; arguments: Record<string, string>; signal: AbortSignal }): Promise<string> {
+    const { connection, session } = this.session(options.server);
+    const request = requestSignal(options.signal);
+    try {
+      return promptText(await session.client.getPrompt({ name: options.name, arguments: options.arguments }, { signal: request.signal, timeout: connection.config.timeoutMs }));
+    } catch (error) {
+      throw this.callFailure(error, { connection, what: `prompt "${options.name}"`, timeoutMs: connection.config.timeoutMs, signal: options.signal });
+    } finally {
+      request.dispose();
+    }
+  }
+
+  async readResourceText(options: { server: string; uri: string; signal: AbortSignal }): Promise<string> {
+    const result = await this.readResource(options);
+    return result.fullText ?? result.content.map((part) => (part.type === "text" ? part.text : "(an image)")).join("\n");
   }
 
   /** The process id of a connected stdio server. */
@@ -231,17 +288,21 @@ export class McpHub implements McpPort, McpGate {
    * (the request is then cancelled on the server); a tool's own failure comes back
    * as a result with `isError`.
    */
-  async callTool(options: { server: string; tool: string; arguments: Record<string, unknown>; signal: AbortSignal; onProgress?: (message: string) => void }): Promise<McpCallResult> {
+  async callTool(options: Parameters<McpPort["callTool"]>[0]): Promise<McpCallResult> {
     const { connection, session } = this.session(options.server);
     if (!session.tools.some((tool) => tool.name === options.tool)) {
       throw new McpCallError(`MCP server "${options.server}" has no tool "${options.tool}". Its tools: ${session.tools.map((tool) => tool.name).join(", ") || "(none)"}.`);
     }
     const timeoutMs = connection.config.timeoutMs;
     const request = requestSignal(options.signal);
+    const clock = new CallClock(timeoutMs, () => request.abort());
+    const onElicit = options.onElicit;
+    const elicitor = onElicit === undefined ? undefined : { server: options.server, answer: (asked: McpElicitation) => clock.paused(() => onElicit(asked)) };
+    if (elicitor !== undefined) this.elicitors.push(elicitor);
     try {
       const result = await session.client.callTool({ name: options.tool, arguments: options.arguments }, undefined, {
         signal: request.signal,
-        timeout: timeoutMs,
+        timeout: sdkCallLimitMs,
         onprogress: (progress) => {
           this.emit({
             type: "progress",
@@ -256,9 +317,12 @@ export class McpHub implements McpPort, McpGate {
       });
       return convertToolResult(result, this.resultLimits);
     } catch (error) {
-      throw this.callFailure(error, { connection, what: `tool "${options.tool}"`, timeoutMs, signal: options.signal });
+      const cause = clock.expired ? new McpError(ErrorCode.RequestTimeout, "Request timed out") : error;
+      throw this.callFailure(cause, { connection, what: `tool "${options.tool}"`, timeoutMs, signal: options.signal });
     } finally {
+      clock.stop();
       request.dispose();
+      if (elicitor !== undefined) this.elicitors.splice(this.elicitors.indexOf(elicitor), 1);
     }
   }
 
@@ -279,6 +343,9 @@ export class McpHub implements McpPort, McpGate {
   private callFailure(error: unknown, context: { connection: ServerConnection; what: string; timeoutMs: number; signal: AbortSignal }): Error {
     const server = context.connection.name;
     if (context.signal.aborted) return new McpCallError(`The call of ${context.what} on MCP server "${server}" was cancelled.`);
+    if (isSignInRequired(error)) {
+      return new McpCallError(`MCP server "${server}" refused the call of ${context.what}: its sign-in expired or was revoked. Run \`cairn mcp login ${server}\` to sign in again.`);
+    }
     if (error instanceof McpError && error.code === (ErrorCode.RequestTimeout as number)) {
       return new McpCallError(
         `The call of ${context.what} on MCP server "${server}" took longer than ${context.timeoutMs / 1000} s and was cancelled. ` + `Raise "timeout" (seconds) for this server in mcp.json if it needs longer.`,

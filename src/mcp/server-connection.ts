@@ -3,11 +3,20 @@
  * resource lists fresh, and reconnects with backoff when the server goes away.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { LoggingMessageNotificationSchema, McpError, ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+  McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitResult, Prompt, Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { McpElicitation } from "../tools/mcp-port.js";
 import type { McpServerConfig } from "./config.js";
 import type { McpHubEvent, ReconnectSettings } from "./events.js";
 import { reconnectDelay } from "./events.js";
+import { isSignInRequired, remoteAuthProvider } from "./oauth/connection-auth.js";
 import { createTransport } from "./transports.js";
 
 export interface ServerSession {
@@ -15,16 +24,20 @@ export interface ServerSession {
   tools: Tool[];
   resources: Resource[];
   templates: ResourceTemplate[];
+  /** The server's prompts (offered to the user as `/mcp__server__prompt`). */
+  prompts: Prompt[];
   instructions: string | undefined;
 }
+
+type ListKind = "tools" | "resources" | "prompts";
 
 export type ConnectionState =
   | { kind: "disabled" }
   | { kind: "idle" }
   | { kind: "connecting" }
   | { kind: "connected"; session: ServerSession }
-  /** The last attempt failed or the server went away; a retry is scheduled. */
-  | { kind: "waiting"; error: string; retryAt: number }
+  /** The last attempt failed or the server went away; a retry is scheduled (none when the user must sign in first). */
+  | { kind: "waiting"; error: string; retryAt: number; signInRequired?: true }
   | { kind: "closed" };
 
 export interface ConnectionOptions {
@@ -35,7 +48,11 @@ export interface ConnectionOptions {
   connectTimeoutMs: number;
   /** Remote servers are pinged this often to notice that they went away; 0 turns it off. */
   healthCheckIntervalMs: number;
+  /** Where OAuth sign-ins are stored (`cairn mcp login`); without it remote servers get no tokens. */
+  dataDir?: string;
   emit(event: McpHubEvent): void;
+  /** Answers the server's requests for input (elicitation); the hub routes them to the call they came with. */
+  elicit(request: McpElicitation): Promise<ElicitResult>;
   /** Called after every state or list change. */
   changed(): void;
 }
@@ -82,8 +99,8 @@ export class ServerConnection {
   /** The client of the latest attempt, even while it is still connecting (close() must stop it). */
   private activeClient: Client | undefined;
   /** List changes announced while the connection was still being set up. */
-  private readonly staleWhileConnecting = new Set<"tools" | "resources">();
-  private refreshLists: ((what: "tools" | "resources") => Promise<void>) | undefined;
+  private readonly staleWhileConnecting = new Set<ListKind>();
+  private refreshLists: ((what: ListKind) => Promise<void>) | undefined;
 
   constructor(private readonly options: ConnectionOptions) {
     this.state = options.config.disabled ? { kind: "disabled" } : { kind: "idle" };
@@ -115,14 +132,21 @@ export class ServerConnection {
   private async attempt(): Promise<void> {
     const generation = ++this.generation;
     this.setState({ kind: "connecting" });
-    const client = new Client({ name: this.options.clientName, version: this.options.clientVersion }, { capabilities: {} });
+    // Form elicitation: a server may ask the user for input while a call runs.
+    const client = new Client({ name: this.options.clientName, version: this.options.clientVersion }, { capabilities: { elicitation: { form: {} } } });
     // Only this attempt's output explains this attempt's failure.
     this.stderrTail.length = 0;
-    const created = createTransport(this.options.config.transport, (line) => {
-      this.stderrTail.push(line);
-      if (this.stderrTail.length > stderrTailLines) this.stderrTail.shift();
-      this.options.emit({ type: "server_stderr", server: this.name, line });
-    });
+    const authProvider = await remoteAuthProvider(this.options.config, this.options.dataDir);
+    if (generation !== this.generation || this.isClosed()) return;
+    const created = createTransport(
+      this.options.config.transport,
+      (line) => {
+        this.stderrTail.push(line);
+        if (this.stderrTail.length > stderrTailLines) this.stderrTail.shift();
+        this.options.emit({ type: "server_stderr", server: this.name, line });
+      },
+      authProvider,
+    );
     this.currentPid = () => created.pid();
     this.activeClient = client;
     client.onclose = () => this.lost(generation, "the connection closed");
@@ -155,6 +179,13 @@ export class ServerConnection {
       this.generation++;
       await client.close().catch(() => {});
       if (this.isClosed()) return;
+      if (isSignInRequired(error)) {
+        // Retrying cannot help until the user signs in: say so once, with the command.
+        const message = `MCP server "${this.name}" needs sign-in: run \`cairn mcp login ${this.name}\``;
+        this.setState({ kind: "waiting", error: message, retryAt: Number.POSITIVE_INFINITY, signInRequired: true });
+        this.options.emit({ type: "server_error", server: this.name, message });
+        return;
+      }
       const tail = this.stderrTail.length > 0 ? `\nLast output of the server:\n${this.stderrTail.join("\n")}` : "";
       const message = `cannot connect to MCP server "${this.name}": ${describeError(error)}${tail}`;
       this.failures++;
@@ -190,11 +221,17 @@ export class ServerConnection {
           }),
         ])
       : [[], []];
-    return { client, tools, resources, templates, instructions: client.getInstructions() };
+    const prompts = capabilities.prompts
+      ? await listAll(async (cursor) => {
+          const result = await client.listPrompts(cursor === undefined ? {} : { cursor }, { timeout });
+          return { items: result.prompts, nextCursor: result.nextCursor };
+        })
+      : [];
+    return { client, tools, resources, templates, prompts, instructions: client.getInstructions() };
   }
 
-  private installNotificationHandlers(client: Client, generation: number): (what: "tools" | "resources") => Promise<void> {
-    const refresh = async (what: "tools" | "resources"): Promise<void> => {
+  private installNotificationHandlers(client: Client, generation: number): (what: ListKind) => Promise<void> {
+    const refresh = async (what: ListKind): Promise<void> => {
       if (generation !== this.generation) return;
       if (this.state.kind === "connecting") {
         // The lists being fetched for the connection may predate this change.
@@ -207,6 +244,7 @@ export class ServerConnection {
         if (generation !== this.generation || this.state.kind !== "connected") return;
         const session = this.state.session;
         if (what === "tools") session.tools = fresh.tools;
+        else if (what === "prompts") session.prompts = fresh.prompts;
         else {
           session.resources = fresh.resources;
           session.templates = fresh.templates;
@@ -219,6 +257,12 @@ export class ServerConnection {
     };
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => refresh("tools"));
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => refresh("resources"));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => refresh("prompts"));
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      const params = request.params;
+      if (params.mode === "url" || !("requestedSchema" in params)) return { action: "decline" };
+      return this.options.elicit({ server: this.name, message: params.message, requestedSchema: params.requestedSchema });
+    });
     client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
       const { level, logger, data } = notification.params;
       const message = typeof data === "string" ? data : JSON.stringify(data);

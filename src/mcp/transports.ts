@@ -2,6 +2,7 @@
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpTransportConfig } from "./config.js";
 import { LinearReadBuffer } from "./read-buffer.js";
@@ -12,7 +13,8 @@ export interface CreatedTransport {
   pid(): number | undefined;
 }
 
-export function createTransport(config: McpTransportConfig, onStderrLine: (line: string) => void): CreatedTransport {
+/** `authProvider`: the server's stored OAuth sign-in, for remote servers that have one. */
+export function createTransport(config: McpTransportConfig, onStderrLine: (line: string) => void, authProvider?: OAuthClientProvider): CreatedTransport {
   if (config.type === "stdio") {
     const transport = new StdioClientTransport({
       command: config.command,
@@ -36,12 +38,14 @@ export function createTransport(config: McpTransportConfig, onStderrLine: (line:
   }
   const url = new URL(config.url);
   const requestInit = { headers: config.headers };
+  const auth = authProvider === undefined ? {} : { authProvider };
   if (config.type === "sse") {
-    return { transport: new SSEClientTransport(url, { requestInit }), pid: () => undefined };
+    return { transport: new SSEClientTransport(url, { requestInit, ...auth }), pid: () => undefined };
   }
   // The hub reconnects whole sessions itself, so the SDK's own stream retries stay short.
   const transport = new StreamableHTTPClientTransport(url, {
     requestInit,
+    ...auth,
     reconnectionOptions: { initialReconnectionDelay: 500, maxReconnectionDelay: 2_000, reconnectionDelayGrowFactor: 2, maxRetries: 1 },
   });
   return { transport, pid: () => undefined };

@@ -2,6 +2,7 @@ import type { ResolvedSettings } from "../config/index.js";
 import { loadMcpConfig } from "../mcp/config.js";
 import { enabledPlugins, pluginPlaces } from "../plugins/plugin-contributions.js";
 import type { McpServerConfig } from "../mcp/config.js";
+import type { McpReferenceSource } from "../mcp/user-references.js";
 import type { McpPort } from "../tools/mcp-port.js";
 import type { McpNotificationMeta } from "../task/contracts/message-meta.js";
 import type { McpGate } from "../task/contracts/seams.js";
@@ -11,6 +12,8 @@ import type { ToolExecutor } from "../task/contracts/tool-executor.js";
 export interface McpWiring {
   gate: McpGate;
   port: McpPort | undefined;
+  /** The servers' prompts and resources for the user's `/mcp__server__prompt` and `@server:uri`. */
+  references: McpReferenceSource | undefined;
   /** Native protocol: each MCP tool becomes a tool of its own. */
   wrap(executor: ToolExecutor): ToolExecutor;
   close(): Promise<void>;
@@ -41,7 +44,7 @@ export async function startMcp(options: {
   const extra = options.extraServers ?? [];
   const config = { warnings: loaded.warnings, servers: [...loaded.servers.filter((server) => !extra.some((given) => given.name === server.name)), ...extra] };
   for (const warning of config.warnings) notice(warning);
-  if (config.servers.length === 0) return { gate: noMcp, port: undefined, wrap: (executor) => executor, close: async () => {} };
+  if (config.servers.length === 0) return { gate: noMcp, port: undefined, references: undefined, wrap: (executor) => executor, close: async () => {} };
 
   const [{ McpHub }, { describeMcpEvent, describeToolReview }, { withNativeMcpTools }] = await Promise.all([import("../mcp/hub.js"), import("../mcp/describe.js"), import("../mcp/native-tool-bridge.js")]);
   // Tool descriptions come from servers that may not be trustworthy: a new
@@ -72,6 +75,7 @@ export async function startMcp(options: {
   return {
     gate: hub,
     port: hub,
+    references: hub,
     wrap: (executor) => (settings.toolProtocol === "native" ? withNativeMcpTools(executor, hub) : executor),
     close: () => hub.close(),
   };

@@ -18,6 +18,7 @@ import { withStartCommand } from "./custom-command-wiring.js";
 import { createExtensionWiring } from "./extension-wiring.js";
 import { withAllowedTools } from "../extensions/allowed-tools.js";
 import type { TaskRules } from "../prompt/task-rules.js";
+import { expandMcpStart } from "./mcp-references.js";
 import { startMcp } from "./mcp-wiring.js";
 import { budgetSoFar, createSessionSecurity, summaryProvider } from "./security-wiring.js";
 import { createSubagents } from "./subagents/subagent-wiring.js";
@@ -397,15 +398,17 @@ async function buildSession(parts: {
       // Notices that came while the session was built (an MCP server that failed at once), now that the host listens.
       current.started = true;
       for (const { text, meta } of early.splice(0)) created.say("mcp_notification", text, meta ? { meta } : {});
-      if (start.kind === "new") return ended(await created.startTask(start.task, images));
-      const prompt = await hooks.resumeMessage(start.message, resumed?.nextUserContent ?? []);
+      // `/mcp__server__prompt args` and `@server:uri` need the servers: expanded now that they start.
+      const message = await expandMcpStart(start.kind === "new" ? start.task : start.message, mcp, (notice) => created.say("info", notice));
+      if (start.kind === "new") return ended(await created.startTask(message ?? start.task, images));
+      const prompt = await hooks.resumeMessage(message, resumed?.nextUserContent ?? []);
       if ("blocked" in prompt) {
         created.say("error", `A UserPromptSubmit hook blocked this message: ${prompt.blocked}`);
         return { status: "failed", error: prompt.blocked };
       }
       // The model gets the message with the resumed content: the transcript (the log, cairn show,
       // a later resume, session/load in an editor) records it too, whichever host resumed the task.
-      if (start.message !== undefined && start.message.trim() !== "") created.say("user_feedback", start.message);
+      if (message !== undefined && message.trim() !== "") created.say("user_feedback", message);
       return ended(await created.resumeTask([...prompt.content, ...images]));
     },
     close: async () => {

@@ -22,12 +22,29 @@ export interface McpCallResult {
   fullText?: string;
 }
 
+/** A server's request for input during a call (MCP elicitation, form mode): a flat object of simple fields. */
+export interface McpElicitation {
+  server: string;
+  message: string;
+  requestedSchema: { properties: Record<string, Record<string, unknown>>; required?: string[] | undefined };
+}
+
+export type McpElicitationAnswer = { action: "accept"; content: Record<string, string | number | boolean> } | { action: "decline" } | { action: "cancel" };
+
 export interface McpPort {
   /** Connected servers' tools (a server that is down contributes none). */
   listTools(): McpToolInfo[];
   getTool(server: string, tool: string): McpToolInfo | undefined;
   /** Names of configured servers and whether each is connected. */
   serverStatus(): Array<{ name: string; connected: boolean; error?: string }>;
-  callTool(options: { server: string; tool: string; arguments: Record<string, unknown>; signal: AbortSignal; onProgress?: (message: string) => void }): Promise<McpCallResult>;
+  /** `onElicit` answers the server's requests for input while the call runs (without it they are declined). */
+  callTool(options: {
+    server: string;
+    tool: string;
+    arguments: Record<string, unknown>;
+    signal: AbortSignal;
+    onProgress?: (message: string) => void;
+    onElicit?: (request: McpElicitation) => Promise<McpElicitationAnswer>;
+  }): Promise<McpCallResult>;
   readResource(options: { server: string; uri: string; signal: AbortSignal }): Promise<McpCallResult>;
 }

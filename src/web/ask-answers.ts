@@ -25,7 +25,7 @@ export function askButtons(ask: JsonMessage): { buttons: AskButton[]; options: s
   const choices = askChoices({ type: "ask", ask: kind, id: ask.id, ts: ask.ts, text: ask.text, partial: ask.partial, ...(ask.meta === undefined ? {} : { meta: ask.meta }) });
   if (choices === undefined) {
     // Typed questions: the completion can be accepted as it is; a plan or a question wants words.
-    const accept: AskButton[] = kind === "completion_result" ? [{ label: "Done", response: "yes", withText: false }] : [];
+    const accept: AskButton[] = kind === "completion_result" ? [{ label: "Done", response: "yes", withText: false }] : kind === "elicitation" ? [{ label: "Decline the form", response: "no", withText: false }] : [];
     return { buttons: [...accept, { label: "Reply", response: "message", withText: true }], options, typed: true };
   }
   const buttons = choices.map((choice): AskButton => {

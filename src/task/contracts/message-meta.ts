@@ -144,6 +144,22 @@ export type SayMetaByType = {
   tool_result: ToolResultMeta;
 };
 
+/** `elicitation`: one field of a form an MCP server asks the user to fill during a tool call (src/tools/mcp/elicitation.ts). */
+export type ElicitationMeta = {
+  server: string;
+  /** The server's own words about what it needs. */
+  message: string;
+  field: string;
+  type: "string" | "number" | "integer" | "boolean";
+  /** The values to choose from (an enum, or true/false). */
+  options?: string[];
+  required: boolean;
+  default?: string;
+  /** This field's place in the form (from 1) and the number of fields. */
+  index: number;
+  count: number;
+};
+
 /** Every `ask` kind's meta. */
 export type AskMetaByType = {
   tool: ToolMeta;
@@ -157,6 +173,7 @@ export type AskMetaByType = {
   plan_mode_respond: ToolMetaOf<"plan_mode_respond">;
   use_mcp_server: ToolMetaOf<"use_mcp_tool"> | ToolMetaOf<"access_mcp_resource">;
   empty_response: never;
+  elicitation: ElicitationMeta;
 };
 
 /** The meta a `say` of kind `T` carries (a union of kinds gives the union of their metas). */

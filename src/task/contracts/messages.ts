@@ -32,7 +32,19 @@ export type SayType =
   | "tool_result";
 
 export type AskType =
-  "tool" | "command" | "followup" | "completion_result" | "api_req_failed" | "mistake_limit_reached" | "resume_task" | "resume_completed_task" | "plan_mode_respond" | "use_mcp_server" | "empty_response";
+  | "tool"
+  | "command"
+  | "followup"
+  | "completion_result"
+  | "api_req_failed"
+  | "mistake_limit_reached"
+  | "resume_task"
+  | "resume_completed_task"
+  | "plan_mode_respond"
+  | "use_mcp_server"
+  | "empty_response"
+  /** One field of a form an MCP server asks the user to fill (MCP elicitation); "no" declines the form. */
+  | "elicitation";
 
 interface UiMessageBase {
   /** Stable id: a partial message and its updates share it. */

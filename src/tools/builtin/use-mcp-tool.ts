@@ -1,5 +1,6 @@
 /** use_mcp_tool: calls a tool of a connected MCP server, after checking its arguments. */
 import { describeError } from "../file-io.js";
+import { askForElicitation } from "../mcp/elicitation.js";
 import { mcpOutcome } from "../mcp/mcp-result.js";
 import { validateJsonSchema } from "../mcp/validate-json-schema.js";
 import { invalidParameter, mistake, toolError, withApprovalFeedback } from "../responses.js";
@@ -74,6 +75,8 @@ export const useMcpToolTool: ToolDefinition = {
         arguments: argumentsObject,
         signal: runtime.context.signal,
         onProgress: (message) => runtime.context.say("mcp_notification", message, { partial: true, key: `${runtime.callId}:progress` }),
+        // The server may ask the user for input while the call runs: each field becomes a question.
+        onElicit: (request) => askForElicitation(runtime.context, request),
       });
       return withApprovalFeedback(mcpOutcome(runtime, result), decision.feedback);
     } catch (error) {

@@ -215,6 +215,15 @@ describe("HeadlessHost without answers", () => {
     );
   });
 
+  it("an MCP server's form nobody can fill in (stdin closed under --on-ask fail, or --yes) is declined and the task goes on", async () => {
+    const { host, stderr } = createHost({ stdin: undefined, onAsk: "fail", json: false });
+    await expect(host.answerAsk(ask("elicitation", "Guests:"), never)).resolves.toEqual({ response: "no" });
+    expect(stderr.text).toMatch(/answered no to the "elicitation" ask \(a\d+\) automatically: nobody can answer/);
+    const withYes = createHost({ yes: true, json: false });
+    await expect(withYes.host.answerAsk(ask("elicitation", "Guests:"), never)).resolves.toEqual({ response: "no" });
+    expect(withYes.stderr.text).toContain("--yes approves actions; it does not fill in an MCP server's form");
+  });
+
   it("no stdin at all counts as closed", async () => {
     const { host } = createHost({ stdin: undefined, onAsk: "deny" });
     await expect(host.answerAsk(ask("tool", "edit"), never)).resolves.toEqual({ response: "no" });

@@ -82,7 +82,7 @@ export class HeadlessHost implements Host {
     if (options.yes && cardMetaOf(message)?.explicitApproval === true) {
       return Promise.resolve(this.#automatic(message, "deny", "it needs an explicit approval, which --yes does not give"));
     }
-    if (options.yes) return Promise.resolve(this.#automatic(message, "yes", undefined));
+    if (options.yes) return Promise.resolve(this.#automatic(message, "yes", message.ask === "elicitation" ? "--yes approves actions; it does not fill in an MCP server's form" : undefined));
     if (this.#reader.exhausted) return this.#unanswered(message, "stdin_closed");
 
     return new Promise<AskResponse>((resolve, reject) => {
@@ -180,6 +180,8 @@ export class HeadlessHost implements Host {
   #unanswered(message: AskMessage, reason: UnansweredReason): Promise<AskResponse> {
     this.#answered.add(message.id);
     const { onAsk, askTimeoutMs } = this.#options;
+    // A server's form nobody can fill is declined, never a failed task: the server decides what to do without it.
+    if (message.ask === "elicitation") return Promise.resolve(this.#automatic(message, "deny", reason === "timeout" ? "nobody answered in time" : "nobody can answer"));
     if (onAsk === "fail") {
       return Promise.reject(new HeadlessAskError({ askKind: message.ask, askId: message.id, reason, timeoutMs: askTimeoutMs }));
     }

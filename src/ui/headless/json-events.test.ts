@@ -141,6 +141,7 @@ const askKinds: Record<AskType, true> = {
   plan_mode_respond: true,
   use_mcp_server: true,
   empty_response: true,
+  elicitation: true,
 };
 
 describe("docs/json-events.schema.json names every kind and refuses broken lines", () => {

@@ -29,5 +29,8 @@ export function automaticAnswer(kind: AskType, mode: "deny" | "yes"): AskRespons
     case "empty_response":
       // Retrying unattended could loop for ever; the task ends as failed instead.
       return { response: "no" };
+    case "elicitation":
+      // An MCP server's form is the user's to fill: nobody made the data up, so it is declined.
+      return { response: "no" };
   }
 }

@@ -27,6 +27,7 @@ const shownResponseChars = 20_000;
 
 /** The options of a follow-up question, when the tool gave any. */
 export function followupOptions(message: UiMessage): string[] {
+  if (message.type === "ask" && message.ask === "elicitation") return metaOf(message, "elicitation")?.options ?? [];
   return metaOf(message, "followup")?.options ?? [];
 }
 
@@ -225,6 +226,8 @@ export class TextPrinter {
         return [`${question} The request failed: ${message.text} Retry? (y/n)`];
       case "mistake_limit_reached":
         return [`${question} ${message.text} Type guidance to continue, or n to stop.`];
+      case "elicitation":
+        return [`${question} ${message.text} (n declines the form)`, ...followupOptions(message).map((option, index) => `  ${index + 1}. ${option}`)];
       default:
         return [`${question} ${message.ask}: ${message.text}`];
     }

@@ -18,7 +18,7 @@ export const replyLabel = "Tell cairn what to do instead";
 const approvals: ReadonlySet<AskType> = new Set(["tool", "command", "use_mcp_server"]);
 
 /** Questions answered by typing (a follow-up's own options, the completion, the plan), not from a menu. */
-const typedAsks: ReadonlySet<AskType> = new Set(["followup", "completion_result", "plan_mode_respond"]);
+const typedAsks: ReadonlySet<AskType> = new Set(["followup", "completion_result", "plan_mode_respond", "elicitation"]);
 
 const yes: AskChoice = { kind: "answer", label: "Yes", response: { response: "yes" } };
 const no: AskChoice = { kind: "answer", label: "No", response: { response: "no" } };

@@ -46,8 +46,11 @@ export function askKeyAction(input: AskKeyInput): AskKeyAction {
   const typed = value.trim();
   const isReturn = event.kind === "key" && event.name === "return";
   const text = event.kind === "text" ? event.text : "";
-  if (ask.ask === "followup") {
-    const options = metaOf(ask, "followup")?.options ?? [];
+  if (ask.ask === "followup" || ask.ask === "elicitation") {
+    const options = (ask.ask === "elicitation" ? metaOf(ask, "elicitation") : metaOf(ask, "followup"))?.options ?? [];
+    // An MCP server's form: Esc declines it; Enter on an empty optional field leaves it out.
+    if (ask.ask === "elicitation" && event.kind === "key" && event.name === "escape") return { kind: "answer", response: { response: "no" } };
+    if (ask.ask === "elicitation" && isReturn && typed === "" && options.length === 0) return { kind: "answer", response: { response: "yes" } };
     if (event.kind === "key" && (event.name === "up" || event.name === "down") && value === "") {
       const count = Math.max(1, options.length);
       return { kind: "select", index: (selected + (event.name === "up" ? count - 1 : 1)) % count };

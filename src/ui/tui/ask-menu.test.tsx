@@ -213,4 +213,32 @@ describe("replies go into the input history", () => {
     await mounted.tick();
     expect(mounted.frame()).toContain("› now add a test");
   });
+
+  it("an MCP server's form: a field's options are picked by number, an empty optional field is left out, Esc declines", async () => {
+    mounted = mountApp();
+    const meta = (field: string, index: number, extra: Partial<AskMeta<"elicitation">>): AskMeta<"elicitation"> => ({
+      server: "bistro",
+      message: "Which table?",
+      field,
+      type: "string",
+      required: true,
+      index,
+      count: 3,
+      ...extra,
+    });
+    const seating = mounted.host.answerAsk(ask("e1", "elicitation", "Seating:", meta("seating", 1, { options: ["inside", "terrace"] })), new AbortController().signal);
+    await mounted.tick();
+    expect(mounted.frame()).toMatch(/1\. inside[\s\S]*2\. terrace[\s\S]*Esc declines the form · field 1 of 3/);
+    await mounted.press("2");
+    await expect(seating).resolves.toEqual({ response: "message", text: "terrace" });
+    const note = mounted.host.answerAsk(ask("e2", "elicitation", "Note [optional]:", meta("note", 2, { required: false })), new AbortController().signal);
+    await mounted.tick();
+    expect(mounted.frame()).toContain("(empty: leave it out)");
+    await mounted.press("\r");
+    await expect(note).resolves.toEqual({ response: "yes" });
+    const guests = mounted.host.answerAsk(ask("e3", "elicitation", "Guests:", meta("guests", 3, { type: "integer" })), new AbortController().signal);
+    await mounted.tick();
+    await mounted.press("\u001b");
+    await expect(guests).resolves.toEqual({ response: "no" });
+  });
 });

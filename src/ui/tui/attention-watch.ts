@@ -11,6 +11,8 @@ function askText(ask: AskMessage): string {
   switch (ask.ask) {
     case "completion_result":
       return "the task is done: accept it or say what to change";
+    case "elicitation":
+      return `an MCP server asks: ${ask.text.split("\n")[0] ?? ""}`;
     case "followup":
     case "plan_mode_respond":
       return `a question for you: ${ask.text.split("\n")[0] ?? ""}`;

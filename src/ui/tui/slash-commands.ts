@@ -132,6 +132,8 @@ export class SlashCommandRegistry {
     const parsed = parseSlashInput(input);
     if (parsed.kind === "text") return false;
     const command = this.get(parsed.name);
+    // An MCP server's prompt: the session expands it once the servers are up (src/session/mcp-references.ts).
+    if (command === undefined && parsed.name.startsWith("mcp__")) return false;
     if (command === undefined) {
       const near = this.closest(parsed.name);
       context.print(`Unknown command /${parsed.name}.${near === undefined ? "" : ` Did you mean /${near}?`} Type /help for the list.`, "error");

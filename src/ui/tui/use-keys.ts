@@ -333,7 +333,8 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
     const ask = host.getSnapshot().pendingAsk;
     const escape = event.kind === "key" && event.name === "escape";
     // Esc in the reply to a question goes back to its choices; it stops nothing.
-    if (escape && ask !== undefined && replyIsOpen(ask, current.current.replyFor === ask.id, current.current.value)) {
+    // Esc on an MCP server's form declines it (the task goes on); it stops nothing.
+    if (escape && ask !== undefined && (replyIsOpen(ask, current.current.replyFor === ask.id, current.current.value) || ask.ask === "elicitation")) {
       handleAsk(ask, event);
       return;
     }

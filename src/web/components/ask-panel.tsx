@@ -8,7 +8,7 @@ import { asUiMessage, cardTitle } from "./tool-card.js";
 
 export function AskPanel({ taskId, ask }: { taskId: string; ask: JsonMessage }) {
   const { buttons, options, typed } = askButtons(ask);
-  const card = ask.ask === "followup" || ask.ask === "completion_result" ? undefined : cardMetaOf(asUiMessage(ask));
+  const card = ask.ask === "followup" || ask.ask === "completion_result" || ask.ask === "elicitation" ? undefined : cardMetaOf(asUiMessage(ask));
   const [replying, setReplying] = useState<AskButton | undefined>(typed ? buttons.find((button) => button.withText) : undefined);
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
@@ -29,7 +29,7 @@ export function AskPanel({ taskId, ask }: { taskId: string; ask: JsonMessage }) 
 
   return (
     <section class="ask" aria-label="The task is waiting for you" data-ask={ask.ask ?? ""}>
-      <div class="ask-title">{ask.ask === "completion_result" ? "The task says it is done" : ask.ask === "followup" ? "A question for you" : "Approve?"}</div>
+      <div class="ask-title">{ask.ask === "completion_result" ? "The task says it is done" : ask.ask === "followup" ? "A question for you" : ask.ask === "elicitation" ? "An MCP server asks" : "Approve?"}</div>
       <div class="ask-what">{card !== undefined ? cardTitle(card) : ask.text.length > 400 ? `${ask.text.slice(0, 400)}…` : ask.text}</div>
       {options.length > 0 && (
         <div class="ask-options">

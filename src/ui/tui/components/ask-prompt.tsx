@@ -39,8 +39,10 @@ function Choices({ choices, selected, width }: { choices: readonly AskChoice[]; 
 
 /** The question and the keys that answer it. */
 export function AskPrompt({ ask, selected, replyOpen, width }: { ask: AskMessage; selected: number; replyOpen: boolean; width: number }): ReactNode {
-  if (ask.ask === "followup") {
-    const options = metaOf(ask, "followup")?.options ?? [];
+  if (ask.ask === "followup" || ask.ask === "elicitation") {
+    const form = ask.ask === "elicitation" ? metaOf(ask, "elicitation") : undefined;
+    const options = (form ?? metaOf(ask, "followup"))?.options ?? [];
+    const keys = options.length > 0 ? "↑↓ or 1-9 picks · Enter sends · or type an answer" : "Type an answer, Enter sends";
     return (
       <Box flexDirection="column" width={width}>
         {options.map((option, index) => (
@@ -49,7 +51,7 @@ export function AskPrompt({ ask, selected, replyOpen, width }: { ask: AskMessage
           </Text>
         ))}
         <Text color="gray" wrap="truncate-end">
-          {options.length > 0 ? "↑↓ or 1-9 picks · Enter sends · or type an answer" : "Type an answer, Enter sends"}
+          {form === undefined ? keys : `${keys}${form.required ? "" : " (empty: leave it out)"} · Esc declines the form · field ${form.index} of ${form.count}`}
         </Text>
       </Box>
     );
