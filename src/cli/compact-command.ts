@@ -28,6 +28,7 @@ export async function compactStoredTask(options: { settings: ResolvedSettings; t
     model: settings.model,
     ...(apiKey === undefined ? {} : { apiKey }),
     ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),
+    ...(settings.cloud === undefined ? {} : { cloud: settings.cloud }),
     ...(options.scenario ? { scenario: options.scenario } : {}),
     stall: settings.stallTimeouts,
     modelOverrides: { ...withoutUndefined(settings.models[settings.model] ?? {}), ...settings.modelLimits },

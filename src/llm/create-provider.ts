@@ -6,8 +6,9 @@ import type { OpenAiCompatibility } from "./openai.js";
 import type { Scenario } from "./scripted/scenario.js";
 import type { StallTimeouts } from "./stall.js";
 import type { ModelInfo, Provider } from "./types.js";
+import type { CloudSettings } from "./cloud/cloud-options.js";
 
-export type ProviderName = "anthropic" | "openai" | "openai-responses" | "gemini" | "mock";
+export type ProviderName = "anthropic" | "openai" | "openai-responses" | "gemini" | "azure" | "bedrock" | "vertex" | "mock";
 
 export interface CreateProviderOptions {
   provider: ProviderName;
@@ -27,6 +28,8 @@ export interface CreateProviderOptions {
   compatibility?: Partial<OpenAiCompatibility>;
   /** Told things the user should know that are not errors (reasoning left out on a provider switch). */
   onNotice?: (message: string) => void;
+  /** Azure OpenAI, Bedrock, Vertex AI: where their models live (issue 34). */
+  cloud?: CloudSettings;
   /** Where API keys are looked up; default `process.env`. */
   environment?: Record<string, string | undefined>;
 }
@@ -110,5 +113,18 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
       const { GeminiProvider } = await import("./gemini.js");
       return new GeminiProvider(keyless(apiKey));
     }
+    case "azure": {
+      const { createAzureProvider } = await import("./cloud/azure.js");
+      const apiKey = options.apiKey ?? environment["AZURE_OPENAI_API_KEY"];
+      return createAzureProvider({
+        ...keyless(apiKey),
+        fetch: boundedReadsFetch(proxied),
+        environment,
+        ...(options.cloud?.azure === undefined ? {} : { azure: options.cloud.azure }),
+      });
+    }
+    case "bedrock":
+    case "vertex":
+      throw new Error(`the ${options.provider} provider is not built yet`);
   }
 }

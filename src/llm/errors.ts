@@ -53,6 +53,8 @@ export interface ErrorContext {
   providerName: string;
   /** The environment variable that holds the key, named in auth errors. */
   apiKeyEnv?: string;
+  /** What to do about rejected credentials when they are not an API key (`aws sso login`, `az login` ...). */
+  authRemedy?: string;
   /** The SDK whose errors these are: its connection, abort and in-stream errors are told apart by class. */
   sdk?: SdkErrorClasses;
 }
@@ -203,6 +205,7 @@ function describe(kind: ProviderErrorKind, context: ErrorContext, detail: string
   const where = status === undefined ? context.providerName : `${context.providerName} (HTTP ${status})`;
   switch (kind) {
     case "auth": {
+      if (context.authRemedy !== undefined) return `${where} rejected the credentials: ${detail}. To fix: ${context.authRemedy}.`;
       const remedy = context.apiKeyEnv === undefined ? "check the API key you configured" : `set ${context.apiKeyEnv} to a valid API key (or pass --api-key)`;
       return `${where} rejected the API key: ${detail}. To fix: ${remedy}.`;
     }

@@ -29,6 +29,7 @@ export async function createSessionProviders(options: {
     provider: settings.provider,
     ...(apiKey === undefined ? {} : { apiKey }),
     ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),
+    ...(settings.cloud === undefined ? {} : { cloud: settings.cloud }),
     ...(options.scenario ? { scenario: options.scenario } : {}),
     stall: settings.stallTimeouts,
   };
