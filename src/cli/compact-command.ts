@@ -31,6 +31,7 @@ export async function compactStoredTask(options: { settings: ResolvedSettings; t
     ...(settings.cloud === undefined ? {} : { cloud: settings.cloud }),
     ...(options.scenario ? { scenario: options.scenario } : {}),
     stall: settings.stallTimeouts,
+    environment: environmentWithSecrets(),
     modelOverrides: { ...withoutUndefined(settings.models[settings.model] ?? {}), ...settings.modelLimits },
   });
   const { writer, loaded } = await store.open(taskId);

@@ -123,7 +123,15 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
         ...(options.cloud?.azure === undefined ? {} : { azure: options.cloud.azure }),
       });
     }
-    case "bedrock":
+    case "bedrock": {
+      const { createBedrockProvider } = await import("./cloud/bedrock.js");
+      return createBedrockProvider({
+        ...keyless(options.apiKey),
+        environment,
+        ...(options.cloud?.bedrock === undefined ? {} : { bedrock: options.cloud.bedrock }),
+        ...(options.thinkingBudgetTokens === undefined ? {} : { thinkingBudgetTokens: options.thinkingBudgetTokens }),
+      });
+    }
     case "vertex":
       throw new Error(`the ${options.provider} provider is not built yet`);
   }

@@ -75,7 +75,8 @@ function apiOf(path: string): Api | undefined {
 /** The scheme a request authenticated with; the secret itself is never kept. */
 function authScheme(request: IncomingMessage): string {
   const authorization = request.headers.authorization ?? "";
-  if (authorization.startsWith("AWS4-HMAC-SHA256")) return "aws-sigv4";
+  // The credential scope's region and service (`.../20261203/eu-west-1/bedrock/aws4_request`), never the key id.
+  if (authorization.startsWith("AWS4-HMAC-SHA256")) return `aws-sigv4 ${/Credential=[^/]+\/\d+\/([^/]+)\/([^/]+)\//.exec(authorization)?.slice(1).join(" ") ?? ""}`.trim();
   if (/^bearer /i.test(authorization)) return "bearer";
   if (request.headers["api-key"] !== undefined) return "api-key";
   if (request.headers["x-api-key"] !== undefined) return "x-api-key";
