@@ -31,9 +31,12 @@ export interface AzureProviderOptions {
 }
 
 /** An Entra ID token provider that fails as an unrecoverable auth error saying what to run. */
-async function entraTokenProvider(): Promise<() => Promise<string>> {
-  const { DefaultAzureCredential, getBearerTokenProvider } = await import("@azure/identity");
-  const tokens = getBearerTokenProvider(new DefaultAzureCredential(), entraScope);
+async function entraTokenProvider(env: Record<string, string | undefined>): Promise<() => Promise<string>> {
+  const { ClientSecretCredential, DefaultAzureCredential, getBearerTokenProvider } = await import("@azure/identity");
+  // A service principal in the environment is read from `env`: cairn's own process.env holds no AZURE_* secrets.
+  const [tenant, client, secret] = [env["AZURE_TENANT_ID"], env["AZURE_CLIENT_ID"], env["AZURE_CLIENT_SECRET"]].map((value) => firstSet(value));
+  const credential = tenant !== undefined && client !== undefined && secret !== undefined ? new ClientSecretCredential(tenant, client, secret) : new DefaultAzureCredential();
+  const tokens = getBearerTokenProvider(credential, entraScope);
   return async () => {
     try {
       return await tokens();
@@ -58,7 +61,7 @@ export async function createAzureProvider(options: AzureProviderOptions): Promis
   const apiVersion = firstSet(settings.apiVersion, env["OPENAI_API_VERSION"]) ?? azureDefaultApiVersion;
   const deployment = firstSet(settings.deployment, env["AZURE_OPENAI_DEPLOYMENT"]) ?? options.model.id;
   const apiKey = firstSet(options.apiKey);
-  const credentials = apiKey === undefined ? { azureADTokenProvider: await entraTokenProvider() } : { apiKey };
+  const credentials = apiKey === undefined ? { azureADTokenProvider: await entraTokenProvider(env) } : { apiKey };
   const client = new AzureOpenAI({
     // The base URL, never `endpoint`: the client would otherwise read OPENAI_BASE_URL, another provider's.
     baseURL: `${endpoint.replace(/\/+$/, "").replace(/\/openai$/, "")}/openai`,
