@@ -132,7 +132,14 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
         ...(options.thinkingBudgetTokens === undefined ? {} : { thinkingBudgetTokens: options.thinkingBudgetTokens }),
       });
     }
-    case "vertex":
-      throw new Error(`the ${options.provider} provider is not built yet`);
+    case "vertex": {
+      const { createVertexProvider } = await import("./cloud/vertex.js");
+      return createVertexProvider({
+        ...keyless(undefined),
+        environment,
+        ...(options.cloud?.vertex === undefined ? {} : { vertex: options.cloud.vertex }),
+        ...(options.thinkingBudgetTokens === undefined ? {} : { thinkingBudgetTokens: options.thinkingBudgetTokens }),
+      });
+    }
   }
 }

@@ -63,7 +63,7 @@ export interface ScriptedServer {
 
 function apiOf(path: string): Api | undefined {
   const pathname = path.split("?")[0] ?? "";
-  if (pathname.endsWith("/messages")) return "anthropic";
+  if (pathname.endsWith("/messages") || /\/publishers\/anthropic\/models\/[^/]+:streamRawPredict$/.test(pathname)) return "anthropic";
   if (pathname.endsWith("/chat/completions")) return "openai";
   if (pathname.endsWith("/responses")) return "openai-responses";
   if (/\/models\/[^/]+:streamGenerateContent$/.test(pathname)) return "gemini";
@@ -241,6 +241,12 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     const path = request.url ?? "/";
     const api = apiOf(path);
     const text = await readBody(request);
+    // Google's metadata server (GCE_METADATA_HOST pointed here): the instance's service-account token.
+    if (request.method === "GET" && path.startsWith("/computeMetadata/v1/")) {
+      const token = path.split("?")[0]?.endsWith("/token") === true;
+      sendJson(response, 200, token ? { access_token: `ya29.scripted-${randomBytes(6).toString("hex")}`, expires_in: 3600, token_type: "Bearer" } : {}, { "metadata-flavor": "Google" });
+      return;
+    }
     const refusal = cloudRefusal(request, path);
     if (api !== undefined && refusal !== undefined) {
       sendJson(response, refusal.status, errorBody(api, refusal.status, refusal.message));
