@@ -28,8 +28,10 @@ export async function compactStoredTask(options: { settings: ResolvedSettings; t
     model: settings.model,
     ...(apiKey === undefined ? {} : { apiKey }),
     ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),
+    ...(settings.cloud === undefined ? {} : { cloud: settings.cloud }),
     ...(options.scenario ? { scenario: options.scenario } : {}),
     stall: settings.stallTimeouts,
+    environment: environmentWithSecrets(),
     modelOverrides: { ...withoutUndefined(settings.models[settings.model] ?? {}), ...settings.modelLimits },
   });
   const { writer, loaded } = await store.open(taskId);

@@ -29,7 +29,7 @@ export function registerConfigCommand(program: Command): void {
     .option("--json", "print them as JSON")
     .option("--cwd <dir>", "project folder whose .cairn/config.json applies")
     .option("--profile <name>", "show the settings with this provider profile")
-    .option("--provider <name>", "anthropic, openai, openai-responses, gemini or mock")
+    .option("--provider <name>", "anthropic, openai, openai-responses, gemini, azure, bedrock, vertex or mock")
     .option("--model <id>", "model id")
     .option("--base-url <url>", "provider address")
     .action(async (options: ConfigCommandOptions) => {

@@ -37,6 +37,8 @@ function rows(settings: ResolvedSettings): Row[] {
     row("model", settings.model),
     row("baseUrl", settings.baseUrl ?? "(provider default)"),
     { key: "apiKey", value: apiKey, source: describeSource(settings, "apiKey") },
+    // The cloud provider's settings in force (issue 34): endpoint, deployment, region, project.
+    ...Object.entries(settings.cloud ?? {}).flatMap(([block, values]: [string, Record<string, unknown> | undefined]) => Object.entries(values ?? {}).map(([key, value]) => row(`${block}.${key}`, value))),
     row("profile", settings.profile ?? "(none)"),
     row("toolProtocol", settings.toolProtocol),
     row("maxMistakes", settings.maxMistakes),

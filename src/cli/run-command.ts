@@ -12,7 +12,7 @@ export function addTaskOptions(command: Command): Command {
   return addSecurityOptions(
     command
       .option("--cwd <dir>", "workspace folder (default: the current folder)")
-      .option("--provider <name>", "anthropic | openai | openai-responses | gemini | mock")
+      .option("--provider <name>", "anthropic | openai | openai-responses | gemini | azure | bedrock | vertex | mock")
       .option("--base-url <url>", "API base URL (any OpenAI-compatible server with --provider openai)")
       .option("--model <id>", "model id")
       .option("--api-key <key>", "API key (default from CAIRN_API_KEY, then ANTHROPIC_API_KEY, OPENAI_API_KEY or GEMINI_API_KEY)")

@@ -1,11 +1,15 @@
 import { ConfigError } from "./errors.js";
 import type { ProviderName, ResolvedSettings } from "./types.js";
+import { isCloudProvider } from "../llm/cloud/cloud-options.js";
 
 /** The environment variable a provider's key is read from after `CAIRN_API_KEY`. */
 export function providerKeyVariable(provider: ProviderName): string | undefined {
   if (provider === "anthropic") return "ANTHROPIC_API_KEY";
   if (provider === "openai" || provider === "openai-responses") return "OPENAI_API_KEY";
   if (provider === "gemini") return "GEMINI_API_KEY";
+  if (provider === "azure") return "AZURE_OPENAI_API_KEY";
+  // Bedrock API keys; without one, the AWS credential chain.
+  if (provider === "bedrock") return "AWS_BEARER_TOKEN_BEDROCK";
   return undefined;
 }
 
@@ -27,7 +31,8 @@ export function isLoopbackUrl(url: string | undefined): boolean {
 
 /** Whether this provider and address can run without a key. */
 export function apiKeyNeeded(settings: Pick<ResolvedSettings, "provider" | "baseUrl">): boolean {
-  return settings.provider !== "mock" && !isLoopbackUrl(settings.baseUrl);
+  // The cloud providers fall back on their own credentials (Entra ID, the AWS chain, Google's ADC).
+  return settings.provider !== "mock" && !isCloudProvider(settings.provider) && !isLoopbackUrl(settings.baseUrl);
 }
 
 /** What the user should do to supply a key for `provider`. */

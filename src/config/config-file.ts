@@ -9,6 +9,7 @@ import { ConfigError } from "./errors.js";
 import { autoApproveKeys, providerNames } from "./types.js";
 import { securitySettingsSchema } from "../security/settings-schema.js";
 import { environmentSchema, permissionsSchema } from "./permissions-schema.js";
+import { cloudSettingsSchema } from "./cloud-settings.js";
 
 const positiveInteger = z.number().int().positive();
 const milliseconds = z.number().int().nonnegative();
@@ -22,6 +23,7 @@ const profileSchema = z.strictObject({
   /** The model's limits for this profile (a local model's window), over the catalogue's. */
   contextWindow: positiveInteger.optional(),
   maxOutputTokens: positiveInteger.optional(),
+  ...cloudSettingsSchema,
 });
 
 /** Context management (src/context): compaction threshold, what a summary keeps, or off. */
@@ -110,6 +112,8 @@ export const configFileSchema = z.strictObject({
       includeContent: z.boolean().optional(),
     })
     .optional(),
+  /** Azure OpenAI, Amazon Bedrock, Google Vertex AI: where their models live (issue 34). */
+  ...cloudSettingsSchema,
 });
 
 export type ConfigFile = z.infer<typeof configFileSchema>;

@@ -7,6 +7,7 @@ import { dirname } from "node:path";
 import { ConfigError } from "./errors.js";
 import type { ConfigFile } from "./config-file.js";
 import { expandPath } from "./paths.js";
+import { setCloudKeys } from "./cloud-settings.js";
 import type { SettingsFile } from "./settings-files.js";
 import type { CliFlags, ProviderName, ProviderProfile, SettingSource } from "./types.js";
 import { autoApproveKeys, providerNames } from "./types.js";
@@ -31,6 +32,7 @@ export function configFileLayer(layer: Layer, config: ConfigFile, file: string):
   // A relative dataDir is taken from the file's own folder, whoever runs cairn from where.
   const base = dirname(file);
   set(layer, "provider", config.provider);
+  setCloudKeys(layer.values, config);
   set(layer, "model", config.model);
   set(layer, "baseUrl", config.baseUrl);
   set(layer, "apiKey", config.apiKey);
@@ -99,6 +101,7 @@ export const permissionModes = ["default", "acceptEdits", "plan", "auto", "bypas
 export function profileLayer(name: string, profile: ProviderProfile, file: string): Layer {
   const layer = createLayer(`profile:${name}`, `profile "${name}" in ${file}`);
   set(layer, "provider", profile.provider);
+  setCloudKeys(layer.values, profile);
   set(layer, "baseUrl", profile.baseUrl);
   set(layer, "model", profile.model);
   set(layer, "apiKey", profile.apiKey);
@@ -181,6 +184,7 @@ function providerBaseUrlVariables(provider: ProviderName): string[] {
   if (provider === "anthropic") return ["ANTHROPIC_BASE_URL"];
   // The variable the @google/genai SDK itself reads.
   if (provider === "gemini") return ["GOOGLE_GEMINI_BASE_URL"];
+  if (provider === "azure") return ["AZURE_OPENAI_ENDPOINT"];
   return [];
 }
 

@@ -8,6 +8,7 @@ import { ConfigError } from "./errors.js";
 import type { ConfigFile } from "./config-file.js";
 import type { Layer } from "./layers.js";
 import { providerKeyVariable } from "./api-key.js";
+import { isCloudProvider } from "../llm/cloud/cloud-options.js";
 import { SecretValue } from "./secret.js";
 import type { CliFlags, ProviderName, ProviderProfile, SettingSource } from "./types.js";
 
@@ -46,7 +47,10 @@ export function selectApiKey(options: {
   sourceDetails: Record<string, string>;
 }): SecretValue | undefined {
   const { provider, flags, env, sources, sourceDetails } = options;
-  if (provider === "mock") return undefined;
+  // Vertex AI takes no key, only Google's credentials.
+  if (provider === "mock" || provider === "vertex") return undefined;
+  // A cloud provider's key comes from its own variable, a flag or the profile: never another provider's.
+  const cloud = isCloudProvider(provider);
   const found = (source: SettingSource, detail: string, key: string | undefined): SecretValue | undefined => {
     if (key === undefined || key.trim() === "") return undefined;
     sources["apiKey"] = source;
@@ -56,11 +60,12 @@ export function selectApiKey(options: {
   const variable = providerKeyVariable(provider);
   const fromFlagOrEnv =
     found("flag", "--api-key", flags.apiKey) ??
-    found("env", "CAIRN_API_KEY", env["CAIRN_API_KEY"]) ??
+    (cloud ? undefined : found("env", "CAIRN_API_KEY", env["CAIRN_API_KEY"])) ??
     (variable === undefined ? undefined : found("env", variable, env[variable])) ??
     (provider === "gemini" ? found("env", "GOOGLE_API_KEY", env["GOOGLE_API_KEY"]) : undefined);
   if (fromFlagOrEnv) return fromFlagOrEnv;
   for (const layer of options.layers) {
+    if (cloud && !layer.source.startsWith("profile:")) continue;
     const key = layer.values.get("apiKey");
     if (typeof key === "string") return found(layer.source, layer.detail("apiKey"), key);
   }

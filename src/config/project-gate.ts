@@ -121,6 +121,13 @@ function holdBack(file: SettingsFile, options: { allowBaseUrl: string | undefine
     delete config.baseUrl;
     held.push("baseUrl");
   }
+  // An Azure endpoint would receive the key just as a base URL would.
+  for (const [where, holder] of [["", config], ...Object.entries(config.profiles ?? {}).map(([name, profile]) => [`profiles.${name}.`, profile] as const)] as const) {
+    const endpoint = holder.azure?.endpoint;
+    if (endpoint === undefined || allowedUrl(endpoint) || holder.azure === undefined) continue;
+    delete holder.azure.endpoint;
+    held.push(`${where}azure.endpoint`);
+  }
   for (const [name, profile] of Object.entries(config.profiles ?? {})) {
     if (profile.baseUrl !== undefined && !allowedUrl(profile.baseUrl)) {
       options.blockedBaseUrls.push({ key: `profiles.${name}.baseUrl`, url: profile.baseUrl });

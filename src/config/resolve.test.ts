@@ -105,7 +105,7 @@ describe("resolveSettings precedence", () => {
   });
 
   it("rejects bad flag values with the flag named", async () => {
-    await expect(resolveWith({ flags: { provider: "bedrock" } })).rejects.toThrow(/--provider must be one of anthropic, openai, openai-responses, gemini, mock \(got "bedrock"\)/);
+    await expect(resolveWith({ flags: { provider: "watsonx" } })).rejects.toThrow(/--provider must be one of anthropic, openai, openai-responses, gemini, azure, bedrock, vertex, mock \(got "watsonx"\)/);
     await expect(resolveWith({ flags: { maxMistakes: "zero" } })).rejects.toThrow(/--max-mistakes must be a whole number/);
     await expect(resolveWith({ flags: { askTimeout: "soon" } })).rejects.toThrow(/--ask-timeout must be a duration/);
     await expect(resolveWith({ env: { CAIRN_PROVIDER: "x" } })).rejects.toThrow(/CAIRN_PROVIDER must be one of/);

@@ -24,6 +24,7 @@ import type { HookSetting, LspServerSetting, AutoApproveSettings, CliFlags, Noti
 import { autoApproveKeys } from "./types.js";
 import { languageServers } from "./language-servers.js";
 import { defaultModels as catalogueDefaultModels } from "../llm/models.js";
+import { resolveCloudSettings } from "./cloud-settings.js";
 import { defaultApprovalSettings } from "../tools/approval.js";
 import { looksSecret } from "../security/child-environment.js";
 import { collectPermissionRules } from "../security/permission-sources.js";
@@ -285,6 +286,7 @@ export async function resolveSettings(options: ResolveSettingsOptions): Promise<
     provider,
     model: value<string>("model"),
     baseUrl,
+    cloud: resolveCloudSettings(optional),
     apiKey: selectApiKey({ provider, flags, env, layers: [...profileLayers, ...cairnUserLayers], sources, sourceDetails }),
     profile: profileName,
     toolProtocol: value<ToolProtocol>("toolProtocol"),

@@ -1,4 +1,5 @@
 import type { SecretValue } from "./secret.js";
+import type { CloudSettings } from "../llm/cloud/cloud-options.js";
 import type { ApprovalSettings } from "../tools/approval.js";
 import type { PermissionRule } from "../security/permission-rules.js";
 import type { SandboxMode } from "../security/security-decision.js";
@@ -6,8 +7,8 @@ import type { BudgetLimits, SpendCapLimits } from "../security/settings-schema.j
 import type { TelemetrySetting } from "../telemetry/telemetry-config.js";
 import type { ContextSettings } from "../context/context-settings.js";
 
-export type ProviderName = "anthropic" | "openai" | "openai-responses" | "gemini" | "mock";
-export const providerNames: readonly ProviderName[] = ["anthropic", "openai", "openai-responses", "gemini", "mock"];
+export type ProviderName = "anthropic" | "openai" | "openai-responses" | "gemini" | "azure" | "bedrock" | "vertex" | "mock";
+export const providerNames: readonly ProviderName[] = ["anthropic", "openai", "openai-responses", "gemini", "azure", "bedrock", "vertex", "mock"];
 
 export type ToolProtocol = "xml" | "native";
 export type OnAskPolicy = "deny" | "fail";
@@ -96,6 +97,9 @@ export interface ProviderProfile {
   /** The model's context window and output limit with this profile (e.g. a local model). */
   contextWindow?: number | undefined;
   maxOutputTokens?: number | undefined;
+  azure?: CloudSettings["azure"];
+  bedrock?: CloudSettings["bedrock"];
+  vertex?: CloudSettings["vertex"];
 }
 
 /** `managed`: Claude Code's managed settings file (an administrator's; nothing overrides it). */
@@ -160,6 +164,8 @@ export interface ResolvedSettings {
   provider: ProviderName;
   model: string;
   baseUrl: string | undefined;
+  /** Azure OpenAI, Bedrock and Vertex AI settings in force (issue 34); absent in settings built by hand. */
+  cloud?: CloudSettings;
   /** Masked when printed; `requireApiKey` gives the value. */
   apiKey: SecretValue | undefined;
   /** The profile in use, if any. */

@@ -2,7 +2,8 @@
  * Issue #19: Redis is a dependency of the fleet commands only. `--version`,
  * `run` and the terminal UI never load BullMQ or ioredis (checked by a
  * resolve hook that records every module they load). Issue #36: nor the
- * OpenTelemetry SDK, unless telemetry is configured.
+ * OpenTelemetry SDK, unless telemetry is configured. Nor do they load the cloud
+ * providers' SDKs (issue 34: AWS, Azure, Google auth), which only their provider loads.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";

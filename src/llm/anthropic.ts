@@ -11,7 +11,8 @@ import type { Chunk, ModelInfo, Provider, ProviderRequest, UsageChunk } from "./
 export interface AnthropicProviderOptions {
   /** The fetch the SDK uses (a proxy-aware one, see proxy-fetch.ts); default the global fetch. */
   fetch?: typeof fetch;
-  apiKey: string;
+  /** Unused when `client` is given. */
+  apiKey?: string;
   model: ModelInfo;
   baseUrl?: string;
   stall?: Partial<StallTimeouts>;
@@ -23,13 +24,25 @@ export interface AnthropicProviderOptions {
   apiKeyEnv?: string;
   /** Told when the history held reasoning this API cannot take back. */
   onNotice?: (message: string) => void;
+  /** A client built elsewhere (Bedrock's, Vertex AI's); the key, base URL and fetch options are then its own. */
+  client?: AnthropicClient;
+  /** The provider's name in messages; default "anthropic". */
+  name?: string;
+  /** What to run when credentials that are not a key are refused (`aws sso login` ...). */
+  authRemedy?: string;
+}
+
+/** What the provider uses of a client: streaming Messages and where it sends requests (Bedrock's and Vertex AI's clients have no batches). */
+export interface AnthropicClient {
+  readonly baseURL: string;
+  messages: Pick<Anthropic["messages"], "create">;
 }
 
 /** Streams Anthropic Messages answers through the official SDK (which does no retries of its own: the Task does). */
 export class AnthropicProvider implements Provider {
-  readonly name = "anthropic";
+  readonly name: string;
   readonly model: ModelInfo;
-  private readonly client: Anthropic;
+  private readonly client: AnthropicClient;
   private readonly options: AnthropicProviderOptions;
   private readonly context: ErrorContext;
   private lastNote: string | undefined;
@@ -37,13 +50,21 @@ export class AnthropicProvider implements Provider {
   constructor(options: AnthropicProviderOptions) {
     this.options = options;
     this.model = options.model;
-    this.context = { providerName: "anthropic", apiKeyEnv: options.apiKeyEnv ?? "ANTHROPIC_API_KEY", sdk: Anthropic };
-    this.client = new Anthropic({
-      apiKey: options.apiKey,
-      maxRetries: 0,
-      ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    });
+    this.name = options.name ?? "anthropic";
+    this.context = {
+      providerName: this.name,
+      apiKeyEnv: options.apiKeyEnv ?? "ANTHROPIC_API_KEY",
+      sdk: Anthropic,
+      ...(options.authRemedy === undefined ? {} : { authRemedy: options.authRemedy }),
+    };
+    this.client =
+      options.client ??
+      new Anthropic({
+        apiKey: options.apiKey ?? null,
+        maxRetries: 0,
+        ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
+        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      });
   }
 
   get baseUrl(): string {

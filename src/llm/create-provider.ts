@@ -6,8 +6,9 @@ import type { OpenAiCompatibility } from "./openai.js";
 import type { Scenario } from "./scripted/scenario.js";
 import type { StallTimeouts } from "./stall.js";
 import type { ModelInfo, Provider } from "./types.js";
+import type { CloudSettings } from "./cloud/cloud-options.js";
 
-export type ProviderName = "anthropic" | "openai" | "openai-responses" | "gemini" | "mock";
+export type ProviderName = "anthropic" | "openai" | "openai-responses" | "gemini" | "azure" | "bedrock" | "vertex" | "mock";
 
 export interface CreateProviderOptions {
   provider: ProviderName;
@@ -27,6 +28,8 @@ export interface CreateProviderOptions {
   compatibility?: Partial<OpenAiCompatibility>;
   /** Told things the user should know that are not errors (reasoning left out on a provider switch). */
   onNotice?: (message: string) => void;
+  /** Azure OpenAI, Bedrock, Vertex AI: where their models live (issue 34). */
+  cloud?: CloudSettings;
   /** Where API keys are looked up; default `process.env`. */
   environment?: Record<string, string | undefined>;
 }
@@ -109,6 +112,34 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
       if ((apiKey === undefined || apiKey === "") && options.baseUrl === undefined) throw missingKey("gemini");
       const { GeminiProvider } = await import("./gemini.js");
       return new GeminiProvider(keyless(apiKey));
+    }
+    case "azure": {
+      const { createAzureProvider } = await import("./cloud/azure.js");
+      const apiKey = options.apiKey ?? environment["AZURE_OPENAI_API_KEY"];
+      return createAzureProvider({
+        ...keyless(apiKey),
+        fetch: boundedReadsFetch(proxied),
+        environment,
+        ...(options.cloud?.azure === undefined ? {} : { azure: options.cloud.azure }),
+      });
+    }
+    case "bedrock": {
+      const { createBedrockProvider } = await import("./cloud/bedrock.js");
+      return createBedrockProvider({
+        ...keyless(options.apiKey),
+        environment,
+        ...(options.cloud?.bedrock === undefined ? {} : { bedrock: options.cloud.bedrock }),
+        ...(options.thinkingBudgetTokens === undefined ? {} : { thinkingBudgetTokens: options.thinkingBudgetTokens }),
+      });
+    }
+    case "vertex": {
+      const { createVertexProvider } = await import("./cloud/vertex.js");
+      return createVertexProvider({
+        ...keyless(undefined),
+        environment,
+        ...(options.cloud?.vertex === undefined ? {} : { vertex: options.cloud.vertex }),
+        ...(options.thinkingBudgetTokens === undefined ? {} : { thinkingBudgetTokens: options.thinkingBudgetTokens }),
+      });
     }
   }
 }

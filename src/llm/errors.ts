@@ -34,6 +34,27 @@ export class ProviderError extends Error {
   }
 }
 
+/**
+ * Credentials a cloud provider could not get (none found, an expired SSO session, a refused
+ * token exchange): cairn's credential providers throw it, whatever the SDK wraps it in, and it
+ * becomes an unrecoverable `auth` error that says what to run.
+ */
+export class CloudCredentialsError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "CloudCredentialsError";
+  }
+}
+
+function credentialsFailure(error: unknown): Error | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current !== undefined && current !== null; depth += 1) {
+    if (current instanceof Error && current.name === "CloudCredentialsError") return current;
+    current = field(current, "cause");
+  }
+  return undefined;
+}
+
 /** Any class, for `instanceof`. */
 type ErrorClass = abstract new (...args: never[]) => Error;
 
@@ -53,6 +74,10 @@ export interface ErrorContext {
   providerName: string;
   /** The environment variable that holds the key, named in auth errors. */
   apiKeyEnv?: string;
+  /** What to do about rejected credentials when they are not an API key (`aws sso login`, `az login` ...). */
+  authRemedy?: string;
+  /** Reshapes an SDK's own errors (the AWS SDK's exceptions) as the other SDKs' errors before they are classified. */
+  shapeError?: (error: unknown) => unknown;
   /** The SDK whose errors these are: its connection, abort and in-stream errors are told apart by class. */
   sdk?: SdkErrorClasses;
 }
@@ -203,6 +228,7 @@ function describe(kind: ProviderErrorKind, context: ErrorContext, detail: string
   const where = status === undefined ? context.providerName : `${context.providerName} (HTTP ${status})`;
   switch (kind) {
     case "auth": {
+      if (context.authRemedy !== undefined) return `${where} rejected the credentials: ${detail}. To fix: ${context.authRemedy}.`;
       const remedy = context.apiKeyEnv === undefined ? "check the API key you configured" : `set ${context.apiKeyEnv} to a valid API key (or pass --api-key)`;
       return `${where} rejected the API key: ${detail}. To fix: ${remedy}.`;
     }
@@ -229,11 +255,14 @@ function describe(kind: ProviderErrorKind, context: ErrorContext, detail: string
  * Turns anything a provider SDK (or fetch, or a socket) throws into a ProviderError.
  * Never includes the API key: SDK messages do not carry it, and we add only the variable's name.
  */
-export function toProviderError(error: unknown, context: ErrorContext): ProviderError {
-  if (error instanceof ProviderError) return error;
-  if (isAbort(error, context.sdk)) {
-    return new ProviderError({ kind: "aborted", message: describe("aborted", context, "", undefined), cause: error });
+export function toProviderError(thrown: unknown, context: ErrorContext): ProviderError {
+  if (thrown instanceof ProviderError) return thrown;
+  if (isAbort(thrown, context.sdk)) {
+    return new ProviderError({ kind: "aborted", message: describe("aborted", context, "", undefined), cause: thrown });
   }
+  const credentials = credentialsFailure(thrown);
+  if (credentials !== undefined) return new ProviderError({ kind: "auth", retryable: false, message: `${context.providerName}: ${credentials.message}`, cause: thrown });
+  const error = context.shapeError === undefined ? thrown : context.shapeError(thrown);
   const status = field(error, "status");
   const body = field(error, "error");
   const rawMessage = error instanceof Error ? error.message : String(error);

@@ -1,6 +1,6 @@
 import type { ModelInfo, UsageChunk } from "./types.js";
 
-export type ProviderFamily = "anthropic" | "openai" | "gemini";
+export type ProviderFamily = "anthropic" | "openai" | "gemini" | "bedrock";
 
 type CatalogueEntry = Omit<ModelInfo, "id"> & { family: ProviderFamily };
 
@@ -47,6 +47,14 @@ const catalogue: Record<string, CatalogueEntry> = {
   "gemini-2.5-pro": gemini({ context: 1_048_576, output: 65_536, input: 1.25, output$: 10, cached: 0.125 }),
   "gemini-2.5-flash": gemini({ context: 1_048_576, output: 65_536, input: 0.3, output$: 2.5, cached: 0.03 }),
   "gemini-2.5-flash-lite": gemini({ context: 1_048_576, output: 65_536, input: 0.1, output$: 0.4, cached: 0.01 }),
+  // Amazon Bedrock's own and hosted models, served through the Converse API (us-east-1 on-demand prices).
+  "amazon.nova-premier": bedrock({ context: 1_000_000, output: 32_000, input: 2.5, output$: 12.5, cached: 0.625 }),
+  "amazon.nova-pro": bedrock({ context: 300_000, output: 10_000, input: 0.8, output$: 3.2, cached: 0.2 }),
+  "amazon.nova-lite": bedrock({ context: 300_000, output: 10_000, input: 0.06, output$: 0.24, cached: 0.015 }),
+  "amazon.nova-micro": bedrock({ context: 128_000, output: 10_000, input: 0.035, output$: 0.14, cached: 0.00875, images: false }),
+  "meta.llama4-maverick-17b-instruct": bedrock({ context: 1_000_000, output: 8_192, input: 0.24, output$: 0.97 }),
+  "mistral.mistral-large-2407": bedrock({ context: 128_000, output: 8_192, input: 2, output$: 6, images: false }),
+  "deepseek.r1": bedrock({ context: 128_000, output: 32_768, input: 1.35, output$: 5.4, images: false, reasoning: true }),
 };
 
 interface PriceSheet {
@@ -89,15 +97,24 @@ function openai(sheet: PriceSheet): CatalogueEntry {
   };
 }
 
+function bedrock(sheet: PriceSheet): CatalogueEntry {
+  return { ...openai(sheet), family: "bedrock" };
+}
+
 function gemini(sheet: PriceSheet): CatalogueEntry {
   return { ...openai({ ...sheet, reasoning: sheet.reasoning ?? true }), family: "gemini" };
 }
 
-export const defaultModels: Record<ProviderFamily | "openai-responses" | "mock", string> = {
+export const defaultModels: Record<Exclude<ProviderFamily, "bedrock"> | "openai-responses" | "azure" | "bedrock" | "vertex" | "mock", string> = {
   anthropic: "claude-sonnet-5-5",
   openai: "gpt-5.4",
   "openai-responses": "gpt-5.4",
   gemini: "gemini-2.5-pro",
+  // Azure: the model behind the deployment (the deployment's name defaults to it).
+  azure: "gpt-5.4",
+  // Cross-region inference profiles: the global one costs no regional premium.
+  bedrock: "global.anthropic.claude-sonnet-4-5-20250929-v1:0",
+  vertex: "claude-sonnet-4-5@20250929",
   mock: "mock-model",
 };
 
@@ -124,7 +141,11 @@ export function fallbackModelInfo(id: string): ModelInfo {
 /** The catalogue key for `id`: exact, else the longest known id that `id` starts with (dated and suffixed ids). */
 function catalogueKey(id: string): string | undefined {
   if (id in catalogue) return id;
-  const bare = id.replace(/^(anthropic|openai|google|models)\//, "");
+  // Bedrock's inference profiles (`us.`, `eu.`, `global.` ...) and vendor prefixes (`anthropic.`), Vertex's `publishers/google/models/`.
+  const bare = id
+    .replace(/^(anthropic|openai|google|models|publishers\/\w+\/models)\//, "")
+    .replace(/^(us|eu|apac|jp|au|ca|us-gov|global)\./, "")
+    .replace(/^anthropic\./, "");
   if (bare in catalogue) return bare;
   let best: string | undefined;
   for (const key of Object.keys(catalogue)) {
@@ -168,7 +189,9 @@ export function isKnownModel(id: string): boolean {
 
 /** The catalogue's models a provider can serve (both OpenAI APIs serve the OpenAI models; none for mock). */
 export function modelsForProvider(provider: string): string[] {
-  if (provider === "openai-responses") return knownModelIds("openai");
+  if (provider === "openai-responses" || provider === "azure") return knownModelIds("openai");
+  if (provider === "bedrock") return [...knownModelIds("anthropic").map((id) => `global.anthropic.${id}`), ...knownModelIds("bedrock").map((id) => `${id}-v1:0`)];
+  if (provider === "vertex") return [...knownModelIds("anthropic"), ...knownModelIds("gemini")];
   return provider === "anthropic" || provider === "openai" || provider === "gemini" ? knownModelIds(provider) : [];
 }
 

@@ -20,6 +20,12 @@ export interface OpenAiResponsesProviderOptions {
   reasoningEffort?: "minimal" | "low" | "medium" | "high";
   /** Named in auth errors. Default OPENAI_API_KEY. */
   apiKeyEnv?: string;
+  /** A client built elsewhere (Azure OpenAI's); the key, base URL and fetch options are then its own. */
+  client?: OpenAI;
+  /** What to run when credentials that are not a key are refused (Azure's Entra ID: `az login`). */
+  authRemedy?: string;
+  /** The provider's name in messages; default "openai-responses". */
+  name?: string;
   /** Told when the history held reasoning this API cannot take back. */
   onNotice?: (message: string) => void;
 }
@@ -31,7 +37,7 @@ type StreamEvent = OpenAI.Responses.ResponseStreamEvent;
  * server (`store: false`): reasoning comes back encrypted and is sent back with the history.
  */
 export class OpenAiResponsesProvider implements Provider {
-  readonly name = "openai-responses";
+  readonly name: string;
   readonly model: ModelInfo;
   private readonly client: OpenAI;
   private readonly options: OpenAiResponsesProviderOptions;
@@ -41,13 +47,16 @@ export class OpenAiResponsesProvider implements Provider {
   constructor(options: OpenAiResponsesProviderOptions) {
     this.options = options;
     this.model = options.model;
-    this.context = { providerName: "openai-responses", apiKeyEnv: options.apiKeyEnv ?? "OPENAI_API_KEY", sdk: OpenAI };
-    this.client = new OpenAI({
-      apiKey: options.apiKey ?? "not-needed",
-      maxRetries: 0,
-      ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    });
+    this.name = options.name ?? "openai-responses";
+    this.context = { providerName: this.name, apiKeyEnv: options.apiKeyEnv ?? "OPENAI_API_KEY", sdk: OpenAI, ...(options.authRemedy === undefined ? {} : { authRemedy: options.authRemedy }) };
+    this.client =
+      options.client ??
+      new OpenAI({
+        apiKey: options.apiKey ?? "not-needed",
+        maxRetries: 0,
+        ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
+        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      });
   }
 
   get baseUrl(): string {

@@ -49,13 +49,19 @@ export interface OpenAiProviderOptions {
   reasoningEffort?: "minimal" | "low" | "medium" | "high";
   /** Named in auth errors. Default OPENAI_API_KEY. */
   apiKeyEnv?: string;
+  /** A client built elsewhere (Azure OpenAI's); the key, base URL and fetch options are then its own. */
+  client?: OpenAI;
+  /** What to run when credentials that are not a key are refused (Azure's Entra ID: `az login`). */
+  authRemedy?: string;
+  /** The provider's name in messages; default "openai". */
+  name?: string;
   /** Says once when reasoning signed by another API is left out (a task resumed here, #20). */
   onNotice?: (message: string) => void;
 }
 
 /** Streams Chat Completions answers from OpenAI or any OpenAI-compatible server through the official SDK. */
 export class OpenAiProvider implements Provider {
-  readonly name = "openai";
+  readonly name: string;
   readonly model: ModelInfo;
   readonly compatibility: OpenAiCompatibility;
   private readonly client: OpenAI;
@@ -66,13 +72,16 @@ export class OpenAiProvider implements Provider {
     this.options = options;
     this.model = options.model;
     this.compatibility = compatibilityFor(options.baseUrl, options.compatibility);
-    this.context = { providerName: "openai", apiKeyEnv: options.apiKeyEnv ?? "OPENAI_API_KEY", sdk: OpenAI };
-    this.client = new OpenAI({
-      apiKey: options.apiKey ?? "not-needed",
-      maxRetries: 0,
-      ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    });
+    this.name = options.name ?? "openai";
+    this.context = { providerName: this.name, apiKeyEnv: options.apiKeyEnv ?? "OPENAI_API_KEY", sdk: OpenAI, ...(options.authRemedy === undefined ? {} : { authRemedy: options.authRemedy }) };
+    this.client =
+      options.client ??
+      new OpenAI({
+        apiKey: options.apiKey ?? "not-needed",
+        maxRetries: 0,
+        ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
+        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      });
   }
 
   get baseUrl(): string {

@@ -10,7 +10,7 @@ const secretAnywhere = /PASSWORD|PASSWD|PASSPHRASE|SECRET|CREDENTIAL|TOKEN(?!IZ)
 /** As a word of the name (between underscores, or at an end): `STRIPE_KEY`, `MYSQL_PWD`, `SMTP_PASS`, `SENTRY_DSN`. */
 const secretWord = /(^|_)(KEY|KEYS|PASS|PWD|AUTH|SESSION|COOKIE|SIGNATURE|DSN|WEBHOOK|PRIVATE)(_|$)/i;
 /** Whole families and single names that lead to credentials. */
-const secretPrefix = /^(AWS_|AZURE_|GOOGLE_APPLICATION_CREDENTIALS|SSH_AUTH_SOCK|GPG_AGENT_INFO|KUBECONFIG|DOCKER_AUTH_CONFIG|NPM_CONFIG__AUTH|VAULT_)/i;
+const secretPrefix = /^(AWS_|AZURE_|GOOGLE_APPLICATION_CREDENTIALS|CLOUDSDK_|GOOGLE_OAUTH_ACCESS_TOKEN|SSH_AUTH_SOCK|GPG_AGENT_INFO|KUBECONFIG|DOCKER_AUTH_CONFIG|NPM_CONFIG__AUTH|VAULT_)/i;
 /** Names that look secret but only name a place or a switch. */
 const harmless = new Set(["PWD", "OLDPWD", "KEYTIMEOUT", "GPG_TTY", "SSH_TTY", "SSH_CONNECTION", "SSH_CLIENT"]);
 

@@ -9,6 +9,7 @@ import { createProvider } from "../llm/create-provider.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import type { Provider } from "../llm/types.js";
 import { SharedRateLimit } from "./shared-rate-limit.js";
+import { environmentWithSecrets } from "../security/secret-environment.js";
 
 export interface SessionProviders {
   apiKey: string | undefined;
@@ -29,8 +30,11 @@ export async function createSessionProviders(options: {
     provider: settings.provider,
     ...(apiKey === undefined ? {} : { apiKey }),
     ...(settings.baseUrl === undefined ? {} : { baseUrl: settings.baseUrl }),
+    ...(settings.cloud === undefined ? {} : { cloud: settings.cloud }),
     ...(options.scenario ? { scenario: options.scenario } : {}),
     stall: settings.stallTimeouts,
+    // Cloud credentials (AWS_*, AZURE_*) are withdrawn from process.env at start: the providers read them here.
+    environment: environmentWithSecrets(),
   };
   const rateLimit = new SharedRateLimit();
   const wrap = (provider: Provider): Provider => rateLimit.wrap(options.wrapProvider ? options.wrapProvider(provider) : provider);

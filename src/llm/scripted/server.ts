@@ -9,8 +9,13 @@ import { anthropicErrorBody, anthropicFrames, anthropicStreamError } from "./ant
 import { openAiErrorBody, openAiFrames, openAiStreamError } from "./openai-stream.js";
 import { responsesFrames, responsesStreamError } from "./responses-stream.js";
 import { geminiErrorBody, geminiFrames, geminiStreamError } from "./gemini-stream.js";
+import { bedrockConverseFrames, bedrockErrorResponse, bedrockInvokeFrames, bedrockStreamError } from "./bedrock-stream.js";
 
-type Api = "anthropic" | "openai" | "openai-responses" | "gemini";
+type Api = "anthropic" | "openai" | "openai-responses" | "gemini" | "bedrock-invoke" | "bedrock-converse";
+
+/** Bedrock and Gemini ask for a stream by their path, and Bedrock answers in binary event-stream messages. */
+const pathStreamed: ReadonlySet<Api> = new Set<Api>(["gemini", "bedrock-invoke", "bedrock-converse"]);
+const isBedrock = (api: Api | undefined): boolean => api === "bedrock-invoke" || api === "bedrock-converse";
 
 /** What one request received, for the request log and for tests. */
 export interface LoggedRequest {
@@ -20,6 +25,8 @@ export interface LoggedRequest {
   body: unknown;
   /** Set for a request answered by a scenario route: the route's position in `routes`. */
   route?: number;
+  /** How the request authenticated (the scheme only, never the secret): `api-key`, `bearer`, `aws-sigv4`, `x-api-key`, `none`. */
+  auth?: string;
 }
 
 /** How far the answer to one request has gone. */
@@ -56,10 +63,33 @@ export interface ScriptedServer {
 
 function apiOf(path: string): Api | undefined {
   const pathname = path.split("?")[0] ?? "";
-  if (pathname.endsWith("/messages")) return "anthropic";
+  if (pathname.endsWith("/messages") || /\/publishers\/anthropic\/models\/[^/]+:streamRawPredict$/.test(pathname)) return "anthropic";
   if (pathname.endsWith("/chat/completions")) return "openai";
   if (pathname.endsWith("/responses")) return "openai-responses";
   if (/\/models\/[^/]+:streamGenerateContent$/.test(pathname)) return "gemini";
+  if (/\/model\/[^/]+\/invoke-with-response-stream$/.test(pathname)) return "bedrock-invoke";
+  if (/\/model\/[^/]+\/converse-stream$/.test(pathname)) return "bedrock-converse";
+  return undefined;
+}
+
+/** The scheme a request authenticated with; the secret itself is never kept. */
+function authScheme(request: IncomingMessage): string {
+  const authorization = request.headers.authorization ?? "";
+  // The credential scope's region and service (`.../20261203/eu-west-1/bedrock/aws4_request`), never the key id.
+  if (authorization.startsWith("AWS4-HMAC-SHA256")) return `aws-sigv4 ${/Credential=[^/]+\/\d+\/([^/]+)\/([^/]+)\//.exec(authorization)?.slice(1).join(" ") ?? ""}`.trim();
+  if (/^bearer /i.test(authorization)) return "bearer";
+  if (request.headers["api-key"] !== undefined) return "api-key";
+  if (request.headers["x-api-key"] !== undefined) return "x-api-key";
+  if (request.headers["x-goog-api-key"] !== undefined) return "x-goog-api-key";
+  return "none";
+}
+
+/** Azure OpenAI's paths (`/openai/...`) as Azure answers them: no credentials, 401; no api-version outside /openai/v1, 400. */
+function cloudRefusal(request: IncomingMessage, path: string): { status: number; message: string } | undefined {
+  if (!path.startsWith("/openai/")) return undefined;
+  if (authScheme(request) === "none") return { status: 401, message: "Access denied due to invalid subscription key or wrong API endpoint." };
+  const query = new URLSearchParams(path.split("?")[1] ?? "");
+  if (!path.startsWith("/openai/v1/") && !query.has("api-version")) return { status: 400, message: "Missing required query parameter: api-version" };
   return undefined;
 }
 
@@ -84,14 +114,17 @@ function sendJson(response: ServerResponse, status: number, body: unknown, heade
 }
 
 function errorBody(api: Api | undefined, status: number, message: string, headers: Record<string, string> = {}): unknown {
+  if (isBedrock(api)) return bedrockErrorResponse(status, message).body;
   if (api === "gemini") return geminiErrorBody(status, message, headers);
   // The Responses API answers errors in the same shape as Chat Completions.
   return api === "anthropic" || api === undefined ? anthropicErrorBody(status, message) : openAiErrorBody(status, message);
 }
 
-function framesFor(api: Api, turn: ScenarioTurn, options: { body: Record<string, unknown>; model: string; chunkSize: number; includeUsage: boolean }): string[] {
+function framesFor(api: Api, turn: ScenarioTurn, options: { body: Record<string, unknown>; model: string; chunkSize: number; includeUsage: boolean }): Array<string | Buffer> {
   const { model, chunkSize } = options;
   if (api === "anthropic") return anthropicFrames(turn, { model, chunkSize });
+  if (api === "bedrock-invoke") return bedrockInvokeFrames(anthropicFrames(turn, { model, chunkSize }));
+  if (api === "bedrock-converse") return bedrockConverseFrames(turn, { chunkSize });
   if (api === "openai") return openAiFrames(turn, { model, chunkSize, includeUsage: options.includeUsage });
   if (api === "gemini") return geminiFrames(turn, { model, chunkSize });
   const include = options.body["include"];
@@ -99,7 +132,8 @@ function framesFor(api: Api, turn: ScenarioTurn, options: { body: Record<string,
   return responsesFrames(turn, { model, chunkSize, includeEncryptedReasoning });
 }
 
-function streamErrorFor(api: Api, type: string, message: string): string {
+function streamErrorFor(api: Api, type: string, message: string): string | Buffer {
+  if (isBedrock(api)) return bedrockStreamError(type, message);
   if (api === "anthropic") return anthropicStreamError(type, message);
   if (api === "gemini") return geminiStreamError(type, message);
   return api === "openai" ? openAiStreamError(type, message) : responsesStreamError(type, message);
@@ -148,7 +182,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
 
   async function stream(api: Api, turn: ScenarioTurn, body: Record<string, unknown>, index: number, response: ServerResponse) {
     const progress = progressOf(index);
-    const pathModel = api === "gemini" ? /\/models\/([^/:]+):/.exec(response.req.url ?? "")?.[1] : undefined;
+    const pathModel = api === "gemini" ? /\/models\/([^/:]+):/.exec(response.req.url ?? "")?.[1] : isBedrock(api) ? decodeURIComponent(/\/model\/([^/]+)\//.exec(response.req.url ?? "")?.[1] ?? "") : undefined;
     const model = pathModel ?? (typeof body["model"] === "string" ? body["model"] : (scenario.model ?? "scripted-model"));
     const chunkSize = turn.chunkSize ?? scenario.chunkSize ?? 16;
     const delayMs = turn.delayMs ?? scenario.delayMs ?? 0;
@@ -171,7 +205,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     if (turn.stallAfterChunks === 0) return;
 
     response.writeHead(200, {
-      "content-type": "text/event-stream; charset=utf-8",
+      "content-type": isBedrock(api) ? "application/vnd.amazon.eventstream" : "text/event-stream; charset=utf-8",
       "cache-control": "no-cache",
       connection: "keep-alive",
       "request-id": `req_${randomBytes(12).toString("hex")}`,
@@ -207,11 +241,26 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     const path = request.url ?? "/";
     const api = apiOf(path);
     const text = await readBody(request);
+    // Google's metadata server (GCE_METADATA_HOST pointed here): the instance's service-account token.
+    if (request.method === "GET" && path.startsWith("/computeMetadata/v1/")) {
+      const token = path.split("?")[0]?.endsWith("/token") === true;
+      sendJson(response, 200, token ? { access_token: `ya29.scripted-${randomBytes(6).toString("hex")}`, expires_in: 3600, token_type: "Bearer" } : {}, { "metadata-flavor": "Google" });
+      return;
+    }
+    const refusal = cloudRefusal(request, path);
+    if (api !== undefined && refusal !== undefined) {
+      sendJson(response, refusal.status, errorBody(api, refusal.status, refusal.message));
+      return;
+    }
     if (request.method !== "POST" || api === undefined) {
       sendJson(
         response,
         404,
-        errorBody(api, 404, `scripted LLM server: no route for ${request.method ?? "?"} ${path}; use POST /v1/messages, /v1/chat/completions, /v1/responses or /v1beta/models/{model}:streamGenerateContent?alt=sse`),
+        errorBody(
+          api,
+          404,
+          `scripted LLM server: no route for ${request.method ?? "?"} ${path}; use POST /v1/messages, /v1/chat/completions, /v1/responses, /v1beta/models/{model}:streamGenerateContent?alt=sse, /model/{model}/invoke-with-response-stream or /model/{model}/converse-stream`,
+        ),
       );
       return;
     }
@@ -229,7 +278,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       const position = routeCounts.get(routeIndex) ?? 0;
       routeCounts.set(routeIndex, position + 1);
       routedRequests += 1;
-      const logged: LoggedRequest = { index: position, method: request.method, path, body, route: routeIndex };
+      const logged: LoggedRequest = { index: position, method: request.method, path, body, route: routeIndex, auth: authScheme(request) };
       requests.push(logged);
       if (options.logFile !== undefined) appendFileSync(options.logFile, `${JSON.stringify(logged)}\n`);
       const turn = route.turns[position];
@@ -242,7 +291,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     }
     const index = nextIndex;
     nextIndex += 1;
-    const logged: LoggedRequest = { index, method: request.method, path, body };
+    const logged: LoggedRequest = { index, method: request.method, path, body, auth: authScheme(request) };
     requests.push(logged);
     if (options.logFile !== undefined) appendFileSync(options.logFile, `${JSON.stringify(logged)}\n`);
     progressOf(index);
@@ -259,13 +308,15 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
 
   async function answer(api: Api, turn: ScenarioTurn, body: unknown, index: number, response: ServerResponse): Promise<void> {
     if (turn.error !== undefined) {
-      const { status, headers } = turn.error;
-      const errorResponse = turn.error.body ?? errorBody(api, status, `scripted error ${status}`, headers ?? {});
-      sendJson(response, status, errorResponse, headers ?? {});
+      const { status } = turn.error;
+      // Bedrock names its exception in a header; the scenario's headers come last.
+      const headers = { ...(isBedrock(api) ? bedrockErrorResponse(status, "").headers : {}), ...turn.error.headers };
+      const errorResponse = turn.error.body ?? errorBody(api, status, `scripted error ${status}`, headers);
+      sendJson(response, status, errorResponse, headers);
       return;
     }
-    // Gemini asks for a stream by its path (:streamGenerateContent), the others by a body field.
-    if (typeof body !== "object" || body === null || (api !== "gemini" && (body as Record<string, unknown>)["stream"] !== true)) {
+    // Gemini and Bedrock ask for a stream by their path (:streamGenerateContent, invoke-with-response-stream, converse-stream), the others by a body field.
+    if (typeof body !== "object" || body === null || (!pathStreamed.has(api) && (body as Record<string, unknown>)["stream"] !== true)) {
       sendJson(response, 400, errorBody(api, 400, 'scripted LLM server: only streaming requests ("stream": true) are answered'));
       return;
     }

@@ -1,0 +1,43 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createProvider } from "../llm/create-provider.js";
+import type { Chunk } from "../llm/types.js";
+import { useCliFixture } from "./test-support/cli-fixture.js";
+import { runCli } from "./test-support/cli-harness.js";
+import { expectTaskDone, xmlTaskTurns } from "./test-support/provider-run-scenario.js";
+
+/**
+ * Issue 34, Google Vertex AI: Anthropic's models through @anthropic-ai/vertex-sdk (streamRawPredict)
+ * with Application Default Credentials: an instance's service account from the metadata server
+ * (GCE_METADATA_HOST pointed at the scripted server, which answers Google's metadata paths).
+ */
+const cli = useCliFixture();
+const model = "claude-sonnet-4-5@20250929";
+
+describe("cairn run --provider vertex end to end", () => {
+  it("XML tools through bin/cairn with the metadata server's credentials: the project and region in the path, 429 retried, a drop, an output-limit cut", { timeout: 60_000 }, async () => {
+    const server = await cli.startServer({ turns: xmlTaskTurns({ signature: "EqVertexSig", outputLimit: "max_tokens" }) });
+    const env = { ...cli.sandbox.env, GCE_METADATA_HOST: `127.0.0.1:${server.port}`, GOOGLE_CLOUD_PROJECT: "acme-ml", CLOUD_ML_REGION: "us-east5" };
+    const args = ["run", "--json", "--yes", "--parallel-tools", "--tool-protocol", "xml", "--provider", "vertex", "--base-url", `${server.url}/v1`, "--model", model, "make the files"];
+    const result = await runCli(args, { env, cwd: cli.sandbox.workspace });
+    await expectTaskDone(result, { workspace: cli.sandbox.workspace, apiKey: "ya29.scripted" });
+    expect(server.requests.map((request) => request.path)).toEqual(Array(6).fill(`/v1/projects/acme-ml/locations/us-east5/publishers/anthropic/models/${model}:streamRawPredict`));
+    expect(new Set(server.requests.map((request) => request.auth))).toEqual(new Set(["bearer"]));
+    expect((server.requests[0]?.body as Record<string, unknown>)["anthropic_version"]).toBe("vertex-2023-10-16");
+  });
+
+  it("a credentials file that is not there says to run gcloud auth application-default login; a Gemini model is named as another provider's", async () => {
+    const server = await cli.startServer({ turns: [{ text: "never" }] });
+    const credentials = join(cli.sandbox.root, "missing-service-account.json");
+    const provider = await createProvider({ provider: "vertex", model, baseUrl: `${server.url}/v1`, environment: { GOOGLE_APPLICATION_CREDENTIALS: credentials, GOOGLE_CLOUD_PROJECT: "acme-ml" } });
+    const failure = await (async () => {
+      const chunks: Chunk[] = [];
+      for await (const chunk of provider.createMessage({ systemPrompt: "s", messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }], signal: new AbortController().signal })) chunks.push(chunk);
+      return chunks;
+    })().catch((error: unknown) => error);
+    expect(failure).toMatchObject({ kind: "auth", retryable: false });
+    expect((failure as Error).message).toMatch(/To fix: run `gcloud auth application-default login`/);
+    expect(server.requests).toEqual([]);
+    await expect(createProvider({ provider: "vertex", model: "gemini-2.5-pro", environment: {} })).rejects.toThrow(/--provider gemini/);
+  });
+});

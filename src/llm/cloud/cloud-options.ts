@@ -1,0 +1,47 @@
+/**
+ * Where a cloud provider's models live: the settings of Azure OpenAI, Amazon Bedrock and
+ * Google Vertex AI that are not an API key (issue 34). Each provider reads its own block and
+ * the environment variables its official SDK reads.
+ */
+export interface AzureSettings {
+  /** `https://RESOURCE.openai.azure.com` (else `--base-url` or AZURE_OPENAI_ENDPOINT). */
+  endpoint?: string | undefined;
+  /** The deployment's name (else AZURE_OPENAI_DEPLOYMENT, else the model id). */
+  deployment?: string | undefined;
+  /** `api-version` (else OPENAI_API_VERSION, else azureDefaultApiVersion). */
+  apiVersion?: string | undefined;
+  /** Chat Completions (default) or the Responses API. */
+  api?: "chat" | "responses" | undefined;
+}
+
+export interface BedrockSettings {
+  /** Else AWS_REGION, AWS_DEFAULT_REGION, the profile's region in ~/.aws/config, else us-east-1. */
+  region?: string | undefined;
+  /** A profile of ~/.aws/config and ~/.aws/credentials (else AWS_PROFILE, else `default`). */
+  awsProfile?: string | undefined;
+}
+
+export interface VertexSettings {
+  /** Else GOOGLE_CLOUD_PROJECT / ANTHROPIC_VERTEX_PROJECT_ID, else the credentials file's project. */
+  project?: string | undefined;
+  /** Else CLOUD_ML_REGION / GOOGLE_CLOUD_LOCATION, else `global`. */
+  region?: string | undefined;
+}
+
+export interface CloudSettings {
+  azure?: AzureSettings | undefined;
+  bedrock?: BedrockSettings | undefined;
+  vertex?: VertexSettings | undefined;
+}
+
+export const cloudProviderNames = ["azure", "bedrock", "vertex"] as const;
+export type CloudProviderName = (typeof cloudProviderNames)[number];
+
+export function isCloudProvider(name: string): name is CloudProviderName {
+  return (cloudProviderNames as readonly string[]).includes(name);
+}
+
+/** The first non-empty value. */
+export function firstSet(...values: Array<string | undefined>): string | undefined {
+  return values.find((value) => value !== undefined && value.trim() !== "")?.trim();
+}
