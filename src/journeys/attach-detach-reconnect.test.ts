@@ -4,7 +4,7 @@
  * `bin/cairn attach` (in tmux) against the scripted model: run `npm run build` first.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -128,6 +128,10 @@ describe.skipIf(!tmuxAvailable())("journey: a task followed from two terminals a
     await second.waitFor(/Task completed[\s\S]*greeting, notes and version done[\s\S]*Done in/, { timeoutMs: 60_000 });
     await until(() => contentOf(join(workspace, "version.txt")) === "2\n", "the version on disk");
     await taskRow(serve, taskId, (row) => row["status"] === "completed");
+    // /undo in the attached terminal takes the last step back, through the server.
+    await typeLine(second, "/undo");
+    await second.waitFor(/Undid the last step[\s\S]*removed version\.txt/, { timeoutMs: 30_000 });
+    expect(existsSync(join(workspace, "version.txt"))).toBe(false);
     await second.sendKeys("C-d");
     expect(await second.waitForExit({ timeoutMs: 20_000 })).toBe(0);
 

@@ -1,6 +1,7 @@
-/** The checkpoint routes of the API: a task's checkpoints, a diff between two, and a restore. */
+/** The checkpoint routes of the API: a task's checkpoints, a diff between two, a restore, and an undo of the last step. */
 import { CheckpointTracker } from "../checkpoints/tracker.js";
 import { findTaskCheckpoint, restoreCheckpoint } from "../checkpoints/restore.js";
+import { describeUndo, undoLastStep } from "../checkpoints/undo.js";
 import type { Route } from "./api-routes.js";
 import { optionalText, requiredText } from "./api-routes.js";
 import { RequestError, type TaskRegistry } from "./task-registry.js";
@@ -61,6 +62,32 @@ export const checkpointRoutes: Route[] = [
       try {
         const outcome = await restoreCheckpoint({ dataDir: registry.defaults.dataDir, taskId, checkpoint, mode });
         return { status: 200, body: outcome };
+      } catch (error) {
+        throw new RequestError(409, error instanceof Error ? error.message : String(error));
+      } finally {
+        registry.logChanged(taskId);
+      }
+    },
+  },
+  {
+    method: "POST",
+    pattern: taskPath("/undo"),
+    handle: async ({ registry, params }) => {
+      const taskId = await registry.resolve(params[0]!);
+      // As a restore: a running task is stopped first (a message resumes it).
+      await registry.abort(taskId);
+      const tracker = await trackerOf(registry, taskId);
+      const done = registry.undoPointsOf(taskId);
+      try {
+        const undone = await undoLastStep({
+          tracker,
+          taskId,
+          undone: done,
+          restoreFiles: (hash) => restoreCheckpoint({ dataDir: registry.defaults.dataDir, taskId, checkpoint: hash, mode: "files" }),
+        });
+        if (undone.kind === "nothing") return { status: 200, body: { undone: false, text: undone.text } };
+        done.push(undone.point);
+        return { status: 200, body: { undone: true, text: describeUndo(undone.outcome), outcome: undone.outcome } };
       } catch (error) {
         throw new RequestError(409, error instanceof Error ? error.message : String(error));
       } finally {

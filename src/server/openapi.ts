@@ -102,6 +102,13 @@ export const openApiDocument = {
         responses: { 200: ok("restored"), 404: error, 409: error },
       },
     },
+    "/api/tasks/{id}/undo": {
+      post: {
+        summary: "take back the files of the task's last step (a running task is stopped first); again: one step further back",
+        parameters: [taskId],
+        responses: { 200: ok("what was undone (undone: false when nothing was left to undo)", { type: "object", properties: { undone: { type: "boolean" }, text: { type: "string" } } }), 404: error, 409: error },
+      },
+    },
     "/api/fleet": { get: { summary: "the fleet's queue (with --redis)", responses: { 200: ok("waiting, running and finished jobs"), 404: error } } },
     "/api/openapi.json": { get: { summary: "this description", responses: { 200: ok("OpenAPI 3.1") } } },
   },

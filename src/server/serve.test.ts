@@ -169,7 +169,7 @@ describe("cairn serve: tasks over HTTP that many clients follow and steer", () =
     replay.close();
   }, 60_000);
 
-  it("restoring a checkpoint over HTTP puts the files back and every client sees the conversation cut; a message to the stopped task resumes it", async () => {
+  it("undo and restore over HTTP put the files back and every client sees the conversation cut; a message to the stopped task resumes it", async () => {
     const model = await cli.startServer({ turns: [writeHello, complete, complete] });
     const serve = await startServe(cli, model);
     const client = serve.client();
@@ -183,6 +183,11 @@ describe("cairn serve: tasks over HTTP that many clients follow and steer", () =
     const checkpoints = listed.body["checkpoints"] as Array<{ hash: string }>;
     const diff = await fetch(`${serve.url}/api/tasks/${taskId}/diff?from=${checkpoints.at(-1)!.hash}`, { headers: { authorization: `Bearer ${serve.token}` } });
     expect(await diff.text()).toContain("+hello");
+    // /undo over HTTP takes the task's last step back; a second one finds nothing left to undo.
+    const undone = await client.call("POST", `/api/tasks/${taskId}/undo`, {});
+    expect(undone.body).toMatchObject({ undone: true, text: expect.stringContaining("removed hello.txt") });
+    await expect(readFile(join(cli.sandbox.workspace, "hello.txt"), "utf8")).rejects.toThrow();
+    expect((await client.call("POST", `/api/tasks/${taskId}/undo`, {})).body).toMatchObject({ undone: false, text: expect.stringContaining("Nothing to undo") });
     // The first checkpoint is the workspace before the task wrote anything.
     const restored = await client.call("POST", `/api/tasks/${taskId}/restore`, { checkpoint: checkpoints.at(-1)!.hash, mode: "both" });
     expect(restored.status, JSON.stringify(restored.body)).toBe(200);

@@ -3,6 +3,7 @@
  * task, and the task list (the store's history index with what runs here).
  */
 import { join } from "node:path";
+import type { UndoPoint } from "../checkpoints/undo.js";
 import type { TaskOptions } from "../sdk/options.js";
 import { isLockHeld, TaskLockedError } from "../store/lock.js";
 import { taskTitle } from "../store/history-index.js";
@@ -33,6 +34,8 @@ export class TaskRegistry {
   readonly store: TaskStore;
   readonly #runs = new Map<string, ServerRun>();
   readonly #channels = new Map<string, TaskChannel>();
+  /** What each task's undos took back in this server, so the next one goes further back. */
+  readonly #undone = new Map<string, UndoPoint[]>();
 
   /** `defaults`: the server's own task options (provider, model, data folder ...), under each request's. */
   constructor(readonly defaults: TaskOptions & { dataDir: string }) {
@@ -69,6 +72,16 @@ export class TaskRegistry {
     run.abort();
     await run.result.catch(() => undefined);
     return true;
+  }
+
+  /** The undos of a task in this server (the list is kept: push to it). */
+  undoPointsOf(taskId: string): UndoPoint[] {
+    let points = this.#undone.get(taskId);
+    if (points === undefined) {
+      points = [];
+      this.#undone.set(taskId, points);
+    }
+    return points;
   }
 
   /** A task's full id from an id or a unique prefix; 404 when there is none. */

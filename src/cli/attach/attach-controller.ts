@@ -13,6 +13,10 @@ import type { RemoteTaskFeed } from "./remote-task-feed.js";
 export interface RemoteTaskActions {
   sendMessage(text: string): Promise<void>;
   abort(): Promise<void>;
+  /** `/undo`: the server takes back the task's last step (the task is stopped first); what it says. */
+  undo(): Promise<string>;
+  /** `/restore <checkpoint> [files|task|both]` in the server; what it says. */
+  restore(checkpoint: string, mode: "files" | "task" | "both"): Promise<string>;
 }
 
 /** How long a first Esc or Ctrl+C waits for the second one. */
@@ -134,7 +138,7 @@ export class AttachController implements TuiController {
   }
 
   slashSession(): SlashSession {
-    return attachedSlashSession(() => this.detach());
+    return attachedSlashSession(() => this.detach(), this.options.actions);
   }
 }
 
@@ -142,8 +146,8 @@ const notHere = (): never => {
   throw new Error("not available in an attached terminal (it works in the terminal that runs the task, or in the web UI)");
 };
 
-/** What slash commands may do in an attached UI: leave. The local UI's other commands are not offered (attach-slash-commands.ts). */
-function attachedSlashSession(leave: () => void): SlashSession {
+/** What slash commands may do in an attached UI: leave, undo and restore through the server. The local UI's other commands are not offered (attach-slash-commands.ts). */
+function attachedSlashSession(leave: () => void, actions: RemoteTaskActions): SlashSession {
   return {
     currentTask: () => undefined,
     currentTaskId: () => undefined,
@@ -152,8 +156,8 @@ function attachedSlashSession(leave: () => void): SlashSession {
     describeModel: notHere,
     setMode: notHere,
     costReport: notHere,
-    undo: notHere,
-    restore: notHere,
+    undo: () => actions.undo(),
+    restore: (checkpoint, mode) => actions.restore(checkpoint, mode),
     history: notHere,
     resume: notHere,
     mcpReport: notHere,

@@ -1,5 +1,9 @@
 /** The slash commands of a terminal attached to a task in `cairn serve` (docs/server.md, docs/tui.md). */
+import { builtinSlashCommands } from "../../ui/tui/builtin-slash-commands.js";
 import { SlashCommandRegistry } from "../../ui/tui/slash-commands.js";
+
+/** The local UI's commands an attached terminal has too: they go through the server's API. */
+const throughTheServer = new Set(["undo", "restore"]);
 
 export function attachSlashCommands(): SlashCommandRegistry {
   const registry = new SlashCommandRegistry();
@@ -9,6 +13,7 @@ export function attachSlashCommands(): SlashCommandRegistry {
   };
   registry.register({ name: "detach", ...leave });
   registry.register({ name: "exit", ...leave });
+  for (const command of builtinSlashCommands(registry)) if (throughTheServer.has(command.name)) registry.register(command);
   registry.register({
     name: "help",
     description: "List the commands and keys",
@@ -16,7 +21,7 @@ export function attachSlashCommands(): SlashCommandRegistry {
       const lines = registry.list().map((command) => `  /${command.name}  ${command.description}`);
       print(
         [
-          "Attached to a task of cairn serve: what you see, every other client sees.",
+          "Attached to a task of cairn serve: what you see, every other client sees. /undo and /restore stop the task first; a message goes on from there.",
           "Commands:",
           ...lines,
           "Keys:",

@@ -60,6 +60,14 @@ function attach(options: { answerOutcome?: AnswerOutcome } = {}): Attached {
         calls.push("abort");
         return Promise.resolve();
       },
+      undo: () => {
+        calls.push("undo");
+        return Promise.resolve("Undid the last step.");
+      },
+      restore: (checkpoint, mode) => {
+        calls.push(`restore ${checkpoint} ${mode}`);
+        return Promise.resolve("Restored.");
+      },
     },
     onLeave: (how) => left.push(how),
   });
@@ -193,6 +201,23 @@ describe("the terminal UI attached to a task of cairn serve", () => {
     await again.ui.press("/detach");
     await again.ui.press("\r");
     expect(again.left).toEqual(["detached"]);
+  });
+
+  it("/undo and /restore go to the server and show what it said; a /restore without a checkpoint says how to use it", async () => {
+    const attached = attach();
+    await attached.push(running(), say("a", "text", "working", true));
+    await attached.ui.press("/undo");
+    await attached.ui.press("\r");
+    await attached.ui.press("/restore abc123 files");
+    await attached.ui.press("\r");
+    await attached.ui.press("/restore");
+    await attached.ui.press("\r");
+    expect(attached.calls).toEqual(["undo", "restore abc123 files"]);
+    await attached.ui.tick();
+    const frame = attached.ui.frame();
+    expect(frame).toContain("Undid the last step.");
+    expect(frame).toContain("Restored.");
+    expect(frame).toContain("Usage: /restore <checkpoint> [files|task|both]");
   });
 
   it("Ctrl+C twice stops the task and leaves, as quitting the local UI does", async () => {

@@ -67,6 +67,15 @@ export function remoteTaskActions(address: () => ServerAddress, taskId: string):
     abort: async () => {
       await requestJson(address(), "POST", `${taskPath(taskId)}/abort`, {});
     },
+    undo: async () => {
+      const answer = (await requestJson(address(), "POST", `${taskPath(taskId)}/undo`, {})) as { text?: unknown } | undefined;
+      return typeof answer?.text === "string" ? answer.text : "Undone.";
+    },
+    restore: async (checkpoint, mode) => {
+      const answer = (await requestJson(address(), "POST", `${taskPath(taskId)}/restore`, { checkpoint, mode })) as { checkpoint?: { hash?: unknown } } | undefined;
+      const hash = typeof answer?.checkpoint?.hash === "string" ? answer.checkpoint.hash.slice(0, 12) : checkpoint;
+      return `Restored ${mode === "both" ? "the files and the conversation" : mode === "files" ? "the files" : "the conversation"} to checkpoint ${hash}; the task is stopped: a message goes on from there.`;
+    },
     answer: async (askId, response) => {
       try {
         await requestJson(address(), "POST", `${taskPath(taskId)}/answer`, answerBody(askId, response));
