@@ -9,7 +9,8 @@ import { expectTaskDone, xmlTaskTurns } from "./test-support/provider-run-scenar
 /**
  * Issue 34, Google Vertex AI: Anthropic's models through @anthropic-ai/vertex-sdk (streamRawPredict)
  * with Application Default Credentials: an instance's service account from the metadata server
- * (GCE_METADATA_HOST pointed at the scripted server, which answers Google's metadata paths).
+ * (GCE_METADATA_HOST pointed at the scripted server, which answers Google's metadata paths); and
+ * Gemini's models through @google/genai in its Vertex mode, with the same credentials.
  */
 const cli = useCliFixture();
 const model = "claude-sonnet-4-5@20250929";
@@ -26,7 +27,17 @@ describe("cairn run --provider vertex end to end", () => {
     expect((server.requests[0]?.body as Record<string, unknown>)["anthropic_version"]).toBe("vertex-2023-10-16");
   });
 
-  it("a credentials file that is not there says to run gcloud auth application-default login; a Gemini model is named as another provider's", async () => {
+  it("Gemini through @google/genai in Vertex mode, with the same credentials: XML tools through bin/cairn, the project and region in the path", { timeout: 60_000 }, async () => {
+    const server = await cli.startServer({ turns: xmlTaskTurns({ signature: "GeminiVertexSig", outputLimit: "max_tokens" }) });
+    const env = { ...cli.sandbox.env, GCE_METADATA_HOST: `127.0.0.1:${server.port}`, GOOGLE_CLOUD_PROJECT: "acme-ml", CLOUD_ML_REGION: "us-east5" };
+    const args = ["run", "--json", "--yes", "--parallel-tools", "--tool-protocol", "xml", "--provider", "vertex", "--base-url", server.url, "--model", "gemini-2.5-pro", "make the files"];
+    const result = await runCli(args, { env, cwd: cli.sandbox.workspace });
+    await expectTaskDone(result, { workspace: cli.sandbox.workspace, apiKey: "ya29.scripted" });
+    expect(new Set(server.requests.map((request) => request.path))).toEqual(new Set(["/v1beta1/projects/acme-ml/locations/us-east5/publishers/google/models/gemini-2.5-pro:streamGenerateContent?alt=sse"]));
+    expect(new Set(server.requests.map((request) => request.auth))).toEqual(new Set(["bearer"]));
+  });
+
+  it("a credentials file that is not there says to run gcloud auth application-default login (Claude and Gemini alike); a model of neither is refused", async () => {
     const server = await cli.startServer({ turns: [{ text: "never" }] });
     const credentials = join(cli.sandbox.root, "missing-service-account.json");
     const provider = await createProvider({ provider: "vertex", model, baseUrl: `${server.url}/v1`, environment: { GOOGLE_APPLICATION_CREDENTIALS: credentials, GOOGLE_CLOUD_PROJECT: "acme-ml" } });
@@ -37,7 +48,13 @@ describe("cairn run --provider vertex end to end", () => {
     })().catch((error: unknown) => error);
     expect(failure).toMatchObject({ kind: "auth", retryable: false });
     expect((failure as Error).message).toMatch(/To fix: run `gcloud auth application-default login`/);
+    const gemini = await createProvider({ provider: "vertex", model: "gemini-2.5-pro", baseUrl: server.url, environment: { GOOGLE_APPLICATION_CREDENTIALS: credentials, GOOGLE_CLOUD_PROJECT: "acme-ml" } });
+    const geminiFailure = await (async () => {
+      for await (const chunk of gemini.createMessage({ systemPrompt: "s", messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }], signal: new AbortController().signal })) void chunk;
+    })().catch((error: unknown) => error);
+    expect(geminiFailure).toMatchObject({ kind: "auth", retryable: false });
+    expect((geminiFailure as Error).message).toMatch(/To fix: run `gcloud auth application-default login`/);
     expect(server.requests).toEqual([]);
-    await expect(createProvider({ provider: "vertex", model: "gemini-2.5-pro", environment: {} })).rejects.toThrow(/--provider gemini/);
+    await expect(createProvider({ provider: "vertex", model: "llama-4-maverick", environment: {} })).rejects.toThrow(/Anthropic's \(claude-…\) and Google's \(gemini-…\) models/);
   });
 });

@@ -1,7 +1,7 @@
 import { GoogleGenAI } from "@google/genai";
 import type { GenerateContentConfig, GenerateContentResponse } from "@google/genai";
 import { randomBytes } from "node:crypto";
-import { ProviderError } from "./errors.js";
+import { CloudCredentialsError, ProviderError } from "./errors.js";
 import type { ErrorContext } from "./errors.js";
 import { geminiProviderError } from "./gemini-errors.js";
 import { toGeminiContents, toGeminiTools } from "./gemini-contents.js";
@@ -28,6 +28,12 @@ export interface GeminiProviderOptions {
   apiKeyEnv?: string;
   /** Told when the history held reasoning this API cannot take back. */
   onNotice?: (message: string) => void;
+  /**
+   * Vertex AI instead of the Gemini API (issue 34): the SDK's Vertex mode, with Application Default
+   * Credentials (google-auth-library; `keyFilename` when GOOGLE_APPLICATION_CREDENTIALS names one).
+   * A credentials failure says what to run (`remedy`).
+   */
+  vertex?: { project?: string; location: string; keyFilename?: string; remedy: string };
 }
 
 const defaultBaseUrl = "https://generativelanguage.googleapis.com";
@@ -37,7 +43,7 @@ const defaultBaseUrl = "https://generativelanguage.googleapis.com";
  * last release for Node 20). The SDK retries nothing unless asked (no `retryOptions`): the Task does.
  */
 export class GeminiProvider implements Provider {
-  readonly name = "gemini";
+  readonly name: string;
   readonly model: ModelInfo;
   readonly baseUrl: string;
   private readonly client: GoogleGenAI;
@@ -48,15 +54,24 @@ export class GeminiProvider implements Provider {
   constructor(options: GeminiProviderOptions) {
     this.options = options;
     this.model = options.model;
+    this.name = options.vertex === undefined ? "gemini" : "vertex";
     this.baseUrl = options.baseUrl ?? defaultBaseUrl;
-    this.context = { providerName: "gemini", apiKeyEnv: options.apiKeyEnv ?? "GEMINI_API_KEY" };
-    this.client = new GoogleGenAI({
-      apiKey: options.apiKey ?? "not-needed",
-      httpOptions: {
-        ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
-        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-      },
-    });
+    this.context = { providerName: this.name, apiKeyEnv: options.apiKeyEnv ?? (options.vertex === undefined ? "GEMINI_API_KEY" : "GOOGLE_APPLICATION_CREDENTIALS") };
+    const httpOptions = {
+      ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    };
+    const vertex = options.vertex;
+    this.client =
+      vertex === undefined
+        ? new GoogleGenAI({ apiKey: options.apiKey ?? "not-needed", httpOptions })
+        : new GoogleGenAI({
+            vertexai: true,
+            location: vertex.location,
+            ...(vertex.project === undefined ? {} : { project: vertex.project }),
+            googleAuthOptions: { scopes: "https://www.googleapis.com/auth/cloud-platform", ...(vertex.keyFilename === undefined ? {} : { keyFilename: vertex.keyFilename }) },
+            httpOptions,
+          });
   }
 
   createMessage(request: ProviderRequest): AsyncIterable<Chunk> {
@@ -80,6 +95,11 @@ export class GeminiProvider implements Provider {
         });
         return { controller, [Symbol.asyncIterator]: () => rethrowing(events, this.context) };
       } catch (error) {
+        const vertex = this.options.vertex;
+        if (vertex !== undefined && credentialsFailed(error)) {
+          const detail = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
+          throw new CloudCredentialsError(`no usable Google credentials (${detail}). To fix: ${vertex.remedy}.`, { cause: error });
+        }
         throw geminiProviderError(error, this.context);
       }
     };
@@ -91,6 +111,12 @@ export class GeminiProvider implements Provider {
       translator: () => new GeminiTranslator(this.model, this.context),
     });
   }
+}
+
+/** google-auth-library's failures (no credentials, a refused token) before the request is sent; an API's answer is an ApiError. */
+function credentialsFailed(error: unknown): boolean {
+  if (!(error instanceof Error) || error.name === "ApiError") return false;
+  return error.name === "GaxiosError" || /credential|invalid_grant|access token|metadata|ENOENT/i.test(error.message);
 }
 
 /** Error chunks inside the stream arrive as ApiErrors too. */

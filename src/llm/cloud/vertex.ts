@@ -2,8 +2,8 @@
  * Google Vertex AI (issue 34): Anthropic models through @anthropic-ai/vertex-sdk
  * (streamRawPredict), authenticated with Application Default Credentials: the service-account or
  * `gcloud` user file of GOOGLE_APPLICATION_CREDENTIALS (read from cairn's withdrawn secrets), else
- * the well-known gcloud file or the metadata server, through google-auth-library.
- * Gemini on Vertex AI is not served yet.
+ * the well-known gcloud file or the metadata server, through google-auth-library. Gemini's
+ * models through @google/genai in its Vertex mode, with the same credentials.
  */
 import { CloudCredentialsError, ProviderError } from "../errors.js";
 import type { StallTimeouts } from "../stall.js";
@@ -33,12 +33,23 @@ interface HeadersSource {
 export async function createVertexProvider(options: VertexProviderOptions): Promise<Provider> {
   const env = options.environment;
   const settings = options.vertex ?? {};
-  if (!/claude/.test(options.model.id)) {
-    throw new ProviderError({ kind: "bad_request", retryable: false, message: `vertex: cairn serves Anthropic's models on Vertex AI (claude-…); for ${options.model.id} use --provider gemini` });
-  }
   const region = firstSet(settings.region, env["CLOUD_ML_REGION"], env["GOOGLE_CLOUD_LOCATION"]) ?? "global";
   const projectId = firstSet(settings.project, env["GOOGLE_CLOUD_PROJECT"], env["ANTHROPIC_VERTEX_PROJECT_ID"]);
   const keyFilename = firstSet(env["GOOGLE_APPLICATION_CREDENTIALS"]);
+  if (/^gemini/.test(options.model.id)) {
+    const { GeminiProvider } = await import("../gemini.js");
+    return new GeminiProvider({
+      model: options.model,
+      vertex: { location: region, remedy, ...(projectId === undefined ? {} : { project: projectId }), ...(keyFilename === undefined ? {} : { keyFilename }) },
+      ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      ...(options.stall === undefined ? {} : { stall: options.stall }),
+      ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
+    });
+  }
+  if (!/claude/.test(options.model.id)) {
+    throw new ProviderError({ kind: "bad_request", retryable: false, message: `vertex: cairn serves Anthropic's (claude-…) and Google's (gemini-…) models on Vertex AI, not ${options.model.id}` });
+  }
   const [{ GoogleAuth }, { AnthropicVertex }, { AnthropicProvider }] = await Promise.all([import("google-auth-library"), import("@anthropic-ai/vertex-sdk"), import("../anthropic.js")]);
   const auth = new GoogleAuth({ scopes: "https://www.googleapis.com/auth/cloud-platform", ...(keyFilename === undefined ? {} : { keyFilename }), ...(projectId === undefined ? {} : { projectId }) });
   let client: HeadersSource | undefined;
