@@ -50,6 +50,9 @@ export function startsTask(args: readonly string[]): boolean {
 
 export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env["NODE_DISABLE_COMPILE_CACHE"] !== undefined && env["NODE_DISABLE_COMPILE_CACHE"] !== "") return undefined;
+  // A folder of its own (a CI cache, a read-only home, many data folders sharing one cache).
+  const chosen = env["CAIRN_COMPILE_CACHE"];
+  if (chosen !== undefined && chosen !== "") return chosen;
   return join(env["CAIRN_HOME"] || join(homedir(), ".cairn"), "compile-cache");
 }
 

@@ -23,7 +23,16 @@ function lineOf(file: string, text: string): number {
 }
 
 describe("bin/cairn's code cache and stack traces", () => {
-  const sandbox = usePerTest("a sandbox", makeSandbox, (made) => made.cleanup());
+  // The data folder's own cache (the other tests share one: CAIRN_COMPILE_CACHE, cli-harness.ts).
+  const sandbox = usePerTest(
+    "a sandbox",
+    async () => {
+      const made = await makeSandbox();
+      delete made.env["CAIRN_COMPILE_CACHE"];
+      return made;
+    },
+    (made) => made.cleanup(),
+  );
 
   it("a code cache file damaged in place at the same length: cairn still starts, heals the file, and the next start takes it", async () => {
     const { env, workspace, dataDir } = sandbox();

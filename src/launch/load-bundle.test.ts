@@ -221,9 +221,11 @@ describe("launch settings: which compile cache a command uses, and where", () =>
     for (const args of [["--help"], ["run", "--help"], ["-V"], ["history"], ["config"], ["run", "--sandbox", "off", "x"], ["run", "--sandbox=off", "x"]]) expect(startsTask(args), args.join(" ")).toBe(false);
   });
 
-  it("the cache lives in CAIRN_HOME/compile-cache; NODE_DISABLE_COMPILE_CACHE turns it off", () => {
+  it("the cache lives in CAIRN_HOME/compile-cache, or where CAIRN_COMPILE_CACHE says; NODE_DISABLE_COMPILE_CACHE turns it off", () => {
     expect(compileCacheDir({ CAIRN_HOME: "/data/cairn" })).toBe(join("/data/cairn", "compile-cache"));
     expect(compileCacheDir({ CAIRN_HOME: "/data/cairn", NODE_DISABLE_COMPILE_CACHE: "1" })).toBeUndefined();
+    expect(compileCacheDir({ CAIRN_HOME: "/data/cairn", CAIRN_COMPILE_CACHE: "/ci/cache/cairn" })).toBe("/ci/cache/cairn");
+    expect(compileCacheDir({ CAIRN_COMPILE_CACHE: "/ci/cache/cairn", NODE_DISABLE_COMPILE_CACHE: "1" })).toBeUndefined();
   });
 });
 

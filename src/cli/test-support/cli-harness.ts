@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import type { ChildProcess } from "node:child_process";
+import { mkdirSync, statSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +9,21 @@ import { fileURLToPath } from "node:url";
 import { readJsonEvents, type JsonMessage } from "../../ui/headless/json-events-reader.js";
 
 export const cairnBin = fileURLToPath(new URL("../../../bin/cairn", import.meta.url));
+
+/**
+ * Where every test sandbox of this checkout keeps cairn's compiled code (src/launch/launch.ts, CAIRN_COMPILE_CACHE):
+ * a folder only this user can write (whoever can write a code cache runs code in cairn), else none.
+ */
+const sharedCompileCache = ((): string | undefined => {
+  const folder = join(tmpdir(), `cairn-test-compile-cache-${createHash("sha1").update(cairnBin).digest("hex").slice(0, 12)}`);
+  try {
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const stats = statSync(folder);
+    return stats.uid === process.getuid?.() && (stats.mode & 0o022) === 0 ? folder : undefined;
+  } catch {
+    return undefined;
+  }
+})();
 
 export interface Sandbox {
   root: string;
@@ -43,6 +60,10 @@ export async function makeSandbox(): Promise<Sandbox> {
   // No language servers (a tsserver per task that touches a .ts file costs seconds of CPU): the tests of
   // diagnostics after edits (src/lsp/, the journey "A type error fixed in the next turn") run with them.
   env["CAIRN_LSP"] = "off";
+  // One compiled-code cache for every sandbox of this checkout's test run: a start with a warm cache costs
+  // about 0.17 s of CPU less, and the suite starts bin/cairn a thousand times (the launcher's own tests use
+  // the data folder's cache: src/launch/launcher.test.ts).
+  if (sharedCompileCache !== undefined) env["CAIRN_COMPILE_CACHE"] = sharedCompileCache;
   // A process that was just killed may still have a git child finishing in the data folder.
   return { root, workspace, dataDir, configDir, claudeUserDir: join(root, "claude"), env, cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }) };
 }
