@@ -1,8 +1,9 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { ErrorContext } from "./errors.js";
 import { endedEarly, guardedStream, translateAll } from "./guarded-stream.js";
 import type { StreamTranslator } from "./guarded-stream.js";
 import { usageChunk } from "./models.js";
+import { openAiClientOf } from "./openai.js";
 import { reasoningItemSignature, toResponsesInput, toResponsesTools } from "./openai-responses-input.js";
 import type { StallTimeouts } from "./stall.js";
 import type { Chunk, ModelInfo, Provider, ProviderRequest } from "./types.js";
@@ -48,15 +49,7 @@ export class OpenAiResponsesProvider implements Provider {
     this.options = options;
     this.model = options.model;
     this.name = options.name ?? "openai-responses";
-    this.context = { providerName: this.name, apiKeyEnv: options.apiKeyEnv ?? "OPENAI_API_KEY", sdk: OpenAI, ...(options.authRemedy === undefined ? {} : { authRemedy: options.authRemedy }) };
-    this.client =
-      options.client ??
-      new OpenAI({
-        apiKey: options.apiKey ?? "not-needed",
-        maxRetries: 0,
-        ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
-        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-      });
+    ({ context: this.context, client: this.client } = openAiClientOf(this.name, options));
   }
 
   get baseUrl(): string {

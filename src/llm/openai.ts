@@ -73,15 +73,7 @@ export class OpenAiProvider implements Provider {
     this.model = options.model;
     this.compatibility = compatibilityFor(options.baseUrl, options.compatibility);
     this.name = options.name ?? "openai";
-    this.context = { providerName: this.name, apiKeyEnv: options.apiKeyEnv ?? "OPENAI_API_KEY", sdk: OpenAI, ...(options.authRemedy === undefined ? {} : { authRemedy: options.authRemedy }) };
-    this.client =
-      options.client ??
-      new OpenAI({
-        apiKey: options.apiKey ?? "not-needed",
-        maxRetries: 0,
-        ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
-        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-      });
+    ({ context: this.context, client: this.client } = openAiClientOf(this.name, options));
   }
 
   get baseUrl(): string {
@@ -196,4 +188,18 @@ export class OpenAiChatTranslator implements StreamTranslator<OpenAI.Chat.Comple
     }
     out.push({ type: "stop", reason: stopReasons[finishReason] ?? finishReason });
   }
+}
+
+/** The SDK client (one built elsewhere, Azure's, or the package's own, retrying nothing: the Task does) and the error context of an OpenAI-style provider. */
+export function openAiClientOf(name: string, options: { client?: OpenAI; apiKey?: string; baseUrl?: string; fetch?: typeof fetch; apiKeyEnv?: string; authRemedy?: string }): { context: ErrorContext; client: OpenAI } {
+  const context: ErrorContext = { providerName: name, apiKeyEnv: options.apiKeyEnv ?? "OPENAI_API_KEY", sdk: OpenAI, ...(options.authRemedy === undefined ? {} : { authRemedy: options.authRemedy }) };
+  const client =
+    options.client ??
+    new OpenAI({
+      apiKey: options.apiKey ?? "not-needed",
+      maxRetries: 0,
+      ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    });
+  return { context, client };
 }
