@@ -80,8 +80,3 @@ export function sharedLoopbackPrefix(folder: string): string[] | undefined {
 }
 
 const nsenterArguments = (pid: number): string[] => ["nsenter", `--user=/proc/${pid}/ns/user`, `--net=/proc/${pid}/ns/net`, "--preserve-credentials", "--"];
-
-/** For tests: the holder's pid, if one runs. */
-export function sharedLoopbackHolder(): number | undefined {
-  return holder?.pid;
-}
