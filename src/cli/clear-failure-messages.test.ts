@@ -135,4 +135,15 @@ describe("the CLI says once, and clearly, what went wrong and what to change", (
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/is a file, not a folder/);
   });
+
+  it("small: a setting of the wrong type stops plugin, hooks, permissions and sandbox with the file and key named, not a crash", { timeout: 60_000 }, async () => {
+    await mkdir(join(cli.sandbox.configDir, "cairn"), { recursive: true });
+    await writeFile(join(cli.sandbox.configDir, "cairn", "config.json"), JSON.stringify({ maxMistakes: "lots" }));
+    for (const command of [["plugin", "list"], ["hooks", "list"], ["permissions"], ["sandbox"]]) {
+      const result = await cli.run(command);
+      expect(result.status, command.join(" ")).toBe(2);
+      expect(result.stderr).toMatch(/config\.json has invalid settings:\n {2}maxMistakes: .*expected number/);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
 });

@@ -3,7 +3,7 @@
  * `cairn hooks test EVENT`: runs that event's hooks with a sample payload.
  * `cairn hooks trust`: trusts this folder's hooks as they are now.
  */
-import { environmentWithSecrets } from "../security/secret-environment.js";
+import { commandSettings } from "./command-settings.js";
 import { CommanderError, type Command } from "commander";
 import type { ResolvedSettings } from "../config/index.js";
 import type { HookDialect } from "../hooks/hook-definition.js";
@@ -19,13 +19,9 @@ function fail(message: string): never {
 }
 
 async function settingsFor(options: HooksCommandOptions): Promise<ResolvedSettings> {
-  const { ConfigError, resolveSettings } = await import("../config/index.js");
-  try {
-    return await resolveSettings({ flags: {}, env: environmentWithSecrets(), cwd: options.cwd ?? process.cwd() });
-  } catch (error) {
-    if (error instanceof ConfigError) fail(error.message);
-    throw error;
-  }
+  const settings = await commandSettings({ cwd: options.cwd });
+  if (settings === 2) throw new CommanderError(2, "cairn.hooks", "the settings could not be read");
+  return settings;
 }
 
 function sampleInput(event: string): Record<string, unknown> {

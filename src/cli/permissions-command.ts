@@ -4,7 +4,7 @@
  * on its real parse (each program and the rule that matched, what it writes,
  * what cairn could not understand, and the rule "always allow" would offer).
  */
-import { environmentWithSecrets } from "../security/secret-environment.js";
+import { commandSettings } from "./command-settings.js";
 import type { Command } from "commander";
 import type { CliFlags, ResolvedSettings } from "../config/index.js";
 import { addSecurityOptions } from "../security/cli-options.js";
@@ -12,17 +12,8 @@ import { registerHistoryCommands } from "./permissions-history-commands.js";
 
 type PermissionsOptions = CliFlags & { json?: boolean };
 
-async function resolve(flags: PermissionsOptions): Promise<ResolvedSettings | number> {
-  const { resolveSettings, ConfigError } = await import("../config/index.js");
-  try {
-    return await resolveSettings({ flags, env: environmentWithSecrets(), cwd: process.cwd(), trust: flags.trust === true });
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`cairn: ${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
+function resolve(flags: PermissionsOptions): Promise<ResolvedSettings | number> {
+  return commandSettings({ flags, trust: flags.trust });
 }
 
 function listRules(settings: ResolvedSettings, json: boolean): void {

@@ -6,7 +6,7 @@
  */
 import { CommanderError } from "commander";
 import type { Command } from "commander";
-import { environmentWithSecrets } from "../security/secret-environment.js";
+import { commandSettings } from "./command-settings.js";
 import type { ResolvedSettings } from "../config/index.js";
 import type { FetchedPlugin } from "../plugins/plugin-install.js";
 
@@ -22,13 +22,9 @@ function fail(message: string, status = 2): never {
 }
 
 async function settingsFor(options: { cwd?: string }): Promise<ResolvedSettings> {
-  const { ConfigError, resolveSettings } = await import("../config/index.js");
-  try {
-    return await resolveSettings({ flags: {}, env: environmentWithSecrets(), cwd: options.cwd ?? process.cwd() });
-  } catch (error) {
-    if (error instanceof ConfigError) fail(error.message);
-    throw error;
-  }
+  const settings = await commandSettings({ cwd: options.cwd });
+  if (settings === 2) throw new CommanderError(2, "cairn.plugin", "the settings could not be read");
+  return settings;
 }
 
 /** Runs a plugin operation; its known errors are the user's to fix (status 2), not crashes. */

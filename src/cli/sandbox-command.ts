@@ -4,7 +4,7 @@
  * (`"sandbox": "off"`, never a project's), `cairn sandbox enable` takes that
  * back (the default: on wherever bubblewrap works).
  */
-import { environmentWithSecrets } from "../security/secret-environment.js";
+import { commandSettings } from "./command-settings.js";
 import type { Command } from "commander";
 import type { ResolvedSettings } from "../config/index.js";
 
@@ -13,17 +13,8 @@ interface SandboxCommandOptions {
   cwd?: string;
 }
 
-async function resolve(flags: SandboxCommandOptions): Promise<ResolvedSettings | number> {
-  const { resolveSettings, ConfigError } = await import("../config/index.js");
-  try {
-    return await resolveSettings({ flags: flags.cwd === undefined ? {} : { cwd: flags.cwd }, env: environmentWithSecrets(), cwd: process.cwd() });
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`cairn: ${error.message}\n`);
-      return 2;
-    }
-    throw error;
-  }
+function resolve(flags: SandboxCommandOptions): Promise<ResolvedSettings | number> {
+  return commandSettings({ flags: flags.cwd === undefined ? {} : { cwd: flags.cwd } });
 }
 
 async function status(flags: SandboxCommandOptions): Promise<number> {

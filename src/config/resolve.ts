@@ -9,8 +9,9 @@
 import { stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { ConfigError } from "./errors.js";
-import { createLayer, environmentLayer, flagLayer, profileLayer, settingsFileLayer, type Layer } from "./layers.js";
-import { defaultDataDir, defaultUserConfigDir, projectConfigPath, userConfigPath } from "./paths.js";
+import { defaultsLayer } from "./defaults-layer.js";
+import { environmentLayer, flagLayer, profileLayer, settingsFileLayer, type Layer } from "./layers.js";
+import { defaultUserConfigDir, projectConfigPath, userConfigPath } from "./paths.js";
 import { isTrusted, trustFolder } from "./trust.js";
 import { projectHookPlaces } from "./project-hook-places.js";
 import { sandboxDefault, type BubblewrapProbe } from "./sandbox-default.js";
@@ -56,43 +57,6 @@ export interface ResolveSettingsOptions {
 export const defaultModels: Record<ProviderName, string> = catalogueDefaultModels;
 
 export const defaultAutoApprove: AutoApproveSettings = defaultApprovalSettings;
-
-function defaultsLayer(): Layer {
-  const layer = createLayer("default", "built-in default");
-  const values: Record<string, unknown> = {
-    provider: "anthropic",
-    toolProtocol: "xml",
-    yes: false,
-    json: false,
-    plan: false,
-    parallelTools: false,
-    keepBackgroundProcesses: false,
-    editDiagnostics: true,
-    allowOutsideWrites: false,
-    sandbox: "off",
-    sandboxNetwork: false,
-    allowOutsideReads: false,
-    checkpoints: true,
-    "notifications.channel": "auto",
-    "notifications.afterSeconds": 20,
-    maxMistakes: 3,
-    dataDir: defaultDataDir(),
-    onAsk: "fail",
-    "timeouts.firstChunkMs": 60_000,
-    "timeouts.betweenChunksMs": 30_000,
-    "timeouts.mcpWaitMs": 10_000,
-    "timeouts.diagnosticsMs": 5_000,
-    "retry.delaysMs": [2000, 4000, 8000],
-    "subagents.maxParallel": 3,
-    "autoMode.enabled": false,
-    "autoMode.maxTokens": 200_000,
-    "autoMode.timeoutMs": 20_000,
-  };
-  for (const [key, value] of Object.entries(defaultContextSettings)) values[`context.${key}`] = value;
-  for (const key of autoApproveKeys) values[`autoApprove.${key}`] = defaultAutoApprove[key];
-  for (const [key, value] of Object.entries(values)) layer.values.set(key, value);
-  return layer;
-}
 
 async function workspaceFolder(options: ResolveSettingsOptions): Promise<string> {
   const folder = resolve(options.cwd, options.flags.cwd ?? ".");

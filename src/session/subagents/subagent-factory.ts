@@ -19,13 +19,6 @@ import type { SubagentLinkMeta } from "../../task/contracts/message-meta.js";
 import type { UiMessage } from "../../task/contracts/messages.js";
 import type { ChildTaskFactory, SubagentReport, SubagentRequest } from "../../task/contracts/subagents.js";
 import { Task } from "../../task/task.js";
-import type { TaskOptions } from "../../task/task.js";
-import type { McpGate } from "../../task/contracts/seams.js";
-import type { ToolExecutor } from "../../task/contracts/tool-executor.js";
-import type { McpPort } from "../../tools/mcp-port.js";
-import type { ContentBlock } from "../../llm/types.js";
-import { openForResume } from "../../store/resume-task.js";
-import type { TaskLogWriter } from "../../store/log-writer.js";
 import type { WorkspaceOperations } from "../../tools/operations.js";
 import type { AgentType } from "./agent-types.js";
 import { childHost, subagentSection } from "./subagent-host.js";
@@ -42,6 +35,8 @@ import { workspaceFileReader } from "../../context/workspace-files.js";
 import { RefusalCounter } from "../refusal-counter.js";
 import type { ActionJudge } from "../../tools/auto-mode/judge-contract.js";
 import { createChildToolExecutor } from "./child-tool-executor.js";
+import { openChildLog } from "./child-log.js";
+import type { SubagentHooks, SubagentMcp } from "./subagent-ports.js";
 import type { SubagentMergeResult } from "../../task/contracts/subagents.js";
 
 export interface SubagentFactoryOptions {
@@ -72,8 +67,6 @@ interface RunningChild {
   /** Resolves when the child is wholly done: its task ended, its worktree committed, its log closed. */
   settled: Promise<void>;
 }
-
-/** Tools a general subagent never gets: handing off or planning is the parent's business. */
 
 export class SubagentFactory implements ChildTaskFactory {
   readonly maxParallel: number;
@@ -188,19 +181,8 @@ export class SubagentFactory implements ChildTaskFactory {
       this.changes.set(subagentId, { workspace: isolated, diff: "" });
     }
     const cwd = isolated?.cwd ?? settings.cwd;
-    let writer: TaskLogWriter;
-    let resumed: { history: NonNullable<TaskOptions["history"]>; content: ContentBlock[] } | undefined;
-    if (created !== undefined) {
-      writer = created;
-    } else if (previous === undefined) {
-      throw new Error("a subagent is either new or resumed");
-    } else {
-      // The parent was resumed: its interrupted child goes on where it stopped, told the folder it works in (its own worktree).
-      const opened = await openForResume(store, previous.taskId, { now: Date.now(), workingDirectory: cwd });
-      writer = opened.writer;
-      const { tokensIn, tokensOut, cost } = opened.loaded;
-      resumed = { history: { apiHistory: opened.resume.apiHistory, uiMessages: opened.resume.uiMessages, usage: { tokensIn, tokensOut, cost } }, content: opened.resume.nextUserContent };
-    }
+    // The parent was resumed: its interrupted child goes on where it stopped, told the folder it works in (its own worktree).
+    const { writer, resumed } = await openChildLog(store, created, previous, cwd);
     // MCP tools may change anything: only types given the parent's tools (or use_mcp_tool by name) get them.
     const mcp = this.mcp !== undefined && (type.tools === undefined || type.tools.includes("use_mcp_tool")) && !type.readOnly ? this.mcp : undefined;
     const ownLanguages: LanguageServers[] = [];
@@ -391,23 +373,4 @@ export class SubagentFactory implements ChildTaskFactory {
     await Promise.all(children.map((child) => child.task.abortTask()));
     await Promise.all(children.map((child) => child.settled));
   }
-}
-
-/** What a child needs of the parent's MCP hub (src/session/mcp-wiring.ts). */
-export interface SubagentMcp {
-  port: McpPort | undefined;
-  gate: McpGate;
-  wrap(executor: ToolExecutor): ToolExecutor;
-}
-
-/** What the factory needs of the session's hook runner (src/hooks/hook-runner.ts). */
-export interface SubagentHookRunner {
-  has(event: "SubagentStop"): boolean;
-  run(event: "SubagentStop", payload: Record<string, unknown>): Promise<unknown>;
-}
-
-/** The session's hooks as children use them: SubagentStop, and the tool hooks around each child's tools. */
-export interface SubagentHooks {
-  runner: SubagentHookRunner;
-  wrapExecutor(executor: ToolExecutor): ToolExecutor;
 }
