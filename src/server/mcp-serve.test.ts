@@ -96,7 +96,13 @@ describe("cairn mcp serve over stdio, driven by the MCP SDK's client", () => {
     expect(ask).toMatchObject({ ask: "followup" });
     expect(ask?.text).toContain("Which color?");
 
+    // A long poll from the last event waits while the task waits, and wakes with what the answer brings.
+    const { next } = await valueOf(client, "follow_task", { taskId, after: 0 });
+    const polled = valueOf(client, "follow_task", { taskId, after: next, waitSeconds: 20 });
     expect(await valueOf(client, "answer_ask", { taskId, askId: ask?.askId, response: "message", text: "blue" })).toEqual({ answered: true });
+    const woken = await polled;
+    expect((woken["events"] as unknown[]).length).toBeGreaterThan(0);
+    expect(Number(woken["next"])).toBeGreaterThan(Number(next));
     const late = await callTool(client, "answer_ask", { taskId, askId: ask?.askId, response: "no" });
     expect(late.isError).toBe(true);
     expect(late.text).toContain("answered already");
