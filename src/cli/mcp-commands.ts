@@ -15,6 +15,7 @@ import type { McpServerEntry } from "../mcp/config-edit.js";
 import type { McpHub, McpHubOptions, McpServerState } from "../mcp/hub.js";
 import type { SignInState } from "../mcp/oauth/credential-store.js";
 import type { ToolDescriptionReview } from "../mcp/trust-store.js";
+import { registerMcpServeCommand } from "./mcp-serve-command.js";
 import { registerSignInCommands } from "./mcp-sign-in-commands.js";
 
 export interface McpCommandContext {
@@ -304,4 +305,5 @@ export function registerMcpCommands(program: Command, context: McpCommandContext
       return server;
     },
   });
+  registerMcpServeCommand(mcp, clientVersion);
 }

@@ -8,17 +8,12 @@ import { CommanderError } from "commander";
 import { resolve as resolvePath } from "node:path";
 import type { TaskOptions } from "../sdk/options.js";
 import type { ProviderName, ToolProtocol } from "../config/index.js";
+import type { TaskRegistry } from "../server/task-registry.js";
 import { defaultMcpCommandContext } from "./mcp-commands.js";
 
-interface ServeFlags {
-  port: string;
-  host: string;
-  allowRemote?: boolean;
-  tlsCert?: string;
-  tlsKey?: string;
+/** The task defaults `cairn serve` and `cairn mcp serve` share: where tasks are kept and how new ones run. */
+export interface TaskDefaultFlags {
   dataDir?: string;
-  redis?: string;
-  queue?: string;
   provider?: string;
   model?: string;
   baseUrl?: string;
@@ -33,18 +28,20 @@ interface ServeFlags {
   maxTime?: string;
 }
 
-export function registerServeCommand(program: Command): void {
-  program
-    .command("serve")
-    .description("run tasks in a local server with a web UI; clients (browsers, `cairn attach`, programs) follow and steer them")
-    .option("--port <n>", "port to listen on (0: any free port)", "4517")
-    .option("--host <address>", "address to listen on (default loopback only)", "127.0.0.1")
-    .option("--allow-remote", "allow --host beyond loopback: anyone who reaches the port with the token can run commands")
-    .option("--tls-cert <file>", "serve HTTPS with this certificate (PEM)")
-    .option("--tls-key <file>", "the certificate's private key (PEM)")
+interface ServeFlags extends TaskDefaultFlags {
+  port: string;
+  host: string;
+  allowRemote?: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
+  redis?: string;
+  queue?: string;
+}
+
+/** The options of the task defaults (`TaskDefaultFlags`). */
+export function addTaskDefaultOptions(command: Command): Command {
+  return command
     .option("--data-dir <dir>", "where tasks and checkpoints are kept (default $CAIRN_HOME or ~/.cairn)")
-    .option("--redis <url>", "show this fleet's queue in the web UI")
-    .option("--queue <name>", "the fleet's queue name")
     .option("--provider <name>", "default provider of new tasks")
     .option("--model <id>", "default model of new tasks")
     .option("--base-url <url>", "API base URL for the default provider")
@@ -56,10 +53,23 @@ export function registerServeCommand(program: Command): void {
     .option("--no-checkpoints", "keep no checkpoints of the workspaces")
     .option("--trust", "trust the workspaces' project configuration (as `cairn run --trust`)")
     .option("--max-cost <usd>", "stop each task after this cost in US dollars")
-    .option("--max-time <duration>", "stop each task after this long (e.g. 10m)")
-    .action(async (flags: ServeFlags) => {
-      process.exitCode = await serve(flags);
-    });
+    .option("--max-time <duration>", "stop each task after this long (e.g. 10m)");
+}
+
+export function registerServeCommand(program: Command): void {
+  const command = program
+    .command("serve")
+    .description("run tasks in a local server with a web UI; clients (browsers, `cairn attach`, programs) follow and steer them")
+    .option("--port <n>", "port to listen on (0: any free port)", "4517")
+    .option("--host <address>", "address to listen on (default loopback only)", "127.0.0.1")
+    .option("--allow-remote", "allow --host beyond loopback: anyone who reaches the port with the token can run commands")
+    .option("--tls-cert <file>", "serve HTTPS with this certificate (PEM)")
+    .option("--tls-key <file>", "the certificate's private key (PEM)")
+    .option("--redis <url>", "show this fleet's queue in the web UI")
+    .option("--queue <name>", "the fleet's queue name");
+  addTaskDefaultOptions(command).action(async (flags: ServeFlags) => {
+    process.exitCode = await serve(flags);
+  });
 }
 
 function usage(message: string): never {
@@ -69,7 +79,6 @@ function usage(message: string): never {
 
 async function serve(flags: ServeFlags): Promise<number> {
   const { startCairnServer } = await import("../server/http-server.js");
-  const { TaskRegistry } = await import("../server/task-registry.js");
   const { isLoopback, newToken } = await import("../server/request-guard.js");
   const { writeServerFile, removeServerFile, networkNames } = await import("../server/server-file.js");
   const port = Number(flags.port);
@@ -78,10 +87,7 @@ async function serve(flags: ServeFlags): Promise<number> {
     usage(`--host ${flags.host} reaches beyond this machine; add --allow-remote if you mean it (anyone who can reach the port and has the token can run commands in your workspaces)`);
   if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined)) usage("give both --tls-cert and --tls-key");
   const tls = flags.tlsCert === undefined ? undefined : await readTls(flags.tlsCert, flags.tlsKey!);
-  const dataDir = flags.dataDir === undefined ? defaultMcpCommandContext().dataDir() : resolvePath(flags.dataDir);
-  const { ensureDataFolder } = await import("../store/data-folder.js");
-  await ensureDataFolder(dataDir);
-  const registry = new TaskRegistry({ ...taskDefaults(flags), dataDir });
+  const { registry, dataDir } = await openRegistry(flags);
   const { environmentWithSecrets } = await import("../security/secret-environment.js");
   // Read where the launcher put the secrets it took out of the environment: a fixed token keeps browsers' cookies valid across restarts.
   const token = environmentWithSecrets()["CAIRN_SERVER_TOKEN"] || newToken();
@@ -113,7 +119,16 @@ async function serve(flags: ServeFlags): Promise<number> {
   return 0;
 }
 
-function taskDefaults(flags: ServeFlags): TaskOptions {
+/** The registry of a server's tasks, in the data folder the flags name (made if need be). */
+export async function openRegistry(flags: TaskDefaultFlags): Promise<{ registry: TaskRegistry; dataDir: string }> {
+  const { TaskRegistry } = await import("../server/task-registry.js");
+  const dataDir = flags.dataDir === undefined ? defaultMcpCommandContext().dataDir() : resolvePath(flags.dataDir);
+  const { ensureDataFolder } = await import("../store/data-folder.js");
+  await ensureDataFolder(dataDir);
+  return { registry: new TaskRegistry({ ...taskDefaults(flags), dataDir }), dataDir };
+}
+
+function taskDefaults(flags: TaskDefaultFlags): TaskOptions {
   const options: TaskOptions = {};
   if (flags.provider !== undefined) options.provider = flags.provider as ProviderName;
   if (flags.model !== undefined) options.model = flags.model;

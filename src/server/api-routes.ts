@@ -131,7 +131,7 @@ export const apiRoutes: Route[] = [
   ...checkpointRoutes,
 ];
 
-function taskOptionsOf(input: Record<string, unknown>): TaskOptions {
+export function taskOptionsOf(input: Record<string, unknown>): TaskOptions {
   const cwd = requiredText(input, "cwd");
   // The server's own folder means nothing to a client: the folder is named in full.
   if (!isAbsolute(cwd)) throw new RequestError(400, `cwd must be an absolute path (the folder to work in), not "${cwd}"`);
@@ -148,7 +148,7 @@ function taskOptionsOf(input: Record<string, unknown>): TaskOptions {
   return options;
 }
 
-function answerOf(input: Record<string, unknown>): AskResponse {
+export function answerOf(input: Record<string, unknown>): AskResponse {
   const response = requiredText(input, "response");
   const text = optionalText(input, "text");
   const always = optionalText(input, "always");

@@ -23,6 +23,15 @@ async function checkpointOf(tracker: CheckpointTracker, taskId: string, referenc
   }
 }
 
+/** A unified diff between two of a task's checkpoints (null `from`: its first; null `to`: the workspace now); 404 without checkpoints. */
+export async function taskPatch(registry: TaskRegistry, taskId: string, from: string | null = null, to: string | null = null): Promise<string> {
+  const tracker = await trackerOf(registry, taskId);
+  const start = from !== null ? await checkpointOf(tracker, taskId, from) : (await tracker.list({ taskId })).at(-1)?.hash;
+  if (start === undefined) throw new RequestError(404, `task ${taskId} has no checkpoints to compare with`);
+  const end = to === null ? undefined : await checkpointOf(tracker, taskId, to);
+  return (await tracker.diff(start, end)).patch;
+}
+
 export const checkpointRoutes: Route[] = [
   {
     method: "GET",
@@ -38,14 +47,8 @@ export const checkpointRoutes: Route[] = [
     pattern: taskPath("/diff"),
     handle: async ({ registry, params, url }) => {
       const taskId = await registry.resolve(params[0]!);
-      const tracker = await trackerOf(registry, taskId);
-      const from = url.searchParams.get("from");
-      const to = url.searchParams.get("to");
-      const start = from !== null ? await checkpointOf(tracker, taskId, from) : (await tracker.list({ taskId })).at(-1)?.hash;
-      if (start === undefined) throw new RequestError(404, `task ${taskId} has no checkpoints to compare with`);
-      const end = to === null ? undefined : await checkpointOf(tracker, taskId, to);
-      const diff = await tracker.diff(start, end);
-      return { status: 200, text: diff.patch, type: "text/plain; charset=utf-8" };
+      const patch = await taskPatch(registry, taskId, url.searchParams.get("from"), url.searchParams.get("to"));
+      return { status: 200, text: patch, type: "text/plain; charset=utf-8" };
     },
   },
   {

@@ -10,14 +10,20 @@ import { jsonFormatVersion, wholeMessageRecord } from "../ui/headless/json-event
 
 /** The frame of log entry number `seq`, or undefined for an entry clients do not see (the model's conversation). */
 export function durableFrame(entry: StoreLogEntry, seq: number, taskId: string): string | undefined {
+  const event = durableEvent(entry, seq, taskId);
+  return event === undefined ? undefined : frame(event, seq);
+}
+
+/** Log entry number `seq` as the event clients see (a final message, a truncation, a status), or undefined for the model's conversation. */
+export function durableEvent(entry: StoreLogEntry, seq: number, taskId: string): Record<string, unknown> | undefined {
   switch (entry.kind) {
     case "ui":
-      return frame({ v: jsonFormatVersion, ...wholeMessageRecord(entry.message, taskId), seq }, seq);
+      return { v: jsonFormatVersion, ...wholeMessageRecord(entry.message, taskId), seq };
     case "ui_truncate":
-      return frame({ v: jsonFormatVersion, type: "truncate", count: entry.count, seq }, seq);
+      return { v: jsonFormatVersion, type: "truncate", count: entry.count, seq };
     case "status": {
       const { status, tokensIn, tokensOut, cost } = entry;
-      return frame({ v: jsonFormatVersion, type: "status", status, tokensIn, tokensOut, cost, seq }, seq);
+      return { v: jsonFormatVersion, type: "status", status, tokensIn, tokensOut, cost, seq };
     }
     default:
       return undefined;

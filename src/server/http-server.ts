@@ -5,10 +5,10 @@
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import type { AddressInfo } from "node:net";
 import { apiRoutes, type RouteContext, type RouteResult } from "./api-routes.js";
 import { openApiDocument } from "./openapi.js";
-import { RequestGuard, tokenCookie } from "./request-guard.js";
+import { listenGuarded } from "./guarded-listen.js";
+import { type RequestGuard, tokenCookie } from "./request-guard.js";
 import { serveWebFile } from "./web-files.js";
 import { RequestError, type TaskRegistry } from "./task-registry.js";
 
@@ -35,28 +35,13 @@ export interface RunningServer {
 
 export async function startCairnServer(options: CairnServerOptions): Promise<RunningServer> {
   const server: Server = options.tls === undefined ? createHttpServer() : createHttpsServer({ cert: options.tls.cert, key: options.tls.key });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  // The guard knows the port only once the server listens (`--port 0`); nothing is answered before.
-  const guard = new RequestGuard({ token: options.token, host: options.host, port });
-  for (const name of options.extraHosts ?? []) guard.allowHost(name);
-  server.on("request", (request: IncomingMessage, response: ServerResponse) => {
-    void handle(request, response, options, guard).catch((error: unknown) => fail(response, error));
-  });
-  const shownHost = options.host.includes(":") ? `[${options.host}]` : options.host;
+  const listening = await listenGuarded(server, options, (request, response, guard) => handle(request, response, options, guard), fail);
   return {
-    url: `${options.tls === undefined ? "http" : "https"}://${shownHost}:${port}`,
-    port,
+    url: `${options.tls === undefined ? "http" : "https"}://${listening.shownHost}:${listening.port}`,
+    port: listening.port,
     close: async () => {
       await options.registry.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.stop();
     },
   };
 }
