@@ -20,6 +20,7 @@ describe.skipIf(!chromiumUsable("the web UI's reconnect test"))("the web UI when
     const model = await cli.startServer({ turns: [{ text: longAnswer, chunkSize: 40, delayMs: 20 }, { text: "<attempt_completion>\n<result>All steps done.</result>\n</attempt_completion>" }] });
     const args = anthropicArgs(model);
     const first = await startServe(cli.sandbox, args);
+    cli.stopAfterTest(() => first.stop());
     const port = Number(new URL(first.origin).port);
     const browser = await launchChromium();
     cli.stopAfterTest(() => browser.close());
