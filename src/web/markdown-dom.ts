@@ -4,10 +4,15 @@
  * touched again; only the unfinished last line (plain text) is rewritten. No
  * HTML is parsed: text goes in as text, so the model cannot inject markup.
  *
- * Blocks go into chunks of about `chunkBlocks` each; a chunk no block can
- * still grow into is closed, and the browser skips laying out and painting
- * closed chunks that are off screen (`content-visibility: auto`), so a long
- * answer does not cost every frame the layout of all of it.
+ * Blocks go into chunks of at most `chunkBlocks` blocks or about
+ * `chunkChars` characters; a new block starts a new chunk when the open one is
+ * full, and a block that outgrows its chunk goes on in the next
+ * (`cutOpenBlock`). Every chunk has `content-visibility: auto`, so
+ * the browser styles, lays out and paints only the chunks near the screen:
+ * a frame that adds a few screens of text at once (a burst while the page
+ * follows the end) lays out the last of them only, and a long answer does not
+ * cost every frame the layout of all of it. A chunk the browser has not drawn
+ * yet counts as its estimated height (`measure`) until it is drawn.
  *
  * Lines are parsed and added for at most `frameBudgetMs` of script per frame;
  * the rest wait for the next frames (the browser lays out and paints what was
@@ -34,8 +39,24 @@ function spanElements(spans: readonly Span[]): Node[] {
   });
 }
 
-const chunkBlocks = 64;
-const frameBudgetMs = 5;
+const chunkBlocks = 32;
+const chunkChars = 3000;
+/** A rough line of text: its height in pixels and how many characters fit in it (the estimate only sizes the scroll bar). */
+const lineHeight = 22.5;
+const lineChars = 90;
+/** Space between blocks (0.6rem). */
+const blockGap = 9;
+
+/** A line's characters and how high it will probably be drawn. */
+function measure(line: MarkdownLine): { chars: number; height: number } {
+  if (line.kind === "blank" || line.kind === "fence-close") return { chars: 0, height: 0 };
+  if (line.kind === "code") return { chars: line.text.length, height: lineHeight };
+  if (line.kind === "fence-open" || line.kind === "rule") return { chars: 0, height: lineHeight };
+  const chars = line.spans.reduce((sum, span) => sum + span.text.length, 0);
+  return { chars, height: Math.max(1, Math.ceil(chars / lineChars)) * lineHeight };
+}
+
+const frameBudgetMs = 3;
 const linesPerStep = 24;
 
 /** Sent (bubbling) from the writer's element after a frame added lines. */
@@ -45,6 +66,8 @@ export class MarkdownWriter {
   private stream = new MarkdownStream();
   private chunk: HTMLElement | undefined;
   private blocks = 0;
+  private chars = 0;
+  private height = 0;
   private code: HTMLElement | undefined;
   private paragraph: HTMLElement | undefined;
   private list: HTMLElement | undefined;
@@ -81,6 +104,7 @@ export class MarkdownWriter {
       for (const line of this.stream.take(linesPerStep)) this.add(line);
       added += 1;
     }
+    if (added > 0) this.sizeChunk();
     const tail = this.stream.pending === 0 ? this.stream.tail : { text: "", inCode: false };
     if (this.tail.textContent !== tail.text) this.tail.textContent = tail.text;
     this.tail.classList.toggle("md-code", tail.inCode);
@@ -89,22 +113,62 @@ export class MarkdownWriter {
     if (this.stream.pending > 0) this.frame = requestAnimationFrame(() => this.draw(true));
   }
 
+  private get full(): boolean {
+    return this.blocks >= chunkBlocks || this.chars >= chunkChars;
+  }
+
+  private openChunk(): HTMLElement {
+    this.sizeChunk();
+    this.chunk = document.createElement("div");
+    this.chunk.className = "md-chunk";
+    this.blocks = this.chars = this.height = 0;
+    this.root.insertBefore(this.chunk, this.tail);
+    return this.chunk;
+  }
+
   /** A new block, in the open chunk (a new one when it is full and nothing open could still grow). */
   private block<E extends HTMLElement>(element: E): E {
-    if (this.chunk === undefined || (this.blocks >= chunkBlocks && this.code === undefined && this.list === undefined && this.paragraph === undefined)) {
-      this.chunk?.classList.add("md-done");
-      this.chunk = document.createElement("div");
-      this.chunk.className = "md-chunk";
-      this.blocks = 0;
-      this.root.insertBefore(this.chunk, this.tail);
-    }
+    const chunk = this.chunk === undefined || (this.full && this.code === undefined && this.list === undefined && this.paragraph === undefined) ? this.openChunk() : this.chunk;
     this.blocks += 1;
-    this.chunk.append(element);
+    this.height += blockGap;
+    chunk.append(element);
     return element;
+  }
+
+  /**
+   * A long block (a code block of a whole file, a long list) goes on in a new
+   * chunk once its chunk is full, as a piece that joins the one before it
+   * without a seam (`md-cut`, `md-cont`): one block growing without end would
+   * otherwise keep its chunk on screen and laid out whole at every frame.
+   */
+  private cutOpenBlock(line: MarkdownLine): void {
+    const open = line.kind === "code" ? this.code : line.kind === "paragraph" ? this.paragraph : line.kind === "list" ? this.list : undefined;
+    if (open === undefined || !this.full) return;
+    const piece = open.cloneNode(false) as HTMLElement;
+    open.classList.add("md-cut");
+    piece.classList.add("md-cont");
+    this.openChunk().append(piece);
+    this.blocks = 1;
+    if (open === this.code) this.code = piece;
+    else if (open === this.paragraph) this.paragraph = piece;
+    else this.list = piece;
   }
 
   /** Appends one line: to the open code block, paragraph or list when it continues one. */
   private add(line: MarkdownLine): void {
+    this.cutOpenBlock(line);
+    this.addLine(line);
+    const { chars, height } = measure(line);
+    this.chars += chars;
+    this.height += height;
+  }
+
+  /** The open chunk's estimated height, which stands for it only while the browser has not drawn it ("auto": then its drawn height). */
+  private sizeChunk(): void {
+    if (this.chunk !== undefined) this.chunk.style.containIntrinsicSize = `auto ${Math.round(this.height)}px`;
+  }
+
+  private addLine(line: MarkdownLine): void {
     const append = <E extends HTMLElement>(element: E): E => this.block(element);
     if (line.kind === "code") {
       this.code ??= append(Object.assign(document.createElement("pre"), { className: "md-pre" }));
@@ -124,7 +188,7 @@ export class MarkdownWriter {
     if (line.kind === "paragraph") {
       this.list = undefined;
       if (this.paragraph === undefined) this.paragraph = append(document.createElement("p"));
-      else this.paragraph.append(document.createElement("br"));
+      else if (this.paragraph.hasChildNodes()) this.paragraph.append(document.createElement("br"));
       this.paragraph.append(...spanElements(line.spans));
       return;
     }

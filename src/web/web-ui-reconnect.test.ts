@@ -12,13 +12,15 @@ import { anthropicArgs, useCliFixture } from "../cli/test-support/cli-fixture.js
 import { chromiumUsable, launchChromium, openUi, startServe } from "../journeys/test-support/web-client.js";
 
 const cli = useCliFixture();
-const longAnswer = Array.from({ length: 400 }, (_, index) => `Step ${index}: measure, then cut.`).join("\n\n");
+const longFile = Array.from({ length: 300 }, (_, index) => `cut(board, ${index});`);
+const longAnswer = ["```ts", ...longFile, "```", "", ...Array.from({ length: 400 }, (_, index) => `Step ${index}: measure, then cut.\n`)].join("\n");
 
 describe.skipIf(!chromiumUsable("the web UI's reconnect test"))("the web UI when the server dies", () => {
   it("keeps what it showed when the server dies, says it lost it, follows the task again through the restarted server's URL, and resumes it to the end", async () => {
     const model = await cli.startServer({ turns: [{ text: longAnswer, chunkSize: 40, delayMs: 20 }, { text: "<attempt_completion>\n<result>All steps done.</result>\n</attempt_completion>" }] });
     const args = anthropicArgs(model);
     const first = await startServe(cli.sandbox, args);
+    cli.stopAfterTest(() => first.stop());
     const port = Number(new URL(first.origin).port);
     const browser = await launchChromium();
     cli.stopAfterTest(() => browser.close());
@@ -34,6 +36,21 @@ describe.skipIf(!chromiumUsable("the web UI's reconnect test"))("the web UI when
     await page.goto(`${first.origin}/#/task/${encodeURIComponent(taskId)}`);
     await expect.poll(() => page.locator(".msg.text").textContent(), { timeout: 20_000 }).toContain("Step 3:");
     expect(await page.locator(".task-page").getAttribute("data-running")).toBe("true");
+
+    // As the answer grows: what was drawn stays drawn (the same element), the page follows the end,
+    // and the start, now far above, is skipped by the browser yet still found by a search of the page.
+    const firstStep = await page.locator(".msg.text p").first().elementHandle();
+    await expect.poll(() => page.locator(".msg.text").textContent(), { timeout: 20_000 }).toContain("Step 150:");
+    expect(await firstStep.evaluate((element) => element === document.querySelector(".msg.text p") && element.textContent)).toBe("Step 0: measure, then cut.");
+    await expect.poll(() => page.evaluate("innerHeight + scrollY >= document.documentElement.scrollHeight - 150")).toBe(true);
+    expect(await page.evaluate("document.querySelector('.msg.text .md-chunk p').checkVisibility({ contentVisibilityAuto: true })")).toBe(false);
+    expect(await page.evaluate("window.find('Step 1: measure', false, true)")).toBe(true);
+    const copied =
+      "(() => { const range = document.createRange(); range.selectNodeContents(document.querySelector('.msg.text .md')); getSelection().removeAllRanges(); getSelection().addRange(range); const text = getSelection().toString(); getSelection().removeAllRanges(); return text; })()";
+    expect(await page.evaluate(copied)).toMatch(/Step 0: measure, then cut\.\s+Step 1: measure, then cut\.\s+Step 2:/);
+    // The long code block is drawn in pieces, and reads (and copies) as one.
+    expect(await page.locator(".msg.text pre").count()).toBeGreaterThan(1);
+    expect(await page.evaluate(copied)).toContain(longFile.join("\n"));
 
     // The server dies mid-answer: the page says it is reconnecting and keeps what it showed.
     await first.kill();

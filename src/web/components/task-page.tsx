@@ -34,17 +34,24 @@ function derive(messages: readonly JsonMessage[]): Derived {
 }
 
 let scrollFrame: number | undefined;
+let scrolledTo = -1;
 
 /**
  * Scrolls to the end at the start of the next frame, before anything changes
  * the page in it: the layout is then the one just drawn, and reading the
  * page's height costs nothing (right after a change, it would lay the page
- * out an extra time).
+ * out an extra time). Until the height stops changing it looks again the
+ * frame after: parts of a long answer the browser draws only once they come
+ * near the screen (markdown-dom.ts) take their real height after the scroll.
  */
-function scrollToEnd(): void {
+function scrollToEnd(follow: () => boolean): void {
   scrollFrame ??= requestAnimationFrame(() => {
     scrollFrame = undefined;
-    window.scrollTo(0, document.documentElement.scrollHeight);
+    if (!follow()) return;
+    const height = document.documentElement.scrollHeight;
+    window.scrollTo(0, height);
+    if (height !== scrolledTo) scrollToEnd(follow);
+    scrolledTo = height;
   });
 }
 
@@ -56,6 +63,7 @@ function scrollToEnd(): void {
 function useStickToBottom(version: number): void {
   const stick = useRef(true);
   const lastInput = useRef(0);
+  const follow = (): boolean => stick.current;
   useEffect(() => {
     const onInput = (): void => {
       lastInput.current = Date.now();
@@ -66,9 +74,12 @@ function useStickToBottom(version: number): void {
     };
     const inputs = ["wheel", "touchmove", "keydown", "pointerdown"] as const;
     for (const name of inputs) window.addEventListener(name, onInput, { passive: true });
-    // A long answer is drawn over several frames after the page's own redraw (markdown-dom.ts).
+    // A long answer is drawn over several frames after the page's own redraw (markdown-dom.ts): each
+    // scrolls as it adds lines, so the frame lays the page out once more at most, already scrolled.
     const onGrow = (): void => {
-      if (stick.current) window.scrollTo(0, document.documentElement.scrollHeight);
+      if (!stick.current) return;
+      window.scrollTo(0, document.documentElement.scrollHeight);
+      scrollToEnd(follow);
     };
     window.addEventListener("scroll", onScroll, { passive: true });
     document.addEventListener(growEvent, onGrow);
@@ -79,7 +90,7 @@ function useStickToBottom(version: number): void {
     };
   }, []);
   useEffect(() => {
-    if (stick.current) scrollToEnd();
+    if (stick.current) scrollToEnd(follow);
   }, [version]);
 }
 
