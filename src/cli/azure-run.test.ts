@@ -3,6 +3,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createProvider } from "../llm/create-provider.js";
 import { ProviderError } from "../llm/errors.js";
+import { tokenDigest } from "../llm/scripted/server.js";
+import { makeCertificate } from "../llm/test-support/tls-front.js";
+import { startTokenEndpoint } from "../llm/test-support/token-endpoint.js";
+import type { TokenAnswer, TokenRequest } from "../llm/test-support/token-endpoint.js";
 import type { ScenarioTurn } from "../llm/scripted/scenario.js";
 import type { Chunk } from "../llm/types.js";
 import { useCliFixture } from "./test-support/cli-fixture.js";
@@ -13,7 +17,9 @@ import { editDiff, expectTaskDone, xmlTaskTurns } from "./test-support/provider-
  * Issue 34, Azure OpenAI end to end: `bin/cairn run --provider azure` through the openai package's
  * AzureOpenAI client against the scripted server answering Azure's deployment paths, with the
  * `api-version` query and the `api-key` header (src/llm/scripted/server.ts). Chat Completions with
- * the native protocol, the Responses API (a profile) with the XML protocol.
+ * the native protocol, the Responses API (a profile) with the XML protocol. Microsoft Entra ID
+ * through @azure/identity against a loopback authority (AZURE_AUTHORITY_HOST, HTTPS with a
+ * certificate the child trusts through NODE_EXTRA_CA_CERTS).
  */
 const cli = useCliFixture();
 const key = "azure-e2e-secret-key";
@@ -48,6 +54,23 @@ async function collect(stream: AsyncIterable<Chunk>): Promise<Chunk[]> {
   const chunks: Chunk[] = [];
   for await (const chunk of stream) chunks.push(chunk);
   return chunks;
+}
+
+const tenant = "contoso-tenant";
+const entraToken = "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.entra-access.sig";
+
+/** Microsoft Entra ID as MSAL reaches it: the tenant's OpenID configuration, then its token endpoint (a federated assertion or a secret). */
+function entraAnswer(request: TokenRequest, url: string): TokenAnswer {
+  const base = `${url}/${tenant}`;
+  const path = request.path.split("?")[0];
+  if (path === `/${tenant}/v2.0/.well-known/openid-configuration`) {
+    return { body: { token_endpoint: `${base}/oauth2/v2.0/token`, authorization_endpoint: `${base}/oauth2/v2.0/authorize`, issuer: `${base}/v2.0`, jwks_uri: `${base}/discovery/v2.0/keys` } };
+  }
+  const accepted = request.form["client_assertion"] === "federated-k8s-token" || request.form["client_secret"] === "right-secret";
+  if (path === `/${tenant}/oauth2/v2.0/token` && request.form["scope"] === "https://cognitiveservices.azure.com/.default" && accepted) {
+    return { body: { token_type: "Bearer", expires_in: 3599, ext_expires_in: 3599, access_token: entraToken } };
+  }
+  return { status: 401, body: { error: "invalid_client", error_description: "AADSTS7000215: Invalid client secret provided.", error_codes: [7000215] } };
 }
 
 describe("cairn run --provider azure end to end", () => {
@@ -96,5 +119,30 @@ describe("cairn run --provider azure end to end", () => {
     );
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ kind: "rate_limit", retryAfterMs: 7000 });
+  });
+
+  it("Microsoft Entra ID: a workload identity's token from the authority reaches Azure as a bearer token; a refused service principal says what to run", { timeout: 60_000 }, async () => {
+    const { certFile, cert, key: tlsKey } = makeCertificate(cli.sandbox.root);
+    const authority = await startTokenEndpoint({ tls: { cert, key: tlsKey }, answer: entraAnswer });
+    cli.stopAfterTest(() => authority.close());
+    const server = await cli.startServer({ turns: [{ text: "<attempt_completion>\n<result>entra</result>\n</attempt_completion>" }] });
+    const tokenFile = join(cli.sandbox.root, "azure-identity-token");
+    await writeFile(tokenFile, "federated-k8s-token");
+    const entra = { ...cli.sandbox.env, NODE_EXTRA_CA_CERTS: certFile, AZURE_AUTHORITY_HOST: authority.url, AZURE_TENANT_ID: tenant, AZURE_CLIENT_ID: "cairn-app" };
+    const args = ["run", "--json", "--yes", "--tool-protocol", "xml", "--provider", "azure", "--base-url", server.url, "--model", "gpt-5.4", "say done"];
+    const federated = await runCli(args, { env: { ...entra, AZURE_FEDERATED_TOKEN_FILE: tokenFile }, cwd: cli.sandbox.workspace });
+    expect(federated.status, federated.stderr).toBe(0);
+    expect(federated.events.some((event) => event["say"] === "completion_result" && event["text"] === "entra")).toBe(true);
+    expect(server.requests.map((request) => [request.path, request.bearerDigest])).toEqual([["/openai/deployments/gpt-5.4/chat/completions?api-version=2025-04-01-preview", tokenDigest(entraToken)]]);
+    const exchange = authority.requests.find((request) => request.method === "POST");
+    expect(exchange?.form).toMatchObject({ client_id: "cairn-app", client_assertion: "federated-k8s-token", grant_type: "client_credentials" });
+
+    const refused = await runCli(args, { env: { ...entra, AZURE_CLIENT_SECRET: "wrong-secret-value" }, cwd: cli.sandbox.workspace });
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/azure: no Microsoft Entra ID token \(.*AADSTS7000215: Invalid client secret provided.*\)\. To fix: run `az login`/);
+    expect(`${refused.stdout}${refused.stderr}`).not.toContain("wrong-secret-value");
+    expect(server.requests).toHaveLength(1);
+    // Refused credentials are not retried.
+    expect(authority.requests.filter((request) => request.form["client_secret"] === "wrong-secret-value")).toHaveLength(1);
   });
 });

@@ -45,3 +45,8 @@ export function isCloudProvider(name: string): name is CloudProviderName {
 export function firstSet(...values: Array<string | undefined>): string | undefined {
   return values.find((value) => value !== undefined && value.trim() !== "")?.trim();
 }
+
+/** Vertex AI's location: the settings, CLOUD_ML_REGION, GOOGLE_CLOUD_LOCATION, else `global`. */
+export function vertexLocation(settings: VertexSettings | undefined, env: Record<string, string | undefined>): string {
+  return firstSet(settings?.region, env["CLOUD_ML_REGION"], env["GOOGLE_CLOUD_LOCATION"]) ?? "global";
+}

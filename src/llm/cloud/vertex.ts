@@ -8,7 +8,7 @@
 import { CloudCredentialsError, ProviderError } from "../errors.js";
 import type { StallTimeouts } from "../stall.js";
 import type { ModelInfo, Provider } from "../types.js";
-import { firstSet } from "./cloud-options.js";
+import { firstSet, vertexLocation } from "./cloud-options.js";
 import type { VertexSettings } from "./cloud-options.js";
 
 const remedy = "run `gcloud auth application-default login` (or point GOOGLE_APPLICATION_CREDENTIALS at a valid service-account file)";
@@ -33,7 +33,7 @@ interface HeadersSource {
 export async function createVertexProvider(options: VertexProviderOptions): Promise<Provider> {
   const env = options.environment;
   const settings = options.vertex ?? {};
-  const region = firstSet(settings.region, env["CLOUD_ML_REGION"], env["GOOGLE_CLOUD_LOCATION"]) ?? "global";
+  const region = vertexLocation(settings, env);
   const projectId = firstSet(settings.project, env["GOOGLE_CLOUD_PROJECT"], env["ANTHROPIC_VERTEX_PROJECT_ID"]);
   const keyFilename = firstSet(env["GOOGLE_APPLICATION_CREDENTIALS"]);
   if (/^gemini/.test(options.model.id)) {
