@@ -4,10 +4,10 @@ import { describe, expect, it } from "vitest";
 import { createProvider } from "../llm/create-provider.js";
 import { tokenDigest } from "../llm/scripted/server.js";
 import { startTokenEndpoint } from "../llm/test-support/token-endpoint.js";
-import type { Chunk } from "../llm/types.js";
 import { useCliFixture } from "./test-support/cli-fixture.js";
 import { runCli } from "./test-support/cli-harness.js";
-import { expectTaskDone, xmlTaskTurns } from "./test-support/provider-run-scenario.js";
+import { collectFrom } from "../llm/test-support/chunks.js";
+import { expectTaskDone, taskRunArgs, xmlTaskTurns } from "./test-support/provider-run-scenario.js";
 
 /**
  * Issue 34, Google Vertex AI: Anthropic's models through @anthropic-ai/vertex-sdk (streamRawPredict)
@@ -24,7 +24,7 @@ describe("cairn run --provider vertex end to end", () => {
   it("XML tools through bin/cairn with the metadata server's credentials: the project and region in the path, 429 retried, a drop, an output-limit cut", { timeout: 60_000 }, async () => {
     const server = await cli.startServer({ turns: xmlTaskTurns({ signature: "EqVertexSig", outputLimit: "max_tokens" }) });
     const env = { ...cli.sandbox.env, GCE_METADATA_HOST: `127.0.0.1:${server.port}`, GOOGLE_CLOUD_PROJECT: "acme-ml", CLOUD_ML_REGION: "us-east5" };
-    const args = ["run", "--json", "--yes", "--parallel-tools", "--tool-protocol", "xml", "--provider", "vertex", "--base-url", `${server.url}/v1`, "--model", model, "make the files"];
+    const args = taskRunArgs("xml", ["--provider", "vertex", "--base-url", `${server.url}/v1`, "--model", model]);
     const result = await runCli(args, { env, cwd: cli.sandbox.workspace });
     await expectTaskDone(result, { workspace: cli.sandbox.workspace, apiKey: "ya29.scripted" });
     expect(server.requests.map((request) => request.path)).toEqual(Array(6).fill(`/v1/projects/acme-ml/locations/us-east5/publishers/anthropic/models/${model}:streamRawPredict`));
@@ -35,7 +35,7 @@ describe("cairn run --provider vertex end to end", () => {
   it("Gemini through @google/genai in Vertex mode, with the same credentials: XML tools through bin/cairn, the project and region in the path", { timeout: 60_000 }, async () => {
     const server = await cli.startServer({ turns: xmlTaskTurns({ signature: "GeminiVertexSig", outputLimit: "max_tokens" }) });
     const env = { ...cli.sandbox.env, GCE_METADATA_HOST: `127.0.0.1:${server.port}`, GOOGLE_CLOUD_PROJECT: "acme-ml", CLOUD_ML_REGION: "us-east5" };
-    const args = ["run", "--json", "--yes", "--parallel-tools", "--tool-protocol", "xml", "--provider", "vertex", "--base-url", server.url, "--model", "gemini-2.5-pro", "make the files"];
+    const args = taskRunArgs("xml", ["--provider", "vertex", "--base-url", server.url, "--model", "gemini-2.5-pro"]);
     const result = await runCli(args, { env, cwd: cli.sandbox.workspace });
     await expectTaskDone(result, { workspace: cli.sandbox.workspace, apiKey: "ya29.scripted" });
     expect(new Set(server.requests.map((request) => request.path))).toEqual(new Set(["/v1beta1/projects/acme-ml/locations/us-east5/publishers/google/models/gemini-2.5-pro:streamGenerateContent?alt=sse"]));
@@ -74,17 +74,11 @@ describe("cairn run --provider vertex end to end", () => {
     const server = await cli.startServer({ turns: [{ text: "never" }] });
     const credentials = join(cli.sandbox.root, "missing-service-account.json");
     const provider = await createProvider({ provider: "vertex", model, baseUrl: `${server.url}/v1`, environment: { GOOGLE_APPLICATION_CREDENTIALS: credentials, GOOGLE_CLOUD_PROJECT: "acme-ml" } });
-    const failure = await (async () => {
-      const chunks: Chunk[] = [];
-      for await (const chunk of provider.createMessage({ systemPrompt: "s", messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }], signal: new AbortController().signal })) chunks.push(chunk);
-      return chunks;
-    })().catch((error: unknown) => error);
+    const { error: failure } = await collectFrom(provider);
     expect(failure).toMatchObject({ kind: "auth", retryable: false });
     expect((failure as Error).message).toMatch(/To fix: run `gcloud auth application-default login`/);
     const gemini = await createProvider({ provider: "vertex", model: "gemini-2.5-pro", baseUrl: server.url, environment: { GOOGLE_APPLICATION_CREDENTIALS: credentials, GOOGLE_CLOUD_PROJECT: "acme-ml" } });
-    const geminiFailure = await (async () => {
-      for await (const chunk of gemini.createMessage({ systemPrompt: "s", messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }], signal: new AbortController().signal })) void chunk;
-    })().catch((error: unknown) => error);
+    const { error: geminiFailure } = await collectFrom(gemini);
     expect(geminiFailure).toMatchObject({ kind: "auth", retryable: false });
     expect((geminiFailure as Error).message).toMatch(/To fix: run `gcloud auth application-default login`/);
     expect(server.requests).toEqual([]);

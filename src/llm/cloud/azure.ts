@@ -5,29 +5,21 @@
  * only then) goes in `Authorization`.
  */
 import { AzureOpenAI } from "openai";
-import { CloudCredentialsError, ProviderError } from "../errors.js";
+import { cloudCredentialsError, ProviderError } from "../errors.js";
 import { OpenAiProvider } from "../openai.js";
 import { OpenAiResponsesProvider } from "../openai-responses.js";
-import type { StallTimeouts } from "../stall.js";
-import type { ModelInfo, Provider } from "../types.js";
-import { firstSet } from "./cloud-options.js";
-import type { AzureSettings } from "./cloud-options.js";
+import type { Provider } from "../types.js";
+import { firstSet, passedOn } from "./cloud-options.js";
+import type { AzureSettings, CloudProviderOptions } from "./cloud-options.js";
 
 /** Takes both Chat Completions and the Responses API. */
 export const azureDefaultApiVersion = "2025-04-01-preview";
 const entraScope = "https://cognitiveservices.azure.com/.default";
 const entraRemedy = "run `az login` (or set AZURE_OPENAI_API_KEY, or the AZURE_CLIENT_ID/AZURE_TENANT_ID/AZURE_CLIENT_SECRET of a service principal, or AZURE_FEDERATED_TOKEN_FILE for a workload identity)";
 
-export interface AzureProviderOptions {
+export interface AzureProviderOptions extends CloudProviderOptions {
   apiKey?: string;
-  model: ModelInfo;
-  /** `--base-url`: the resource's endpoint. */
-  baseUrl?: string;
   azure?: AzureSettings;
-  environment: Record<string, string | undefined>;
-  stall?: Partial<StallTimeouts>;
-  fetch?: typeof fetch;
-  onNotice?: (message: string) => void;
 }
 
 /** Microsoft's own clouds (public, US Government, China): MSAL discovers their instance metadata. */
@@ -67,9 +59,8 @@ async function entraTokenProvider(env: Record<string, string | undefined>): Prom
     try {
       return await tokens();
     } catch (error) {
-      const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
       // Whatever the openai client wraps it in, cairn reads it as an unrecoverable auth error (errors.ts).
-      throw new CloudCredentialsError(`no Microsoft Entra ID token (${detail ?? ""}). To fix: ${entraRemedy}.`, { cause: error });
+      throw cloudCredentialsError("no Microsoft Entra ID token", entraRemedy, error);
     }
   };
 }
@@ -104,8 +95,7 @@ export async function createAzureProvider(options: AzureProviderOptions): Promis
     model: options.model,
     apiKeyEnv: "AZURE_OPENAI_API_KEY",
     ...(apiKey === undefined ? { authRemedy: entraRemedy } : {}),
-    ...(options.stall === undefined ? {} : { stall: options.stall }),
-    ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
+    ...passedOn(options),
   };
   // Azure serves the newest models only: the output limit goes in max_completion_tokens.
   if (settings.api === "responses") return new OpenAiResponsesProvider(common);
