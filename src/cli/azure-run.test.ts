@@ -7,9 +7,9 @@ import { tokenDigest } from "../llm/scripted/server.js";
 import { makeCertificate } from "../llm/test-support/tls-front.js";
 import { startTokenEndpoint } from "../llm/test-support/token-endpoint.js";
 import type { TokenAnswer, TokenRequest } from "../llm/test-support/token-endpoint.js";
+import { collectFrom, textOf } from "../llm/test-support/chunks.js";
 import { useCliFixture } from "./test-support/cli-fixture.js";
 import { runCli } from "./test-support/cli-harness.js";
-import { collectFrom, textOf } from "../llm/test-support/chunks.js";
 import { expectTaskDone, nativeTaskTurns, taskRunArgs, xmlTaskTurns } from "./test-support/provider-run-scenario.js";
 
 /**
@@ -31,15 +31,15 @@ async function writeUserConfig(configDir: string, config: unknown): Promise<void
 const tenant = "contoso-tenant";
 const entraToken = "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.entra-access.sig";
 
-/** Microsoft Entra ID as MSAL reaches it: the tenant's OpenID configuration, then its token endpoint (a federated assertion or a secret). */
+/** Microsoft Entra ID as MSAL reaches it: the tenant's OpenID configuration, then its token endpoint, which takes the workload identity's federated token and refuses anything else. */
 function entraAnswer(request: TokenRequest, url: string): TokenAnswer {
   const base = `${url}/${tenant}`;
   const path = request.path.split("?")[0];
   if (path === `/${tenant}/v2.0/.well-known/openid-configuration`) {
     return { body: { token_endpoint: `${base}/oauth2/v2.0/token`, authorization_endpoint: `${base}/oauth2/v2.0/authorize`, issuer: `${base}/v2.0`, jwks_uri: `${base}/discovery/v2.0/keys` } };
   }
-  const accepted = request.form["client_assertion"] === "federated-k8s-token" || request.form["client_secret"] === "right-secret";
-  if (path === `/${tenant}/oauth2/v2.0/token` && request.form["scope"] === "https://cognitiveservices.azure.com/.default" && accepted) {
+  const federated = request.form["client_assertion"] === "federated-k8s-token";
+  if (path === `/${tenant}/oauth2/v2.0/token` && request.form["scope"] === "https://cognitiveservices.azure.com/.default" && federated) {
     return { body: { token_type: "Bearer", expires_in: 3599, ext_expires_in: 3599, access_token: entraToken } };
   }
   return { status: 401, body: { error: "invalid_client", error_description: "AADSTS7000215: Invalid client secret provided.", error_codes: [7000215] } };

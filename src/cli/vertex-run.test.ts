@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import { createProvider } from "../llm/create-provider.js";
 import { tokenDigest } from "../llm/scripted/server.js";
 import { startTokenEndpoint } from "../llm/test-support/token-endpoint.js";
+import { collectFrom } from "../llm/test-support/chunks.js";
 import { useCliFixture } from "./test-support/cli-fixture.js";
 import { runCli } from "./test-support/cli-harness.js";
-import { collectFrom } from "../llm/test-support/chunks.js";
 import { expectTaskDone, taskRunArgs, xmlTaskTurns } from "./test-support/provider-run-scenario.js";
 
 /**
