@@ -3,11 +3,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createProvider } from "../llm/create-provider.js";
 import { ProviderError } from "../llm/errors.js";
-import type { ScenarioTurn } from "../llm/scripted/scenario.js";
-import type { Chunk, Provider } from "../llm/types.js";
+import type { Provider } from "../llm/types.js";
+import { collectFrom, textOf } from "../llm/test-support/chunks.js";
 import { useCliFixture } from "./test-support/cli-fixture.js";
 import { runCli } from "./test-support/cli-harness.js";
-import { editDiff, expectTaskDone, xmlTaskTurns } from "./test-support/provider-run-scenario.js";
+import { expectTaskDone, nativeTaskTurns, taskRunArgs, xmlTaskTurns } from "./test-support/provider-run-scenario.js";
 
 /**
  * Issue 34, Amazon Bedrock end to end: `bin/cairn run --provider bedrock` against the scripted
@@ -21,47 +21,15 @@ const cli = useCliFixture();
 const secretKey = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
 const claude = "eu.anthropic.claude-sonnet-4-5-20250929-v1:0";
 
-const nativeTurns: ScenarioTurn[] = [
-  { error: { status: 429, headers: { "retry-after": "1" } } },
-  {
-    reasoning: "Two files first.",
-    text: "Writing both files.",
-    toolCalls: [
-      { id: "toolu_a", name: "write_to_file", arguments: { path: "a.txt", content: "one\n" } },
-      { id: "toolu_b", name: "write_to_file", arguments: { path: "b.txt", content: "two\n" } },
-    ],
-    usage: { inputTokens: 1000, outputTokens: 200, cacheReadTokens: 800 },
-  },
-  { text: "Now editing the first one and concatenating the two", chunkSize: 4, dropAfterChunks: 8 },
-  {
-    toolCalls: [
-      { id: "toolu_c", name: "replace_in_file", arguments: { path: "a.txt", diff: editDiff } },
-      { id: "toolu_d", name: "execute_command", arguments: { command: "cat a.txt b.txt > c.txt", requires_approval: false } },
-    ],
-  },
-  { toolCalls: [{ id: "toolu_e", name: "write_to_file", arguments: '{"path":"big.txt","content":"cut he' }], stopReason: "max_tokens" },
-  { toolCalls: [{ id: "toolu_f", name: "attempt_completion", arguments: { result: "all done" } }] },
-];
-
-function ask(provider: Provider): Promise<Chunk[]> {
-  return (async () => {
-    const chunks: Chunk[] = [];
-    for await (const chunk of provider.createMessage({ systemPrompt: "s", messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }], signal: new AbortController().signal })) chunks.push(chunk);
-    return chunks;
-  })();
-}
-
-const textOf = (chunks: Chunk[]): string => chunks.map((chunk) => (chunk.type === "text" ? chunk.text : "")).join("");
-
 describe("cairn run --provider bedrock end to end", () => {
   it("an Anthropic model through bedrock-sdk, native tools, credentials and region from a profile of the shared files: signed, 429 retried, a drop, an output-limit cut", { timeout: 60_000 }, async () => {
-    const server = await cli.startServer({ turns: nativeTurns });
+    const server = await cli.startServer({ turns: nativeTaskTurns({ ids: "toolu_", outputLimit: "max_tokens", usage: { inputTokens: 1000, outputTokens: 200, cacheReadTokens: 800 } }) });
     const aws = join(cli.sandbox.root, "aws");
     await mkdir(aws, { recursive: true });
     await writeFile(join(aws, "credentials"), `[default]\naws_access_key_id = AKIADEFAULTNOTUSED\naws_secret_access_key = nope\n\n[team]\naws_access_key_id = AKIATEAMEXAMPLE\naws_secret_access_key = ${secretKey}\n`);
     await writeFile(join(aws, "config"), "[profile team]\nregion = eu-west-1\n");
     const env = { ...cli.sandbox.env, AWS_SHARED_CREDENTIALS_FILE: join(aws, "credentials"), AWS_CONFIG_FILE: join(aws, "config"), AWS_PROFILE: "team", AWS_EC2_METADATA_DISABLED: "true" };
-    const args = ["run", "--json", "--yes", "--parallel-tools", "--tool-protocol", "native", "--provider", "bedrock", "--base-url", server.url, "--model", claude, "make the files"];
+    const args = taskRunArgs("native", ["--provider", "bedrock", "--base-url", server.url, "--model", claude]);
     const result = await runCli(args, { env, cwd: cli.sandbox.workspace });
     await expectTaskDone(result, { workspace: cli.sandbox.workspace, apiKey: secretKey });
 
@@ -78,7 +46,7 @@ describe("cairn run --provider bedrock end to end", () => {
   it("Amazon Nova through ConverseStream, XML tools, credentials and region from the environment", { timeout: 60_000 }, async () => {
     const server = await cli.startServer({ turns: xmlTaskTurns({ signature: "unused", outputLimit: "max_tokens" }) });
     const env = { ...cli.sandbox.env, AWS_ACCESS_KEY_ID: "AKIAENVEXAMPLE", AWS_SECRET_ACCESS_KEY: secretKey, AWS_REGION: "us-west-2", AWS_EC2_METADATA_DISABLED: "true" };
-    const args = ["run", "--json", "--yes", "--parallel-tools", "--tool-protocol", "xml", "--provider", "bedrock", "--base-url", server.url, "--model", "amazon.nova-pro-v1:0", "make the files"];
+    const args = taskRunArgs("xml", ["--provider", "bedrock", "--base-url", server.url, "--model", "amazon.nova-pro-v1:0"]);
     const result = await runCli(args, { env, cwd: cli.sandbox.workspace });
     await expectTaskDone(result, { workspace: cli.sandbox.workspace, apiKey: secretKey });
     expect(server.requests.map((request) => request.path)).toEqual(Array(6).fill(`/model/${encodeURIComponent("amazon.nova-pro-v1:0")}/converse-stream`));
@@ -112,17 +80,17 @@ describe("cairn run --provider bedrock end to end", () => {
     });
     const environment = { AWS_BEARER_TOKEN_BEDROCK: "ABSKQmVkcm9ja0FQSUtleS1example" };
     const viaKey = (model: string): Promise<Provider> => createProvider({ provider: "bedrock", model, baseUrl: server.url, environment });
-    expect(textOf(await ask(await viaKey(claude)))).toBe("claude via a key");
-    expect(textOf(await ask(await viaKey("amazon.nova-lite-v1:0")))).toBe("nova via a key");
+    expect(textOf((await collectFrom(await viaKey(claude))).chunks)).toBe("claude via a key");
+    expect(textOf((await collectFrom(await viaKey("amazon.nova-lite-v1:0"))).chunks)).toBe("nova via a key");
     expect(server.requests.map((request) => request.auth)).toEqual(["bearer", "bearer"]);
 
-    const throttled = await ask(await viaKey("amazon.nova-lite-v1:0")).catch((error: unknown) => error);
+    const { error: throttled } = await collectFrom(await viaKey("amazon.nova-lite-v1:0"));
     expect(throttled).toBeInstanceOf(ProviderError);
     expect(throttled).toMatchObject({ kind: "rate_limit", retryable: true });
 
     const profile = { AWS_PROFILE: "dev", AWS_ACCESS_KEY_ID: "AKIAEXPIRED", AWS_SECRET_ACCESS_KEY: "expired-secret", AWS_SESSION_TOKEN: "expired-session" };
     for (const model of [claude, "amazon.nova-lite-v1:0"]) {
-      const expired = await ask(await createProvider({ provider: "bedrock", model, baseUrl: server.url, environment: profile })).catch((error: unknown) => error);
+      const { error: expired } = await collectFrom(await createProvider({ provider: "bedrock", model, baseUrl: server.url, environment: profile }));
       expect(expired).toMatchObject({ kind: "auth", retryable: false });
       expect((expired as Error).message).toMatch(/expired.*To fix: run `aws sso login --profile dev`/);
     }

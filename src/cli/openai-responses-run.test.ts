@@ -1,9 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ScenarioTurn } from "../llm/scripted/scenario.js";
 import { useCliFixture } from "./test-support/cli-fixture.js";
-import { editDiff, expectTaskDone, xmlTaskTurns } from "./test-support/provider-run-scenario.js";
+import { expectTaskDone, nativeTaskTurns, xmlTaskTurns } from "./test-support/provider-run-scenario.js";
 
 /**
  * #20 item 1 end to end: `bin/cairn run --provider openai-responses` against the scripted server
@@ -20,30 +19,7 @@ function inputOf(request: { body: unknown } | undefined): Array<Record<string, u
   return ((request?.body as { input?: unknown[] } | undefined)?.input ?? []) as Array<Record<string, unknown>>;
 }
 
-const nativeTurns: ScenarioTurn[] = [
-  { error: { status: 429, headers: { "retry-after": "1" } } },
-  {
-    reasoning: "Two files first.",
-    reasoningSignature: "gAAAA-encrypted-1",
-    text: "Writing both files.",
-    toolCalls: [
-      { id: "call_a", name: "write_to_file", arguments: { path: "a.txt", content: "one\n" } },
-      { id: "call_b", name: "write_to_file", arguments: { path: "b.txt", content: "two\n" } },
-    ],
-    usage: { inputTokens: 1000, outputTokens: 200, reasoningTokens: 120 },
-  },
-  { text: "Now editing the first one and concatenating the two", chunkSize: 4, dropAfterChunks: 8 },
-  {
-    reasoning: "Edit, then cat.",
-    toolCalls: [
-      { id: "call_c", name: "replace_in_file", arguments: { path: "a.txt", diff: editDiff } },
-      { id: "call_d", name: "execute_command", arguments: { command: "cat a.txt b.txt > c.txt", requires_approval: false } },
-    ],
-  },
-  { toolCalls: [{ id: "call_e", name: "write_to_file", arguments: '{"path":"big.txt","content":"cut he' }], stopReason: "max_output_tokens" },
-  { toolCalls: [{ id: "call_f", name: "attempt_completion", arguments: { result: "all done" } }] },
-];
-
+const nativeTurns = nativeTaskTurns({ ids: "call_", outputLimit: "max_output_tokens", signature: "gAAAA-encrypted-1", reasonBeforeEdit: true, usage: { inputTokens: 1000, outputTokens: 200, reasoningTokens: 120 } });
 const xmlTurns = xmlTaskTurns({ signature: "gAAAA-encrypted-1", outputLimit: "max_output_tokens" });
 
 describe("cairn run --provider openai-responses end to end", () => {

@@ -18,14 +18,17 @@ const azureKey = "azure-journey-secret-key";
 let machine: UserMachine;
 let server: ScriptedServer;
 
+/** Each Bedrock request: 100k tokens in, 10k out; at the `eu.` profile's regional price ($3.30 and $16.50 per million) $0.495, at the global one $0.45. */
+const bedrockUsage = { inputTokens: 100_000, outputTokens: 10_000 };
+
 beforeAll(async () => {
   machine = await makeUserMachine({ project: "billing" });
   server = await startScriptedServer({
     scenario: {
       turns: [
-        { toolCalls: [{ id: "toolu_1", name: "write_to_file", arguments: { path: "notes.txt", content: "first\n" } }] },
-        { toolCalls: [{ id: "toolu_2", name: "execute_command", arguments: { command: "env | grep -c '^AWS_' > aws.txt; true", requires_approval: false } }] },
-        { toolCalls: [{ id: "toolu_3", name: "attempt_completion", arguments: { result: "first part done" } }] },
+        { toolCalls: [{ id: "toolu_1", name: "write_to_file", arguments: { path: "notes.txt", content: "first\n" } }], usage: bedrockUsage },
+        { toolCalls: [{ id: "toolu_2", name: "execute_command", arguments: { command: "env | grep -c '^AWS_' > aws.txt; true", requires_approval: false } }], usage: bedrockUsage },
+        { toolCalls: [{ id: "toolu_3", name: "attempt_completion", arguments: { result: "first part done" } }], usage: bedrockUsage },
         { toolCalls: [{ id: "call_4", name: "write_to_file", arguments: { path: "notes.txt", content: "first\nsecond\n" } }] },
         { toolCalls: [{ id: "call_5", name: "attempt_completion", arguments: { result: "second part done" } }] },
       ],
@@ -60,6 +63,11 @@ describe("journey: a company user on their cloud account", () => {
     expect((await readFile(join(machine.workspace, "aws.txt"), "utf8")).trim()).toBe("0");
     expect(server.requests[0]?.path).toBe("/model/eu.anthropic.claude-sonnet-4-5-20250929-v1:0/invoke-with-response-stream");
     expect(server.requests[0]?.auth).toBe("aws-sigv4 eu-central-1 bedrock");
+
+    // The eu. profile is a regional endpoint: the run's cost and `cairn usage` are at Bedrock's regional price.
+    expect(first.events.at(-1)?.["cost"]).toBeCloseTo(3 * 0.495, 9);
+    const usage = await runCli(["usage", "--since", "1d", "--json"], { env, cwd: machine.workspace });
+    expect((JSON.parse(usage.stdout) as { total: { cost: number } }).total.cost).toBeCloseTo(3 * 0.495, 9);
 
     const config = await runCli(["config"], { env, cwd: machine.workspace });
     expect(config.stdout).toMatch(/bedrock\.awsProfile\s+team/);

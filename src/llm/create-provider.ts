@@ -2,6 +2,8 @@ import { ProviderError } from "./errors.js";
 import { defaultModels, modelInfo } from "./models.js";
 import { boundedReadsFetch } from "./bounded-reads-fetch.js";
 import { proxyFetch } from "./proxy-fetch.js";
+import { pricedEndpoint } from "./regional-prices.js";
+import { vertexLocation } from "./cloud/cloud-options.js";
 import type { OpenAiCompatibility } from "./openai.js";
 import type { Scenario } from "./scripted/scenario.js";
 import type { StallTimeouts } from "./stall.js";
@@ -60,7 +62,9 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
     throw new Error(`the base URL "${options.baseUrl}" is not a valid URL; for example http://127.0.0.1:11434/v1 for Ollama`);
   }
   const modelId = options.model ?? defaultModels[options.provider];
-  const model = modelInfo(modelId, options.modelOverrides === undefined ? {} : { overrides: options.modelOverrides });
+  // Bedrock and Vertex AI bill recent Claude models at the endpoint used (regional-prices.ts); the user's overrides still win.
+  const endpoint = pricedEndpoint(options.provider, modelId, vertexLocation(options.cloud?.vertex, environment));
+  const model = modelInfo(modelId, { endpoint, ...(options.modelOverrides === undefined ? {} : { overrides: options.modelOverrides }) });
   const stall = options.stall === undefined ? {} : { stall: options.stall };
   const baseUrl = options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl };
   // HTTPS_PROXY / HTTP_PROXY / NO_PROXY for every HTTP provider (#20 item 4).

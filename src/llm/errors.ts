@@ -46,6 +46,12 @@ export class CloudCredentialsError extends Error {
   }
 }
 
+/** `what` could not be had: the library's first line of why, and what to run. */
+export function cloudCredentialsError(what: string, remedy: string, error: unknown): CloudCredentialsError {
+  const detail = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
+  return new CloudCredentialsError(`${what} (${detail}). To fix: ${remedy}.`, { cause: error });
+}
+
 function credentialsFailure(error: unknown): Error | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 6 && current !== undefined && current !== null; depth += 1) {

@@ -1,7 +1,7 @@
 import { GoogleGenAI } from "@google/genai";
 import type { GenerateContentConfig, GenerateContentResponse } from "@google/genai";
 import { randomBytes } from "node:crypto";
-import { CloudCredentialsError, ProviderError } from "./errors.js";
+import { cloudCredentialsError, ProviderError } from "./errors.js";
 import type { ErrorContext } from "./errors.js";
 import { geminiProviderError } from "./gemini-errors.js";
 import { toGeminiContents, toGeminiTools } from "./gemini-contents.js";
@@ -97,8 +97,7 @@ export class GeminiProvider implements Provider {
       } catch (error) {
         const vertex = this.options.vertex;
         if (vertex !== undefined && credentialsFailed(error)) {
-          const detail = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
-          throw new CloudCredentialsError(`no usable Google credentials (${detail}). To fix: ${vertex.remedy}.`, { cause: error });
+          throw cloudCredentialsError("no usable Google credentials", vertex.remedy, error);
         }
         throw geminiProviderError(error, this.context);
       }

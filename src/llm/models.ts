@@ -1,3 +1,5 @@
+import { atRegionalPrice, hasRegionalPremium } from "./regional-prices.js";
+import type { PricedEndpoint } from "./regional-prices.js";
 import type { ModelInfo, UsageChunk } from "./types.js";
 
 export type ProviderFamily = "anthropic" | "openai" | "gemini" | "bedrock";
@@ -166,9 +168,11 @@ export function anthropicThinkingMode(id: string): "adaptive" | "budget" {
 export interface ModelLookupOptions {
   /** Values from the user's configuration, applied over the catalogue (or the fallback). */
   overrides?: Partial<ModelInfo>;
+  /** Where Bedrock or Vertex AI serves the model: recent Claude models cost more at a regional endpoint (regional-prices.ts). */
+  endpoint?: PricedEndpoint | undefined;
 }
 
-/** Model information for `id`, with the user's overrides applied; unknown ids get `fallbackModelInfo`. */
+/** Model information for `id` at its endpoint's price, with the user's overrides applied; unknown ids get `fallbackModelInfo`. */
 export function modelInfo(id: string, options: ModelLookupOptions = {}): ModelInfo {
   const key = catalogueKey(id);
   const entry = key === undefined ? undefined : catalogue[key];
@@ -178,6 +182,7 @@ export function modelInfo(id: string, options: ModelLookupOptions = {}): ModelIn
   } else {
     const { family: _family, ...info } = entry;
     base = { id, ...info };
+    if (options.endpoint === "regional" && key !== undefined && hasRegionalPremium(key)) base = atRegionalPrice(base);
   }
   return { ...base, ...options.overrides, id };
 }

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { CloudCredentialsError } from "../errors.js";
+import { cloudCredentialsError } from "../errors.js";
 import { firstSet } from "./cloud-options.js";
 import type { BedrockSettings } from "./cloud-options.js";
 
@@ -98,8 +98,7 @@ export function awsSetup(options: { settings?: BedrockSettings | undefined; envi
       }
       return await chain();
     } catch (error) {
-      const detail = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
-      throw new CloudCredentialsError(`no usable AWS credentials (${detail}). To fix: ${remedy}.`, { cause: error });
+      throw cloudCredentialsError("no usable AWS credentials", remedy, error);
     }
   };
   return { region, profile, bearerToken, credentials, remedy };

@@ -5,44 +5,62 @@
  * only then) goes in `Authorization`.
  */
 import { AzureOpenAI } from "openai";
-import { ProviderError } from "../errors.js";
+import { cloudCredentialsError, ProviderError } from "../errors.js";
 import { OpenAiProvider } from "../openai.js";
 import { OpenAiResponsesProvider } from "../openai-responses.js";
-import type { StallTimeouts } from "../stall.js";
-import type { ModelInfo, Provider } from "../types.js";
-import { firstSet } from "./cloud-options.js";
-import type { AzureSettings } from "./cloud-options.js";
+import type { Provider } from "../types.js";
+import { firstSet, passedOn } from "./cloud-options.js";
+import type { AzureSettings, CloudProviderOptions } from "./cloud-options.js";
 
 /** Takes both Chat Completions and the Responses API. */
 export const azureDefaultApiVersion = "2025-04-01-preview";
 const entraScope = "https://cognitiveservices.azure.com/.default";
-const entraRemedy = "run `az login` (or set AZURE_OPENAI_API_KEY, or the AZURE_CLIENT_ID/AZURE_TENANT_ID/AZURE_CLIENT_SECRET of a service principal)";
+const entraRemedy = "run `az login` (or set AZURE_OPENAI_API_KEY, or the AZURE_CLIENT_ID/AZURE_TENANT_ID/AZURE_CLIENT_SECRET of a service principal, or AZURE_FEDERATED_TOKEN_FILE for a workload identity)";
 
-export interface AzureProviderOptions {
+export interface AzureProviderOptions extends CloudProviderOptions {
   apiKey?: string;
-  model: ModelInfo;
-  /** `--base-url`: the resource's endpoint. */
-  baseUrl?: string;
   azure?: AzureSettings;
-  environment: Record<string, string | undefined>;
-  stall?: Partial<StallTimeouts>;
-  fetch?: typeof fetch;
-  onNotice?: (message: string) => void;
 }
 
-/** An Entra ID token provider that fails as an unrecoverable auth error saying what to run. */
+/** Microsoft's own clouds (public, US Government, China): MSAL discovers their instance metadata. */
+const microsoftAuthorities = new Set(["login.microsoftonline.com", "login.microsoftonline.us", "login.chinacloudapi.cn", "login.partner.microsoftonline.cn"]);
+
+/**
+ * Where Entra ID tokens come from: AZURE_AUTHORITY_HOST (a sovereign cloud, Azure Stack, a
+ * private authority: one that is not Microsoft's is trusted as it is, without instance discovery
+ * at login.microsoftonline.com).
+ */
+function authorityOptions(env: Record<string, string | undefined>): { authorityHost?: string; disableInstanceDiscovery?: boolean } {
+  const authorityHost = firstSet(env["AZURE_AUTHORITY_HOST"]);
+  if (authorityHost === undefined) return {};
+  if (!URL.canParse(authorityHost) || !authorityHost.startsWith("https://")) {
+    throw new ProviderError({ kind: "bad_request", retryable: false, message: `azure: AZURE_AUTHORITY_HOST "${authorityHost}" is not an https:// URL; for example https://login.microsoftonline.us` });
+  }
+  return { authorityHost, disableInstanceDiscovery: !microsoftAuthorities.has(new URL(authorityHost).hostname) };
+}
+
+/**
+ * An Entra ID token provider that fails with a CloudCredentialsError saying what to run. The
+ * environment's service principal or workload identity is read from `env`: cairn's own
+ * process.env holds no AZURE_* variables, so the library's own look-ups there find nothing.
+ */
 async function entraTokenProvider(env: Record<string, string | undefined>): Promise<() => Promise<string>> {
-  const { ClientSecretCredential, DefaultAzureCredential, getBearerTokenProvider } = await import("@azure/identity");
-  // A service principal in the environment is read from `env`: cairn's own process.env holds no AZURE_* secrets.
-  const [tenant, client, secret] = [env["AZURE_TENANT_ID"], env["AZURE_CLIENT_ID"], env["AZURE_CLIENT_SECRET"]].map((value) => firstSet(value));
-  const credential = tenant !== undefined && client !== undefined && secret !== undefined ? new ClientSecretCredential(tenant, client, secret) : new DefaultAzureCredential();
+  const { ClientSecretCredential, DefaultAzureCredential, WorkloadIdentityCredential, getBearerTokenProvider } = await import("@azure/identity");
+  const [tenantId, clientId, secret, tokenFilePath] = ["AZURE_TENANT_ID", "AZURE_CLIENT_ID", "AZURE_CLIENT_SECRET", "AZURE_FEDERATED_TOKEN_FILE"].map((name) => firstSet(env[name]));
+  const authority = authorityOptions(env);
+  const credential =
+    tenantId !== undefined && clientId !== undefined && secret !== undefined
+      ? new ClientSecretCredential(tenantId, clientId, secret, authority)
+      : tenantId !== undefined && clientId !== undefined && tokenFilePath !== undefined
+        ? new WorkloadIdentityCredential({ tenantId, clientId, tokenFilePath, ...authority })
+        : new DefaultAzureCredential(authority);
   const tokens = getBearerTokenProvider(credential, entraScope);
   return async () => {
     try {
       return await tokens();
     } catch (error) {
-      const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
-      throw new ProviderError({ kind: "auth", message: `azure: no Microsoft Entra ID token: ${detail ?? ""}. To fix: ${entraRemedy}.`, cause: error });
+      // Whatever the openai client wraps it in, cairn reads it as an unrecoverable auth error (errors.ts).
+      throw cloudCredentialsError("no Microsoft Entra ID token", entraRemedy, error);
     }
   };
 }
@@ -77,8 +95,7 @@ export async function createAzureProvider(options: AzureProviderOptions): Promis
     model: options.model,
     apiKeyEnv: "AZURE_OPENAI_API_KEY",
     ...(apiKey === undefined ? { authRemedy: entraRemedy } : {}),
-    ...(options.stall === undefined ? {} : { stall: options.stall }),
-    ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
+    ...passedOn(options),
   };
   // Azure serves the newest models only: the output limit goes in max_completion_tokens.
   if (settings.api === "responses") return new OpenAiResponsesProvider(common);

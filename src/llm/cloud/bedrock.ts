@@ -4,23 +4,16 @@
  * signed with SigV4 or a Bedrock API key); every other model through the Converse stream API.
  * Model ids may be cross-region inference profiles (`us.`, `eu.`, `global.` ...).
  */
-import type { StallTimeouts } from "../stall.js";
-import type { ModelInfo, Provider } from "../types.js";
+import type { Provider } from "../types.js";
+import { anthropicOnCloud, cloudClientOptions } from "./anthropic-on-cloud.js";
+import type { AnthropicCloudOptions } from "./anthropic-on-cloud.js";
 import { awsSetup } from "./aws-setup.js";
 import type { BedrockSettings } from "./cloud-options.js";
 
-export interface BedrockProviderOptions {
-  model: ModelInfo;
+export interface BedrockProviderOptions extends AnthropicCloudOptions {
   /** A Bedrock API key (else AWS_BEARER_TOKEN_BEDROCK, else AWS credentials). */
   apiKey?: string;
-  /** `--base-url`: an endpoint other than bedrock-runtime.REGION.amazonaws.com. */
-  baseUrl?: string;
   bedrock?: BedrockSettings;
-  environment: Record<string, string | undefined>;
-  stall?: Partial<StallTimeouts>;
-  fetch?: typeof fetch;
-  thinkingBudgetTokens?: number;
-  onNotice?: (message: string) => void;
 }
 
 /** Anthropic's models on Bedrock: `anthropic.claude-...`, with or without an inference-profile prefix. */
@@ -30,30 +23,18 @@ export function isBedrockAnthropicModel(id: string): boolean {
 
 export async function createBedrockProvider(options: BedrockProviderOptions): Promise<Provider> {
   const aws = awsSetup({ settings: options.bedrock, environment: options.environment, apiKey: options.apiKey });
-  const stall = options.stall === undefined ? {} : { stall: options.stall };
   if (!isBedrockAnthropicModel(options.model.id)) {
     const { BedrockConverseProvider } = await import("./bedrock-converse.js");
-    return new BedrockConverseProvider({ model: options.model, aws, ...stall, ...(options.baseUrl === undefined ? {} : { endpoint: options.baseUrl }) });
+    return new BedrockConverseProvider({ model: options.model, aws, ...(options.stall === undefined ? {} : { stall: options.stall }), ...(options.baseUrl === undefined ? {} : { endpoint: options.baseUrl }) });
   }
-  const [{ AnthropicBedrock }, { AnthropicProvider }] = await Promise.all([import("@anthropic-ai/bedrock-sdk"), import("../anthropic.js")]);
+  const { AnthropicBedrock } = await import("@anthropic-ai/bedrock-sdk");
   const client = new AnthropicBedrock({
     awsRegion: aws.region,
     baseURL: options.baseUrl ?? `https://bedrock-runtime.${aws.region}.amazonaws.com`,
     // null: never the environment's ANTHROPIC_API_KEY; a Bedrock API key goes as a bearer token.
     apiKey: aws.bearerToken ?? null,
     providerChainResolver: () => Promise.resolve(aws.credentials),
-    maxRetries: 0,
-    // Bedrock's documented version of the Messages API; the client moves it from this header into the body.
-    defaultHeaders: { "anthropic-version": "bedrock-2023-05-31" },
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...cloudClientOptions("bedrock-2023-05-31", options),
   });
-  return new AnthropicProvider({
-    client,
-    name: "bedrock",
-    model: options.model,
-    authRemedy: aws.remedy,
-    ...stall,
-    ...(options.thinkingBudgetTokens === undefined ? {} : { thinkingBudgetTokens: options.thinkingBudgetTokens }),
-    ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
-  });
+  return anthropicOnCloud(client, { name: "bedrock", authRemedy: aws.remedy }, options);
 }

@@ -3,6 +3,25 @@
  * Google Vertex AI that are not an API key (issue 34). Each provider reads its own block and
  * the environment variables its official SDK reads.
  */
+import type { StallTimeouts } from "../stall.js";
+import type { ModelInfo } from "../types.js";
+
+/** What every cloud provider's factory takes from createProvider. */
+export interface CloudProviderOptions {
+  model: ModelInfo;
+  /** `--base-url`: an endpoint other than the cloud's own (a VPC endpoint, a test server). */
+  baseUrl?: string;
+  /** Where credentials and settings are looked up (cairn's withdrawn secrets included). */
+  environment: Record<string, string | undefined>;
+  stall?: Partial<StallTimeouts>;
+  fetch?: typeof fetch;
+  onNotice?: (message: string) => void;
+}
+
+/** The options a provider takes as they are: only those that are set (the types have exact optional properties). */
+export function passedOn(options: CloudProviderOptions): { stall?: Partial<StallTimeouts>; onNotice?: (message: string) => void } {
+  return { ...(options.stall === undefined ? {} : { stall: options.stall }), ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }) };
+}
 export interface AzureSettings {
   /** `https://RESOURCE.openai.azure.com` (else `--base-url` or AZURE_OPENAI_ENDPOINT). */
   endpoint?: string | undefined;
@@ -44,4 +63,9 @@ export function isCloudProvider(name: string): name is CloudProviderName {
 /** The first non-empty value. */
 export function firstSet(...values: Array<string | undefined>): string | undefined {
   return values.find((value) => value !== undefined && value.trim() !== "")?.trim();
+}
+
+/** Vertex AI's location: the settings, CLOUD_ML_REGION, GOOGLE_CLOUD_LOCATION, else `global`. */
+export function vertexLocation(settings: VertexSettings | undefined, env: Record<string, string | undefined>): string {
+  return firstSet(settings?.region, env["CLOUD_ML_REGION"], env["GOOGLE_CLOUD_LOCATION"]) ?? "global";
 }

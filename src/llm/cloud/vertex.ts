@@ -5,24 +5,17 @@
  * the well-known gcloud file or the metadata server, through google-auth-library. Gemini's
  * models through @google/genai in its Vertex mode, with the same credentials.
  */
-import { CloudCredentialsError, ProviderError } from "../errors.js";
-import type { StallTimeouts } from "../stall.js";
-import type { ModelInfo, Provider } from "../types.js";
-import { firstSet } from "./cloud-options.js";
+import { cloudCredentialsError, ProviderError } from "../errors.js";
+import type { Provider } from "../types.js";
+import { anthropicOnCloud, cloudClientOptions } from "./anthropic-on-cloud.js";
+import type { AnthropicCloudOptions } from "./anthropic-on-cloud.js";
+import { firstSet, passedOn, vertexLocation } from "./cloud-options.js";
 import type { VertexSettings } from "./cloud-options.js";
 
 const remedy = "run `gcloud auth application-default login` (or point GOOGLE_APPLICATION_CREDENTIALS at a valid service-account file)";
 
-export interface VertexProviderOptions {
-  model: ModelInfo;
-  /** `--base-url`: an endpoint other than REGION-aiplatform.googleapis.com/v1. */
-  baseUrl?: string;
+export interface VertexProviderOptions extends AnthropicCloudOptions {
   vertex?: VertexSettings;
-  environment: Record<string, string | undefined>;
-  stall?: Partial<StallTimeouts>;
-  fetch?: typeof fetch;
-  thinkingBudgetTokens?: number;
-  onNotice?: (message: string) => void;
 }
 
 interface HeadersSource {
@@ -33,7 +26,7 @@ interface HeadersSource {
 export async function createVertexProvider(options: VertexProviderOptions): Promise<Provider> {
   const env = options.environment;
   const settings = options.vertex ?? {};
-  const region = firstSet(settings.region, env["CLOUD_ML_REGION"], env["GOOGLE_CLOUD_LOCATION"]) ?? "global";
+  const region = vertexLocation(settings, env);
   const projectId = firstSet(settings.project, env["GOOGLE_CLOUD_PROJECT"], env["ANTHROPIC_VERTEX_PROJECT_ID"]);
   const keyFilename = firstSet(env["GOOGLE_APPLICATION_CREDENTIALS"]);
   if (/^gemini/.test(options.model.id)) {
@@ -43,14 +36,13 @@ export async function createVertexProvider(options: VertexProviderOptions): Prom
       vertex: { location: region, remedy, ...(projectId === undefined ? {} : { project: projectId }), ...(keyFilename === undefined ? {} : { keyFilename }) },
       ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
       ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-      ...(options.stall === undefined ? {} : { stall: options.stall }),
-      ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
+      ...passedOn(options),
     });
   }
   if (!/claude/.test(options.model.id)) {
     throw new ProviderError({ kind: "bad_request", retryable: false, message: `vertex: cairn serves Anthropic's (claude-…) and Google's (gemini-…) models on Vertex AI, not ${options.model.id}` });
   }
-  const [{ GoogleAuth }, { AnthropicVertex }, { AnthropicProvider }] = await Promise.all([import("google-auth-library"), import("@anthropic-ai/vertex-sdk"), import("../anthropic.js")]);
+  const [{ GoogleAuth }, { AnthropicVertex }] = await Promise.all([import("google-auth-library"), import("@anthropic-ai/vertex-sdk")]);
   const auth = new GoogleAuth({ scopes: "https://www.googleapis.com/auth/cloud-platform", ...(keyFilename === undefined ? {} : { keyFilename }), ...(projectId === undefined ? {} : { projectId }) });
   let client: HeadersSource | undefined;
   const authClient: HeadersSource = {
@@ -60,8 +52,7 @@ export async function createVertexProvider(options: VertexProviderOptions): Prom
         client ??= (await auth.getClient()) as unknown as HeadersSource;
         return await client.getRequestHeaders();
       } catch (error) {
-        const detail = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
-        throw new CloudCredentialsError(`no usable Google credentials (${detail}). To fix: ${remedy}.`, { cause: error });
+        throw cloudCredentialsError("no usable Google credentials", remedy, error);
       }
     },
   };
@@ -69,19 +60,8 @@ export async function createVertexProvider(options: VertexProviderOptions): Prom
     region,
     projectId: projectId ?? null,
     authClient: authClient as never,
-    maxRetries: 0,
-    // Vertex AI's documented version of the Messages API; the client moves it from this header into the body.
-    defaultHeaders: { "anthropic-version": "vertex-2023-10-16" },
+    ...cloudClientOptions("vertex-2023-10-16", options),
     ...(options.baseUrl === undefined ? {} : { baseURL: options.baseUrl }),
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
-  return new AnthropicProvider({
-    client: anthropic,
-    name: "vertex",
-    model: options.model,
-    authRemedy: remedy,
-    ...(options.stall === undefined ? {} : { stall: options.stall }),
-    ...(options.thinkingBudgetTokens === undefined ? {} : { thinkingBudgetTokens: options.thinkingBudgetTokens }),
-    ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
-  });
+  return anthropicOnCloud(anthropic, { name: "vertex", authRemedy: remedy }, options);
 }

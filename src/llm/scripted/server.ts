@@ -2,7 +2,7 @@ import { appendFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { Scenario, ScenarioTurn } from "./scenario.js";
 import { ConversationRouter, firstUserTextOfBody } from "./conversation-router.js";
 import { anthropicErrorBody, anthropicFrames, anthropicStreamError } from "./anthropic-stream.js";
@@ -27,6 +27,8 @@ export interface LoggedRequest {
   route?: number;
   /** How the request authenticated (the scheme only, never the secret): `api-key`, `bearer`, `aws-sigv4`, `x-api-key`, `none`. */
   auth?: string;
+  /** A bearer token's `tokenDigest`: which token came, without keeping it. */
+  bearerDigest?: string;
 }
 
 /** How far the answer to one request has gone. */
@@ -70,6 +72,17 @@ function apiOf(path: string): Api | undefined {
   if (/\/model\/[^/]+\/invoke-with-response-stream$/.test(pathname)) return "bedrock-invoke";
   if (/\/model\/[^/]+\/converse-stream$/.test(pathname)) return "bedrock-converse";
   return undefined;
+}
+
+/** The first 16 hex digits of a token's SHA-256: enough to tell which token a request carried, useless as the token. */
+export function tokenDigest(token: string): string {
+  return createHash("sha256").update(token).digest("hex").slice(0, 16);
+}
+
+/** What the request log keeps of how a request authenticated: the scheme, and a bearer token's digest. */
+function authOf(request: IncomingMessage): Pick<LoggedRequest, "auth" | "bearerDigest"> {
+  const bearer = /^bearer (.+)$/i.exec(request.headers.authorization ?? "")?.[1];
+  return { auth: authScheme(request), ...(bearer === undefined ? {} : { bearerDigest: tokenDigest(bearer) }) };
 }
 
 /** The scheme a request authenticated with; the secret itself is never kept. */
@@ -278,7 +291,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
       const position = routeCounts.get(routeIndex) ?? 0;
       routeCounts.set(routeIndex, position + 1);
       routedRequests += 1;
-      const logged: LoggedRequest = { index: position, method: request.method, path, body, route: routeIndex, auth: authScheme(request) };
+      const logged: LoggedRequest = { index: position, method: request.method, path, body, route: routeIndex, ...authOf(request) };
       requests.push(logged);
       if (options.logFile !== undefined) appendFileSync(options.logFile, `${JSON.stringify(logged)}\n`);
       const turn = route.turns[position];
@@ -291,7 +304,7 @@ export async function startScriptedServer(options: ScriptedServerOptions): Promi
     }
     const index = nextIndex;
     nextIndex += 1;
-    const logged: LoggedRequest = { index, method: request.method, path, body, auth: authScheme(request) };
+    const logged: LoggedRequest = { index, method: request.method, path, body, ...authOf(request) };
     requests.push(logged);
     if (options.logFile !== undefined) appendFileSync(options.logFile, `${JSON.stringify(logged)}\n`);
     progressOf(index);
