@@ -6,6 +6,10 @@
  *   between runs; Node 20 has no such cache for ES modules, and compiling was
  *   most of a start. Lazy `import()`s of cairn's own files become functions
  *   that run on first use; those of external packages stay `import()`.
+ * - `dist/cli/telemetry.cjs` (and any other of `chunks` below): a part of the CLI
+ *   that only some runs need, with the packages it uses (OpenTelemetry), as a
+ *   CommonJS bundle of its own. The CLI bundle's `import()` of its source file
+ *   loads it through the launcher, with a code cache of its own, on first use.
  * - `dist/launch.cjs`: that loader, CommonJS as bin/cairn is: Node starts no ES
  *   module loader on the way to the bundle.
  * - `dist/index.js`: the library entry (`exports` in package.json), an ES module.
@@ -41,6 +45,17 @@ const bundled = new Set(["@anthropic-ai/sdk", "openai", "zod", "commander", "pic
  */
 const esmOnly = new Set(["yoga-layout"]);
 const esmOnlyRegistryKey = "cairn.esm-only";
+
+/**
+ * Parts of the CLI built as bundles of their own (dist/cli/NAME.cjs), with every package
+ * they import inside: the OpenTelemetry SDK cost 220-250 ms of CPU at each traced start when
+ * it loaded from node_modules, compiled from source each time (bench/RESULTS.md, issue #36).
+ * The CLI bundle may only `import()` their source file; that import loads the chunk through
+ * the registry src/launch/launch.ts fills (`cairn.chunks`), with the code cache.
+ */
+const chunks = { telemetry: "src/telemetry/task-telemetry.ts" };
+const chunkRegistryKey = "cairn.chunks";
+const chunkOf = (path) => Object.entries(chunks).find(([, source]) => resolve(source) === path)?.[0];
 
 /**
  * Changes to packages' code in the bundle, each checked: a new version of the package
@@ -88,6 +103,23 @@ function packageName(specifier) {
 const externalPackages = (format) => ({
   name: "external-packages",
   setup(builder) {
+    if (format === "cjs") {
+      builder.onResolve({ filter: /^\.\.?\// }, async (args) => {
+        if (args.pluginData === "chunk-source") return undefined;
+        const real = await builder.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: "chunk-source" });
+        const chunk = real.errors.length === 0 ? chunkOf(real.path) : undefined;
+        if (chunk === undefined) return undefined;
+        if (args.kind !== "dynamic-import") return { errors: [{ text: `${args.path} is the ${chunk} chunk (scripts/bundle.js): import it with import(), where it is needed` }] };
+        return { path: chunk, namespace: "chunk" };
+      });
+      builder.onLoad({ filter: /.*/, namespace: "chunk" }, (args) => ({
+        loader: "js",
+        contents:
+          `const chunks = globalThis[Symbol.for(${JSON.stringify(chunkRegistryKey)})];\n` +
+          `if (chunks === undefined) throw new Error(${JSON.stringify(`cairn: the ${args.path} chunk is loaded by dist/launch.cjs (bin/cairn)`)});\n` +
+          `module.exports = chunks.load(${JSON.stringify(args.path)});\n`,
+      }));
+    }
     builder.onResolve({ filter: /^[^./]/ }, async (args) => {
       if (args.path.startsWith("node:")) return { external: true };
       if (format === "cjs" && args.path === "string-width" && args.pluginData !== fastStringWidth) {
@@ -134,6 +166,18 @@ const externalPackages = (format) => ({
   },
 });
 
+/**
+ * A chunk's `import("http")` of Node's own modules is a require(): an import() would start Node's ES
+ * module loader, which a CommonJS bundle run from a vm.Script otherwise never needs (about 10-20 ms).
+ */
+const builtinsRequired = {
+  name: "builtins-required",
+  setup(builder) {
+    builder.onResolve({ filter: /^[a-z_:/]+$/ }, (args) => (args.kind === "dynamic-import" && builtinModules.includes(args.path.replace(/^node:/, "")) ? { path: args.path, namespace: "builtin-required" } : undefined));
+    builder.onLoad({ filter: /.*/, namespace: "builtin-required" }, (args) => ({ loader: "js", contents: `module.exports = require(${JSON.stringify(args.path)});\n` }));
+  },
+};
+
 const common = { bundle: true, platform: "node", target: "node20", sourcemap: true, logLevel: "warning", metafile: true, minifyWhitespace: true, minifySyntax: true, legalComments: "external" };
 // `import.meta.url` in CommonJS output: the bundle file's own URL.
 const importMetaUrlBanner = { js: 'var __cairnImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' };
@@ -163,6 +207,17 @@ const results = await Promise.all([
     define: { "import.meta.url": "__cairnImportMetaUrl" },
     banner: importMetaUrlBanner,
   }),
+  // Each chunk holds its packages: nothing in it is looked up in node_modules when it loads.
+  // Packages' ES module builds where they have one (`module`): what the chunk does not use is left out of it.
+  build({
+    ...common,
+    entryPoints: Object.fromEntries(Object.entries(chunks).map(([name, source]) => [`cli/${name}`, source])),
+    outdir: "dist",
+    outExtension: { ".js": ".cjs" },
+    format: "cjs",
+    mainFields: ["module", "main"],
+    plugins: [builtinsRequired],
+  }),
   build({ ...common, entryPoints: { index: "src/index.ts" }, outdir: "dist", format: "esm", plugins: [externalPackages("esm")], banner: esmRequire }),
 ]);
 
@@ -174,27 +229,26 @@ const results = await Promise.all([
  * bundle (same length, so the source map still fits). Each one esbuild left is
  * renamed, and the count must match its list of them.
  */
-const cli = "dist/cli/main.cjs";
-const dynamicImports = Object.values(results[0].metafile.outputs)
-  .flatMap((output) => output.imports ?? [])
-  .filter((each) => each.kind === "dynamic-import" && each.external).length;
-const bundleText = await readFile(cli, "utf8");
-if (bundleText.includes("__impt")) throw new Error(`${cli} already uses the name __impt: pick another for import()`);
-const count = bundleText.match(/\bimport\("/g)?.length ?? 0;
-if (count !== dynamicImports) throw new Error(`${cli}: found ${count} import("...") but esbuild lists ${dynamicImports} dynamic imports of packages`);
-
-/**
- * The bundle is also made pure ASCII: src/launch/load-bundle.ts reads it as
- * latin1, which takes under a millisecond, where decoding 4 MB holding a few
- * UTF-8 characters took 13 ms on every start. esbuild escapes them in code but
- * keeps comments as written; a `\uXXXX` escape means the same as the character
- * in strings, templates, regular expressions and identifiers, and nothing in a
- * comment (source map columns move on those lines only). After a backslash it
- * would not, so that is refused.
- */
-if (/\\[^\x00-\x7f]/.test(bundleText)) throw new Error(`${cli}: a backslash before a non-ASCII character, which an escape would change`);
 const escapeNonAscii = (text) => text.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
-await writeFile(cli, escapeNonAscii(bundleText.replace(/\bimport\("/g, '__impt("')));
+// The CLI bundle and each chunk (which load the same way).
+for (const [file, result] of [["dist/cli/main.cjs", results[0]], ...Object.keys(chunks).map((name) => [`dist/cli/${name}.cjs`, results[2]])]) {
+  const dynamicImports = (result.metafile.outputs[file]?.imports ?? []).filter((each) => each.kind === "dynamic-import" && each.external).length;
+  const text = await readFile(file, "utf8");
+  if (text.includes("__impt")) throw new Error(`${file} already uses the name __impt: pick another for import()`);
+  const count = text.match(/\bimport\("/g)?.length ?? 0;
+  if (count !== dynamicImports) throw new Error(`${file}: found ${count} import("...") but esbuild lists ${dynamicImports} dynamic imports of packages`);
+  /**
+   * The bundle is also made pure ASCII: src/launch/load-bundle.ts reads it as
+   * latin1, which takes under a millisecond, where decoding 4 MB holding a few
+   * UTF-8 characters took 13 ms on every start. esbuild escapes them in code but
+   * keeps comments as written; a `\uXXXX` escape means the same as the character
+   * in strings, templates, regular expressions and identifiers, and nothing in a
+   * comment (source map columns move on those lines only). After a backslash it
+   * would not, so that is refused.
+   */
+  if (/\\[^\x00-\x7f]/.test(text)) throw new Error(`${file}: a backslash before a non-ASCII character, which an escape would change`);
+  await writeFile(file, escapeNonAscii(text.replace(/\bimport\("/g, '__impt("')));
+}
 
 // `CAIRN_BUNDLE_META=file node scripts/bundle.js` writes what went into which file (for esbuild's analyzer).
 if (process.env["CAIRN_BUNDLE_META"] !== undefined) {

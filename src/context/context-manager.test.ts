@@ -6,6 +6,7 @@ import { defaultContextSettings } from "./context-settings.js";
 import { replayCompaction } from "./compaction-log.js";
 import type { UncompactState } from "./compaction-log.js";
 import { loadTokenizer } from "./token-estimate.js";
+import { conversation } from "./test-support/long-conversation.js";
 
 await loadTokenizer();
 
@@ -23,21 +24,6 @@ function provider(contextWindow: number, summaries: string[] = []): Provider & {
     },
   };
   return fake;
-}
-
-function conversation(turns: number): Message[] {
-  const messages: Message[] = [{ role: "user", content: [{ type: "text", text: "<task>\nthe task\n</task>" }] }];
-  for (let turn = 0; turn < turns; turn += 1) {
-    messages.push({ role: "assistant", content: [{ type: "text", text: `<list_files>\n<path>dir${turn}</path>\n</list_files>` }] });
-    messages.push({
-      role: "user",
-      content: [
-        { type: "text", text: `[list_files for 'dir${turn}'] Result:` },
-        { type: "text", text: `entry ${turn} `.repeat(60) },
-      ],
-    });
-  }
-  return messages;
 }
 
 function attach(manager: ContextManager, history: Message[], requestInFlight?: () => boolean): { entries: CompactionLogEntry[]; said: Array<{ type: string; text: string }> } {
@@ -62,13 +48,13 @@ function attach(manager: ContextManager, history: Message[], requestInFlight?: (
 
 describe("ContextManager compacts the conversation when it passes the budget", () => {
   it("compacts before a request once the conversation passes the budget, and not before", async () => {
-    const history = conversation(3);
+    const history = conversation(3, "the task");
     const fake = provider(4_000);
     const manager = new ContextManager({ provider: fake, readFile: async () => undefined });
     const { entries, said } = attach(manager, history);
     await manager.beforeRequest();
     expect(entries).toHaveLength(0);
-    history.push(...conversation(20).slice(7));
+    history.push(...conversation(20, "the task").slice(7));
     expect(manager.tokensUsed()).toBeGreaterThan(manager.budget);
     await manager.beforeRequest();
     expect(entries.map((entry) => entry.kind)).toEqual(["api_compact"]);
@@ -77,7 +63,7 @@ describe("ContextManager compacts the conversation when it passes the budget", (
   });
 
   it("PreCompact: the hook seam runs before each compaction, auto before a request and manual on /compact", async () => {
-    const history = conversation(20);
+    const history = conversation(20, "the task");
     const triggers: string[] = [];
     const manager = new ContextManager({
       provider: provider(4_000),
@@ -93,7 +79,7 @@ describe("ContextManager compacts the conversation when it passes the budget", (
   });
 
   it("the system prompt counts: a conversation under the budget is compacted when the prompt fills the rest", async () => {
-    const history = conversation(8);
+    const history = conversation(8, "the task");
     const bare = new ContextManager({ provider: provider(4_000), readFile: async () => undefined });
     attach(bare, history.slice());
     expect(bare.tokensUsed()).toBeLessThan(bare.budget);
@@ -106,7 +92,7 @@ describe("ContextManager compacts the conversation when it passes the budget", (
   });
 
   it("off: never compacts before a request (config context.enabled false)", async () => {
-    const history = conversation(40);
+    const history = conversation(40, "the task");
     const manager = new ContextManager({ provider: provider(4_000), settings: { ...defaultContextSettings, enabled: false }, readFile: async () => undefined });
     const { entries } = attach(manager, history);
     await manager.beforeRequest();
@@ -114,7 +100,7 @@ describe("ContextManager compacts the conversation when it passes the budget", (
   });
 
   it("/compact asked while a task runs compacts before its next request; /uncompact restores the conversation plus what came after", async () => {
-    const history = conversation(6);
+    const history = conversation(6, "the task");
     const original = history.slice();
     const manager = new ContextManager({ provider: provider(200_000), readFile: async () => undefined });
     const { entries, said } = attach(manager, history);
@@ -122,7 +108,7 @@ describe("ContextManager compacts the conversation when it passes the budget", (
     await manager.beforeRequest();
     expect(entries.map((entry) => entry.kind)).toEqual(["api_compact"]);
     expect(history.length).toBeLessThan(original.length);
-    const added = conversation(1).slice(1);
+    const added = conversation(1, "the task").slice(1);
     history.push(...added);
     const outcome = await manager.uncompact();
     expect(outcome.done).toBe(true);
@@ -132,7 +118,7 @@ describe("ContextManager compacts the conversation when it passes the budget", (
   });
 
   it("/compact during a request waits for the next request; between requests it compacts at once", async () => {
-    const history = conversation(6);
+    const history = conversation(6, "the task");
     let inFlight = true;
     const manager = new ContextManager({ provider: provider(200_000), readFile: async () => undefined });
     const { entries } = attach(manager, history, () => inFlight);
@@ -141,30 +127,30 @@ describe("ContextManager compacts the conversation when it passes the budget", (
     inFlight = false;
     await manager.beforeRequest();
     expect(entries).toHaveLength(1);
-    history.push(...conversation(4).slice(1));
+    history.push(...conversation(4, "the task").slice(1));
     expect((await manager.compactWhenPossible()).done).toBe(true);
     expect(entries).toHaveLength(2);
   });
 
   it("replaying the log's compaction entries gives the same conversations (resume, uncompact after resume)", async () => {
-    const history = conversation(6);
+    const history = conversation(6, "the task");
     const original = history.slice();
     const manager = new ContextManager({ provider: provider(200_000), readFile: async () => undefined });
     const { entries } = attach(manager, history);
     await manager.compact();
     const compacted = history.slice();
-    history.push(...conversation(1).slice(1));
+    history.push(...conversation(1, "the task").slice(1));
     await manager.uncompact();
     const replayed = original.slice();
     const state: UncompactState | undefined = replayCompaction(replayed, undefined, entries[0]!);
     expect(replayed).toEqual(compacted);
-    replayed.push(...conversation(1).slice(1));
+    replayed.push(...conversation(1, "the task").slice(1));
     replayCompaction(replayed, state, entries[1]!);
     expect(replayed).toEqual(history);
   });
 
   it("a context-window error whose summary request fails falls back to dropping the oldest turns (first exchange kept)", async () => {
-    const history = conversation(8);
+    const history = conversation(8, "the task");
     const failing: Provider = {
       ...provider(200_000),
       createMessage: () => ({
@@ -181,7 +167,7 @@ describe("ContextManager compacts the conversation when it passes the budget", (
   });
 
   it("an abort while the summary is written ends the compaction with the abort, not with a warning and the task going on", async () => {
-    const history = conversation(6);
+    const history = conversation(6, "the task");
     const controller = new AbortController();
     const said: string[] = [];
     const stalled: Provider = {

@@ -1,4 +1,4 @@
-import type { Message, Provider } from "../llm/types.js";
+import type { Message, Provider, UsageChunk } from "../llm/types.js";
 import { compactConversation } from "./compact-conversation.js";
 import type { CompactionReason, CompactionResult } from "./compact-conversation.js";
 import type { ContextDriver, ConversationAccess } from "./contract.js";
@@ -274,18 +274,21 @@ export class ContextManager implements ContextDriver {
   /** The summary request: the same provider, no tools; the text of its answer. */
   private async summarize(request: SummaryRequest): Promise<string> {
     const conversation = this.required();
-    let text = "";
-    this.summaryUsage.requests += 1;
-    const stream = this.options.provider.createMessage({ systemPrompt: request.systemPrompt, messages: request.messages, signal: conversation.signal });
-    for await (const chunk of stream) {
-      if (chunk.type === "text") text += chunk.text;
-      if (chunk.type === "usage") {
-        this.summaryUsage.tokensIn += chunk.inputTokens + (chunk.cacheReadTokens ?? 0) + (chunk.cacheWriteTokens ?? 0);
-        this.summaryUsage.tokensOut += chunk.outputTokens;
-        this.summaryUsage.cost += chunk.cost ?? 0;
-        conversation.addUsage?.(chunk);
+    const send = async (addUsage: (chunk: UsageChunk) => void): Promise<string> => {
+      let text = "";
+      this.summaryUsage.requests += 1;
+      const stream = this.options.provider.createMessage({ systemPrompt: request.systemPrompt, messages: request.messages, signal: conversation.signal });
+      for await (const chunk of stream) {
+        if (chunk.type === "text") text += chunk.text;
+        if (chunk.type === "usage") {
+          this.summaryUsage.tokensIn += chunk.inputTokens + (chunk.cacheReadTokens ?? 0) + (chunk.cacheWriteTokens ?? 0);
+          this.summaryUsage.tokensOut += chunk.outputTokens;
+          this.summaryUsage.cost += chunk.cost ?? 0;
+          addUsage(chunk);
+        }
       }
-    }
-    return text;
+      return text;
+    };
+    return conversation.summaryRequest ? conversation.summaryRequest(send) : send(() => undefined);
   }
 }

@@ -36,8 +36,12 @@ export interface ConversationAccess {
   lastContextTokens(): number;
   /** A request (and its tools) is under way: a compaction asked for now waits for the next request. */
   requestInFlight?(): boolean;
-  /** The summary request's usage, counted in the task's tokens and cost. */
-  addUsage?(chunk: UsageChunk): void;
+  /**
+   * Sends a summary request through the task's budget seam (src/task/request-budget.ts): a budget or
+   * spend cap may refuse it (it throws the limit's text); the usage chunks `send` reports count in the
+   * task's tokens and cost, and what they cost is charged to the spend caps.
+   */
+  summaryRequest?<T>(send: (addUsage: (chunk: UsageChunk) => void) => Promise<T>): Promise<T>;
   readonly signal: AbortSignal;
 }
 

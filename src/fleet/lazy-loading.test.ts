@@ -2,11 +2,12 @@
  * Issue #19: Redis is a dependency of the fleet commands only. `--version`,
  * `run` and the terminal UI never load BullMQ or ioredis (checked by a
  * resolve hook that records every module they load). Issue #36: nor the
- * OpenTelemetry SDK, unless telemetry is configured. Nor do they load the cloud
+ * OpenTelemetry SDK, unless telemetry is configured (the recorder also sees the
+ * CLI bundle's chunks, where the SDK is bundled, being read). Nor do they load the cloud
  * providers' SDKs (issue 34: AWS, Azure, Google auth), which only their provider loads.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -55,8 +56,11 @@ describe("the fleet's dependencies are loaded lazily", () => {
     expect(await loaded(run, "run").modules).toBe("");
     // A collector that is not there: the run still ends, within about a second of its end.
     const started = Date.now();
-    expect(await loaded(run, "traced", { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:1" }).modules).toMatch(/node_modules\/@opentelemetry\//);
+    // In the built CLI, OpenTelemetry is the chunk dist/cli/telemetry.cjs (scripts/bundle.js).
+    expect(await loaded(run, "traced", { OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:1" }).modules).toMatch(/dist\/cli\/telemetry\.cjs|node_modules\/@opentelemetry\//);
     expect(Date.now() - started).toBeLessThan(15_000);
+    // The chunk's compiled code is kept for the next traced start (src/launch/launch.ts registerChunks).
+    expect((await readdir(join(root, "data", "compile-cache"))).filter((name) => name.startsWith("bundle-chunk-telemetry."))).toHaveLength(1);
   });
 
   it.skipIf(!tmuxAvailable())("the terminal UI, started in a real terminal, loads neither bullmq nor ioredis", { timeout: 90_000 }, async () => {

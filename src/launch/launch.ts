@@ -8,7 +8,7 @@ import * as nodeModule from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadBundle, wrapperPrefix } from "./load-bundle.js";
+import { loadBundle, wrapperPrefix, type LoadedBundle } from "./load-bundle.js";
 import { createStackMapper, installStackMapper } from "./readable-stack.js";
 import { startBubblewrapProbe } from "../security/sandbox-probe.js";
 
@@ -56,6 +56,34 @@ export function compileCacheDir(env: NodeJS.ProcessEnv = process.env): string | 
   return join(env["CAIRN_HOME"] || join(homedir(), ".cairn"), "compile-cache");
 }
 
+/** Where the CLI bundle finds its chunks (scripts/bundle.js `chunkRegistryKey`). */
+export const chunkRegistry = Symbol.for("cairn.chunks");
+
+/**
+ * The CLI bundle's parts that only some runs need (dist/cli/NAME.cjs, scripts/bundle.js `chunks`:
+ * OpenTelemetry) load through this, on first use, each with a code cache of its own (variant
+ * `chunk-NAME`): compiled from source once, then taken from the cache. `saveCodeCaches` writes
+ * those that had none, at exit, when they have run.
+ */
+export function registerChunks(cacheDir: string | undefined): { saveCodeCaches(): void } {
+  const loaded = new Map<string, LoadedBundle>();
+  const load = (name: string): Record<string, unknown> => {
+    if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`cairn: no chunk named "${name}"`);
+    let chunk = loaded.get(name);
+    if (chunk === undefined) {
+      chunk = loadBundle({ file: fileURLToPath(new URL(`./cli/${name}.cjs`, import.meta.url)), cacheDir, variant: `chunk-${name}` });
+      loaded.set(name, chunk);
+    }
+    return chunk.exports;
+  };
+  (globalThis as Record<symbol, unknown>)[chunkRegistry] = { load };
+  return {
+    saveCodeCaches: () => {
+      for (const chunk of loaded.values()) chunk.saveCodeCache();
+    },
+  };
+}
+
 export async function launch(args: string[]): Promise<number> {
   const cacheDir = compileCacheDir();
   // Node 22 and later also cache the packages cairn loads from node_modules (the bundle itself is cached below).
@@ -67,12 +95,17 @@ export async function launch(args: string[]): Promise<number> {
   // Traces name src/….ts, with or without the cache (the map is read only when one is printed).
   installStackMapper(createStackMapper(file, wrapperPrefix.length));
   const bundle = loadBundle({ file, cacheDir, variant: cacheVariant(args) });
+  const chunks = registerChunks(cacheDir);
   // At exit, the cache holds what the whole run compiled; a run that went on a while and compiled
   // much more than the cache it started with writes it again (a first run of `--help` must not
   // leave the terminal UI a cache of help text). A long-lived process (an editor's agent, a fleet
   // worker) may end by a signal it does not handle, with no exit event: it saves once it has run a
   // while; a closed terminal (SIGHUP) saves, then ends the process as the signal would have.
-  process.once("exit", () => (process.uptime() > 5 ? bundle.saveCodeCacheIfGrown() : bundle.saveCodeCache()));
+  process.once("exit", () => {
+    if (process.uptime() > 5) bundle.saveCodeCacheIfGrown();
+    else bundle.saveCodeCache();
+    chunks.saveCodeCaches();
+  });
   setTimeout(() => bundle.saveCodeCache(), 30_000).unref();
   process.once("SIGHUP", () => {
     bundle.saveCodeCache();

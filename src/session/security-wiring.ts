@@ -9,7 +9,6 @@ import type { ResolvedSettings } from "../config/index.js";
 import { ConfigError } from "../config/index.js";
 import type { McpServerConfig } from "../mcp/config.js";
 import type { Provider } from "../llm/types.js";
-import { withStreamHooks } from "../llm/stream-hooks.js";
 import { TaskBudget, countSoFar, spentByRequests } from "../security/budget.js";
 import { hasSpendCap, SpendCap, type SpendLedger } from "../security/spend-cap.js";
 import { FileSpendLedger } from "../store/spend-ledger.js";
@@ -24,7 +23,7 @@ import type { Host } from "../task/contracts/host.js";
 import type { UiMessage } from "../task/contracts/messages.js";
 import type { TaskLog } from "../task/contracts/seams.js";
 import type { TaskStore } from "../store/task-store.js";
-import type { TaskBudgetSeam, UsageTotals } from "../security/budget.js";
+import type { UsageTotals } from "../security/budget.js";
 import { launchPolicyFor } from "./launch-policy.js";
 
 export interface SessionSecurity {
@@ -94,32 +93,6 @@ export async function budgetSoFar(options: {
     result.usageSoFar.cost += Math.max(loaded.cost, requests.cost);
   }
   return result;
-}
-
-/**
- * The provider context compaction sends its summary requests to: through the
- * budget (a summary request is a request; at a limit it is not sent and the
- * task stops before its next one) and the redaction of known secrets.
- */
-export function summaryProvider(options: { provider: Provider; security: SessionSecurity; budget: TaskBudgetSeam | undefined; usage: () => UsageTotals }): Provider {
-  const { provider, budget } = options;
-  const budgeted: Provider =
-    budget === undefined
-      ? provider
-      : {
-          name: provider.name,
-          model: provider.model,
-          ...(provider.baseUrl === undefined ? {} : { baseUrl: provider.baseUrl }),
-          createMessage: (request) =>
-            withStreamHooks(() => provider.createMessage(request), {
-              // Refused as a failing stream: compaction says it could not condense, and the task stops at its next request.
-              start: () => {
-                const over = budget.beforeRequest(options.usage());
-                if (over !== undefined) throw new Error(over);
-              },
-            }),
-        };
-  return options.security.wrapProvider(budgeted);
 }
 
 export function createSessionSecurity(options: {

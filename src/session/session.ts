@@ -20,7 +20,7 @@ import { withAllowedTools } from "../extensions/allowed-tools.js";
 import type { TaskRules } from "../prompt/task-rules.js";
 import { expandMcpStart } from "./mcp-references.js";
 import { startMcp } from "./mcp-wiring.js";
-import { budgetSoFar, createSessionSecurity, summaryProvider } from "./security-wiring.js";
+import { budgetSoFar, createSessionSecurity } from "./security-wiring.js";
 import { createSubagents } from "./subagents/subagent-wiring.js";
 import { addUsage } from "../security/budget.js";
 import type { SpendLedger } from "../security/spend-cap.js";
@@ -312,8 +312,8 @@ async function buildSession(parts: {
   let lastSystemPrompt = "";
   const budget = security.budget ? (subagents.factory.parentBudget() ?? security.budget) : undefined;
   const context = new ContextManager({
-    // Summary requests count in the budget and carry no known secret (#14).
-    provider: summaryProvider({ provider, security, budget, usage: () => current.task?.usage.totals() ?? { tokensIn: 0, tokensOut: 0, cost: 0 } }),
+    // Summary requests carry no known secret; the task's budget seam counts and charges them (#14, #36).
+    provider: security.wrapProvider(provider),
     ...(settings.context ? { settings: settings.context } : {}),
     readFile: workspaceFileReader(settings.cwd),
     ...(uncompact ? { uncompact } : {}),

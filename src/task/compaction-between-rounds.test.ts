@@ -2,30 +2,15 @@ import { describe, expect, it } from "vitest";
 import { ContextManager } from "../context/context-manager.js";
 import { loadTokenizer, TokenEstimator } from "../context/token-estimate.js";
 import { modelInfo } from "../llm/models.js";
-import type { Message, Provider } from "../llm/types.js";
+import type { Provider } from "../llm/types.js";
 import { TaskStore } from "../store/task-store.js";
 import { temporaryFolder } from "../test-support/temporary-folder.js";
 import type { PromptBuilder } from "./contracts/prompt-builder.js";
 import { deferred, text } from "./test-support/gated-provider.js";
 import { complete, makeTask, testPrompt } from "./test-support/make-task.js";
+import { conversation } from "../context/test-support/long-conversation.js";
 
 await loadTokenizer();
-
-/** A conversation long enough to be condensed: the task and `turns` tool rounds. */
-function conversation(turns: number): Message[] {
-  const messages: Message[] = [{ role: "user", content: [{ type: "text", text: "<task>\nread the listings\n</task>" }] }];
-  for (let turn = 0; turn < turns; turn += 1) {
-    messages.push({ role: "assistant", content: [{ type: "text", text: `<list_files>\n<path>dir${turn}</path>\n</list_files>` }] });
-    messages.push({
-      role: "user",
-      content: [
-        { type: "text", text: `[list_files for 'dir${turn}'] Result:` },
-        { type: "text", text: `entry ${turn} `.repeat(60) },
-      ],
-    });
-  }
-  return messages;
-}
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 10_000;

@@ -9,7 +9,7 @@ type ToolCallChunk = Extract<Chunk, { type: "tool_call" }>;
 
 /** Native tool calls assembled from their deltas (src/llm/native-tool-calls.ts). */
 export type { NativeToolCallSink } from "./contracts/task-options.js";
-import type { NativeToolCallSink } from "./contracts/task-options.js";
+import type { NativeToolCallSink, TaskOptions } from "./contracts/task-options.js";
 
 /**
  * The segment still growing. Text and reasoning are taken in per delta but
@@ -40,6 +40,15 @@ export class StreamAssembler implements BlockList {
   private segmentCount = 0;
   /** The text of the segments before the current one, and the parsed part of the current xml text. */
   private readonly raw = new StringBuilder();
+
+  /** A round's assembler for a task: its protocol and its tools' names. */
+  static forTask(options: Pick<TaskOptions, "protocol" | "toolExecutor" | "createNativeToolCalls">): StreamAssembler {
+    return new StreamAssembler({
+      protocol: options.protocol,
+      parser: { toolNames: options.toolExecutor.toolNames(), parameterNames: options.toolExecutor.parameterNames() },
+      ...(options.protocol === "native" && options.createNativeToolCalls ? { nativeToolCalls: options.createNativeToolCalls() } : {}),
+    });
+  }
 
   constructor(
     private readonly options: {

@@ -1,27 +1,21 @@
 import { defaultRetrySchedule } from "../llm/retry.js";
 import type { ContentBlock, ImageContent, Message } from "../llm/types.js";
-import { openStreamWithRetry } from "./attempt-api-request.js";
-import type { OpenedStream } from "./attempt-api-request.js";
+import { openStreamWithRetry, type OpenedStream } from "./attempt-api-request.js";
 import { IncrementalTextCleaner } from "./clean-text.js";
-import { BudgetExceededError, endingOf, TaskAbortedError } from "./errors.js";
-import { MessageState } from "./message-state.js";
-import type { SayOptions } from "./message-state.js";
+import { endingOf, TaskAbortedError } from "./errors.js";
+import { MessageState, type SayOptions } from "./message-state.js";
 import type { ApiRequestMeta, AskMeta, RetryMeta } from "./contracts/message-meta.js";
 import type { AskResponse, AskType, SayType } from "./contracts/messages.js";
 import { MistakeTracker } from "./mistakes.js";
-import { presentAssistantMessage, presentStreamedText } from "./present-assistant-message.js";
-import type { PresenterContext } from "./present-assistant-message.js";
+import { presentAssistantMessage, presentStreamedText, type PresenterContext } from "./present-assistant-message.js";
 import * as responses from "./responses.js";
-import { noCheckpoints, noHooks, noLog, noMcp } from "./contracts/seams.js";
-import type { CheckpointGate, McpGate, TaskHooks, TaskLog } from "./contracts/seams.js";
+import { noCheckpoints, noHooks, noLog, noMcp, type CheckpointGate, type McpGate, type TaskHooks, type TaskLog } from "./contracts/seams.js";
 import { StateLock } from "./state-lock.js";
 import { GuardedLog } from "./guarded-log.js";
 import { StreamAssembler } from "./stream-assembler.js";
 import { ToolRunner } from "./tool-runner.js";
-import { applyToolRun, showToolEnding } from "./apply-tool-run.js";
-import type { ToolRunTarget } from "./apply-tool-run.js";
-import { finishRound, saveIfInterrupted } from "./finish-round.js";
-import type { RoundCloser } from "./finish-round.js";
+import { applyToolRun, showToolEnding, type ToolRunTarget } from "./apply-tool-run.js";
+import { finishRound, saveIfInterrupted, type RoundCloser } from "./finish-round.js";
 import type { RoundOutcome } from "./round-outcome.js";
 import { consumeStream } from "./consume-stream.js";
 import { ConversationHistory } from "./conversation-history.js";
@@ -30,6 +24,9 @@ import { TaskState } from "./task-state.js";
 import type { Mode } from "./contracts/tool-executor.js";
 import type { TaskOptions, TaskResult } from "./contracts/task-options.js";
 import { UsageCounter } from "./usage-counter.js";
+import { RequestBudget } from "./request-budget.js";
+import { userTurn } from "./user-turn.js";
+import { RequestMessages } from "./request-messages.js";
 
 export type { TaskOptions, TaskResult } from "./contracts/task-options.js";
 
@@ -58,14 +55,14 @@ export class Task {
   private readonly tools: ToolRunner;
   private includeFileDetails = true;
   private readonly failures: FailureDecisions;
+  private readonly requestBudget: RequestBudget;
   private abortDone: Promise<void> | undefined;
   /** An error that ends the task as failed, whatever path notices it first. */
   private fatalError: Error | undefined;
   private readonly presenterContext: PresenterContext;
   private readonly closer: RoundCloser;
   private readonly toolRunTarget: ToolRunTarget;
-  private requestCounter = 0;
-  private currentRequestKey: string | undefined;
+  private readonly requests = new RequestMessages((key, meta) => this.say("api_req_started", "", meta === undefined ? { partial: true, key } : { key, meta }));
 
   constructor(options: TaskOptions) {
     this.options = options;
@@ -86,6 +83,7 @@ export class Task {
       initialMessages: options.history?.uiMessages ?? [],
     });
     this.usage = new UsageCounter(options.provider.model, options.history?.usage);
+    this.requestBudget = new RequestBudget(options, this.usage);
     this.knownTags = new Set([...options.toolExecutor.toolNames(), ...options.toolExecutor.parameterNames()]);
     // A resumed task already sent the file listing, unless nothing of it reached the history.
     if (options.history && options.history.apiHistory.length > 0) this.includeFileDetails = false;
@@ -145,8 +143,8 @@ export class Task {
       replace: (update) => this.history.replace(update),
       say: (type, text, meta) => this.say(type, text, meta ? { meta } : {}),
       lastContextTokens: () => this.usage.lastContextTokens(),
-      addUsage: (chunk) => this.usage.add(chunk),
-      requestInFlight: () => this.currentRequestKey !== undefined,
+      summaryRequest: (send) => this.requestBudget.summaryRequest(send),
+      requestInFlight: () => this.requests.open,
       signal: this.signal,
     });
   }
@@ -158,7 +156,7 @@ export class Task {
 
   /** Requests made to the model by this Task (turns of this run). */
   get requestCount(): number {
-    return this.requestCounter;
+    return this.requests.count;
   }
 
   get signal(): AbortSignal {
@@ -272,45 +270,35 @@ export class Task {
   private async makeRequest(userContent: ContentBlock[]): Promise<RoundOutcome> {
     if (this.taskState.abort) throw new TaskAbortedError();
     this.stopIfWorkspaceGone();
-    const content = [...userContent];
-    for (const text of this.options.pendingUserMessages?.() ?? []) {
-      this.say("user_feedback", text);
-      content.push({ type: "text", text: `<user_message>\nThe user sent this while you worked; take it into account now:\n${text}\n</user_message>` });
-    }
-    if (this.mistakes.reachedLimit()) content.push(await this.failures.atMistakeLimit());
-
-    const environment = await this.options.prompt.environmentDetails({
-      mode: this.mode,
-      includeFileListing: this.includeFileDetails,
-      contextTokens: this.usage.lastContextTokens(),
-      contextWindow: this.options.provider.model.contextWindow,
+    const content = await userTurn(userContent, {
+      pendingUserMessages: this.options.pendingUserMessages?.() ?? [],
+      say: (text) => this.say("user_feedback", text),
+      ...(this.mistakes.reachedLimit() ? { atMistakeLimit: () => this.failures.atMistakeLimit() } : {}),
+      environmentDetails: () => {
+        const details = this.options.prompt.environmentDetails({
+          mode: this.mode,
+          includeFileListing: this.includeFileDetails,
+          contextTokens: this.usage.lastContextTokens(),
+          contextWindow: this.options.provider.model.contextWindow,
+        });
+        this.includeFileDetails = false;
+        return details;
+      },
     });
-    this.includeFileDetails = false;
-    content.push({ type: "text", text: environment });
     await this.history.add({ role: "user", content });
     // The context check counts the last system prompt built: none is before a run's first request (a resumed task's too).
-    if (this.requestCounter === 0 && this.options.context) await this.buildSystemPrompt();
+    if (this.requests.count === 0 && this.options.context) await this.buildSystemPrompt();
     await this.options.context?.beforeRequest();
 
-    const assembler = new StreamAssembler({
-      protocol: this.options.protocol,
-      parser: { toolNames: this.options.toolExecutor.toolNames(), parameterNames: this.options.toolExecutor.parameterNames() },
-      ...(this.options.protocol === "native" && this.options.createNativeToolCalls ? { nativeToolCalls: this.options.createNativeToolCalls() } : {}),
-    });
+    const assembler = StreamAssembler.forTask(this.options);
     const round = this.taskState.startRound(assembler); // SPEC T10: a new round, nothing carried over
     this.messages.forgetRound();
 
-    const overBudget = this.options.budget?.beforeRequest(this.usage.totals()) ?? (await this.options.spendCap?.beforeRequest());
-    if (overBudget !== undefined) throw new BudgetExceededError(overBudget);
-    this.requestCounter += 1;
-    const requestKey = `api_req:${this.requestCounter}`;
-    this.currentRequestKey = requestKey;
-    this.usage.startRound();
-    this.say("api_req_started", "", { partial: true, key: requestKey });
-    let outcome: Awaited<ReturnType<typeof consumeStream>>;
-    try {
+    const outcome = await this.requestBudget.charged(async () => {
+      this.usage.startRound();
+      this.requests.start();
       const opened = await this.attemptApiRequest();
-      outcome = await consumeStream({
+      return consumeStream({
         opened,
         assembler,
         taskState: this.taskState,
@@ -321,10 +309,7 @@ export class Task {
         schedulePresentation: () => this.schedulePresentation(),
         presentationFrameMs: this.options.presentationFrameMs ?? 16,
       });
-    } finally {
-      // What the request cost counts in the spend caps across tasks, also when it failed midway (#36).
-      if (this.options.spendCap) await this.options.spendCap.charge(this.usage.roundSummary().cost);
-    }
+    });
     const streamed = { round, assembler, ...outcome };
     await saveIfInterrupted(this.closer, streamed);
     return finishRound(this.closer, streamed);
@@ -379,10 +364,7 @@ export class Task {
 
   /** Each request's `api_req_started` ends with its tokens and cost, or its cancel reason. */
   private finishRequestMessage(extra: Pick<ApiRequestMeta, "cancelReason" | "error" | "stopReason">): void {
-    if (this.currentRequestKey === undefined) return;
-    const meta: ApiRequestMeta = { ...this.usage.roundSummary(), ...this.options.context?.requestMeta(), ...extra };
-    this.say("api_req_started", "", { key: this.currentRequestKey, meta });
-    this.currentRequestKey = undefined;
+    this.requests.finish(() => ({ ...this.usage.roundSummary(), ...this.options.context?.requestMeta(), ...extra }));
   }
 
   // ---- presentation (SPEC P1–P14) ----

@@ -29,7 +29,8 @@ export class UsageCounter {
     this.round = zero();
   }
 
-  add(chunk: UsageChunk): void {
+  /** Counts a chunk; returns its cost (the provider's, else the model's prices). */
+  add(chunk: UsageChunk): number {
     const cost =
       chunk.cost ??
       costOf(this.model, {
@@ -46,6 +47,7 @@ export class UsageCounter {
       counts.cost += cost;
     }
     this.lastContext = this.round.tokensIn + this.round.tokensOut + this.round.cacheReads + this.round.cacheWrites;
+    return cost;
   }
 
   roundSummary(): Counts {

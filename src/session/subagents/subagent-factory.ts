@@ -24,7 +24,6 @@ import type { AgentType } from "./agent-types.js";
 import { childHost, subagentSection } from "./subagent-host.js";
 import { EarlierChildren, type PreviousChild } from "./subagent-earlier-runs.js";
 import type { SessionSecurity } from "../security-wiring.js";
-import { summaryProvider } from "../security-wiring.js";
 import { createIsolatedWorkspace, type IsolatedWorkspace } from "./subagent-workspace.js";
 import { ChildChanges } from "./subagent-changes.js";
 import { SubagentSpending, type Totals } from "./subagent-spending.js";
@@ -260,9 +259,9 @@ export class SubagentFactory implements ChildTaskFactory {
       ...(resumed ? { history: resumed.history } : {}),
       ...(checkpoints ? { checkpoints } : {}),
       // A long-running child compacts its own conversation as the parent does.
-      // Its summary requests count in the budget too (#14).
+      // Its summary requests count in the budget and the spend caps too (its budget seam, #14, #36).
       context: new ContextManager({
-        provider: summaryProvider({ provider, security, budget: childBudget, usage: () => zeroUsage }),
+        provider: security.wrapProvider(provider),
         ...(settings.context ? { settings: settings.context } : {}),
         readFile: workspaceFileReader(cwd),
       }),

@@ -1,10 +1,12 @@
 /**
- * An OTLP/HTTP collector on loopback for tests (#36): it accepts the JSON
- * export requests (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`) at `/v1/traces` and
- * `/v1/metrics` and keeps the spans and metric names they carry.
+ * An OTLP/HTTP collector on loopback for tests (#36): it accepts the export
+ * requests at `/v1/traces` and `/v1/metrics`, JSON (`OTEL_EXPORTER_OTLP_PROTOCOL=http/json`)
+ * or protobuf (`http/protobuf`, read by otlp-protobuf.ts, as its content type says),
+ * and keeps the spans and metric names they carry.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { metricsRequest, traceRequest } from "./otlp-protobuf.js";
 
 export interface ReceivedSpan {
   name: string;
@@ -20,8 +22,10 @@ export interface OtlpReceiver {
   url: string;
   spans: ReceivedSpan[];
   metricNames: Set<string>;
-  /** Every request body as received (for "no prompt text" checks). */
+  /** Every request body as received, as text (for "no prompt text" checks). */
   bodies: string[];
+  /** The content type of every request, in order. */
+  contentTypes: string[];
   close(): Promise<void>;
 }
 
@@ -41,14 +45,18 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
   const metricNames = new Set<string>();
   const bodies: string[] = [];
+  const contentTypes: string[] = [];
   const server: Server = createServer((request, response) => {
-    let body = "";
-    request.setEncoding("utf8");
-    request.on("data", (chunk: string) => (body += chunk));
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
-      bodies.push(body);
+      const body = Buffer.concat(chunks);
+      bodies.push(body.toString("utf8"));
+      const contentType = request.headers["content-type"] ?? "";
+      contentTypes.push(contentType);
+      const protobuf = contentType === "application/x-protobuf";
       try {
-        const parsed = JSON.parse(body) as Record<string, unknown>;
+        const parsed = !protobuf ? (JSON.parse(body.toString("utf8")) as Record<string, unknown>) : request.url === "/v1/traces" ? traceRequest(body) : metricsRequest(body);
         if (request.url === "/v1/traces") {
           for (const resourceSpans of (parsed["resourceSpans"] ?? []) as Array<{ resource?: { attributes?: KeyValue[] }; scopeSpans?: Array<{ spans?: Array<Record<string, unknown>> }> }>) {
             const service = String(attributesOf(resourceSpans.resource?.attributes)["service.name"] ?? "");
@@ -68,13 +76,14 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
             for (const scope of resourceMetrics.scopeMetrics ?? []) for (const metric of scope.metrics ?? []) metricNames.add(metric.name);
         }
       } catch {
-        // Not JSON (protobuf): kept in `bodies` only.
+        // Neither: kept in `bodies` only.
       }
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end("{}");
+      // An empty export response, in the request's encoding.
+      response.writeHead(200, { "content-type": protobuf ? "application/x-protobuf" : "application/json" });
+      response.end(protobuf ? "" : "{}");
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, spans, metricNames, bodies, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { url: `http://127.0.0.1:${port}`, spans, metricNames, bodies, contentTypes, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
