@@ -19,7 +19,7 @@ export class KeptMcpServers {
   readonly #listeners = new Set<() => void>();
   #closed = false;
 
-  /** The servers for a task: the running ones when its configuration is theirs, else the old ones stop and new ones start. Closing the wiring leaves them running. */
+  /** The servers for a task: the running ones when its configuration is theirs, else the old ones stop and new ones start. */
   async use(options: McpStartOptions): Promise<McpWiring> {
     if (this.#closed) throw new Error("the MCP servers were closed with the session that kept them");
     this.#notice = options.notice;
@@ -33,7 +33,11 @@ export class KeptMcpServers {
       }
       this.#changed();
     }
-    return this.#current === undefined ? noMcpWiring : mcpWiringOf(this.#current.hub, options.settings, async () => {});
+    // Closing the task's wiring leaves the servers running; their events no longer go to the ended task.
+    const release = async (): Promise<void> => {
+      if (this.#notice === options.notice) this.#notice = () => undefined;
+    };
+    return this.#current === undefined ? noMcpWiring : mcpWiringOf(this.#current.hub, options.settings, release);
   }
 
   /** The running servers' prompts and resources; undefined before a task started any. */
