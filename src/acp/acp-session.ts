@@ -24,6 +24,8 @@ import { stopHintOf, stopReasonFor } from "./stop-reasons.js";
 import { withToolOutcomes } from "./tool-outcomes.js";
 import { UpdateProjection } from "./update-projection.js";
 import { configOptions, modeIds, modeState, type AcpModeId } from "./session-config.js";
+import { KeptMcpServers } from "../session/kept-mcp-servers.js";
+import { mcpPromptCommands } from "./available-commands.js";
 
 export interface AcpSessionOptions {
   sessionId: string;
@@ -70,6 +72,10 @@ export class AcpSession implements Host {
   private readonly alwaysAllowed = new Set<string>();
   private projection: UpdateProjection;
   private sending: Promise<void> = Promise.resolve();
+  /** MCP servers kept from the first prompt's task for the next ones: their prompts join the editor's commands. */
+  readonly mcp = new KeptMcpServers();
+  /** The commands of the user's files, and the last list sent. */
+  private readonly commands = { base: [] as AvailableCommand[], sent: "" };
 
   constructor(private readonly options: AcpSessionOptions) {
     this.mode = options.settings.plan ? "plan" : "act";
@@ -78,6 +84,8 @@ export class AcpSession implements Host {
     this.model = options.settings.model;
     this.created = options.created;
     this.projection = new UpdateProjection({ cwd: options.cwd, notices: options.notices });
+    // A server that connects, goes or changes its prompts (a list-changed notification): the editor's list follows.
+    this.mcp.onChange(() => this.announceCommands());
   }
 
   get sessionId(): string {
@@ -205,9 +213,11 @@ export class AcpSession implements Host {
   /** Ends the session: stops its task and releases it. */
   async close(): Promise<void> {
     const live = this.live;
-    if (live === undefined) return;
-    await live.session.task.abortTask();
-    await live.ended;
+    if (live !== undefined) {
+      await live.session.task.abortTask();
+      await live.ended;
+    }
+    await this.mcp.close();
   }
 
   // ---- inside ----
@@ -239,6 +249,7 @@ export class AcpSession implements Host {
         ...(this.options.scenario ? { scenario: this.options.scenario } : {}),
         start,
         extraMcpServers: this.options.mcpServers,
+        keptMcp: this.mcp,
         operations: clientOperations({
           client: this.options.client,
           sessionId: taskId,
@@ -316,9 +327,14 @@ export class AcpSession implements Host {
     turn.resolve(turn.cancelled ? "cancelled" : reason);
   }
 
-  /** Tells the editor which slash commands its prompt box can offer. */
-  announceCommands(availableCommands: AvailableCommand[]): void {
-    if (availableCommands.length > 0) this.send([{ sessionUpdate: "available_commands_update", availableCommands }]);
+  /** Tells the editor which slash commands its prompt box can offer: the user's (`base`, when given) and the MCP servers' prompts. */
+  announceCommands(base?: AvailableCommand[]): void {
+    if (base !== undefined) this.commands.base = base;
+    const availableCommands = [...this.commands.base, ...mcpPromptCommands(this.mcp.references()?.listPrompts() ?? [])];
+    const listed = JSON.stringify(availableCommands);
+    if (availableCommands.length === 0 || listed === this.commands.sent) return;
+    this.commands.sent = listed;
+    this.send([{ sessionUpdate: "available_commands_update", availableCommands }]);
   }
 
   private send(updates: SessionUpdate[]): void {

@@ -6,7 +6,8 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it, vi } from "vitest";
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import { useCliFixture } from "../cli/test-support/cli-fixture.js";
@@ -15,6 +16,7 @@ import type { AcpTestClient } from "./test-support/acp-client.js";
 import { useAcpClients } from "./test-support/acp-clients.js";
 
 const cli = useCliFixture();
+const elicitingEntry = fileURLToPath(new URL("../mcp/test-support/eliciting-server.js", import.meta.url));
 const acp = useAcpClients(cli);
 const start = acp.start;
 
@@ -110,6 +112,31 @@ describe("cairn acp serves the Agent Client Protocol over stdio", () => {
     expect(offered.some((command) => command.name === "newrule")).toBe(true);
     expect((await client.prompt(sessionId, "/review src/app.ts")).stopReason).toBe("end_turn");
     expect(requestText(0)).toContain("Review src/app.ts and list every bug.");
+  }, 60_000);
+
+  it("available commands: the MCP servers' prompts join them once a task started the servers, a prompt the server adds follows, and the next prompt typed as one reaches the model expanded", async () => {
+    const client = await start(
+      {
+        turns: [
+          { toolCalls: [{ name: "mcp__bistro__add_prompt", arguments: {} }] },
+          { toolCalls: [{ name: "attempt_completion", arguments: { result: "Added." } }] },
+          { toolCalls: [{ name: "attempt_completion", arguments: { result: "Read the menu." } }] },
+        ],
+      },
+      { permissions: ["allow_once"] },
+    );
+    const { sessionId } = await client.agent.request("session/new", { cwd: cli.sandbox.workspace, mcpServers: [{ name: "bistro", command: process.execPath, args: [elicitingEntry], env: [] }] });
+    const offeredNames = (): string[] => (client.updatesOf("available_commands_update").at(-1)?.availableCommands ?? []).map((command) => command.name);
+    expect((await client.prompt(sessionId, "add a prompt")).stopReason).toBe("end_turn");
+    await vi.waitFor(() => expect(offeredNames()).toEqual(expect.arrayContaining(["newrule", "mcp__bistro__welcome", "mcp__bistro__menu"])), { timeout: 10_000 });
+    expect(
+      client
+        .updatesOf("available_commands_update")
+        .some((update) => update.availableCommands.some((command) => command.name === "mcp__bistro__welcome") && !update.availableCommands.some((command) => command.name === "mcp__bistro__menu")),
+    ).toBe(true);
+    // The task waits on its completion: the next prompt is the user's answer, its MCP prompt expanded.
+    expect((await client.prompt(sessionId, "/mcp__bistro__menu")).stopReason).toBe("end_turn");
+    expect(requestText(2)).toContain("Soup of the day");
   }, 60_000);
 
   it("rejected permission: the edit does not happen and its tool call fails", async () => {

@@ -16,3 +16,8 @@ export function endOfTaskSummary(options: { result: TaskResult; elapsedMs: numbe
   const subagents = subagentsPart(spent.subagents);
   return [`${outcome} in ${formatDuration(options.elapsedMs)}`, `${spent.tokensIn} tokens in, ${spent.tokensOut} out`, cost, ...(subagents === undefined ? [] : [subagents])].join(" · ");
 }
+
+/** What became of a message that no task received. */
+export function notSent(typed: string, resuming: boolean): string {
+  return `${resuming ? "Your message was not sent" : "Your task was not started"}: "${typed.trim()}". Press ↑ to get it back, and Enter to send it again once that is fixed.`;
+}

@@ -8,7 +8,9 @@ import type { TuiController, TuiStatus } from "../ui/tui/controller.js";
 import type { SlashSession } from "../ui/tui/slash-commands.js";
 import { createSlashSession } from "./slash-session.js";
 import { completeMentionPath, expandMentionsWithImages } from "./mentions.js";
-import { QueuedMessages } from "./queued-messages.js";
+import { queuedMessages } from "./queued-messages.js";
+import { completeResourceMention } from "./mcp-completions.js";
+import { KeptMcpServers } from "../session/kept-mcp-servers.js";
 import type { ImageContent } from "../llm/types.js";
 import type { TuiHost } from "../ui/tui/tui-host.js";
 import { createSession } from "../session/session.js";
@@ -16,11 +18,9 @@ import type { Session } from "../session/session.js";
 import type { UndoPoint } from "../checkpoints/undo.js";
 import { StatusLineCommand } from "./status-line.js";
 import { taskSpending } from "../session/task-spending.js";
-import { endOfTaskSummary } from "./end-of-task-summary.js";
+import { endOfTaskSummary, notSent } from "./end-of-task-summary.js";
 import { ProcessTable } from "../tools/process/process-table.js";
 import { askToKeepProcesses } from "./interactive-processes.js";
-
-export { endOfTaskSummary };
 
 /**
  * The TUI's controller: one Task at a time. Enter starts a task; after an
@@ -55,8 +55,10 @@ export class InteractiveController implements TuiController {
   private readonly quitSignal = new AbortController();
   /** Images for the next message (`--image` at start-up). */
   readonly pendingImages: ImageContent[] = [];
-  /** Messages typed while a step runs, delivered at the next tool boundary. */
-  private readonly queue = new QueuedMessages(() => this.settings.cwd);
+  /** Messages typed while a step runs, delivered at the next tool boundary with their mentions and MCP references expanded. */
+  private readonly queue = queuedMessages({ workspace: () => this.settings.cwd, session: () => this.session });
+  /** MCP servers kept from the first task that starts them, for the next tasks and the completion menu. */
+  readonly mcp = new KeptMcpServers();
   /** Tokens and cost of the tasks this UI ran before the current one. */
   readonly sessionTotals = { tokensIn: 0, tokensOut: 0, cost: 0 };
   settings: ResolvedSettings;
@@ -207,6 +209,7 @@ export class InteractiveController implements TuiController {
         start,
         pendingUserMessages: () => this.queue.drain(),
         processes: this.backgroundProcesses,
+        keptMcp: this.mcp,
         ...(images.length > 0 ? { images } : {}),
       });
       sessionCreated = true;
@@ -249,9 +252,9 @@ export class InteractiveController implements TuiController {
       });
   }
 
-  /** Tab on a word starting with @: the paths it may complete to. */
-  completeMention(partial: string): Promise<string[]> {
-    return completeMentionPath(partial, this.settings.cwd);
+  /** Tab on a word starting with @: the MCP resources and paths it may complete to. */
+  async completeMention(partial: string): Promise<string[]> {
+    return [...completeResourceMention(partial, this.mcp.references()), ...(await completeMentionPath(partial, this.settings.cwd))];
   }
 
   enqueue(text: string): void {
@@ -272,9 +275,7 @@ export class InteractiveController implements TuiController {
 
   private addToTotals(session: Session): void {
     const totals = taskSpending(session);
-    this.sessionTotals.tokensIn += totals.tokensIn;
-    this.sessionTotals.tokensOut += totals.tokensOut;
-    this.sessionTotals.cost += totals.cost;
+    for (const key of ["tokensIn", "tokensOut", "cost"] as const) this.sessionTotals[key] += totals[key];
   }
 
   /**
@@ -395,11 +396,7 @@ export class InteractiveController implements TuiController {
     this.quitSignal.abort();
     await this.running;
     await this.closeSession();
+    await this.mcp.close();
     await this.backgroundProcesses.dispose();
   }
-}
-
-/** What became of a message that no task received. */
-function notSent(typed: string, resuming: boolean): string {
-  return `${resuming ? "Your message was not sent" : "Your task was not started"}: "${typed.trim()}". Press ↑ to get it back, and Enter to send it again once that is fixed.`;
 }

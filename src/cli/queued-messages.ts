@@ -1,43 +1,16 @@
-/** Messages typed while a step runs (the terminal UI): shown and editable as typed, delivered with their @mentions expanded. */
+/** Messages typed while a step runs (the terminal UI): shown and editable as typed, delivered with their @mentions and MCP references expanded. */
+import type { Session } from "../session/session.js";
+import { mayReferenceMcp } from "../session/mcp-references.js";
+import { PendingMessages } from "../session/pending-messages.js";
 import { expandMentionsWithImages } from "./mentions.js";
 
-export class QueuedMessages {
-  readonly #typed: string[] = [];
-  /** Queued messages with their @mentions expanded, filled in as soon as the expansion is done. */
-  readonly #expanded = new Map<string, string>();
-
-  constructor(private readonly workspace: () => string) {}
-
-  /** Queued as typed; its @mentions are expanded meanwhile for delivery. */
-  push(text: string): void {
-    this.#typed.push(text);
-    if (!text.includes("@")) return;
-    void expandMentionsWithImages(text, { workspace: this.workspace() })
-      .then((expanded) => {
-        if (this.#typed.includes(text)) this.#expanded.set(text, expanded.text);
-      })
-      .catch(() => undefined);
-  }
-
-  /** The queued messages as the model gets them at the next tool boundary. */
-  drain(): string[] {
-    const drained = this.#typed.splice(0).map((text) => this.#expanded.get(text) ?? text);
-    this.#expanded.clear();
-    return drained;
-  }
-
-  /** The queued messages as typed, taken off the queue (a new step starts with them). */
-  takeTyped(): string[] {
-    this.#expanded.clear();
-    return this.#typed.splice(0);
-  }
-
-  get typed(): readonly string[] {
-    return this.#typed;
-  }
-
-  /** The last one, taken back to edit. */
-  withdraw(): string | undefined {
-    return this.#typed.pop();
-  }
+export function queuedMessages(options: { workspace: () => string; session: () => Session | undefined }): PendingMessages {
+  return new PendingMessages(
+    (text) => text.includes("@") || mayReferenceMcp(text),
+    async (text) => {
+      // Files first, as for the first message; the task's session then expands `/mcp__server__prompt` and `@server:uri`.
+      const withMentions = text.includes("@") ? (await expandMentionsWithImages(text, { workspace: options.workspace() })).text : text;
+      return (await options.session()?.expandMessage(withMentions)) ?? withMentions;
+    },
+  );
 }

@@ -15,6 +15,7 @@ import { AttentionNotifier, focusReporting } from "../ui/tui/notifications.js";
 import { exitStatusFor } from "../session/run-summary.js";
 import { FileInputHistory } from "./input-history.js";
 import { InteractiveController } from "./interactive.js";
+import { mcpPromptCommands } from "./mcp-completions.js";
 
 /** `/model NAME`: a provider profile of that name if there is one, else a model id for the current provider. */
 function switchModelWith(resolveWith: (flags: Partial<CliFlags>) => Promise<ResolvedSettings>): (spec: string) => Promise<ResolvedSettings> {
@@ -104,6 +105,8 @@ export async function runInteractive(options: {
   })) {
     if (slashCommands.get(command.name) === undefined) registerSlashCommand(command);
   }
+  // The MCP servers' prompts, once a task started the servers (docs/mcp.md).
+  slashCommands.addSource(mcpPromptCommands(() => controller.mcp.references()));
   const history = new FileInputHistory({ dataDir: settings.dataDir, workspace: settings.cwd });
   const stopAttention = callUserBack(controller, host, settings);
   const instance = renderTui({ controller, host, history, ...(options.initialTask ? { initialTask: options.initialTask } : {}) });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { endOfTaskSummary } from "./interactive.js";
+import { endOfTaskSummary } from "./end-of-task-summary.js";
 import { taskSpending } from "../session/task-spending.js";
 
 const session = (own: { tokensIn: number; tokensOut: number; cost: number }, subagents: { count: number; tokensIn: number; tokensOut: number; cost: number }) => ({

@@ -117,6 +117,12 @@ export class McpHub implements McpPort, McpGate, McpReferenceSource {
     return elicitor.answer(request);
   }
 
+  /** Calls `listener` whenever a server connects, goes away or changes its tools, prompts or resources; returns how to stop. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   /** Starts connecting every enabled server and returns at once. */
   start(): void {
     for (const connection of this.connections) connection.start();

@@ -33,6 +33,16 @@ export function promptCommandName(server: string, prompt: string): string {
   return `mcp__${server}__${prompt}`;
 }
 
+/** What the prompt's command takes: `<required> [optional]`, "" for none. */
+export function promptUsage(prompt: McpPromptInfo): string {
+  return prompt.arguments.map((argument) => (argument.required ? `<${argument.name}>` : `[${argument.name}]`)).join(" ");
+}
+
+/** How the completion menus describe a prompt's command. */
+export function promptCommandDescription(prompt: McpPromptInfo): string {
+  return `${prompt.description === "" ? prompt.name : prompt.description} (MCP prompt of ${prompt.server})`;
+}
+
 /**
  * The prompt's arguments from what was typed after the command: `name=value`
  * pairs (quotes allowed) when every word is one, otherwise the words in the
@@ -55,8 +65,7 @@ export function mapPromptArguments(prompt: McpPromptInfo, typed: string): { argu
   }
   const missing = prompt.arguments.filter((argument) => argument.required && result[argument.name] === undefined).map((argument) => argument.name);
   if (missing.length > 0) {
-    const usage = prompt.arguments.map((argument) => (argument.required ? `<${argument.name}>` : `[${argument.name}]`)).join(" ");
-    return { problem: `/${promptCommandName(prompt.server, prompt.name)} needs ${missing.join(", ")}: /${promptCommandName(prompt.server, prompt.name)} ${usage}` };
+    return { problem: `/${promptCommandName(prompt.server, prompt.name)} needs ${missing.join(", ")}: /${promptCommandName(prompt.server, prompt.name)} ${promptUsage(prompt)}` };
   }
   return { arguments: result };
 }

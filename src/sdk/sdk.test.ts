@@ -269,20 +269,24 @@ describe("the SDK", () => {
     await expect(startTask("x", { ...options, tools: [lookup, lookup] }).result).rejects.toBeInstanceOf(InvalidCustomToolError);
   });
 
-  it("an MCP server given in the options is started and its tool used; canUseTool decides its approval", async () => {
+  it("an MCP server given in the options is started and its tool used; canUseTool decides its approval; a message sent meanwhile has its @server:uri attached", async () => {
     const echo = `<use_mcp_tool>\n<server_name>everything</server_name>\n<tool_name>echo</tool_name>\n<arguments>${JSON.stringify({ message: "hi from the program" })}</arguments>\n</use_mcp_tool>`;
     const { options, server } = await setUp([{ text: echo }, { text: complete("Echoed.") }]);
     const asked: string[] = [];
-    const result = await startTask("Echo through MCP", {
+    const task = startTask("Echo through MCP", {
       ...options,
       mcpServers: { everything: { command: process.execPath, args: [everythingEntry, "stdio"] } },
       canUseTool: ({ ask, toolName }) => {
         asked.push(`${ask.ask} ${toolName}`);
         return { behavior: "allow" };
       },
-    }).result;
+    });
+    task.send("also read @everything:demo://resource/static/document/features.md");
+    const result = await task.result;
     expect(result.status).toBe("completed");
     expect(asked).toEqual(["use_mcp_server mcp__everything__echo"]);
     expect(requestText(server, 1)).toContain("hi from the program");
+    const withMessage = [0, 1].map((index) => requestText(server, index)).find((text) => text.includes("also read"));
+    expect(withMessage).toContain('<mcp_resource server=\\"everything\\" uri=\\"demo://resource/static/document/features.md\\">');
   });
 });

@@ -14,6 +14,8 @@ import { InvalidCustomToolError } from "../tools/custom-tool.js";
 import type { CairnEvent, ResultEvent } from "./events.js";
 import type { TaskOptions } from "./options.js";
 import { SdkHost } from "./sdk-host.js";
+import { mayReferenceMcp } from "../session/mcp-references.js";
+import { PendingMessages } from "../session/pending-messages.js";
 
 export type TaskStart = { kind: "new"; task: string } | { kind: "resume"; taskId: string; message?: string };
 
@@ -48,6 +50,8 @@ export async function runTaskSession(start: TaskStart, options: TaskOptions, hoo
   const refusals = new RefusalCounter();
   // What the CLI says on stderr (a setting's warning, the sandbox's state, a provider's note) is a warning event.
   for (const text of [...settings.warnings, ...(settings.sandboxNotice === undefined ? [] : [settings.sandboxNotice])]) host.notice(text);
+  // A message sent while the task works reaches the model with its MCP references expanded, as the first one does.
+  const messages = new PendingMessages(mayReferenceMcp);
   const session = await createSession({
     settings,
     ...(await scenarioOf(options.scenario)),
@@ -62,7 +66,10 @@ export async function runTaskSession(start: TaskStart, options: TaskOptions, hoo
       },
       answerAsk: (message, signal) => host.answerAsk(message, signal),
     },
-    pendingUserMessages: () => hooks.pendingMessages(),
+    pendingUserMessages: () => {
+      for (const text of hooks.pendingMessages()) messages.push(text);
+      return messages.drain();
+    },
     ...(hooks.wrapLog ? { wrapLog: hooks.wrapLog } : {}),
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.hooks ? { hooks: (await import("../hooks/callback-hooks.js")).callbackHooks(options.hooks) } : {}),
@@ -71,6 +78,7 @@ export async function runTaskSession(start: TaskStart, options: TaskOptions, hoo
     ...(options.traceparent ? { traceparent: options.traceparent } : {}),
     ...(options.mcpServers ? { extraMcpServers: await mcpServersOf(options.mcpServers, settings.cwd) } : {}),
   });
+  messages.expandWith((text) => session.expandMessage(text));
   hooks.onStarted({ taskId: session.taskId, host, session });
   const startedAt = Date.now();
   try {

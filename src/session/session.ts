@@ -2,12 +2,11 @@ import type { ResolvedSettings } from "../config/index.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
 import type { ImageContent, Provider } from "../llm/types.js";
 import { createPromptBuilder } from "../prompt/system-prompt.js";
-import { TaskStore } from "../store/task-store.js";
 import type { McpNotificationMeta } from "../task/contracts/message-meta.js";
 import type { Host } from "../task/contracts/host.js";
 import { Task } from "../task/task.js";
 import type { TaskResult } from "../task/task.js";
-import { openForResume } from "../store/resume-task.js";
+import { openSessionLog } from "./session-log.js";
 import type { PreparedResume } from "../store/resume.js";
 import type { TaskLog } from "../task/contracts/seams.js";
 import { noCheckpoints } from "../task/contracts/seams.js";
@@ -18,13 +17,15 @@ import { withStartCommand } from "./custom-command-wiring.js";
 import { createExtensionWiring } from "./extension-wiring.js";
 import { withAllowedTools } from "../extensions/allowed-tools.js";
 import type { TaskRules } from "../prompt/task-rules.js";
-import { expandMcpStart } from "./mcp-references.js";
+import { expandMcpMessage, withExpandedAnswers } from "./mcp-references.js";
 import { startMcp } from "./mcp-wiring.js";
+import type { KeptMcpServers } from "./kept-mcp-servers.js";
+import { imagesToSend, runSessionTask } from "./session-run.js";
 import { budgetSoFar, createSessionSecurity } from "./security-wiring.js";
 import { createSubagents } from "./subagents/subagent-wiring.js";
 import { addUsage } from "../security/budget.js";
 import type { SpendLedger } from "../security/spend-cap.js";
-import { startTelemetry, type TaskTelemetry } from "./telemetry-wiring.js";
+import { startSessionTelemetry, type TaskTelemetry } from "./telemetry-wiring.js";
 import { startBubblewrapProbe } from "../security/sandbox.js";
 import { createSessionProviders } from "./session-providers.js";
 import type { SessionSecurity } from "./security-wiring.js";
@@ -64,6 +65,8 @@ export interface Session {
   processes: ProcessTable;
   /** Runs the task: starts it, or continues a resumed one. */
   run(): Promise<TaskResult>;
+  /** A message typed for the task with its MCP references expanded, as the first message's are (notices go to the task). */
+  expandMessage(text: string): Promise<string>;
   /** Stops MCP servers and releases the task's lock, after the task ended. */
   close(): Promise<void>;
 }
@@ -93,6 +96,8 @@ export interface SessionOptions {
   images?: ImageContent[];
   /** MCP servers besides the configured ones (e.g. given by an editor over ACP). */
   extraMcpServers?: McpServerConfig[];
+  /** MCP servers the front end keeps across its tasks (the terminal UI, an ACP session); without it the session starts its own and `close` stops them. */
+  keptMcp?: KeptMcpServers;
   /** Where file reads, writes and commands happen (default: local disk and shell). */
   operations?: WorkspaceOperations;
   /** Decorates the tool executor (e.g. to report tool outcomes to an editor). */
@@ -129,33 +134,8 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
     onNotice: (text: string) => (options.onNotice ? options.onNotice(text) : current.task?.say("warning", text)),
   });
 
-  const store = new TaskStore({ dataDir: settings.dataDir });
-  // A data folder that cannot be made is named as such (with how to choose another), not as a failed mkdir deep inside it.
-  const { ensureDataFolder } = await import("../store/data-folder.js");
-  await ensureDataFolder(settings.dataDir);
-  let log: TaskLog & { close(): Promise<void> };
-  let taskId: string;
-  let resumed: PreparedResume | undefined;
-  let resumedUsage: { tokensIn: number; tokensOut: number; cost: number } | undefined;
-  let usedSoFar: UiMessage[] | undefined;
-  let resumedActiveMs: number | undefined;
-  let uncompact: UncompactState | undefined;
-  if (options.start.kind === "new") {
-    const writer = await store.create({ task: options.start.task, workspace: settings.cwd, model: provider.model.id, ...(options.start.taskId ? { taskId: options.start.taskId } : {}) });
-    log = writer;
-    taskId = writer.taskId;
-  } else {
-    taskId = await store.resolveTaskId(options.start.taskId);
-    const { message, workspaceChange } = options.start;
-    const opened = await openForResume(store, taskId, { now: Date.now(), ...(message ? { userMessage: message } : {}), ...(workspaceChange ? { workspaceChange } : {}) });
-    log = opened.writer;
-    for (const warning of opened.loaded.warnings) options.onNotice?.(warning);
-    resumed = opened.resume;
-    resumedUsage = { tokensIn: opened.loaded.tokensIn, tokensOut: opened.loaded.tokensOut, cost: opened.loaded.cost };
-    usedSoFar = opened.loaded.uiMessages;
-    resumedActiveMs = opened.loaded.activeMs;
-    uncompact = opened.loaded.uncompact;
-  }
+  const opened = await openSessionLog({ settings, start: options.start, model: provider.model.id, ...(options.onNotice ? { onNotice: options.onNotice } : {}) });
+  const { store, log, taskId, resumed, resumedUsage, usedSoFar, resumedActiveMs, uncompact } = opened;
 
   // Parts built before the Task report to it once it exists.
   // `started`: the caller's host is listening (run() was called); notices wait until then.
@@ -173,13 +153,7 @@ export async function createSession(sessionOptions: SessionOptions): Promise<Ses
       usedSoFar && Object.keys(settings.budget).length > 0 ? await budgetSoFar({ store, messages: usedSoFar, activeMs: resumedActiveMs, recorded: resumedUsage ?? { tokensIn: 0, tokensOut: 0, cost: 0 } }) : undefined;
     // A sandbox chosen in settings still needs bubblewrap's answer: waited for here without blocking (bin/cairn started it early).
     if (settings.sandbox !== "off") await startBubblewrapProbe();
-    const telemetry = await startTelemetry(settings, {
-      taskId,
-      task: options.start.kind === "new" ? options.start.task : "",
-      model: provider.model.id,
-      provider: provider.name,
-      ...(options.traceparent ? { traceparent: options.traceparent } : {}),
-    });
+    const telemetry = await startSessionTelemetry(settings, { taskId, start: options.start, provider, ...(options.traceparent ? { traceparent: options.traceparent } : {}) });
     if (telemetry) started.push(() => telemetry.shutdown());
     const security = createSessionSecurity({
       settings,
@@ -254,12 +228,15 @@ async function buildSession(parts: {
     ...(parts.resumedMessages ? { resumedMessages: parts.resumedMessages } : {}),
     ...(options.operations ? { operations: options.operations } : {}),
   });
-  const mcp = await startMcp({
+  const mcpOptions = {
     settings,
     notice,
-    sandboxServers: (servers) => security.sandboxMcpServers(servers),
+    sandboxServers: (servers: McpServerConfig[]) => security.sandboxMcpServers(servers),
     ...(options.extraMcpServers ? { extraServers: options.extraMcpServers } : {}),
-  });
+  };
+  const mcp = await (options.keptMcp ? options.keptMcp.use(mcpOptions) : startMcp(mcpOptions));
+  // The first message, later ones and answers to the task's questions: one expansion of their MCP references.
+  const expandMessage = (text: string): Promise<string> => expandMcpMessage(text, mcp, (line) => current.task?.say("info", line));
   started.push(async () => {
     await mcp.close();
     security.release();
@@ -332,7 +309,7 @@ async function buildSession(parts: {
     taskId,
     provider: security.wrapProvider(provider),
     toolExecutor,
-    host: security.wrapHost(hooks.wrapHost(options.host)),
+    host: security.wrapHost(hooks.wrapHost(withExpandedAnswers(options.host, expandMessage))),
     prompt: {
       systemPrompt: async (promptOptions) => (lastSystemPrompt = await prompt.systemPrompt(promptOptions)),
       // Open checklist items come back in the environment details every few requests without an update.
@@ -366,18 +343,7 @@ async function buildSession(parts: {
   registerContextManager(task, context);
   const created = task;
   const start = options.start;
-  // Images from an editor's prompt (start.images) or the terminal (options.images), for models that take them.
-  const images = provider.model.supportsImages ? [...(start.images ?? []), ...(options.images ?? [])] : [];
-  if ((options.images?.length ?? 0) > 0 && images.length === 0) {
-    const note = `${provider.model.id} does not accept images; the attached images were not sent.`;
-    if (options.onNotice) options.onNotice(note);
-    else task.say("warning", note);
-  }
-
-  const ended = (result: TaskResult): TaskResult => {
-    parts.telemetry?.end(result);
-    return result;
-  };
+  const images = imagesToSend({ model: provider.model, start, options, say: (note) => task.say("warning", note) });
   return {
     task: created,
     context,
@@ -394,23 +360,19 @@ async function buildSession(parts: {
       return true;
     },
     processes,
-    run: async () => {
-      // Notices that came while the session was built (an MCP server that failed at once), now that the host listens.
-      current.started = true;
-      for (const { text, meta } of early.splice(0)) created.say("mcp_notification", text, meta ? { meta } : {});
-      // `/mcp__server__prompt args` and `@server:uri` need the servers: expanded now that they start.
-      const message = await expandMcpStart(start.kind === "new" ? start.task : start.message, mcp, (notice) => created.say("info", notice));
-      if (start.kind === "new") return ended(await created.startTask(message ?? start.task, images));
-      const prompt = await hooks.resumeMessage(message, resumed?.nextUserContent ?? []);
-      if ("blocked" in prompt) {
-        created.say("error", `A UserPromptSubmit hook blocked this message: ${prompt.blocked}`);
-        return { status: "failed", error: prompt.blocked };
-      }
-      // The model gets the message with the resumed content: the transcript (the log, cairn show,
-      // a later resume, session/load in an editor) records it too, whichever host resumed the task.
-      if (message !== undefined && message.trim() !== "") created.say("user_feedback", message);
-      return ended(await created.resumeTask([...prompt.content, ...images]));
-    },
+    run: () =>
+      runSessionTask({
+        task: created,
+        start,
+        images,
+        early,
+        current,
+        expandMessage,
+        resumeMessage: (message, content) => hooks.resumeMessage(message, content),
+        resumedContent: resumed?.nextUserContent ?? [],
+        ...(parts.telemetry ? { telemetry: parts.telemetry } : {}),
+      }),
+    expandMessage,
     close: async () => {
       // The first checkpoint may still be running (it never takes longer than its bound).
       await checkpoints.waitInitial();

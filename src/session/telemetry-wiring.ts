@@ -17,3 +17,12 @@ export async function startTelemetry(settings: ResolvedSettings, start: TaskTele
   const traceparent = start.traceparent ?? env["TRACEPARENT"];
   return startTaskTelemetry(config, { ...start, ...(traceparent ? { traceparent } : {}) });
 }
+
+/** The telemetry of a session's task: its id, its typed task (none for a resumed one), its model and provider. */
+export function startSessionTelemetry(
+  settings: ResolvedSettings,
+  task: { taskId: string; start: { kind: "new"; task: string } | { kind: "resume" }; provider: { name: string; model: { id: string } }; traceparent?: string },
+): Promise<TaskTelemetry | undefined> {
+  const { taskId, start, provider } = task;
+  return startTelemetry(settings, { taskId, task: start.kind === "new" ? start.task : "", model: provider.model.id, provider: provider.name, ...(task.traceparent ? { traceparent: task.traceparent } : {}) });
+}

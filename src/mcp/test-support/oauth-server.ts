@@ -10,6 +10,7 @@ import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 
 interface Client {
@@ -54,6 +55,13 @@ function mcpServer(clientId: string, counts: OAuthMcpServer["counts"]): McpServe
     const filed = answer.action === "accept" ? `filed BUG-1 (${String(answer.content?.["severity"])})` : `not filed: the user answered ${answer.action}`;
     return { content: [{ type: "text", text: filed }] };
   });
+  // For the user: a prompt (`/mcp__tracker__triage <bug>`) and a resource (`@tracker:tracker://bugs/open`).
+  server.registerPrompt("triage", { description: "Triages a bug", argsSchema: { bug: z.string() } }, ({ bug }) => ({
+    messages: [{ role: "user", content: { type: "text", text: `Triage ${bug}: find its cause and say how bad it is.` } }],
+  }));
+  server.registerResource("open bugs", "tracker://bugs/open", { mimeType: "text/plain" }, () => ({
+    contents: [{ uri: "tracker://bugs/open", text: "BUG-1 (high): the login page rejects every password" }],
+  }));
   return server;
 }
 

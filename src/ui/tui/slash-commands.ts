@@ -94,30 +94,44 @@ export function parseSlashInput(input: string): ParsedInput {
 
 export class SlashCommandRegistry {
   private readonly commands = new Map<string, SlashCommand>();
+  /** Commands that come and go (an MCP server's prompts), read at each use; a registered command of the same name wins. */
+  private readonly sources: Array<() => SlashCommand[]> = [];
 
   /** Adds a command; a later one with the same name replaces the earlier (a user's own wins). */
   register(command: SlashCommand): void {
     this.commands.set(command.name.toLowerCase(), command);
   }
 
+  /** Adds commands that change while the UI runs: `source` is asked at each use. */
+  addSource(source: () => SlashCommand[]): void {
+    this.sources.push(source);
+  }
+
+  private all(): Map<string, SlashCommand> {
+    const all = new Map<string, SlashCommand>();
+    for (const command of this.sources.flatMap((source) => source())) all.set(command.name.toLowerCase(), command);
+    for (const [name, command] of this.commands) all.set(name, command);
+    return all;
+  }
+
   get(name: string): SlashCommand | undefined {
-    return this.commands.get(name.toLowerCase());
+    return this.all().get(name.toLowerCase());
   }
 
   list(): SlashCommand[] {
-    return [...this.commands.values()].sort((left, right) => left.name.localeCompare(right.name));
+    return [...this.all().values()].sort((left, right) => left.name.localeCompare(right.name));
   }
 
   /** Commands whose name starts with `prefix` (without the slash), for the completion menu. */
   complete(prefix: string): SlashCommand[] {
     const lower = prefix.toLowerCase();
-    return this.list().filter((command) => command.name.startsWith(lower));
+    return this.list().filter((command) => command.name.toLowerCase().startsWith(lower));
   }
 
   /** The closest known name, for the hint after a typo. */
   closest(name: string): string | undefined {
     let best: { name: string; distance: number } | undefined;
-    for (const command of this.commands.values()) {
+    for (const command of this.all().values()) {
       const distance = editDistance(name.toLowerCase(), command.name);
       if (best === undefined || distance < best.distance) best = { name: command.name, distance };
     }

@@ -73,20 +73,22 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
     host.onMessage({ type: "say", say: kind, id: `tui-command-${noticeCounter}`, ts: Date.now(), text, partial: false });
   };
 
-  /** Enter on typed text: a slash command runs here; a message waits while cairn works; else it goes to the controller. */
+  /** Enter on typed text: a slash command runs here, a message is delivered. */
   const send = (typed: string): void => {
     history?.add(typed);
     historyCursor.current.reset();
-    if (parseSlashInput(typed).kind === "text") {
-      if (controller.status().busy && controller.enqueue !== undefined) {
-        controller.enqueue(typed);
-        refresh();
-        return;
-      }
-      controller.submit(typed);
+    if (parseSlashInput(typed).kind === "text") deliver(typed);
+    else execute(typed);
+  };
+
+  /** A message for the task: it waits while cairn works, else it goes to the controller. */
+  const deliver = (typed: string): void => {
+    if (controller.status().busy && controller.enqueue !== undefined) {
+      controller.enqueue(typed);
+      refresh();
       return;
     }
-    execute(typed);
+    controller.submit(typed);
   };
 
   /** Runs a slash command. */
@@ -96,7 +98,9 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
       print("Commands are not available here.", "error");
       return;
     }
-    void commands.execute(typed, { print, send: (text) => controller.submit(text), session, setInput: (text) => edit(editor.editorWith(text)) });
+    // Not a command here (an MCP server's prompt before its server is up): the task expands it or says why not.
+    const context = { print, send: (text: string) => controller.submit(text), session, setInput: (text: string) => edit(editor.editorWith(text)) };
+    void commands.execute(typed, context).then((handled) => handled || deliver(typed));
   };
 
   /** Keys of the completion menu; true when the key was used. */
