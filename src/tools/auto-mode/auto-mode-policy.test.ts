@@ -3,6 +3,7 @@ import { createProvider } from "../../llm/create-provider.js";
 import { startScriptedServer, type ScriptedServer } from "../../llm/scripted/server.js";
 import type { ScenarioTurn } from "../../llm/scripted/scenario.js";
 import type { Message } from "../../llm/types.js";
+import { PermissionRules, rulesFromBlock } from "../../security/permission-rules.js";
 import { ApprovalPolicy, defaultApprovalSettings } from "../approval.js";
 import { createRecordingContext } from "../test-support/recording-context.js";
 import { ModelJudge } from "./model-judge.js";
@@ -19,11 +20,11 @@ const history: Message[] = [
   { role: "assistant", content: [{ type: "text", text: "I will look at the file first." }] },
 ];
 
-async function policyWith(judgeTurns: ScenarioTurn[]): Promise<ApprovalPolicy> {
+async function policyWith(judgeTurns: ScenarioTurn[], rules?: PermissionRules): Promise<ApprovalPolicy> {
   server = await startScriptedServer({ scenario: { turns: [], routes: [{ bodyIncludes: "cairn's auto-mode judge", turns: judgeTurns }] } });
   const provider = await createProvider({ provider: "anthropic", apiKey: "test-key", baseUrl: server.url, model: "claude-haiku-5-5" });
   const judge = new ModelJudge({ provider, conversation: () => ({ task: "rename the helper in src/util.ts", history }), headless: false, maxTokens: 10_000, timeoutMs: 2000 });
-  return new ApprovalPolicy({ settings: defaultApprovalSettings, yes: false, allowOutsideWrites: false, judge });
+  return new ApprovalPolicy({ settings: defaultApprovalSettings, yes: false, allowOutsideWrites: false, judge, ...(rules === undefined ? {} : { rules }) });
 }
 
 const edit = { kind: "edit" as const, inside: true, path: "src/util.ts" };
@@ -51,6 +52,22 @@ describe("auto mode with someone to ask", () => {
     expect(sent).toContain("I will look at the file first.");
     expect(sent).toContain("-old\\n+new");
     expect(context.says.at(-1)?.text).toBe("src/util.ts\n(auto mode allowed it: the rename the task asks for)");
+  });
+
+  it("an ask rule and running a command outside the sandbox are never judged: the user is asked", async () => {
+    const rules = new PermissionRules(rulesFromBlock({ ask: ["Bash(git push:*)"] }, "test"), process.cwd());
+    const policy = await policyWith([{ text: '{"decision": "allow", "reason": "never asked"}' }], rules);
+    const context = createRecordingContext({ answers: [{ response: "no" }, { response: "no" }] });
+    const pushed = await policy.approve({
+      request: { kind: "command", command: "git push origin main", requiresApproval: true },
+      context,
+      presentation: { key: "p", text: "git push origin main", meta: { tool: "execute_command", command: "git push origin main" } },
+    });
+    expect(pushed.approved).toBe(false);
+    const escalated = await policy.escalateAfterFailure({ command: "make install", why: "the sandbox keeps /usr read-only", context, key: "e" });
+    expect(escalated.rerun).toBe(false);
+    expect(server?.requests).toHaveLength(0);
+    expect(context.asks).toHaveLength(2);
   });
 
   it("an edit outside the workspace is never judged: it is asked as before", async () => {
