@@ -56,8 +56,9 @@ function measure(line: MarkdownLine): { chars: number; height: number } {
   return { chars, height: Math.max(1, Math.ceil(chars / lineChars)) * lineHeight };
 }
 
-const frameBudgetMs = 3;
-const linesPerStep = 24;
+/** Script per frame, in steps of a few lines: with 2 ms and 12 lines the heaviest frame of a 1 MiB answer is about 30 ms of CPU (bench/RESULTS.md). */
+const frameBudgetMs = 2;
+const linesPerStep = 12;
 
 /** Sent (bubbling) from the writer's element after a frame added lines. */
 export const growEvent = "md-grow";
