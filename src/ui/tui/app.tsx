@@ -15,7 +15,7 @@ import { useNow } from "./components/use-clock.js";
 import type { InputHistoryStore, TuiController } from "./controller.js";
 import { cleanLine, lastLines } from "./terminal-text.js";
 import type { TuiHost } from "./tui-host.js";
-import { menuCommands, useKeys } from "./use-keys.js";
+import { useKeys } from "./use-keys.js";
 import { askChoices } from "./ask-choices.js";
 import { replyIsOpen } from "./ask-keys.js";
 import { CommandMenu } from "./components/command-menu.js";
@@ -80,7 +80,7 @@ export function App({ controller, host, initialTask, commands = slashCommands, h
   useNow(1000);
   const ask = snapshot.pendingAsk;
   const keys = useKeys({ controller, host, refresh, commands, history });
-  const offered = menuCommands(commands, keys.value);
+  const offered = commands.menuFor(keys.value);
   const started = useRef(false);
   useEffect(() => {
     if (started.current || initialTask === undefined || initialTask.trim() === "") return;

@@ -128,6 +128,12 @@ export class SlashCommandRegistry {
     return this.list().filter((command) => command.name.toLowerCase().startsWith(lower));
   }
 
+  /** The commands the completion menu offers for what is typed (none when it is not a command name). */
+  menuFor(typed: string): SlashCommand[] {
+    const match = /^\/([\w:-]*)$/.exec(typed);
+    return match?.[1] === undefined ? [] : this.complete(match[1]);
+  }
+
   /** The closest known name, for the hint after a typo. */
   closest(name: string): string | undefined {
     let best: { name: string; distance: number } | undefined;

@@ -8,7 +8,7 @@ import { decodeInput } from "./key-decoder.js";
 import type { KeyEvent } from "./key-decoder.js";
 import { askKeyAction, replyIsOpen } from "./ask-keys.js";
 import { parseSlashInput } from "./slash-commands.js";
-import type { SlashCommand, SlashCommandRegistry } from "./slash-commands.js";
+import type { SlashCommandRegistry } from "./slash-commands.js";
 import type { TuiHost } from "./tui-host.js";
 
 export interface KeyState {
@@ -32,12 +32,6 @@ interface KeyOptions {
   history: InputHistoryStore | undefined;
   /** Re-render after a change the controller owns (the mode, the queue). */
   refresh: () => void;
-}
-
-/** The commands the completion menu offers for what is typed (empty when it is not a command name). */
-export function menuCommands(commands: SlashCommandRegistry, value: string): SlashCommand[] {
-  const match = /^\/([\w:-]*)$/.exec(value);
-  return match?.[1] === undefined ? [] : commands.complete(match[1]);
 }
 
 let noticeCounter = 0;
@@ -107,7 +101,7 @@ export function useKeys({ controller, host, commands, history, refresh }: KeyOpt
   const handleMenu = (event: KeyEvent): boolean => {
     if (event.kind !== "key") return false;
     const { value, menuIndex } = current.current;
-    const offered = menuCommands(commands, value);
+    const offered = commands.menuFor(value);
     if (offered.length === 0) return false;
     if (event.name === "up" || event.name === "down") {
       update({ menuIndex: (menuIndex + (event.name === "up" ? offered.length - 1 : 1)) % offered.length });
