@@ -159,7 +159,7 @@ async function openFleetView(redis: string, queueName: string | undefined): Prom
   const { queueStatus } = await import("../fleet/queue-inspect.js");
   const { environmentWithSecrets } = await import("../security/secret-environment.js");
   const { Queue } = await import("bullmq");
-  const context = await openFleet({ redisFlag: redis, queueFlag: queueName, env: environmentWithSecrets() });
+  const context = await openFleet({ redisFlag: redis, queueFlag: queueName, env: environmentWithSecrets(), patient: true });
   const queue = new Queue(context.queueName, { connection: context.redis });
   return {
     status: async () => {

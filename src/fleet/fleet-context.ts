@@ -13,11 +13,12 @@ export interface FleetContext {
   close(): Promise<void>;
 }
 
-export async function openFleet(options: { redisFlag?: string | undefined; queueFlag?: string | undefined; env: NodeJS.ProcessEnv; userConfigDir?: string }): Promise<FleetContext> {
+export async function openFleet(options: { redisFlag?: string | undefined; queueFlag?: string | undefined; env: NodeJS.ProcessEnv; userConfigDir?: string; patient?: boolean }): Promise<FleetContext> {
   const fleet = await readFleetSettings(options.userConfigDir ?? defaultUserConfigDir(options.env));
   const redisUrl = resolveRedisUrl({ flag: options.redisFlag, env: options.env, settings: fleet.redisUrl });
   const queueName = options.queueFlag ?? options.env["CAIRN_QUEUE"] ?? fleet.queue;
-  const redis = await connectRedis(redisUrl);
+  // A worker or a server may start beside a Redis that is still starting; a one-shot command says at once that none listens.
+  const redis = await connectRedis(redisUrl, options.patient ? { refusedWithinMs: Number.POSITIVE_INFINITY } : {});
   return {
     fleet,
     redisUrl,

@@ -40,35 +40,57 @@ export function redactUrl(url: string): string {
   return url.replace(/\/\/([^@/]*):([^@/]*)@/, "//$1:***@");
 }
 
+/** Errors that say no Redis is there (nothing listens, no such host), as opposed to a slow network. */
+const nothingThere: ReadonlySet<string> = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_NONAME", "EHOSTUNREACH"]);
+
+export interface ConnectOptions {
+  /** How long to wait for Redis to be ready at all (default 10 s). */
+  readyWithinMs?: number;
+  /**
+   * How long to go on trying while every attempt is refused (default 1 s: a one-shot command says at
+   * once that nothing listens). A long-running worker or server passes its whole `readyWithinMs`, so it
+   * may start beside a Redis that is still starting.
+   */
+  refusedWithinMs?: number;
+}
+
 /**
  * A client BullMQ accepts: under ESM it needs a constructed client, and
  * `maxRetriesPerRequest: null` so blocking commands survive a Redis restart
  * (commands wait for the reconnection instead of failing).
  */
-export async function connectRedis(url: string, options: { readyWithinMs?: number } = {}): Promise<RedisClient> {
+export async function connectRedis(url: string, options: ConnectOptions = {}): Promise<RedisClient> {
   const { Redis } = await import("ioredis");
   const client = new Redis(url, {
     maxRetriesPerRequest: null,
     enableReadyCheck: true,
     retryStrategy: (times) => Math.min(200 * times, 2000),
   });
-  let lastError: Error | undefined;
-  // Without a listener, a lost connection would be an unhandled 'error' event; ioredis reconnects by itself.
-  client.on("error", (error: Error) => {
-    lastError = error;
-  });
-  // Once connected, a lost connection is waited out; but a Redis that is not there at all is said at once.
   const readyWithinMs = options.readyWithinMs ?? 10_000;
-  const ready = await new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => resolve(false), readyWithinMs);
+  const refusedWithinMs = Math.min(options.refusedWithinMs ?? 1_000, readyWithinMs);
+  const startedAt = Date.now();
+  let lastError: Error | undefined;
+  // Once connected, a lost connection is waited out; but a Redis that is not there at all is said at once.
+  const ready = await new Promise<"ready" | "timeout" | "refused">((resolve) => {
+    const timer = setTimeout(() => resolve("timeout"), readyWithinMs);
+    // Without a listener, a lost connection would be an unhandled 'error' event; ioredis reconnects by itself.
+    client.on("error", (error: NodeJS.ErrnoException) => {
+      lastError = error;
+      if (nothingThere.has(error.code ?? "") && Date.now() - startedAt >= refusedWithinMs) {
+        clearTimeout(timer);
+        resolve("refused");
+      }
+    });
     client.once("ready", () => {
       clearTimeout(timer);
-      resolve(true);
+      resolve("ready");
     });
   });
-  if (!ready) {
+  if (ready !== "ready") {
     client.disconnect();
-    throw new FleetConfigError(`cannot reach Redis at ${redactUrl(url)} within ${Math.round(readyWithinMs / 1000)} s${lastError ? ` (${lastError.message})` : ""}`);
+    const waited = ready === "refused" ? "" : ` within ${Math.round(readyWithinMs / 1000)} s`;
+    const hint = ready === "refused" ? "; is redis-server running there? (check the URL, or start it)" : "";
+    throw new FleetConfigError(`cannot reach Redis at ${redactUrl(url)}${waited}${lastError ? ` (${lastError.message})` : ""}${hint}`);
   }
   return client;
 }

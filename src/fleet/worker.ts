@@ -44,7 +44,7 @@ export async function runWorkerCommand(flags: WorkerCommandOptions): Promise<num
   if (settings.sandboxNotice !== undefined) process.stderr.write(`cairn: ${settings.sandboxNotice}\n`);
   let context;
   try {
-    context = await openFleet({ redisFlag, queueFlag, env: environmentWithSecrets(), userConfigDir: settings.userConfigDir });
+    context = await openFleet({ redisFlag, queueFlag, env: environmentWithSecrets(), userConfigDir: settings.userConfigDir, patient: true });
   } catch (error) {
     if (error instanceof FleetConfigError) {
       process.stderr.write(`cairn: ${error.message}\n`);
