@@ -59,9 +59,13 @@ function resolveLowest<K extends string>(prefix: string, keys: readonly K[], opt
   return limits;
 }
 
-/** The catalogue's price (cache prices default to the input price, as costs are counted). */
+/**
+ * The catalogue's highest price for the model (cache prices default to the input price, as costs
+ * are counted): a model served at two prices (a regional endpoint of Bedrock or Vertex AI costs
+ * more, regional-prices.ts) is floored at the higher, wherever this task's endpoint is.
+ */
 function cataloguePrice(id: string, field: (typeof priceFields)[number]): number {
-  const info = modelInfo(id);
+  const info = modelInfo(id, { endpoint: "regional" });
   return info[field] ?? info.inputPrice;
 }
 

@@ -209,7 +209,10 @@ describe("a project only narrows", () => {
 
   it("a project's model prices are ignored before trust, and once trusted may only raise a price", async () => {
     await folders.writeUserConfig({ models: { "local-model": { inputPrice: 2 } } });
-    await folders.writeProjectConfig({ models: { "claude-opus-4-5": { inputPrice: 0, outputPrice: 100, contextWindow: 100_000 }, "local-model": { inputPrice: 1 } } });
+    // Sonnet 4.5 costs 3 at a global endpoint and 3.3 at a regional one: 3.1 would lower what a regional task counts.
+    await folders.writeProjectConfig({
+      models: { "claude-opus-4-5": { inputPrice: 0, outputPrice: 100, contextWindow: 100_000 }, "claude-sonnet-4-5": { inputPrice: 3.1, outputPrice: 20 }, "local-model": { inputPrice: 1 } },
+    });
     const untrusted = await resolveWith();
     expect(untrusted.models["claude-opus-4-5"]).toEqual({ contextWindow: 100_000 });
     expect(untrusted.models["local-model"]).toEqual({ inputPrice: 2 });
@@ -217,7 +220,9 @@ describe("a project only narrows", () => {
     const trusted = await resolveWith({ trust: true });
     expect(trusted.models["claude-opus-4-5"]).toEqual({ outputPrice: 100, contextWindow: 100_000 });
     expect(trusted.models["local-model"]).toEqual({ inputPrice: 2 });
-    expect(trusted.warnings.join("\n")).toContain("models.claude-opus-4-5.inputPrice 0 ignored: a project may not lower a price your budget counts (5)");
+    expect(trusted.models["claude-sonnet-4-5"]).toEqual({ outputPrice: 20 });
+    expect(trusted.warnings.join("\n")).toContain("models.claude-opus-4-5.inputPrice 0 ignored: a project may not lower a price your budget counts (5.5)");
+    expect(trusted.warnings.join("\n")).toContain("models.claude-sonnet-4-5.inputPrice 3.1 ignored: a project may not lower a price your budget counts (3.3)");
   });
 
   it("a project's base URL on this machine is held back like any other until trusted or allowed", async () => {
