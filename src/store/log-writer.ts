@@ -29,6 +29,11 @@ export interface TaskLogWriterOptions {
   lock: HeldLock;
   /** Called (in order, never concurrently) when the status changes and on close. */
   onProgress: (progress: TaskProgress) => Promise<void>;
+  /**
+   * A new task's meta.json and index row, still on their way to the disk (the first request does not
+   * wait for them): progress rows queue behind them, and `flush` fails if they failed.
+   */
+  settling?: Promise<void>;
 }
 
 /**
@@ -67,6 +72,11 @@ export class TaskLogWriter implements TaskLog {
     this.tally = new UsageTally(options.initial.progress.usage);
     this.lock = options.lock;
     this.onProgress = options.onProgress;
+    if (options.settling !== undefined) {
+      this.progressWrites = options.settling.catch((error: unknown) => {
+        this.failure ??= error instanceof Error ? error : new Error(String(error));
+      });
+    }
   }
 
   append(entry: TaskLogEntry): void {
@@ -110,11 +120,11 @@ export class TaskLogWriter implements TaskLog {
 
   /** Resolves when everything appended so far is on disk; rejects if a write failed. */
   async flush(): Promise<void> {
+    if (this.failure === undefined && this.fd !== undefined) await datasync(this.fd);
+    await this.progressWrites;
     const failure = this.failure;
     this.failure = undefined;
     if (failure !== undefined) throw failure;
-    if (this.fd !== undefined) await datasync(this.fd);
-    await this.progressWrites;
   }
 
   /** Flushes, updates the history index and releases the task's lock. Safe to call twice. */

@@ -20,6 +20,9 @@ export class TaskNotFoundError extends Error {
   }
 }
 
+/** The meta.json files of tasks this process created that are still being written (`create`), by path. */
+const metasOnTheirWay = new Map<string, Promise<void>>();
+
 /**
  * Tasks on disk: `<dataDir>/tasks/<id>/{meta.json, log.jsonl, lock}` and the
  * listing index `<dataDir>/history.jsonl` (an append-only journal of task rows,
@@ -76,10 +79,19 @@ export class TaskStore {
         throw new Error(`task ${full.taskId} already exists; resume it (cairn resume ${full.taskId}) or start a new task`);
       }
       const progress: TaskProgress = { status: "running", tokensIn: 0, tokensOut: 0, cost: 0, updatedAt: createdAt };
-      // Each waits for the disk before the first request: written at once. The index lists only
-      // task folders with a meta.json (list()), so its row may land first.
-      await Promise.all([writeFileAtomic(join(dir, "meta.json"), `${JSON.stringify(full, null, 1)}\n`), appendJournal(this.indexPath, [summaryOf(full, progress)]).catch(() => {})]);
-      return this.writerFor({ meta: full, lock, startsMidLine: false, position: { apiHistoryLength: 0, uiMessageIds: [] }, progress });
+      // Written beside the first request, not before it (each waits for the disk): the log's own
+      // entries do not depend on them, and the writer's flush reports a meta.json that could not be
+      // written. The index lists only task folders with a meta.json (list()), so its row may land first.
+      const metaPath = join(dir, "meta.json");
+      const settling = Promise.all([
+        writeFileAtomic(metaPath, `${JSON.stringify(full, null, 1)}\n`).catch((error: Error) => {
+          throw new Error(`could not write ${metaPath}: ${error.message}; the task will not be listed by cairn history (is the disk full?)`);
+        }),
+        appendJournal(this.indexPath, [summaryOf(full, progress)]).catch(() => {}),
+      ]).then(() => undefined);
+      metasOnTheirWay.set(metaPath, settling);
+      void settling.finally(() => metasOnTheirWay.delete(metaPath)).catch(() => {});
+      return this.writerFor({ meta: full, lock, startsMidLine: false, position: { apiHistoryLength: 0, uiMessageIds: [] }, progress, settling });
     } catch (error) {
       await lock.release();
       throw error;
@@ -180,6 +192,8 @@ export class TaskStore {
 
   private async readMeta(taskId: string): Promise<TaskMeta> {
     const path = join(this.taskDir(taskId), "meta.json");
+    // A task this process has just created is read once its meta.json is written.
+    await metasOnTheirWay.get(path)?.catch(() => {});
     let text: string;
     try {
       text = await readFile(path, "utf8");
@@ -217,7 +231,14 @@ export class TaskStore {
     return { loaded: { meta, ...read, updatedAt }, text, uiMessageIds };
   }
 
-  private writerFor(options: { meta: TaskMeta; lock: { release(): Promise<void> }; startsMidLine: boolean; position: { apiHistoryLength: number; uiMessageIds: string[] }; progress: TaskProgress }): TaskLogWriter {
+  private writerFor(options: {
+    meta: TaskMeta;
+    lock: { release(): Promise<void> };
+    startsMidLine: boolean;
+    position: { apiHistoryLength: number; uiMessageIds: string[] };
+    progress: TaskProgress;
+    settling?: Promise<void>;
+  }): TaskLogWriter {
     const logPath = this.logPath(options.meta.taskId);
     const fd = openSync(logPath, "a");
     try {
@@ -229,6 +250,7 @@ export class TaskStore {
         initial: { ...options.position, progress: options.progress },
         lock: options.lock,
         onProgress: (progress) => appendJournal(this.indexPath, [summaryOf(options.meta, progress)]),
+        ...(options.settling === undefined ? {} : { settling: options.settling }),
       });
     } catch (error) {
       closeSync(fd);
