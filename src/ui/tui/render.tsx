@@ -1,5 +1,6 @@
 import { render } from "ink";
 import { App } from "./app.js";
+import { writeWithoutWaiting } from "./terminal-writes.js";
 import { ClockContext } from "./components/use-clock.js";
 import type { InputHistoryStore, TuiController } from "./controller.js";
 import type { TuiHost } from "./tui-host.js";
@@ -66,17 +67,22 @@ export function renderTui(options: RenderTuiOptions): TuiInstance {
   // Bracketed paste: a pasted block arrives marked, so its line breaks stay in one message.
   const bracketedPaste = drawnInPlace;
   if (bracketedPaste) terminal.write("\u001b[?2004h");
-  const restoreTerminal = (): void => {
+  // Frames and printed lines are queued rather than waited for (terminal-writes.ts), until the UI goes.
+  const writesWaitAgain = drawnInPlace ? writeWithoutWaiting(terminal) : async () => undefined;
+  const restoreTerminal = async (): Promise<void> => {
     if (bracketedPaste) terminal.write("\u001b[?2004l");
+    await writesWaitAgain();
   };
   const exited = instance.waitUntilExit().then(
-    () => {
-      restoreTerminal();
+    async () => {
+      const restored = restoreTerminal();
       options.host.dispose();
+      await restored;
     },
-    (error: unknown) => {
-      restoreTerminal();
+    async (error: unknown) => {
+      const restored = restoreTerminal();
       options.host.dispose();
+      await restored;
       throw error;
     },
   );
