@@ -178,6 +178,20 @@ describe("a named turn recorded without the shadow index", () => {
     }
   });
 
+  it("keeps the names of a folder's other files byte for byte, UTF-8 or not", async () => {
+    await writeFiles(folders.workspace, { "src/a.ts": "a\n", "src/été.md": "utf-8 name\n" });
+    // A name that is not UTF-8 (Latin-1 "né.txt"), as Linux allows.
+    await writeFile(Buffer.concat([Buffer.from(`${folders.workspace}/src/`), Buffer.from([0x6e, 0xe9, 0x2e, 0x74, 0x78, 0x74])]), "latin-1 name\n");
+    initUserRepository(folders.workspace);
+    const subject = await tracker();
+    const initial = (await subject.commit({ taskId: "t", reason: "initial" }))!;
+    await writeFiles(folders.workspace, { "src/a.ts": "a, edited\n", "src/ünï.txt": "new\n" });
+    const stamp = await indexStamp(subject);
+    const turn = (await subject.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true, paths: [at("src/a.ts"), at("src/ünï.txt")] }))!;
+    expect(await indexStamp(subject)).toBe(stamp);
+    expect(treeOf(subject, turn)).toBe(indexWayTree(subject, initial, ["src/a.ts", "src/ünï.txt"]));
+  });
+
   it("takes the index way where attributes change what git records (text=auto on a CRLF file)", async () => {
     await writeFiles(folders.workspace, { ".gitattributes": "* text=auto\n", "a.txt": "a\n" });
     initUserRepository(folders.workspace);

@@ -2,7 +2,7 @@ import { lstat, readFile, readlink, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { execFile } from "node:child_process";
 import { shadowGitEnvironment } from "./git.js";
-import { advanceHead, parseTree, readObjects, serializeTree, treeMode, writeCommit, writeObject, type TreeEntry } from "./git-objects.js";
+import { advanceHead, nameKey, parseTree, readObjects, serializeTree, treeMode, writeCommit, writeObject, type TreeEntry } from "./git-objects.js";
 import type { ShadowRepository } from "./staging.js";
 
 /**
@@ -51,7 +51,8 @@ const parentOf = (path: string): string => {
   const slash = path.lastIndexOf("/");
   return slash === -1 ? "" : path.slice(0, slash);
 };
-const nameOf = (path: string): string => path.slice(path.lastIndexOf("/") + 1);
+/** A path's last name as a tree's key (its UTF-8 bytes, see `nameKey`). */
+const nameOf = (path: string): string => nameKey(path.slice(path.lastIndexOf("/") + 1));
 
 /** What git would record for a path of the work tree now: a blob entry, null when it is gone, undefined when unusual. */
 async function workTreeEntry(repository: ShadowRepository, path: string): Promise<TreeEntry | null | undefined> {

@@ -49,19 +49,27 @@ export async function writeObject(gitDir: string, type: ObjectType, content: Buf
   return id;
 }
 
+/**
+ * A tree's names are kept as their bytes, one character each (latin1): a name that is
+ * not UTF-8 goes back into the tree unchanged. `nameKey` turns a path's name into that form.
+ */
+export const nameKey = (name: string): string => Buffer.from(name, "utf8").toString("latin1");
+
 /** Git's tree order: names compared as bytes, a tree's name as if it ended in "/". */
 function treeOrder(a: [string, TreeEntry], b: [string, TreeEntry]): number {
-  const left = Buffer.from(a[1].mode === treeMode ? `${a[0]}/` : a[0]);
-  const right = Buffer.from(b[1].mode === treeMode ? `${b[0]}/` : b[0]);
+  const left = Buffer.from(a[1].mode === treeMode ? `${a[0]}/` : a[0], "latin1");
+  const right = Buffer.from(b[1].mode === treeMode ? `${b[0]}/` : b[0], "latin1");
   return Buffer.compare(left, right);
 }
 
+/** A tree object's content from entries keyed by `nameKey` names. */
 export function serializeTree(entries: ReadonlyMap<string, TreeEntry>): Buffer {
   const parts: Buffer[] = [];
-  for (const [name, entry] of [...entries].sort(treeOrder)) parts.push(Buffer.from(`${entry.mode} ${name}\0`), Buffer.from(entry.id, "hex"));
+  for (const [name, entry] of [...entries].sort(treeOrder)) parts.push(Buffer.from(`${entry.mode} ${name}\0`, "latin1"), Buffer.from(entry.id, "hex"));
   return Buffer.concat(parts);
 }
 
+/** A tree object's entries, keyed by `nameKey` names. */
 export function parseTree(content: Buffer): Map<string, TreeEntry> {
   const entries = new Map<string, TreeEntry>();
   let at = 0;
@@ -69,7 +77,7 @@ export function parseTree(content: Buffer): Map<string, TreeEntry> {
     const space = content.indexOf(0x20, at);
     const nul = content.indexOf(0, space);
     if (space === -1 || nul === -1 || nul + 21 > content.length) throw new Error("a tree object of the shadow repository is damaged");
-    entries.set(content.toString("utf8", space + 1, nul), { mode: content.toString("latin1", at, space), id: content.toString("hex", nul + 1, nul + 21) });
+    entries.set(content.toString("latin1", space + 1, nul), { mode: content.toString("latin1", at, space), id: content.toString("hex", nul + 1, nul + 21) });
     at = nul + 21;
   }
   return entries;
