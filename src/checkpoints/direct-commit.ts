@@ -68,7 +68,7 @@ async function workTreeEntry(repository: ShadowRepository, path: string): Promis
 /** Settings or files under which git would not record a file's bytes as they are (or not by its stat mode): then the index way. */
 async function unusualRepository(repository: ShadowRepository): Promise<boolean> {
   const config = await readFile(join(repository.gitDir, "config"), "utf8").catch(() => undefined);
-  if (config === undefined || /^\s*(filemode|symlinks)\s*=\s*false/im.test(config) || /^\s*\[filter/im.test(config)) return true;
+  if (config === undefined || /^\s*(filemode|symlinks)\s*=\s*false/im.test(config) || /^\s*(ignorecase|precomposeunicode)\s*=\s*true/im.test(config) || /^\s*\[filter/im.test(config)) return true;
   return lstat(join(repository.gitDir, "info", "attributes")).then(
     () => true,
     () => false,
