@@ -100,7 +100,8 @@ export async function seedShadowIndex(repository: ShadowRepository): Promise<boo
     const second = Math.floor(info.mtimeMs / 1000);
     await utimes(`${shadowIndex}.seed`, second, second);
     await rename(`${shadowIndex}.seed`, shadowIndex);
-    const drop = summary.entries.filter((entry) => isGitlink(entry) || entry.size > repository.maxFileBytes || excludedByDefault(entry.path)).map(utf8Path);
+    const folders = new Map<string, boolean>();
+    const drop = summary.entries.filter((entry) => isGitlink(entry) || entry.size > repository.maxFileBytes || excludedByDefault(entry.path, folders)).map(utf8Path);
     // The user's untracked cache was made with the user's excludes: it goes too.
     if (drop.length > 0 || summary.extensions.includes("UNTR")) {
       await runGit({
@@ -120,10 +121,19 @@ export async function seedShadowIndex(repository: ShadowRepository): Promise<boo
 }
 
 /** Whether cairn's default excludes (node_modules/, dist/, *.pyc, ...) cover a path. */
-export function excludedByDefault(path: string): boolean {
-  const parts = path.split("/");
-  const name = parts.pop() ?? "";
-  return parts.some((part) => excludedFolders.has(part)) || excludedNames.has(name) || excludedSuffixes.some((suffix) => name.endsWith(suffix));
+export function excludedByDefault(path: string, folders: Map<string, boolean> = new Map()): boolean {
+  const slash = path.lastIndexOf("/");
+  const name = path.slice(slash + 1);
+  if (excludedNames.has(name) || excludedSuffixes.some((suffix) => name.endsWith(suffix))) return true;
+  if (slash === -1) return false;
+  // The answer for a folder is kept in `folders`: 50,000 paths share a few hundred folders.
+  const folder = path.slice(0, slash);
+  let excluded = folders.get(folder);
+  if (excluded === undefined) {
+    excluded = folder.split("/").some((part) => excludedFolders.has(part));
+    folders.set(folder, excluded);
+  }
+  return excluded;
 }
 
 const excludedFolders = new Set(defaultExcludePatterns.filter((pattern) => pattern.endsWith("/")).map((pattern) => pattern.slice(0, -1)));

@@ -2,6 +2,7 @@ import { lstat, readFile, writeFile, mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { runGit } from "./git.js";
+import { indexBehindMarker } from "./direct-commit.js";
 
 export interface ShadowRepository {
   gitDir: string;
@@ -175,10 +176,42 @@ export async function stageWorkspace(repository: ShadowRepository): Promise<void
   const nestedFiles: string[] = [];
   for (const path of [...exclusions.nested].sort()) nestedFiles.push(...(await nestedRepositoryFiles(repository, path)));
   if (nestedFiles.length > 0) await addPaths(repository, nestedFiles);
+  if (await indexBehind(repository)) await keepRecordedFiles(repository, exclusions);
+}
+
+/** Whether checkpoints committed without the index (direct-commit.ts) left it behind HEAD since it was last brought up to the work tree. */
+export function indexBehind(repository: ShadowRepository): Promise<boolean> {
+  return lstat(join(repository.gitDir, indexBehindMarker)).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * After `add -A`, with the index behind HEAD: a file HEAD records but the index never
+ * had (recorded without it) is tracked all the same, as `add -A` keeps an ignored file
+ * that is tracked; it is added by path. Then the index is in step again.
+ */
+async function keepRecordedFiles(repository: ShadowRepository, exclusions: OwnExclusions): Promise<void> {
+  const listing = await runGit({
+    gitDir: repository.gitDir,
+    workTree: repository.workTree,
+    args: ["diff-index", "--cached", "--no-renames", "--diff-filter=D", "--name-only", "-z", "HEAD"],
+    allowExitCodes: [128],
+    ...(repository.signal === undefined ? {} : { signal: repository.signal }),
+  });
+  const kept: string[] = [];
+  for (const path of splitNul(listing.stdout)) {
+    if ([...exclusions.nested].some((prefix) => path.startsWith(prefix))) continue;
+    const info = await lstat(join(repository.workTree, path)).catch(() => undefined);
+    if (info !== undefined && (info.isFile() || info.isSymbolicLink())) kept.push(path);
+  }
+  if (kept.length > 0) await addPaths(repository, kept);
+  await rm(join(repository.gitDir, indexBehindMarker), { force: true });
 }
 
 /** `git update-index --add --remove` for exact paths: one process for any number of them. */
-async function addPaths(repository: ShadowRepository, paths: string[]): Promise<void> {
+export async function addPaths(repository: ShadowRepository, paths: string[]): Promise<void> {
   await runGit({
     gitDir: repository.gitDir,
     workTree: repository.workTree,
@@ -209,8 +242,8 @@ async function untrackedFiles(repository: ShadowRepository, entries: string[]): 
 export type WorkspaceChanges =
   /** Nothing: a checkpoint now would equal the last one. */
   | { kind: "unchanged" }
-  /** Tracked files changed (a `commit -a` stages them); new files, if any, are already added. */
-  | { kind: "changed" }
+  /** Tracked files changed (a `commit -a` stages them); new files, if any, are already added. With `collect`, nothing is staged: `paths` changed. */
+  | { kind: "changed"; paths?: string[] }
   /** `git status` cannot tell (nested repositories, exclusions that changed): stage everything. */
   | { kind: "unknown" };
 
@@ -221,8 +254,11 @@ export type WorkspaceChanges =
  * Nested repositories hide their new files from `git status`, so with any of
  * them the answer is "unknown" and the caller stages everything as before.
  */
-export async function stageNewFiles(repository: ShadowRepository, options: { stageTracked?: boolean } = {}): Promise<WorkspaceChanges> {
+export async function stageNewFiles(repository: ShadowRepository, options: { stageTracked?: boolean; collect?: boolean } = {}): Promise<WorkspaceChanges> {
   const exclusions = await readOwnExclusions(repository);
+  // Paths recorded without the index (direct-commit.ts) differ between HEAD and the index: `git status` names them
+  // (first letter), and staging them all, whatever the work tree's letter, brings the index back in step.
+  const behind = options.stageTracked === true && (await indexBehind(repository));
   if (exclusions.stale || exclusions.nested.size > 0) return { kind: "unknown" };
   const status = await runGit({
     gitDir: repository.gitDir,
@@ -240,12 +276,17 @@ export async function stageNewFiles(repository: ShadowRepository, options: { sta
   const trackedChanged = untrackedEntries.length < entries.length;
   const untracked = await untrackedFiles(repository, untrackedEntries);
   // With `stageTracked`, files changed in the work tree (second letter) are staged here too, for a commit of the index as it is.
-  const tracked = options.stageTracked === true ? entries.filter((entry) => !entry.startsWith("?? ") && entry[1] !== " ").map((entry) => entry.slice(3)) : [];
+  // With `collect`, every tracked entry: the caller records each path's work-tree state on HEAD.
+  const everyTracked = behind || options.collect === true;
+  const tracked = options.stageTracked === true ? entries.filter((entry) => !entry.startsWith("?? ") && (everyTracked || entry[1] !== " ")).map((entry) => entry.slice(3)) : [];
   if (untracked.length === 0 && tracked.length === 0) return trackedChanged ? { kind: "changed" } : { kind: "unchanged" };
   const largeBefore = exclusions.large.size;
   const { files, newNested } = await classifyUntracked(repository, untracked, exclusions);
   if (newNested) return { kind: "unknown" };
   if (exclusions.large.size !== largeBefore) await writeOwnExclusions(exclusions, repository.gitDir);
+  // A file recorded without the index and not in it shows twice ("D " and "??").
+  if (options.collect === true) return { kind: "changed", paths: [...new Set([...tracked, ...files])] };
   if (files.length + tracked.length > 0) await addPaths(repository, [...tracked, ...files]);
+  if (behind) await rm(join(repository.gitDir, indexBehindMarker), { force: true });
   return files.length > 0 || trackedChanged ? { kind: "changed" } : { kind: "unchanged" };
 }

@@ -4,7 +4,8 @@ import { homedir } from "node:os";
 import { join, parse } from "node:path";
 import { defaultExcludePatterns } from "./default-excludes.js";
 import { CheckpointUnavailableError, runGit, type GitResult } from "./git.js";
-import { stageNewFiles, stageWorkspace, type ShadowRepository } from "./staging.js";
+import { addPaths, indexBehind, readOwnExclusions, stageNewFiles, stageWorkspace, type ShadowRepository } from "./staging.js";
+import { commitPaths, commitTreeOnHead, indexBehindMarker, namedPaths } from "./direct-commit.js";
 import { checkpointMessage, parseNameStatus, parseNote, readHeadHash } from "./shadow-records.js";
 import { seedShadowIndex, unseedShadowIndex } from "./seed-index.js";
 import { settleBorrowedObjects, startLocalizing } from "./borrowed-objects.js";
@@ -12,13 +13,9 @@ import { stageKnownPaths } from "./known-paths.js";
 import { appendShadowSettings } from "./shadow-settings.js";
 import { removeEmptyParents } from "./empty-folders.js";
 
-const pathExists = (path: string): Promise<boolean> =>
-  lstat(path).then(
-    () => true,
-    () => false,
-  );
-
 import type { Checkpoint, CheckpointDiff, CheckpointNote, CheckpointTrackerOptions, RestoreResult, SnapshotOptions } from "./checkpoint-types.js";
+
+const pathExists = (path: string): Promise<boolean> => lstat(path).then(Boolean, () => false);
 
 export type { ChangedFile, Checkpoint, CheckpointDiff, CheckpointNote, CheckpointReason, CheckpointTrackerOptions, RestoreResult, SnapshotOptions } from "./checkpoint-types.js";
 
@@ -78,20 +75,11 @@ export class CheckpointTracker {
       const gitDir = this.gitDir;
       const signal = options.signal === undefined ? {} : { signal: options.signal };
       const configured = join(gitDir, "cairn-configured");
-      if (
-        await lstat(configured).then(
-          () => true,
-          () => false,
-        )
-      ) {
+      if (await pathExists(configured)) {
         await writeFile(this.defaultExcludesFile, `${defaultExcludePatterns.join("\n")}\n`);
         return;
       }
-      const exists = await lstat(join(gitDir, "HEAD")).then(
-        () => true,
-        () => false,
-      );
-      if (!exists) {
+      if (!(await pathExists(join(gitDir, "HEAD")))) {
         await mkdir(gitDir, { recursive: true });
         await this.git(["init", "--quiet", "--template="], signal);
         this.madeEmpty = true;
@@ -119,19 +107,31 @@ export class CheckpointTracker {
     await settleBorrowedObjects(this.gitDir, this.workTree, options.signal);
     const hasHead = await this.hasHead();
     if (!hasHead && !(await pathExists(join(this.gitDir, "index"))) && (await seedShadowIndex(repository))) return this.commitSeeded(note, repository);
-    // A large index (issue 33): `git status` is the one pass over the work tree; what it names is staged
-    // by path and the index committed as it is, without the second pass of `commit -a`.
-    const large = ((await lstat(join(this.gitDir, "index")).catch(() => undefined))?.size ?? 0) > this.largeIndexBytes;
-    // Only the files the turn's tools named changed (issue 33): they alone are staged, with no pass over the
+    // A large index (issue 33): `git status` is the one pass over the work tree; what it names is recorded on HEAD
+    // without the index (direct-commit.ts), or staged by path and the index committed, never `commit -a`'s second
+    // pass. An index left behind HEAD by direct commits takes this way whatever its size.
+    const large = (hasHead && (await indexBehind(repository))) || ((await lstat(join(this.gitDir, "index")).catch(() => undefined))?.size ?? 0) > this.largeIndexBytes;
+    // Only the files the turn's tools named changed (issue 33): they alone are recorded, with no pass over the
     // work tree. A small index keeps the two processes of `git status` and `commit -a`, cheaper there.
-    if (large && hasHead && options.paths !== undefined && (await stageKnownPaths(repository, options.paths))) {
-      return this.commitIndex(note, options.signal, options.onlyIfChanged);
+    if (large && hasHead && options.paths !== undefined) {
+      const direct = await this.commitNamed(note, repository, options.paths, options.onlyIfChanged === true);
+      if (direct !== null) return direct;
+      // Staging by path commits the index's tree: only where the index is in step with HEAD.
+      if (!(await indexBehind(repository)) && (await stageKnownPaths(repository, options.paths))) return this.commitIndex(note, options.signal, options.onlyIfChanged);
     }
     if ((options.onlyIfChanged === true || large) && hasHead) {
       // Git processes are most of a checkpoint's cost (issue 18): one `git status` when
       // nothing changed, then `commit -a` (plus one `update-index` when files are new).
-      const changes = await stageNewFiles(repository, { stageTracked: large });
+      const changes = await stageNewFiles(repository, { stageTracked: large, collect: large });
       if (changes.kind === "unchanged" && options.onlyIfChanged === true) return undefined;
+      if (changes.kind === "unchanged" && large) return this.commitSame(note, options.signal);
+      if (changes.kind === "changed" && changes.paths !== undefined) {
+        const direct = await this.commitDirect(note, repository, changes.paths, { skipIgnored: false, noNested: false, onlyIfChanged: options.onlyIfChanged === true });
+        if (direct !== null) return direct;
+        await addPaths(repository, changes.paths);
+        await rm(join(this.gitDir, indexBehindMarker), { force: true });
+        return this.commitIndex(note, options.signal, options.onlyIfChanged);
+      }
       if (changes.kind !== "unknown") return large ? this.commitIndex(note, options.signal) : this.commitStaged(note, { ...options, allTracked: true });
     }
     await stageWorkspace(repository);
@@ -173,6 +173,48 @@ export class CheckpointTracker {
     const parents = parent === "" ? [] : ["-p", parent];
     const commit = (await this.git(["commit-tree", tree, ...parents, "-F", "-"], { ...signal, input: checkpointMessage(note) })).stdout.trim();
     await this.git(["update-ref", "-m", `cairn checkpoint: ${note.reason}`, "HEAD", commit, ...(parent === "" ? [] : [parent])], signal);
+    this.lastCommit = { commit, tree };
+    return commit;
+  }
+
+  /**
+   * A turn whose tools named its files (issue 33), recorded without the index as `git add -A` on them would
+   * stage them; null where that cannot be done exactly (a `.gitignore` named, nested repositories, ...).
+   */
+  private async commitNamed(note: CheckpointNote, repository: ShadowRepository, absolutePaths: readonly string[], onlyIfChanged: boolean): Promise<string | undefined | null> {
+    const paths = namedPaths(this.workTree, absolutePaths);
+    const exclusions = await readOwnExclusions(repository);
+    if (paths === undefined || exclusions.stale || exclusions.nested.size > 0) return null;
+    if (paths.length === 0) return onlyIfChanged ? undefined : this.commitSame(note, repository.signal);
+    return this.commitDirect(note, repository, paths, { skipIgnored: true, noNested: true, onlyIfChanged });
+  }
+
+  /** `commitPaths` (direct-commit.ts) on HEAD; null: take the index way. */
+  private async commitDirect(
+    note: CheckpointNote,
+    repository: ShadowRepository,
+    paths: readonly string[],
+    options: { skipIgnored: boolean; noNested: boolean; onlyIfChanged: boolean },
+  ): Promise<string | undefined | null> {
+    const parent = await readHeadHash(this.gitDir);
+    // Beyond a few hundred files git's index way is as good, and it brings the index back in step with HEAD.
+    if (parent === undefined || paths.length > 500) return null;
+    const result = await commitPaths(repository, parent, paths, { ...options, message: checkpointMessage(note), reflogMessage: `cairn checkpoint: ${note.reason}` });
+    if (result.kind === "fallback") return null;
+    if (result.kind === "unchanged") return options.onlyIfChanged ? undefined : this.commitOnHead(note, parent, result.tree, repository.signal);
+    this.lastCommit = { commit: result.commit, tree: result.tree };
+    return result.commit;
+  }
+
+  /** A checkpoint of HEAD's tree again (nothing changed, but the task needs its own): no index read or written. */
+  private async commitSame(note: CheckpointNote, signal?: AbortSignal): Promise<string> {
+    const parent = (await readHeadHash(this.gitDir)) ?? (await this.git(["rev-parse", "--verify", "HEAD"], signal === undefined ? {} : { signal })).stdout.trim();
+    return this.commitOnHead(note, parent, await this.treeOf(parent, signal === undefined ? {} : { signal }), signal);
+  }
+
+  /** A commit of `tree` on `parent`, written by cairn, HEAD moved to it (by `git update-ref` should the ref be busy). */
+  private async commitOnHead(note: CheckpointNote, parent: string, tree: string, signal?: AbortSignal): Promise<string> {
+    const commit = await commitTreeOnHead(this.gitDir, parent, tree, checkpointMessage(note), `cairn checkpoint: ${note.reason}`, (args) => this.git(args, signal === undefined ? {} : { signal }));
     this.lastCommit = { commit, tree };
     return commit;
   }
@@ -227,7 +269,8 @@ export class CheckpointTracker {
     return this.serial(async () => {
       const target = await this.resolveCommit(hash);
       const undoHash = (await this.snapshot({ taskId: options.taskId, reason: "before-restore" }, {}))!;
-      const names = await this.git(["diff", "--cached", "--no-renames", "--name-status", "-z", target]);
+      // Between two commits: the index may be behind the checkpoint just made (direct-commit.ts).
+      const names = await this.git(["diff", "--no-renames", "--name-status", "-z", target, undoHash]);
       const restored: string[] = [];
       const removed: string[] = [];
       const skippedLarge: string[] = [];
