@@ -10,6 +10,7 @@ import type { AskResponse } from "../task/contracts/messages.js";
 import { RequestError, type TaskRegistry } from "./task-registry.js";
 import { followEvents } from "./event-stream.js";
 import { checkpointRoutes } from "./checkpoint-routes.js";
+import { modeOf } from "./task-mode.js";
 
 export interface RouteContext {
   request: IncomingMessage;
@@ -95,6 +96,14 @@ export const apiRoutes: Route[] = [
       }
       await registry.resume(taskId, text);
       return { status: 202, body: { resumed: true } };
+    },
+  },
+  {
+    method: "POST",
+    pattern: taskPath("/mode"),
+    handle: async ({ registry, params, body, client }) => {
+      const taskId = await registry.resolve(params[0]!);
+      return { status: 200, body: await registry.setMode(taskId, modeOf((await body())["mode"]), client) };
     },
   },
   {

@@ -201,4 +201,61 @@ describe("cairn serve: tasks over HTTP that many clients follow and steer", () =
     await events.next((event) => isStatus("completed")(event) && event.id! > cut.id!);
     events.close();
   }, 60_000);
+
+  it("plan and act switched over HTTP: both clients see it, the next request carries the plan prompt and tools, and the log keeps it across a killed server and a resume", async () => {
+    const planRespond = { text: "<plan_mode_respond>\n<response>\nThe plan: paint it blue.\n</response>\n</plan_mode_respond>" };
+    const model = await cli.startServer({ turns: [askColor, planRespond, complete] });
+    cli.sandbox.env["CAIRN_SERVER_TOKEN"] = "a-fixed-token-for-the-mode-test-0123456789";
+    const serve = await startServe(cli, model);
+    const alice = serve.client("alice");
+    const bob = serve.client("bob");
+    const taskId = await startTask(alice, cli.sandbox.workspace, "pick a color");
+    const aliceEvents = alice.follow(taskId);
+    const bobEvents = bob.follow(taskId);
+    await aliceEvents.next(isAsk("followup"));
+    expect((await bob.call("GET", "/api/tasks")).body["tasks"]).toMatchObject([{ taskId, mode: "act" }]);
+
+    const bad = await alice.call("POST", `/api/tasks/${taskId}/mode`, { mode: "sideways" });
+    expect(bad.status).toBe(400);
+    expect(String(bad.body["error"])).toContain('"plan"');
+    expect((await alice.call("POST", "/api/tasks/no-such-task/mode", { mode: "plan" })).status).toBe(404);
+    expect((await alice.call("POST", `/api/tasks/${taskId}/mode`, { mode: "plan" })).body).toEqual({ mode: "plan", changed: true });
+    // Bob sees the switch as a logged message (with its number) and in the task's state.
+    const switched = await bobEvents.next((event) => event.data["say"] === "info" && event.data["partial"] === false);
+    expect(switched.id).toBeDefined();
+    expect(switched.data["meta"]).toEqual({ mode: "plan", by: "alice" });
+    await bobEvents.next((event) => event.data["type"] === "state" && event.data["mode"] === "plan");
+    expect((await bob.call("GET", "/api/tasks")).body["tasks"]).toMatchObject([{ taskId, mode: "plan" }]);
+    aliceEvents.close();
+    bobEvents.close();
+
+    serve.run.child.kill("SIGKILL");
+    await serve.run.exit;
+    const restarted = await startServe(cli, model);
+    const client = restarted.client("carol");
+    expect((await client.call("GET", `/api/tasks/${taskId}`)).body["task"]).toMatchObject({ running: false, mode: "plan" });
+    const stopped = await client.call("POST", `/api/tasks/${taskId}/mode`, { mode: "act" });
+    expect(stopped.status).toBe(409);
+    expect(String(stopped.body["error"])).toContain("resume it");
+
+    // Resumed by a message: in plan mode, as the log left it.
+    const events = client.follow(taskId);
+    expect((await client.call("POST", `/api/tasks/${taskId}/messages`, { text: "blue" })).status).toBe(202);
+    const plan = await events.next(isAsk("plan_mode_respond"));
+    const systemOf = (index: number): string => JSON.stringify((model.requests[index]?.body as { system?: unknown }).system);
+    expect(systemOf(0)).toContain("# Tools (act mode)");
+    expect(systemOf(1)).toContain("# Tools (plan mode)");
+    expect(systemOf(1)).toContain("You are in PLAN MODE");
+    // Approving the plan switches the task to act: the clients are told who switched it.
+    await client.call("POST", `/api/tasks/${taskId}/answer`, { askId: plan.data["id"], response: "yes" });
+    await events.next((event) => event.data["type"] === "state" && event.data["mode"] === "act");
+    await events.next(isStatus("completed"));
+    expect(systemOf(2)).toContain("# Tools (act mode)");
+    const logged = (await new TaskStore({ dataDir: cli.sandbox.dataDir }).load(taskId)).uiMessages.filter((message) => message.type === "say" && message.say === "info").map((message) => message.meta);
+    expect(logged).toEqual([
+      { mode: "plan", by: "alice" },
+      { mode: "act", by: "the task" },
+    ]);
+    events.close();
+  }, 60_000);
 });

@@ -9,7 +9,9 @@ import { runTaskSession, type TaskStart } from "../sdk/task-session.js";
 import type { Session } from "../session/session.js";
 import type { AskResponse, UiMessage } from "../task/contracts/messages.js";
 import type { TaskLog, TaskLogEntry } from "../task/contracts/seams.js";
+import type { Mode } from "../task/contracts/tool-executor.js";
 import { countLogEntries } from "./log-positions.js";
+import { modeSwitchText } from "./task-mode.js";
 import type { TaskChannel } from "./task-channel.js";
 
 interface OpenAsk {
@@ -23,6 +25,8 @@ export interface ServerRunOptions {
   /** The channel of a task (made when the run learns its id). */
   channelFor(taskId: string): TaskChannel;
   logPathOf(taskId: string): string;
+  /** The mode a resumed task's log last switched to (undefined: the one its settings give). */
+  mode?: Mode;
 }
 
 export class ServerRun {
@@ -40,6 +44,8 @@ export class ServerRun {
   #message: UiMessage | undefined;
   #abortRequested = false;
   #ended = false;
+  /** The mode clients were last told of (the model may switch it too: plan_mode_respond). */
+  #mode: Mode;
 
   constructor(private readonly run: ServerRunOptions) {
     let started: (taskId: string) => void = () => undefined;
@@ -49,16 +55,26 @@ export class ServerRun {
       failed = reject;
     });
     this.started.catch(() => undefined);
+    // Until the session exists: what its settings will most likely give (a folder's config may still say plan).
+    this.#mode = run.mode ?? (run.options.permissionMode === "plan" ? "plan" : "act");
     const options: TaskOptions = { ...run.options, onAsk: (ask, signal) => this.#waitForAnswer(ask.id, signal) };
     this.result = runTaskSession(run.start, options, {
       emit: (event) => this.#emit(event),
-      pendingMessages: () => this.#pending.splice(0),
+      pendingMessages: () => {
+        // A tool boundary: a switch the model made (an approved plan goes to act) is told, and logged, before the next request.
+        if (this.#session !== undefined && this.#session.task.mode !== this.#mode) this.#modeChanged(this.#session.task.mode, "the task");
+        return this.#pending.splice(0);
+      },
       onMessage: (message) => {
         this.#message = message;
       },
       wrapLog: (log, taskId) => this.#watch(log, taskId),
       onStarted: ({ taskId, session }) => {
         this.#session = session;
+        if (run.mode !== undefined) session.task.mode = run.mode;
+        const told = this.#mode;
+        this.#mode = session.task.mode;
+        if (told !== this.#mode) this.#channel?.stateChanged();
         started(taskId);
         if (this.#abortRequested) void session.task.abortTask();
       },
@@ -94,6 +110,30 @@ export class ServerRun {
     this.#channel?.say({ v: 2, type: "answered", askId, response: answer.response, ...(answer.text === undefined ? {} : { text: answer.text }), by });
     this.#channel?.stateChanged();
     return true;
+  }
+
+  /** Plan or act, as the task's next request will use it. */
+  get mode(): Mode {
+    return this.#session?.task.mode ?? this.#mode;
+  }
+
+  /**
+   * Switches the mode as the local UI's Tab does (the next request has the mode's system prompt and tools); every client
+   * is told, and the log keeps it. `starting`: the task has no session yet.
+   */
+  setMode(mode: Mode, by: string): "switched" | "unchanged" | "starting" {
+    const session = this.#session;
+    if (session === undefined) return "starting";
+    if (session.task.mode === mode && this.#mode === mode) return "unchanged";
+    session.task.mode = mode;
+    this.#modeChanged(mode, by);
+    return "switched";
+  }
+
+  #modeChanged(mode: Mode, by: string): void {
+    this.#mode = mode;
+    this.#session?.task.say("info", modeSwitchText(mode, by), { meta: { mode, by } });
+    this.#channel?.stateChanged();
   }
 
   /** A message for the model at its next tool boundary. */
