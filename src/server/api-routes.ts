@@ -107,6 +107,24 @@ export const apiRoutes: Route[] = [
     },
   },
   {
+    method: "GET",
+    pattern: taskPath("/prompts"),
+    handle: async ({ registry, params }) => {
+      const taskId = await registry.resolve(params[0]!);
+      const run = registry.runOf(taskId);
+      const { promptCommandName, promptCommandDescription, promptUsage } = await import("../mcp/user-references.js");
+      const prompts = (run?.mcpPrompts() ?? []).map((prompt) => ({
+        command: `/${promptCommandName(prompt.server, prompt.name)}`,
+        server: prompt.server,
+        name: prompt.name,
+        description: promptCommandDescription(prompt),
+        usage: promptUsage(prompt),
+        arguments: prompt.arguments,
+      }));
+      return { status: 200, body: { running: run !== undefined, prompts } };
+    },
+  },
+  {
     method: "POST",
     pattern: taskPath("/abort"),
     handle: async ({ registry, params }) => {

@@ -99,6 +99,22 @@ export const openApiDocument = {
         },
       },
     },
+    "/api/tasks/{id}/prompts": {
+      get: {
+        summary: "the prompts of the running task's MCP servers, each a command to send as a message (`/mcp__server__prompt args`; the server expands it); none when the task does not run",
+        parameters: [taskId],
+        responses: {
+          200: ok("the prompts", {
+            type: "object",
+            properties: {
+              running: { type: "boolean" },
+              prompts: { type: "array", items: { type: "object", properties: { command: text, server: text, name: text, description: text, usage: text, arguments: { type: "array" } } } },
+            },
+          }),
+          404: error,
+        },
+      },
+    },
     "/api/tasks/{id}/abort": { post: { summary: "stop the task (resumable)", parameters: [taskId], responses: { 200: ok("stopped", { type: "object", properties: { aborted: { type: "boolean" } } }), 404: error } } },
     "/api/tasks/{id}/resume": { post: { summary: "resume a stopped or interrupted task", parameters: [taskId], requestBody: body({ prompt: text }, []), responses: { 202: ok("resumed"), 404: error, 409: error } } },
     "/api/tasks/{id}/checkpoints": { get: { summary: "the task's checkpoints, newest first", parameters: [taskId], responses: { 200: ok("the checkpoints"), 404: error } } },

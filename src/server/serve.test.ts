@@ -4,8 +4,9 @@
  * of them, reconnected without loss, and surviving a killed server.
  */
 import { JsonEventReader } from "../ui/headless/json-events-reader.js";
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { useCliFixture } from "../cli/test-support/cli-fixture.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
@@ -256,6 +257,33 @@ describe("cairn serve: tasks over HTTP that many clients follow and steer", () =
       { mode: "plan", by: "alice" },
       { mode: "act", by: "the task" },
     ]);
+    events.close();
+  }, 60_000);
+
+  it("a running task's MCP prompts are listed over HTTP, and one sent to it as a message reaches the model expanded", async () => {
+    const bistro = fileURLToPath(new URL("../mcp/test-support/eliciting-server.js", import.meta.url));
+    await mkdir(join(cli.sandbox.configDir, "cairn"), { recursive: true });
+    await writeFile(join(cli.sandbox.configDir, "cairn", "mcp.json"), JSON.stringify({ mcpServers: { bistro: { command: process.execPath, args: [bistro] } } }));
+    const model = await cli.startServer({ turns: [askColor, complete] });
+    const serve = await startServe(cli, model);
+    const client = serve.client();
+    const taskId = await startTask(client, cli.sandbox.workspace, "pick a color");
+    const events = client.follow(taskId);
+    const question = await events.next(isAsk("followup"));
+    let prompts: Array<Record<string, unknown>> = [];
+    // The task's MCP server connects while the task starts: the list fills once it has.
+    for (const deadline = Date.now() + 20_000; prompts.length === 0 && Date.now() < deadline;) {
+      prompts = (await client.call("GET", `/api/tasks/${taskId}/prompts`)).body["prompts"] as Array<Record<string, unknown>>;
+      if (prompts.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(prompts).toEqual([expect.objectContaining({ command: "/mcp__bistro__welcome", description: "Greets the guest (MCP prompt of bistro)", usage: "" })]);
+    expect((await client.call("POST", `/api/tasks/${taskId}/messages`, { text: "/mcp__bistro__welcome" })).status).toBe(202);
+    await client.call("POST", `/api/tasks/${taskId}/answer`, { askId: question.data["id"], response: "message", text: "blue" });
+    await events.next((event) => event.data["type"] === "result");
+    const next = JSON.stringify(model.requests[1]?.body);
+    expect(next).toContain("Welcome");
+    expect(next).not.toContain("/mcp__bistro__welcome");
+    expect((await client.call("GET", `/api/tasks/${taskId}/prompts`)).body).toEqual({ running: false, prompts: [] });
     events.close();
   }, 60_000);
 });

@@ -6,6 +6,7 @@
 import type { CairnEvent, ResultEvent } from "../sdk/events.js";
 import type { TaskOptions } from "../sdk/options.js";
 import { runTaskSession, type TaskStart } from "../sdk/task-session.js";
+import type { McpPromptInfo } from "../mcp/user-references.js";
 import type { Session } from "../session/session.js";
 import type { AskResponse, UiMessage } from "../task/contracts/messages.js";
 import type { TaskLog, TaskLogEntry } from "../task/contracts/seams.js";
@@ -41,6 +42,8 @@ export class ServerRun {
   readonly #early: CairnEvent[] = [];
   #channel: TaskChannel | undefined;
   #session: Session | undefined;
+  /** Queues a message in the session, which expands it at once (undefined until the session exists). */
+  #send: ((text: string) => void) | undefined;
   #message: UiMessage | undefined;
   #abortRequested = false;
   #ended = false;
@@ -69,8 +72,9 @@ export class ServerRun {
         this.#message = message;
       },
       wrapLog: (log, taskId) => this.#watch(log, taskId),
-      onStarted: ({ taskId, session }) => {
+      onStarted: ({ taskId, session, send }) => {
         this.#session = session;
+        this.#send = send;
         if (run.mode !== undefined) session.task.mode = run.mode;
         const told = this.#mode;
         this.#mode = session.task.mode;
@@ -136,9 +140,15 @@ export class ServerRun {
     this.#channel?.stateChanged();
   }
 
+  /** The prompts of the task's MCP servers connected now (none before its session exists). */
+  mcpPrompts(): McpPromptInfo[] {
+    return this.#session?.mcpPrompts() ?? [];
+  }
+
   /** A message for the model at its next tool boundary. */
   send(text: string): void {
-    this.#pending.push(text);
+    if (this.#send === undefined) this.#pending.push(text);
+    else this.#send(text);
   }
 
   abort(): void {

@@ -76,6 +76,9 @@ export function remoteTaskActions(address: () => ServerAddress, taskId: string):
       const hash = typeof answer?.checkpoint?.hash === "string" ? answer.checkpoint.hash.slice(0, 12) : checkpoint;
       return `Restored ${mode === "both" ? "the files and the conversation" : mode === "files" ? "the files" : "the conversation"} to checkpoint ${hash}; the task is stopped: a message goes on from there.`;
     },
+    setMode: async (mode) => {
+      await requestJson(address(), "POST", `${taskPath(taskId)}/mode`, { mode });
+    },
     answer: async (askId, response) => {
       try {
         await requestJson(address(), "POST", `${taskPath(taskId)}/answer`, answerBody(askId, response));
