@@ -107,6 +107,16 @@ export const apiRoutes: Route[] = [
     },
   },
   {
+    method: "POST",
+    pattern: taskPath("/model"),
+    handle: async ({ registry, params, body, client }) => {
+      const taskId = await registry.resolve(params[0]!);
+      const model = requiredText(await body(), "model").trim();
+      if (/\s/.test(model)) throw new RequestError(400, `model must be a model id (one word, e.g. claude-sonnet-5-5), not "${model}"`);
+      return { status: 200, body: await registry.chooseModel(taskId, model, client) };
+    },
+  },
+  {
     method: "GET",
     pattern: taskPath("/prompts"),
     handle: async ({ registry, params }) => {

@@ -99,6 +99,14 @@ export const openApiDocument = {
         },
       },
     },
+    "/api/tasks/{id}/model": {
+      post: {
+        summary: "the model the task goes on with from its next run (as the terminal's /model: a running step keeps its model); a running task's clients get an info message with meta {model, by}, and its log keeps it",
+        parameters: [taskId],
+        requestBody: body({ model: text }, ["model"]),
+        responses: { 200: ok("what was chosen, in words", { type: "object", properties: { model: text, text } }), 400: error, 404: error, 409: error },
+      },
+    },
     "/api/tasks/{id}/prompts": {
       get: {
         summary: "the prompts of the running task's MCP servers, each a command to send as a message (`/mcp__server__prompt args`; the server expands it); none when the task does not run",

@@ -203,7 +203,7 @@ describe("cairn serve: tasks over HTTP that many clients follow and steer", () =
     events.close();
   }, 60_000);
 
-  it("plan and act switched over HTTP: both clients see it, the next request carries the plan prompt and tools, and the log keeps it across a killed server and a resume", async () => {
+  it("plan and act (and the model of the next run) switched over HTTP: both clients see it, the next request carries the plan prompt and tools, and the log keeps it across a killed server and a resume", async () => {
     const planRespond = { text: "<plan_mode_respond>\n<response>\nThe plan: paint it blue.\n</response>\n</plan_mode_respond>" };
     const model = await cli.startServer({ turns: [askColor, planRespond, complete] });
     cli.sandbox.env["CAIRN_SERVER_TOKEN"] = "a-fixed-token-for-the-mode-test-0123456789";
@@ -227,6 +227,11 @@ describe("cairn serve: tasks over HTTP that many clients follow and steer", () =
     expect(switched.data["meta"]).toEqual({ mode: "plan", by: "alice" });
     await bobEvents.next((event) => event.data["type"] === "state" && event.data["mode"] === "plan");
     expect((await bob.call("GET", "/api/tasks")).body["tasks"]).toMatchObject([{ taskId, mode: "plan" }]);
+    // The model for the task's next run (as the terminal's /model): told to every client, kept in the log.
+    expect((await alice.call("POST", `/api/tasks/${taskId}/model`, { model: "two words" })).status).toBe(400);
+    expect((await alice.call("POST", `/api/tasks/${taskId}/model`, { model: "claude-haiku-5" })).body).toMatchObject({ model: "claude-haiku-5" });
+    await bobEvents.next((event) => event.data["say"] === "info" && (event.data["meta"] as { model?: string } | undefined)?.model === "claude-haiku-5");
+    expect((await bob.call("GET", `/api/tasks/${taskId}`)).body["task"]).toMatchObject({ model: "claude-sonnet-5-5" });
     aliceEvents.close();
     bobEvents.close();
 
@@ -234,7 +239,7 @@ describe("cairn serve: tasks over HTTP that many clients follow and steer", () =
     await serve.run.exit;
     const restarted = await startServe(cli, model);
     const client = restarted.client("carol");
-    expect((await client.call("GET", `/api/tasks/${taskId}`)).body["task"]).toMatchObject({ running: false, mode: "plan" });
+    expect((await client.call("GET", `/api/tasks/${taskId}`)).body["task"]).toMatchObject({ running: false, mode: "plan", model: "claude-haiku-5" });
     const stopped = await client.call("POST", `/api/tasks/${taskId}/mode`, { mode: "act" });
     expect(stopped.status).toBe(409);
     expect(String(stopped.body["error"])).toContain("resume it");
@@ -247,12 +252,15 @@ describe("cairn serve: tasks over HTTP that many clients follow and steer", () =
     expect(systemOf(0)).toContain("# Tools (act mode)");
     expect(systemOf(1)).toContain("# Tools (plan mode)");
     expect(systemOf(1)).toContain("You are in PLAN MODE");
+    expect([(model.requests[0]?.body as { model?: string }).model, (model.requests[1]?.body as { model?: string }).model]).toEqual(["claude-sonnet-5-5", "claude-haiku-5"]);
     // Approving the plan switches the task to act: the clients are told who switched it.
     await client.call("POST", `/api/tasks/${taskId}/answer`, { askId: plan.data["id"], response: "yes" });
     await events.next((event) => event.data["type"] === "state" && event.data["mode"] === "act");
     await events.next(isStatus("completed"));
     expect(systemOf(2)).toContain("# Tools (act mode)");
-    const logged = (await new TaskStore({ dataDir: cli.sandbox.dataDir }).load(taskId)).uiMessages.filter((message) => message.type === "say" && message.say === "info").map((message) => message.meta);
+    const logged = (await new TaskStore({ dataDir: cli.sandbox.dataDir }).load(taskId)).uiMessages
+      .filter((message) => message.type === "say" && message.say === "info" && message.meta?.["mode"] !== undefined)
+      .map((message) => message.meta);
     expect(logged).toEqual([
       { mode: "plan", by: "alice" },
       { mode: "act", by: "the task" },
@@ -278,6 +286,8 @@ describe("cairn serve: tasks over HTTP that many clients follow and steer", () =
     }
     expect(prompts).toEqual([expect.objectContaining({ command: "/mcp__bistro__welcome", description: "Greets the guest (MCP prompt of bistro)", usage: "" })]);
     expect((await client.call("POST", `/api/tasks/${taskId}/messages`, { text: "/mcp__bistro__welcome" })).status).toBe(202);
+    // Its expansion (a prompts/get to the MCP server) starts now; a message still expanding at a tool boundary waits for the next one, so the answer comes a moment later.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     await client.call("POST", `/api/tasks/${taskId}/answer`, { askId: question.data["id"], response: "message", text: "blue" });
     await events.next((event) => event.data["type"] === "result");
     const next = JSON.stringify(model.requests[1]?.body);

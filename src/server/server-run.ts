@@ -12,7 +12,7 @@ import type { AskResponse, UiMessage } from "../task/contracts/messages.js";
 import type { TaskLog, TaskLogEntry } from "../task/contracts/seams.js";
 import type { Mode } from "../task/contracts/tool-executor.js";
 import { countLogEntries } from "./log-positions.js";
-import { modeSwitchText } from "./task-mode.js";
+import { modelSwitchText, modeSwitchText } from "./task-mode.js";
 import type { TaskChannel } from "./task-channel.js";
 
 interface OpenAsk {
@@ -138,6 +138,19 @@ export class ServerRun {
     this.#mode = mode;
     this.#session?.task.say("info", modeSwitchText(mode, by), { meta: { mode, by } });
     this.#channel?.stateChanged();
+  }
+
+  /** The model the run uses (undefined before its session exists). */
+  get model(): string | undefined {
+    return this.#session?.provider.model.id;
+  }
+
+  /** A client chose the model of the task's next run: every client is told, and the log keeps it. False while the task starts. */
+  chooseModel(model: string, by: string): boolean {
+    const session = this.#session;
+    if (session === undefined) return false;
+    session.task.say("info", modelSwitchText(model, by, this.model), { meta: { model, by } });
+    return true;
   }
 
   /** The prompts of the task's MCP servers connected now (none before its session exists). */

@@ -30,6 +30,22 @@ export function loggedMode(messages: readonly UiMessage[]): Mode | undefined {
   return undefined;
 }
 
+/** The model a client last chose in the task's log for its next run (undefined when none did). */
+export function loggedModel(messages: readonly UiMessage[]): string | undefined {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index]!;
+    const model = message.type === "say" && message.say === "info" ? message.meta?.["model"] : undefined;
+    if (typeof model === "string" && model !== "") return model;
+  }
+  return undefined;
+}
+
+/** What clients read when a client chooses the model (as the local UI's `/model` does, it is used from the task's next run). */
+export function modelSwitchText(model: string, by: string, current: string | undefined): string {
+  const now = current === undefined ? "" : `; the run going on now keeps ${current}`;
+  return `Model for this task from its next run: ${model} (chosen by ${by}${now}).`;
+}
+
 /** What clients read when the mode changes. */
 export function modeSwitchText(mode: Mode, by: string): string {
   const what = mode === "plan" ? "Plan mode: the model explores and plans with read-only tools and changes nothing" : "Act mode: the model may change files and run commands (as the permission rules allow)";

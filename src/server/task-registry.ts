@@ -14,7 +14,7 @@ import type { Mode } from "../task/contracts/tool-executor.js";
 import { readLogAfter } from "./log-positions.js";
 import { ServerRun } from "./server-run.js";
 import { TaskChannel } from "./task-channel.js";
-import { loggedMode } from "./task-mode.js";
+import { loggedMode, loggedModel } from "./task-mode.js";
 
 export interface TaskRow extends TaskSummary {
   running: boolean;
@@ -38,6 +38,8 @@ export class TaskRegistry {
   readonly store: TaskStore;
   readonly #runs = new Map<string, ServerRun>();
   readonly #channels = new Map<string, TaskChannel>();
+  /** The model chosen for a stopped task's next run (a running task's choice is in its log). */
+  readonly #nextModels = new Map<string, string>();
   /** What each task's undos took back in this server, so the next one goes further back. */
   readonly #undone = new Map<string, UndoPoint[]>();
 
@@ -58,7 +60,9 @@ export class TaskRegistry {
     const loaded = await this.store.load(taskId);
     // The mode a client last switched it to (the log keeps it), else the one it would start in.
     const mode = loggedMode(loaded.uiMessages);
-    const options: TaskOptions = { cwd: loaded.meta.workspace, ...(mode === "plan" ? { permissionMode: "plan" as const } : {}) };
+    const model = this.#nextModels.get(taskId) ?? loggedModel(loaded.uiMessages);
+    this.#nextModels.delete(taskId);
+    const options: TaskOptions = { cwd: loaded.meta.workspace, ...(mode === "plan" ? { permissionMode: "plan" as const } : {}), ...(model === undefined ? {} : { model }) };
     return this.#launch({ kind: "resume", taskId, ...(message === undefined ? {} : { message }) }, options, mode);
   }
 
@@ -81,6 +85,17 @@ export class TaskRegistry {
     const outcome = run.setMode(mode, by);
     if (outcome === "starting") throw new RequestError(409, `task ${taskId} is still starting; switch its mode again in a moment`);
     return { mode, changed: outcome === "switched" };
+  }
+
+  /** The model the task goes on with from its next run (as the local UI's `/model`: a running step keeps its model). */
+  async chooseModel(taskId: string, model: string, by: string): Promise<{ model: string; text: string }> {
+    const run = this.runOf(taskId);
+    if (run !== undefined) {
+      if (!run.chooseModel(model, by)) throw new RequestError(409, `task ${taskId} is still starting; choose its model again in a moment`);
+      return { model, text: `${model}, from the task's next run (the run going on now keeps ${run.model ?? "its model"}; stop it and send a message to go on with ${model})` };
+    }
+    this.#nextModels.set(taskId, model);
+    return { model, text: `${model}, from the task's next run (send it a message or resume it)` };
   }
 
   answer(taskId: string, askId: string, answer: AskResponse, by: string): boolean {
@@ -143,7 +158,9 @@ export class TaskRegistry {
     const { meta, status, tokensIn, tokensOut, cost, updatedAt } = loaded;
     const row: TaskSummary = { taskId, title: taskTitle(meta.task), createdAt: meta.createdAt, updatedAt, workspace: meta.workspace, tokensIn, tokensOut, cost, status };
     const task = await this.#rowOf(row);
-    return { task: { ...task, mode: task.mode ?? loggedMode(loaded.uiMessages) ?? "act" }, messages: loaded.uiMessages, seq };
+    const run = this.runOf(taskId);
+    const model = run?.model ?? this.#nextModels.get(taskId) ?? loggedModel(loaded.uiMessages) ?? meta.model;
+    return { task: { ...task, mode: task.mode ?? loggedMode(loaded.uiMessages) ?? "act", ...(model === undefined ? {} : { model }) }, messages: loaded.uiMessages, seq };
   }
 
   logPathOf(taskId: string): string {

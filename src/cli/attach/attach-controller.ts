@@ -19,6 +19,8 @@ export interface RemoteTaskActions {
   restore(checkpoint: string, mode: "files" | "task" | "both"): Promise<string>;
   /** Tab or `/mode`: the server switches the running task to plan or act (`POST /mode`); every client is told. */
   setMode(mode: TuiMode): Promise<void>;
+  /** `/model ID`: the model the task goes on with from its next run (`POST /model`); what the server says. */
+  setModel(model: string): Promise<string>;
 }
 
 /** How long a first Esc or Ctrl+C waits for the second one. */
@@ -152,6 +154,7 @@ export class AttachController implements TuiController {
       () => this.detach(),
       this.options.actions,
       (mode) => this.setMode(mode),
+      () => this.options.feed.state.model,
     );
   }
 }
@@ -160,14 +163,14 @@ const notHere = (): never => {
   throw new Error("not available in an attached terminal (it works in the terminal that runs the task, or in the web UI)");
 };
 
-/** What slash commands may do in an attached UI: leave, switch the mode, undo and restore through the server. The local UI's other commands are not offered (attach-slash-commands.ts). */
-function attachedSlashSession(leave: () => void, actions: RemoteTaskActions, setMode: (mode: TuiMode) => void): SlashSession {
+/** What slash commands may do in an attached UI: leave, switch the mode, choose the model, undo and restore through the server. The local UI's other commands are not offered (attach-slash-commands.ts). */
+function attachedSlashSession(leave: () => void, actions: RemoteTaskActions, setMode: (mode: TuiMode) => void, model: () => string | undefined): SlashSession {
   return {
     currentTask: () => undefined,
     currentTaskId: () => undefined,
     newTask: notHere,
-    setModel: notHere,
-    describeModel: notHere,
+    setModel: (spec) => actions.setModel(spec),
+    describeModel: () => `${model() ?? "the server's default"} (the task in the server; /model <id> chooses the one it goes on with from its next run)`,
     setMode,
     costReport: notHere,
     undo: () => actions.undo(),

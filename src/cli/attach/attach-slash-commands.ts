@@ -3,7 +3,7 @@ import { builtinSlashCommands } from "../../ui/tui/builtin-slash-commands.js";
 import { SlashCommandRegistry, type SlashCommand } from "../../ui/tui/slash-commands.js";
 
 /** The local UI's commands an attached terminal has too: they go through the server's API. */
-const throughTheServer = new Set(["mode", "undo", "restore"]);
+const throughTheServer = new Set(["mode", "model", "undo", "restore"]);
 
 /** `prompts`: the task's MCP prompts (remote-prompts.ts), listed in the menu as the local UI lists them. */
 export function attachSlashCommands(prompts?: () => SlashCommand[]): SlashCommandRegistry {

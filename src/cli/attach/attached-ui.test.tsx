@@ -69,6 +69,10 @@ function attach(options: { answerOutcome?: AnswerOutcome; modeError?: string; pr
         calls.push(`restore ${checkpoint} ${mode}`);
         return Promise.resolve("Restored.");
       },
+      setModel: (model) => {
+        calls.push(`model ${model}`);
+        return Promise.resolve(`${model}, from the task's next run`);
+      },
       setMode: (mode) => {
         calls.push(`mode ${mode}`);
         return options.modeError === undefined ? Promise.resolve() : Promise.reject(new Error(options.modeError));
@@ -314,5 +318,20 @@ describe("the terminal UI attached to a task of cairn serve", () => {
     await attached.ui.press("\r");
     await attached.ui.tick();
     expect(attached.calls).toEqual(["message /mcp__bistro__welcome Ada"]);
+  });
+
+  it("/model shows the server task's model, and /model ID chooses the one it goes on with, through the server", async () => {
+    const attached = attach();
+    attached.feed.state.model = "claude-sonnet-5-5";
+    await attached.push(running());
+    await attached.ui.press("/model");
+    await attached.ui.press("\r");
+    await attached.ui.tick();
+    expect(attached.ui.frame()).toContain("Model: claude-sonnet-5-5 (the task in the server;");
+    await attached.ui.press("/model claude-haiku-5");
+    await attached.ui.press("\r");
+    await attached.ui.tick();
+    expect(attached.calls).toEqual(["model claude-haiku-5"]);
+    expect(attached.ui.frame()).toContain("Model for the next request: claude-haiku-5, from the task's next run");
   });
 });

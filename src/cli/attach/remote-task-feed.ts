@@ -39,6 +39,8 @@ export interface RemoteTaskState {
   contextWindow: number;
   /** Plan or act, as the server last said (a `state` event, or a logged switch). */
   mode: "plan" | "act";
+  /** The task's model as the server said it (its row), or the one a client chose for its next run. */
+  model: string | undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -87,7 +89,7 @@ function openAskIds(event: TaskEvent): Set<string> {
 }
 
 export class RemoteTaskFeed {
-  readonly state: RemoteTaskState = { running: false, status: undefined, tokensIn: 0, tokensOut: 0, cost: 0, contextTokens: 0, contextWindow: 0, mode: "act" };
+  readonly state: RemoteTaskState = { running: false, status: undefined, tokensIn: 0, tokensOut: 0, cost: 0, contextTokens: 0, contextWindow: 0, mode: "act", model: undefined };
   readonly #host: TuiHost;
   readonly #sendAnswer: RemoteTaskFeedOptions["sendAnswer"];
   readonly #onUserMessage: RemoteTaskFeedOptions["onUserMessage"];
@@ -166,6 +168,8 @@ export class RemoteTaskFeed {
     if (message.type === "say" && message.say === "user_feedback" && !message.partial) this.#onUserMessage?.(message.text);
     const switched = message.type === "say" && message.say === "info" ? message.meta?.["mode"] : undefined;
     if (switched === "plan" || switched === "act") this.state.mode = switched;
+    const chosen = message.type === "say" && message.say === "info" ? message.meta?.["model"] : undefined;
+    if (typeof chosen === "string") this.state.model = chosen;
     if (message.type === "ask" && !message.partial && this.#openAsks.has(message.id) && !this.#answers.has(message.id) && !this.#waiting.has(message.id)) {
       this.#wait(message);
       return;

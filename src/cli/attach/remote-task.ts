@@ -14,6 +14,8 @@ export interface RemoteTaskRow {
   title: string;
   workspace: string;
   status: string;
+  /** The model it runs (or goes on) with, when the server says. */
+  model?: string;
 }
 
 function rowOf(value: unknown): RemoteTaskRow | undefined {
@@ -25,6 +27,7 @@ function rowOf(value: unknown): RemoteTaskRow | undefined {
     title: typeof row["title"] === "string" ? row["title"] : "",
     workspace: typeof row["workspace"] === "string" ? row["workspace"] : "",
     status: typeof row["status"] === "string" ? row["status"] : "",
+    ...(typeof row["model"] === "string" ? { model: row["model"] } : {}),
   };
 }
 
@@ -78,6 +81,10 @@ export function remoteTaskActions(address: () => ServerAddress, taskId: string):
     },
     setMode: async (mode) => {
       await requestJson(address(), "POST", `${taskPath(taskId)}/mode`, { mode });
+    },
+    setModel: async (model) => {
+      const answer = (await requestJson(address(), "POST", `${taskPath(taskId)}/model`, { model })) as { text?: unknown } | undefined;
+      return typeof answer?.text === "string" ? answer.text : `${model}, from the task's next run`;
     },
     answer: async (askId, response) => {
       try {

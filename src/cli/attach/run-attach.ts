@@ -78,6 +78,7 @@ export async function runAttach(options: AttachOptions): Promise<number> {
   const host = new TuiHost();
   const actions = remoteTaskActions(source, row.taskId);
   const feed = new RemoteTaskFeed({ host, sendAnswer: (askId, response) => actions.answer(askId, response), onUserMessage: (text) => controller.delivered(text) });
+  feed.state.model = row.model;
   const ui: { instance?: { unmount(): void } } = {};
   const ending: { how: "detached" | "stopped" } = { how: "detached" };
   const controller = new AttachController({
