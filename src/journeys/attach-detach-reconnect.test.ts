@@ -59,6 +59,8 @@ describe.skipIf(!tmuxAvailable())("journey: a task followed from two terminals a
         { ...replaceTurn("greeting.txt", "hello", "hello, world", "I will update the greeting first, then write the notes.\n"), chunkSize: 8, delayMs: 15 },
         writeFileTurn("notes.md", "# Notes\nthe greeting says hello, world", "Now the notes.\n"),
         { text: `${report}\n\nNext, the version.\n${writeFileTurn("version.txt", "2").text}`, chunkSize: 16, delayMs: 25 },
+        // Resumed in plan mode (switched from terminal 2 before the server died): a plan first.
+        { text: "<plan_mode_respond>\n<response>\nPlan: write version.txt again, then finish.\n</response>\n</plan_mode_respond>" },
         writeFileTurn("version.txt", "2", "Writing the version again after the interruption.\n"),
         completeTurn("greeting, notes and version done"),
       ],
@@ -109,6 +111,11 @@ describe.skipIf(!tmuxAvailable())("journey: a task followed from two terminals a
     for (let line = 1; line <= reportLines; line += 1) expect(replay.match(new RegExp(`Line ${line}:`, "g")), `Line ${line}`).toHaveLength(1);
     expect(replay.match(/› update the greeting/g)).toHaveLength(1);
 
+    // Tab switches the task to plan through the server: the status line says so, and so does the task's row (what the browser reads).
+    await second.sendKeys("Tab");
+    await second.waitFor(/Plan mode: the model explores[\s\S]*PLAN · attached/, { timeoutMs: 20_000 });
+    await taskRow(serve, taskId, (row) => row["mode"] === "plan");
+
     // The server dies (kill -9) while the question waits, and is started again (a new token, in server.json).
     await serve.kill("SIGKILL");
     await second.waitFor(/Lost the connection to the server/, { timeoutMs: 20_000 });
@@ -119,10 +126,16 @@ describe.skipIf(!tmuxAvailable())("journey: a task followed from two terminals a
     expect(await second.capture()).not.toMatch(/1\. Yes/);
     expect((await second.captureAll()).match(/Line 60:/g)).toHaveLength(1);
 
-    // A message resumes it; the version is approved here and the result accepted.
+    // A message resumes it, in plan mode as its log left it: the model plans; Tab approves the plan and switches to act.
     await typeLine(second, "go on");
-    await second.waitFor(/Writing the version again[\s\S]*Allow this\?[\s\S]*1\. Yes/, { timeoutMs: 60_000 });
+    await second.waitFor(/Plan: write version\.txt again[\s\S]*PLAN · attached/, { timeoutMs: 60_000 });
     expect(JSON.stringify(model.requests[3]?.body)).toContain("go on");
+    expect(JSON.stringify(model.requests[3]?.body)).toContain("# Tools (plan mode)");
+    await second.sendKeys("Tab");
+    // The version is approved here and the result accepted.
+    await second.waitFor(/Writing the version again[\s\S]*Allow this\?[\s\S]*1\. Yes/, { timeoutMs: 60_000 });
+    expect(flat(await second.capture())).toMatch(/ACT · attached/);
+    expect(JSON.stringify(model.requests[4]?.body)).toContain("# Tools (act mode)");
     await second.sendKeys("1");
     // The server's task completes with its result (no client is asked to accept it).
     await second.waitFor(/Task completed[\s\S]*greeting, notes and version done[\s\S]*Done in/, { timeoutMs: 60_000 });

@@ -1,7 +1,8 @@
 /**
  * Journey: watching and steering a task from the browser (docs/journeys.md).
  * The real `bin/cairn serve` (run `npm run build` first: it serves dist/web),
- * its web UI in the Debian chromium, two browser contexts as two clients,
+ * its web UI in the Debian chromium, two browser contexts as two clients
+ * (one phone-sized, which also switches the task to plan and back),
  * cairn's scripted model over real HTTP; the files on disk are checked.
  */
 import { existsSync } from "node:fs";
@@ -70,6 +71,16 @@ describe.skipIf(!existsSync("/usr/bin/chromium"))("journey: watching and steerin
     // A second client (a phone) opens the same task: both see the question; the first answers it.
     const second = await openUi(browser, server, { viewport: { width: 390, height: 844 }, path: `#/task/${encodeURIComponent(taskId)}` });
     for (const client of [page, second.page]) await expect.poll(() => client.locator("section.ask .ask-what").textContent(), { timeout: 20_000 }).toBe("Should I also write signed notes?");
+    // Plan | Act on the phone: it fits the screen, the switch reaches the desktop (its toggle and its transcript), and back.
+    const modeButton = (client: Page, name: "Plan" | "Act") => client.locator(".mode-switch").getByRole("button", { name });
+    const planBox = await modeButton(second.page, "Plan").boundingBox();
+    expect(planBox !== null && planBox.x >= 0 && planBox.x + planBox.width <= 390 && planBox.height >= 36).toBe(true);
+    expect(await modeButton(second.page, "Act").getAttribute("aria-pressed")).toBe("true");
+    await modeButton(second.page, "Plan").click();
+    await expect.poll(() => modeButton(page, "Plan").getAttribute("aria-pressed"), { timeout: 20_000 }).toBe("true");
+    await expect.poll(() => page.locator('[data-kind="say:info"]').last().textContent(), { timeout: 20_000 }).toContain("Plan mode");
+    await modeButton(page, "Act").click();
+    await expect.poll(() => modeButton(second.page, "Act").getAttribute("aria-pressed"), { timeout: 20_000 }).toBe("true");
     await askButton(page, "Yes, sign them").click();
     await expect.poll(() => JSON.stringify(model.requests[2]?.body ?? ""), { timeout: 20_000 }).toContain("Yes, sign them");
 

@@ -28,8 +28,12 @@ export interface TaskSessionHooks {
   onMessage?: (message: UiMessage) => void;
   /** Wraps the task's log (after redaction): sees every entry as it is written. */
   wrapLog?: (log: TaskLog, taskId: string) => TaskLog;
-  /** The task's id, its host and its session, once the session exists. */
-  onStarted: (started: { taskId: string; host: SdkHost; session: Session }) => void;
+  /**
+   * The task's id, its host and its session, once the session exists; `send` queues a message for the next tool boundary and
+   * starts expanding its MCP references at once (a message passed through `pendingMessages` starts at the boundary, so one
+   * that needs expanding waits for the boundary after it).
+   */
+  onStarted: (started: { taskId: string; host: SdkHost; session: Session; send: (text: string) => void }) => void;
 }
 
 export async function runTaskSession(start: TaskStart, options: TaskOptions, hooks: TaskSessionHooks): Promise<ResultEvent> {
@@ -79,7 +83,7 @@ export async function runTaskSession(start: TaskStart, options: TaskOptions, hoo
     ...(options.mcpServers ? { extraMcpServers: await mcpServersOf(options.mcpServers, settings.cwd) } : {}),
   });
   messages.expandWith((text) => session.expandMessage(text));
-  hooks.onStarted({ taskId: session.taskId, host, session });
+  hooks.onStarted({ taskId: session.taskId, host, session, send: (text) => messages.push(text) });
   const startedAt = Date.now();
   try {
     const result = await session.run();

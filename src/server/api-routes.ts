@@ -10,6 +10,7 @@ import type { AskResponse } from "../task/contracts/messages.js";
 import { RequestError, type TaskRegistry } from "./task-registry.js";
 import { followEvents } from "./event-stream.js";
 import { checkpointRoutes } from "./checkpoint-routes.js";
+import { modeOf } from "./task-mode.js";
 
 export interface RouteContext {
   request: IncomingMessage;
@@ -95,6 +96,42 @@ export const apiRoutes: Route[] = [
       }
       await registry.resume(taskId, text);
       return { status: 202, body: { resumed: true } };
+    },
+  },
+  {
+    method: "POST",
+    pattern: taskPath("/mode"),
+    handle: async ({ registry, params, body, client }) => {
+      const taskId = await registry.resolve(params[0]!);
+      return { status: 200, body: await registry.setMode(taskId, modeOf((await body())["mode"]), client) };
+    },
+  },
+  {
+    method: "POST",
+    pattern: taskPath("/model"),
+    handle: async ({ registry, params, body, client }) => {
+      const taskId = await registry.resolve(params[0]!);
+      const model = requiredText(await body(), "model").trim();
+      if (/\s/.test(model)) throw new RequestError(400, `model must be a model id (one word, e.g. claude-sonnet-5-5), not "${model}"`);
+      return { status: 200, body: await registry.chooseModel(taskId, model, client) };
+    },
+  },
+  {
+    method: "GET",
+    pattern: taskPath("/prompts"),
+    handle: async ({ registry, params }) => {
+      const taskId = await registry.resolve(params[0]!);
+      const run = registry.runOf(taskId);
+      const { promptCommandName, promptCommandDescription, promptUsage } = await import("../mcp/user-references.js");
+      const prompts = (run?.mcpPrompts() ?? []).map((prompt) => ({
+        command: `/${promptCommandName(prompt.server, prompt.name)}`,
+        server: prompt.server,
+        name: prompt.name,
+        description: promptCommandDescription(prompt),
+        usage: promptUsage(prompt),
+        arguments: prompt.arguments,
+      }));
+      return { status: 200, body: { running: run !== undefined, prompts } };
     },
   },
   {

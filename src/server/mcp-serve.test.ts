@@ -55,7 +55,7 @@ afterAll(async () => {
 describe("cairn mcp serve over stdio, driven by the MCP SDK's client", () => {
   it("lists its tools with described parameters", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(["start_task", "list_tasks", "follow_task", "get_result", "answer_ask", "send_message", "abort_task", "resume_task"]);
+    expect(tools.map((tool) => tool.name)).toEqual(["start_task", "list_tasks", "follow_task", "get_result", "answer_ask", "send_message", "set_mode", "abort_task", "resume_task"]);
     const start = tools.find((tool) => tool.name === "start_task");
     expect(start?.inputSchema.required).toEqual(["folder", "task"]);
     expect(JSON.stringify(start?.inputSchema.properties)).toContain("Absolute path of the folder");
@@ -96,8 +96,16 @@ describe("cairn mcp serve over stdio, driven by the MCP SDK's client", () => {
     expect(ask).toMatchObject({ ask: "followup" });
     expect(ask?.text).toContain("Which color?");
 
+    // set_mode switches the waiting task to plan and back: each switch is an event of its log, naming this client.
+    expect(await valueOf(client, "set_mode", { taskId, mode: "plan" })).toEqual({ mode: "plan", changed: true });
+    expect((await valueOf(client, "list_tasks", {}))["tasks"]).toEqual(expect.arrayContaining([expect.objectContaining({ taskId, mode: "plan" })]));
+    expect(await valueOf(client, "set_mode", { taskId, mode: "act" })).toEqual({ mode: "act", changed: true });
     // A long poll from the last event waits while the task waits, and wakes with what the answer brings.
-    const { next } = await valueOf(client, "follow_task", { taskId, after: 0 });
+    const { next, events: sofar } = await valueOf(client, "follow_task", { taskId, after: 0 });
+    expect((sofar as Array<Record<string, unknown>>).filter((event) => event["say"] === "info").map((event) => event["meta"])).toEqual([
+      { mode: "plan", by: "mcp delegating-agent" },
+      { mode: "act", by: "mcp delegating-agent" },
+    ]);
     const polled = valueOf(client, "follow_task", { taskId, after: next, waitSeconds: 20 });
     expect(await valueOf(client, "answer_ask", { taskId, askId: ask?.askId, response: "message", text: "blue" })).toEqual({ answered: true });
     const woken = await polled;
@@ -111,6 +119,9 @@ describe("cairn mcp serve over stdio, driven by the MCP SDK's client", () => {
     expect(done).toMatchObject({ status: "completed", finalText: "Painted it." });
     const { events } = await valueOf(client, "follow_task", { taskId });
     expect((events as Array<Record<string, unknown>>).some((event) => event["text"] === "blue")).toBe(true);
+    const finished = await callTool(client, "set_mode", { taskId, mode: "plan" });
+    expect(finished.isError).toBe(true);
+    expect(finished.text).toContain("is not running (completed)");
   }, 30_000);
 
   it("mistakes are tool errors that say what went wrong", async () => {

@@ -18,7 +18,7 @@ const maxWaitSeconds = 50;
 const taskId = z.string().min(1).describe("The task's id (from start_task or list_tasks), or a unique prefix of it");
 const waitSeconds = z.number().min(0).max(maxWaitSeconds).optional();
 
-export const taskToolNames = ["start_task", "list_tasks", "follow_task", "get_result", "answer_ask", "send_message", "abort_task", "resume_task"] as const;
+export const taskToolNames = ["start_task", "list_tasks", "follow_task", "get_result", "answer_ask", "send_message", "set_mode", "abort_task", "resume_task"] as const;
 
 /** An MCP server (one per connection) whose tools drive the registry's tasks. */
 export function createTaskMcpServer(registry: TaskRegistry, version: string): McpServer {
@@ -133,6 +133,17 @@ export function createTaskMcpServer(registry: TaskRegistry, version: string): Mc
         await registry.resume(id, input.text);
         return { resumed: true };
       }),
+  );
+
+  server.registerTool(
+    "set_mode",
+    {
+      title: "Switch a cairn task between plan and act",
+      description:
+        "Switches a running task's mode for its next request: plan (read-only tools; the model explores and proposes a plan) or act (it changes files and runs commands, as the permission rules allow). Every client sees the switch, and a resumed task keeps it. A task that does not run is an error: resume it first.",
+      inputSchema: { taskId, mode: z.enum(["plan", "act"]).describe("plan or act") },
+    },
+    (input) => answer(async () => registry.setMode(await registry.resolve(input.taskId), input.mode, by())),
   );
 
   server.registerTool(

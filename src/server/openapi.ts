@@ -27,6 +27,7 @@ export const openApiDocument = {
           status: { enum: ["running", "completed", "failed", "aborted", "budget"] },
           running: { type: "boolean" },
           openAsk: { type: ["string", "null"] },
+          mode: { enum: ["plan", "act", null], description: "a running task's mode; the one a stopped task resumes in (GET /api/tasks/{id}); null in the list for a task that does not run" },
           cost: { type: "number" },
           tokensIn: { type: "integer" },
           tokensOut: { type: "integer" },
@@ -82,6 +83,44 @@ export const openApiDocument = {
         parameters: [taskId],
         requestBody: body({ text }, ["text"]),
         responses: { 202: ok("queued or resumed"), 400: error, 404: error, 409: error },
+      },
+    },
+    "/api/tasks/{id}/mode": {
+      post: {
+        summary:
+          "switch a running task between plan (read-only tools, it plans) and act; its next request uses the mode, every client gets an info message and a state event, and the log keeps it (a resumed task keeps the mode)",
+        parameters: [taskId],
+        requestBody: body({ mode: { enum: ["plan", "act"] } }, ["mode"]),
+        responses: {
+          200: ok("the mode now (changed: false when it was that already)", { type: "object", properties: { mode: { enum: ["plan", "act"] }, changed: { type: "boolean" } } }),
+          400: error,
+          404: error,
+          409: error,
+        },
+      },
+    },
+    "/api/tasks/{id}/model": {
+      post: {
+        summary: "the model the task goes on with from its next run (as the terminal's /model: a running step keeps its model); a running task's clients get an info message with meta {model, by}, and its log keeps it",
+        parameters: [taskId],
+        requestBody: body({ model: text }, ["model"]),
+        responses: { 200: ok("what was chosen, in words", { type: "object", properties: { model: text, text } }), 400: error, 404: error, 409: error },
+      },
+    },
+    "/api/tasks/{id}/prompts": {
+      get: {
+        summary: "the prompts of the running task's MCP servers, each a command to send as a message (`/mcp__server__prompt args`; the server expands it); none when the task does not run",
+        parameters: [taskId],
+        responses: {
+          200: ok("the prompts", {
+            type: "object",
+            properties: {
+              running: { type: "boolean" },
+              prompts: { type: "array", items: { type: "object", properties: { command: text, server: text, name: text, description: text, usage: text, arguments: { type: "array" } } } },
+            },
+          }),
+          404: error,
+        },
       },
     },
     "/api/tasks/{id}/abort": { post: { summary: "stop the task (resumable)", parameters: [taskId], responses: { 200: ok("stopped", { type: "object", properties: { aborted: { type: "boolean" } } }), 404: error } } },

@@ -4,8 +4,9 @@
  * of them, reconnected without loss, and surviving a killed server.
  */
 import { JsonEventReader } from "../ui/headless/json-events-reader.js";
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { useCliFixture } from "../cli/test-support/cli-fixture.js";
 import type { Scenario } from "../llm/scripted/scenario.js";
@@ -199,6 +200,100 @@ describe("cairn serve: tasks over HTTP that many clients follow and steer", () =
     const said = await events.next((event) => event.data["say"] === "user_feedback" && event.data["partial"] === false);
     expect(said.data["text"]).toBe("and now finish");
     await events.next((event) => isStatus("completed")(event) && event.id! > cut.id!);
+    events.close();
+  }, 60_000);
+
+  it("plan and act (and the model of the next run) switched over HTTP: both clients see it, the next request carries the plan prompt and tools, and the log keeps it across a killed server and a resume", async () => {
+    const planRespond = { text: "<plan_mode_respond>\n<response>\nThe plan: paint it blue.\n</response>\n</plan_mode_respond>" };
+    const model = await cli.startServer({ turns: [askColor, planRespond, complete] });
+    cli.sandbox.env["CAIRN_SERVER_TOKEN"] = "a-fixed-token-for-the-mode-test-0123456789";
+    const serve = await startServe(cli, model);
+    const alice = serve.client("alice");
+    const bob = serve.client("bob");
+    const taskId = await startTask(alice, cli.sandbox.workspace, "pick a color");
+    const aliceEvents = alice.follow(taskId);
+    const bobEvents = bob.follow(taskId);
+    await aliceEvents.next(isAsk("followup"));
+    expect((await bob.call("GET", "/api/tasks")).body["tasks"]).toMatchObject([{ taskId, mode: "act" }]);
+
+    const bad = await alice.call("POST", `/api/tasks/${taskId}/mode`, { mode: "sideways" });
+    expect(bad.status).toBe(400);
+    expect(String(bad.body["error"])).toContain('"plan"');
+    expect((await alice.call("POST", "/api/tasks/no-such-task/mode", { mode: "plan" })).status).toBe(404);
+    expect((await alice.call("POST", `/api/tasks/${taskId}/mode`, { mode: "plan" })).body).toEqual({ mode: "plan", changed: true });
+    // Bob sees the switch as a logged message (with its number) and in the task's state.
+    const switched = await bobEvents.next((event) => event.data["say"] === "info" && event.data["partial"] === false);
+    expect(switched.id).toBeDefined();
+    expect(switched.data["meta"]).toEqual({ mode: "plan", by: "alice" });
+    await bobEvents.next((event) => event.data["type"] === "state" && event.data["mode"] === "plan");
+    expect((await bob.call("GET", "/api/tasks")).body["tasks"]).toMatchObject([{ taskId, mode: "plan" }]);
+    // The model for the task's next run (as the terminal's /model): told to every client, kept in the log.
+    expect((await alice.call("POST", `/api/tasks/${taskId}/model`, { model: "two words" })).status).toBe(400);
+    expect((await alice.call("POST", `/api/tasks/${taskId}/model`, { model: "claude-haiku-5" })).body).toMatchObject({ model: "claude-haiku-5" });
+    await bobEvents.next((event) => event.data["say"] === "info" && (event.data["meta"] as { model?: string } | undefined)?.model === "claude-haiku-5");
+    expect((await bob.call("GET", `/api/tasks/${taskId}`)).body["task"]).toMatchObject({ model: "claude-sonnet-5-5" });
+    aliceEvents.close();
+    bobEvents.close();
+
+    serve.run.child.kill("SIGKILL");
+    await serve.run.exit;
+    const restarted = await startServe(cli, model);
+    const client = restarted.client("carol");
+    expect((await client.call("GET", `/api/tasks/${taskId}`)).body["task"]).toMatchObject({ running: false, mode: "plan", model: "claude-haiku-5" });
+    const stopped = await client.call("POST", `/api/tasks/${taskId}/mode`, { mode: "act" });
+    expect(stopped.status).toBe(409);
+    expect(String(stopped.body["error"])).toContain("resume it");
+
+    // Resumed by a message: in plan mode, as the log left it.
+    const events = client.follow(taskId);
+    expect((await client.call("POST", `/api/tasks/${taskId}/messages`, { text: "blue" })).status).toBe(202);
+    const plan = await events.next(isAsk("plan_mode_respond"));
+    const systemOf = (index: number): string => JSON.stringify((model.requests[index]?.body as { system?: unknown }).system);
+    expect(systemOf(0)).toContain("# Tools (act mode)");
+    expect(systemOf(1)).toContain("# Tools (plan mode)");
+    expect(systemOf(1)).toContain("You are in PLAN MODE");
+    expect([(model.requests[0]?.body as { model?: string }).model, (model.requests[1]?.body as { model?: string }).model]).toEqual(["claude-sonnet-5-5", "claude-haiku-5"]);
+    // Approving the plan switches the task to act: the clients are told who switched it.
+    await client.call("POST", `/api/tasks/${taskId}/answer`, { askId: plan.data["id"], response: "yes" });
+    await events.next((event) => event.data["type"] === "state" && event.data["mode"] === "act");
+    await events.next(isStatus("completed"));
+    expect(systemOf(2)).toContain("# Tools (act mode)");
+    const logged = (await new TaskStore({ dataDir: cli.sandbox.dataDir }).load(taskId)).uiMessages
+      .filter((message) => message.type === "say" && message.say === "info" && message.meta?.["mode"] !== undefined)
+      .map((message) => message.meta);
+    expect(logged).toEqual([
+      { mode: "plan", by: "alice" },
+      { mode: "act", by: "the task" },
+    ]);
+    events.close();
+  }, 60_000);
+
+  it("a running task's MCP prompts are listed over HTTP, and one sent to it as a message reaches the model expanded", async () => {
+    const bistro = fileURLToPath(new URL("../mcp/test-support/eliciting-server.js", import.meta.url));
+    await mkdir(join(cli.sandbox.configDir, "cairn"), { recursive: true });
+    await writeFile(join(cli.sandbox.configDir, "cairn", "mcp.json"), JSON.stringify({ mcpServers: { bistro: { command: process.execPath, args: [bistro] } } }));
+    const model = await cli.startServer({ turns: [askColor, complete] });
+    const serve = await startServe(cli, model);
+    const client = serve.client();
+    const taskId = await startTask(client, cli.sandbox.workspace, "pick a color");
+    const events = client.follow(taskId);
+    const question = await events.next(isAsk("followup"));
+    let prompts: Array<Record<string, unknown>> = [];
+    // The task's MCP server connects while the task starts: the list fills once it has.
+    for (const deadline = Date.now() + 20_000; prompts.length === 0 && Date.now() < deadline;) {
+      prompts = (await client.call("GET", `/api/tasks/${taskId}/prompts`)).body["prompts"] as Array<Record<string, unknown>>;
+      if (prompts.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(prompts).toEqual([expect.objectContaining({ command: "/mcp__bistro__welcome", description: "Greets the guest (MCP prompt of bistro)", usage: "" })]);
+    expect((await client.call("POST", `/api/tasks/${taskId}/messages`, { text: "/mcp__bistro__welcome" })).status).toBe(202);
+    // Its expansion (a prompts/get to the MCP server) starts now; a message still expanding at a tool boundary waits for the next one, so the answer comes a moment later.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await client.call("POST", `/api/tasks/${taskId}/answer`, { askId: question.data["id"], response: "message", text: "blue" });
+    await events.next((event) => event.data["type"] === "result");
+    const next = JSON.stringify(model.requests[1]?.body);
+    expect(next).toContain("Welcome");
+    expect(next).not.toContain("/mcp__bistro__welcome");
+    expect((await client.call("GET", `/api/tasks/${taskId}/prompts`)).body).toEqual({ running: false, prompts: [] });
     events.close();
   }, 60_000);
 });

@@ -6,10 +6,13 @@
 import type { CairnEvent, ResultEvent } from "../sdk/events.js";
 import type { TaskOptions } from "../sdk/options.js";
 import { runTaskSession, type TaskStart } from "../sdk/task-session.js";
+import type { McpPromptInfo } from "../mcp/user-references.js";
 import type { Session } from "../session/session.js";
 import type { AskResponse, UiMessage } from "../task/contracts/messages.js";
 import type { TaskLog, TaskLogEntry } from "../task/contracts/seams.js";
+import type { Mode } from "../task/contracts/tool-executor.js";
 import { countLogEntries } from "./log-positions.js";
+import { modelSwitchText, modeSwitchText } from "./task-mode.js";
 import type { TaskChannel } from "./task-channel.js";
 
 interface OpenAsk {
@@ -23,6 +26,8 @@ export interface ServerRunOptions {
   /** The channel of a task (made when the run learns its id). */
   channelFor(taskId: string): TaskChannel;
   logPathOf(taskId: string): string;
+  /** The mode a resumed task's log last switched to (undefined: the one its settings give). */
+  mode?: Mode;
 }
 
 export class ServerRun {
@@ -37,9 +42,13 @@ export class ServerRun {
   readonly #early: CairnEvent[] = [];
   #channel: TaskChannel | undefined;
   #session: Session | undefined;
+  /** Queues a message in the session, which expands it at once (undefined until the session exists). */
+  #send: ((text: string) => void) | undefined;
   #message: UiMessage | undefined;
   #abortRequested = false;
   #ended = false;
+  /** The mode clients were last told of (the model may switch it too: plan_mode_respond). */
+  #mode: Mode;
 
   constructor(private readonly run: ServerRunOptions) {
     let started: (taskId: string) => void = () => undefined;
@@ -49,16 +58,27 @@ export class ServerRun {
       failed = reject;
     });
     this.started.catch(() => undefined);
+    // Until the session exists: what its settings will most likely give (a folder's config may still say plan).
+    this.#mode = run.mode ?? (run.options.permissionMode === "plan" ? "plan" : "act");
     const options: TaskOptions = { ...run.options, onAsk: (ask, signal) => this.#waitForAnswer(ask.id, signal) };
     this.result = runTaskSession(run.start, options, {
       emit: (event) => this.#emit(event),
-      pendingMessages: () => this.#pending.splice(0),
+      pendingMessages: () => {
+        // A tool boundary: a switch the model made (an approved plan goes to act) is told, and logged, before the next request.
+        if (this.#session !== undefined && this.#session.task.mode !== this.#mode) this.#modeChanged(this.#session.task.mode, "the task");
+        return this.#pending.splice(0);
+      },
       onMessage: (message) => {
         this.#message = message;
       },
       wrapLog: (log, taskId) => this.#watch(log, taskId),
-      onStarted: ({ taskId, session }) => {
+      onStarted: ({ taskId, session, send }) => {
         this.#session = session;
+        this.#send = send;
+        if (run.mode !== undefined) session.task.mode = run.mode;
+        const told = this.#mode;
+        this.#mode = session.task.mode;
+        if (told !== this.#mode) this.#channel?.stateChanged();
         started(taskId);
         if (this.#abortRequested) void session.task.abortTask();
       },
@@ -96,9 +116,52 @@ export class ServerRun {
     return true;
   }
 
+  /** Plan or act, as the task's next request will use it. */
+  get mode(): Mode {
+    return this.#session?.task.mode ?? this.#mode;
+  }
+
+  /**
+   * Switches the mode as the local UI's Tab does (the next request has the mode's system prompt and tools); every client
+   * is told, and the log keeps it. `starting`: the task has no session yet.
+   */
+  setMode(mode: Mode, by: string): "switched" | "unchanged" | "starting" {
+    const session = this.#session;
+    if (session === undefined) return "starting";
+    if (session.task.mode === mode && this.#mode === mode) return "unchanged";
+    session.task.mode = mode;
+    this.#modeChanged(mode, by);
+    return "switched";
+  }
+
+  #modeChanged(mode: Mode, by: string): void {
+    this.#mode = mode;
+    this.#session?.task.say("info", modeSwitchText(mode, by), { meta: { mode, by } });
+    this.#channel?.stateChanged();
+  }
+
+  /** The model the run uses (undefined before its session exists). */
+  get model(): string | undefined {
+    return this.#session?.provider.model.id;
+  }
+
+  /** A client chose the model of the task's next run: every client is told, and the log keeps it. False while the task starts. */
+  chooseModel(model: string, by: string): boolean {
+    const session = this.#session;
+    if (session === undefined) return false;
+    session.task.say("info", modelSwitchText(model, by, this.model), { meta: { model, by } });
+    return true;
+  }
+
+  /** The prompts of the task's MCP servers connected now (none before its session exists). */
+  mcpPrompts(): McpPromptInfo[] {
+    return this.#session?.mcpPrompts() ?? [];
+  }
+
   /** A message for the model at its next tool boundary. */
   send(text: string): void {
-    this.#pending.push(text);
+    if (this.#send === undefined) this.#pending.push(text);
+    else this.#send(text);
   }
 
   abort(): void {

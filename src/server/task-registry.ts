@@ -10,14 +10,18 @@ import { taskTitle } from "../store/history-index.js";
 import { TaskStore } from "../store/task-store.js";
 import type { TaskSummary } from "../store/types.js";
 import type { AskResponse, UiMessage } from "../task/contracts/messages.js";
+import type { Mode } from "../task/contracts/tool-executor.js";
 import { readLogAfter } from "./log-positions.js";
 import { ServerRun } from "./server-run.js";
 import { TaskChannel } from "./task-channel.js";
+import { loggedMode, loggedModel } from "./task-mode.js";
 
 export interface TaskRow extends TaskSummary {
   running: boolean;
   /** The ask waiting for a client, if any. */
   openAsk: string | null;
+  /** Plan or act: a running task's, or the one a stopped task resumes in (`GET /api/tasks/:id`); null in the list for a task that does not run (its log is not read). */
+  mode: Mode | null;
 }
 
 /** A request the client can correct (the status code says which). */
@@ -34,6 +38,8 @@ export class TaskRegistry {
   readonly store: TaskStore;
   readonly #runs = new Map<string, ServerRun>();
   readonly #channels = new Map<string, TaskChannel>();
+  /** The model chosen for a stopped task's next run (a running task's choice is in its log). */
+  readonly #nextModels = new Map<string, string>();
   /** What each task's undos took back in this server, so the next one goes further back. */
   readonly #undone = new Map<string, UndoPoint[]>();
 
@@ -51,14 +57,45 @@ export class TaskRegistry {
   async resume(input: string, message?: string): Promise<string> {
     const taskId = await this.resolve(input);
     if (this.#runs.get(taskId)?.running === true) throw new RequestError(409, `task ${taskId} is running; send it a message or abort it first`);
-    const meta = (await this.store.load(taskId)).meta;
-    return this.#launch({ kind: "resume", taskId, ...(message === undefined ? {} : { message }) }, { cwd: meta.workspace });
+    const loaded = await this.store.load(taskId);
+    // The mode a client last switched it to (the log keeps it), else the one it would start in.
+    const mode = loggedMode(loaded.uiMessages);
+    const model = this.#nextModels.get(taskId) ?? loggedModel(loaded.uiMessages);
+    this.#nextModels.delete(taskId);
+    const options: TaskOptions = { cwd: loaded.meta.workspace, ...(mode === "plan" ? { permissionMode: "plan" as const } : {}), ...(model === undefined ? {} : { model }) };
+    return this.#launch({ kind: "resume", taskId, ...(message === undefined ? {} : { message }) }, options, mode);
   }
 
   /** The run of a task this server runs now, if any. */
   runOf(taskId: string): ServerRun | undefined {
     const run = this.#runs.get(taskId);
     return run?.running === true ? run : undefined;
+  }
+
+  /** Plan or act for a running task's next request (a 409 says what to do when it does not run). */
+  async setMode(taskId: string, mode: Mode, by: string): Promise<{ mode: Mode; changed: boolean }> {
+    const run = this.runOf(taskId);
+    if (run === undefined) {
+      const { status } = await this.store.load(taskId);
+      throw new RequestError(
+        409,
+        `task ${taskId} is not running (${status === "running" ? "interrupted" : status}); the mode is switched for a running task: resume it (POST /api/tasks/${taskId}/resume, or send it a message) and switch then`,
+      );
+    }
+    const outcome = run.setMode(mode, by);
+    if (outcome === "starting") throw new RequestError(409, `task ${taskId} is still starting; switch its mode again in a moment`);
+    return { mode, changed: outcome === "switched" };
+  }
+
+  /** The model the task goes on with from its next run (as the local UI's `/model`: a running step keeps its model). */
+  async chooseModel(taskId: string, model: string, by: string): Promise<{ model: string; text: string }> {
+    const run = this.runOf(taskId);
+    if (run !== undefined) {
+      if (!run.chooseModel(model, by)) throw new RequestError(409, `task ${taskId} is still starting; choose its model again in a moment`);
+      return { model, text: `${model}, from the task's next run (the run going on now keeps ${run.model ?? "its model"}; stop it and send a message to go on with ${model})` };
+    }
+    this.#nextModels.set(taskId, model);
+    return { model, text: `${model}, from the task's next run (send it a message or resume it)` };
   }
 
   answer(taskId: string, askId: string, answer: AskResponse, by: string): boolean {
@@ -120,7 +157,10 @@ export class TaskRegistry {
     const loaded = await this.store.load(taskId);
     const { meta, status, tokensIn, tokensOut, cost, updatedAt } = loaded;
     const row: TaskSummary = { taskId, title: taskTitle(meta.task), createdAt: meta.createdAt, updatedAt, workspace: meta.workspace, tokensIn, tokensOut, cost, status };
-    return { task: await this.#rowOf(row), messages: loaded.uiMessages, seq };
+    const task = await this.#rowOf(row);
+    const run = this.runOf(taskId);
+    const model = run?.model ?? this.#nextModels.get(taskId) ?? loggedModel(loaded.uiMessages) ?? meta.model;
+    return { task: { ...task, mode: task.mode ?? loggedMode(loaded.uiMessages) ?? "act", ...(model === undefined ? {} : { model }) }, messages: loaded.uiMessages, seq };
   }
 
   logPathOf(taskId: string): string {
@@ -135,9 +175,10 @@ export class TaskRegistry {
     for (const channel of this.#channels.values()) channel.closeAll();
   }
 
-  async #launch(start: ConstructorParameters<typeof ServerRun>[0]["start"], options: TaskOptions): Promise<string> {
+  async #launch(start: ConstructorParameters<typeof ServerRun>[0]["start"], options: TaskOptions, logged?: Mode): Promise<string> {
     const run = new ServerRun({
       start,
+      ...(logged === undefined ? {} : { mode: logged }),
       options: { ...this.defaults, ...options, unansweredAsks: "wait" },
       channelFor: (taskId) => {
         this.#runs.set(taskId, run);
@@ -156,15 +197,15 @@ export class TaskRegistry {
   #stateOf(taskId: string): object {
     const run = this.runOf(taskId);
     const openAsks = run?.openAsks() ?? [];
-    return { v: 2, type: "state", taskId, running: run !== undefined, openAsk: openAsks[0] ?? null, openAsks };
+    return { v: 2, type: "state", taskId, running: run !== undefined, openAsk: openAsks[0] ?? null, openAsks, ...(run === undefined ? {} : { mode: run.mode }) };
   }
 
   async #rowOf(row: TaskSummary): Promise<TaskRow> {
     const run = this.runOf(row.taskId);
     const openAsk = run?.openAsks()[0] ?? null;
-    if (run !== undefined) return { ...row, status: "running", running: true, openAsk };
+    if (run !== undefined) return { ...row, status: "running", running: true, openAsk, mode: run.mode };
     // A log that says running with nobody holding its lock: the process that ran it died (this server, killed, or a terminal).
     const died = row.status === "running" && !(await isLockHeld(join(this.store.taskDir(row.taskId), "lock")));
-    return { ...row, ...(died ? { status: "aborted" as const } : {}), running: false, openAsk };
+    return { ...row, ...(died ? { status: "aborted" as const } : {}), running: false, openAsk, mode: null };
   }
 }

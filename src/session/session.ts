@@ -36,6 +36,7 @@ import { checklistReminder, withChecklistReminder } from "../context/checklist.j
 import { workspaceFileReader } from "../context/workspace-files.js";
 import { registerContextManager } from "../context/context-registry.js";
 import type { McpServerConfig } from "../mcp/config.js";
+import type { McpPromptInfo } from "../mcp/user-references.js";
 import type { ToolExecutor } from "../task/contracts/tool-executor.js";
 import type { WorkspaceOperations } from "../tools/operations.js";
 import type { ToolDefinition } from "../tools/tool-definition.js";
@@ -67,6 +68,8 @@ export interface Session {
   run(): Promise<TaskResult>;
   /** A message typed for the task with its MCP references expanded, as the first message's are (notices go to the task). */
   expandMessage(text: string): Promise<string>;
+  /** The prompts of the task's MCP servers connected now (`/mcp__server__prompt`), for a client's completion menu. */
+  mcpPrompts(): McpPromptInfo[];
   /** Stops MCP servers and releases the task's lock, after the task ended. */
   close(): Promise<void>;
 }
@@ -373,6 +376,7 @@ async function buildSession(parts: {
         ...(parts.telemetry ? { telemetry: parts.telemetry } : {}),
       }),
     expandMessage,
+    mcpPrompts: () => mcp.references?.listPrompts() ?? [],
     close: async () => {
       // The first checkpoint may still be running (it never takes longer than its bound).
       await checkpoints.waitInitial();

@@ -12,6 +12,8 @@ export interface TaskRow {
   running: boolean;
   /** The open ask: its id, or whether there is one. */
   openAsk?: unknown;
+  /** Plan or act (a running task's; `GET /api/tasks/:id`: the one a stopped task resumes in). */
+  mode?: "plan" | "act" | null;
   cost: number;
   tokensIn: number;
   tokensOut: number;

@@ -50,6 +50,7 @@ export const api = {
   start: (body: { prompt: string; cwd: string; permissionMode?: PermissionMode }) => json<{ taskId: string }>("POST", "/api/tasks", body),
   answer: (id: string, body: { askId: string; response: WireResponse; text?: string; always?: "user" | "project" }) => request("POST", task(id, "/answer"), body),
   send: (id: string, text: string) => request("POST", task(id, "/messages"), { text }),
+  setMode: (id: string, mode: "plan" | "act") => request("POST", task(id, "/mode"), { mode }),
   abort: (id: string) => request("POST", task(id, "/abort"), {}),
   resume: (id: string, prompt?: string) => request("POST", task(id, "/resume"), prompt === undefined ? {} : { prompt }),
   checkpoints: (id: string) => json<{ checkpoints: Checkpoint[] }>("GET", task(id, "/checkpoints")),

@@ -49,6 +49,8 @@ export class TaskFeed {
   readonly answers = new Map<string, Answer>();
   status = "";
   running = false;
+  /** Plan or act, as the server last said it (`state`, or a logged switch); undefined until it did. */
+  mode: "plan" | "act" | undefined;
   /** `state.openAsk` as the server last said it. */
   private openAsk: string | boolean = false;
   /** The last durable event's sequence number seen. */
@@ -74,6 +76,8 @@ export class TaskFeed {
         const message = this.reader.push(event);
         if (message === undefined) return {};
         this.revisions.set(message.id, (this.revisions.get(message.id) ?? 0) + 1);
+        const switched = message.say === "info" && !message.partial ? message.meta?.["mode"] : undefined;
+        if (switched === "plan" || switched === "act") this.mode = switched;
         if (this.reader.messages.size !== before) {
           this.ids = [...this.ids, message.id];
           return { message: message.id, list: true };
@@ -90,6 +94,7 @@ export class TaskFeed {
         if (typeof event["running"] === "boolean") this.running = event["running"];
         if (typeof event["status"] === "string") this.status = event["status"];
         this.openAsk = openAskOf(event["openAsk"]);
+        if (event["mode"] === "plan" || event["mode"] === "act") this.mode = event["mode"];
         if (typeof event["seq"] === "number") this.seq = Math.max(this.seq, event["seq"]);
         return { other: true };
       case "answered":

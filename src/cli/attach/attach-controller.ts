@@ -17,6 +17,10 @@ export interface RemoteTaskActions {
   undo(): Promise<string>;
   /** `/restore <checkpoint> [files|task|both]` in the server; what it says. */
   restore(checkpoint: string, mode: "files" | "task" | "both"): Promise<string>;
+  /** Tab or `/mode`: the server switches the running task to plan or act (`POST /mode`); every client is told. */
+  setMode(mode: TuiMode): Promise<void>;
+  /** `/model ID`: the model the task goes on with from its next run (`POST /model`); what the server says. */
+  setModel(model: string): Promise<string>;
 }
 
 /** How long a first Esc or Ctrl+C waits for the second one. */
@@ -28,7 +32,6 @@ export class AttachController implements TuiController {
   #armedAt: number | undefined;
   /** Messages sent while the task runs that it has not said yet (they reach the model at its next tool boundary). */
   #queued: readonly string[] = [];
-  #modeNoticeShown = false;
   #left = false;
 
   constructor(
@@ -113,19 +116,28 @@ export class AttachController implements TuiController {
     this.options.onLeave(how);
   }
 
+  /** Tab: the other mode, shown at once; the server's `state` event confirms it (or the error puts it back). */
   toggleMode(): TuiMode {
-    if (!this.#modeNoticeShown) {
-      this.#modeNoticeShown = true;
-      this.options.feed.notify("info", "The mode of a task in the server is not switched from an attached terminal.");
-    }
-    return "act";
+    const next = this.options.feed.state.mode === "plan" ? "act" : "plan";
+    this.setMode(next);
+    return next;
+  }
+
+  setMode(mode: TuiMode): void {
+    const { state } = this.options.feed;
+    const before = state.mode;
+    state.mode = mode;
+    this.options.actions.setMode(mode).catch((error: unknown) => {
+      if (state.mode === mode) state.mode = before;
+      this.options.feed.notify("error", `The mode was not switched: ${error instanceof Error ? error.message : String(error)}`);
+    });
   }
 
   status(): TuiStatus {
     const { state } = this.options.feed;
     return {
       model: this.options.label,
-      mode: "act",
+      mode: state.mode,
       tokensUsed: state.contextTokens,
       contextWindow: state.contextWindow,
       cost: state.cost,
@@ -138,7 +150,12 @@ export class AttachController implements TuiController {
   }
 
   slashSession(): SlashSession {
-    return attachedSlashSession(() => this.detach(), this.options.actions);
+    return attachedSlashSession(
+      () => this.detach(),
+      this.options.actions,
+      (mode) => this.setMode(mode),
+      () => this.options.feed.state.model,
+    );
   }
 }
 
@@ -146,15 +163,15 @@ const notHere = (): never => {
   throw new Error("not available in an attached terminal (it works in the terminal that runs the task, or in the web UI)");
 };
 
-/** What slash commands may do in an attached UI: leave, undo and restore through the server. The local UI's other commands are not offered (attach-slash-commands.ts). */
-function attachedSlashSession(leave: () => void, actions: RemoteTaskActions): SlashSession {
+/** What slash commands may do in an attached UI: leave, switch the mode, choose the model, undo and restore through the server. The local UI's other commands are not offered (attach-slash-commands.ts). */
+function attachedSlashSession(leave: () => void, actions: RemoteTaskActions, setMode: (mode: TuiMode) => void, model: () => string | undefined): SlashSession {
   return {
     currentTask: () => undefined,
     currentTaskId: () => undefined,
     newTask: notHere,
-    setModel: notHere,
-    describeModel: notHere,
-    setMode: notHere,
+    setModel: (spec) => actions.setModel(spec),
+    describeModel: () => `${model() ?? "the server's default"} (the task in the server; /model <id> chooses the one it goes on with from its next run)`,
+    setMode,
     costReport: notHere,
     undo: () => actions.undo(),
     restore: (checkpoint, mode) => actions.restore(checkpoint, mode),

@@ -13,6 +13,7 @@ import type { Mounted } from "../../ui/tui/test-support/mount.js";
 import { TuiHost } from "../../ui/tui/tui-host.js";
 import { AttachController, confirmWindowMs } from "./attach-controller.js";
 import { attachSlashCommands } from "./attach-slash-commands.js";
+import { promptCommands, type RemotePrompt } from "./remote-prompts.js";
 import { RemoteTaskFeed } from "./remote-task-feed.js";
 import type { AnswerOutcome } from "./remote-task-feed.js";
 import type { TaskEvent } from "./task-event-stream.js";
@@ -32,7 +33,7 @@ afterEach(() => {
   mounted = undefined;
 });
 
-function attach(options: { answerOutcome?: AnswerOutcome } = {}): Attached {
+function attach(options: { answerOutcome?: AnswerOutcome; modeError?: string; prompts?: RemotePrompt[] } = {}): Attached {
   const clock = new ManualClock();
   const host = new TuiHost({ clock });
   const answers: Attached["answers"] = [];
@@ -68,10 +69,19 @@ function attach(options: { answerOutcome?: AnswerOutcome } = {}): Attached {
         calls.push(`restore ${checkpoint} ${mode}`);
         return Promise.resolve("Restored.");
       },
+      setModel: (model) => {
+        calls.push(`model ${model}`);
+        return Promise.resolve(`${model}, from the task's next run`);
+      },
+      setMode: (mode) => {
+        calls.push(`mode ${mode}`);
+        return options.modeError === undefined ? Promise.resolve() : Promise.reject(new Error(options.modeError));
+      },
     },
     onLeave: (how) => left.push(how),
   });
-  const ui = mountUi({ clock, host, controller, commands: attachSlashCommands() });
+  const prompts = options.prompts;
+  const ui = mountUi({ clock, host, controller, commands: attachSlashCommands(prompts === undefined ? undefined : () => promptCommands(prompts)) });
   mounted = ui;
   return {
     ui,
@@ -267,5 +277,61 @@ describe("the terminal UI attached to a task of cairn serve", () => {
     const attached = attach();
     await attached.push(running(), { type: "status", status: "completed", tokensIn: 1200, tokensOut: 80, cost: 0.0123 }, { type: "result", status: "completed", durationMs: 4000 });
     expect(attached.ui.frame()).toContain("Done in 4s · 1200 tokens in, 80 out · $0.0123");
+  });
+
+  it("Tab switches the task's mode through the server; the status line shows the mode the server says, whoever switched it", async () => {
+    const attached = attach();
+    await attached.push(running(), say("a", "text", "working", true));
+    expect(attached.ui.frame()).toMatch(/ACT · attached/);
+    await attached.ui.press("\t");
+    await attached.ui.tick();
+    expect(attached.calls).toEqual(["mode plan"]);
+    expect(attached.ui.frame()).toMatch(/PLAN · attached/);
+    // Another client switched it back: the logged switch and the state say so.
+    await attached.push({ v: 2, type: "say", say: "info", id: "m", text: "Act mode (switched by web)", partial: false, ts: 1, taskId: "01TEST", meta: { mode: "act", by: "web" } }, { ...running(), mode: "act" });
+    await attached.ui.tick(1000);
+    expect(attached.ui.frame()).toMatch(/ACT · attached/);
+    expect(attached.ui.frame()).toContain("Act mode (switched by web)");
+    await attached.ui.press("/mode plan");
+    await attached.ui.press("\r");
+    expect(attached.calls).toEqual(["mode plan", "mode plan"]);
+  });
+
+  it("a mode switch the server refuses puts the mode back and says why", async () => {
+    const attached = attach({ modeError: "task 01TEST is not running (completed); resume it" });
+    await attached.push({ type: "state", running: false, status: "completed", openAsk: null, seq: 3 });
+    await attached.ui.press("\t");
+    await attached.ui.tick();
+    await attached.ui.tick(1000);
+    expect(attached.ui.frame()).toContain("The mode was not switched: task 01TEST is not running (completed); resume it");
+    expect(attached.ui.frame()).toMatch(/ACT · attached/);
+  });
+
+  it("the / menu lists the task's MCP prompts as the server gives them; one chosen is sent to the task as typed, with its arguments", async () => {
+    const attached = attach({ prompts: [{ command: "/mcp__bistro__welcome", description: "Greets the guest (MCP prompt of bistro)", usage: "[name]" }] });
+    await attached.push(running(), say("a", "text", "working", true));
+    await attached.ui.press("/mcp__");
+    await attached.ui.tick();
+    expect(attached.ui.frame()).toContain("/mcp__bistro__welcome");
+    expect(attached.ui.frame()).toContain("Greets the guest (MCP prompt of bistro)");
+    await attached.ui.press("bistro__welcome Ada");
+    await attached.ui.press("\r");
+    await attached.ui.tick();
+    expect(attached.calls).toEqual(["message /mcp__bistro__welcome Ada"]);
+  });
+
+  it("/model shows the server task's model, and /model ID chooses the one it goes on with, through the server", async () => {
+    const attached = attach();
+    attached.feed.state.model = "claude-sonnet-5-5";
+    await attached.push(running());
+    await attached.ui.press("/model");
+    await attached.ui.press("\r");
+    await attached.ui.tick();
+    expect(attached.ui.frame()).toContain("Model: claude-sonnet-5-5 (the task in the server;");
+    await attached.ui.press("/model claude-haiku-5");
+    await attached.ui.press("\r");
+    await attached.ui.tick();
+    expect(attached.calls).toEqual(["model claude-haiku-5"]);
+    expect(attached.ui.frame()).toContain("Model for the next request: claude-haiku-5, from the task's next run");
   });
 });

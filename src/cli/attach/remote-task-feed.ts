@@ -37,6 +37,10 @@ export interface RemoteTaskState {
   /** Tokens in the context and the model's window, from the last request. */
   contextTokens: number;
   contextWindow: number;
+  /** Plan or act, as the server last said (a `state` event, or a logged switch). */
+  mode: "plan" | "act";
+  /** The task's model as the server said it (its row), or the one a client chose for its next run. */
+  model: string | undefined;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -85,7 +89,7 @@ function openAskIds(event: TaskEvent): Set<string> {
 }
 
 export class RemoteTaskFeed {
-  readonly state: RemoteTaskState = { running: false, status: undefined, tokensIn: 0, tokensOut: 0, cost: 0, contextTokens: 0, contextWindow: 0 };
+  readonly state: RemoteTaskState = { running: false, status: undefined, tokensIn: 0, tokensOut: 0, cost: 0, contextTokens: 0, contextWindow: 0, mode: "act", model: undefined };
   readonly #host: TuiHost;
   readonly #sendAnswer: RemoteTaskFeedOptions["sendAnswer"];
   readonly #onUserMessage: RemoteTaskFeedOptions["onUserMessage"];
@@ -162,6 +166,10 @@ export class RemoteTaskFeed {
     const request = message.type === "say" && message.say === "api_req_started" ? (message.meta as Partial<ApiRequestMeta> | undefined) : undefined;
     if (request !== undefined) this.#request(message.id, request);
     if (message.type === "say" && message.say === "user_feedback" && !message.partial) this.#onUserMessage?.(message.text);
+    const switched = message.type === "say" && message.say === "info" ? message.meta?.["mode"] : undefined;
+    if (switched === "plan" || switched === "act") this.state.mode = switched;
+    const chosen = message.type === "say" && message.say === "info" ? message.meta?.["model"] : undefined;
+    if (typeof chosen === "string") this.state.model = chosen;
     if (message.type === "ask" && !message.partial && this.#openAsks.has(message.id) && !this.#answers.has(message.id) && !this.#waiting.has(message.id)) {
       this.#wait(message);
       return;
@@ -172,6 +180,7 @@ export class RemoteTaskFeed {
   #state(event: TaskEvent): void {
     if (typeof event["running"] === "boolean") this.state.running = event["running"];
     if (typeof event["status"] === "string") this.state.status = event["status"];
+    if (event["mode"] === "plan" || event["mode"] === "act") this.state.mode = event["mode"];
     this.#openAsks = openAskIds(event);
     for (const id of [...this.#waiting]) if (!this.#openAsks.has(id)) this.#closeElsewhere(id);
     for (const id of this.#openAsks) {

@@ -14,6 +14,8 @@ export interface RemoteTaskRow {
   title: string;
   workspace: string;
   status: string;
+  /** The model it runs (or goes on) with, when the server says. */
+  model?: string;
 }
 
 function rowOf(value: unknown): RemoteTaskRow | undefined {
@@ -25,6 +27,7 @@ function rowOf(value: unknown): RemoteTaskRow | undefined {
     title: typeof row["title"] === "string" ? row["title"] : "",
     workspace: typeof row["workspace"] === "string" ? row["workspace"] : "",
     status: typeof row["status"] === "string" ? row["status"] : "",
+    ...(typeof row["model"] === "string" ? { model: row["model"] } : {}),
   };
 }
 
@@ -75,6 +78,13 @@ export function remoteTaskActions(address: () => ServerAddress, taskId: string):
       const answer = (await requestJson(address(), "POST", `${taskPath(taskId)}/restore`, { checkpoint, mode })) as { checkpoint?: { hash?: unknown } } | undefined;
       const hash = typeof answer?.checkpoint?.hash === "string" ? answer.checkpoint.hash.slice(0, 12) : checkpoint;
       return `Restored ${mode === "both" ? "the files and the conversation" : mode === "files" ? "the files" : "the conversation"} to checkpoint ${hash}; the task is stopped: a message goes on from there.`;
+    },
+    setMode: async (mode) => {
+      await requestJson(address(), "POST", `${taskPath(taskId)}/mode`, { mode });
+    },
+    setModel: async (model) => {
+      const answer = (await requestJson(address(), "POST", `${taskPath(taskId)}/model`, { model })) as { text?: unknown } | undefined;
+      return typeof answer?.text === "string" ? answer.text : `${model}, from the task's next run`;
     },
     answer: async (askId, response) => {
       try {

@@ -12,6 +12,7 @@ import { FileInputHistory } from "../input-history.js";
 import { AttachController } from "./attach-controller.js";
 import { attachSlashCommands } from "./attach-slash-commands.js";
 import { RemoteTaskFeed } from "./remote-task-feed.js";
+import { RemotePrompts } from "./remote-prompts.js";
 import { findTask, remoteTaskActions } from "./remote-task.js";
 import type { RemoteTaskRow } from "./remote-task.js";
 import { NoServerError, serverAddressSource } from "./server-address.js";
@@ -77,6 +78,7 @@ export async function runAttach(options: AttachOptions): Promise<number> {
   const host = new TuiHost();
   const actions = remoteTaskActions(source, row.taskId);
   const feed = new RemoteTaskFeed({ host, sendAnswer: (askId, response) => actions.answer(askId, response), onUserMessage: (text) => controller.delivered(text) });
+  feed.state.model = row.model;
   const ui: { instance?: { unmount(): void } } = {};
   const ending: { how: "detached" | "stopped" } = { how: "detached" };
   const controller = new AttachController({
@@ -93,12 +95,17 @@ export async function runAttach(options: AttachOptions): Promise<number> {
   });
   feed.notify("info", `Attached to task ${row.taskId} (${row.status}) in ${row.workspace}. Ctrl+D or /detach leaves it running; Esc twice stops it.`);
   const history = new FileInputHistory({ dataDir: options.dataDir, workspace: row.workspace === "" ? process.cwd() : row.workspace });
-  const instance = renderTui({ controller, host, history, commands: attachSlashCommands() });
+  const prompts = new RemotePrompts(source, row.taskId);
+  const instance = renderTui({ controller, host, history, commands: attachSlashCommands(prompts.commands) });
   ui.instance = instance;
   const stream = new TaskEventStream({
     address: source,
     taskId: row.taskId,
-    onEvent: (event) => feed.push(event),
+    onEvent: (event) => {
+      feed.push(event);
+      // The task's MCP servers may connect late or add prompts: the menu's list is read again as the task goes on.
+      if (event.type === "state" || (event.type === "say" && event["say"] === "api_req_started" && event["partial"] === false)) prompts.refresh();
+    },
     onConnection: connectionNotices(feed),
     onFatal: (error) => feed.notify("error", `The server stopped sending this task's events: ${error.message}`),
   }).start();

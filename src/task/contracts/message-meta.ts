@@ -107,6 +107,12 @@ export type SubagentLinkMeta = { subagentId: string; agent: string; childTaskId:
 /** `info` reporting how a subagent's run ended (src/tools/builtin/use-subagents.ts). */
 export type SubagentReportInfoMeta = { tool: "use_subagents"; subagentReport: SubagentReportMeta };
 
+/** `info` that a client of `cairn serve` switched the task's mode (src/server/task-mode.ts): the log keeps it, so a resumed task keeps the mode. */
+export type ModeSwitchMeta = { mode: "plan" | "act"; by: string };
+
+/** `info` that a client of `cairn serve` chose the model a task goes on with from its next run (`POST /api/tasks/:id/model`). */
+export type ModelSwitchMeta = { model: string; by: string };
+
 /** `warning` that a subagent's changes could not be merged (a conflict), or were not because it did not complete (src/tools/builtin/use-subagents.ts). */
 export type SubagentConflictMeta = { tool: "subagent_merge"; subagentId: string; status: "conflict" | "not_merged" };
 
@@ -135,7 +141,7 @@ export type SayMetaByType = {
   mcp_notification: McpNotificationMeta;
   hook_status: HookStatusMeta;
   empty_assistant_message: never;
-  info: SubagentLinkMeta | SubagentReportInfoMeta;
+  info: SubagentLinkMeta | SubagentReportInfoMeta | ModeSwitchMeta | ModelSwitchMeta;
   warning: SubagentConflictMeta;
   diff_error: ToolMetaOf<"replace_in_file">;
   budget: never;

@@ -94,6 +94,19 @@ function useStickToBottom(version: number): void {
   }, [version]);
 }
 
+/** Plan or act for the running task, for every client (`POST /api/tasks/:id/mode`); the server's events say which is on. */
+function ModeSwitch({ mode, onSwitch }: { mode: "plan" | "act"; onSwitch: (mode: "plan" | "act") => void }) {
+  return (
+    <div class="mode-switch" role="group" aria-label="Mode" title="Plan: the model explores and plans with read-only tools. Act: it changes things. The next request uses it.">
+      {(["plan", "act"] as const).map((choice) => (
+        <button key={choice} type="button" aria-pressed={mode === choice} class={mode === choice ? "on" : ""} onClick={() => mode !== choice && onSwitch(choice)}>
+          {choice === "plan" ? "Plan" : "Act"}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 export function TaskPage({ taskId }: { taskId: string }) {
   const { feed, row, version, connected, error } = useTaskFeed(taskId);
   const [draft, setDraft] = useState("");
@@ -132,6 +145,7 @@ export function TaskPage({ taskId }: { taskId: string }) {
           {!connected && <span class="tag warn">reconnecting…</span>}
         </div>
         <div class="controls">
+          {feed.running && <ModeSwitch mode={feed.mode ?? row?.mode ?? "act"} onSwitch={(mode) => act(() => api.setMode(taskId, mode))} />}
           {feed.running ? <button onClick={() => act(() => api.abort(taskId), "Stopped.")}>Stop</button> : resumable.has(status) && <button onClick={() => act(() => api.resume(taskId), "Resumed.")}>Resume</button>}
         </div>
         {(error ?? note) !== undefined && <div class="note">{error ?? note}</div>}
