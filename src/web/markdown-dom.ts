@@ -56,9 +56,13 @@ function measure(line: MarkdownLine): { chars: number; height: number } {
   return { chars, height: Math.max(1, Math.ceil(chars / lineChars)) * lineHeight };
 }
 
-/** Script per frame, in steps of a few lines: with 2 ms and 12 lines the heaviest frame of a 1 MiB answer is about 30 ms of CPU (bench/RESULTS.md). */
-const frameBudgetMs = 2;
-const linesPerStep = 12;
+/**
+ * Script per frame, in steps of a few lines. What a frame adds is what its layout costs: with 1 ms and
+ * 6 lines the heaviest frame of a 1 MiB answer is about 20 ms of CPU (30-38 ms with 2 ms and 12 lines),
+ * and the whole answer is drawn as soon, the stream itself being the limit (bench/RESULTS.md).
+ */
+const frameBudgetMs = 1;
+const linesPerStep = 6;
 
 /** Sent (bubbling) from the writer's element after a frame added lines. */
 export const growEvent = "md-grow";
