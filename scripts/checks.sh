@@ -7,7 +7,15 @@ set -u
 cd "$(dirname "$0")/.."
 logs="$(mktemp -d)"
 trap 'rm -rf "$logs"' EXIT
-checks=(typecheck lint format:check build)
+checks=(typecheck lint format:check)
+# The build is left out when nothing it reads changed since the last one finished (`npm ci`'s
+# prepare has just built a clean clone): dist/.built is touched at the end of every build.
+inputs=(src scripts bin package.json package-lock.json tsconfig.json tsconfig.build.json)
+if [ -f dist/.built ] && [ -z "$(find "${inputs[@]}" -newer dist/.built -print -quit 2>/dev/null)" ]; then
+  echo "npm run build: up to date (nothing in ${inputs[*]} is newer than dist/.built)"
+else
+  checks+=(build)
+fi
 pids=()
 for check in "${checks[@]}"; do
   npm run --silent "$check" >"$logs/${check/:/-}.log" 2>&1 &
