@@ -6,6 +6,7 @@
 import type { JobData, JobOptions, JobResult } from "../fleet/job-spec.js";
 import type { WorkerContext } from "../fleet/run-job.js";
 import type { FleetContext } from "../fleet/fleet-context.js";
+import { withState } from "../fleet/queue-inspect.js";
 import { runCheck } from "./check-command.js";
 import type { CaseResult, EvalReport } from "./eval-report.js";
 import { totalsOf } from "./eval-report.js";
@@ -129,11 +130,11 @@ export async function runSuiteOnFleet(options: { suite: LoadedSuite; context: Fl
       if (poll) lastPoll = Date.now();
       for (const [id, index] of [...pending]) {
         if (!poll && !finishedIds.has(id)) continue;
-        const job = await queue.getJob(id);
+        const fetched = await queue.getJob(id);
         const entry = options.suite.cases[index];
         const data = jobs[index];
         if (!entry || !data) continue;
-        const state = job ? await job.getState() : "unknown";
+        const { job, state } = fetched ? await withState(queue, fetched) : { job: undefined, state: "unknown" };
         if (state !== "completed" && state !== "failed" && state !== "unknown") continue;
         pending.delete(id);
         let result: CaseResult;

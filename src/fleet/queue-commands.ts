@@ -104,7 +104,7 @@ export function queueResults(jobId: string | undefined, flags: ConnectionFlags):
         process.stderr.write(`cairn: no job ${jobId} in queue ${context.queueName}\n`);
         return 2;
       }
-      reports = [await reportOf(job, context)];
+      reports = [await reportOf(job, context, queue)];
     } else {
       reports = await allReports(queue, context);
     }

@@ -29,8 +29,19 @@ interface StoredJobData {
   name?: string;
 }
 
-export async function reportOf(job: Job, context: FleetContext): Promise<JobReport> {
-  const state = await job.getState();
+/**
+ * A job and its state. The job was read before its state: one that finished in
+ * between (BullMQ writes its result and finishing time in the same step as its
+ * state) is read again, so a finished job is never seen without its result.
+ */
+export async function withState(queue: Queue, fetched: Job): Promise<{ job: Job; state: string }> {
+  const state = await fetched.getState();
+  const finishedSinceRead = (state === "completed" || state === "failed") && fetched.finishedOn === undefined;
+  return { job: (finishedSinceRead ? await queue.getJob(fetched.id ?? "") : undefined) ?? fetched, state };
+}
+
+export async function reportOf(fetched: Job, context: FleetContext, queue: Queue): Promise<JobReport> {
+  const { job, state } = await withState(queue, fetched);
   const data = (job.data ?? {}) as StoredJobData;
   const result = job.returnvalue as JobResult | null | undefined;
   const running = await context.redis.hgetall(context.keys.job(job.id ?? ""));
@@ -73,12 +84,12 @@ export async function reportOf(job: Job, context: FleetContext): Promise<JobRepo
 export async function queueStatus(queue: Queue, context: FleetContext): Promise<{ counts: Record<string, number>; running: JobReport[]; waiting: number }> {
   const counts = await queue.getJobCounts("waiting", "active", "completed", "failed", "delayed", "prioritized");
   const active = await queue.getJobs(["active"], 0, 99, true);
-  return { counts, running: await Promise.all(active.map((job) => reportOf(job, context))), waiting: (counts["waiting"] ?? 0) + (counts["prioritized"] ?? 0) };
+  return { counts, running: await Promise.all(active.map((job) => reportOf(job, context, queue))), waiting: (counts["waiting"] ?? 0) + (counts["prioritized"] ?? 0) };
 }
 
 export async function allReports(queue: Queue, context: FleetContext): Promise<JobReport[]> {
   const jobs = await queue.getJobs(["completed", "failed", "active", "waiting", "delayed", "prioritized"], 0, -1, true);
-  const reports = await Promise.all(jobs.map((job) => reportOf(job, context)));
+  const reports = await Promise.all(jobs.map((job) => reportOf(job, context, queue)));
   return reports.sort((left, right) => Number(left.id) - Number(right.id) || left.id.localeCompare(right.id));
 }
 
