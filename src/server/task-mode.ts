@@ -3,7 +3,7 @@
  * `info` message whose meta is `{mode, by}`: every client sees it, and the task's log keeps it, so a resumed task
  * (after a stop or a server restart) starts in the mode it was left in.
  */
-import type { ModeSwitchMeta } from "../task/contracts/message-meta.js";
+import { modelSwitchOf, modeSwitchOf } from "../task/contracts/message-meta.js";
 import type { UiMessage } from "../task/contracts/messages.js";
 import type { Mode } from "../task/contracts/tool-executor.js";
 import { RequestError } from "./task-registry.js";
@@ -12,13 +12,6 @@ import { RequestError } from "./task-registry.js";
 export function modeOf(value: unknown): Mode {
   if (value === "plan" || value === "act") return value;
   throw new RequestError(400, `mode must be "plan" (read-only tools: the model explores and plans) or "act" (the model changes things), not ${JSON.stringify(value ?? null)}`);
-}
-
-/** The meta of a mode switch message, if `message` is one. */
-export function modeSwitchOf(message: UiMessage): ModeSwitchMeta | undefined {
-  if (message.type !== "say" || message.say !== "info") return undefined;
-  const mode = message.meta?.["mode"];
-  return mode === "plan" || mode === "act" ? { mode, by: typeof message.meta?.["by"] === "string" ? message.meta["by"] : "" } : undefined;
 }
 
 /** The mode the task's log last switched to (undefined when it never switched). */
@@ -33,9 +26,8 @@ export function loggedMode(messages: readonly UiMessage[]): Mode | undefined {
 /** The model a client last chose in the task's log for its next run (undefined when none did). */
 export function loggedModel(messages: readonly UiMessage[]): string | undefined {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
-    const message = messages[index]!;
-    const model = message.type === "say" && message.say === "info" ? message.meta?.["model"] : undefined;
-    if (typeof model === "string" && model !== "") return model;
+    const found = modelSwitchOf(messages[index]!);
+    if (found !== undefined) return found.model;
   }
   return undefined;
 }

@@ -7,7 +7,7 @@
  * answer given here is sent to the server, one given in another client closes
  * it here (`answered`, `state`).
  */
-import type { ApiRequestMeta } from "../../task/contracts/message-meta.js";
+import { modelSwitchOf, modeSwitchOf, type ApiRequestMeta } from "../../task/contracts/message-meta.js";
 import type { AskMessage, AskResponse, UiMessage } from "../../task/contracts/messages.js";
 import { JsonEventFormatError, JsonEventReader } from "../../ui/headless/json-events-reader.js";
 import type { JsonMessage } from "../../ui/headless/json-events-reader.js";
@@ -166,10 +166,10 @@ export class RemoteTaskFeed {
     const request = message.type === "say" && message.say === "api_req_started" ? (message.meta as Partial<ApiRequestMeta> | undefined) : undefined;
     if (request !== undefined) this.#request(message.id, request);
     if (message.type === "say" && message.say === "user_feedback" && !message.partial) this.#onUserMessage?.(message.text);
-    const switched = message.type === "say" && message.say === "info" ? message.meta?.["mode"] : undefined;
-    if (switched === "plan" || switched === "act") this.state.mode = switched;
-    const chosen = message.type === "say" && message.say === "info" ? message.meta?.["model"] : undefined;
-    if (typeof chosen === "string") this.state.model = chosen;
+    const switched = modeSwitchOf(message);
+    if (switched !== undefined) this.state.mode = switched.mode;
+    const chosen = modelSwitchOf(message);
+    if (chosen !== undefined) this.state.model = chosen.model;
     if (message.type === "ask" && !message.partial && this.#openAsks.has(message.id) && !this.#answers.has(message.id) && !this.#waiting.has(message.id)) {
       this.#wait(message);
       return;

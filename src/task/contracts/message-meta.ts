@@ -241,3 +241,18 @@ export function askCardMeta<T extends AskType>(type: T, meta: AskMeta<T> | undef
   if (!cardKinds.has(type) || meta === undefined) return undefined;
   return meta as ToolCard;
 }
+
+/** The meta of a client's mode switch (an `info` carrying `{mode, by}`), if `message` is one. */
+export function modeSwitchOf(message: UiMessage): ModeSwitchMeta | undefined {
+  const meta = message.type === "say" && message.say === "info" ? message.meta : undefined;
+  const mode = meta?.["mode"];
+  return mode === "plan" || mode === "act" ? { mode, by: typeof meta?.["by"] === "string" ? meta["by"] : "" } : undefined;
+}
+
+/** The meta of a client's model choice (an `info` carrying `{model, by}`), if `message` is one: no other `info` has both. */
+export function modelSwitchOf(message: UiMessage): ModelSwitchMeta | undefined {
+  const meta = message.type === "say" && message.say === "info" ? message.meta : undefined;
+  const model = meta?.["model"];
+  const by = meta?.["by"];
+  return typeof model === "string" && model !== "" && typeof by === "string" ? { model, by } : undefined;
+}
