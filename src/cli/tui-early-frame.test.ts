@@ -53,6 +53,15 @@ describe.skipIf(!tmuxAvailable())("the input box drawn before the bundle loads (
     expect((await ui.captureAll()).match(/cairn: .*sandbox/g)).toHaveLength(1);
   });
 
+  it("a resize before the UI is ready draws the box at the new width, and the UI takes it over with one box", { timeout: 60_000 }, async () => {
+    const ui = await cli.openCairn(["--provider", "mock"], { env: firstRun, columns: 80 });
+    expect(await ui.waitFor(/What should cairn do\?/, { timeoutMs: 20_000, intervalMs: 2 })).not.toMatch(statusLine);
+    await ui.resize(60, 30);
+    const live = await ui.waitFor(statusLine, { timeoutMs: 20_000 });
+    expect(live).toContain(`╭${"─".repeat(58)}╮`);
+    expect((await ui.captureAll()).match(/╭/g)).toHaveLength(1);
+  });
+
   it("with nothing typed before the UI is ready, the UI then reads the keyboard", { timeout: 60_000 }, async () => {
     const ui = await cli.openCairn(["--provider", "mock"]);
     await ui.waitFor(/What should cairn do\?[\s\S]*Tab mode/, { timeoutMs: 20_000 });

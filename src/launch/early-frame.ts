@@ -21,6 +21,8 @@ export const earlyFrameKey = Symbol.for("cairn.earlyFrame");
 const beginUpdate = "\u001b[?2026h";
 const endUpdate = "\u001b[?2026l";
 const hideCursor = "\u001b[?25l";
+/** Erase the screen, erase the scrollback, cursor home (what `clear` does). */
+const clearScreenAndScrollback = "\u001b[2J\u001b[3J\u001b[H";
 const showCursor = "\u001b[?25h";
 /** Bracketed paste, as the UI asks for it (src/ui/tui/render.tsx): a block pasted early stays one message. */
 const pasteMarks = { on: "\u001b[?2004h", off: "\u001b[?2004l" };
@@ -100,19 +102,25 @@ export function paintEarlyFrame(): EarlyFrame {
     if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
   }
   function onResize(): void {
+    // A new height keeps the box's rows; a new width re-wraps what is on the screen (the box's rows
+    // are no longer the four counted): the screen and its scrollback are cleared and the box drawn
+    // again, as the UI does on a resize (src/ui/tui/use-resize-redraw.ts).
+    if (stdout.columns === columns) return;
     columns = stdout.columns;
     if (columns < narrowestEarlyFrame) {
       release();
       return;
     }
-    rawWrite(`${beginUpdate}${eraseLines(frameLines)}${frame()}${endUpdate}`);
+    rawWrite(`${beginUpdate}${clearScreenAndScrollback}${frame()}${endUpdate}`);
   }
   for (const { stream, write } of streams) {
     const original = write;
     stream.write = function (this: NodeJS.WriteStream, ...args: Parameters<Write>): boolean {
       // Whole lines on stderr (a notice, an error) are printed above the box, as the UI prints
       // them above its frame; anything else (a question, a picker, output) gets the terminal back.
-      if (stream === stderr && stderr.isTTY === true && String(args[0]).endsWith("\n")) {
+      // stderr elsewhere (a file, a pipe) does not touch the screen.
+      if (stream === stderr && stderr.isTTY !== true) return original.apply(this, args);
+      if (stream === stderr && String(args[0]).endsWith("\n")) {
         rawWrite(`${beginUpdate}${eraseLines(frameLines)}`);
         const written = original.apply(this, args);
         rawWrite(`${frame()}${endUpdate}`);
