@@ -10,7 +10,7 @@
  * error) are printed above the box, which is drawn again under them. Anything else gives the
  * terminal back before it is seen: a write to stdout by anyone else (a question, a picker,
  * output) erases the frame and restores the terminal, and so do Ctrl+C (then cairn stops,
- * status 130), SIGINT, SIGTERM and the process's exit.
+ * status 130), SIGINT, SIGTERM, an uncaught error (before its trace is printed) and the exit.
  */
 import { eraseLines, inputBoxLines, narrowestEarlyFrame } from "./early-frame-text.js";
 
@@ -63,6 +63,7 @@ export function paintEarlyFrame(): EarlyFrame {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     process.off("exit", release);
+    process.off("uncaughtExceptionMonitor", release);
     stdout.off("resize", onResize);
     // Paused unless someone else has started reading already (a question's readline, asked as it is written).
     if (stdin.listenerCount("data") === 0) stdin.pause();
@@ -137,6 +138,8 @@ export function paintEarlyFrame(): EarlyFrame {
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   process.once("exit", release);
+  // A crash's trace is printed by Node itself, after this: the box goes first.
+  process.once("uncaughtExceptionMonitor", release);
   stdout.on("resize", onResize);
   rawWrite(`${beginUpdate}${hideCursor}${frame()}${endUpdate}${pasteMarks.on}`);
   const handle: EarlyFrame = { takeOver, release };
