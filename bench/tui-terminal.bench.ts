@@ -10,6 +10,10 @@
  * - first paint: from the process's start to its first write of the UI's prompt
  *   (bench/tui/paint-mark.cjs, preloaded), with no task (warm code cache); also the
  *   time until tmux shows it, which adds tmux's start and its screen updates;
+ * - interactive: from the process's start until a key typed as soon as the prompt is on
+ *   tmux's screen is echoed in the input line (the preload sees the frame that shows it),
+ *   and until the UI's own first frame (Ink's, with the status line): the first paint may be
+ *   the launcher's input box (src/launch/early-frame.ts), drawn before the bundle loads;
  * - key-to-echo while the answer streams: a key typed into the input line until
  *   tmux shows it. Keys are sent and the screen read through a tmux control-mode
  *   client (src/ui/tui/test-support/tmux-control.ts), the screen read again at
@@ -21,7 +25,9 @@
  * Goals: CPU <= 1.5x headless, peak RSS <= headless + 40 MB, time to the
  * completion <= 1.2x headless, first paint <= 250 ms, key-to-echo < 50 ms,
  * per-turn CPU and live heap of the late turns within 1.2x of the early ones.
- * Environment: BENCH_REPETITIONS (default 5), BENCH_TURNS (default 200), CAIRN_BENCH_BIN.
+ * Environment: BENCH_REPETITIONS (default 5), BENCH_TURNS (default 200), CAIRN_BENCH_BIN;
+ * BENCH_PAINT_ONLY=1 measures only the first paint and interactive, of CAIRN_BENCH_BIN and,
+ * interleaved, of CAIRN_BENCH_BASE_BIN when set.
  */
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { readdirSync, readFileSync } from "node:fs";
@@ -156,8 +162,8 @@ async function typeAndTime(session: TmuxSession, letters: string, typedBefore: s
   return times;
 }
 
-async function openTui(workspace: string, env: Record<string, string>, args: string[]): Promise<TmuxSession> {
-  return startTmux({ command: [process.execPath, bin, ...args], cwd: workspace, env, columns, rows });
+async function openTui(workspace: string, env: Record<string, string>, args: string[], program = bin): Promise<TmuxSession> {
+  return startTmux({ command: [process.execPath, program, ...args], cwd: workspace, env, columns, rows });
 }
 
 async function terminal(url: string, typeWhileStreaming: boolean): Promise<Sample> {
@@ -194,28 +200,68 @@ async function terminal(url: string, typeWhileStreaming: boolean): Promise<Sampl
   });
 }
 
-interface Paint {
-  /** From asking tmux to start cairn until the prompt is on its screen. */
-  onScreenMs: number;
-  /** From the process's start until it wrote the prompt (bench/tui/paint-mark.cjs), and its CPU time by then. */
+interface Mark {
   sinceStartMs: number;
   cpuMs: number;
 }
 
-async function firstPaint(): Promise<Paint> {
+/** sinceStartMs, cpuMs: from the process's start until it wrote the prompt (bench/tui/paint-mark.cjs). */
+interface Paint extends Mark {
+  /** From asking tmux to start cairn until the prompt is on its screen. */
+  onScreenMs: number;
+  /** Ink's first frame (its status line), and the echo in the input line of a key typed as soon as the prompt showed. */
+  ui: Mark;
+  echo: Mark;
+}
+
+const echoKey = "Z";
+
+async function firstPaint(program = bin): Promise<Paint> {
   return inFreshFolder(async (workspace, env) => {
     const markFile = join(workspace, "..", "paint-mark.json");
     const start = performance.now();
-    const session = await openTui(workspace, { ...env, NODE_OPTIONS: `--require ${paintMark}`, PAINT_MARK_FILE: markFile }, ["--provider", "mock"]);
+    const session = await openTui(workspace, { ...env, NODE_OPTIONS: `--require ${paintMark}`, PAINT_MARK_FILE: markFile, PAINT_ECHO_TEXT: echoKey }, ["--provider", "mock"], program);
+    const control = await session.control();
     try {
       await waitForScreen(session, /What should cairn do\?/, 10_000, 2);
       const onScreenMs = performance.now() - start;
-      const mark = JSON.parse(readFileSync(markFile, "utf8")) as { sinceStartMs: number; cpuMs: number };
-      return { onScreenMs, ...mark };
+      // "interactive": a key typed now, until the input line shows it.
+      await control.command(`send-keys -t ${session.name} -l ${echoKey}`);
+      await waitForScreenControl(control, session, new RegExp(`› ${echoKey}`), 10_000);
+      const marks = JSON.parse(readFileSync(markFile, "utf8")) as Mark & { ui: Mark; echo: Mark };
+      return { onScreenMs, ...marks };
     } finally {
+      control.close();
       await session.kill();
     }
   });
+}
+
+const describePaints = (label: string, runs: Paint[]): string => {
+  const at = (pick: (paint: Paint) => number): string => median(runs.map(pick)).toFixed(0);
+  return `${label}: first paint ${at((each) => each.sinceStartMs)} ms (CPU ${at((each) => each.cpuMs)}), interactive ${at((each) => each.echo.sinceStartMs)} ms, UI's first frame ${at((each) => each.ui.sinceStartMs)} ms (CPU ${at((each) => each.ui.cpuMs)}); runs paint/echo/UI: ${runs.map((each) => `${each.sinceStartMs.toFixed(0)}/${each.echo.sinceStartMs.toFixed(0)}/${each.ui.sinceStartMs.toFixed(0)}`).join(" ")}`;
+};
+
+// BENCH_PAINT_ONLY=1: only the first paint and interactive lines, of CAIRN_BENCH_BIN and, interleaved, CAIRN_BENCH_BASE_BIN.
+if (process.env["BENCH_PAINT_ONLY"] === "1") {
+  const baseBin = process.env["CAIRN_BENCH_BASE_BIN"];
+  const ours: Paint[] = [];
+  const base: Paint[] = [];
+  try {
+    await firstPaint();
+    if (baseBin !== undefined) await firstPaint(baseBin);
+    for (let repetition = 0; repetition < repetitions; repetition += 1) {
+      if (baseBin !== undefined && repetition % 2 === 1) base.push(await firstPaint(baseBin));
+      ours.push(await firstPaint());
+      if (baseBin !== undefined && repetition % 2 === 0) base.push(await firstPaint(baseBin));
+    }
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+  console.log(`node ${process.version}; ${repetitions} interleaved runs each, medians; tmux ${columns}x${rows}, --provider mock, warm code cache`);
+  console.log(describePaints(bin, ours));
+  if (baseBin !== undefined) console.log(describePaints(baseBin, base));
+  process.exit(0);
 }
 
 const server = await startStreamServer(repetitions * 3 + 4, 16_384, serverProgram);
@@ -265,6 +311,9 @@ console.log(`peak RSS: +${(t.rss - h.rss).toFixed(0)} MB over headless (goal <= 
 console.log(`time to the completion: ${(t.done / h.done).toFixed(2)}x headless (goal <= 1.2x) ${verdict(t.done / h.done <= 1.2)}`);
 console.log(
   `first paint: ${paint.toFixed(0)} ms after start (goal <= 250 ms) ${verdict(paint <= 250)}; CPU by then ${median(paints.map((each) => each.cpuMs)).toFixed(0)} ms; on tmux's screen ${median(paints.map((each) => each.onScreenMs)).toFixed(0)} ms after asking tmux to start it (runs, after start/CPU/on screen: ${paints.map((each) => `${each.sinceStartMs.toFixed(0)}/${each.cpuMs.toFixed(0)}/${each.onScreenMs.toFixed(0)}`).join(" ")})`,
+);
+console.log(
+  `interactive: a key typed when the prompt showed is echoed ${median(paints.map((each) => each.echo.sinceStartMs)).toFixed(0)} ms after start; the UI's own first frame (Ink) ${median(paints.map((each) => each.ui.sinceStartMs)).toFixed(0)} ms, CPU by then ${median(paints.map((each) => each.ui.cpuMs)).toFixed(0)} ms (runs, echo/UI: ${paints.map((each) => `${each.echo.sinceStartMs.toFixed(0)}/${each.ui.sinceStartMs.toFixed(0)}`).join(" ")})`,
 );
 console.log(`key-to-echo while streaming: ${keys.map((value) => value.toFixed(0)).join(", ")} ms (goal < 50 ms) ${verdict(keys.length > 0 && Math.max(...keys) < 50)}`);
 console.log(`  the same with a tmux process per key and per look at the screen (as measured before): ${keysSpawned.map((value) => value.toFixed(0)).join(", ")} ms`);

@@ -14,6 +14,7 @@ import { watchAttention } from "../ui/tui/attention-watch.js";
 import { AttentionNotifier, focusReporting } from "../ui/tui/notifications.js";
 import { exitStatusFor } from "../session/run-summary.js";
 import { FileInputHistory } from "./input-history.js";
+import { takeOverEarlyFrame } from "../ui/tui/early-frame-handoff.js";
 import { InteractiveController } from "./interactive.js";
 import { mcpPromptCommands } from "./mcp-completions.js";
 
@@ -108,8 +109,16 @@ export async function runInteractive(options: {
   // The MCP servers' prompts, once a task started the servers (docs/mcp.md).
   slashCommands.addSource(mcpPromptCommands(() => controller.mcp.references()));
   const history = new FileInputHistory({ dataDir: settings.dataDir, workspace: settings.cwd });
+  // The launcher's input box (src/launch/early-frame.ts) becomes the UI's first frame; nothing waits in between.
+  const earlyFrameErase = takeOverEarlyFrame();
   const stopAttention = callUserBack(controller, host, settings);
-  const instance = renderTui({ controller, host, history, ...(options.initialTask ? { initialTask: options.initialTask } : {}) });
+  const instance = renderTui({
+    controller,
+    host,
+    history,
+    ...(options.initialTask ? { initialTask: options.initialTask } : {}),
+    ...(earlyFrameErase === undefined ? {} : { earlyFrameErase }),
+  });
   ui.instance = instance;
   if (options.resumeTaskId && !options.initialTask) controller.resumeNow();
   await instance.waitUntilExit();

@@ -109,7 +109,8 @@ describe.skipIf(!tmuxAvailable() || userProblem !== undefined)("journey: the fir
       // The data folder goes away while the terminal UI is open: the typed task is not lost.
       const laterHome = await machine.folder(join(cli.sandbox.root, "later-home"));
       const open = await terminal(machine, ["node", cairnBin, ...provider], { cwd: project, env: { ...key, HOME: laterHome } });
-      await open.waitFor(/What should cairn do/, { timeoutMs: 30_000 });
+      // The UI itself (its status line), not only the input box drawn while cairn starts.
+      await open.waitFor(/What should cairn do[\s\S]*Tab mode/, { timeoutMs: 30_000 });
       await rm(join(laterHome, ".cairn"), { recursive: true, force: true });
       await chmod(laterHome, 0o555);
       await typeLine(open, "write the weekly report");

@@ -7,10 +7,13 @@
 import * as nodeModule from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { isatty } from "node:tty";
 import { fileURLToPath } from "node:url";
 import { loadBundle, wrapperPrefix, type LoadedBundle } from "./load-bundle.js";
 import { createStackMapper, installStackMapper } from "./readable-stack.js";
 import { startBubblewrapProbe } from "../security/sandbox-probe.js";
+import { mayPaintEarly } from "./early-frame-text.js";
+import { paintEarlyFrame } from "./early-frame.js";
 
 const helpOrVersion = ["--help", "-h", "--version", "-V"];
 
@@ -84,7 +87,17 @@ export function registerChunks(cacheDir: string | undefined): { saveCodeCaches()
   };
 }
 
+/** The terminal UI's input box, drawn now (early-frame.ts) when the UI is sure to open on it. */
+function paintEarlyIfTerminalUi(args: readonly string[]): void {
+  if (!terminalUiForm(args)) return;
+  // Standard input and output are looked at (made streams) only on a terminal.
+  const terminal = isatty(0) && isatty(1);
+  const columns = (): number => (terminal ? (process.stdout.columns ?? 0) : 0);
+  if (mayPaintEarly({ args, env: process.env, stdinIsTTY: terminal, stdoutIsTTY: terminal, columns: columns(), platform: process.platform })) paintEarlyFrame();
+}
+
 export async function launch(args: string[]): Promise<number> {
+  paintEarlyIfTerminalUi(args);
   const cacheDir = compileCacheDir();
   // Node 22 and later also cache the packages cairn loads from node_modules (the bundle itself is cached below).
   const enableCompileCache = (nodeModule as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;

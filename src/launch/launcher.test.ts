@@ -70,7 +70,8 @@ describe("bin/cairn's code cache and stack traces", () => {
       env: { CAIRN_HOME: dataDir, XDG_CONFIG_HOME: configDir, CLAUDE_CONFIG_DIR: claudeUserDir, NO_COLOR: "1" },
     });
     try {
-      await ui.waitFor(/What should cairn do\?/);
+      // The UI itself (its status line), not the input box the launcher draws before the bundle has loaded.
+      await ui.waitFor(/What should cairn do\?[\s\S]*Tab mode/);
     } finally {
       await ui.kill();
     }

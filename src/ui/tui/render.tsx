@@ -25,6 +25,8 @@ export interface RenderTuiOptions {
   debug?: boolean;
   /** Where the printed history goes (default: written above the live area); the tests' terminal keeps it apart from the frames. */
   writeHistory?: (text: string) => void;
+  /** What erases the frame the launcher drew (early-frame-handoff.ts): written in the same write as the UI's first frame, which replaces it. */
+  earlyFrameErase?: string;
 }
 
 export interface TuiInstance {
@@ -37,6 +39,12 @@ export interface TuiInstance {
 export function renderTui(options: RenderTuiOptions): TuiInstance {
   const terminal = options.stdout ?? process.stdout;
   const drawnInPlace = options.debug !== true && terminal.isTTY === true;
+  // Ink draws its first frame within render(): the erasure and that frame leave in one write.
+  const takesOver = options.earlyFrameErase !== undefined && drawnInPlace;
+  if (takesOver) {
+    terminal.cork();
+    terminal.write(options.earlyFrameErase!);
+  }
   const instance = render(
     <ClockContext.Provider value={options.host.clock}>
       <App
@@ -64,6 +72,7 @@ export function renderTui(options: RenderTuiOptions): TuiInstance {
       patchConsole: options.debug !== true,
     },
   );
+  if (takesOver) terminal.uncork();
   // Bracketed paste: a pasted block arrives marked, so its line breaks stay in one message.
   const bracketedPaste = drawnInPlace;
   if (bracketedPaste) terminal.write("\u001b[?2004h");
