@@ -9,7 +9,7 @@
  * (tool cards, notes) are rendered once each with Ink's `renderToString`.
  */
 import { renderToString } from "ink";
-import { useLayoutEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef } from "react";
 import { PrintedItem } from "./components/message-view.js";
 import type { MarkdownFormatter } from "./markdown-formatter.js";
 import { printedMarkdown } from "./markdown-print.js";
@@ -55,6 +55,8 @@ export async function printedTextFormattedBy(items: readonly StaticItem[], width
  */
 export function usePrintedHistory(items: readonly StaticItem[], width: number, generation: number, write: (text: string) => void, queue?: PrintQueue): void {
   const printed = useRef({ count: 0, generation });
+  // Ink's write does nothing once the UI is unmounted (it ends before its exit resolves): later text goes to the terminal.
+  useEffect(() => () => queue?.uiGone(), [queue]);
   useLayoutEffect(() => {
     const state = printed.current;
     if (state.generation !== generation) {
