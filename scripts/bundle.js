@@ -10,6 +10,8 @@
  *   that only some runs need, with the packages it uses (OpenTelemetry), as a
  *   CommonJS bundle of its own. The CLI bundle's `import()` of its source file
  *   loads it through the launcher, with a code cache of its own, on first use.
+ * - `dist/cli/markdown-worker.cjs`: the terminal UI's worker thread that formats
+ *   the printed history's markdown (src/ui/tui/markdown-formatter.ts).
  * - `dist/launch.cjs`: that loader, CommonJS as bin/cairn is: Node starts no ES
  *   module loader on the way to the bundle.
  * - `dist/index.js`: the library entry (`exports` in package.json), an ES module.
@@ -219,6 +221,8 @@ const results = await Promise.all([
     plugins: [builtinsRequired],
   }),
   build({ ...common, entryPoints: { index: "src/index.ts" }, outdir: "dist", format: "esm", plugins: [externalPackages("esm")], banner: esmRequire }),
+  // The terminal UI's formatting worker (src/ui/tui/markdown-formatter.ts), with what it uses: beside the CLI bundle.
+  build({ ...common, entryPoints: { "cli/markdown-worker": "src/ui/tui/markdown-worker.ts" }, outdir: "dist", outExtension: { ".js": ".cjs" }, format: "cjs" }),
 ]);
 
 /**

@@ -78,6 +78,7 @@ export async function runManyTurnsInTerminal(options: { bin: string; turns: numb
   } finally {
     await session.kill();
     await server.close();
-    await rm(root, { recursive: true, force: true });
+    // A closed terminal's cairn may still be writing its code cache there as it ends.
+    await rm(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }

@@ -1,7 +1,8 @@
 /**
  * What the terminal UI draws, in a real terminal (tmux, bin/cairn: run
  * `npm run build` first): /help in full at any height, a command a hook
- * blocked, an unknown model, and a resize while an answer streams.
+ * blocked, an unknown model, a long answer whole in the scrollback, and a
+ * resize while an answer streams.
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -77,6 +78,23 @@ describe.skipIf(!tmuxAvailable())("the screen of the terminal UI (tmux)", () => 
     await ui.sendKeys("Enter");
     await ui.waitFor(/answered by my-local-model/, { timeoutMs: 60_000 });
     expect(JSON.stringify(server.requests[0]?.body)).toContain('"model":"my-local-model"');
+    expect(await quitWithCtrlC(ui)).toBe(0);
+  });
+
+  it("a long streamed answer is in the scrollback whole and in order, code and wide characters too, before the completion", { timeout: 120_000 }, async () => {
+    const rowCount = 1_500;
+    const row = (index: number): string => (index % 100 === 0 ? "```" : index % 100 === 50 ? "```" : index % 3 === 0 ? `Row ${index}: 幅の広い文字 **bold**` : `Row ${index}: \`code\` and words`);
+    const server = await cli.startServer({
+      turns: [{ text: `${Array.from({ length: rowCount }, (_, index) => row(index)).join("\n")}\n`, chunkSize: 64 }, complete("all rows sent")],
+    });
+    const ui = await cli.openCairn([...anthropicArgs(server), "--yes", "print the rows"]);
+    await ui.waitFor(/all rows sent/, { timeoutMs: 60_000 });
+    const all = await everything(ui);
+    const rows = [...all.matchAll(/^(?:│ )?Row (\d+): /gm)].map((match) => Number(match[1]));
+    const expected = Array.from({ length: rowCount }, (_, index) => index).filter((index) => index % 50 !== 0);
+    expect(rows).toEqual(expected);
+    expect(all).toContain("Row 1497: 幅の広い文字 bold");
+    expect(all.indexOf("Task completed")).toBeGreaterThan(all.lastIndexOf(`Row ${rowCount - 1}:`));
     expect(await quitWithCtrlC(ui)).toBe(0);
   });
 

@@ -6,6 +6,7 @@ import { CommandTimer, WaitingSpinner } from "./components/activity.js";
 import { InputLine, QueuedMessages } from "./components/input-line.js";
 import { LiveMessage } from "./components/message-view.js";
 import { usePrintedHistory } from "./printed-history.js";
+import type { PrintQueue } from "./print-queue.js";
 import type { LiveLimits } from "./components/message-view.js";
 import { StatusLine } from "./components/status-line.js";
 import { SubagentCards } from "./components/subagent-cards.js";
@@ -36,6 +37,8 @@ export interface AppProps {
   redrawOnResize?: boolean;
   /** Where the printed history goes (default: Ink's write, above the live area); tests keep it apart from the frames. */
   writeHistory?: (text: string) => void;
+  /** Markdown of the printed history formatted by a worker, written in order (print-queue.ts); default: in this thread. */
+  printQueue?: PrintQueue;
 }
 
 function ReasoningPanel({ text, width, maxLines }: { text: string; width: number; maxLines: number }): ReactNode {
@@ -61,7 +64,7 @@ function placeholder(busy: boolean, hasHistory: boolean, asking: "menu" | "reply
 }
 
 /** The whole terminal UI: printed history, the live tail, the prompt and the status line. */
-export function App({ controller, host, initialTask, commands = slashCommands, history, redrawOnResize = false, writeHistory }: AppProps): ReactNode {
+export function App({ controller, host, initialTask, commands = slashCommands, history, redrawOnResize = false, writeHistory, printQueue }: AppProps): ReactNode {
   const snapshot = useSyncExternalStore(host.subscribe, host.getSnapshot);
   const { stdout, write } = useStdout();
   const width = Math.max(20, stdout.columns > 0 ? stdout.columns : 80);
@@ -75,7 +78,7 @@ export function App({ controller, host, initialTask, commands = slashCommands, h
     };
   }, [stdout]);
   const printedGeneration = useRedrawOnResize(stdout, redrawOnResize);
-  usePrintedHistory(snapshot.staticItems, width, printedGeneration, writeHistory ?? write);
+  usePrintedHistory(snapshot.staticItems, width, printedGeneration, writeHistory ?? write, printQueue);
   // The status (tokens, cost, busy) belongs to the controller: look again every second.
   useNow(1000);
   const ask = snapshot.pendingAsk;

@@ -37,31 +37,45 @@ const listPattern = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/;
 const quotePattern = /^ {0,3}>\s?(.*)$/;
 const rulePattern = /^ {0,3}([-*_])(\s*\1){2,}\s*$/;
 
+/** What a line does to the fence state: opens a fence, closes the open one, or neither (undefined). */
+function fenceChange(line: string, state: MarkdownState): MarkdownState | undefined {
+  const fence = fencePattern.exec(line);
+  if (fence === null) return undefined;
+  if (state.fence === undefined) return { fence: { marker: fence[1]!, language: fence[2] ?? "" } };
+  const marker = state.fence.marker;
+  const closes = fence[1]!.startsWith(marker[0]!) && fence[1]!.length >= marker.length && line.trim() === fence[1];
+  return closes ? { fence: undefined } : undefined;
+}
+
 export function parseMarkdownLines(sourceLines: readonly string[], startState: MarkdownState): { lines: MarkdownLine[]; state: MarkdownState } {
   let state = startState;
   const lines: MarkdownLine[] = [];
   for (const rawLine of sourceLines) {
     const line = cleanLine(rawLine);
-    const fence = fencePattern.exec(line);
-    if (state.fence !== undefined) {
-      const marker = state.fence.marker;
-      const closes = fence !== null && fence[1]!.startsWith(marker[0]!) && fence[1]!.length >= marker.length && line.trim() === fence[1];
-      if (closes) {
-        state = { fence: undefined };
-        lines.push({ kind: "fence-close" });
-      } else {
-        lines.push({ kind: "code", text: line });
-      }
-      continue;
+    const changed = fenceChange(line, state);
+    if (changed !== undefined) {
+      lines.push(changed.fence === undefined ? { kind: "fence-close" } : { kind: "fence-open", language: changed.fence.language });
+      state = changed;
+    } else {
+      lines.push(state.fence !== undefined ? { kind: "code", text: line } : parseBlockLine(line));
     }
-    if (fence !== null) {
-      state = { fence: { marker: fence[1]!, language: fence[2] ?? "" } };
-      lines.push({ kind: "fence-open", language: fence[2] ?? "" });
-      continue;
-    }
-    lines.push(parseBlockLine(line));
   }
   return { lines, state };
+}
+
+/**
+ * The state after these lines, as parseMarkdownLines would leave it, found without
+ * parsing them (only fences count): the printed history's lines are parsed where
+ * they are formatted (markdown-print.ts), the transcript only carries the state on.
+ */
+export function markdownStateAfter(sourceLines: readonly string[], startState: MarkdownState): MarkdownState {
+  let state = startState;
+  for (const rawLine of sourceLines) {
+    // Only a line with a backtick or a tilde can open or close a fence.
+    if (!rawLine.includes("`") && !rawLine.includes("~")) continue;
+    state = fenceChange(cleanLine(rawLine), state) ?? state;
+  }
+  return state;
 }
 
 function parseBlockLine(line: string): MarkdownLine {

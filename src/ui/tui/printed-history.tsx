@@ -9,41 +9,54 @@
  * (tool cards, notes) are rendered once each with Ink's `renderToString`.
  */
 import { renderToString } from "ink";
-import pc from "picocolors";
-import { useLayoutEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef } from "react";
 import { PrintedItem } from "./components/message-view.js";
-import { formatMarkdown } from "./markdown-format.js";
-import type { StaticItem } from "./transcript.js";
+import type { MarkdownFormatter } from "./markdown-formatter.js";
+import { printedMarkdown } from "./markdown-print.js";
+import type { MarkdownPrintJob } from "./markdown-print.js";
+import type { PrintQueue } from "./print-queue.js";
+import type { MarkdownItem, StaticItem } from "./transcript.js";
 
-const completionHeader = pc.green(pc.bold("✔ Task completed"));
+function markdownJob(item: MarkdownItem, width: number): MarkdownPrintJob {
+  return { source: item.source, state: item.state, first: item.first, completion: item.say === "completion_result", width };
+}
 
 function itemText(item: StaticItem, width: number): string | undefined {
-  if (item.kind === "markdown") {
-    const header = item.first && item.say === "completion_result" ? `${completionHeader}\n` : "";
-    return `${item.first ? "\n" : ""}${header}${formatMarkdown(item.lines, width)}`;
-  }
+  if (item.kind === "markdown") return printedMarkdown(markdownJob(item, width));
   const text = renderToString(<PrintedItem item={item} width={width} />, { columns: width });
   return text === "" ? undefined : text;
 }
 
+function joined(parts: ReadonlyArray<string | undefined>): string {
+  const shown = parts.filter((part): part is string => part !== undefined);
+  return shown.length === 0 ? "" : `${shown.join("\n")}\n`;
+}
+
 /** The items as the terminal shows them, one line after another, ending with a line break; "" when none shows anything. */
 export function printedText(items: readonly StaticItem[], width: number): string {
-  const parts: string[] = [];
-  for (const item of items) {
-    const text = itemText(item, width);
-    if (text !== undefined) parts.push(text);
-  }
-  return parts.length === 0 ? "" : `${parts.join("\n")}\n`;
+  return joined(items.map((item) => itemText(item, width)));
+}
+
+/**
+ * The same text, its markdown formatted by `formatter` (a worker); the other items are
+ * rendered now, in this thread (`renderToString` needs React).
+ */
+export async function printedTextFormattedBy(items: readonly StaticItem[], width: number, formatter: MarkdownFormatter): Promise<string> {
+  const parts = items.map((item) => (item.kind === "markdown" ? formatter.format(markdownJob(item, width)) : Promise.resolve(itemText(item, width))));
+  return joined(await Promise.all(parts));
 }
 
 /**
  * Writes the items added since the last render, once each. A new `generation`
  * (the terminal's width changed and the screen was cleared) prints them all again.
  * The text is made and written just after React's commit, in a microtask:
- * `renderToString` cannot run inside another render's commit.
+ * `renderToString` cannot run inside another render's commit. With a `queue`,
+ * markdown is formatted by its worker and the text written when ready, in order.
  */
-export function usePrintedHistory(items: readonly StaticItem[], width: number, generation: number, write: (text: string) => void): void {
+export function usePrintedHistory(items: readonly StaticItem[], width: number, generation: number, write: (text: string) => void, queue?: PrintQueue): void {
   const printed = useRef({ count: 0, generation });
+  // Ink's write does nothing once the UI is unmounted (it ends before its exit resolves): later text goes to the terminal.
+  useEffect(() => () => queue?.uiGone(), [queue]);
   useLayoutEffect(() => {
     const state = printed.current;
     if (state.generation !== generation) {
@@ -54,6 +67,10 @@ export function usePrintedHistory(items: readonly StaticItem[], width: number, g
     const batch = items.slice(state.count);
     state.count = items.length;
     queueMicrotask(() => {
+      if (queue !== undefined) {
+        queue.enqueue(printedTextFormattedBy(batch, width, queue.formatter), write, () => state.generation === generation);
+        return;
+      }
       const text = printedText(batch, width);
       if (text !== "") write(text);
     });

@@ -1,6 +1,8 @@
 import { render } from "ink";
 import { App } from "./app.js";
 import { writeWithoutWaiting } from "./terminal-writes.js";
+import { WorkerMarkdownFormatter, builtWorkerFile } from "./markdown-formatter.js";
+import { PrintQueue } from "./print-queue.js";
 import { ClockContext } from "./components/use-clock.js";
 import type { InputHistoryStore, TuiController } from "./controller.js";
 import type { TuiHost } from "./tui-host.js";
@@ -27,6 +29,8 @@ export interface RenderTuiOptions {
   writeHistory?: (text: string) => void;
   /** What erases the frame the launcher drew (early-frame-handoff.ts): written in the same write as the UI's first frame, which replaces it. */
   earlyFrameErase?: string;
+  /** The formatting worker's program (default: the built one beside the bundle, markdown-formatter.ts). */
+  markdownWorkerFile?: string;
 }
 
 export interface TuiInstance {
@@ -39,6 +43,9 @@ export interface TuiInstance {
 export function renderTui(options: RenderTuiOptions): TuiInstance {
   const terminal = options.stdout ?? process.stdout;
   const drawnInPlace = options.debug !== true && terminal.isTTY === true;
+  // On a real terminal, the printed history's markdown is formatted beside the stream (markdown-formatter.ts).
+  const workerFile = drawnInPlace ? (options.markdownWorkerFile ?? builtWorkerFile()) : undefined;
+  const printQueue = workerFile === undefined ? undefined : new PrintQueue(new WorkerMarkdownFormatter(workerFile), (text) => terminal.write(text));
   // Ink draws its first frame within render(): the erasure and that frame leave in one write.
   const takesOver = options.earlyFrameErase !== undefined && drawnInPlace;
   if (takesOver) {
@@ -55,6 +62,7 @@ export function renderTui(options: RenderTuiOptions): TuiInstance {
         {...(options.commands === undefined ? {} : { commands: options.commands })}
         redrawOnResize={drawnInPlace}
         {...(options.writeHistory === undefined ? {} : { writeHistory: options.writeHistory })}
+        {...(printQueue === undefined ? {} : { printQueue })}
       />
     </ClockContext.Provider>,
     {
@@ -79,6 +87,10 @@ export function renderTui(options: RenderTuiOptions): TuiInstance {
   // Frames and printed lines are queued rather than waited for (terminal-writes.ts), until the UI goes.
   const writesWaitAgain = drawnInPlace ? writeWithoutWaiting(terminal) : async () => undefined;
   const restoreTerminal = async (): Promise<void> => {
+    // Lines still being formatted are written below the last frame: none is lost.
+    printQueue?.uiGone();
+    await printQueue?.drained();
+    await printQueue?.formatter.close();
     if (bracketedPaste) terminal.write("\u001b[?2004l");
     await writesWaitAgain();
   };
@@ -99,6 +111,10 @@ export function renderTui(options: RenderTuiOptions): TuiInstance {
     waitUntilExit: async () => {
       await exited;
     },
-    unmount: () => instance.unmount(),
+    // The lines on their way are printed above the live area before it goes.
+    unmount: () => {
+      if (printQueue === undefined) instance.unmount();
+      else void printQueue.drained().then(() => instance.unmount());
+    },
   };
 }

@@ -6,14 +6,30 @@
  */
 import { metaOf } from "../../task/contracts/message-meta.js";
 import type { AskMessage, AskResponse, SayType, UiMessage } from "../../task/contracts/messages.js";
-import { initialMarkdownState, parseMarkdownLines } from "./markdown.js";
+import { initialMarkdownState, markdownStateAfter, parseMarkdownLines } from "./markdown.js";
 import type { MarkdownLine, MarkdownState } from "./markdown.js";
 import type { SubagentCard } from "./subagent-board.js";
 
 export type StaticItem =
   | { key: string; kind: "message"; message: UiMessage; answer: AskResponse | undefined }
   /** Complete lines of a streamed answer; `first` marks the message's first lines. */
-  | { key: string; kind: "markdown"; say: SayType; lines: MarkdownLine[]; first: boolean };
+  | MarkdownItem;
+
+/**
+ * Complete lines of a streamed answer, as their source and the markdown state they start in:
+ * they are parsed where they are formatted for printing (markdown-print.ts, maybe in a worker);
+ * `lines` parses them when read.
+ */
+export interface MarkdownItem {
+  key: string;
+  kind: "markdown";
+  say: SayType;
+  /** The lines, joined by newlines. */
+  source: string;
+  state: MarkdownState;
+  first: boolean;
+  readonly lines: MarkdownLine[];
+}
 
 export interface LiveItem {
   message: UiMessage;
@@ -245,17 +261,21 @@ export class Transcript {
   }
 
   private printSlice(entry: Entry, slice: string, newPrintedLength: number): StaticItem {
-    const parsed = parseMarkdownLines(slice.split("\n"), entry.markdownState);
+    const state = entry.markdownState;
     const message = entry.message as Extract<UiMessage, { type: "say" }>;
-    const item: StaticItem = {
+    const item: MarkdownItem = {
       key: `${message.id}:${entry.printedLength}`,
       kind: "markdown",
       say: message.say,
-      lines: parsed.lines,
+      source: slice,
+      state,
       first: entry.printedLength === 0,
+      get lines() {
+        return parseMarkdownLines(slice.split("\n"), state).lines;
+      },
     };
     entry.printedLength = newPrintedLength;
-    entry.markdownState = parsed.state;
+    entry.markdownState = markdownStateAfter(slice.split("\n"), state);
     return item;
   }
 }
