@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
 import { lstatSync } from "node:fs";
-import { chmod, mkdir, readdir, readFile, readlink, rm, stat, symlink, unlink, writeFile } from "node:fs/promises";
-import { dirname, join, relative } from "node:path";
+import { chmod, mkdir, rm, stat, symlink, unlink, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CheckpointTracker } from "./tracker.js";
-import { initUserRepository, useCheckpointFolders, writeFiles } from "./test-support/workspace.js";
+import { initUserRepository, useCheckpointFolders, workspaceFiles, writeFiles } from "./test-support/workspace.js";
 
 const folders = useCheckpointFolders();
 const limit = 4_000;
@@ -15,22 +15,6 @@ async function tracker(): Promise<CheckpointTracker> {
   const created = new CheckpointTracker({ workspace: folders.workspace, dataDir: folders.dataDir, maxFileBytes: limit, largeIndexBytes: 0 });
   await created.init();
   return created;
-}
-
-/** The workspace's files but .git folders: bytes (base64), executable bit, a symlink's target. */
-async function workspaceFiles(): Promise<Record<string, string>> {
-  const result: Record<string, string> = {};
-  async function walk(folder: string): Promise<void> {
-    for (const entry of await readdir(folder, { withFileTypes: true })) {
-      const path = join(folder, entry.name);
-      if (entry.name === ".git") continue;
-      if (entry.isSymbolicLink()) result[relative(folders.workspace, path)] = `-> ${await readlink(path)}`;
-      else if (entry.isDirectory()) await walk(path);
-      else result[relative(folders.workspace, path)] = `${((await stat(path)).mode & 0o111) !== 0 ? "x " : ""}${(await readFile(path)).toString("base64")}`;
-    }
-  }
-  await walk(folders.workspace);
-  return result;
 }
 
 const shadowGit = (subject: CheckpointTracker, args: string[], env: Record<string, string> = {}): string =>
@@ -81,7 +65,7 @@ describe("a named turn recorded without the shadow index", () => {
     await writeFiles(folders.workspace, { "notes.txt": "untracked\n", "big.dat": "x".repeat(limit + 1) });
     const subject = await tracker();
     const initial = (await subject.commit({ taskId: "t", reason: "initial" }))!;
-    const before = await workspaceFiles();
+    const before = await workspaceFiles(folders.workspace);
 
     // The turn: an edit, a rename, a deletion, a binary edit, a new executable in a new folder, a script made
     // executable, a symlink pointed elsewhere, an ignored tracked file edited, new ignored files.
@@ -106,22 +90,22 @@ describe("a named turn recorded without the shadow index", () => {
     expect(turn).toBeDefined();
     expect(await indexStamp(subject)).toBe(stamp);
     expect(treeOf(subject, turn)).toBe(indexWayTree(subject, initial, named));
-    const afterTurn = await workspaceFiles();
+    const afterTurn = await workspaceFiles(folders.workspace);
 
     // A change no tool named, then a scan: it is recorded, and nothing the turn recorded is lost.
     await writeFiles(folders.workspace, { "notes.txt": "edited outside cairn\n" });
     const scanned = (await subject.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true }))!;
     expect(scanned).toBeDefined();
-    const afterScan = await workspaceFiles();
+    const afterScan = await workspaceFiles(folders.workspace);
     expect(await subject.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true })).toBeUndefined();
 
     const ignored = { "out.log": afterTurn["out.log"]!, "build/out.js": afterTurn["build/out.js"]! };
     await subject.restoreFiles(initial, { taskId: "t" });
-    expect(await workspaceFiles()).toEqual({ ...before, ...ignored });
+    expect(await workspaceFiles(folders.workspace)).toEqual({ ...before, ...ignored });
     await subject.restoreFiles(turn, { taskId: "t" });
-    expect(await workspaceFiles()).toEqual(afterTurn);
+    expect(await workspaceFiles(folders.workspace)).toEqual(afterTurn);
     await subject.restoreFiles(scanned, { taskId: "t" });
-    expect(await workspaceFiles()).toEqual(afterScan);
+    expect(await workspaceFiles(folders.workspace)).toEqual(afterScan);
     // The next scan records the workspace as restored: the scanned checkpoint's tree.
     const again = (await subject.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true }))!;
     expect(treeOf(subject, again)).toBe(treeOf(subject, scanned));

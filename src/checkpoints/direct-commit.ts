@@ -139,13 +139,49 @@ export async function commitPaths(
   paths: readonly string[],
   options: { skipIgnored: boolean; noNested: boolean; message: string; reflogMessage: string },
 ): Promise<DirectCommit> {
+  const written = await treeWithPaths(repository, parent, paths, options);
+  if (written === undefined) return fallback;
+  const { tree, baseTree } = written;
+  if (baseTree === tree) return { kind: "unchanged", tree };
+  // Before HEAD moves: the index is behind it from now on.
+  await writeFile(join(repository.gitDir, indexBehindMarker), "1\n");
+  const commit = await writeCommit(repository.gitDir, tree, parent, options.message);
+  if (!(await advanceHead(repository.gitDir, parent, commit, options.reflogMessage))) return fallback;
+  return { kind: "committed", commit, tree };
+}
+
+/**
+ * The first commit of a shadow repository that has none: `baseTree` (a tree the shadow can
+ * read, the user's index's) with the work tree's state of `paths` on top, as a root commit
+ * that HEAD's branch is created on. The index is marked behind HEAD, as after `commitPaths`.
+ */
+export async function commitFirstPaths(
+  repository: ShadowRepository,
+  baseTree: string,
+  paths: readonly string[],
+  options: { message: string; reflogMessage: string; git: (args: string[]) => Promise<unknown> },
+): Promise<DirectCommit> {
+  const written = await treeWithPaths(repository, baseTree, paths, { skipIgnored: false, noNested: false });
+  if (written === undefined) return fallback;
+  await writeFile(join(repository.gitDir, indexBehindMarker), "1\n");
+  const commit = await writeCommit(repository.gitDir, written.tree, undefined, options.message);
+  // The empty old value: the branch must not exist yet.
+  await options.git(["update-ref", "-m", options.reflogMessage, "HEAD", commit, ""]);
+  return { kind: "committed", commit, tree: written.tree };
+}
+
+/**
+ * The tree of `base` (a commit or a tree) with the work tree's state of `paths` on top, its
+ * new trees written; undefined where that cannot be done exactly (then the index way).
+ */
+async function treeWithPaths(repository: ShadowRepository, base: string, paths: readonly string[], options: { skipIgnored: boolean; noNested: boolean }): Promise<{ tree: string; baseTree: string } | undefined> {
   if (
     paths.some(
       (path) => path === "" || path.startsWith(":") || /[\n\r\uFFFD]/.test(path) || path.split("/").some((part) => part === ".git" || part === "" || part === "." || part === "..") || nameOf(path) === ".gitattributes",
     )
   )
-    return fallback;
-  if ((await unusualRepository(repository)) || !(await plainFolders(repository, paths, options.noNested))) return fallback;
+    return undefined;
+  if ((await unusualRepository(repository)) || !(await plainFolders(repository, paths, options.noNested))) return undefined;
   const folders = new Set<string>();
   for (const path of paths)
     for (let folder = parentOf(path); ; folder = parentOf(folder)) {
@@ -153,31 +189,31 @@ export async function commitPaths(
       if (folder === "") break;
     }
   const folderList = [...folders];
-  // The parent commit (for its tree's id), then each folder's tree in it.
-  const names = [parent, ...folderList.map((folder) => (folder === "" ? `${parent}^{tree}` : `${parent}:${folder}`))];
+  // The base (a commit for its tree's id, or the tree), then each folder's tree in it.
+  const names = [base, ...folderList.map((folder) => (folder === "" ? `${base}^{tree}` : `${base}:${folder}`))];
   const [objects, ignored] = await Promise.all([
     readObjects(repository.gitDir, repository.workTree, names, repository.signal),
     options.skipIgnored ? ignoredPaths(repository, paths, repository.signal) : Promise.resolve(new Set<string>()),
   ]);
-  const parentTreeId = objects[0]?.type === "commit" ? /^tree ([0-9a-f]{40})/.exec(objects[0].content.toString("latin1"))?.[1] : undefined;
-  if (parentTreeId === undefined) return fallback;
+  const parentTreeId = objects[0]?.type === "commit" ? /^tree ([0-9a-f]{40})/.exec(objects[0].content.toString("latin1"))?.[1] : objects[0]?.type === "tree" ? base : undefined;
+  if (parentTreeId === undefined) return undefined;
   const trees = new Map<string, FolderTree>();
   folderList.forEach((folder, index) => {
     const read = objects[index + 1];
     trees.set(folder, read === undefined ? "absent" : read.type === "tree" ? parseTree(read.content) : "not a tree");
   });
   const root = trees.get("");
-  if (root === undefined || typeof root === "string") return fallback;
+  if (root === undefined || typeof root === "string") return undefined;
 
   const changes = new Map<string, Map<string, TreeEntry | null>>();
   for (const path of paths) {
     const tree = trees.get(parentOf(path))!;
-    if (tree === "not a tree") return fallback;
+    if (tree === "not a tree") return undefined;
     const before = tree === "absent" ? undefined : tree.get(nameOf(path));
-    if (before !== undefined && (before.mode === treeMode || before.mode === "160000")) return fallback;
+    if (before !== undefined && (before.mode === treeMode || before.mode === "160000")) return undefined;
     if (before === undefined && ignored.has(path)) continue;
     const entry = await workTreeEntry(repository, path);
-    if (entry === undefined) return fallback;
+    if (entry === undefined) return undefined;
     const folderChanges = changes.get(parentOf(path)) ?? new Map<string, TreeEntry | null>();
     folderChanges.set(nameOf(path), entry);
     changes.set(parentOf(path), folderChanges);
@@ -188,7 +224,7 @@ export async function commitPaths(
   const depth = (folder: string): number => (folder === "" ? 0 : folder.split("/").length);
   for (const folder of folderList.sort((a, b) => depth(b) - depth(a))) {
     const tree = trees.get(folder)!;
-    if (tree === "not a tree") return fallback;
+    if (tree === "not a tree") return undefined;
     const entries = new Map(tree === "absent" ? [] : tree);
     for (const [name, entry] of changes.get(folder) ?? []) {
       if (entry === null) entries.delete(name);
@@ -197,7 +233,7 @@ export async function commitPaths(
     for (const [child, id] of results) {
       if (child === "" || parentOf(child) !== folder) continue;
       const before = entries.get(nameOf(child));
-      if (before !== undefined && before.mode !== treeMode) return fallback;
+      if (before !== undefined && before.mode !== treeMode) return undefined;
       if (id === null) entries.delete(nameOf(child));
       else entries.set(nameOf(child), { mode: treeMode, id });
     }
@@ -205,11 +241,6 @@ export async function commitPaths(
     results.set(folder, entries.size === 0 && folder !== "" ? null : await writeObject(repository.gitDir, "tree", serializeTree(entries)));
   }
   const tree = results.get("")!;
-  if (tree === null || tree === undefined) return fallback;
-  if (parentTreeId === tree) return { kind: "unchanged", tree };
-  // Before HEAD moves: the index is behind it from now on.
-  await writeFile(join(repository.gitDir, indexBehindMarker), "1\n");
-  const commit = await writeCommit(repository.gitDir, tree, parent, options.message);
-  if (!(await advanceHead(repository.gitDir, parent, commit, options.reflogMessage))) return fallback;
-  return { kind: "committed", commit, tree };
+  if (tree === null || tree === undefined) return undefined;
+  return { tree, baseTree: parentTreeId };
 }

@@ -139,10 +139,11 @@ function timeZone(date: Date): string {
   return `${sign}${String(Math.floor(absolute / 60)).padStart(2, "0")}${String(absolute % 60).padStart(2, "0")}`;
 }
 
-/** A commit object by cairn's identity (as shadowGitEnvironment sets it for git), written loose. */
-export async function writeCommit(gitDir: string, tree: string, parent: string, message: string, now = new Date()): Promise<string> {
+/** A commit object by cairn's identity (as shadowGitEnvironment sets it for git), written loose; a root commit without `parent`. */
+export async function writeCommit(gitDir: string, tree: string, parent: string | undefined, message: string, now = new Date()): Promise<string> {
   const stamp = `cairn <cairn@localhost> ${Math.floor(now.getTime() / 1000)} ${timeZone(now)}`;
-  return writeObject(gitDir, "commit", Buffer.from(`tree ${tree}\nparent ${parent}\nauthor ${stamp}\ncommitter ${stamp}\n\n${message}`));
+  const parentLine = parent === undefined ? "" : `parent ${parent}\n`;
+  return writeObject(gitDir, "commit", Buffer.from(`tree ${tree}\n${parentLine}author ${stamp}\ncommitter ${stamp}\n\n${message}`));
 }
 
 /**

@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { chmod, mkdir, readdir, readFile, readlink, stat } from "node:fs/promises";
-import { join, relative } from "node:path";
+import { chmod, mkdir } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CheckpointTracker } from "./tracker.js";
-import { initUserRepository, readText, useCheckpointFolders, writeFiles } from "./test-support/workspace.js";
+import { initUserRepository, readText, useCheckpointFolders, workspaceFiles, writeFiles } from "./test-support/workspace.js";
 
 const folders = useCheckpointFolders();
 const limit = 2_000;
@@ -16,22 +16,6 @@ async function tracker(): Promise<CheckpointTracker> {
 }
 
 const at = (path: string): string => join(folders.workspace, path);
-
-/** The files of the workspace but .git folders: content and executable bit, a symlink's target. */
-async function workspaceFiles(): Promise<Record<string, string>> {
-  const result: Record<string, string> = {};
-  async function walk(folder: string): Promise<void> {
-    for (const entry of await readdir(folder, { withFileTypes: true })) {
-      const path = join(folder, entry.name);
-      if (entry.name === ".git") continue;
-      if (entry.isSymbolicLink()) result[relative(folders.workspace, path)] = `-> ${await readlink(path)}`;
-      else if (entry.isDirectory()) await walk(path);
-      else result[relative(folders.workspace, path)] = `${((await stat(path)).mode & 0o111) !== 0 ? "x " : ""}${await readFile(path, "utf8")}`;
-    }
-  }
-  await walk(folders.workspace);
-  return result;
-}
 
 /** The paths a checkpoint recorded. */
 function recorded(subject: CheckpointTracker, hash: string): string[] {
@@ -48,7 +32,7 @@ describe("a turn whose tools named the files they changed", () => {
     await writeFiles(folders.workspace, { "notes.txt": "untracked\n" });
     const subject = await tracker();
     const initial = (await subject.commit({ taskId: "t", reason: "initial" }))!;
-    const before = await workspaceFiles();
+    const before = await workspaceFiles(folders.workspace);
 
     // The tools edit a tracked file, make a script executable, create files in a new folder, and write an ignored log.
     await writeFiles(folders.workspace, { "src/a.ts": "a, edited\n", "src/new/c.ts": "created\n", "notes.txt": "untracked, edited\n", "out.log": "ignored\n" });
@@ -56,7 +40,7 @@ describe("a turn whose tools named the files they changed", () => {
     const named = ["src/a.ts", "src/new/c.ts", "notes.txt", "out.log", "run.sh"].map(at);
     const turn = (await subject.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true, paths: named }))!;
     expect(turn).toBeDefined();
-    const after = await workspaceFiles();
+    const after = await workspaceFiles(folders.workspace);
     expect(recorded(subject, turn)).not.toContain("out.log");
     // A scan right after finds nothing the named paths left out.
     expect(await subject.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true })).toBeUndefined();
@@ -64,9 +48,9 @@ describe("a turn whose tools named the files they changed", () => {
     expect(await subject.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true, paths: [at("src/a.ts")] })).toBeUndefined();
 
     await subject.restoreFiles(initial, { taskId: "t" });
-    expect(await workspaceFiles()).toEqual({ ...before, "out.log": "ignored\n" });
+    expect(await workspaceFiles(folders.workspace)).toEqual({ ...before, "out.log": Buffer.from("ignored\n").toString("base64") });
     await subject.restoreFiles(turn, { taskId: "t" });
-    expect(await workspaceFiles()).toEqual(after);
+    expect(await workspaceFiles(folders.workspace)).toEqual(after);
   });
 
   it("leaves a change it was not told about to the next checkpoint that scans the workspace", async () => {

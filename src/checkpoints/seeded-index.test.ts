@@ -144,4 +144,20 @@ describe("checkpoints of a git workspace start from the workspace's own index", 
     const files = execFileSync("git", [`--git-dir=${tracker.gitDir}`, "ls-tree", "-r", "--name-only", hash], { encoding: "utf8" });
     expect(files.split("\n").filter(Boolean)).toEqual(["src/a.txt"]);
   });
+
+  it.each([
+    ["a file named like a default exclude", { "src/b.txt": "b\n", "src/cache.pyc": "compiled\n" }],
+    ["a folder named like a default exclude", { "src/b.txt": "b\n", "src/build/out.js": "built\n" }],
+  ])("leaves out %s that the user tracks, with nothing else unusual in the index", async (_, files) => {
+    const { workspace, dataDir } = folders;
+    await writeFiles(workspace, files);
+    userGit(workspace, "init", "-q");
+    userGit(workspace, "add", "-A");
+    userGit(workspace, "commit", "-q", "-m", "user commit");
+    const tracker = new CheckpointTracker({ workspace, dataDir });
+    await tracker.init();
+    const hash = (await tracker.commit({ taskId: "t", reason: "initial" }))!;
+    const recorded = execFileSync("git", [`--git-dir=${tracker.gitDir}`, "ls-tree", "-r", "--name-only", hash], { encoding: "utf8" });
+    expect(recorded.split("\n").filter(Boolean)).toEqual(["src/b.txt"]);
+  });
 });

@@ -121,7 +121,7 @@ export async function readOwnExclusions(repository: ShadowRepository): Promise<O
   return { excludePath, userPart, nested, large, stale };
 }
 
-async function writeOwnExclusions(exclusions: OwnExclusions, gitDir: string): Promise<void> {
+export async function writeOwnExclusions(exclusions: OwnExclusions, gitDir: string): Promise<void> {
   const patterns = [...[...exclusions.nested].sort().map((path) => literalPattern(path.slice(0, -1), true)), ...[...exclusions.large].sort().map((path) => literalPattern(path, false))];
   const { userPart } = exclusions;
   await mkdir(join(gitDir, "info"), { recursive: true });
@@ -133,7 +133,7 @@ async function writeOwnExclusions(exclusions: OwnExclusions, gitDir: string): Pr
  * nested repository (an entry ending in "/") or a large file is excluded, the
  * rest is returned to be added. Returns whether a new nested repository appeared.
  */
-async function classifyUntracked(repository: ShadowRepository, entries: string[], exclusions: OwnExclusions): Promise<{ files: string[]; newNested: boolean }> {
+export async function classifyUntracked(repository: ShadowRepository, entries: string[], exclusions: OwnExclusions): Promise<{ files: string[]; newNested: boolean }> {
   const files: string[] = [];
   let newNested = false;
   for (const entry of entries) {

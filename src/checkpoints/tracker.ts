@@ -8,6 +8,7 @@ import { addPaths, indexBehind, readOwnExclusions, stageNewFiles, stageWorkspace
 import { commitPaths, commitTreeOnHead, indexBehindMarker, namedPaths } from "./direct-commit.js";
 import { checkpointMessage, parseNameStatus, parseNote, readHeadHash } from "./shadow-records.js";
 import { seedShadowIndex, unseedShadowIndex } from "./seed-index.js";
+import { commitFirstFromUserGit } from "./first-checkpoint.js";
 import { settleBorrowedObjects, startLocalizing } from "./borrowed-objects.js";
 import { stageKnownPaths } from "./known-paths.js";
 import { appendShadowSettings } from "./shadow-settings.js";
@@ -106,7 +107,13 @@ export class CheckpointTracker {
     const repository = this.repository(options.signal);
     await settleBorrowedObjects(this.gitDir, this.workTree, options.signal);
     const hasHead = await this.hasHead();
-    if (!hasHead && !(await pathExists(join(this.gitDir, "index"))) && (await seedShadowIndex(repository))) return this.commitSeeded(note, repository);
+    const seed = !hasHead && !(await pathExists(join(this.gitDir, "index"))) ? await seedShadowIndex(repository) : undefined;
+    if (seed !== undefined) {
+      // Built on the user's index's tree and their `git status` where it can be (first-checkpoint.ts), else the index way.
+      const git = (args: string[]): Promise<GitResult> => this.git(args, options.signal === undefined ? {} : { signal: options.signal });
+      this.lastCommit = await commitFirstFromUserGit(repository, seed, { message: checkpointMessage(note), reflogMessage: `cairn checkpoint: ${note.reason}`, git });
+      return this.lastCommit?.commit ?? this.commitSeeded(note, repository);
+    }
     // A large index (issue 33): `git status` is the one pass over the work tree; what it names is recorded on HEAD
     // without the index (direct-commit.ts), or staged by path and the index committed, never `commit -a`'s second
     // pass. An index left behind HEAD by direct commits takes this way whatever its size.

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, readlink, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { temporaryFolder } from "../../test-support/temporary-folder.js";
 import { usePerTest } from "../../test-support/per-test.js";
@@ -24,6 +24,25 @@ export async function fingerprint(root: string): Promise<Record<string, string>>
         result[relative(root, path)] = createHash("sha1")
           .update(await readFile(path))
           .digest("hex");
+    }
+  }
+  await walk(root);
+  return result;
+}
+
+/**
+ * The workspace as a restore must bring it back: every file (its content, base64, and
+ * an "x " mark for the execute bit) and symlink (its target) under `root`, `.git` folders left out.
+ */
+export async function workspaceFiles(root: string): Promise<Record<string, string>> {
+  const result: Record<string, string> = {};
+  async function walk(folder: string): Promise<void> {
+    for (const entry of await readdir(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.name === ".git") continue;
+      if (entry.isSymbolicLink()) result[relative(root, path)] = `-> ${await readlink(path)}`;
+      else if (entry.isDirectory()) await walk(path);
+      else result[relative(root, path)] = `${((await stat(path)).mode & 0o111) !== 0 ? "x " : ""}${(await readFile(path)).toString("base64")}`;
     }
   }
   await walk(root);
