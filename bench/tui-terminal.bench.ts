@@ -131,6 +131,16 @@ async function waitForScreen(session: TmuxSession, pattern: RegExp, timeoutMs: n
   throw new Error(`the screen never showed ${pattern}:\n${await session.capture()}`);
 }
 
+/** Until the screen matches, looked at every `intervalMs` through a control client (no process per look). */
+async function waitForScreenThrough(control: TmuxControl, session: TmuxSession, pattern: RegExp, timeoutMs: number, intervalMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (pattern.test(await control.command(`capture-pane -p -t ${session.name}`))) return;
+    await sleep(intervalMs);
+  }
+  throw new Error(`the screen never showed ${pattern}:\n${await session.capture()}`);
+}
+
 /** Until the screen matches: read through the control client at each output of the pane, and every 2 ms. */
 async function waitForScreenControl(control: TmuxControl, session: TmuxSession, pattern: RegExp, timeoutMs: number): Promise<void> {
   const deadline = performance.now() + timeoutMs;
@@ -189,7 +199,14 @@ async function terminal(url: string, typeWhileStreaming: boolean): Promise<Sampl
           control.close();
         }
       }
-      await waitForScreen(session, /Task completed/, 120_000, 20);
+      // Looked for every 20 ms through one control client that is not sent the pane's output: a
+      // tmux process per look (as before 4 December) took CPU from the 2 cores cairn streams on.
+      const watcher = await session.control({ output: false });
+      try {
+        await waitForScreenThrough(watcher, session, /Task completed/, 120_000, 20);
+      } finally {
+        watcher.close();
+      }
       const completionMs = performance.now() - start;
       const cpu = procCpu(pid);
       const rssMb = peakRssMb(pid);

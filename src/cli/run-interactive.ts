@@ -50,7 +50,7 @@ function callUserBack(controller: InteractiveController, host: TuiHost, settings
   if (!notifier.enabled) return () => undefined;
   controller.attention = notifier;
   process.stdout.write(focusReporting.on);
-  const stop = watchAttention({ notifier, subscribe: host.subscribe, snapshot: host.getSnapshot, busy: () => controller.status().busy });
+  const stop = watchAttention({ notifier, subscribe: host.subscribe, snapshot: host.getSnapshot, busy: () => controller.isRunning });
   return () => {
     stop();
     notifier.settle();

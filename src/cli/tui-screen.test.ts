@@ -57,7 +57,7 @@ describe.skipIf(!tmuxAvailable())("the screen of the terminal UI (tmux)", () => 
     });
     const ui = await cli.openCairn([...anthropicArgs(server), "fetch the data"]);
     const screen = await ui.waitFor(/gave up on the network[\s\S]*Done\?/, { timeoutMs: 60_000 });
-    expect(screen).toContain(`⏺ Run $ ${command}`);
+    expect(screen).toContain(`● Run $ ${command}`);
     expect(screen).toMatch(/✗ blocked by a PreToolUse hook: network commands are not allowed/);
     // Nothing ran: no timer, not now and not a second later.
     await new Promise((resolve) => setTimeout(resolve, 1500));

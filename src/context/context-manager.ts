@@ -106,6 +106,10 @@ export class ContextManager implements ContextDriver {
       await this.compactNow("threshold");
     }
     this.noteSent(conversation.messages());
+    // The tokenizer is worth loading once the context starts to matter, and only here: building
+    // its tables blocks the thread for 0.1 s or more, which a status line drawn while an answer
+    // streams (tokensUsed) would take from the stream.
+    if (!isTokenizerLoaded() && this.sentEstimate > this.budget / 2) void loadTokenizer().catch(() => undefined);
   }
 
   async afterContextWindowError(): Promise<boolean> {
@@ -199,8 +203,6 @@ export class ContextManager implements ContextDriver {
     }
     counted.tokens += this.estimator.messages(messages, counted.length);
     counted.length = messages.length;
-    // The tokenizer is worth loading once the context starts to matter.
-    if (!exact && counted.tokens > this.budget / 2) void loadTokenizer().catch(() => undefined);
     return counted.tokens;
   }
 

@@ -24,6 +24,11 @@ export function loadTokenizer(): Promise<CountTokens> {
   return loading;
 }
 
+/** Whether the tokenizer was asked for (it may still be loading). */
+export function isTokenizerRequested(): boolean {
+  return loading !== undefined;
+}
+
 export function isTokenizerLoaded(): boolean {
   return loaded !== undefined;
 }

@@ -140,7 +140,7 @@ describe.skipIf(!sandboxed || !tmuxAvailable())("journey: subagents with costs a
         await ui.waitFor(/Done in \S+ · 55000 tokens in, 9000 out · \$0\.2000 · 2 subagents \$0\.1400/, { timeoutMs: 30_000 });
         const transcript = flat(await ui.captureAll());
         // The parent's call names both children it started, each with its type and prompt.
-        expect(transcript).toContain(`⏺ Subagents explore-1, general-2 explore-1 (explore): ${explorePrompt} general-2 (general): ${writePrompt}`);
+        expect(transcript).toContain(`● Subagents explore-1, general-2 explore-1 (explore): ${explorePrompt} general-2 (general): ${writePrompt}`);
         // The read-only child never asked: its write was refused by what it is.
         expect(transcript).not.toMatch(/\[subagent explore-1\]/);
         // Each child's end says what it spent, and what of it was refused.

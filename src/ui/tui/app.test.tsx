@@ -118,7 +118,7 @@ describe("the answer", () => {
     const ui = mount();
     ui.host.onMessage(say("c", "completion_result", "Fixed `add`; the test passes."));
     await ui.tick();
-    expect(ui.frame()).toContain("✔ Task completed");
+    expect(ui.frame()).toContain("✓ Task completed");
     expect(ui.frame()).toContain("Fixed add; the test passes.");
   });
 });
@@ -128,10 +128,10 @@ describe("tools and asks", () => {
     const ui = mount();
     ui.host.onMessage(ask("t", "tool", "", { tool: "replace_in_file", path: "" }, true));
     await ui.tick();
-    expect(ui.frame()).toMatch(/⏺ Edit\s+…/);
+    expect(ui.frame()).toMatch(/● Edit\s+…/);
     ui.host.onMessage(ask("t", "tool", "", { tool: "replace_in_file", path: "src/math.ts" }, true));
     await ui.tick();
-    expect(ui.frame()).toContain("⏺ Edit src/math.ts …");
+    expect(ui.frame()).toContain("● Edit src/math.ts …");
     const answer = ui.host.answerAsk(ask("t", "tool", "", { tool: "replace_in_file", path: "src/math.ts", diff: editDiff }), new AbortController().signal);
     await ui.tick();
     const raw = ui.rawFrame();

@@ -19,7 +19,7 @@ export interface MarkdownPrintJob {
   width: number;
 }
 
-const completionHeader = pc.green(pc.bold("✔ Task completed"));
+const completionHeader = pc.green(pc.bold("✓ Task completed"));
 
 /** The job's rows, joined by newlines (no final one). */
 export function printedMarkdown(job: MarkdownPrintJob): string {

@@ -83,7 +83,7 @@ describe("subagents in the TUI: approval prompts and cards", () => {
     });
     await mounted.tick();
     const frame = mounted.frame();
-    expect(frame).toContain("⏺ Subagents explore-1, general-2");
+    expect(frame).toContain("● Subagents explore-1, general-2");
     expect(frame).toContain("explore-1 (explore): Find every place that prints a price");
     expect(frame).toContain("general-2 (general): Make price() add VAT");
   });

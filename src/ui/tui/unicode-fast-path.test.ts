@@ -107,6 +107,8 @@ describe("the string-width fast path", () => {
     expect(fast("› What should cairn do? ─── é ж →")).toBe(33);
     expect(fast("\u001b[1mbold\u001b[22m")).toBe(4);
     expect(fast("\u001b[36m⠸\u001b[39m Waiting for the model… 1s")).toBe(27);
+    // The UI's own marks: a task's end, a tool card, a running command, a checklist.
+    expect(fast("✓ Task completed · ● Edit · ◷ Running · ○ ✗ ⟳ ◆ ▸")).toBe(49);
     expect(loads).toBe(0);
     expect(fast("中文 😀")).toBe(7);
     expect(fast("中")).toBe(2);

@@ -31,7 +31,7 @@ export function CommandTimer({ since, command }: { since: number; command: strin
   const elapsed = Math.max(0, Math.floor((now - since) / 1000));
   return (
     <Text wrap="truncate-end">
-      <Text color="cyan">{"⏱"}</Text>
+      <Text color="cyan">{"◷"}</Text>
       {` Running ${cleanLine(command.split("\n")[0] ?? "")} · ${formatElapsed(elapsed)} `}
       <Text color="gray">(Esc to stop)</Text>
     </Text>

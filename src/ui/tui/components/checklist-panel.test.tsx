@@ -10,7 +10,7 @@ describe("ChecklistPanel pins the task checklist in the TUI", () => {
     const { lastFrame } = render(<ChecklistPanel message={message("- [x] Read the parser\n- [ ] Cache the tokens\n- [ ] Run the benchmark")} width={60} />);
     const frame = lastFrame() ?? "";
     expect(frame).toContain("Checklist 1/3");
-    expect(frame).toContain("✔ Read the parser");
+    expect(frame).toContain("✓ Read the parser");
     expect(frame).toContain("○ Cache the tokens");
     expect(frame).toContain("○ Run the benchmark");
   });

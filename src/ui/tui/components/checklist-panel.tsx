@@ -28,7 +28,7 @@ export function ChecklistPanel({ message, width }: { message: UiMessage | undefi
       {start > 0 ? <Text dimColor>{`… ${start} done above`}</Text> : null}
       {shown.map((item, index) => (
         <Text key={index} wrap="truncate-end" {...(item.done ? { dimColor: true } : {})}>
-          {item.done ? "✔ " : "○ "}
+          {item.done ? "✓ " : "○ "}
           {item.text}
         </Text>
       ))}

@@ -24,7 +24,7 @@ const printedLimits: LiveLimits = { markdownLines: Number.POSITIVE_INFINITY, dif
 function CompletionHeader(): ReactNode {
   return (
     <Text color="green" bold>
-      {"✔ Task completed"}
+      {"✓ Task completed"}
     </Text>
   );
 }

@@ -71,7 +71,7 @@ export function ToolCard({ message, width, maxDiffLines }: { message: UiMessage;
   return (
     <Box flexDirection="column" width={width}>
       <Box>
-        <Text color={message.partial ? "gray" : "yellow"}>{"⏺ "}</Text>
+        <Text color={message.partial ? "gray" : "yellow"}>{"● "}</Text>
         <Text bold>{verb}</Text>
         <Text> </Text>
         <Box flexShrink={1}>

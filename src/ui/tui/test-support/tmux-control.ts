@@ -22,9 +22,19 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-export async function attachControl(tmuxArgs: readonly string[], session: string): Promise<TmuxControl> {
+export interface ControlOptions {
+  /**
+   * false: the server does not send the pane's output to this client (no-output), so a client that
+   * only looks at the screen costs neither the server nor its reader the copy of every byte drawn;
+   * `outputs` then stays 0.
+   */
+  output?: boolean;
+}
+
+export async function attachControl(tmuxArgs: readonly string[], session: string, options: ControlOptions = {}): Promise<TmuxControl> {
   // ignore-size: the client's own size never resizes the session's window.
-  const child = spawn("tmux", [...tmuxArgs, "-C", "attach-session", "-f", "ignore-size", "-t", session], { stdio: ["pipe", "pipe", "ignore"] });
+  const flags = options.output === false ? "ignore-size,no-output" : "ignore-size";
+  const child = spawn("tmux", [...tmuxArgs, "-C", "attach-session", "-f", flags, "-t", session], { stdio: ["pipe", "pipe", "ignore"] });
   const pending: Pending[] = [];
   const outputWaiters = new Set<() => void>();
   let outputs = 0;
@@ -100,6 +110,6 @@ export async function attachControl(tmuxArgs: readonly string[], session: string
       child.kill();
     },
   };
-  await control.command("refresh-client -f ignore-size");
+  await control.command(`refresh-client -f ${flags}`);
   return control;
 }

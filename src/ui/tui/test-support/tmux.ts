@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { attachControl } from "./tmux-control.js";
-import type { TmuxControl } from "./tmux-control.js";
+import type { ControlOptions, TmuxControl } from "./tmux-control.js";
 
 const run = promisify(execFile);
 
@@ -53,7 +53,7 @@ export interface TmuxSession {
   /** Waits for the program to end and returns its exit status; rejects after `timeoutMs`. */
   waitForExit(options?: { timeoutMs?: number }): Promise<number>;
   /** A control-mode client on the session (tmux-control.ts): commands without a process each. */
-  control(): Promise<TmuxControl>;
+  control(options?: ControlOptions): Promise<TmuxControl>;
   /** Ends the session and its private tmux server. Safe to call twice. */
   kill(): Promise<void>;
 }
@@ -158,7 +158,7 @@ export async function startTmux(options: TmuxOptions): Promise<TmuxSession> {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
-    control: () => attachControl(["-S", socket, "-f", config], name),
+    control: (options) => attachControl(["-S", socket, "-f", config], name, options),
     kill: async () => {
       if (killed) return;
       killed = true;

@@ -28,7 +28,7 @@ describe.skipIf(!tmuxAvailable())("the terminal UI in a real terminal (tmux, 80x
     expect(edit).toContain("add subtracts instead of adding:");
     expect(edit).toContain("• the test expects add(2, 3) to be 5");
     expect(edit).toContain("│ export const add = (a: number, b: number) => a + b;");
-    expect(edit).toContain("⏺ Edit src/math.ts");
+    expect(edit).toContain("● Edit src/math.ts");
     expect(edit).toContain("+export const add = (a: number, b: number) => a + b;");
     // the live area was redrawn in place: no stale copy of the input box is left behind
     expect(edit.split("╭").length - 1).toBe(1);
