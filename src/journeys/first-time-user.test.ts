@@ -109,11 +109,14 @@ describe.skipIf(!tmuxAvailable() || userProblem !== undefined)("journey: the fir
       // The data folder goes away while the terminal UI is open: the typed task is not lost.
       const laterHome = await machine.folder(join(cli.sandbox.root, "later-home"));
       const open = await terminal(machine, ["node", cairnBin, ...provider], { cwd: project, env: { ...key, HOME: laterHome } });
-      // The UI itself (its status line), not only the input box drawn while cairn starts.
-      await open.waitFor(/What should cairn do[\s\S]*Tab mode/, { timeoutMs: 30_000 });
+      // The input box is drawn while cairn starts: what is typed into it then is kept for the UI.
+      await open.waitFor(/What should cairn do/, { timeoutMs: 30_000 });
+      await open.sendText("write the weekly");
+      // The UI itself (its status line), with the words typed before it was up.
+      await open.waitFor(/│ › write the weekly[\s\S]*Tab mode/, { timeoutMs: 30_000 });
       await rm(join(laterHome, ".cairn"), { recursive: true, force: true });
       await chmod(laterHome, 0o555);
-      await typeLine(open, "write the weekly report");
+      await typeLine(open, " report");
       const failed = squeezed(await open.waitFor(/cannot be created/, { timeoutMs: 30_000 }));
       expect(failed).toContain(squeezed(`the data folder ${join(laterHome, ".cairn")} cannot be created`));
       expect(failed).toContain(squeezed("CAIRN_HOME=<folder> or --data-dir <folder>"));
