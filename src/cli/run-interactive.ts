@@ -79,7 +79,7 @@ export async function runInteractive(options: {
     settings = await options.reresolve();
   }
   const host = new TuiHost();
-  const ui: { instance?: { unmount(): void } } = {};
+  const ui: { instance?: { unmount(): void }; exitAsked?: boolean } = {};
   const controller = new InteractiveController({
     settings,
     host,
@@ -90,10 +90,15 @@ export async function runInteractive(options: {
     // The last messages may be waiting for the next frame: draw them, let React render, then go.
     onExit: () => {
       host.flush();
+      ui.exitAsked = true;
       setTimeout(() => ui.instance?.unmount(), 100);
     },
   });
   controller.pendingImages.push(...(options.images ?? []));
+  // `cairn "task"`: the task starts now, and its request is on its way while the UI is set up
+  // (the menus' commands, Ink and its first frame); its messages wait in the host until it draws.
+  const initialTask = options.initialTask?.trim();
+  if (initialTask) controller.submit(initialTask);
   // Custom commands, workflows, /newrule and /rules join the menu and /help (#15).
   const { extensionSlashCommands } = await import("./extension-slash-commands.js");
   const { registerSlashCommand, slashCommands } = await import("../ui/tui/slash-commands.js");
@@ -116,11 +121,12 @@ export async function runInteractive(options: {
     controller,
     host,
     history,
-    ...(options.initialTask ? { initialTask: options.initialTask } : {}),
     ...(earlyFrameErase === undefined ? {} : { earlyFrameErase }),
   });
   ui.instance = instance;
-  if (options.resumeTaskId && !options.initialTask) controller.resumeNow();
+  // A task that ended (exitWhenDone) before the UI was drawn.
+  if (ui.exitAsked === true) setTimeout(() => instance.unmount(), 100);
+  if (options.resumeTaskId && !initialTask) controller.resumeNow();
   await instance.waitUntilExit();
   stopAttention();
   await controller.close();

@@ -282,13 +282,6 @@ describe("keys and status", () => {
     expect(ui.frame()).not.toContain("fix the bug");
   });
 
-  it("submits the initial task once", async () => {
-    const ui = mount({ initialTask: "  fix the failing test " });
-    await ui.tick();
-    await ui.tick();
-    expect(ui.controller.submitted).toEqual(["fix the failing test"]);
-  });
-
   it("after completion, typed text answers the completion ask as feedback", async () => {
     const ui = mount();
     const pending = ui.host.answerAsk(ask("done", "completion_result", ""), new AbortController().signal);

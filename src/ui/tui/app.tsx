@@ -1,5 +1,5 @@
 import { Box, Text, useStdout } from "ink";
-import { useEffect, useReducer, useRef, useSyncExternalStore } from "react";
+import { useEffect, useReducer, useSyncExternalStore } from "react";
 import type { ReactNode } from "react";
 import { AskPrompt } from "./components/ask-prompt.js";
 import { CommandTimer, WaitingSpinner } from "./components/activity.js";
@@ -27,8 +27,6 @@ import { useRedrawOnResize } from "./use-resize-redraw.js";
 export interface AppProps {
   controller: TuiController;
   host: TuiHost;
-  /** Submitted once when the UI starts (`cairn "task"`). */
-  initialTask?: string;
   /** Slash commands (default: the registry features register into). */
   commands?: SlashCommandRegistry;
   /** Earlier inputs for Up/Down. */
@@ -64,7 +62,7 @@ function placeholder(busy: boolean, hasHistory: boolean, asking: "menu" | "reply
 }
 
 /** The whole terminal UI: printed history, the live tail, the prompt and the status line. */
-export function App({ controller, host, initialTask, commands = slashCommands, history, redrawOnResize = false, writeHistory, printQueue }: AppProps): ReactNode {
+export function App({ controller, host, commands = slashCommands, history, redrawOnResize = false, writeHistory, printQueue }: AppProps): ReactNode {
   const snapshot = useSyncExternalStore(host.subscribe, host.getSnapshot);
   const { stdout, write } = useStdout();
   const width = Math.max(20, stdout.columns > 0 ? stdout.columns : 80);
@@ -84,12 +82,6 @@ export function App({ controller, host, initialTask, commands = slashCommands, h
   const ask = snapshot.pendingAsk;
   const keys = useKeys({ controller, host, refresh, commands, history });
   const offered = commands.menuFor(keys.value);
-  const started = useRef(false);
-  useEffect(() => {
-    if (started.current || initialTask === undefined || initialTask.trim() === "") return;
-    started.current = true;
-    controller.submit(initialTask.trim());
-  }, [controller, initialTask]);
 
   const status = controller.status();
   const limits: LiveLimits = {

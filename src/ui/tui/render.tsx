@@ -11,8 +11,6 @@ import type { SlashCommandRegistry } from "./slash-commands.js";
 export interface RenderTuiOptions {
   controller: TuiController;
   host: TuiHost;
-  /** Submitted once at start (`cairn "task"`). */
-  initialTask?: string;
   /** Earlier inputs for Up/Down (kept per workspace). */
   history?: InputHistoryStore;
   /** The slash commands (default: the registry features register into). */
@@ -57,7 +55,6 @@ export function renderTui(options: RenderTuiOptions): TuiInstance {
       <App
         controller={options.controller}
         host={options.host}
-        {...(options.initialTask === undefined ? {} : { initialTask: options.initialTask })}
         {...(options.history === undefined ? {} : { history: options.history })}
         {...(options.commands === undefined ? {} : { commands: options.commands })}
         redrawOnResize={drawnInPlace}
