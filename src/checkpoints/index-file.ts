@@ -39,12 +39,16 @@ export const isGitlink = (entry: IndexEntry): boolean => (entry.mode & 0o170000)
  * skip-worktree bit, and the extensions' names. Undefined when the file is not one
  * this reader understands (then the shadow index is not seeded from it).
  */
-export function readIndexSummary(buffer: Buffer): IndexSummary | undefined {
+/** The index's version, its number of entries and where they can end at most (before the trailing SHA-1 checksum); undefined if it is not an index. */
+function indexHeader(buffer: Buffer): { version: number; count: number; end: number } | undefined {
   if (buffer.length < 32 || buffer.toString("latin1", 0, 4) !== "DIRC") return undefined;
-  const version = buffer.readUInt32BE(4);
-  if (version < 2 || version > 4) return undefined;
-  const count = buffer.readUInt32BE(8);
-  const end = buffer.length - 20; // the trailing SHA-1 checksum
+  return { version: buffer.readUInt32BE(4), count: buffer.readUInt32BE(8), end: buffer.length - 20 };
+}
+
+export function readIndexSummary(buffer: Buffer): IndexSummary | undefined {
+  const header = indexHeader(buffer);
+  if (header === undefined || header.version < 2 || header.version > 4) return undefined;
+  const { version, count, end } = header;
   const entries: IndexEntry[] = [];
   let offset = 12;
   let previous: Buffer = Buffer.alloc(0);
@@ -168,11 +172,9 @@ export interface IndexScan {
  * are prefix-compressed) or anything unusual: then `readIndexSummary`.
  */
 export function scanIndex(buffer: Buffer, largeBytes: number, suspectName: (buffer: Buffer, start: number, end: number) => boolean): IndexScan | undefined {
-  if (buffer.length < 32 || buffer.toString("latin1", 0, 4) !== "DIRC") return undefined;
-  const version = buffer.readUInt32BE(4);
-  if (version !== 2 && version !== 3) return undefined;
-  const count = buffer.readUInt32BE(8);
-  const end = buffer.length - 20;
+  const header = indexHeader(buffer);
+  if (header === undefined || (header.version !== 2 && header.version !== 3)) return undefined;
+  const { version, count, end } = header;
   let offset = 12;
   let skipWorktree = false;
   let unusual = false;
