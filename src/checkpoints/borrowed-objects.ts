@@ -40,7 +40,8 @@ printf '%s\\n' "$head" > "$dir/cairn-localized.tmp" && mv "$dir/cairn-localized.
 rm -f "$dir/cairn-localizing"
 `;
 
-async function localizerRunning(gitDir: string): Promise<boolean> {
+/** Whether a background copy started by `startLocalizing` still runs for this shadow repository. */
+export async function localizerRunning(gitDir: string): Promise<boolean> {
   const pid = Number((await readFile(runningOf(gitDir), "utf8").catch(() => "")).trim());
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {

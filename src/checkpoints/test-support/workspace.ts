@@ -1,9 +1,11 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdir, readFile, readdir, readlink, stat, writeFile } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 import { dirname, join, relative } from "node:path";
 import { temporaryFolder } from "../../test-support/temporary-folder.js";
 import { usePerTest } from "../../test-support/per-test.js";
+import { localizerRunning } from "../borrowed-objects.js";
 
 /** Writes files given as { "relative/path": "content" }. */
 export async function writeFiles(root: string, files: Record<string, string | Buffer>): Promise<void> {
@@ -68,6 +70,19 @@ export interface CheckpointFolders {
   readonly dataDir: string;
 }
 
+/**
+ * Until the background copies of borrowed objects (borrowed-objects.ts) started in `dataDir`
+ * have ended: they outlive the test that started them, and removing a folder one still writes
+ * into fails (ENOTEMPTY).
+ */
+async function localCopiesEnded(dataDir: string, timeoutMs = 30_000): Promise<void> {
+  const shadows = join(dataDir, "checkpoints");
+  const deadline = Date.now() + timeoutMs;
+  for (const shadow of await readdir(shadows).catch(() => [])) {
+    while (Date.now() < deadline && (await localizerRunning(join(shadows, shadow, ".git")))) await sleep(50);
+  }
+}
+
 /** Registers the hooks in the calling test file: a fresh workspace and data folder for each test, removed after it. */
 export function useCheckpointFolders(options: { prepare?: (workspace: string) => Promise<void> } = {}): CheckpointFolders {
   const folders = usePerTest(
@@ -78,6 +93,7 @@ export function useCheckpointFolders(options: { prepare?: (workspace: string) =>
       return made;
     },
     async ({ workspace, data }) => {
+      await localCopiesEnded(data.path);
       await workspace.remove();
       await data.remove();
     },
