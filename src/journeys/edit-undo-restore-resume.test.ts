@@ -69,12 +69,16 @@ describe.skipIf(!tmuxAvailable())("journey: edit, undo, restore, resume, continu
     expect(await readFile(join(cli.sandbox.configDir, "cairn", "config.json"), "utf8")).toContain("Bash(npm run:*)");
     await ui.sendKeys("Enter");
     await ui.waitFor(/Give feedback|What should cairn do/, { timeoutMs: 30_000 });
-    const transcript = await ui.captureAll();
+    // A checkpoint before the first step, then one after each step that changed the files. A step's
+    // checkpoint is made beside the next request (the stream waits for none), so its line may come
+    // after the answer that followed it: the transcript is read until the fifth is there.
+    const checkpointsIn = (text: string): string[] => [...text.matchAll(/Checkpoint ([0-9a-f]{12})/g)].map((match) => match[1]!);
+    let transcript = await ui.captureAll();
+    for (const deadline = Date.now() + 15_000; checkpointsIn(transcript).length < 5 && Date.now() < deadline; transcript = await ui.captureAll()) await new Promise((resolve) => setTimeout(resolve, 200));
     // The menu's choice is no message of the user's: nothing says "› always".
     expect(transcript).not.toMatch(/› always/);
-    // A checkpoint before the first step, then one after each step that changed the files.
-    const checkpoints = [...transcript.matchAll(/Checkpoint ([0-9a-f]{12})/g)].map((match) => match[1]!);
-    expect(checkpoints).toHaveLength(5);
+    const checkpoints = checkpointsIn(transcript);
+    expect(checkpoints, transcript).toHaveLength(5);
 
     // /undo takes back the last step: the second bump.
     await typeLine(ui, "/undo");
