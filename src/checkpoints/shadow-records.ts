@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { ChangedFile, CheckpointNote } from "./tracker.js";
+import type { ChangedFile, Checkpoint, CheckpointNote } from "./tracker.js";
 
 /** The first words of every checkpoint commit's message. */
 export const checkpointSubjectPrefix = "cairn checkpoint";
@@ -52,4 +52,20 @@ export function parseNameStatus(output: string): ChangedFile[] {
     files.push({ path, status });
   }
   return files;
+}
+
+/** The format `parseCheckpointLog` reads: hash, commit time and message, fields and records separated by control characters. */
+export const checkpointLogFormat = "--format=%H%x1f%ct%x1f%B%x1e";
+
+/** The checkpoints of a `git log` in `checkpointLogFormat`, in its order; only `taskId`'s when given. */
+export function parseCheckpointLog(output: string, taskId?: string): Checkpoint[] {
+  const checkpoints: Checkpoint[] = [];
+  for (const record of output.split("\x1e")) {
+    const [hash, seconds, body] = record.trim().split("\x1f");
+    if (hash === undefined || seconds === undefined || body === undefined) continue;
+    const note = parseNote(body);
+    if (note === undefined || (taskId !== undefined && note.taskId !== taskId)) continue;
+    checkpoints.push({ hash, createdAt: Number(seconds) * 1000, ...note });
+  }
+  return checkpoints;
 }

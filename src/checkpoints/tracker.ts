@@ -6,7 +6,7 @@ import { defaultExcludePatterns } from "./default-excludes.js";
 import { CheckpointUnavailableError, runGit, type GitResult } from "./git.js";
 import { addPaths, indexBehind, readOwnExclusions, stageNewFiles, stageWorkspace, type ShadowRepository } from "./staging.js";
 import { commitPaths, commitTreeOnHead, indexBehindMarker, namedPaths } from "./direct-commit.js";
-import { checkpointMessage, parseNameStatus, parseNote, readHeadHash } from "./shadow-records.js";
+import { checkpointLogFormat, checkpointMessage, parseCheckpointLog, parseNameStatus, readHeadHash } from "./shadow-records.js";
 import { seedShadowIndex, unseedShadowIndex } from "./seed-index.js";
 import { commitFirstFromUserGit } from "./first-checkpoint.js";
 import { settleBorrowedObjects, startLocalizing } from "./borrowed-objects.js";
@@ -236,17 +236,7 @@ export class CheckpointTracker {
   async list(options: { taskId?: string } = {}): Promise<Checkpoint[]> {
     return this.serial(async () => {
       if (!(await this.hasHead())) return [];
-      const result = await this.git(["log", "--format=%H%x1f%ct%x1f%B%x1e", "HEAD"]);
-      const checkpoints: Checkpoint[] = [];
-      for (const record of result.stdout.split("\x1e")) {
-        const [hash, seconds, body] = record.trim().split("\x1f");
-        if (hash === undefined || seconds === undefined || body === undefined) continue;
-        const note = parseNote(body);
-        if (note === undefined) continue;
-        if (options.taskId !== undefined && note.taskId !== options.taskId) continue;
-        checkpoints.push({ hash, createdAt: Number(seconds) * 1000, ...note });
-      }
-      return checkpoints;
+      return parseCheckpointLog((await this.git(["log", checkpointLogFormat, "HEAD"])).stdout, options.taskId);
     });
   }
 
