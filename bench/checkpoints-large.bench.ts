@@ -8,7 +8,7 @@
  * first checkpoint of a second task (the shadow repository kept). Then a short task
  * through `bin/cairn run` on the scripted model (write a file, edit one, complete) with
  * checkpoints on (fresh data folder, and kept from the previous run) against
- * `--no-checkpoints`, interleaved; wall time, and CPU time of cairn and the git
+ * `--no-checkpoints`, interleaved, all with one warm code cache; wall time, and CPU time of cairn and the git
  * processes it waited for (not the detached background copy of borrowed objects); the
  * first, later and named checkpoints' CPU time (this process's and git's) beside their wall time.
  * Goals: first checkpoint <= 2 s, later <= 0.5 s (scanned and named), short task on / off <= 1.3x.
@@ -119,7 +119,9 @@ try {
     const dataDir = mode === "on, kept shadow" ? kept : join(root, `task-data-${index}`);
     await mkdir(join(root, "config"), { recursive: true });
     const args = [bin, "run", "--yes", "--json", ...(mode === "off" ? ["--no-checkpoints"] : []), "--provider", "anthropic", "--base-url", url, "--api-key", "bench", "write and edit"];
-    const usage = await runMeasured(args, { cwd: workspace, env: { ...process.env, CAIRN_HOME: dataDir, XDG_CONFIG_HOME: join(root, "config") } });
+    // One code cache for every mode (warmed by the first run), as a user's is: a fresh data folder must not mean a cold compile.
+    const env = { ...process.env, CAIRN_HOME: dataDir, CAIRN_COMPILE_CACHE: join(root, "compile-cache"), XDG_CONFIG_HOME: join(root, "config") };
+    const usage = await runMeasured(args, { cwd: workspace, env });
     await writeFile(join(workspace, filePath(0)), content(0));
     await rm(join(workspace, "written.txt"), { force: true });
     // The detached copy of borrowed objects (a new shadow) outlives the task: not timed, but finished before the next run.

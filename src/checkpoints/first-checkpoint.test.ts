@@ -122,4 +122,21 @@ describe("the first checkpoint of a new shadow repository built from the user's 
     expect(await exists(join(subject.gitDir, "cairn-index-behind"))).toBe(false);
     expect(shadowGit(subject, ["ls-tree", "--name-only", commit]).split("\n").filter(Boolean)).toEqual(["a.txt", "secret.txt"]);
   });
+
+  it("does not use the user's status started early when the user's index changed before the first checkpoint read it", async () => {
+    const workspace = folders.workspace;
+    await writeFiles(workspace, { "a.txt": "a\n", "b.txt": "b\n" });
+    userGit(workspace, "init", "-q");
+    userGit(workspace, "add", "-A");
+    userGit(workspace, "commit", "-q", "-m", "user commit");
+    await writeFiles(workspace, { "c.txt": "new\n" });
+    const subject = new CheckpointTracker({ workspace, dataDir: folders.dataDir, largeIndexBytes: 0 });
+    // `init` starts the user's status (given time to end); a.txt is then dropped from the user's index but stays on disk (untracked now).
+    await subject.init();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    userGit(workspace, "rm", "-q", "--cached", "a.txt");
+    const commit = (await subject.commit({ taskId: "t", reason: "initial" }))!;
+    expect(shadowGit(subject, ["ls-tree", "--name-only", commit]).split("\n").filter(Boolean)).toEqual(["a.txt", "b.txt", "c.txt"]);
+    expect(shadowGit(subject, ["rev-parse", `${commit}^{tree}`]).trim()).toBe(await indexWayTree(subject));
+  });
 });

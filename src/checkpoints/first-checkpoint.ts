@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { startLocalizing } from "./borrowed-objects.js";
 import { commitFirstPaths, indexBehindMarker } from "./direct-commit.js";
 import { runGit } from "./git.js";
-import { stampOf, type SeededIndex } from "./seed-index.js";
+import { findUserRepository, stampOf, type SeededIndex } from "./seed-index.js";
 import { classifyUntracked, readOwnExclusions, writeOwnExclusions, type ShadowRepository } from "./staging.js";
-import { readUserChanges, userExcludesPatterns } from "./user-status.js";
+import { readUserChanges, userExcludesPatterns, type UserChanges } from "./user-status.js";
 
 /** Beyond this many changed paths the index way is as good (as for later checkpoints, tracker.ts). */
 const maxPaths = 500;
@@ -29,10 +29,12 @@ const maxPaths = 500;
 export async function commitFirstFromUserGit(
   repository: ShadowRepository,
   seed: SeededIndex,
-  options: { message: string; reflogMessage: string; git: (args: string[]) => Promise<unknown> },
+  options: { message: string; reflogMessage: string; git: (args: string[]) => Promise<unknown>; early?: EarlyUserStatus | undefined },
 ): Promise<{ commit: string; tree: string } | undefined> {
   if (!seed.whole || (await userExcludesPatterns(seed.user.commonDir))) return undefined;
-  const [changes, baseTree] = await Promise.all([readUserChanges(repository.workTree, repository.defaultExcludesFile, repository.signal), indexTree(repository, seed.treeIds)]);
+  // Started before the seed was read: its answer is about the seed's index only if that index was already there then.
+  const userChanges = options.early?.indexStamp === seed.indexStamp ? options.early.changes : readUserChanges(repository.workTree, repository.defaultExcludesFile, repository.signal);
+  const [changes, baseTree] = await Promise.all([userChanges, indexTree(repository, seed.treeIds)]);
   if (changes === undefined || baseTree === undefined) return undefined;
   // A `git add` of the user's since the seed was read: the status is not about the base tree.
   const now = await lstat(join(seed.user.gitDir, "index")).catch(() => undefined);
@@ -57,6 +59,28 @@ export async function commitFirstFromUserGit(
     if (repository.signal?.aborted === true) throw error;
     return undefined;
   }
+}
+
+/** The user's `git status` started early, and their index's stamp (`stampOf`) read just before it started. */
+export interface EarlyUserStatus {
+  indexStamp: string;
+  changes: Promise<UserChanges | undefined>;
+}
+
+/**
+ * Starts the user's `git status` for a new shadow repository's first checkpoint as soon as
+ * its excludes file is written, so that it runs beside `git init` and the seeding instead
+ * of after them (on a large repository, the first checkpoint is what a task's first write
+ * waits for). The answer is used only where the user's index is the same file from before
+ * the status started until after it ended (`commitFirstFromUserGit`). Undefined where no
+ * first checkpoint from the user's git could use it.
+ */
+export async function startUserStatus(workTree: string, excludesFile: string, signal?: AbortSignal): Promise<EarlyUserStatus | undefined> {
+  const user = await findUserRepository(workTree);
+  if (user === undefined || (await userExcludesPatterns(user.commonDir))) return undefined;
+  const before = await lstat(join(user.gitDir, "index")).catch(() => undefined);
+  if (before === undefined) return undefined;
+  return { indexStamp: stampOf(before), changes: readUserChanges(workTree, excludesFile, signal) };
 }
 
 /**

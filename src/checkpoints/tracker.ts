@@ -8,7 +8,7 @@ import { addPaths, indexBehind, readOwnExclusions, stageNewFiles, stageWorkspace
 import { commitPaths, commitTreeOnHead, indexBehindMarker, namedPaths } from "./direct-commit.js";
 import { checkpointLogFormat, checkpointMessage, parseCheckpointLog, parseNameStatus, readHeadHash } from "./shadow-records.js";
 import { seedShadowIndex, unseedShadowIndex } from "./seed-index.js";
-import { commitFirstFromUserGit } from "./first-checkpoint.js";
+import { commitFirstFromUserGit, startUserStatus, type EarlyUserStatus } from "./first-checkpoint.js";
 import { settleBorrowedObjects, startLocalizing } from "./borrowed-objects.js";
 import { stageKnownPaths } from "./known-paths.js";
 import { appendShadowSettings } from "./shadow-settings.js";
@@ -38,6 +38,8 @@ export class CheckpointTracker {
   private madeEmpty = false;
   /** The last commit made with plumbing and its tree (a turn that changed nothing makes no commit). */
   private lastCommit: { commit: string; tree: string } | undefined;
+  /** A new shadow's first checkpoint: the user's `git status`, started by `init` (first-checkpoint.ts). */
+  private earlyStatus: Promise<EarlyUserStatus | undefined> | undefined;
   /** One git operation at a time from this process: they share the shadow index. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -76,18 +78,17 @@ export class CheckpointTracker {
       const gitDir = this.gitDir;
       const signal = options.signal === undefined ? {} : { signal: options.signal };
       const configured = join(gitDir, "cairn-configured");
-      if (await pathExists(configured)) {
-        await writeFile(this.defaultExcludesFile, `${defaultExcludePatterns.join("\n")}\n`);
-        return;
-      }
+      await mkdir(gitDir, { recursive: true });
+      await writeFile(this.defaultExcludesFile, `${defaultExcludePatterns.join("\n")}\n`);
+      if (await pathExists(configured)) return;
       if (!(await pathExists(join(gitDir, "HEAD")))) {
-        await mkdir(gitDir, { recursive: true });
+        // The user's status for the first checkpoint runs beside `git init` and the seeding.
+        this.earlyStatus = startUserStatus(workspace, this.defaultExcludesFile, options.signal).catch(() => undefined);
         await this.git(["init", "--quiet", "--template="], signal);
         this.madeEmpty = true;
       }
       await mkdir(join(gitDir, "info"), { recursive: true });
       await mkdir(join(gitDir, "cairn-hooks"), { recursive: true });
-      await writeFile(this.defaultExcludesFile, `${defaultExcludePatterns.join("\n")}\n`);
       await writeFile(join(this.shadowDir!, "workspace"), `${workspace}\n`);
       await appendShadowSettings(gitDir, this.defaultExcludesFile);
       await writeFile(configured, "1\n");
@@ -108,10 +109,12 @@ export class CheckpointTracker {
     await settleBorrowedObjects(this.gitDir, this.workTree, options.signal);
     const hasHead = await this.hasHead();
     const seed = !hasHead && !(await pathExists(join(this.gitDir, "index"))) ? await seedShadowIndex(repository) : undefined;
+    const early = this.earlyStatus;
+    this.earlyStatus = undefined;
     if (seed !== undefined) {
       // Built on the user's index's tree and their `git status` where it can be (first-checkpoint.ts), else the index way.
       const git = (args: string[]): Promise<GitResult> => this.git(args, options.signal === undefined ? {} : { signal: options.signal });
-      this.lastCommit = await commitFirstFromUserGit(repository, seed, { message: checkpointMessage(note), reflogMessage: `cairn checkpoint: ${note.reason}`, git });
+      this.lastCommit = await commitFirstFromUserGit(repository, seed, { message: checkpointMessage(note), reflogMessage: `cairn checkpoint: ${note.reason}`, git, early: await early });
       return this.lastCommit?.commit ?? this.commitSeeded(note, repository);
     }
     // A large index (issue 33): `git status` is the one pass over the work tree; what it names is recorded on HEAD
