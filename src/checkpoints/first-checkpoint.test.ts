@@ -36,7 +36,7 @@ async function indexWayTree(subject: CheckpointTracker): Promise<string> {
 
 async function firstCheckpoint(workspace: string, dataDir: string): Promise<{ subject: CheckpointTracker; commit: string }> {
   const subject = new CheckpointTracker({ workspace, dataDir, largeIndexBytes: 0 });
-  await subject.init();
+  await subject.init({ firstCheckpoint: true });
   return { subject, commit: (await subject.commit({ taskId: "t", reason: "initial" }))! };
 }
 
@@ -132,7 +132,7 @@ describe("the first checkpoint of a new shadow repository built from the user's 
     await writeFiles(workspace, { "c.txt": "new\n" });
     const subject = new CheckpointTracker({ workspace, dataDir: folders.dataDir, largeIndexBytes: 0 });
     // `init` starts the user's status (given time to end); a.txt is then dropped from the user's index but stays on disk (untracked now).
-    await subject.init();
+    await subject.init({ firstCheckpoint: true });
     await new Promise((resolve) => setTimeout(resolve, 400));
     userGit(workspace, "rm", "-q", "--cached", "a.txt");
     const commit = (await subject.commit({ taskId: "t", reason: "initial" }))!;

@@ -85,7 +85,7 @@ export function createCheckpointGate(options: CheckpointGateOptions): Checkpoint
     startInitial(): void {
       if (state.kind !== "idle") return;
       const done = bounded("initial", firstTimeoutMs, async (tracker, signal) => {
-        await tracker.init({ signal });
+        await tracker.init({ signal, firstCheckpoint: true });
         return tracker.commit(note("initial"), { signal });
       }).then(() => {
         if (state.kind === "starting") state = { kind: "ready" };

@@ -173,6 +173,31 @@ describe("CheckpointTracker", () => {
     expect(await readText(join(folders.workspace, "logs/only.log"))).toBe("noise");
   });
 
+  it("the first checkpoint of a later task in a kept shadow repository records what changed since the last task, and a restore to the earlier task is exact", async () => {
+    await writeFiles(folders.workspace, { "a.txt": "1", "b.txt": "2", ".gitignore": "*.log\n" });
+    const options = { workspace: folders.workspace, dataDir: folders.dataDir, maxFileBytes: limit, largeIndexBytes: 0 };
+    const firstTask = new CheckpointTracker(options);
+    await firstTask.init({ firstCheckpoint: true });
+    const before = (await firstTask.commit({ taskId: "t1", reason: "initial" }))!;
+    // Between the tasks: an edit, a deletion, a new folder, an ignored and a large file.
+    await writeFiles(folders.workspace, { "a.txt": "edited", "new/c.txt": "3", "run.log": "noise", "new/huge.bin": big });
+    const { rm } = await import("node:fs/promises");
+    await rm(join(folders.workspace, "b.txt"));
+    const secondTask = new CheckpointTracker(options);
+    await secondTask.init({ firstCheckpoint: true });
+    const after = (await secondTask.commit({ taskId: "t2", reason: "initial" }))!;
+    expect((await secondTask.diff(before, after)).files).toEqual([
+      { path: "a.txt", status: "modified" },
+      { path: "b.txt", status: "deleted" },
+      { path: "new/c.txt", status: "added" },
+    ]);
+    // The shadow index is in step: the next scan finds nothing new, and a restore to the first task's checkpoint is exact.
+    expect(await secondTask.commit({ taskId: "t2", reason: "turn" }, { onlyIfChanged: true })).toBeUndefined();
+    await secondTask.restoreFiles(before, { taskId: "t2" });
+    expect([await readText(join(folders.workspace, "a.txt")), await readText(join(folders.workspace, "b.txt")), await readText(join(folders.workspace, "new/c.txt"))]).toEqual(["1", "2", undefined]);
+    expect(await readText(join(folders.workspace, "new/huge.bin"))).toBe(big);
+  });
+
   it("diffs two checkpoints and names a hash that does not exist", async () => {
     await writeFiles(folders.workspace, { "a.txt": "one\n" });
     const subject = await tracker();

@@ -56,8 +56,8 @@ export class CheckpointTracker {
     return join(this.shadowDir, ".git");
   }
 
-  /** Creates (or reopens) the shadow repository. Throws CheckpointUnavailableError where checkpoints cannot work. */
-  async init(options: { signal?: AbortSignal } = {}): Promise<void> {
+  /** Creates (or reopens) the shadow repository; with `firstCheckpoint`, the next `commit` is a task's first. Throws CheckpointUnavailableError where checkpoints cannot work. */
+  async init(options: { signal?: AbortSignal; firstCheckpoint?: boolean } = {}): Promise<void> {
     let workspace: string;
     try {
       workspace = await realpath(this.workspace);
@@ -82,8 +82,8 @@ export class CheckpointTracker {
       await writeFile(this.defaultExcludesFile, `${defaultExcludePatterns.join("\n")}\n`);
       if (await pathExists(configured)) return;
       if (!(await pathExists(join(gitDir, "HEAD")))) {
-        // The user's status for the first checkpoint runs beside `git init` and the seeding.
-        this.earlyStatus = startUserStatus(workspace, this.defaultExcludesFile, options.signal).catch(() => undefined);
+        // A task's first checkpoint: the user's status runs beside `git init`, the seeding and the task's start.
+        if (options.firstCheckpoint === true) this.earlyStatus = startUserStatus(workspace, this.defaultExcludesFile, options.signal).catch(() => undefined);
         await this.git(["init", "--quiet", "--template="], signal);
         this.madeEmpty = true;
       }
