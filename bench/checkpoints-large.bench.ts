@@ -65,7 +65,7 @@ try {
     const dataDir = join(root, `data-${round}`);
     const tracker = new CheckpointTracker({ workspace, dataDir });
     const [initial, first, firstCpu] = await timed(async () => {
-      await tracker.init();
+      await tracker.init({ firstCheckpoint: true });
       return (await tracker.commit({ taskId: "bench", reason: "initial" }))!;
     });
     results.first.push(first);
@@ -89,7 +89,7 @@ try {
     results.secondTask.push(
       (
         await timed(async () => {
-          await second.init();
+          await second.init({ firstCheckpoint: true });
           return second.commit({ taskId: "bench-2", reason: "initial" });
         })
       )[1],
