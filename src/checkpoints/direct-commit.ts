@@ -161,7 +161,8 @@ export async function commitFirstPaths(
   paths: readonly string[],
   options: { message: string; reflogMessage: string; git: (args: string[]) => Promise<unknown> },
 ): Promise<DirectCommit> {
-  const written = await treeWithPaths(repository, baseTree, paths, { skipIgnored: false, noNested: false });
+  // Nothing differs from the user's index (a clean checkout): its tree is the checkpoint's.
+  const written = paths.length === 0 ? { tree: baseTree } : await treeWithPaths(repository, baseTree, paths, { skipIgnored: false, noNested: false });
   if (written === undefined) return fallback;
   await writeFile(join(repository.gitDir, indexBehindMarker), "1\n");
   const commit = await writeCommit(repository.gitDir, written.tree, undefined, options.message);

@@ -139,4 +139,22 @@ describe("the first checkpoint of a new shadow repository built from the user's 
     expect(shadowGit(subject, ["ls-tree", "--name-only", commit]).split("\n").filter(Boolean)).toEqual(["a.txt", "b.txt", "c.txt"]);
     expect(shadowGit(subject, ["rev-parse", `${commit}^{tree}`]).trim()).toBe(await indexWayTree(subject));
   });
+
+  it("takes the user's index's tree as it is for a clean checkout, and restores to it", async () => {
+    const workspace = folders.workspace;
+    await writeFiles(workspace, { "a.txt": "a\n", "src/b.ts": "b\n", ".gitignore": "*.log\n", "run.log": "ignored\n" });
+    userGit(workspace, "init", "-q");
+    userGit(workspace, "add", "-A");
+    userGit(workspace, "commit", "-q", "-m", "user commit");
+    const before = await workspaceFiles(workspace);
+    const { subject, commit } = await firstCheckpoint(workspace, folders.dataDir);
+    // Built without the shadow index (the index way leaves no marker).
+    expect(await exists(join(subject.gitDir, "cairn-index-behind"))).toBe(true);
+    expect(shadowGit(subject, ["rev-parse", `${commit}^{tree}`]).trim()).toBe(userGit(workspace, "rev-parse", "HEAD^{tree}").trim());
+    expect(await subject.commit({ taskId: "t", reason: "turn" }, { onlyIfChanged: true })).toBeUndefined();
+    await writeFiles(workspace, { "a.txt": "changed\n", "new.txt": "new\n" });
+    await rm(join(workspace, "src"), { recursive: true });
+    await subject.restoreFiles(commit, { taskId: "t" });
+    expect(await workspaceFiles(workspace)).toEqual(before);
+  });
 });
