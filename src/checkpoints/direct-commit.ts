@@ -1,7 +1,7 @@
 import { lstat, readFile, readlink, writeFile } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { execFile } from "node:child_process";
-import { shadowGitEnvironment } from "./git.js";
+import { endInput, shadowGitEnvironment } from "./git.js";
 import { advanceHead, nameKey, parseTree, readObjects, serializeTree, treeMode, writeCommit, writeObject, type TreeEntry } from "./git-objects.js";
 import type { ShadowRepository } from "./staging.js";
 
@@ -121,7 +121,7 @@ function ignoredPaths(repository: ShadowRepository, paths: readonly string[], si
         resolve(new Set(stdout.split("\0").filter((path) => path !== "")));
       },
     );
-    child.stdin?.end(`${paths.join("\0")}\0`);
+    endInput(child, `${paths.join("\0")}\0`);
   });
 }
 

@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import { appendFile, lstat, mkdir, open, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
-import { shadowGitEnvironment } from "./git.js";
+import { endInput, shadowGitEnvironment } from "./git.js";
 import { readHeadHash } from "./shadow-records.js";
 
 /**
@@ -108,7 +108,7 @@ export function readObjects(gitDir: string, workTree: string, names: readonly st
         }
       },
     );
-    child.stdin?.end(names.map((name) => `${name}\n`).join(""));
+    endInput(child, names.map((name) => `${name}\n`).join(""));
   });
 }
 

@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { environmentWithoutGit } from "../security/user-git.js";
 
@@ -48,6 +48,16 @@ export function shadowGitEnvironment(extra: Record<string, string> = {}): NodeJS
   });
 }
 
+/**
+ * Writes a child's whole input and closes it. A git that exits before reading it all (a
+ * failure, a lock held by another process) makes the write fail with EPIPE: that is not
+ * an error of its own (the exit status tells what went wrong), and unhandled it would end cairn.
+ */
+export function endInput(child: ChildProcess, input: string): void {
+  child.stdin?.on("error", () => undefined);
+  child.stdin?.end(input);
+}
+
 /** Runs git against the shadow repository, always with an explicit git dir and work tree. */
 export function runGit(call: GitCall): Promise<GitResult> {
   const args = [`--git-dir=${call.gitDir}`, `--work-tree=${call.workTree}`, "--literal-pathspecs", ...call.args];
@@ -78,6 +88,6 @@ export function runGit(call: GitCall): Promise<GitResult> {
         reject(new Error(`git ${call.args.slice(0, 2).join(" ")} failed (exit ${exitCode}): ${stderr.trim() || error.message}`));
       },
     );
-    if (call.input !== undefined) child.stdin?.end(call.input);
+    if (call.input !== undefined) endInput(child, call.input);
   });
 }

@@ -64,8 +64,10 @@ describe.skipIf(!sandboxUsable("uncommitted work is kept"))("journey: uncommitte
     const run = await cli.run(["run", ...anthropicArgs(server), "--yes", "--json", "change the greeting and tidy up"]);
     expect(run.status, run.stderr).toBe(0);
     const taskId = (JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { taskId: string }).taskId;
-    expect(await readFile(join(workspace, "app.js"), "utf8")).toContain("Hi ${name}!");
-    expect(git(workspace, "--no-optional-locks", "status", "--porcelain")).not.toBe(statusBefore);
+    // The edit and the command's changes are on disk (the command ran in the sandbox).
+    const changed = await workspaceFiles(workspace);
+    expect(Buffer.from(changed["app.js"] ?? "", "base64").toString()).toContain("Hi ${name}!");
+    expect([changed["notes.txt"], changed["run.sh"]?.startsWith("x "), changed["gen/deep/out.txt"]]).toEqual([undefined, false, Buffer.from("out\n").toString("base64")]);
 
     // The task's first checkpoint is the oldest it lists.
     const listed = await cli.run(["checkpoints", taskId]);

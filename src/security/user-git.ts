@@ -26,6 +26,8 @@ export function userGit(cwd: string, args: readonly string[], input?: string): P
       const code = error === null ? 0 : typeof (error as { code?: unknown }).code === "number" ? (error as { code: number }).code : 1;
       resolve({ stdout, stderr: error !== null && stderr === "" ? error.message : stderr, exitCode: code });
     });
+    // A git that exits before reading its input makes the write fail with EPIPE; its exit status says what went wrong.
+    child.stdin?.on("error", () => undefined);
     if (input !== undefined) child.stdin?.end(input);
   });
 }
