@@ -29,8 +29,9 @@ const complete = (result: string): string => `<attempt_completion>\n<result>${re
 
 describe("plain output: stdout is the answer", () => {
   it("a 1 MiB streamed answer while the first checkpoint is made: stdout is byte for byte the answer, the checkpoint line is on stderr", { timeout: 180_000 }, async () => {
-    // A workspace big enough that its first checkpoint (started with the task) is made while the answer streams (about 10 s).
-    for (let index = 0; index < 200; index++) await writeFile(join(cli.sandbox.workspace, `file-${index}.txt`), `file ${index} ${"x".repeat(60)}\n`.repeat(300));
+    // A workspace big enough that its first checkpoint (started with the task) is made while the answer streams (about 10 s),
+    // not before its first bytes: 800 files of 18 KB (200 of them let a loaded CI machine's checkpoint end first).
+    for (let index = 0; index < 800; index++) await writeFile(join(cli.sandbox.workspace, `file-${index}.txt`), `file ${index} ${"x".repeat(60)}\n`.repeat(300));
     const answer = longAnswer();
     const turn = { text: `${answer}\n${complete("The end.")}`, chunkSize: 4096, delayMs: 40 };
     const server = await cli.startServer({ turns: [turn, turn, turn] });
