@@ -13,7 +13,7 @@ import { settleBorrowedObjects, startLocalizing } from "./borrowed-objects.js";
 import { stageKnownPaths } from "./known-paths.js";
 import { appendShadowSettings } from "./shadow-settings.js";
 import { removeEmptyParents } from "./empty-folders.js";
-
+import { shadowLockName, withShadowLock } from "./shadow-lock.js";
 import type { Checkpoint, CheckpointDiff, CheckpointNote, CheckpointTrackerOptions, RestoreResult, SnapshotOptions } from "./checkpoint-types.js";
 
 const pathExists = (path: string): Promise<boolean> => lstat(path).then(Boolean, () => false);
@@ -40,7 +40,7 @@ export class CheckpointTracker {
   private lastCommit: { commit: string; tree: string } | undefined;
   /** A new shadow's first checkpoint: the user's `git status`, started by `init` (first-checkpoint.ts). */
   private earlyStatus: Promise<EarlyUserStatus | undefined> | undefined;
-  /** One git operation at a time from this process: they share the shadow index. */
+  /** One git operation at a time from this tracker: they share the shadow index. */
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(options: CheckpointTrackerOptions) {
@@ -92,7 +92,7 @@ export class CheckpointTracker {
       await writeFile(join(this.shadowDir!, "workspace"), `${workspace}\n`);
       await appendShadowSettings(gitDir, this.defaultExcludesFile);
       await writeFile(configured, "1\n");
-    });
+    }, options.signal);
   }
 
   /**
@@ -100,7 +100,7 @@ export class CheckpointTracker {
    * changed since the last checkpoint; otherwise always makes one (an empty one if need be).
    */
   async commit(note: CheckpointNote, options: SnapshotOptions = {}): Promise<string | undefined> {
-    return this.serial(() => this.snapshot(note, options));
+    return this.serial(() => this.snapshot(note, options), options.signal);
   }
 
   /** `commit`, inside the queue. */
@@ -376,7 +376,7 @@ export class CheckpointTracker {
       try {
         return await runGit({ gitDir: this.gitDir, workTree: this.workTree, args, ...options });
       } catch (error) {
-        // Another cairn process in the same workspace holds the shadow index for a moment.
+        // A git the lock does not cover (an older cairn, one the user ran on the shadow) holds its index for a moment.
         const busy = error instanceof Error && error.message.includes("index.lock");
         if (!busy || attempt >= 20) throw error;
         await new Promise((resolve) => setTimeout(resolve, 150));
@@ -384,8 +384,10 @@ export class CheckpointTracker {
     }
   }
 
-  private serial<T>(work: () => Promise<T>): Promise<T> {
-    const result = this.queue.then(work, work);
+  /** One operation at a time: this tracker's own (the queue), then every process's (shadow-lock.ts). */
+  private serial<T>(work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const locked = (): Promise<T> => withShadowLock(join(this.gitDir, shadowLockName), work, signal === undefined ? {} : { signal });
+    const result = this.queue.then(locked, locked);
     this.queue = result.catch(() => undefined);
     return result;
   }

@@ -48,6 +48,24 @@ const sha = async (path: string): Promise<string> =>
 describe.skipIf(!sandboxUsable("uncommitted work is kept"))("journey: uncommitted work is kept", () => {
   it("a task edits uncommitted files and runs a command; a restore to its first checkpoint gives back every file, mode and git status, and cairn never wrote to .git", { timeout: 60_000 }, async () => {
     const workspace = cli.sandbox.workspace;
+    // First, two tasks at once in two terminals (a new shadow repository, which they share): each keeps every checkpoint it made.
+    const steps = (name: string) => [...[1, 2, 3].map((step) => say.write(`${name}/step-${step}.txt`, `${name}, step ${step}`)), say.complete(`${name} done`)];
+    const servers = await Promise.all(["left", "right"].map((name) => cli.startServer({ turns: steps(name) })));
+    const twins = await Promise.all(servers.map((twin, index) => cli.run(["run", ...anthropicArgs(twin), "--yes", "--json", index === 0 ? "left" : "right"])));
+    for (const twin of twins) {
+      expect(twin.status, twin.stderr).toBe(0);
+      expect(twin.stdout + twin.stderr).not.toMatch(/checkpoints are off/);
+      const events = twin.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { say?: string; text?: string; taskId?: string });
+      // What the other task recorded meanwhile is not recorded twice, so a task may have fewer than one per write.
+      const created = events.filter((event) => event.say === "checkpoint_created").map((event) => event.text!.slice(0, 12));
+      expect(created.length).toBeGreaterThanOrEqual(2);
+      const listed = await cli.run(["checkpoints", events.at(-1)!.taskId!]);
+      expect(listed.stdout.match(/^[0-9a-f]{12}(?=\s)/gm)?.sort(), listed.stdout).toEqual(created.sort());
+    }
+
     const before = await workspaceFiles(workspace);
     const statusBefore = git(workspace, "--no-optional-locks", "status", "--porcelain");
     const indexBefore = await sha(join(workspace, ".git", "index"));
