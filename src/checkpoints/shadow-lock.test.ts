@@ -38,7 +38,7 @@ it("takes over a lock left by a cairn that died, and leaves none behind", async 
   const tracker = new CheckpointTracker({ workspace: folders.workspace, dataDir: folders.dataDir });
   await tracker.init();
   const dead = spawnSync(process.execPath, ["-e", "0"]).pid;
-  await writeFile(join(tracker.gitDir, shadowLockName), `${dead} ${hostname()} 0 x\n`);
+  await writeFile(join(tracker.gitDir, shadowLockName), JSON.stringify({ pid: dead, host: hostname(), token: "left behind" }));
   expect(await tracker.commit({ taskId: "t", reason: "initial" })).toMatch(/^[0-9a-f]{40}$/);
   await expect(access(join(tracker.gitDir, shadowLockName))).rejects.toThrow();
 });

@@ -97,40 +97,53 @@ async function readOrUndefined(path: string): Promise<string | undefined> {
   }
 }
 
+/** A live process that holds a lock file. */
+export interface LockHolder {
+  pid: number;
+  host: string;
+}
+
 /**
- * Takes the lock file at `path` for this process. The file is written whole under a
- * temporary name and hard-linked into place, so nobody ever reads a half-written lock.
- * A lock left by a dead process (or a pid since reused) is taken over atomically: see
- * `replaceDeadFile`, so of many processes that find the same stale lock exactly one wins.
+ * Takes the lock file at `path` for this process, or names the live process that holds it.
+ * The file is written whole under a temporary name and hard-linked into place, so nobody
+ * ever reads a half-written lock. A lock left by a dead process (or a pid since reused) is
+ * taken over atomically: see `replaceDeadFile`, so of many processes that find the same
+ * stale lock exactly one wins.
  */
-export async function acquireTaskLock(options: { path: string; taskId: string }): Promise<HeldLock> {
+export async function takeLockFile(path: string): Promise<HeldLock | { heldBy: LockHolder }> {
   const text = ownRecordText();
-  const candidate = await writeCandidate(options.path, text);
+  const candidate = await writeCandidate(path, text);
   try {
     for (let attempt = 0; attempt < 50; attempt += 1) {
       try {
-        await link(candidate, options.path);
-        return { release: () => releaseLock(options.path, text) };
+        await link(candidate, path);
+        return { release: () => releaseLock(path, text) };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       }
-      const existingText = await readOrUndefined(options.path);
+      const existingText = await readOrUndefined(path);
       if (existingText === undefined) continue; // released between our link and our read: try again
       const existing = parseRecord(existingText);
-      if (existing !== undefined && holderIsRunning(existing)) {
-        throw new TaskLockedError(options.taskId, existing.pid, existing.host === hostname() ? {} : { otherHost: existing.host, lockPath: options.path });
-      }
+      if (existing !== undefined && holderIsRunning(existing)) return { heldBy: { pid: existing.pid, host: existing.host } };
       // A stale or unreadable lock: the holder is gone.
-      if (await replaceDeadFile({ path: options.path, deadText: existingText, replacement: candidate })) {
-        return { release: () => releaseLock(options.path, text) };
+      if (await replaceDeadFile({ path, deadText: existingText, replacement: candidate })) {
+        return { release: () => releaseLock(path, text) };
       }
       // Another process is taking it over right now: look again in a moment.
       await new Promise((resolve) => setTimeout(resolve, 1 + Math.floor(Math.random() * 5)));
     }
-    throw new Error(`could not take the lock for task ${options.taskId} (${options.path}); try again`);
+    throw new Error(`could not take the lock ${path}; try again`);
   } finally {
     await unlink(candidate).catch(() => {});
   }
+}
+
+/** `takeLockFile` for a task's log: refused (TaskLockedError) while a live process holds it. */
+export async function acquireTaskLock(options: { path: string; taskId: string }): Promise<HeldLock> {
+  const taken = await takeLockFile(options.path);
+  if ("release" in taken) return taken;
+  const { pid, host } = taken.heldBy;
+  throw new TaskLockedError(options.taskId, pid, host === hostname() ? {} : { otherHost: host, lockPath: options.path });
 }
 
 /**
