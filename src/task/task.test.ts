@@ -279,21 +279,21 @@ describe("Task failures and retries", () => {
 });
 
 describe("Task seams", () => {
-  it("T15: waits for MCP servers with a 10 s limit and says which are not ready", async () => {
+  it("T15: waits for MCP servers with a 10 s limit and says which are not ready, and why where one failed", async () => {
     const waits: number[] = [];
     const { task, host, provider } = makeTask([textChunks(complete(), 4)], {
       yes: true,
       mcp: {
         waitForServers: async (timeoutMs) => {
           waits.push(timeoutMs);
-          return { ready: ["fs"], pending: ["slow"] };
+          return { ready: ["fs"], pending: ["slow", "remote"], errors: { remote: "fetch failed" } };
         },
         promptSection: () => "MCP SERVERS: fs",
       },
     });
     await task.startTask("t");
     expect(waits).toEqual([10_000]);
-    expect(host.says("warning")[0]?.text).toContain("slow");
+    expect(host.says("warning")[0]?.text).toBe("MCP servers not ready yet, going on without them: slow; remote (fetch failed)");
     expect(provider.requests[0]!.systemPrompt).toContain("MCP SERVERS: fs");
   });
 

@@ -9,7 +9,7 @@ import type { AskResponse, AskType, SayType } from "./contracts/messages.js";
 import { MistakeTracker } from "./mistakes.js";
 import { presentAssistantMessage, presentStreamedText, type PresenterContext } from "./present-assistant-message.js";
 import * as responses from "./responses.js";
-import { noCheckpoints, noHooks, noLog, noMcp, type CheckpointGate, type McpGate, type TaskHooks, type TaskLog } from "./contracts/seams.js";
+import { describePending, noCheckpoints, noHooks, noLog, noMcp, type CheckpointGate, type McpGate, type TaskHooks, type TaskLog } from "./contracts/seams.js";
 import { StateLock } from "./state-lock.js";
 import { GuardedLog } from "./guarded-log.js";
 import { StreamAssembler } from "./stream-assembler.js";
@@ -323,7 +323,7 @@ export class Task {
   /** SPEC T11, T15: waits for MCP, builds the request, and opens the stream once its first chunk is in. */
   async attemptApiRequest(): Promise<OpenedStream> {
     const status = await this.mcp.waitForServers(this.options.mcpWaitMs ?? 10_000, this.signal);
-    if (status.pending.length > 0) this.say("warning", `MCP servers not ready yet, going on without them: ${status.pending.join(", ")}`);
+    if (status.pending.length > 0) this.say("warning", `MCP servers not ready yet, going on without them: ${describePending(status)}`);
     const protocol = this.options.protocol;
     return openStreamWithRetry({
       provider: this.options.provider,

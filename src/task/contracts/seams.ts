@@ -43,6 +43,13 @@ export const noHooks: TaskHooks = {
 export interface McpStatus {
   ready: string[];
   pending: string[];
+  /** Why a pending server is not ready, where it failed: the gist of its last error (absent when none did). */
+  errors?: Record<string, string>;
+}
+
+/** The pending servers for the task's warning, each with its error where it has one. */
+export function describePending(status: McpStatus): string {
+  return status.pending.map((name) => (status.errors?.[name] === undefined ? name : `${name} (${status.errors[name]})`)).join("; ");
 }
 
 /** SPEC T15: MCP servers the request waits for (at most `timeoutMs`). */
