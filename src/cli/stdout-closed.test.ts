@@ -80,3 +80,34 @@ describe("cairn run --json | head -n 3 stops the task cleanly", () => {
     expect(isAlive(tickerPid)).toBe(false);
   }, 30_000);
 });
+
+/** Runs `cairn ARGS | true` in bash: the reader is gone before cairn writes. Resolves with cairn's exit status and stderr. */
+function runIntoGoneReader(args: string[], redirect = ""): Promise<{ status: number; stderr: string }> {
+  const quoted = [process.execPath, cairnBin, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
+  const tail = redirect === "" ? `2>"$STDERR_FILE" | true; echo "$\{PIPESTATUS[0]}"` : `${redirect} 2>"$STDERR_FILE"; echo $?`;
+  const stderrFile = join(cli.sandbox.root, "gone-reader-stderr.txt");
+  return new Promise((resolve, reject) => {
+    const child = spawn("bash", ["-c", `${quoted} ${tail}`], { cwd: cli.sandbox.workspace, env: { ...cli.sandbox.env, STDERR_FILE: stderrFile }, stdio: ["ignore", "pipe", "inherit"] });
+    let status = "";
+    child.stdout.setEncoding("utf8").on("data", (data: string) => (status += data));
+    child.on("error", reject);
+    child.on("exit", () => {
+      void readFile(stderrFile, "utf8").then((stderr) => resolve({ status: Number(status.trim()), stderr }), reject);
+    });
+  });
+}
+
+describe("any command's output may be cut short", () => {
+  it("`cairn --version`, `--help`, `history`, `mcp list` and `checkpoints --help` into a reader that has gone: no trace, the command's own status", async () => {
+    for (const args of [["--version"], ["--help"], ["history"], ["mcp", "list"], ["checkpoints", "--help"]]) {
+      const result = await runIntoGoneReader(args);
+      expect({ args, ...result }).toEqual({ args, status: 0, stderr: "" });
+    }
+  }, 30_000);
+
+  it("output that cannot be written (a full disk behind a redirect) fails the command with a clear line", async () => {
+    const result = await runIntoGoneReader(["history"], ">/dev/full");
+    expect(result.status).toBe(1);
+    expect(result.stderr).toBe("cairn: cannot write to stdout (ENOSPC: no space left on device, write)\n");
+  });
+});

@@ -5,11 +5,12 @@
  * stdout, and must say through its exit status how the task ended (bin/cairn:
  * run `npm run build` first).
  */
+import { spawnSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { anthropicArgs, useCliFixture } from "../cli/test-support/cli-fixture.js";
-import { runCli } from "../cli/test-support/cli-harness.js";
+import { cairnBin, runCli } from "../cli/test-support/cli-harness.js";
 import { checkBubblewrap } from "../security/sandbox.js";
 
 const cli = useCliFixture({
@@ -46,6 +47,13 @@ describe.skipIf(!checkBubblewrap().ok)("journey: a CI job", () => {
     // The failing run and the passing one both reached the model, with their exit status.
     expect(JSON.stringify(server.requests[1]?.body)).toMatch(/sum\(2, 3\) should be 5/);
     expect(JSON.stringify(server.requests[3]?.body)).toMatch(/ok/);
+
+    // The next step keeps the newest checkpoint's id: `cairn checkpoints <id> | head -n 1` ends quietly when head has read its line.
+    const taskId = String(result["taskId"]);
+    const newest = spawnSync("bash", ["-c", `'${process.execPath}' '${cairnBin}' checkpoints ${taskId} | head -n 1; exit "\${PIPESTATUS[0]}"`], { env: cli.sandbox.env, cwd: cli.sandbox.workspace, encoding: "utf8" });
+    expect(newest.stderr).toBe("");
+    expect(newest.status).toBe(0);
+    expect(newest.stdout).toMatch(/^[0-9a-f]{12}\s.*\n$/);
 
     // Plain print mode, the task piped in: stdout is the answer and nothing else.
     const plainServer = await cli.startServer({ turns: [{ text: complete("Nothing to change.") }] });
