@@ -9,7 +9,7 @@ import type { AskResponse, AskType, SayType } from "./contracts/messages.js";
 import { MistakeTracker } from "./mistakes.js";
 import { presentAssistantMessage, presentStreamedText, type PresenterContext } from "./present-assistant-message.js";
 import * as responses from "./responses.js";
-import { describePending, noCheckpoints, noHooks, noLog, noMcp, type CheckpointGate, type McpGate, type TaskHooks, type TaskLog } from "./contracts/seams.js";
+import { noCheckpoints, noHooks, noLog, noMcp, type CheckpointGate, type TaskHooks, type TaskLog } from "./contracts/seams.js";
 import { StateLock } from "./state-lock.js";
 import { GuardedLog } from "./guarded-log.js";
 import { StreamAssembler } from "./stream-assembler.js";
@@ -27,6 +27,7 @@ import { UsageCounter } from "./usage-counter.js";
 import { RequestBudget } from "./request-budget.js";
 import { userTurn } from "./user-turn.js";
 import { RequestMessages } from "./request-messages.js";
+import { McpWait } from "./mcp-wait.js";
 
 export type { TaskOptions, TaskResult } from "./contracts/task-options.js";
 
@@ -46,7 +47,7 @@ export class Task {
   private readonly options: TaskOptions;
   private readonly log: TaskLog;
   private readonly hooks: TaskHooks;
-  private readonly mcp: McpGate;
+  private readonly mcp: McpWait;
   private readonly checkpoints: CheckpointGate;
   private readonly mistakes: MistakeTracker;
   private readonly stateLock = new StateLock();
@@ -70,7 +71,7 @@ export class Task {
     this.mode = options.mode ?? "act";
     this.log = new GuardedLog(options.log ?? noLog, (message) => this.say("warning", message));
     this.hooks = options.hooks ?? noHooks;
-    this.mcp = options.mcp ?? noMcp;
+    this.mcp = new McpWait(options.mcp ?? noMcp, (text) => this.say("warning", text));
     this.checkpoints = options.checkpoints ?? noCheckpoints;
     this.mistakes = new MistakeTracker(options.maxMistakes ?? 3);
     this.taskState = new TaskState({ protocol: options.protocol, parallelTools: options.parallelTools ?? false, stateLock: this.stateLock });
@@ -322,8 +323,7 @@ export class Task {
 
   /** SPEC T11, T15: waits for MCP, builds the request, and opens the stream once its first chunk is in. */
   async attemptApiRequest(): Promise<OpenedStream> {
-    const status = await this.mcp.waitForServers(this.options.mcpWaitMs ?? 10_000, this.signal);
-    if (status.pending.length > 0) this.say("warning", `MCP servers not ready yet, going on without them: ${describePending(status)}`);
+    await this.mcp.beforeRequest(this.options.mcpWaitMs ?? 10_000, this.signal);
     const protocol = this.options.protocol;
     return openStreamWithRetry({
       provider: this.options.provider,

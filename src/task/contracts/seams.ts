@@ -47,11 +47,6 @@ export interface McpStatus {
   errors?: Record<string, string>;
 }
 
-/** The pending servers for the task's warning, each with its error where it has one. */
-export function describePending(status: McpStatus): string {
-  return status.pending.map((name) => (status.errors?.[name] === undefined ? name : `${name} (${status.errors[name]})`)).join("; ");
-}
-
 /** SPEC T15: MCP servers the request waits for (at most `timeoutMs`). */
 export interface McpGate {
   waitForServers(timeoutMs: number, signal: AbortSignal): Promise<McpStatus>;
