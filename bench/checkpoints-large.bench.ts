@@ -18,7 +18,6 @@
  * Environment: BENCH_REPETITIONS (default 3), BENCH_LARGE_FILES (default 50000), CAIRN_BENCH_BIN.
  * Run with `npm run bench -- checkpoints-large`. Exits with 1 when a goal is missed.
  */
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -27,6 +26,7 @@ import { fileURLToPath } from "node:url";
 import { CheckpointTracker } from "../src/checkpoints/tracker.js";
 import { content, fileCount, filePath, largeRepository } from "./large-repo/repository.js";
 import { runMeasured } from "./stream/measure-process.js";
+import { startMockLlm } from "./process-timing.js";
 
 const rounds = Number(process.env["BENCH_REPETITIONS"] ?? 3);
 const bin = process.env["CAIRN_BENCH_BIN"] ?? fileURLToPath(new URL("../bin/cairn", import.meta.url));
@@ -70,15 +70,7 @@ async function shortTasks(options: { root: string; workspace: string; kept: stri
   ];
   const scenarioFile = join(root, `scenario-${options.delayMs}.json`);
   await writeFile(scenarioFile, JSON.stringify({ chunkSize: 64, delayMs: options.delayMs, turns: Array.from({ length: runs }, () => turns).flat() }));
-  const server = spawn(process.execPath, [bin, "mock-llm", "--scenario", scenarioFile], { stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    server.stdout.setEncoding("utf8");
-    server.stdout.on("data", (data: string) => {
-      const match = /listening on (\S+)/.exec(data);
-      if (match?.[1]) resolve(match[1]);
-    });
-    server.on("exit", () => reject(new Error("mock-llm exited")));
-  });
+  const { url, stop } = await startMockLlm(scenarioFile, bin);
   let runIndex = 0;
   const task = async (mode: "off" | "on, new shadow" | "on, kept shadow"): Promise<{ wall: number; cpu: number }> => {
     runIndex += 1;
@@ -108,14 +100,14 @@ async function shortTasks(options: { root: string; workspace: string; kept: stri
       }
     }
   } finally {
-    server.kill();
+    stop();
   }
   return { wall, cpu };
 }
 
 const workspace = await largeRepository();
 const root = await mkdtemp(join(tmpdir(), "cairn-bench-checkpoints-large-"));
-const changed = [1, 2, 3].map((index) => filePath(index * 997));
+const changed = [1, 2, 3].map((index) => filePath((index * 997) % fileCount));
 const results = { first: [] as number[], later: [] as number[], named: [] as number[], restore: [] as number[], secondTask: [] as number[], copy: [] as number[] };
 /** CPU time (cairn's and git's) of the same steps. */
 const cpu = { first: [] as number[], later: [] as number[], named: [] as number[] };

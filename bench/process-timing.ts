@@ -61,3 +61,17 @@ export function mean(values: number[]): number {
   const known = values.filter((value) => !Number.isNaN(value));
   return known.reduce((sum, value) => sum + value, 0) / known.length;
 }
+
+/** `bin/cairn mock-llm` (or another cairn's, `bin`) serving `scenarioFile` over HTTP on loopback, until `stop`. */
+export async function startMockLlm(scenarioFile: string, bin: string): Promise<{ url: string; stop: () => void }> {
+  const child: ChildProcess = spawn(process.execPath, [bin, "mock-llm", "--scenario", scenarioFile], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.setEncoding("utf8");
+    child.stdout!.on("data", (data: string) => {
+      const match = /listening on (\S+)/.exec(data);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.on("exit", () => reject(new Error("mock-llm exited")));
+  });
+  return { url, stop: () => child.kill() };
+}

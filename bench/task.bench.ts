@@ -4,7 +4,6 @@
  * The scripted server runs in its own process, so only the client side is measured.
  */
 import Anthropic from "@anthropic-ai/sdk";
-import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { resolveSettings } from "../src/config/index.js";
 import { createSession } from "../src/session/session.js";
 import { HeadlessHost } from "../src/ui/headless/index.js";
+import { startMockLlm } from "./process-timing.js";
 
 const repetitions = Number(process.env["BENCH_REPETITIONS"] ?? 5);
 const chunkSize = 32;
@@ -28,20 +28,6 @@ function answerText(): string {
 function cpuMs(since: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000;
-}
-
-async function startServer(scenarioFile: string): Promise<{ url: string; stop: () => void }> {
-  const bin = fileURLToPath(new URL("../bin/cairn", import.meta.url));
-  const child = spawn(process.execPath, [bin, "mock-llm", "--scenario", scenarioFile], { stdio: ["ignore", "pipe", "inherit"] });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (data: string) => {
-      const match = /listening on (\S+)/.exec(data);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.on("exit", () => reject(new Error("mock-llm exited")));
-  });
-  return { url, stop: () => child.kill() };
 }
 
 async function readWithSdk(url: string): Promise<number> {
@@ -91,7 +77,7 @@ try {
   const turn = { text, chunkSize, usage: { inputTokens: 1000, outputTokens: 250_000 } };
   const scenarioFile = join(root, "scenario.json");
   await writeFile(scenarioFile, JSON.stringify({ turns: Array.from({ length: repetitions * 3 + 1 }, () => turn) }));
-  const server = await startServer(scenarioFile);
+  const server = await startMockLlm(scenarioFile, fileURLToPath(new URL("../bin/cairn", import.meta.url)));
   try {
     await readWithSdk(server.url); // warm-up: module loading and JIT
     const sdk: number[] = [];

@@ -15,8 +15,6 @@ import { takeLockFile } from "../store/lock.js";
  */
 export const shadowLockName = "cairn.lock";
 
-export class ShadowBusyError extends Error {}
-
 export interface ShadowLockOptions {
   signal?: AbortSignal;
   /** How long to wait for another process's operation (default 60 s). */
@@ -44,7 +42,7 @@ export async function withShadowLock<T>(lockPath: string, work: () => Promise<T>
     if (Date.now() >= deadline) {
       const { pid, host } = taken.heldBy;
       const where = host === hostname() ? `pid ${pid}` : `pid ${pid} on host ${host}`;
-      throw new ShadowBusyError(`another cairn process (${where}) has been using the checkpoints of this workspace for too long; try again when it has finished, or remove ${lockPath} if it is no longer running`);
+      throw new Error(`another cairn process (${where}) has been using the checkpoints of this workspace for too long; try again when it has finished, or remove ${lockPath} if it is no longer running`);
     }
     await sleep(Math.min(10 * (attempt + 1), 200), undefined, options.signal === undefined ? {} : { signal: options.signal });
   }

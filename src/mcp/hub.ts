@@ -154,10 +154,8 @@ export class McpHub implements McpPort, McpGate, McpReferenceSource {
     const pending: string[] = [];
     const errors: Record<string, string> = {};
     for (const connection of this.enabled()) {
-      const state = connection.state;
-      (state.kind === "connected" ? ready : pending).push(connection.name);
-      // The whole error was told as the server's own event: here only its gist, after the server's name.
-      if (state.kind === "waiting") errors[connection.name] = state.signInRequired ? "needs sign-in" : state.error.split("\n", 1)[0]!.replace(/^cannot connect to MCP server "[^"]*": /, "");
+      (connection.state.kind === "connected" ? ready : pending).push(connection.name);
+      if (connection.failure !== undefined) errors[connection.name] = connection.failure;
     }
     return { ready, pending, ...(Object.keys(errors).length > 0 ? { errors } : {}) };
   }

@@ -114,6 +114,12 @@ export class ServerConnection {
     return this.options.config;
   }
 
+  /** Why the last attempt failed, in a few words after the server's name (the whole error went out as its event). */
+  get failure(): string | undefined {
+    if (this.state.kind !== "waiting") return undefined;
+    return this.state.signInRequired ? "needs sign-in" : this.state.error.split("\n", 1)[0]!.replace(/^cannot connect to MCP server "[^"]*": /, "");
+  }
+
   /** The stdio server's process id while it runs (tests kill it to simulate a crash). */
   get pid(): number | undefined {
     return this.state.kind === "connected" ? this.currentPid?.() : undefined;

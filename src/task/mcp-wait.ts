@@ -1,7 +1,7 @@
 import type { McpGate, McpStatus } from "./contracts/seams.js";
 
 /** The pending servers, each with the gist of its error where it has one. */
-export function describePending(status: McpStatus): string {
+function describePending(status: McpStatus): string {
   return status.pending.map((name) => (status.errors?.[name] === undefined ? name : `${name} (${status.errors[name]})`)).join("; ");
 }
 
